@@ -1,0 +1,179 @@
+import { z } from "zod";
+
+/**
+ * The configuration contract (DESIGN.md §6). This module is the only reader of the
+ * environment: everything else receives a typed `Config`.
+ */
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** An unset variable and an empty one mean the same thing: `FOO=` in a `.env` file is "not set". */
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const requiredText = (hint: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `is missing: ${hint}` : undefined) })
+    .trim()
+    .min(1, { error: `is empty: ${hint}` });
+
+const integer = (fallback: number, min: number, max: number, hint: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a whole number from ${min} to ${max}: ${hint}`,
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const httpUrl = (hint: string) =>
+  requiredText(hint).refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    },
+    { error: `must be an http(s) URL: ${hint}` },
+  );
+
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: requiredText("the Bot User OAuth Token (xoxb-…) from OAuth & Permissions."),
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  PORT: integer(3000, 0, 65535, "the port of the HTTP server."),
+  SLACK_API_URL: optionalText.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: "must be an http(s) URL such as https://slack.com/api/.",
+      })
+      .optional(),
+  ),
+  NOTE_TAKER_BASE_URL: httpUrl(
+    "the Note Service base URL, including /api/v1/third-party/note-taker.",
+  ),
+  NOTE_TAKER_API_KEY: requiredText("the Note Service API key (sent as X-API-Key)."),
+  STORE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, {
+        error: "must be sqlite://PATH, redis://HOST:PORT or memory://.",
+      })
+      .optional(),
+  ),
+  POLL_INITIAL_MS: integer(2000, 10, 600_000, "the first poll delay in milliseconds."),
+  POLL_MAX_MS: integer(15_000, 10, 3_600_000, "the longest poll delay in milliseconds."),
+  RETENTION_DAYS: integer(30, 1, 3650, "how many days finished jobs are kept."),
+  LOG_LEVEL: optionalText.pipe(
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
+  ),
+});
+
+/**
+ * Checks that involve several variables. They run on the raw values even when single
+ * variables are bad, so the person starting the bot sees every problem at once.
+ */
+function crossFieldProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => (env[name] ?? "").trim() !== "";
+  const problems: string[] = [];
+  if (!set("SLACK_APP_TOKEN") && !set("SLACK_SIGNING_SECRET")) {
+    problems.push(
+      "SLACK_SIGNING_SECRET is missing: HTTP mode needs the Signing Secret from Basic Information (or set SLACK_APP_TOKEN for Socket Mode).",
+    );
+  }
+  if (set("SLACK_APP_TOKEN") && !env.SLACK_APP_TOKEN?.trim().startsWith("xapp-")) {
+    problems.push(
+      "SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens).",
+    );
+  }
+  const initial = Number(env.POLL_INITIAL_MS ?? 2000);
+  const max = Number(env.POLL_MAX_MS ?? 15_000);
+  if (Number.isFinite(initial) && Number.isFinite(max) && initial > max) {
+    problems.push("POLL_INITIAL_MS must not be greater than POLL_MAX_MS.");
+  }
+  return problems;
+}
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The typed configuration of one process. */
+export interface Config {
+  slack: {
+    botToken: string;
+    /** Set → Socket Mode; unset → HTTP mode. */
+    appToken: string | undefined;
+    signingSecret: string | undefined;
+    apiUrl: string;
+  };
+  port: number;
+  noteTaker: { baseUrl: string; apiKey: string };
+  storeUrl: string;
+  poll: { initialMs: number; maxMs: number };
+  retentionDays: number;
+  logLevel: LogLevel;
+}
+
+/** Raised when the environment does not describe a usable configuration. */
+export class ConfigError extends Error {
+  readonly code = "config_invalid";
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      [
+        "meeting-notes cannot start: the configuration is incomplete.",
+        ...problems.map((problem) => `  - ${problem}`),
+        "Set these variables in the environment or in a .env file (see .env.example), then start again.",
+      ].join("\n"),
+    );
+    this.name = this.constructor.name;
+    this.problems = problems;
+  }
+}
+
+/**
+ * Reads and validates the configuration from `env`.
+ * @throws {ConfigError} listing every missing or bad variable at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems = [
+    ...(parsed.error?.issues ?? []).map((issue) => `${issue.path.join(".")} ${issue.message}`),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
+    },
+    port: e.PORT,
+    noteTaker: { baseUrl: e.NOTE_TAKER_BASE_URL.replace(/\/+$/, ""), apiKey: e.NOTE_TAKER_API_KEY },
+    storeUrl: e.STORE_URL ?? "sqlite://data/meeting-notes.sqlite",
+    poll: { initialMs: e.POLL_INITIAL_MS, maxMs: e.POLL_MAX_MS },
+    retentionDays: e.RETENTION_DAYS,
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}
+
+function withTrailingSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}

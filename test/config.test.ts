@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const valid = {
+  SLACK_BOT_TOKEN: "xoxb-123",
+  SLACK_SIGNING_SECRET: "signing-secret",
+  NOTE_TAKER_BASE_URL: "https://notes.example/api/v1/third-party/note-taker/",
+  NOTE_TAKER_API_KEY: "key",
+};
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    expect(loadConfig(valid)).toEqual({
+      slack: {
+        botToken: "xoxb-123",
+        appToken: undefined,
+        signingSecret: "signing-secret",
+        apiUrl: "https://slack.com/api/",
+      },
+      port: 3000,
+      noteTaker: { baseUrl: "https://notes.example/api/v1/third-party/note-taker", apiKey: "key" },
+      storeUrl: "sqlite://data/meeting-notes.sqlite",
+      poll: { initialMs: 2000, maxMs: 15_000 },
+      retentionDays: 30,
+      logLevel: "info",
+    });
+  });
+
+  it("lists every missing variable at once", () => {
+    const problems = problemsOf({});
+    expect(problems.map((p) => p.split(" ")[0])).toEqual([
+      "SLACK_BOT_TOKEN",
+      "NOTE_TAKER_BASE_URL",
+      "NOTE_TAKER_API_KEY",
+      "SLACK_SIGNING_SECRET",
+    ]);
+    expect(problems.every((p) => p.includes("missing"))).toBe(true);
+  });
+
+  it("treats empty values as unset", () => {
+    expect(problemsOf({ ...valid, NOTE_TAKER_API_KEY: "  " })).toEqual([
+      expect.stringMatching(/^NOTE_TAKER_API_KEY is/),
+    ]);
+    expect(loadConfig({ ...valid, PORT: "", LOG_LEVEL: "" }).port).toBe(3000);
+  });
+
+  it("explains bad values", () => {
+    const problems = problemsOf({
+      ...valid,
+      PORT: "eighty",
+      NOTE_TAKER_BASE_URL: "notes.example",
+      STORE_URL: "mysql://db",
+      LOG_LEVEL: "loud",
+      SLACK_APP_TOKEN: "xoxb-wrong",
+      POLL_INITIAL_MS: "20000",
+      SLACK_API_URL: "not a url",
+    });
+    expect(problems).toHaveLength(7);
+    expect(problems.join("\n")).toMatch(/PORT must be a whole number/);
+    expect(problems.join("\n")).toMatch(/SLACK_APP_TOKEN must be an app-level token/);
+    expect(problems.join("\n")).toMatch(/POLL_INITIAL_MS must not be greater than POLL_MAX_MS/);
+  });
+
+  it("chooses Socket Mode without a signing secret when an app token is set", () => {
+    const { SLACK_SIGNING_SECRET: _, ...rest } = valid;
+    const config = loadConfig({ ...rest, SLACK_APP_TOKEN: "xapp-1", STORE_URL: "memory://" });
+    expect(config.slack.appToken).toBe("xapp-1");
+    expect(config.storeUrl).toBe("memory://");
+  });
+});
