@@ -1,0 +1,114 @@
+import { type Logger as SlackLogger, LogLevel as SlackLogLevel } from "@slack/logger";
+import { type DestinationStream, type Logger, pino } from "pino";
+import type { LogLevel } from "./config.ts";
+
+export type { Logger } from "pino";
+
+/**
+ * Paths pino blanks out wherever they appear in a logged object. The second line of defence
+ * is `secrets` below: the known secret values are scrubbed from every serialised line, so a
+ * token that ends up inside an error message or a URL is caught too.
+ */
+const REDACT_PATHS = [
+  "token",
+  "botToken",
+  "appToken",
+  "signingSecret",
+  "apiKey",
+  "*.token",
+  "*.botToken",
+  "*.appToken",
+  "*.signingSecret",
+  "*.apiKey",
+  "config.slack.botToken",
+  "config.slack.appToken",
+  "config.slack.signingSecret",
+  "config.noteTaker.apiKey",
+  'headers["x-api-key"]',
+  "headers.authorization",
+  'req.headers["x-api-key"]',
+  "req.headers.authorization",
+  'req.headers["x-slack-signature"]',
+];
+
+const CENSOR = "[redacted]";
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Secret values (tokens, keys) that must never appear in a log line. */
+  secrets?: readonly (string | undefined)[];
+  /** Where lines go; defaults to stdout (pretty-printed only when stdout is a TTY). */
+  destination?: DestinationStream;
+}
+
+/** Creates the one root logger of the process. Components take `logger.child({ name })`. */
+export function createLogger(options: LoggerOptions): Logger {
+  // Short values would scrub ordinary words out of log lines; real secrets are long.
+  const secrets = (options.secrets ?? []).filter(
+    (s): s is string => s !== undefined && s.length >= 8,
+  );
+  const pretty = options.destination === undefined && process.stdout.isTTY === true;
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACT_PATHS, censor: CENSOR },
+      hooks: {
+        streamWrite: (line) =>
+          secrets.reduce((text, secret) => text.replaceAll(secret, CENSOR), line),
+      },
+      ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true } } } : {}),
+    },
+    options.destination,
+  );
+}
+
+const TO_SLACK_LEVEL: Record<string, SlackLogLevel> = {
+  fatal: SlackLogLevel.ERROR,
+  error: SlackLogLevel.ERROR,
+  warn: SlackLogLevel.WARN,
+  info: SlackLogLevel.INFO,
+  debug: SlackLogLevel.DEBUG,
+  trace: SlackLogLevel.DEBUG,
+  silent: SlackLogLevel.ERROR,
+};
+
+/**
+ * Adapts a pino logger to the `Logger` interface Bolt and the Slack SDK expect, so every
+ * line of the process goes through the same redaction.
+ */
+export function toSlackLogger(logger: Logger): SlackLogger {
+  let current = logger.child({});
+  const write =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...msg: unknown[]) => {
+      const [first, ...rest] = msg;
+      if (first instanceof Error) current[level]({ err: first }, rest.map(String).join(" "));
+      else
+        current[level](
+          msg.map((part) => (typeof part === "string" ? part : safeJson(part))).join(" "),
+        );
+    };
+  return {
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+    // The process-wide level is set by LOG_LEVEL; this only changes the level of the child
+    // logger Bolt writes through.
+    setLevel: (level) => {
+      current.level = level;
+    },
+    getLevel: () => TO_SLACK_LEVEL[current.level] ?? SlackLogLevel.INFO,
+    setName: (name) => {
+      current = logger.child({ name });
+    },
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
