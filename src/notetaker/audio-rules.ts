@@ -1,0 +1,74 @@
+import { stat } from "node:fs/promises";
+import { extname } from "node:path";
+import { z } from "zod";
+import { NoteTakerInputError } from "./errors.ts";
+import { ISO_639_1_CODES } from "./iso-639-1.ts";
+import { type SpeakerHint, speakerHintSchema } from "./schemas.ts";
+
+/** note-taker-api.md §8. */
+export const SUPPORTED_AUDIO_FORMATS = [
+  "mp3",
+  "mp4",
+  "wav",
+  "m4a",
+  "ogg",
+  "flac",
+  "aac",
+  "opus",
+  "webm",
+] as const;
+
+/** 300 MB, read as binary megabytes (314,572,800 bytes) — the larger reading of the spec. */
+export const MAX_AUDIO_BYTES = 300 * 1024 * 1024;
+
+/** The lower-case extension of a file name when it is a supported audio format. */
+export function audioFormatOf(filename: string): string | undefined {
+  const extension = extname(filename).slice(1).toLowerCase();
+  return (SUPPORTED_AUDIO_FORMATS as readonly string[]).includes(extension) ? extension : undefined;
+}
+
+/** Checks a recording on disk against the API's rules; returns its size in bytes. */
+export async function checkAudioFile(path: string, filename: string): Promise<number> {
+  if (audioFormatOf(filename) === undefined) {
+    throw new NoteTakerInputError(
+      `${filename} is not a supported recording: use ${SUPPORTED_AUDIO_FORMATS.join(", ")}.`,
+    );
+  }
+  const info = await stat(path).catch((cause: unknown) => {
+    throw new NoteTakerInputError(`The recording ${filename} could not be read.`, { cause });
+  });
+  if (!info.isFile()) throw new NoteTakerInputError(`The recording ${filename} is not a file.`);
+  if (info.size === 0) throw new NoteTakerInputError(`The recording ${filename} is empty.`);
+  if (info.size > MAX_AUDIO_BYTES) {
+    throw new NoteTakerInputError(`The recording ${filename} is over 300 MB.`);
+  }
+  return info.size;
+}
+
+/** Normalises an ISO 639-1 code ("EN" → "en"); rejects anything else. */
+export function checkLanguageHint(code: string): string {
+  const normalized = code.trim().toLowerCase();
+  if (!ISO_639_1_CODES.has(normalized)) {
+    throw new NoteTakerInputError(
+      `"${code}" is not an ISO 639-1 language code (two letters, such as en or vi).`,
+    );
+  }
+  return normalized;
+}
+
+/** Validates speaker hints against §2.5 of the spec. */
+export function checkSpeakerHints(speakers: readonly unknown[]): SpeakerHint[] {
+  const parsed = z.array(speakerHintSchema).safeParse(speakers);
+  if (!parsed.success) {
+    throw new NoteTakerInputError(`Invalid speaker hints: ${firstIssue(parsed.error)}.`);
+  }
+  return parsed.data;
+}
+
+/** The first problem of a zod error as a short phrase with its location. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "invalid input";
+  const where = issue.path.length > 0 ? ` (at ${issue.path.join(".")})` : "";
+  return `${issue.message}${where}`;
+}

@@ -1,0 +1,367 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { STATUS_CODES } from "node:http";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type Logger, pino } from "pino";
+import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
+import type { z } from "zod";
+import { checkAudioFile, checkLanguageHint, checkSpeakerHints } from "./audio-rules.ts";
+import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
+import {
+  errorFromResponse,
+  errorMessageOf,
+  NoteTakerLinkExpiredError,
+  NoteTakerProtocolError,
+  NoteTakerRefusedError,
+  NoteTakerTransientError,
+} from "./errors.ts";
+import {
+  parseJsonOrUndefined,
+  type RetryContext,
+  readTextCapped,
+  realSleep,
+  type Sleep,
+  withRetries,
+} from "./http.ts";
+import { buildForm, encodeMultipart, File, fileFromPath } from "./multipart.ts";
+import { normalizeProgress, type Progress } from "./progress.ts";
+import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
+import {
+  type AudioResult,
+  audioResultSchema,
+  type Dialog,
+  dialogSchema,
+  type NoteResult,
+  noteResultSchema,
+  pollResponseSchema,
+  type SpeakerHint,
+  type SpeakerMapInput,
+  submitResponseSchema,
+} from "./schemas.ts";
+
+export interface NoteTakerClientOptions {
+  /** Including `/api/v1/third-party/note-taker`. */
+  baseUrl: string;
+  apiKey: string;
+  /** undici dispatcher for every request (a `MockAgent` in tests). */
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  retryPolicy?: RetryPolicy;
+  /** Time allowed for an answer's headers and body on ordinary calls. */
+  requestTimeoutMs?: number;
+  /** Time allowed for the answer to an audio upload once it is sent. */
+  uploadTimeoutMs?: number;
+  maxDialogBytes?: number;
+  maxDocxBytes?: number;
+  /** How to wait between retries; tests record the waits instead of sleeping. */
+  sleep?: Sleep;
+}
+
+export type Task<Result> =
+  | { status: "running"; rawStatus: string; progress: Progress | null }
+  | { status: "completed"; result: Result }
+  | { status: "failed"; message: string };
+
+export interface SubmitAudioInput {
+  path: string;
+  filename: string;
+  speakers?: readonly SpeakerHint[];
+  contextText?: string;
+  languageHint?: string;
+}
+
+export interface SubmitDialogInput {
+  dialog: Dialog;
+  speakerMap?: SpeakerMapInput;
+  contextText?: string;
+  template?: { filename: string; data: Uint8Array };
+}
+
+const MAX_ENVELOPE_BYTES = 1024 * 1024;
+const NO_REASON = "The Note Service reported a failure without giving a reason.";
+
+/**
+ * Typed client of the Note Service API (note-taker-api.md). Knows nothing about Slack.
+ * Result links are fetched without any credential: they are signed and may live elsewhere.
+ */
+export class NoteTakerClient {
+  readonly #baseUrl: string;
+  readonly #apiKey: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #downloads: Dispatcher;
+  readonly #retry: RetryContext;
+  readonly #timeoutMs: number;
+  readonly #uploadTimeoutMs: number;
+  readonly #maxDialogBytes: number;
+  readonly #maxDocxBytes: number;
+
+  constructor(options: NoteTakerClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#apiKey = options.apiKey;
+    this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
+    this.#downloads = this.#dispatcher.compose(interceptors.redirect({ maxRedirections: 5 }));
+    this.#retry = {
+      policy: options.retryPolicy ?? defaultRetryPolicy,
+      logger: (options.logger ?? pino({ level: "silent" })).child({ name: "notetaker" }),
+      sleep: options.sleep ?? realSleep,
+    };
+    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 15 * 60_000;
+    this.#maxDialogBytes = options.maxDialogBytes ?? 50 * 1024 * 1024;
+    this.#maxDocxBytes = options.maxDocxBytes ?? 50 * 1024 * 1024;
+  }
+
+  /** Sends a recording for speaker-labelled transcription (§4.1); returns the task id. */
+  async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
+    await checkAudioFile(input.path, input.filename);
+    const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
+    const languageHint =
+      input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint);
+    return this.#submit(
+      "/audio2dialog",
+      async () =>
+        buildForm({
+          // A fresh file reference per attempt: each attempt streams the recording from disk.
+          audio: await fileFromPath(input.path, input.filename),
+          speakers:
+            speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
+          contextText: nonEmpty(input.contextText),
+          languageHint,
+        }),
+      this.#uploadTimeoutMs,
+      signal,
+    );
+  }
+
+  /** Sends a dialog for note writing (§4.3); the speaker map always goes in array form. */
+  async submitDialog(input: SubmitDialogInput, signal?: AbortSignal): Promise<string> {
+    const dialog = checkDialog(input.dialog);
+    const speakerMap =
+      input.speakerMap === undefined ? undefined : toSpeakerMapArray(input.speakerMap, dialog);
+    const template = input.template === undefined ? undefined : checkTemplate(input.template);
+    const dialogJson = JSON.stringify(dialog);
+    return this.#submit(
+      "/dialog2meeting",
+      async () =>
+        buildForm({
+          dialog: new File([dialogJson], "dialog.json", { type: "application/json" }),
+          template:
+            template === undefined
+              ? undefined
+              : new File([template.data], template.filename, {
+                  type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                }),
+          speakerMap:
+            speakerMap === undefined || speakerMap.length === 0
+              ? undefined
+              : JSON.stringify(speakerMap),
+          contextText: nonEmpty(input.contextText),
+        }),
+      this.#timeoutMs,
+      signal,
+    );
+  }
+
+  /** Polls a transcription task (§4.2). */
+  getAudioTask(taskId: string, signal?: AbortSignal): Promise<Task<AudioResult>> {
+    return this.#poll("/audio2dialog", taskId, audioResultSchema, signal);
+  }
+
+  /** Polls a note task (§4.4). */
+  getNoteTask(taskId: string, signal?: AbortSignal): Promise<Task<NoteResult>> {
+    return this.#poll("/dialog2meeting", taskId, noteResultSchema, signal);
+  }
+
+  /** Downloads and validates the dialog file of a completed transcription (§2.2). */
+  async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
+    const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
+      const response = await this.#download(url, signal);
+      return readTextCapped(response.body, this.#maxDialogBytes, "The dialog file");
+    });
+    const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
+    if (!parsed.success) {
+      throw new NoteTakerProtocolError("The dialog file is not a valid dialog array.", {
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+
+  /**
+   * Streams the note's DOCX (§2.3) to `destPath`; returns its size.
+   * @throws {NoteTakerLinkExpiredError} when the signed link has expired (403/404/410).
+   */
+  async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
+    const partPath = `${destPath}.${randomUUID()}.part`;
+    try {
+      const bytes = await withRetries("download docx", this.#retry, signal, async () => {
+        const response = await this.#download(url, signal);
+        return writeCapped(response.body, partPath, this.#maxDocxBytes);
+      });
+      await rename(partPath, destPath);
+      return bytes;
+    } finally {
+      await rm(partPath, { force: true });
+    }
+  }
+
+  async #submit(
+    path: string,
+    makeForm: () => Promise<ReturnType<typeof buildForm>>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const envelope = await withRetries(`POST ${path}`, this.#retry, signal, async () => {
+      const { headers, body } = encodeMultipart(await makeForm());
+      return this.#callApi("POST", path, submitResponseSchema, {
+        headers,
+        body,
+        timeoutMs,
+        signal,
+      });
+    });
+    return envelope.data.task_id;
+  }
+
+  async #poll<R>(
+    path: string,
+    taskId: string,
+    resultSchema: z.ZodType<R>,
+    signal: AbortSignal | undefined,
+  ): Promise<Task<R>> {
+    if (taskId.trim() === "") throw new NoteTakerProtocolError("A task id must not be empty.");
+    const url = `${path}/${encodeURIComponent(taskId)}`;
+    const { data } = await withRetries(`GET ${path}`, this.#retry, signal, () =>
+      this.#callApi("GET", url, pollResponseSchema, { timeoutMs: this.#timeoutMs, signal }),
+    );
+    if (data.status === "failed") {
+      return { status: "failed", message: data.error?.message?.trim() || NO_REASON };
+    }
+    if (data.status !== "completed") {
+      return {
+        status: "running",
+        rawStatus: data.status,
+        progress: normalizeProgress(data.progress),
+      };
+    }
+    const result = resultSchema.safeParse(data.result);
+    if (!result.success) {
+      throw new NoteTakerProtocolError(`The completed task ${taskId} has no usable result.`, {
+        cause: result.error,
+      });
+    }
+    return { status: "completed", result: result.data };
+  }
+
+  async #callApi<T>(
+    method: "GET" | "POST",
+    path: string,
+    schema: z.ZodType<T>,
+    options: {
+      headers?: Record<string, string>;
+      body?: NodeJS.ReadableStream;
+      timeoutMs: number;
+      signal: AbortSignal | undefined;
+    },
+  ): Promise<T> {
+    const response = await request(`${this.#baseUrl}${path}`, {
+      dispatcher: this.#dispatcher,
+      method,
+      headers: { accept: "application/json", ...options.headers, "x-api-key": this.#apiKey },
+      ...(options.body === undefined ? {} : { body: options.body as never }),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: options.signal ?? null,
+    });
+    const text = await readTextCapped(response.body, MAX_ENVELOPE_BYTES, "The answer");
+    const json = parseJsonOrUndefined(text);
+    const isPoll = method === "GET";
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      throw errorFromResponse({
+        status: response.statusCode,
+        body: json,
+        // undici does not expose the reason phrase; the standard one for the code is as good.
+        statusText: STATUS_CODES[response.statusCode] ?? "",
+        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+        isPoll,
+      });
+    }
+    if (typeof json === "object" && json !== null && (json as { ok?: unknown }).ok === false) {
+      throw new NoteTakerRefusedError(
+        errorMessageOf(json) ?? "The Note Service refused the request.",
+        {
+          status: response.statusCode,
+        },
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new NoteTakerProtocolError(`Unexpected answer to ${method} ${path.split("/")[1]}.`, {
+        status: response.statusCode,
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+
+  /** A plain GET of a result link: redirects followed, no API key, no other credential. */
+  async #download(url: string, signal: AbortSignal | undefined) {
+    const target = new URL(url);
+    if (target.protocol !== "https:" && target.protocol !== "http:") {
+      throw new NoteTakerProtocolError("A result link is not an http(s) URL.");
+    }
+    const response = await request(target, {
+      dispatcher: this.#downloads,
+      method: "GET",
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      signal: signal ?? null,
+    });
+    const status = response.statusCode;
+    if (status >= 200 && status <= 299) return response;
+    await response.body.dump();
+    if (status === 403 || status === 404 || status === 410) {
+      throw new NoteTakerLinkExpiredError(`The result link answered ${status}: it has expired.`, {
+        status,
+      });
+    }
+    if (status === 408 || status === 429 || status >= 500) {
+      throw new NoteTakerTransientError(`The result link answered ${status}.`, {
+        status,
+        ...retryAfter(response.headers["retry-after"]),
+      });
+    }
+    throw new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
+  }
+}
+
+function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
+  const ms = parseRetryAfter(header);
+  return ms === undefined ? {} : { retryAfterMs: ms };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text;
+}
+
+/** Streams a body to disk with a size cap, then checks it looks like a DOCX (a zip file). */
+async function writeCapped(body: AsyncIterable<Uint8Array>, path: string, maxBytes: number) {
+  let total = 0;
+  let head = Buffer.alloc(0);
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      total += chunk.byteLength;
+      if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
+      if (total > maxBytes)
+        callback(new NoteTakerProtocolError(`The DOCX is larger than ${maxBytes} bytes.`));
+      else callback(null, chunk);
+    },
+  });
+  await pipeline(body, counter, createWriteStream(path));
+  if (!head.equals(Buffer.from("PK\u0003\u0004", "latin1"))) {
+    throw new NoteTakerProtocolError("The note's DOCX link did not return a DOCX file.");
+  }
+  return total;
+}

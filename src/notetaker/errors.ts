@@ -1,0 +1,128 @@
+/**
+ * The errors of the Note Service client. Each class is one meaningful outcome; the job layer
+ * decides from the class (not from status codes) what the user is told and whether a retry
+ * can help. Messages of refused requests are the server's own words and may be shown.
+ */
+
+export type NoteTakerErrorCode =
+  | "notetaker_input_invalid"
+  | "notetaker_auth"
+  | "notetaker_refused"
+  | "notetaker_task_not_found"
+  | "notetaker_transient"
+  | "notetaker_protocol"
+  | "notetaker_link_expired";
+
+export abstract class NoteTakerError extends Error {
+  abstract readonly code: NoteTakerErrorCode;
+  /** HTTP status when the error came from a response. */
+  readonly status: number | undefined;
+
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = this.constructor.name;
+    this.status = options.status;
+  }
+}
+
+/** Rejected locally before any request: the input breaks the API's documented rules. */
+export class NoteTakerInputError extends NoteTakerError {
+  readonly code = "notetaker_input_invalid";
+}
+
+/** 401/403 from the API: the API key is missing or wrong — an admin must fix the configuration. */
+export class NoteTakerAuthError extends NoteTakerError {
+  readonly code = "notetaker_auth";
+}
+
+/** 400/413/415/422 (and other 4xx): the service refused the request; `message` is its reason. */
+export class NoteTakerRefusedError extends NoteTakerError {
+  readonly code = "notetaker_refused";
+}
+
+/** 404 on a poll: the service no longer knows the task. */
+export class NoteTakerTaskNotFoundError extends NoteTakerError {
+  readonly code = "notetaker_task_not_found";
+}
+
+/** 408, 429, 5xx, network errors and timeouts: worth trying again later. */
+export class NoteTakerTransientError extends NoteTakerError {
+  readonly code = "notetaker_transient";
+  /** The server's `Retry-After`, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    message: string,
+    options: { status?: number; cause?: unknown; retryAfterMs?: number } = {},
+  ) {
+    super(message, options);
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** The service answered something that is not what the spec describes. */
+export class NoteTakerProtocolError extends NoteTakerError {
+  readonly code = "notetaker_protocol";
+}
+
+/** A result link (the DOCX) has expired or is gone: regenerate instead of failing. */
+export class NoteTakerLinkExpiredError extends NoteTakerError {
+  readonly code = "notetaker_link_expired";
+}
+
+/**
+ * Takes the first string of `data.error.message`, `error.message`, `message`, `error`
+ * (DESIGN.md §4: the spec does not show the error body's shape).
+ */
+export function errorMessageOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  const data = asRecord(b.data);
+  const candidates = [
+    asRecord(data?.error)?.message,
+    asRecord(b.error)?.message,
+    b.message,
+    b.error,
+  ];
+  const found = candidates.find((c): c is string => typeof c === "string" && c.trim() !== "");
+  return found?.trim();
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Builds the error for a non-2xx answer of the API (DESIGN.md §4 table).
+ * @param isPoll a 404 on a poll means the task is lost; elsewhere it is a refusal.
+ */
+export function errorFromResponse(input: {
+  status: number;
+  body: unknown;
+  statusText: string;
+  retryAfterMs: number | undefined;
+  isPoll: boolean;
+}): NoteTakerError {
+  const { status, isPoll } = input;
+  const message = errorMessageOf(input.body) ?? (input.statusText || `HTTP ${status}`);
+  if (status === 401 || status === 403) {
+    return new NoteTakerAuthError(`The Note Service refused the API key (${status}): ${message}`, {
+      status,
+    });
+  }
+  if (status === 404 && isPoll) return new NoteTakerTaskNotFoundError(message, { status });
+  if (status === 408 || status === 429 || status >= 500) {
+    return new NoteTakerTransientError(message, {
+      status,
+      ...(input.retryAfterMs === undefined ? {} : { retryAfterMs: input.retryAfterMs }),
+    });
+  }
+  return new NoteTakerRefusedError(message, { status });
+}
+
+/** Whether trying the same request again can help. */
+export function isRetryable(error: unknown): error is NoteTakerTransientError {
+  return error instanceof NoteTakerTransientError;
+}

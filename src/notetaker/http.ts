@@ -1,0 +1,89 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "pino";
+import {
+  isRetryable,
+  NoteTakerError,
+  NoteTakerProtocolError,
+  NoteTakerTransientError,
+} from "./errors.ts";
+import { type RetryPolicy, retryDelayMs } from "./retry-policy.ts";
+
+/** Waits between attempts; tests pass one that records the waits instead of sleeping. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const realSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+};
+
+export interface RetryContext {
+  policy: RetryPolicy;
+  logger: Logger;
+  sleep: Sleep;
+}
+
+/**
+ * Runs `attempt` and tries again while it fails with a transient error, waiting as the
+ * policy (or the server's `Retry-After`) says. A caller's abort ends the loop at once.
+ */
+export async function withRetries<T>(
+  what: string,
+  context: RetryContext,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const { policy, logger, sleep } = context;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await attempt();
+    } catch (thrown) {
+      if (signal?.aborted) throw signal.reason ?? thrown;
+      const error = asNoteTakerError(thrown);
+      const waitMs = isRetryable(error)
+        ? retryDelayMs(policy, retry, error.retryAfterMs)
+        : undefined;
+      if (waitMs === undefined || retry >= policy.retries || waitMs > policy.maxRetryAfterMs) {
+        throw error;
+      }
+      logger.warn(
+        { what, status: error.status, retry: retry + 1, waitMs, reason: error.message },
+        "note service call failed; retrying",
+      );
+      await sleep(waitMs, signal);
+    }
+  }
+}
+
+/** Anything thrown by the HTTP stack that is not ours is a network failure: transient. */
+function asNoteTakerError(thrown: unknown): NoteTakerError {
+  if (thrown instanceof NoteTakerError) return thrown;
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new NoteTakerTransientError(`Network error: ${message}`, { cause: thrown });
+}
+
+/** Reads a whole response body as text, refusing one larger than `maxBytes`. */
+export async function readTextCapped(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  maxBytes: number,
+  what: string,
+): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      body.destroy();
+      throw new NoteTakerProtocolError(`${what} is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Parses JSON, or returns undefined: error bodies are often not JSON at all. */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

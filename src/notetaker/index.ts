@@ -1,0 +1,26 @@
+export { audioFormatOf, MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "./audio-rules.ts";
+export {
+  NoteTakerClient,
+  type NoteTakerClientOptions,
+  type SubmitAudioInput,
+  type SubmitDialogInput,
+  type Task,
+} from "./client.ts";
+export { MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
+export * from "./errors.ts";
+export {
+  createPollSchedule,
+  type PollSchedule,
+  type PollScheduleOptions,
+} from "./poll-schedule.ts";
+export { normalizeProgress, type Progress } from "./progress.ts";
+export { defaultRetryPolicy, fastRetryPolicy, type RetryPolicy } from "./retry-policy.ts";
+export type {
+  AudioResult,
+  Dialog,
+  DialogEntry,
+  NoteResult,
+  SpeakerHint,
+  SpeakerMapEntry,
+  SpeakerMapInput,
+} from "./schemas.ts";

@@ -1,0 +1,30 @@
+/**
+ * How long to wait before each poll of a task: 2 s first, doubling, capped at 15 s, with a
+ * little jitter (note-taker-api.md §4.5 shows this practice; the numbers are configurable).
+ */
+export interface PollScheduleOptions {
+  initialMs: number;
+  maxMs: number;
+  /** Fraction of the delay added or removed at random (0.1 → ±10 %). */
+  jitter?: number;
+  random?: () => number;
+}
+
+export interface PollSchedule {
+  /** The wait before poll number `attempt` (0 = the first poll after submission). */
+  delayMs(attempt: number): number;
+}
+
+/** Builds a poll schedule from the configured bounds. */
+export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
+  const jitter = options.jitter ?? 0.1;
+  const random = options.random ?? Math.random;
+  return {
+    delayMs(attempt) {
+      const exponent = Math.min(Math.max(0, attempt), 30);
+      const base = Math.min(options.maxMs, options.initialMs * 2 ** exponent);
+      const spread = base * jitter * (2 * random() - 1);
+      return Math.max(0, Math.min(options.maxMs, Math.round(base + spread)));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The spec gives `progress` no type or unit (note-taker-api.md §2.1). DESIGN.md §4: a number
+ * in 0..1 is a fraction, a number in 0..100 a percentage, a string is shown as it is (and
+ * read as a percentage when it looks like one), absent or null means no bar.
+ */
+export interface Progress {
+  /** 0..1 when the service gave something measurable. */
+  fraction: number | null;
+  /** What to show; for numbers a rounded percentage such as "40%". */
+  label: string;
+}
+
+const PERCENT_TEXT = /^\s*(\d{1,3}(?:\.\d+)?)\s*%\s*$/;
+
+/** Normalises whatever the service put in `progress`; null when there is nothing to show. */
+export function normalizeProgress(raw: unknown): Progress | null {
+  if (typeof raw === "number" && Number.isFinite(raw) && raw >= 0) {
+    if (raw <= 1) return fromFraction(raw);
+    if (raw <= 100) return fromFraction(raw / 100);
+    return null;
+  }
+  if (typeof raw === "string") {
+    const text = raw.trim().slice(0, 40);
+    if (text === "") return null;
+    const match = PERCENT_TEXT.exec(text);
+    const percent = match?.[1] === undefined ? Number.NaN : Number(match[1]);
+    if (percent >= 0 && percent <= 100) return { fraction: percent / 100, label: text };
+    return { fraction: null, label: text };
+  }
+  return null;
+}
+
+function fromFraction(fraction: number): Progress {
+  return { fraction, label: `${Math.round(fraction * 100)}%` };
+}

@@ -1,0 +1,61 @@
+/**
+ * When and how long to wait before trying a failed request again. One place for the rule:
+ * only transient failures (408, 429, 5xx, network errors, timeouts) are retried, never a
+ * refused request — the same body would be refused again.
+ */
+export interface RetryPolicy {
+  /** Attempts after the first one. */
+  retries: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** A `Retry-After` longer than this is not waited for in-line: the error goes up instead. */
+  maxRetryAfterMs: number;
+  /** Fraction of the delay added at random so many clients do not retry in step. */
+  jitter: number;
+}
+
+/** Production: 4 retries over roughly 0.5 + 1 + 2 + 4 s, honouring `Retry-After` up to a minute. */
+export const defaultRetryPolicy: RetryPolicy = {
+  retries: 4,
+  minDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  jitter: 0.2,
+};
+
+/** Tests: same logic, millisecond waits. */
+export const fastRetryPolicy: RetryPolicy = {
+  retries: 3,
+  minDelayMs: 1,
+  maxDelayMs: 5,
+  maxRetryAfterMs: 2_000,
+  jitter: 0,
+};
+
+/**
+ * The wait before retry number `attempt` (0-based). A server-given `Retry-After` wins over
+ * the backoff: the server knows when it will be ready.
+ */
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  const base = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** attempt);
+  return Math.round(base * (1 + policy.jitter * random()));
+}
+
+/** Reads `Retry-After` as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  const header = Array.isArray(value) ? value[0] : value;
+  if (header === undefined || header.trim() === "") return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/**
+ * The Note Service API as zod schemas (note-taker-api.md §2). Types used elsewhere are
+ * inferred from these, never written twice.
+ */
+
+export const GENDERS = ["male", "female"] as const;
+
+/** §2.5 — a known participant given at transcription. `gender` null or absent when unknown. */
+export const speakerHintSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "every speaker needs a name" }),
+  gender: z.enum(GENDERS, { error: 'gender must be "male", "female" or null' }).nullish(),
+});
+export type SpeakerHint = z.infer<typeof speakerHintSchema>;
+
+/** §2.6 — maps a label of the dialog to a real name for the note. */
+export const speakerMapEntrySchema = z.strictObject({
+  speaker_id: z.string().min(1, { error: "speaker_id must not be empty" }),
+  name: z.string().trim().min(1, { error: "every speaker needs a name" }),
+  gender: z.enum(GENDERS, { error: 'gender must be "male", "female" or null' }).nullish(),
+});
+export type SpeakerMapEntry = z.infer<typeof speakerMapEntrySchema>;
+
+/** §2.6 — the legacy form: `{ "speaker_1": "Lan" }`. It carries no gender. */
+export const legacySpeakerMapSchema = z.record(
+  z.string().min(1),
+  z.string().trim().min(1, { error: "every speaker needs a name" }),
+);
+export type LegacySpeakerMap = z.infer<typeof legacySpeakerMapSchema>;
+
+export const speakerMapSchema = z.union([z.array(speakerMapEntrySchema), legacySpeakerMapSchema]);
+export type SpeakerMapInput = z.infer<typeof speakerMapSchema>;
+
+/**
+ * §2.4 — one segment of the dialog. Unknown fields are kept: the dialog is uploaded again
+ * to the note operation as the service returned it.
+ */
+export const dialogEntrySchema = z.looseObject({
+  speaker_id: z.string().min(1),
+  start_seconds: z.number().finite().nonnegative(),
+  end_seconds: z.number().finite().nonnegative(),
+  text: z.string(),
+});
+export type DialogEntry = z.infer<typeof dialogEntrySchema>;
+
+export const dialogSchema = z.array(dialogEntrySchema);
+export type Dialog = z.infer<typeof dialogSchema>;
+
+/** The answer to a submission (§4.1, §4.3). */
+export const submitResponseSchema = z.object({
+  ok: z.literal(true),
+  data: z.object({ task_id: z.string().min(1) }),
+});
+
+/** The task as seen when polling (§2.1). Fields the spec does not show pass through. */
+export const taskDataSchema = z.looseObject({
+  task_id: z.string().optional(),
+  status: z.string().min(1),
+  progress: z.unknown().optional(),
+  result: z.unknown().optional(),
+  error: z.looseObject({ message: z.string().optional() }).nullish(),
+});
+
+export const pollResponseSchema = z.object({
+  ok: z.boolean(),
+  data: taskDataSchema,
+});
+
+/** §2.2 */
+export const audioResultSchema = z.looseObject({ dialog_url: z.url() });
+export type AudioResult = z.infer<typeof audioResultSchema>;
+
+/** §2.3 */
+export const noteResultSchema = z.looseObject({ markdown: z.string(), docx_url: z.url() });
+export type NoteResult = z.infer<typeof noteResultSchema>;
