@@ -1,0 +1,40 @@
+import { createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+
+/** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // One readable message for the person starting the bot; a stack trace would only hide it.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+
+  const app = createApp(config);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.logger.info({ signal }, "stopping");
+    app.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.logger.error({ err: error }, "could not stop cleanly");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  await app.start();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `meeting-notes failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

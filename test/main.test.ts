@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+function run(env: Record<string, string>) {
+  return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [MAIN], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (code) => resolve({ code, stderr, ms: Date.now() - started }));
+  });
+}
+
+describe("main", () => {
+  it("lists the missing variables and exits 1 within 2 s, without a stack trace", async () => {
+    const { code, stderr, ms } = await run({ PATH: process.env.PATH ?? "" });
+    expect(code).toBe(1);
+    expect(ms).toBeLessThan(2000);
+    for (const name of [
+      "SLACK_BOT_TOKEN",
+      "NOTE_TAKER_BASE_URL",
+      "NOTE_TAKER_API_KEY",
+      "SLACK_SIGNING_SECRET",
+    ]) {
+      expect(stderr).toContain(`${name} is missing`);
+    }
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toMatch(/Error:/);
+  });
+
+  it("serves /healthz with a valid configuration and stops with 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        SLACK_BOT_TOKEN: "xoxb-test-token",
+        SLACK_SIGNING_SECRET: "test-signing-secret",
+        NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",
+        NOTE_TAKER_API_KEY: "test-api-key",
+        PORT: "0",
+        STORE_URL: "memory://",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        const match = /"port":(\d+)/.exec(out);
+        if (match?.[1]) resolve(Number(match[1]));
+      });
+      child.on("close", () => reject(new Error(`exited early: ${out}`)));
+    });
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(res.status).toBe(200);
+    const exit = new Promise((resolve) => child.on("close", resolve));
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+  });
+});
