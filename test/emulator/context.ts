@@ -1,0 +1,18 @@
+import type { Knobs } from "./knobs.ts";
+import type { Signer } from "./signing.ts";
+import type { EmulatorStats } from "./stats.ts";
+import type { TaskStore } from "./tasks.ts";
+
+/** The API path prefix of spec §1; the emulator's `baseUrl` ends with it. */
+export const BASE_PATH = "/api/v1/third-party/note-taker";
+
+/** Everything the request handlers of both origins share. */
+export interface EmulatorContext {
+  apiKey: string;
+  /** `http://host:port` of the result origin, for absolute redirect targets. */
+  resultOrigin: string;
+  knobs: Knobs;
+  stats: EmulatorStats;
+  tasks: TaskStore;
+  signer: Signer;
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+
+/** The spec's audio size limit: 300 MB, read as binary megabytes. */
+export const MAX_AUDIO_BYTES = 300 * 1024 * 1024;
+
+/** The spec's validity of a `docx_url`: 24 hours after the task completes. */
+export const DOCX_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Request kinds a fault can target; `*` matches every request on both origins. */
+export const FAULT_MATCHES = [
+  "POST /audio2dialog",
+  "GET /audio2dialog",
+  "POST /dialog2meeting",
+  "GET /dialog2meeting",
+  "GET /files",
+  "*",
+] as const;
+
+export const PROGRESS_FORMS = ["fraction", "percent", "string", "null", "absent"] as const;
+
+const count = z.number().int().min(0);
+
+const faultSchema = z.object({
+  match: z.enum(FAULT_MATCHES),
+  status: z.number().int().min(400).max(599),
+  count: z.number().int().min(1),
+  /** Seconds, sent as `Retry-After`. */
+  retryAfter: z.number().int().min(0).optional(),
+  message: z.string().optional(),
+});
+
+const failNextTaskSchema = z.object({
+  kind: z.enum(["audio", "note"]),
+  message: z.string().min(1),
+});
+
+// The spec's terminal states cannot be used as intermediate ones.
+const intermediateStatus = z
+  .string()
+  .min(1)
+  .refine((status) => status !== "completed" && status !== "failed", {
+    error: "an intermediate status cannot be completed or failed",
+  });
+
+/** The full knob set, also the source of the `Knobs` type. Strict, so a typo is refused. */
+export const knobsSchema = z.strictObject({
+  /** A task completes only once it has been polled this many times… */
+  pollsToComplete: count,
+  /** …and this much time has passed since an audio task was submitted. */
+  audioDurationMs: count,
+  /** …and this much time has passed since a note task was submitted. */
+  noteDurationMs: count,
+  /** Statuses shown between `queued` and `processing`, e.g. `["uploading", "diarizing"]`. */
+  extraStatuses: z.array(intermediateStatus),
+  /** The shape of `progress` on running audio tasks (the spec leaves it open). */
+  progressForm: z.enum(PROGRESS_FORMS),
+  speakerCount: z.number().int().min(1).max(50),
+  segmentsPerSpeaker: z.number().int().min(1).max(1000),
+  /** Text of the first dialog segment (tests inject Slack control sequences with it). */
+  dialogText: z.string().optional(),
+  /** Raw body served at the dialog file URL instead of the generated dialog. */
+  dialogBody: z.string().optional(),
+  /** Label segments with the names of the `speakers` hints instead of `speaker_N`. */
+  labelWithHintNames: z.boolean(),
+  /** Pad the note with `## Topic N` sections until the Markdown has at least this many characters. */
+  noteMinChars: count,
+  docxTtlMs: count,
+  /** Hand out docx links that have already expired, and refuse every docx download with 410. */
+  expireDocxLinks: z.boolean(),
+  /** Each entry makes the next submitted task of its kind fail (used once). */
+  failNextTasks: z.array(failNextTaskSchema),
+  /** Each entry answers the next `count` matching requests with `status` (used up). */
+  faults: z.array(faultSchema),
+  /** Delay before every API answer. */
+  latencyMs: count,
+  /** Size limit of the audio part; lower it to test the 413 without a 300 MB upload. */
+  maxAudioBytes: z.number().int().min(1),
+});
+
+export type Knobs = z.infer<typeof knobsSchema>;
+export type Fault = z.infer<typeof faultSchema>;
+export type FaultMatch = (typeof FAULT_MATCHES)[number];
+export type FailNextTask = z.infer<typeof failNextTaskSchema>;
+export type ProgressForm = (typeof PROGRESS_FORMS)[number];
+
+/**
+ * What `POST /_emulator/knobs` accepts: any subset of the knobs; `null` clears an optional
+ * knob (JSON has no `undefined`).
+ */
+export const knobsPatchSchema = knobsSchema.partial().extend({
+  dialogText: z.string().nullable().optional(),
+  dialogBody: z.string().nullable().optional(),
+});
+
+export type KnobsPatch = z.infer<typeof knobsPatchSchema>;
+
+/** Returns a fresh knob set with the defaults: a spec-conforming, fast, fault-free service. */
+export function defaultKnobs(): Knobs {
+  return {
+    pollsToComplete: 2,
+    audioDurationMs: 0,
+    noteDurationMs: 0,
+    extraStatuses: [],
+    progressForm: "fraction",
+    speakerCount: 2,
+    segmentsPerSpeaker: 3,
+    labelWithHintNames: false,
+    noteMinChars: 0,
+    docxTtlMs: DOCX_TTL_MS,
+    expireDocxLinks: false,
+    failNextTasks: [],
+    faults: [],
+    latencyMs: 0,
+    maxAudioBytes: MAX_AUDIO_BYTES,
+  };
+}
+
+/**
+ * Applies a validated patch to `knobs` in place, so references held by tests stay live.
+ * A `null` optional knob is removed.
+ */
+export function applyKnobsPatch(knobs: Knobs, patch: KnobsPatch): void {
+  const { dialogText, dialogBody, ...rest } = patch;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) Object.assign(knobs, { [key]: value });
+  }
+  if (dialogText === null) delete knobs.dialogText;
+  else if (dialogText !== undefined) knobs.dialogText = dialogText;
+  if (dialogBody === null) delete knobs.dialogBody;
+  else if (dialogBody !== undefined) knobs.dialogBody = dialogBody;
+}
+
+/** Puts every knob back to its default, in place. */
+export function resetKnobs(knobs: Knobs): void {
+  for (const key of Object.keys(knobs)) delete (knobs as Partial<Knobs>)[key as keyof Knobs];
+  Object.assign(knobs, defaultKnobs());
+}
