@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  type AudioResult,
   fastRetryPolicy,
   NoteTakerAuthError,
   NoteTakerClient,
@@ -54,7 +55,7 @@ describe("client against the emulator over real HTTP", () => {
       contextText: "Q3 budget",
       languageHint: "vi",
     });
-    const seen: Task<unknown>[] = [];
+    const seen: Task<AudioResult>[] = [];
     const transcribed = await pollUntilDone(() => client.getAudioTask(audioTask), seen);
     expect(seen.some((t) => t.status === "running" && t.progress !== null)).toBe(true);
     if (transcribed.status !== "completed") throw new Error("transcription did not complete");
