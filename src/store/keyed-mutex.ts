@@ -1,0 +1,29 @@
+/**
+ * Runs async sections one at a time per key, in call order. It makes read-modify-write
+ * sequences (claims, JSON-array indexes) atomic within this process — enough for the
+ * memory and SQLite backends, where one process owns the data.
+ */
+export class KeyedMutex {
+  readonly #tails = new Map<string, Promise<void>>();
+
+  /** Runs `section` once every earlier section of the same key has settled. */
+  async run<T>(key: string, section: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const { promise: done, resolve } = Promise.withResolvers<void>();
+    // `done` only ever resolves, so a failed section never blocks the ones after it.
+    const tail = previous.then(() => done);
+    this.#tails.set(key, tail);
+    await previous;
+    try {
+      return await section();
+    } finally {
+      resolve();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    }
+  }
+
+  /** Resolves once every section queued so far has settled. */
+  async idle(): Promise<void> {
+    await Promise.all(this.#tails.values());
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+
+interface Lease {
+  token: string;
+  expiresAt: number;
+}
+
+/** Past this many entries, acquiring a lease first drops the expired ones. */
+const PRUNE_ABOVE = 1024;
+
+/**
+ * In-process leases for the memory and SQLite backends: one process owns a SQLite file, so
+ * a Map is the whole truth, and a restart (the holder died) frees every lease on its own.
+ * Every method is synchronous, which is what makes it atomic.
+ */
+export class LeaseTable {
+  readonly #leases = new Map<string, Lease>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** A new token when the lease is free (or lapsed), else undefined. */
+  acquire(key: string, ttlMs: number): string | undefined {
+    const now = this.#now();
+    if (this.#leases.size > PRUNE_ABOVE) this.#prune(now);
+    const current = this.#leases.get(key);
+    if (current !== undefined && current.expiresAt > now) return undefined;
+    const token = randomUUID();
+    this.#leases.set(key, { token, expiresAt: now + ttlMs });
+    return token;
+  }
+
+  /** Extends the lease when `token` still holds it. */
+  renew(key: string, token: string, ttlMs: number): boolean {
+    const now = this.#now();
+    const current = this.#leases.get(key);
+    if (current === undefined || current.token !== token) return false;
+    if (current.expiresAt <= now) {
+      // Lapsed: like Redis, where the key is gone, the old holder cannot revive it.
+      this.#leases.delete(key);
+      return false;
+    }
+    current.expiresAt = now + ttlMs;
+    return true;
+  }
+
+  /** Frees the lease when `token` holds it; anything else is left as it is. */
+  release(key: string, token: string): void {
+    if (this.#leases.get(key)?.token === token) this.#leases.delete(key);
+  }
+
+  #prune(now: number): void {
+    for (const [key, lease] of this.#leases) {
+      if (lease.expiresAt <= now) this.#leases.delete(key);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { createJsonKeyv, expiresOf } from "./json-keyv.ts";
+import { KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
+
+/** A store in a Map, for tests: same behaviour as SQLite, nothing survives the process. */
+export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
+  const map = new Map<string, unknown>();
+  return new KeyvStore(
+    {
+      kind: "memory",
+      keyv: createJsonKeyv(map),
+      ping: async () => true,
+      async sweepExpired() {
+        const now = Date.now();
+        let removed = 0;
+        for (const [key, value] of map) {
+          const expires = typeof value === "string" ? expiresOf(value) : undefined;
+          if (expires !== undefined && expires < now) {
+            map.delete(key);
+            removed += 1;
+          }
+        }
+        return removed;
+      },
+      close: async () => map.clear(),
+    },
+    options,
+  );
+}

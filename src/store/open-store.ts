@@ -1,0 +1,42 @@
+import { openMemoryStore } from "./memory-store.ts";
+import { openRedisStore } from "./redis-store.ts";
+import { openSqliteStore } from "./sqlite-store.ts";
+import type { OpenStoreOptions, Store } from "./store.ts";
+
+/** Prefix of every key unless the caller picks another (tests pick a random one). */
+export const DEFAULT_KEY_PREFIX = "meeting-notes";
+
+/**
+ * Opens the store named by `url` (STORE_URL):
+ * - `sqlite://PATH` — a SQLite file (relative paths from the working directory; the folder is
+ *   created), the default `sqlite://data/meeting-notes.sqlite`; `sqlite:///abs/path` works too;
+ * - `redis://…` / `rediss://…` — Redis, shared by several replicas;
+ * - `memory://` — nothing kept beyond the process (tests).
+ */
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const common =
+    options.logger === undefined ? { keyPrefix } : { keyPrefix, logger: options.logger };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  switch (scheme) {
+    case "sqlite": {
+      const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+      if (path === "") {
+        throw new Error(
+          "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite",
+        );
+      }
+      return openSqliteStore(path, common);
+    }
+    case "redis":
+    case "rediss":
+      return openRedisStore(url, common);
+    case "memory":
+      return openMemoryStore(common);
+    default:
+      // Only the scheme is quoted: the rest of a URL may hold a password.
+      throw new Error(
+        `STORE_URL ${scheme === undefined ? "has no scheme" : `has an unsupported scheme "${scheme}:"`}: use sqlite://PATH, redis://HOST[:PORT], rediss://HOST[:PORT] or memory://`,
+      );
+  }
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import KeyvRedis, { createClient } from "@keyv/redis";
+import type Keyv from "keyv";
+import type { Logger } from "pino";
+import { createJsonKeyv } from "./json-keyv.ts";
+import { PUSH_INDEX, RELEASE_LEASE, RENEW_LEASE } from "./redis-scripts.ts";
+import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
+import { withTimeout } from "./with-timeout.ts";
+
+type RedisClient = ReturnType<typeof createClient>;
+
+export interface RedisStoreOptions {
+  keyPrefix: string;
+  logger?: Logger;
+  /** A command without an answer after this long rejects (default 5 s). */
+  commandTimeoutMs?: number;
+  /** A connection attempt gives up after this long (default 3 s). */
+  connectTimeoutMs?: number;
+}
+
+/** /readyz must answer quickly even when Redis hangs. */
+const PING_TIMEOUT_MS = 1000;
+
+/**
+ * Delay before the next reconnection attempt: 100 ms doubling to 1 s, plus jitter so that
+ * replicas do not reconnect in lockstep. Never gives up: Redis coming back must heal the
+ * app without a restart. The cap stays low so a `close()` during an outage exits soon.
+ */
+function reconnectDelay(retries: number): number {
+  return Math.min(100 * 2 ** retries, 1000) + Math.floor(Math.random() * 100);
+}
+
+/**
+ * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
+ * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
+ *
+ * The client runs with `disableOfflineQueue`: while Redis is unreachable every command
+ * rejects at once (ClientOfflineError) instead of waiting in a queue for a reconnect that may
+ * never come; a command that was sent but gets no answer rejects after `commandTimeoutMs`.
+ * The client keeps reconnecting in the background meanwhile.
+ */
+export class RedisStore implements Store {
+  readonly kind = "redis";
+  readonly #client: RedisClient;
+  readonly #keyv: Keyv;
+  readonly #prefix: string;
+  #closed = false;
+
+  constructor(client: RedisClient, options: { keyPrefix: string }) {
+    this.#client = client;
+    this.#prefix = options.keyPrefix;
+    // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
+    this.#keyv = createJsonKeyv(
+      new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
+    );
+  }
+
+  async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
+    return this.#run("GET", () => this.#keyv.get<T>(this.#key(ns, key)));
+  }
+
+  async set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void> {
+    const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
+    await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl));
+  }
+
+  async delete(ns: Namespace, key: string): Promise<void> {
+    await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    const reply = await this.#run("SET NX", () =>
+      this.#client.set(`${this.#prefix}:claim:${key}`, "1", {
+        condition: "NX",
+        expiration: { type: "PX", value: ttl },
+      }),
+    );
+    return reply === "OK";
+  }
+
+  async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
+    const ttl = checkTtl(ttlMs);
+    const token = randomUUID();
+    const reply = await this.#run("SET NX", () =>
+      this.#client.set(this.#leaseKey(key), token, {
+        condition: "NX",
+        expiration: { type: "PX", value: ttl },
+      }),
+    );
+    return reply === "OK" ? token : undefined;
+  }
+
+  async renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    const reply = await this.#run("EVAL renew", () =>
+      this.#client.eval(RENEW_LEASE, {
+        keys: [this.#leaseKey(key)],
+        arguments: [token, String(ttl)],
+      }),
+    );
+    return reply === 1;
+  }
+
+  async releaseLease(key: string, token: string): Promise<void> {
+    await this.#run("EVAL release", () =>
+      this.#client.eval(RELEASE_LEASE, { keys: [this.#leaseKey(key)], arguments: [token] }),
+    );
+  }
+
+  async addActive(jobId: string): Promise<void> {
+    await this.#run("SADD", () => this.#client.sAdd(`${this.#prefix}:active`, jobId));
+  }
+
+  async removeActive(jobId: string): Promise<void> {
+    await this.#run("SREM", () => this.#client.sRem(`${this.#prefix}:active`, jobId));
+  }
+
+  async listActive(): Promise<string[]> {
+    return this.#run("SMEMBERS", () => this.#client.sMembers(`${this.#prefix}:active`));
+  }
+
+  async pushIndex(index: string, jobId: string): Promise<void> {
+    await this.#run("EVAL push", () =>
+      this.#client.eval(PUSH_INDEX, {
+        keys: [this.#indexKey(index)],
+        arguments: [jobId, String(INDEX_LIMIT)],
+      }),
+    );
+  }
+
+  async listIndex(index: string): Promise<string[]> {
+    return this.#run("LRANGE", () => this.#client.lRange(this.#indexKey(index), 0, -1));
+  }
+
+  async ping(): Promise<boolean> {
+    // Offline: answer at once rather than wait for a PING that cannot be sent.
+    if (this.#closed || !this.#client.isReady) return false;
+    try {
+      const reply = await withTimeout(this.#client.ping(), PING_TIMEOUT_MS, "PING timed out");
+      return reply === "PONG";
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (!this.#client.isOpen) return;
+    if (!this.#client.isReady) {
+      // Reconnecting: nothing can be flushed, and `close()` would wait for replies forever.
+      this.#client.destroy();
+      return;
+    }
+    // `close()` lets sent commands get their replies; a Redis that stops answering midway
+    // must not hold up shutdown, hence the bound and the forced fallback.
+    await withTimeout(this.#client.close(), 2000, "Redis close timed out").catch(() => {
+      if (this.#client.isOpen) this.#client.destroy();
+    });
+  }
+
+  #key(ns: Namespace, key: string): string {
+    return `${this.#prefix}:${ns}:${key}`;
+  }
+
+  #leaseKey(key: string): string {
+    return `${this.#prefix}:lease:${key}`;
+  }
+
+  #indexKey(index: string): string {
+    return `${this.#prefix}:index:${index}`;
+  }
+
+  /** Runs one Redis call; failures reject with an error that names the command. */
+  async #run<T>(command: string, call: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StoreClosedError();
+    try {
+      return await call();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message || error.name : String(error);
+      throw new Error(`Redis ${command} failed: ${reason}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * Connects to Redis at `url` (redis:// or rediss://). Resolves once connected or after the
+ * first failed attempt — an unreachable Redis does not block start-up: commands reject and
+ * `ping()` answers false until it is back.
+ */
+export async function openRedisStore(url: string, options: RedisStoreOptions): Promise<RedisStore> {
+  const { logger } = options;
+  const connectTimeout = options.connectTimeoutMs ?? 3000;
+  let client: RedisClient;
+  try {
+    client = createClient({
+      url,
+      disableOfflineQueue: true,
+      commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
+      socket: { connectTimeout, reconnectStrategy: reconnectDelay },
+    });
+  } catch {
+    // Not the parser's message: it may quote the URL, password included.
+    throw new Error(
+      "STORE_URL is not a valid Redis URL: expected redis://[user:password@]host[:port][/db] or rediss://…",
+    );
+  }
+
+  // Log changes of state only: while Redis is down the client reports every failed attempt.
+  let reachable: boolean | undefined;
+  client.on("error", (error: Error) => {
+    if (reachable !== false) logger?.warn({ err: error }, "store: Redis unreachable; retrying");
+    reachable = false;
+  });
+  client.on("ready", () => {
+    if (reachable === false) logger?.info("store: Redis reachable again");
+    reachable = true;
+  });
+
+  const firstAttempt = new Promise<void>((resolve) => {
+    const settle = () => {
+      client.off("ready", settle);
+      client.off("error", settle);
+      resolve();
+    };
+    client.once("ready", settle);
+    client.once("error", settle);
+  });
+  // Never rejects with a retrying strategy; it resolves on connect (or when closed).
+  client.connect().catch(() => {});
+  await withTimeout(firstAttempt, connectTimeout + 500, "").catch(() => {});
+  return new RedisStore(client, { keyPrefix: options.keyPrefix });
+}

@@ -1,0 +1,64 @@
+import type { Logger } from "pino";
+
+/** The namespaces of generic JSON values. Each one is a separate key space. */
+export const NAMESPACES = ["jobs", "settings", "templates", "meta"] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+export type StoreKind = "sqlite" | "redis" | "memory";
+
+/** How many job ids a secondary index (channel, user) keeps: the newest ones. */
+export const INDEX_LIMIT = 50;
+
+export interface OpenStoreOptions {
+  logger?: Logger;
+  /** Prefix of every key this store writes; lets several apps or test runs share a Redis. */
+  keyPrefix?: string;
+}
+
+/**
+ * Durable state of the bot. Values are JSON-serialisable; TTLs are in milliseconds and
+ * really expire entries on every backend.
+ */
+export interface Store {
+  readonly kind: StoreKind;
+  /** Generic JSON values per namespace, with optional TTL in ms. */
+  get<T>(ns: Namespace, key: string): Promise<T | undefined>;
+  set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void>;
+  delete(ns: Namespace, key: string): Promise<void>;
+  /** Atomic "claim once": true only for the first caller while the key lives (event dedupe). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Takes a lease when nobody holds it: resolves to the holder's token, or undefined. */
+  acquireLease(key: string, ttlMs: number): Promise<string | undefined>;
+  /** Extends a lease, only for its holder: true while the token still holds it. */
+  renewLease(key: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Gives a lease back, only for its holder (compare-and-delete); otherwise does nothing. */
+  releaseLease(key: string, token: string): Promise<void>;
+  /** Index of active (unfinished) job ids; survives restart. */
+  addActive(jobId: string): Promise<void>;
+  removeActive(jobId: string): Promise<void>;
+  listActive(): Promise<string[]>;
+  /** Puts a job id first in a bounded index (newest {@link INDEX_LIMIT} kept, no duplicates). */
+  pushIndex(index: string, jobId: string): Promise<void>;
+  /** The ids of an index, newest first. */
+  listIndex(index: string): Promise<string[]>;
+  /** Cheap reachability check for /readyz: resolves true/false, never throws. */
+  ping(): Promise<boolean>;
+  /** Closes connections and timers so the process can exit. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Thrown by every method of a store after `close()`. */
+export class StoreClosedError extends Error {
+  constructor() {
+    super("The store is closed.");
+    this.name = "StoreClosedError";
+  }
+}
+
+/** TTLs reach Redis as whole milliseconds; a TTL must be a positive, finite number. */
+export function checkTtl(ttlMs: number): number {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`A TTL must be a positive number of milliseconds, got ${ttlMs}.`);
+  }
+  return Math.ceil(ttlMs);
+}

@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import { describeStoreContract } from "./store-contract.ts";
+
+describeStoreContract("memory", { open: () => openStore("memory://") });
+
+describe("memory store", () => {
+  it("reports its kind and drops expired entries when swept", async () => {
+    const store = openMemoryStore({ keyPrefix: "t", sweepIntervalMs: 0 });
+    expect(store.kind).toBe("memory");
+    await store.set("jobs", "short", 1, 10);
+    await store.set("jobs", "kept", 2);
+    await sleep(30);
+    expect(await store.sweepExpired()).toBe(1);
+    expect(await store.sweepExpired()).toBe(0);
+    expect(await store.get("jobs", "kept")).toBe(2);
+    await store.close();
+  });
+});

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "@keyv/redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { runStoreChild } from "./child-exit.ts";
+import { describeStoreContract } from "./store-contract.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
+
+const REDIS_URL = process.env.REDIS_URL;
+/** Nothing listens here: a Redis that is down. */
+const CLOSED_PORT_URL = "redis://127.0.0.1:6390";
+
+describe.skipIf(!REDIS_URL)("redis store", () => {
+  const url = REDIS_URL ?? "";
+  // One prefix per run, one sub-prefix per store: parallel files and runs never collide.
+  const runPrefix = `mn-test-${randomUUID().slice(0, 8)}`;
+  let count = 0;
+  let lastPrefix = "";
+  let raw: ReturnType<typeof createClient>;
+
+  beforeAll(async () => {
+    raw = createClient({ url });
+    await raw.connect();
+  });
+
+  afterAll(async () => {
+    const keys: string[] = [];
+    for await (const batch of raw.scanIterator({ MATCH: `${runPrefix}*`, COUNT: 1000 })) {
+      keys.push(...batch);
+    }
+    if (keys.length > 0) await raw.del(keys);
+    raw.destroy();
+  });
+
+  describeStoreContract("redis", {
+    open() {
+      count += 1;
+      lastPrefix = `${runPrefix}-${count}`;
+      return openStore(url, { keyPrefix: lastPrefix });
+    },
+    reopen: () => openStore(url, { keyPrefix: lastPrefix }),
+  });
+
+  describe("shared by replicas", () => {
+    let a: Store;
+    let b: Store;
+    const prefix = `${runPrefix}-replicas`;
+
+    beforeAll(async () => {
+      [a, b] = await Promise.all([
+        openStore(url, { keyPrefix: prefix }),
+        openStore(url, { keyPrefix: prefix }),
+      ]);
+    });
+
+    afterAll(async () => {
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it("gives exactly one claim across two stores", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).claim("T:C:F", 60_000)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("lets only one replica hold a lease, and only the holder release it", async () => {
+      const token = await a.acquireLease("job:9", 60_000);
+      expect(token).toEqual(expect.any(String));
+      expect(await b.acquireLease("job:9", 60_000)).toBeUndefined();
+      await b.releaseLease("job:9", "guess");
+      expect(await b.acquireLease("job:9", 60_000)).toBeUndefined();
+      await a.releaseLease("job:9", token ?? "");
+      expect(await b.acquireLease("job:9", 60_000)).toEqual(expect.any(String));
+    });
+
+    it("shares values and indexes", async () => {
+      await a.set("jobs", "j1", { stage: "queued" });
+      await a.addActive("j1");
+      await a.pushIndex("user:U1", "j1");
+      expect(await b.get("jobs", "j1")).toEqual({ stage: "queued" });
+      expect(await b.listActive()).toEqual(["j1"]);
+      expect(await b.listIndex("user:U1")).toEqual(["j1"]);
+    });
+
+    it("lays keys out under the prefix, with Redis TTLs and a SET of active ids", async () => {
+      await a.set("jobs", "ttl", { x: 1 }, 60_000);
+      await a.claim("layout", 60_000);
+      await a.acquireLease("layout", 60_000);
+      const pttl = async (key: string) => raw.pTTL(key);
+      expect(await pttl(`${prefix}:jobs:ttl`)).toBeGreaterThan(0);
+      expect(await pttl(`${prefix}:claim:layout`)).toBeGreaterThan(0);
+      expect(await pttl(`${prefix}:lease:layout`)).toBeGreaterThan(0);
+      expect(await raw.type(`${prefix}:active`)).toBe("set");
+      expect(await raw.type(`${prefix}:index:user:U1`)).toBe("list");
+    });
+  });
+
+  describe("when Redis is unreachable", () => {
+    it("opens anyway, pings false and fails calls within 2 s", async () => {
+      const started = Date.now();
+      const store = await openStore(CLOSED_PORT_URL, { keyPrefix: `${runPrefix}-down` });
+      expect(await store.ping()).toBe(false);
+      await expect(store.get("jobs", "x")).rejects.toThrow(/Redis GET failed/);
+      await expect(store.claim("x", 1000)).rejects.toThrow(/Redis SET NX failed/);
+      await expect(store.listActive()).rejects.toThrow(/Redis SMEMBERS failed/);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await store.close();
+    });
+
+    it("fails fast during an outage and heals when Redis is back", async () => {
+      const target = new URL(url);
+      const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      await proxy.start();
+      const proxied = new URL(url);
+      proxied.hostname = "127.0.0.1";
+      proxied.port = String(proxy.port);
+      const store = await openStore(proxied.toString(), { keyPrefix: `${runPrefix}-outage` });
+      try {
+        await store.set("jobs", "j", { ok: 1 });
+        expect(await store.ping()).toBe(true);
+
+        await proxy.stop();
+        await sleep(50);
+        const started = Date.now();
+        expect(await store.ping()).toBe(false);
+        await expect(store.get("jobs", "j")).rejects.toThrow(/Redis GET failed/);
+        await expect(store.acquireLease("j", 1000)).rejects.toThrow(/Redis/);
+        expect(Date.now() - started).toBeLessThan(1000);
+
+        await proxy.start();
+        const deadline = Date.now() + 5000;
+        while (!(await store.ping()) && Date.now() < deadline) await sleep(50);
+        expect(await store.ping()).toBe(true);
+        expect(await store.get("jobs", "j")).toEqual({ ok: 1 });
+      } finally {
+        await store.close();
+        await proxy.stop();
+      }
+    });
+  });
+
+  describe("close()", () => {
+    it("lets the process exit, with Redis up", async () => {
+      const result = await runStoreChild(`
+        const store = await openStore(${JSON.stringify(url)}, { keyPrefix: "${runPrefix}-child" });
+        await store.set("jobs", "j", { ok: true }, 60_000);
+        await store.acquireLease("l", 60_000);
+        await store.close();
+        console.log("closed");
+      `);
+      expect(result.stderr).toBe("");
+      expect(result).toMatchObject({ code: 0, stdout: "closed\n" });
+    });
+
+    it("lets the process exit quickly, with Redis down", async () => {
+      const result = await runStoreChild(`
+        const store = await openStore(${JSON.stringify(CLOSED_PORT_URL)});
+        console.log(await store.ping());
+        await store.close();
+      `);
+      expect(result).toMatchObject({ code: 0, stdout: "false\n" });
+      expect(result.ms).toBeLessThan(4000);
+    });
+  });
+});

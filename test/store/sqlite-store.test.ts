@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/index.ts";
+import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+import { runStoreChild } from "./child-exit.ts";
+import { describeStoreContract } from "./store-contract.ts";
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let count = 0;
+let lastFile = "";
+
+beforeAll(async () => {
+  temp = await makeTempDir("mn-store-sqlite-");
+});
+
+afterAll(async () => {
+  await temp.cleanup();
+});
+
+describeStoreContract("sqlite", {
+  open() {
+    count += 1;
+    lastFile = join(temp.dir, `contract-${count}.sqlite`);
+    return openStore(`sqlite://${lastFile}`);
+  },
+  reopen: () => openStore(`sqlite://${lastFile}`),
+});
+
+describe("sqlite store", () => {
+  it("resolves a relative path from the working directory and creates its folders", async () => {
+    const file = join(temp.dir, "nested", "deeper", "meeting-notes.sqlite");
+    const store = await openStore(`sqlite://${relative(process.cwd(), file)}`);
+    expect(store.kind).toBe("sqlite");
+    await store.set("meta", "k", { v: 1 });
+    // WAL mode: the write-ahead log sits next to the database while it is open.
+    expect(existsSync(file)).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await store.close();
+  });
+
+  it("deletes expired rows from the file, not only from reads", async () => {
+    const file = join(temp.dir, "sweep.sqlite");
+    const store = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
+    await store.set("jobs", "old-1", { note: "personal data" }, 10);
+    await store.set("jobs", "old-2", { note: "personal data" }, 10);
+    await store.set("jobs", "fresh", { note: "kept" }, 60_000);
+    await store.set("jobs", "forever", { note: "kept" });
+    expect(await store.claim("dedupe", 10)).toBe(true);
+    await sleep(40);
+    expect(await store.sweepExpired()).toBe(3);
+    expect(await store.sweepExpired()).toBe(0);
+    expect(await store.get("jobs", "fresh")).toEqual({ note: "kept" });
+    expect(await store.get("jobs", "forever")).toEqual({ note: "kept" });
+    await store.close();
+  });
+
+  it("sweeps rows that expired while the process was down when it reopens", async () => {
+    const file = join(temp.dir, "sweep-on-open.sqlite");
+    const first = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
+    await first.set("jobs", "old", { note: "personal data" }, 10);
+    await first.close();
+    await sleep(40);
+    const second = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
+    expect(await second.sweepExpired()).toBe(0);
+    await second.close();
+  });
+
+  it("lets writes that were started before close() land", async () => {
+    const file = join(temp.dir, "close-flush.sqlite");
+    const store = await openStore(`sqlite://${file}`);
+    const writes = Array.from({ length: 50 }, (_, i) => store.set("jobs", `j${i}`, { i }));
+    const indexWrites = Array.from({ length: 20 }, (_, i) => store.addActive(`j${i}`));
+    await store.close();
+    await Promise.all([...writes, ...indexWrites]);
+    const again = await openStore(`sqlite://${file}`);
+    expect(await again.get("jobs", "j49")).toEqual({ i: 49 });
+    expect(await again.listActive()).toHaveLength(20);
+    await again.close();
+  });
+
+  it("keeps the active index fast at 5,000 ids", async () => {
+    const file = join(temp.dir, "active-5000.sqlite");
+    const store = await openStore(`sqlite://${file}`);
+    for (let i = 0; i < 5000; i += 1) await store.addActive(`job-${String(i).padStart(6, "0")}`);
+    const started = performance.now();
+    for (let i = 0; i < 100; i += 1) await store.addActive(`extra-${i}`);
+    for (let i = 0; i < 100; i += 1) await store.removeActive(`job-${String(i).padStart(6, "0")}`);
+    const perWriteMs = (performance.now() - started) / 200;
+    const listStarted = performance.now();
+    const ids = await store.listActive();
+    const listMs = performance.now() - listStarted;
+    expect(ids).toHaveLength(5000);
+    // Generous bounds (a loaded CI machine); measured locally far lower.
+    expect(perWriteMs).toBeLessThan(20);
+    expect(listMs).toBeLessThan(100);
+    await store.close();
+  }, 60_000);
+
+  it("fails to open with a clear message when the path is unusable", async () => {
+    const dir = join(temp.dir, "a-directory.sqlite");
+    await mkdir(dir, { recursive: true });
+    await expect(openStore(`sqlite://${dir}`)).rejects.toThrow(/Cannot open the SQLite store/);
+  });
+
+  it("lets the process exit after close()", async () => {
+    const file = join(temp.dir, "child.sqlite");
+    const result = await runStoreChild(`
+      const store = await openStore(${JSON.stringify(`sqlite://${file}`)});
+      await store.set("jobs", "j", { ok: true }, 60_000);
+      await store.close();
+      console.log("closed");
+    `);
+    expect(result.stderr).toBe("");
+    expect(result).toMatchObject({ code: 0, stdout: "closed\n" });
+    const store = await openStore(`sqlite://${file}`);
+    expect(await store.get("jobs", "j")).toEqual({ ok: true });
+    await store.close();
+  });
+});

@@ -1,0 +1,195 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { INDEX_LIMIT, NAMESPACES, type Store, StoreClosedError } from "../../src/store/index.ts";
+
+/** How a backend's test file opens stores for the shared contract. */
+export interface StoreHarness {
+  /** A store on fresh, empty data. */
+  open(): Promise<Store>;
+  /** A second store on the same data as the last `open()` (after a restart, or a replica). */
+  reopen?(): Promise<Store>;
+}
+
+/** Short TTLs with a small real wait: the only way to see a backend's own expiry work. */
+const TTL_MS = 50;
+const PAST_TTL_MS = 150;
+
+/**
+ * The behaviour every backend must share. Each backend's test file calls this once with
+ * its harness, so memory, SQLite and Redis are held to the same rules.
+ */
+export function describeStoreContract(name: string, harness: StoreHarness): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    const opened: Store[] = [];
+
+    beforeEach(async () => {
+      store = await harness.open();
+      opened.push(store);
+    });
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+
+    it("gets, sets and deletes JSON values per namespace without collisions", async () => {
+      for (const ns of NAMESPACES) await store.set(ns, "same-key", { ns, list: [1, "two"] });
+      for (const ns of NAMESPACES) {
+        expect(await store.get(ns, "same-key")).toEqual({ ns, list: [1, "two"] });
+      }
+      await store.delete("jobs", "same-key");
+      expect(await store.get("jobs", "same-key")).toBeUndefined();
+      expect(await store.get("settings", "same-key")).toEqual({ ns: "settings", list: [1, "two"] });
+      await store.set("settings", "same-key", { replaced: true });
+      expect(await store.get("settings", "same-key")).toEqual({ replaced: true });
+      expect(await store.get("meta", "never-written")).toBeUndefined();
+      await store.delete("meta", "never-written");
+    });
+
+    it("keeps strings that look like Keyv's escapes intact", async () => {
+      const value = { text: ":base64:abc", colon: ":x", nested: { empty: "" }, n: null };
+      await store.set("jobs", "odd:key/with spaces", value);
+      expect(await store.get("jobs", "odd:key/with spaces")).toEqual(value);
+    });
+
+    it("expires values after their TTL and keeps the others", async () => {
+      await store.set("jobs", "short", { a: 1 }, TTL_MS);
+      await store.set("jobs", "long", { b: 2 }, 60_000);
+      await store.set("jobs", "forever", { c: 3 });
+      expect(await store.get("jobs", "short")).toEqual({ a: 1 });
+      await sleep(PAST_TTL_MS);
+      expect(await store.get("jobs", "short")).toBeUndefined();
+      expect(await store.get("jobs", "long")).toEqual({ b: 2 });
+      expect(await store.get("jobs", "forever")).toEqual({ c: 3 });
+    });
+
+    it("rejects TTLs that are not positive numbers", async () => {
+      for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(store.set("jobs", "k", 1, ttl)).rejects.toThrow(RangeError);
+        await expect(store.claim("k", ttl)).rejects.toThrow(RangeError);
+        await expect(store.acquireLease("k", ttl)).rejects.toThrow(RangeError);
+      }
+    });
+
+    it("claims a key once while it lives", async () => {
+      expect(await store.claim("T1:C1:F1", 60_000)).toBe(true);
+      expect(await store.claim("T1:C1:F1", 60_000)).toBe(false);
+      expect(await store.claim("T1:C1:F2", 60_000)).toBe(true);
+    });
+
+    it("gives exactly one of 20 concurrent claims", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store.claim("T1:C1:race", 60_000)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("frees a claim after its TTL", async () => {
+      expect(await store.claim("T1:C1:brief", TTL_MS)).toBe(true);
+      await sleep(PAST_TTL_MS);
+      expect(await store.claim("T1:C1:brief", TTL_MS)).toBe(true);
+    });
+
+    it("lets one holder at a time have a lease, renewed and released only by it", async () => {
+      const token = await store.acquireLease("job:1", 60_000);
+      expect(token).toEqual(expect.any(String));
+      if (token === undefined) return;
+      expect(await store.acquireLease("job:1", 60_000)).toBeUndefined();
+      expect(await store.acquireLease("job:2", 60_000)).toEqual(expect.any(String));
+
+      expect(await store.renewLease("job:1", token, 60_000)).toBe(true);
+      expect(await store.renewLease("job:1", "not-the-token", 60_000)).toBe(false);
+
+      await store.releaseLease("job:1", "not-the-token");
+      expect(await store.acquireLease("job:1", 60_000)).toBeUndefined();
+
+      await store.releaseLease("job:1", token);
+      const next = await store.acquireLease("job:1", 60_000);
+      expect(next).toEqual(expect.any(String));
+      expect(next).not.toBe(token);
+      // The old holder lost it: it can neither renew nor release the new holder's lease.
+      expect(await store.renewLease("job:1", token, 60_000)).toBe(false);
+      await store.releaseLease("job:1", token);
+      expect(await store.acquireLease("job:1", 60_000)).toBeUndefined();
+    });
+
+    it("lets another holder take a lease after its TTL, and not the lapsed one renew it", async () => {
+      const first = await store.acquireLease("job:ttl", TTL_MS);
+      expect(first).toEqual(expect.any(String));
+      await sleep(PAST_TTL_MS);
+      expect(await store.renewLease("job:ttl", first ?? "", 60_000)).toBe(false);
+      const second = await store.acquireLease("job:ttl", 60_000);
+      expect(second).toEqual(expect.any(String));
+      expect(second).not.toBe(first);
+    });
+
+    it("keeps a renewed lease past its first TTL", async () => {
+      const token = (await store.acquireLease("job:renew", 100)) ?? "";
+      await sleep(60);
+      expect(await store.renewLease("job:renew", token, 60_000)).toBe(true);
+      await sleep(80);
+      expect(await store.acquireLease("job:renew", 60_000)).toBeUndefined();
+    });
+
+    it("indexes active job ids", async () => {
+      expect(await store.listActive()).toEqual([]);
+      await store.addActive("j1");
+      await store.addActive("j2");
+      await store.addActive("j1");
+      await store.addActive("j3");
+      expect((await store.listActive()).sort()).toEqual(["j1", "j2", "j3"]);
+      await store.removeActive("j2");
+      await store.removeActive("never-added");
+      expect((await store.listActive()).sort()).toEqual(["j1", "j3"]);
+      await Promise.all(["a", "b", "c", "d"].map((id) => store.addActive(id)));
+      await Promise.all(["j1", "j3", "a"].map((id) => store.removeActive(id)));
+      expect((await store.listActive()).sort()).toEqual(["b", "c", "d"]);
+    });
+
+    it(`keeps the newest ${INDEX_LIMIT} ids of an index, newest first`, async () => {
+      for (let i = 0; i < 60; i += 1) await store.pushIndex("channel:C1", `job-${i}`);
+      const expected = Array.from({ length: INDEX_LIMIT }, (_, i) => `job-${59 - i}`);
+      expect(await store.listIndex("channel:C1")).toEqual(expected);
+
+      await store.pushIndex("channel:C1", "job-30");
+      const moved = await store.listIndex("channel:C1");
+      expect(moved[0]).toBe("job-30");
+      expect(moved.filter((id) => id === "job-30")).toHaveLength(1);
+      expect(moved).toHaveLength(INDEX_LIMIT);
+
+      await store.pushIndex("user:U1", "job-x");
+      expect(await store.listIndex("user:U1")).toEqual(["job-x"]);
+      expect(await store.listIndex("user:nobody")).toEqual([]);
+    });
+
+    it("answers ping, and after close rejects calls while ping says false", async () => {
+      expect(await store.ping()).toBe(true);
+      await store.close();
+      await store.close();
+      expect(await store.ping()).toBe(false);
+      await expect(store.get("jobs", "x")).rejects.toThrow(StoreClosedError);
+      await expect(store.claim("x", 1000)).rejects.toThrow(StoreClosedError);
+    });
+
+    const { reopen } = harness;
+    if (reopen !== undefined) {
+      it("keeps values, claims and indexes across close and reopen", async () => {
+        await store.set("jobs", "j1", { stage: "transcribing", taskId: "t-1" });
+        await store.set("jobs", "gone-soon", { stage: "done" }, TTL_MS);
+        expect(await store.claim("T1:C1:F9", 60_000)).toBe(true);
+        await store.addActive("j1");
+        await store.pushIndex("channel:C1", "j1");
+        await store.close();
+
+        const again = await reopen();
+        opened.push(again);
+        expect(await again.get("jobs", "j1")).toEqual({ stage: "transcribing", taskId: "t-1" });
+        expect(await again.claim("T1:C1:F9", 60_000)).toBe(false);
+        expect(await again.listActive()).toEqual(["j1"]);
+        expect(await again.listIndex("channel:C1")).toEqual(["j1"]);
+        await sleep(PAST_TTL_MS);
+        expect(await again.get("jobs", "gone-soon")).toBeUndefined();
+      });
+    }
+  });
+}
