@@ -1,0 +1,81 @@
+import {
+  NoteTakerAuthError,
+  NoteTakerInputError,
+  NoteTakerLinkExpiredError,
+  NoteTakerProtocolError,
+  NoteTakerRefusedError,
+  NoteTakerTaskNotFoundError,
+  NoteTakerTransientError,
+} from "../notetaker/index.ts";
+import { GatewayError } from "./gateway.ts";
+import type { Failure } from "./job.ts";
+
+/** What the runner does about an error thrown by a step. */
+export type FailureDecision =
+  | { kind: "retry_later"; delayMs: number }
+  | { kind: "fail"; failure: Failure; retryable: boolean };
+
+/** Raised by steps for failures that are already decided (no speech, bad download…). */
+export class JobStepError extends Error {
+  readonly failure: Failure;
+  readonly retryable: boolean;
+
+  constructor(failure: Failure, retryable: boolean, options?: { cause?: unknown }) {
+    super(failure.detail ?? failure.code, options);
+    this.name = this.constructor.name;
+    this.failure = failure;
+    this.retryable = retryable;
+  }
+}
+
+export interface FailurePolicyOptions {
+  /** Transient failures in a row before the job fails. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  random?: () => number;
+}
+
+export const defaultFailurePolicy: FailurePolicyOptions = {
+  maxAttempts: 8,
+  baseDelayMs: 2_000,
+  maxDelayMs: 5 * 60_000,
+};
+
+/**
+ * One place for the rule of what to do when a step fails. Transient trouble (the service or
+ * Slack briefly unavailable) is retried later with growing waits — the client has already
+ * retried in-line — until `maxAttempts`; then, and for everything else, the job fails with
+ * a reason the user can read and a flag saying whether Retry can help.
+ */
+export function decideFailure(
+  error: unknown,
+  attempts: number,
+  options: FailurePolicyOptions = defaultFailurePolicy,
+): FailureDecision {
+  if (error instanceof JobStepError) {
+    return { kind: "fail", failure: error.failure, retryable: error.retryable };
+  }
+  if (error instanceof NoteTakerAuthError) return fail("auth", true);
+  if (error instanceof NoteTakerRefusedError) return fail("refused", false, error.message);
+  if (error instanceof NoteTakerInputError) return fail("invalid_input", false, error.message);
+  if (error instanceof NoteTakerTaskNotFoundError) return fail("task_lost", true);
+  if (error instanceof NoteTakerProtocolError) return fail("bad_response", true);
+  if (error instanceof NoteTakerLinkExpiredError) return fail("docx_expired", true);
+  if (error instanceof GatewayError && !error.transient) return fail("slack_failed", true);
+  const transientCode =
+    error instanceof NoteTakerTransientError
+      ? "unavailable"
+      : error instanceof GatewayError
+        ? "slack_failed"
+        : "internal";
+  if (attempts + 1 >= options.maxAttempts) return fail(transientCode, true);
+  const serverWait = error instanceof NoteTakerTransientError ? error.retryAfterMs : undefined;
+  const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempts);
+  const jitter = 1 + 0.2 * (options.random ?? Math.random)();
+  return { kind: "retry_later", delayMs: Math.round(Math.max(backoff * jitter, serverWait ?? 0)) };
+}
+
+function fail(code: Failure["code"], retryable: boolean, detail?: string): FailureDecision {
+  return { kind: "fail", failure: detail === undefined ? { code } : { code, detail }, retryable };
+}

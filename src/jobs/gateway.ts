@@ -1,0 +1,44 @@
+import type { Job } from "./job.ts";
+
+/** What of a job's delivery is already in its thread, as Slack shows it. */
+export interface DeliveredState {
+  /** Indexes (0-based) of the note parts found in the thread. */
+  parts: number[];
+  /** The DOCX uploaded for this job, if one is there. */
+  docxFileId: string | undefined;
+}
+
+/**
+ * Everything the job layer needs from Slack. `src/slack/gateway` implements it; tests use a
+ * recording fake. Keeping this interface here is what keeps `src/jobs` free of Slack SDKs.
+ */
+export interface Gateway {
+  /**
+   * Shows the job's state in its status message: posts the message in the thread when
+   * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts.
+   */
+  showStatus(job: Job): Promise<string>;
+  /** Streams the job's source recording from Slack to `destPath`. */
+  downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void>;
+  /** Splits a Markdown note into the messages it is posted as. Pure and deterministic. */
+  splitNote(markdown: string): string[];
+  /** Posts part `index` of `total` in the thread, tagged so `findDelivered` can see it. */
+  postNotePart(job: Job, text: string, index: number, total: number): Promise<void>;
+  /** Uploads the note's DOCX into the thread; resolves with the Slack file id. */
+  uploadDocx(job: Job, path: string, signal: AbortSignal): Promise<string>;
+  /** Reads the thread to learn what a crashed run had already delivered. */
+  findDelivered(job: Job): Promise<DeliveredState>;
+}
+
+/** A Slack call failed; the gateway wraps its errors in this so the runner can say so. */
+export class GatewayError extends Error {
+  readonly code = "gateway_failed";
+  /** False when trying again cannot help (e.g. the bot was removed from the channel). */
+  readonly transient: boolean;
+
+  constructor(message: string, options: { transient: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = this.constructor.name;
+    this.transient = options.transient;
+  }
+}

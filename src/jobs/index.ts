@@ -1,0 +1,19 @@
+export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
+export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
+export { type DeliveredState, type Gateway, GatewayError } from "./gateway.ts";
+export * from "./job.ts";
+export { channelIndex, JobRepository, userIndex } from "./job-repository.ts";
+export {
+  type ChannelSettings,
+  type CommandRefusal,
+  type CommandResult,
+  checkRecording,
+  JobService,
+  type StartRefusal,
+  type StartResult,
+} from "./job-service.ts";
+export type { NoteTakerPort } from "./note-taker-port.ts";
+export { JobRunner, type RunnerOptions } from "./runner.ts";
+export { summarizeSpeakers } from "./speaker-summary.ts";
+export { defaultStageLimits, type StageLimits, type StoredTemplate } from "./steps.ts";
+export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

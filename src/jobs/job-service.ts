@@ -1,0 +1,207 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { z } from "zod";
+import {
+  audioFormatOf,
+  MAX_AUDIO_BYTES,
+  MAX_TEMPLATE_BYTES,
+  type SpeakerMapEntry,
+} from "../notetaker/index.ts";
+import type { Store } from "../store/index.ts";
+import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
+import { channelIndex, type JobRepository, userIndex } from "./job-repository.ts";
+import type { JobRunner } from "./runner.ts";
+import type { StoredTemplate } from "./steps.ts";
+import { canTransition, type JobEvent, transition } from "./transitions.ts";
+
+/** Why a recording was not taken. */
+export type StartRefusal = "unsupported_format" | "too_large" | "empty";
+
+export type StartResult =
+  | { status: "created"; job: Job }
+  | { status: "duplicate" }
+  | { status: "refused"; reason: StartRefusal };
+
+/** Why a command on a job was not carried out. */
+export type CommandRefusal = "not_found" | "wrong_stage" | "busy";
+export type CommandResult = { ok: true; job: Job } | { ok: false; reason: CommandRefusal };
+
+export const channelSettingsSchema = z.object({
+  autoTranscribe: z.boolean(),
+  languageHint: z.string().optional(),
+  contextText: z.string().optional(),
+  templateId: z.string().optional(),
+});
+export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
+const DEFAULT_SETTINGS: ChannelSettings = { autoTranscribe: true };
+
+export interface JobServiceOptions {
+  repo: JobRepository;
+  store: Store;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle">;
+  logger: Logger;
+  retentionMs: number;
+  /** How long a dedupe key lives: Slack retries events for minutes; a day is safe. */
+  dedupeTtlMs?: number;
+  now?: () => number;
+  newId?: () => string;
+}
+
+/**
+ * What the Slack layer can ask of the job layer. Every change to a job runs under the job's
+ * lease, like the runner's steps, so a button click never races a step in progress.
+ */
+export class JobService {
+  readonly #o: Required<JobServiceOptions>;
+
+  constructor(options: JobServiceOptions) {
+    this.#o = { dedupeTtlMs: 36 * 60 * 60_000, now: Date.now, newId: randomUUID, ...options };
+  }
+
+  /**
+   * Starts a job for a recording, once per `team:channel:file` however often Slack delivers
+   * the event. Checks the recording against the Note Service's rules first.
+   */
+  async start(input: {
+    origin: Origin;
+    source: SourceFile;
+    options: JobOptions;
+  }): Promise<StartResult> {
+    const { origin, source } = input;
+    const refusal = checkRecording(source);
+    if (refusal !== undefined) return { status: "refused", reason: refusal };
+    const key = `dedupe:${origin.teamId}:${origin.channelId}:${source.fileId}`;
+    if (!(await this.#o.store.claim(key, this.#o.dedupeTtlMs))) return { status: "duplicate" };
+    const now = this.#o.now();
+    const job: Job = {
+      id: this.#o.newId(),
+      stage: "queued",
+      createdAt: now,
+      updatedAt: now,
+      stageStartedAt: now,
+      wakeAt: now,
+      attempts: 0,
+      origin,
+      source,
+      options: input.options,
+    };
+    await this.#o.repo.create(job);
+    this.#o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
+    this.#o.runner.kick(job.id);
+    return { status: "created", job };
+  }
+
+  get(jobId: string): Promise<Job | undefined> {
+    return this.#o.repo.get(jobId);
+  }
+
+  /** The speakers' names are known: write the note. */
+  submitNames(
+    jobId: string,
+    speakerMap: SpeakerMapEntry[],
+    changes: { contextText?: string; templateId?: string } = {},
+  ): Promise<CommandResult> {
+    return this.#command(jobId, { type: "names_given", speakerMap, ...changes });
+  }
+
+  /** Write the note with the labels the service gave. */
+  skipNaming(jobId: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "naming_skipped" });
+  }
+
+  retry(jobId: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "retried" });
+  }
+
+  /** Reruns only the note step, with new names, context or template when given. */
+  regenerate(
+    jobId: string,
+    changes: { speakerMap?: SpeakerMapEntry[]; contextText?: string; templateId?: string },
+  ): Promise<CommandResult> {
+    return this.#command(jobId, { type: "regenerate", ...changes });
+  }
+
+  /**
+   * Cancels a job. When a step holds the job (a long upload, say), the request is recorded
+   * and the step stops at its next checkpoint; the status message then says so.
+   */
+  async cancel(jobId: string, by: string): Promise<CommandResult> {
+    const result = await this.#command(jobId, { type: "canceled", by }, 1);
+    if (result.ok || result.reason !== "busy") {
+      if (result.ok) this.#o.runner.abort(jobId);
+      return result;
+    }
+    const job = await this.#o.repo.get(jobId);
+    if (job === undefined) return { ok: false, reason: "not_found" };
+    if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
+    await this.#o.store.set("meta", `cancel:${jobId}`, by, this.#o.retentionMs);
+    this.#o.runner.abort(jobId);
+    return { ok: true, job };
+  }
+
+  listByChannel(teamId: string, channelId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(channelIndex(teamId, channelId));
+  }
+
+  listByUser(teamId: string, userId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(userIndex(teamId, userId));
+  }
+
+  /** Keeps a DOCX template for later note steps; returns its id. */
+  async saveTemplate(filename: string, data: Uint8Array): Promise<string> {
+    if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
+      throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
+    }
+    const id = this.#o.newId();
+    const value: StoredTemplate = { filename, base64: Buffer.from(data).toString("base64") };
+    await this.#o.store.set("templates", id, value, this.#o.retentionMs);
+    return id;
+  }
+
+  async getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
+    const raw = await this.#o.store.get<unknown>("settings", `${teamId}:${channelId}`);
+    const parsed = channelSettingsSchema.safeParse(raw);
+    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  }
+
+  async setChannelSettings(teamId: string, channelId: string, settings: ChannelSettings) {
+    const valid = channelSettingsSchema.parse(settings);
+    // Settings are configuration, not personal data of a meeting: they do not expire.
+    await this.#o.store.set("settings", `${teamId}:${channelId}`, valid);
+  }
+
+  /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
+  async #command(jobId: string, event: JobEvent, tries = 20): Promise<CommandResult> {
+    const leaseKey = `job:${jobId}`;
+    for (let attempt = 0; attempt < tries; attempt++) {
+      const token = await this.#o.store.acquireLease(leaseKey, 10_000);
+      if (token === undefined) {
+        await sleep(100);
+        continue;
+      }
+      try {
+        const job = await this.#o.repo.get(jobId);
+        if (job === undefined) return { ok: false, reason: "not_found" };
+        if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
+        const next = transition(job, event, this.#o.now());
+        await this.#o.repo.save(next);
+        this.#o.logger.info({ jobId, event: event.type, stage: next.stage }, "job command");
+        if (isActive(next)) this.#o.runner.kick(jobId);
+        else this.#o.runner.settle(next);
+        return { ok: true, job: next };
+      } finally {
+        await this.#o.store.releaseLease(leaseKey, token);
+      }
+    }
+    return { ok: false, reason: "busy" };
+  }
+}
+
+/** The Note Service's rules, checked before a job exists so the user hears at once. */
+export function checkRecording(source: SourceFile): StartRefusal | undefined {
+  if (audioFormatOf(source.filename) === undefined) return "unsupported_format";
+  if (source.size === 0) return "empty";
+  if (source.size > MAX_AUDIO_BYTES) return "too_large";
+  return undefined;
+}

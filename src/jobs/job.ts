@@ -1,0 +1,216 @@
+import { z } from "zod";
+import { dialogSchema, speakerHintSchema, speakerMapEntrySchema } from "../notetaker/schemas.ts";
+
+/**
+ * A job is one recording on its way to a note (DESIGN.md §3). The record is a union tagged
+ * by `stage`; each stage holds what is needed to resume it after a restart. Records come
+ * back from the store through `jobSchema`, so a damaged or outdated record is caught at the
+ * boundary instead of deep in the runner.
+ */
+
+export const ACTIVE_STAGES = [
+  "queued",
+  "downloading",
+  "transcribing",
+  "naming",
+  "writing",
+  "delivering",
+] as const;
+export const FINAL_STAGES = ["done", "failed", "canceled"] as const;
+export type ActiveStage = (typeof ACTIVE_STAGES)[number];
+export type Stage = ActiveStage | (typeof FINAL_STAGES)[number];
+
+/** Where the recording comes from: a Slack file, as far as the job layer needs to know it. */
+export const sourceFileSchema = z.object({
+  fileId: z.string().min(1),
+  filename: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  downloadUrl: z.url(),
+  mimetype: z.string().optional(),
+});
+export type SourceFile = z.infer<typeof sourceFileSchema>;
+
+/** The thread the job answers in, and who started it. */
+export const originSchema = z.object({
+  teamId: z.string().min(1),
+  channelId: z.string().min(1),
+  /** The ts of the thread's parent message (the upload, or the bot's own post). */
+  threadTs: z.string().min(1),
+  userId: z.string().min(1),
+  /** The user's Slack locale, for the language of the bot's messages. */
+  locale: z.string().optional(),
+});
+export type Origin = z.infer<typeof originSchema>;
+
+/** What the person asked for; applies to transcription and, unless changed, to the note. */
+export const jobOptionsSchema = z.object({
+  contextText: z.string().optional(),
+  languageHint: z.string().optional(),
+  speakers: z.array(speakerHintSchema).optional(),
+  /** Key of a DOCX template in the store's "templates" namespace. */
+  templateId: z.string().optional(),
+});
+export type JobOptions = z.infer<typeof jobOptionsSchema>;
+
+/** How much one speaker talked, and two short quotes to recognise them by. */
+export const speakerSummarySchema = z.object({
+  speakerId: z.string(),
+  seconds: z.number().nonnegative(),
+  share: z.number().min(0).max(1),
+  quotes: z.array(z.object({ atSeconds: z.number().nonnegative(), text: z.string() })),
+});
+export type SpeakerSummary = z.infer<typeof speakerSummarySchema>;
+
+const progressSchema = z.object({ fraction: z.number().nullable(), label: z.string() }).nullable();
+
+/** The note's inputs: kept so Regenerate and an expired DOCX link rerun only the note step. */
+const noteInputsSchema = z.object({
+  dialog: dialogSchema,
+  speakers: z.array(speakerSummarySchema),
+  speakerMap: z.array(speakerMapEntrySchema),
+  contextText: z.string().optional(),
+  templateId: z.string().optional(),
+});
+export type NoteInputs = z.infer<typeof noteInputsSchema>;
+
+/** A remote task being polled. `submittedAt` is stored before the submission (see README). */
+const pollingSchema = z.object({
+  taskId: z.string().optional(),
+  submittedAt: z.number().optional(),
+  pollAttempt: z.number().int().nonnegative(),
+  progress: progressSchema,
+});
+
+const commonSchema = z.object({
+  id: z.string().min(1),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** When the current stage began: stage time limits count from here. */
+  stageStartedAt: z.number(),
+  /** When the runner should next look at the job; absent while it waits for a person. */
+  wakeAt: z.number().optional(),
+  origin: originSchema,
+  source: sourceFileSchema,
+  options: jobOptionsSchema,
+  /** ts of the status message in the thread, once posted. */
+  statusTs: z.string().optional(),
+  /** How many times in a row a step failed for a transient reason. */
+  attempts: z.number().int().nonnegative(),
+});
+
+const queuedSchema = commonSchema.extend({ stage: z.literal("queued") });
+const downloadingSchema = commonSchema.extend({
+  stage: z.literal("downloading"),
+  tempPath: z.string(),
+});
+const transcribingSchema = commonSchema.extend({
+  stage: z.literal("transcribing"),
+  tempPath: z.string().optional(),
+  audio: pollingSchema,
+});
+const namingSchema = commonSchema.extend({
+  stage: z.literal("naming"),
+  dialog: dialogSchema,
+  speakers: z.array(speakerSummarySchema),
+});
+const writingSchema = commonSchema.extend({
+  stage: z.literal("writing"),
+  note: noteInputsSchema,
+  task: pollingSchema,
+  /** How many times the note was written again because its DOCX link had expired. */
+  relinks: z.number().int().nonnegative(),
+});
+const deliveringSchema = commonSchema.extend({
+  stage: z.literal("delivering"),
+  note: noteInputsSchema,
+  markdown: z.string(),
+  docxUrl: z.string(),
+  relinks: z.number().int().nonnegative(),
+  docxPath: z.string().optional(),
+  /** Parts of the note known to be in the thread. */
+  postedParts: z.number().int().nonnegative(),
+  /** Set before a post whose outcome is not yet recorded: after a crash, check the thread. */
+  postingPart: z.number().int().nonnegative().optional(),
+  uploadingDocx: z.boolean().optional(),
+  docxFileId: z.string().optional(),
+});
+const doneSchema = commonSchema.extend({
+  stage: z.literal("done"),
+  note: noteInputsSchema,
+  markdown: z.string(),
+  partsPosted: z.number().int().nonnegative(),
+  docxFileId: z.string().optional(),
+  finishedAt: z.number(),
+});
+
+const activeJobSchema = z.discriminatedUnion("stage", [
+  queuedSchema,
+  downloadingSchema,
+  transcribingSchema,
+  namingSchema,
+  writingSchema,
+  deliveringSchema,
+]);
+
+/**
+ * Why a job failed, as a code the Slack layer turns into one plain sentence in the user's
+ * language; `detail` carries the service's own message where there is one.
+ */
+export const FAILURE_CODES = [
+  "task_failed",
+  "auth",
+  "refused",
+  "task_lost",
+  "timeout",
+  "unavailable",
+  "bad_response",
+  "invalid_input",
+  "download_failed",
+  "slack_failed",
+  "no_speech",
+  "docx_expired",
+  "internal",
+] as const;
+export const failureSchema = z.object({
+  code: z.enum(FAILURE_CODES),
+  detail: z.string().optional(),
+});
+export type Failure = z.infer<typeof failureSchema>;
+
+const failedSchema = commonSchema.extend({
+  stage: z.literal("failed"),
+  failedStage: z.enum(ACTIVE_STAGES),
+  failure: failureSchema,
+  /** Whether Retry can help. */
+  retryable: z.boolean(),
+  /** The job as it was when it failed: Retry resumes from here. */
+  resume: activeJobSchema,
+  finishedAt: z.number(),
+});
+const canceledSchema = commonSchema.extend({
+  stage: z.literal("canceled"),
+  canceledStage: z.enum(ACTIVE_STAGES),
+  canceledBy: z.string(),
+  finishedAt: z.number(),
+});
+
+export const jobSchema = z.discriminatedUnion("stage", [
+  queuedSchema,
+  downloadingSchema,
+  transcribingSchema,
+  namingSchema,
+  writingSchema,
+  deliveringSchema,
+  doneSchema,
+  failedSchema,
+  canceledSchema,
+]);
+
+export type Job = z.infer<typeof jobSchema>;
+export type ActiveJob = z.infer<typeof activeJobSchema>;
+export type JobIn<S extends Stage> = Extract<Job, { stage: S }>;
+
+/** Whether the job still has work ahead (including waiting for names). */
+export function isActive(job: Job): job is ActiveJob {
+  return (ACTIVE_STAGES as readonly string[]).includes(job.stage);
+}

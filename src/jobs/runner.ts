@@ -1,0 +1,361 @@
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import PQueue from "p-queue";
+import type { Logger } from "pino";
+import type { PollSchedule } from "../notetaker/index.ts";
+import type { Store } from "../store/index.ts";
+import {
+  decideFailure,
+  defaultFailurePolicy,
+  type FailurePolicyOptions,
+} from "./failure-policy.ts";
+import type { Gateway } from "./gateway.ts";
+import { type ActiveJob, isActive, type Job } from "./job.ts";
+import type { JobRepository } from "./job-repository.ts";
+import type { NoteTakerPort } from "./note-taker-port.ts";
+import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
+import { type JobEvent, transition } from "./transitions.ts";
+
+export interface RunnerOptions {
+  repo: JobRepository;
+  store: Store;
+  client: NoteTakerPort;
+  gateway: Gateway;
+  schedule: PollSchedule;
+  logger: Logger;
+  /** Where recordings and DOCX files wait between steps; survives a restart. */
+  tempDir: string;
+  limits?: StageLimits;
+  failurePolicy?: FailurePolicyOptions;
+  /** How long one replica may drive a job without renewing its lease. */
+  leaseTtlMs?: number;
+  /** How often the active index is read again, to pick up jobs of other replicas. */
+  sweepIntervalMs?: number;
+  /** The shortest gap between two progress edits of one status message. */
+  statusThrottleMs?: number;
+  /** Steps run at once: heavy transfers, and everything else. */
+  concurrency?: { transfers: number; calls: number };
+  now?: () => number;
+}
+
+/** Steps that move recordings or documents: few of them run at once. */
+function isTransfer(job: ActiveJob): boolean {
+  return (
+    job.stage === "downloading" ||
+    job.stage === "delivering" ||
+    (job.stage === "transcribing" && job.audio.taskId === undefined)
+  );
+}
+
+const cancelKey = (id: string) => `cancel:${id}`;
+
+/** The job was canceled while a step was under way. */
+class CanceledDuringStep extends Error {}
+
+/**
+ * Drives every active job to its end. Each step runs under the job's lease, so exactly one
+ * replica works on a job at a time; the time of the next step is stored in the job itself
+ * (`wakeAt`), so a restarted or other replica picks up exactly where the last one stopped.
+ */
+export class JobRunner {
+  readonly #o: Required<Omit<RunnerOptions, "limits" | "failurePolicy">> & {
+    limits: StageLimits;
+    failurePolicy: FailurePolicyOptions;
+  };
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+  readonly #running = new Set<string>();
+  readonly #rerun = new Set<string>();
+  readonly #controllers = new Map<string, AbortController>();
+  readonly #lastStatusAt = new Map<string, number>();
+  readonly #calls: PQueue;
+  readonly #transfers: PQueue;
+  #sweeper: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: RunnerOptions) {
+    this.#o = {
+      limits: defaultStageLimits,
+      failurePolicy: defaultFailurePolicy,
+      leaseTtlMs: 60_000,
+      sweepIntervalMs: 30_000,
+      statusThrottleMs: 5_000,
+      concurrency: { transfers: 2, calls: 16 },
+      now: Date.now,
+      ...options,
+    };
+    this.#calls = new PQueue({ concurrency: this.#o.concurrency.calls });
+    this.#transfers = new PQueue({ concurrency: this.#o.concurrency.transfers });
+  }
+
+  /** Schedules every active job (overdue ones at once) and starts the periodic sweep. */
+  async start(): Promise<number> {
+    await mkdir(this.#o.tempDir, { recursive: true });
+    const count = await this.sweep();
+    this.#sweeper = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, "sweep failed"));
+    }, this.#o.sweepIntervalMs);
+    this.#sweeper.unref();
+    return count;
+  }
+
+  /** Reads the active index and schedules the jobs this process has no timer for. */
+  async sweep(): Promise<number> {
+    const ids = await this.#o.repo.listActiveIds();
+    let scheduled = 0;
+    for (const id of ids) {
+      if (this.#timers.has(id) || this.#running.has(id)) continue;
+      const job = await this.#o.repo.get(id);
+      if (job === undefined || !isActive(job)) {
+        await this.#o.repo.forgetActive(id);
+        continue;
+      }
+      if (job.wakeAt !== undefined) {
+        this.#schedule(job.id, job.wakeAt, job);
+        scheduled++;
+      }
+    }
+    return scheduled;
+  }
+
+  /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
+  kick(id: string): void {
+    this.#schedule(id, this.#o.now());
+  }
+
+  /** Stops a step under way in this process (cancel); the job record says the rest. */
+  abort(id: string): void {
+    this.#controllers.get(id)?.abort(new CanceledDuringStep());
+    this.#clearTimer(id);
+  }
+
+  /**
+   * Tidies up after a job that ended outside a step (canceled by a person): its temp files
+   * go and its status message says how it ended.
+   */
+  settle(job: Job): void {
+    this.#clearTimer(job.id);
+    const logger = this.#o.logger.child({ jobId: job.id });
+    this.#calls
+      .add(async () => {
+        if ("resume" in job) await this.#cleanup(job.resume);
+        if (job.stage === "canceled") await this.#removeTempFiles(job.id);
+        await this.#o.gateway.showStatus(job);
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
+  }
+
+  /** Jobs with a timer or a step under way here; queue sizes (metrics, benchmarks). */
+  stats() {
+    return {
+      scheduled: this.#timers.size,
+      running: this.#running.size,
+      queued: this.#calls.size + this.#transfers.size,
+    };
+  }
+
+  /**
+   * Stops taking work: no new step starts, running steps finish their current stage work
+   * (each commit is a checkpoint) or are aborted when `timeoutMs` runs out.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#sweeper);
+    for (const id of [...this.#timers.keys()]) this.#clearTimer(id);
+    this.#calls.clear();
+    this.#transfers.clear();
+    const idle = Promise.all([this.#calls.onIdle(), this.#transfers.onIdle()]);
+    const timeout = new Promise<"timeout">((resolve) =>
+      setTimeout(resolve, timeoutMs, "timeout").unref(),
+    );
+    if ((await Promise.race([idle, timeout])) === "timeout") {
+      for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
+      await idle;
+    }
+  }
+
+  #schedule(id: string, at: number, known?: ActiveJob): void {
+    if (this.#stopped) return;
+    this.#clearTimer(id);
+    const delay = Math.max(0, at - this.#o.now());
+    const timer = setTimeout(() => {
+      this.#timers.delete(id);
+      const queue = known !== undefined && isTransfer(known) ? this.#transfers : this.#calls;
+      queue
+        .add(() => this.#run(id))
+        .catch((error: unknown) => {
+          this.#o.logger.error({ err: error, jobId: id }, "job step crashed");
+        });
+    }, delay);
+    this.#timers.set(id, timer);
+  }
+
+  #clearTimer(id: string): void {
+    clearTimeout(this.#timers.get(id));
+    this.#timers.delete(id);
+  }
+
+  async #run(id: string): Promise<void> {
+    if (this.#stopped) return;
+    if (this.#running.has(id)) {
+      this.#rerun.add(id);
+      return;
+    }
+    this.#running.add(id);
+    try {
+      await this.#runUnderLease(id);
+    } finally {
+      this.#running.delete(id);
+      if (this.#rerun.delete(id)) this.kick(id);
+    }
+  }
+
+  async #runUnderLease(id: string): Promise<void> {
+    const { store, leaseTtlMs, now } = this.#o;
+    const leaseKey = `job:${id}`;
+    const token = await store.acquireLease(leaseKey, leaseTtlMs);
+    if (token === undefined) {
+      // Another replica drives this job now; look again once its lease could have lapsed.
+      this.#schedule(id, now() + leaseTtlMs / 2);
+      return;
+    }
+    const controller = new AbortController();
+    this.#controllers.set(id, controller);
+    const renew = setInterval(() => {
+      store.renewLease(leaseKey, token, leaseTtlMs).then(
+        (held) => held || controller.abort(new Error("lease lost")),
+        () => undefined,
+      );
+    }, leaseTtlMs / 3);
+    try {
+      await this.#stepWhileDue(id, controller.signal);
+    } finally {
+      clearInterval(renew);
+      this.#controllers.delete(id);
+      await store.releaseLease(leaseKey, token).catch(() => undefined);
+    }
+  }
+
+  /** Runs steps back to back while the job is due, then sets a timer for its next one. */
+  async #stepWhileDue(id: string, signal: AbortSignal): Promise<void> {
+    for (let round = 0; round < 50 && !this.#stopped; round++) {
+      const job = await this.#o.repo.get(id);
+      if (job === undefined || !isActive(job)) {
+        if (job === undefined) await this.#o.repo.forgetActive(id);
+        this.#lastStatusAt.delete(id);
+        return;
+      }
+      if (job.wakeAt === undefined) return; // waiting for a person
+      if (job.wakeAt > this.#o.now()) return this.#schedule(id, job.wakeAt, job);
+      const next = await this.#stepSafely(job, signal);
+      if (!isActive(next) || next.wakeAt === undefined) return;
+      if (next.wakeAt > this.#o.now()) return this.#schedule(id, next.wakeAt, next);
+      if (isTransfer(next) !== isTransfer(job)) return this.#schedule(id, next.wakeAt, next);
+    }
+    this.kick(id);
+  }
+
+  async #stepSafely(job: ActiveJob, signal: AbortSignal): Promise<Job> {
+    const logger = this.#o.logger.child({ jobId: job.id, stage: job.stage });
+    const ctx = this.#context(logger, signal);
+    try {
+      return await runStep(ctx, job);
+    } catch (error) {
+      const current = (await this.#o.repo.get(job.id)) ?? job;
+      if (!isActive(current)) return current;
+      if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
+        return this.#cancelNow(ctx, current);
+      }
+      if (this.#stopped && signal.aborted) return current;
+      const decision = decideFailure(error, current.attempts, this.#o.failurePolicy);
+      if (decision.kind === "retry_later") {
+        logger.warn({ err: error, delayMs: decision.delayMs }, "step failed; will try again");
+        return ctx.commit(current, {
+          type: "retry_later",
+          wakeAt: this.#o.now() + decision.delayMs,
+        });
+      }
+      logger.error({ err: error, failure: decision.failure }, "job failed");
+      await this.#cleanup(current);
+      const failed = await ctx.commit(current, {
+        type: "failed",
+        failure: decision.failure,
+        retryable: decision.retryable,
+      });
+      return ctx.showStatus(failed, "stage");
+    }
+  }
+
+  async #cancelNow(ctx: StepContext, job: ActiveJob): Promise<Job> {
+    const by = (await this.#o.store.get<string>("meta", cancelKey(job.id))) ?? "unknown";
+    await this.#cleanup(job);
+    const canceled = await ctx.commit(job, { type: "canceled", by });
+    await this.#o.store.delete("meta", cancelKey(job.id));
+    return ctx.showStatus(canceled, "stage");
+  }
+
+  /** Deletes a job's temp files when it ends. */
+  async #cleanup(job: ActiveJob): Promise<void> {
+    const paths = [
+      "tempPath" in job ? job.tempPath : undefined,
+      "docxPath" in job ? job.docxPath : undefined,
+    ];
+    await Promise.all(paths.map((p) => (p === undefined ? undefined : rm(p, { force: true }))));
+  }
+
+  /** A canceled job's record no longer names its files: they are named after the job id. */
+  async #removeTempFiles(jobId: string): Promise<void> {
+    const names = await readdir(this.#o.tempDir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(jobId))
+        .map((name) => rm(join(this.#o.tempDir, name), { force: true })),
+    );
+  }
+
+  #context(logger: Logger, signal: AbortSignal): StepContext {
+    const { repo, store, now } = this.#o;
+    const ctx: StepContext = {
+      client: this.#o.client,
+      gateway: this.#o.gateway,
+      store,
+      schedule: this.#o.schedule,
+      limits: this.#o.limits,
+      tempDir: this.#o.tempDir,
+      now,
+      signal,
+      logger,
+      commit: async (job, event: JobEvent) => {
+        const terminal = event.type === "canceled" || event.type === "failed";
+        if (!terminal && (await store.get("meta", cancelKey(job.id))) !== undefined) {
+          throw new CanceledDuringStep();
+        }
+        const next = transition(job, event, now());
+        await repo.save(next);
+        if (next.stage !== job.stage) {
+          logger.info(
+            { jobId: job.id, from: job.stage, to: next.stage, ms: now() - job.stageStartedAt },
+            "job stage changed",
+          );
+        }
+        return next;
+      },
+      showStatus: async (job, mode) => {
+        const last = this.#lastStatusAt.get(job.id) ?? 0;
+        if (mode === "progress" && now() - last < this.#o.statusThrottleMs) return job;
+        this.#lastStatusAt.set(job.id, now());
+        let ts: string;
+        try {
+          ts = await this.#o.gateway.showStatus(job);
+        } catch (error) {
+          // A stale status line is not worth failing a job for; the next change redraws it.
+          // Only a prompt the user must act on ("required") makes the step try again.
+          if (mode === "required") throw error;
+          logger.warn({ err: error }, "could not update the status message");
+          return job;
+        }
+        return ts === job.statusTs ? job : ctx.commit(job, { type: "status_posted", ts });
+      },
+    };
+    return ctx;
+  }
+}

@@ -1,0 +1,108 @@
+import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import type { DeliveredState, Gateway, Job } from "../../src/jobs/index.ts";
+
+/** One thing the fake gateway did, as Slack would have seen it. */
+export type GatewayRecord =
+  | { op: "status"; jobId: string; stage: string; ts: string; detail?: string }
+  | { op: "part"; jobId: string; index: number; total: number; text: string }
+  | { op: "docx"; jobId: string; fileId: string; bytes: number }
+  | { op: "download"; jobId: string };
+
+export interface RecordingGatewayOptions {
+  /** Local file copied as every job's "Slack file" download. */
+  sourcePath: string;
+  /**
+   * Append every record to this JSONL file (synchronously, so a kill -9 right after a
+   * call still leaves the record — as a real Slack post would remain).
+   */
+  journalPath?: string;
+  /** Called after each record is written: crash tests kill the process here. */
+  afterRecord?: (record: GatewayRecord) => void;
+  /** Delay of each download, to catch a job in `downloading`. */
+  downloadDelayMs?: number;
+}
+
+/**
+ * A fake of everything the job layer asks of Slack. It records what it was asked to do and
+ * answers `findDelivered` from those records, the way the real gateway reads the thread.
+ */
+export class RecordingGateway implements Gateway {
+  readonly records: GatewayRecord[] = [];
+  readonly #o: RecordingGatewayOptions;
+  #ts = 0;
+
+  constructor(options: RecordingGatewayOptions) {
+    this.#o = options;
+    if (options.journalPath !== undefined && existsSync(options.journalPath)) {
+      const lines = readFileSync(options.journalPath, "utf8").split("\n").filter(Boolean);
+      this.records.push(...lines.map((line) => JSON.parse(line) as GatewayRecord));
+      this.#ts = this.records.length;
+    }
+  }
+
+  async showStatus(job: Job): Promise<string> {
+    const ts = job.statusTs ?? `1700000000.${String(++this.#ts).padStart(6, "0")}`;
+    const detail = job.stage === "failed" ? job.failure.code : undefined;
+    this.#record({
+      op: "status",
+      jobId: job.id,
+      stage: job.stage,
+      ts,
+      ...(detail ? { detail } : {}),
+    });
+    return ts;
+  }
+
+  async downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void> {
+    if (this.#o.downloadDelayMs) await delay(this.#o.downloadDelayMs, signal);
+    copyFileSync(this.#o.sourcePath, destPath);
+    this.#record({ op: "download", jobId: job.id });
+  }
+
+  /** Splits at second-level headings, like the real splitter does first. */
+  splitNote(markdown: string): string[] {
+    return markdown.split(/\n(?=## )/).filter((part) => part.trim() !== "");
+  }
+
+  async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
+    this.#record({ op: "part", jobId: job.id, index, total, text });
+  }
+
+  async uploadDocx(job: Job, path: string): Promise<string> {
+    const fileId = `F${job.id.slice(0, 8)}${this.records.length}`;
+    this.#record({ op: "docx", jobId: job.id, fileId, bytes: statSync(path).size });
+    return fileId;
+  }
+
+  async findDelivered(job: Job): Promise<DeliveredState> {
+    const mine = this.records.filter((r) => r.jobId === job.id);
+    const parts = mine.flatMap((r) => (r.op === "part" ? [r.index] : []));
+    const docx = mine.find((r) => r.op === "docx");
+    return { parts, docxFileId: docx?.op === "docx" ? docx.fileId : undefined };
+  }
+
+  /** Records of one kind for one job. */
+  of<Op extends GatewayRecord["op"]>(jobId: string, op: Op): Extract<GatewayRecord, { op: Op }>[] {
+    return this.records.filter(
+      (r): r is Extract<GatewayRecord, { op: Op }> => r.jobId === jobId && r.op === op,
+    );
+  }
+
+  #record(record: GatewayRecord): void {
+    this.records.push(record);
+    if (this.#o.journalPath !== undefined) {
+      appendFileSync(this.#o.journalPath, `${JSON.stringify(record)}\n`);
+    }
+    this.#o.afterRecord?.(record);
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}

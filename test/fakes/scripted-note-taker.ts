@@ -1,0 +1,71 @@
+import { writeFile } from "node:fs/promises";
+import type { NoteTakerPort } from "../../src/jobs/index.ts";
+import type { AudioResult, Dialog, NoteResult, Task } from "../../src/notetaker/index.ts";
+
+type Step<R> = Task<R> | Error;
+
+/**
+ * A Note Service fake for unit tests: each poll answers the next scripted task state (the
+ * last one repeats). It records calls and the clock time of each poll.
+ */
+export class ScriptedNoteTaker implements NoteTakerPort {
+  audioScript: Step<AudioResult>[] = [
+    { status: "completed", result: { dialog_url: "https://r.test/d" } },
+  ];
+  noteScript: Step<NoteResult>[] = [
+    {
+      status: "completed",
+      result: { markdown: "# Notes\n\n## Part A\nText", docx_url: "https://r.test/n" },
+    },
+  ];
+  dialog: Dialog = [
+    { speaker_id: "speaker_1", start_seconds: 0, end_seconds: 10, text: "Hello everyone." },
+    { speaker_id: "speaker_2", start_seconds: 10, end_seconds: 15, text: "Hi, budget first." },
+  ];
+  docxError: Error | undefined;
+  readonly calls = {
+    submitAudio: 0,
+    submitDialog: 0,
+    audioPolls: [] as number[],
+    notePolls: [] as number[],
+  };
+  readonly submittedDialogs: Parameters<NoteTakerPort["submitDialog"]>[0][] = [];
+
+  async submitAudio(): Promise<string> {
+    this.calls.submitAudio++;
+    return `audio-${this.calls.submitAudio}`;
+  }
+
+  async getAudioTask(): Promise<Task<AudioResult>> {
+    this.calls.audioPolls.push(Date.now());
+    return next(this.audioScript);
+  }
+
+  async fetchDialog(): Promise<Dialog> {
+    return this.dialog;
+  }
+
+  async submitDialog(input: Parameters<NoteTakerPort["submitDialog"]>[0]): Promise<string> {
+    this.calls.submitDialog++;
+    this.submittedDialogs.push(input);
+    return `note-${this.calls.submitDialog}`;
+  }
+
+  async getNoteTask(): Promise<Task<NoteResult>> {
+    this.calls.notePolls.push(Date.now());
+    return next(this.noteScript);
+  }
+
+  async downloadDocx(_url: string, destPath: string): Promise<number> {
+    if (this.docxError) throw this.docxError;
+    await writeFile(destPath, "PK\u0003\u0004fake docx");
+    return 14;
+  }
+}
+
+function next<R>(script: Step<R>[]): Task<R> {
+  const step = script.length > 1 ? script.shift() : script[0];
+  if (step === undefined) throw new Error("empty script");
+  if (step instanceof Error) throw step;
+  return step;
+}

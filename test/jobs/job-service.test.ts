@@ -1,0 +1,107 @@
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { JobRepository, JobService } from "../../src/jobs/index.ts";
+import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { origin, source } from "../helpers/jobs-kit.ts";
+
+let store: Store;
+let service: JobService;
+const kicked: string[] = [];
+const aborted: string[] = [];
+const settled: string[] = [];
+
+beforeEach(async () => {
+  store = await openStore("memory://");
+  const logger = pino({ level: "silent" });
+  const repo = new JobRepository(store, { retentionMs: 60_000, logger });
+  kicked.length = aborted.length = settled.length = 0;
+  service = new JobService({
+    repo,
+    store,
+    logger,
+    retentionMs: 60_000,
+    runner: {
+      kick: (id) => kicked.push(id),
+      abort: (id) => aborted.push(id),
+      settle: (job) => settled.push(job.id),
+    },
+  });
+});
+afterEach(() => store.close());
+
+describe("JobService", () => {
+  it.each([
+    ["notes.txt", 100, "unsupported_format"],
+    ["call.wav", 0, "empty"],
+    ["call.wav", MAX_AUDIO_BYTES + 1, "too_large"],
+  ] as const)("refuses %s of %i bytes as %s, creating nothing", async (filename, size, reason) => {
+    const result = await service.start({
+      origin: origin(),
+      source: source({ filename, size }),
+      options: {},
+    });
+    expect(result).toEqual({ status: "refused", reason });
+    expect(await store.listActive()).toEqual([]);
+    expect(kicked).toEqual([]);
+  });
+
+  it("creates a queued job, indexes it by channel and user, and kicks the runner", async () => {
+    const result = await service.start({
+      origin: origin(),
+      source: source({ fileId: "F1" }),
+      options: { contextText: "agenda" },
+    });
+    if (result.status !== "created") throw new Error(result.status);
+    expect(result.job).toMatchObject({ stage: "queued", options: { contextText: "agenda" } });
+    expect(kicked).toEqual([result.job.id]);
+    expect((await service.listByChannel("T1", "C1")).map((j) => j.id)).toEqual([result.job.id]);
+    expect((await service.listByUser("T1", "U1")).map((j) => j.id)).toEqual([result.job.id]);
+    expect(await service.listByChannel("T1", "C2")).toEqual([]);
+  });
+
+  it("refuses commands on unknown jobs and in the wrong stage", async () => {
+    expect(await service.submitNames("nope", [])).toEqual({ ok: false, reason: "not_found" });
+    const result = await service.start({ origin: origin(), source: source(), options: {} });
+    if (result.status !== "created") throw new Error(result.status);
+    const id = result.job.id;
+    expect(await service.submitNames(id, [])).toEqual({ ok: false, reason: "wrong_stage" });
+    expect(await service.skipNaming(id)).toEqual({ ok: false, reason: "wrong_stage" });
+    expect(await service.retry(id)).toEqual({ ok: false, reason: "wrong_stage" });
+    expect(await service.regenerate(id, {})).toEqual({ ok: false, reason: "wrong_stage" });
+  });
+
+  it("cancels at once when no step holds the job, and settles it", async () => {
+    const result = await service.start({ origin: origin(), source: source(), options: {} });
+    if (result.status !== "created") throw new Error(result.status);
+    const canceled = await service.cancel(result.job.id, "U2");
+    expect(canceled.ok && canceled.job).toMatchObject({ stage: "canceled", canceledBy: "U2" });
+    expect(settled).toEqual([result.job.id]);
+    expect(await store.listActive()).toEqual([]);
+    expect(await service.cancel(result.job.id, "U2")).toEqual({ ok: false, reason: "wrong_stage" });
+  });
+
+  it("records a cancel request when a step holds the job, and aborts the step", async () => {
+    const result = await service.start({ origin: origin(), source: source(), options: {} });
+    if (result.status !== "created") throw new Error(result.status);
+    const id = result.job.id;
+    const token = await store.acquireLease(`job:${id}`, 60_000);
+    expect(token).toBeDefined();
+    const canceled = await service.cancel(id, "U3");
+    expect(canceled.ok).toBe(true);
+    expect(aborted).toEqual([id]);
+    expect(await store.get("meta", `cancel:${id}`)).toBe("U3");
+  });
+
+  it("keeps DOCX templates and per-channel settings", async () => {
+    const id = await service.saveTemplate("t.docx", new Uint8Array([0x50, 0x4b, 3, 4]));
+    expect(await store.get("templates", id)).toEqual({ filename: "t.docx", base64: "UEsDBA==" });
+    await expect(service.saveTemplate("t.docx", new Uint8Array())).rejects.toThrow(/non-empty/);
+    expect(await service.getChannelSettings("T1", "C1")).toEqual({ autoTranscribe: true });
+    await service.setChannelSettings("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
+    expect(await service.getChannelSettings("T1", "C1")).toEqual({
+      autoTranscribe: false,
+      languageHint: "vi",
+    });
+  });
+});

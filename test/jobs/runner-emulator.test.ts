@@ -1,0 +1,157 @@
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Job } from "../../src/jobs/index.ts";
+import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
+import { RecordingGateway } from "../fakes/recording-gateway.ts";
+import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+
+let emulator: Emulator;
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let store: Store;
+let gateway: RecordingGateway;
+let jobs: ReturnType<typeof testJobs>;
+
+beforeAll(async () => {
+  emulator = await createEmulator();
+  temp = await makeTempDir();
+});
+afterAll(async () => {
+  await emulator.close();
+  await temp.cleanup();
+});
+beforeEach(async () => {
+  emulator.reset();
+  store = await openStore("memory://");
+  gateway = new RecordingGateway({ sourcePath: await temp.file("rec.m4a", Buffer.alloc(2048, 3)) });
+  const client = new NoteTakerClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.apiKey,
+    retryPolicy: fastRetryPolicy,
+  });
+  jobs = testJobs({ store, client, gateway, tempDir: temp.dir });
+  await jobs.runner.start();
+});
+afterEach(async () => {
+  await jobs.runner.stop(1000);
+  await store.close();
+});
+
+async function startJob() {
+  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(`not created: ${result.status}`);
+  return result.job.id;
+}
+const get = (id: string) => jobs.service.get(id);
+
+describe("job runner against the emulator", () => {
+  it("takes a recording to naming, then with names to one set of parts and one DOCX", async () => {
+    emulator.knobs.pollsToComplete = 3;
+    const id = await startJob();
+    const naming = await waitForStage(get, id, "naming");
+    expect(naming?.stage).toBe("naming");
+    if (naming?.stage !== "naming") return;
+    expect(naming.speakers.map((s) => s.speakerId)).toEqual(["speaker_1", "speaker_2"]);
+    expect(naming.speakers[0]?.quotes).toHaveLength(2);
+    expect(naming.wakeAt).toBeUndefined();
+    expect(await readdir(join(temp.dir, "jobs"))).toEqual([]); // temp audio gone
+
+    const result = await jobs.service.submitNames(id, [
+      { speaker_id: "speaker_1", name: "Lan" },
+      { speaker_id: "speaker_2", name: "Minh", gender: "male" },
+    ]);
+    expect(result.ok).toBe(true);
+    const done = await waitForStage(get, id, "done");
+    expect(done?.stage).toBe("done");
+    const parts = gateway.of(id, "part");
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.map((p) => p.index)).toEqual([...parts.keys()]);
+    expect(parts.map((p) => p.text).join("\n")).toContain("Lan");
+    expect(gateway.of(id, "docx")).toHaveLength(1);
+    expect(gateway.of(id, "status").at(-1)?.stage).toBe("done");
+    expect(emulator.stats.audioSubmissions).toHaveLength(1);
+    expect(emulator.stats.noteSubmissions).toHaveLength(1);
+    expect(await jobs.repo.listActiveIds()).toEqual([]);
+  });
+
+  it("skips naming and keeps the service's labels", async () => {
+    const id = await startJob();
+    await waitForStage(get, id, "naming");
+    expect((await jobs.service.skipNaming(id)).ok).toBe(true);
+    await waitForStage(get, id, "done");
+    expect(emulator.stats.noteSubmissions[0]?.speakerMap).toBeUndefined();
+  });
+
+  it("regenerates only the note step with new names", async () => {
+    const id = await startJob();
+    await waitForStage(get, id, "naming");
+    await jobs.service.skipNaming(id);
+    await waitForStage(get, id, "done");
+    const result = await jobs.service.regenerate(id, {
+      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+    });
+    expect(result.ok).toBe(true);
+    const done = await waitForStage(get, id, "done");
+    expect(done?.updatedAt).toBeGreaterThan(0);
+    expect(emulator.stats.audioSubmissions).toHaveLength(1);
+    expect(emulator.stats.noteSubmissions).toHaveLength(2);
+    expect(gateway.of(id, "docx")).toHaveLength(2);
+    expect(gateway.of(id, "part").at(-1)?.text ?? "").not.toBe("");
+    expect(JSON.stringify(gateway.of(id, "part"))).toContain("Hoa");
+  });
+
+  it("rewrites the note when its DOCX link expired before download", async () => {
+    const id = await startJob();
+    await waitForStage(get, id, "naming");
+    emulator.knobs.expireDocxLinks = true;
+    await jobs.service.skipNaming(id);
+    await waitForStage(get, id, "delivering");
+    // The second note task gets a fresh link once links stop expiring.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    emulator.knobs.expireDocxLinks = false;
+    const done = await waitForStage(get, id, "done");
+    expect(done?.stage).toBe("done");
+    expect(emulator.stats.noteSubmissions.length).toBeGreaterThanOrEqual(2);
+    expect(gateway.of(id, "docx")).toHaveLength(1);
+  });
+
+  it("shows a failed task's message and resumes on retry", async () => {
+    emulator.knobs.failNextTasks = [{ kind: "audio", message: "The audio is unreadable." }];
+    const id = await startJob();
+    const failed = (await waitForStage(get, id, "failed")) as Extract<Job, { stage: "failed" }>;
+    expect(failed.failure).toEqual({ code: "task_failed", detail: "The audio is unreadable." });
+    expect(failed.retryable).toBe(true);
+    expect(gateway.of(id, "status").at(-1)).toMatchObject({
+      stage: "failed",
+      detail: "task_failed",
+    });
+    expect((await jobs.service.retry(id)).ok).toBe(true);
+    await waitForStage(get, id, "naming");
+    expect(emulator.stats.audioSubmissions).toHaveLength(2);
+  });
+
+  it("cancel stops polling and removes the temp files", async () => {
+    emulator.knobs.pollsToComplete = 1000;
+    const id = await startJob();
+    await waitForStage(get, id, "transcribing");
+    const polled = await waitForPolls(2);
+    expect((await jobs.service.cancel(id, "U1")).ok).toBe(true);
+    await waitForStage(get, id, "canceled");
+    const after = emulator.stats.polls.audio;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(emulator.stats.polls.audio).toBeLessThanOrEqual(after + 1);
+    expect(polled).toBeGreaterThanOrEqual(2);
+    expect(existsSync(join(temp.dir, "jobs", `${id}.m4a`))).toBe(false);
+  });
+});
+
+async function waitForPolls(n: number) {
+  for (let i = 0; i < 500 && emulator.stats.polls.audio < n; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return emulator.stats.polls.audio;
+}

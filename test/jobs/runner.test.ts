@@ -1,0 +1,209 @@
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createJobs, type Job } from "../../src/jobs/index.ts";
+import { createPollSchedule, NoteTakerTransientError } from "../../src/notetaker/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { RecordingGateway } from "../fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
+import { origin, source } from "../helpers/jobs-kit.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+
+const running = (rawStatus: string) => ({ status: "running" as const, rawStatus, progress: null });
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let store: Store;
+let client: ScriptedNoteTaker;
+let gateway: RecordingGateway;
+let jobs: ReturnType<typeof createJobs>;
+
+beforeEach(async () => {
+  temp = await makeTempDir();
+  const sourcePath = await temp.file("rec.m4a", "audio");
+  vi.useFakeTimers({
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+  });
+  vi.setSystemTime(new Date("2026-11-21T09:00:00Z"));
+  store = await openStore("memory://");
+  client = new ScriptedNoteTaker();
+  gateway = new RecordingGateway({ sourcePath });
+  jobs = createJobs({
+    store,
+    client,
+    gateway,
+    // The production schedule: 2 s first, doubling, capped at 15 s (jitter off to assert it).
+    schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+    logger: pino({ level: "silent" }),
+    tempDir: `${temp.dir}/jobs`,
+    retentionMs: 30 * 24 * 3600_000,
+    failurePolicy: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000, random: () => 0 },
+  });
+  await jobs.runner.start();
+});
+afterEach(async () => {
+  await jobs.runner.stop(100);
+  await store.close();
+  vi.useRealTimers();
+  await temp.cleanup();
+});
+
+async function start(): Promise<string> {
+  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(result.status);
+  return result.job.id;
+}
+async function stageOf(id: string): Promise<Job["stage"] | undefined> {
+  return (await jobs.service.get(id))?.stage;
+}
+// Captured before the clock is faked: real I/O (temp files) needs real time to finish.
+const realSetTimeout = globalThis.setTimeout;
+const realPause = () => new Promise((resolve) => realSetTimeout(resolve, 1));
+
+/** Moves the fake clock forward in steps, giving real I/O a moment between steps. */
+async function advance(ms: number, stepMs = 250): Promise<void> {
+  for (let passed = 0; passed < ms; passed += stepMs) {
+    await vi.advanceTimersByTimeAsync(Math.min(stepMs, ms - passed));
+    await realPause();
+  }
+}
+
+/**
+ * Advances the fake clock until `check` holds, at most `maxMs` of fake time (0: the clock
+ * stands still and only due timers and real I/O run).
+ */
+async function until(check: () => Promise<boolean> | boolean, maxMs = 120_000, stepMs = 250) {
+  for (let passed = 0, spins = 0; ; spins++) {
+    if (await check()) return;
+    if (passed >= maxMs && spins > 50) {
+      throw new Error(`condition not reached in ${maxMs} ms of fake time`);
+    }
+    const step = Math.min(stepMs, maxMs - passed);
+    await vi.advanceTimersByTimeAsync(step);
+    passed += step;
+    await realPause();
+  }
+}
+const inStage = (id: string, stage: Job["stage"]) => async () => (await stageOf(id)) === stage;
+
+describe("job runner (fake client, fake gateway, fake timers)", () => {
+  it("keeps polling through statuses it has never heard of, on the 2-4-8-15 s schedule", async () => {
+    client.audioScript = [
+      running("uploading"),
+      running("diarizing"),
+      running("aligning"),
+      running("polishing"),
+      running("almost"),
+      { status: "completed", result: { dialog_url: "https://r.test/d" } },
+    ];
+    const id = await start();
+    await until(inStage(id, "naming"));
+    const t0 = client.calls.audioPolls[0] ?? 0;
+    const gaps = client.calls.audioPolls
+      .slice(1)
+      .map((t, i) => t - (client.calls.audioPolls[i] ?? t0));
+    expect(client.calls.audioPolls).toHaveLength(6);
+    expect(gaps).toEqual([4000, 8000, 15_000, 15_000, 15_000]);
+  });
+
+  it("fails a transcription that runs past its 3-hour limit, with a clear reason", async () => {
+    client.audioScript = [running("processing")];
+    const id = await start();
+    await until(() => client.calls.audioPolls.length > 0);
+    await advance(3 * 3600_000, 60_000);
+    await until(inStage(id, "failed"));
+    const job = await jobs.service.get(id);
+    expect(job).toMatchObject({ stage: "failed", failedStage: "transcribing", retryable: true });
+    expect(job?.stage === "failed" && job.failure).toEqual({ code: "timeout", detail: "180" });
+    expect(gateway.of(id, "status").at(-1)).toMatchObject({ stage: "failed", detail: "timeout" });
+  });
+
+  it("cancel stops polling", async () => {
+    client.audioScript = [running("processing")];
+    const id = await start();
+    await until(() => client.calls.audioPolls.length > 1);
+    const polls = client.calls.audioPolls.length;
+    expect((await jobs.service.cancel(id, "U1")).ok).toBe(true);
+    await advance(120_000);
+    expect(client.calls.audioPolls).toHaveLength(polls);
+    expect(await stageOf(id)).toBe("canceled");
+    expect(gateway.of(id, "status").at(-1)?.stage).toBe("canceled");
+  });
+
+  it("retry resumes a failed note from the note step, not from the recording", async () => {
+    client.noteScript = [
+      { status: "failed", message: "Note engine overloaded." },
+      { status: "completed", result: { markdown: "# N\n\n## A\nx", docx_url: "https://r.test/n" } },
+    ];
+    const id = await start();
+    await until(inStage(id, "naming"));
+    expect((await jobs.service.skipNaming(id)).ok).toBe(true);
+    await until(inStage(id, "failed"));
+    expect(await jobs.service.get(id)).toMatchObject({ stage: "failed", failedStage: "writing" });
+    expect((await jobs.service.retry(id)).ok).toBe(true);
+    await until(inStage(id, "done"));
+    expect(client.calls.submitAudio).toBe(1);
+    expect(client.calls.submitDialog).toBe(2);
+  });
+
+  it("regenerate reruns only the note step, with the new names", async () => {
+    const id = await start();
+    await until(inStage(id, "naming"));
+    await jobs.service.submitNames(id, [{ speaker_id: "speaker_1", name: "Lan" }]);
+    await until(inStage(id, "done"));
+    const result = await jobs.service.regenerate(id, {
+      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+      contextText: "Budget review",
+    });
+    expect(result.ok).toBe(true);
+    await until(() => client.calls.submitDialog === 2);
+    await until(inStage(id, "done"));
+    expect(client.calls.submitAudio).toBe(1);
+    expect(client.calls.audioPolls).toHaveLength(1);
+    expect(client.submittedDialogs.at(-1)).toMatchObject({
+      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+      contextText: "Budget review",
+    });
+  });
+
+  it("waits out transient errors with growing delays, then fails saying the service is unavailable", async () => {
+    client.audioScript = [new NoteTakerTransientError("503")];
+    const id = await start();
+    await until(() => client.calls.audioPolls.length > 0);
+    expect(await stageOf(id)).toBe("transcribing");
+    await until(inStage(id, "failed"));
+    const job = await jobs.service.get(id);
+    expect(job?.stage === "failed" && job.failure.code).toBe("unavailable");
+    expect(client.calls.audioPolls).toHaveLength(3);
+  });
+
+  it("resumes overdue polls at start-up at once and future ones on time", async () => {
+    client.audioScript = [running("processing")];
+    const id = await start();
+    await until(() => client.calls.audioPolls.length > 0);
+    await jobs.runner.stop(100);
+    const before = client.calls.audioPolls.length;
+    const stored = await jobs.service.get(id);
+    const wakeAt = stored?.wakeAt ?? 0;
+    // A new runner on the same store, as after a restart, long after the poll was due.
+    vi.setSystemTime(wakeAt + 60_000);
+    const restarted = createJobs({
+      store,
+      client,
+      gateway,
+      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+      logger: pino({ level: "silent" }),
+      tempDir: `${temp.dir}/jobs`,
+      retentionMs: 30 * 24 * 3600_000,
+    });
+    expect(await restarted.runner.start()).toBe(1);
+    await until(() => client.calls.audioPolls.length > before, 0);
+    expect(client.calls.audioPolls.at(-1)).toBe(wakeAt + 60_000);
+    // The next poll follows the stored schedule, not the restart.
+    const nextWake = (await jobs.service.get(id))?.wakeAt ?? 0;
+    expect(nextWake - Date.now()).toBeGreaterThanOrEqual(4000);
+    await advance(nextWake - Date.now() - 500);
+    expect(client.calls.audioPolls.length).toBe(before + 1);
+    await advance(1000);
+    expect(client.calls.audioPolls.length).toBe(before + 2);
+    await restarted.runner.stop(100);
+  });
+});
