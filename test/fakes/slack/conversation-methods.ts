@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { boolArg, idArg, intArg, parseArgs } from "./api-args.ts";
+import { compareTs } from "./fake-slack-store.ts";
+import {
+  type ApiMethod,
+  messageOut,
+  PERMALINK_HOST,
+  page,
+  requireChannel,
+} from "./message-helpers.ts";
+import { SlackApiError } from "./slack-api-error.ts";
+
+const listArgs = z.object({
+  cursor: z.string().optional(),
+  limit: intArg.optional(),
+  include_all_metadata: boolArg.optional(),
+  latest: z.string().optional(),
+  oldest: z.string().optional(),
+  inclusive: boolArg.optional(),
+});
+
+/**
+ * `conversations.replies`: the parent then its replies, oldest first, paginated with
+ * `cursor`/`limit` (Slack's default page is 1,000); `metadata` only with
+ * `include_all_metadata=true`.
+ */
+const replies: ApiMethod = (args, store) => {
+  const channel = requireChannel(store, args.channel);
+  if (typeof args.ts !== "string" || args.ts === "") throw new SlackApiError("invalid_arguments");
+  const a = parseArgs(listArgs, args);
+  // Asked for a reply's ts, Slack still answers with the whole thread it belongs to.
+  const root = store.message(channel.id, args.ts)?.thread_ts ?? args.ts;
+  const thread = store
+    .thread(channel.id, root)
+    .filter((m) => inRange(m.ts, a.oldest, a.latest, a.inclusive ?? false));
+  if (thread.length === 0) throw new SlackApiError("thread_not_found");
+  const p = page(thread, a.cursor, a.limit ?? 1000);
+  return {
+    messages: p.items.map((m) => messageOut(store, m, a.include_all_metadata === true)),
+    has_more: p.has_more,
+    ...(p.response_metadata !== undefined ? { response_metadata: p.response_metadata } : {}),
+  };
+};
+
+/** `conversations.history`: top-level messages (and broadcasts), newest first. */
+const history: ApiMethod = (args, store) => {
+  const channel = requireChannel(store, args.channel);
+  const a = parseArgs(listArgs, args);
+  const top = store
+    .messages(channel.id)
+    .filter(
+      (m) => m.thread_ts === undefined || m.thread_ts === m.ts || m.subtype === "thread_broadcast",
+    )
+    .filter((m) => inRange(m.ts, a.oldest, a.latest, a.inclusive ?? false))
+    .reverse();
+  const p = page(top, a.cursor, a.limit ?? 100);
+  return {
+    messages: p.items.map((m) => messageOut(store, m, a.include_all_metadata === true)),
+    has_more: p.has_more,
+    pin_count: 0,
+    ...(p.response_metadata !== undefined ? { response_metadata: p.response_metadata } : {}),
+  };
+};
+
+/** `conversations.info`. */
+const info: ApiMethod = (args, store) => {
+  const channel = requireChannel(store, args.channel);
+  return {
+    channel: {
+      id: channel.id,
+      name: channel.name,
+      is_channel: !channel.is_private && !channel.is_im,
+      is_group: channel.is_private,
+      is_im: channel.is_im,
+      is_private: channel.is_private,
+      is_member: channel.is_member,
+      is_archived: false,
+      is_ext_shared: false,
+      context_team_id: store.workspace.teamId,
+    },
+  };
+};
+
+/** `users.info`: `locale` only with `include_locale=true`, as Slack does. */
+const usersInfo: ApiMethod = (args, store) => {
+  const a = parseArgs(z.object({ user: idArg, include_locale: boolArg.optional() }), args);
+  const user = store.users.get(a.user);
+  if (user === undefined) throw new SlackApiError("user_not_found");
+  const display = user.display_name ?? user.real_name;
+  return {
+    user: {
+      id: user.id,
+      team_id: store.workspace.teamId,
+      name: user.name,
+      deleted: false,
+      real_name: user.real_name,
+      tz: user.tz ?? "Asia/Ho_Chi_Minh",
+      is_bot: user.is_bot ?? false,
+      is_app_user: false,
+      profile: {
+        real_name: user.real_name,
+        real_name_normalized: user.real_name,
+        display_name: display,
+        display_name_normalized: display,
+        team: store.workspace.teamId,
+      },
+      ...(a.include_locale === true ? { locale: user.locale ?? "en-US" } : {}),
+    },
+  };
+};
+
+/** `auth.test`: who the bot token belongs to (Bolt calls it at start-up). */
+const authTest: ApiMethod = (_args, store) => {
+  const { workspace } = store;
+  return {
+    url: `${PERMALINK_HOST}/`,
+    team: "Fake Workspace",
+    user: store.users.get(workspace.botUserId)?.name ?? "meeting-notes",
+    team_id: workspace.teamId,
+    user_id: workspace.botUserId,
+    bot_id: workspace.botId,
+    is_enterprise_install: false,
+  };
+};
+
+/** The Web API methods about conversations, users and the token. */
+export const conversationMethods: Record<string, ApiMethod> = {
+  "conversations.replies": replies,
+  "conversations.history": history,
+  "conversations.info": info,
+  "users.info": usersInfo,
+  "auth.test": authTest,
+};
+
+function inRange(
+  ts: string,
+  oldest: string | undefined,
+  latest: string | undefined,
+  inclusive: boolean,
+): boolean {
+  if (oldest !== undefined) {
+    const c = compareTs(ts, oldest);
+    if (c < 0 || (c === 0 && !inclusive)) return false;
+  }
+  if (latest !== undefined) {
+    const c = compareTs(ts, latest);
+    if (c > 0 || (c === 0 && !inclusive)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from "node:crypto";
+import type {
+  FakeCall,
+  FakeChannel,
+  FakeDownload,
+  FakeEphemeral,
+  FakeMessage,
+  FakeResponseUrlPost,
+  FakeUpload,
+  FakeUser,
+  FakeViewRecord,
+  SlackFileObject,
+} from "./fake-slack-types.ts";
+
+/** Where a registered file's bytes come from. */
+export type FileSource = { path: string } | { bytes: Buffer };
+
+/** A modal or Home tab as it currently stands. */
+export interface StoredView {
+  id: string;
+  view: Record<string, unknown>;
+  user_id?: string;
+  hash: string;
+  root_view_id: string;
+  previous_view_id: string | null;
+}
+
+/** Fixed identities of the fake workspace. */
+export interface FakeWorkspace {
+  teamId: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+  origin: string;
+}
+
+/** Everything the fake Slack remembers; the Web API methods read and write it. */
+export class FakeSlackStore {
+  readonly workspace: FakeWorkspace;
+  readonly users = new Map<string, FakeUser>();
+  readonly channels = new Map<string, FakeChannel>();
+  readonly files = new Map<string, { file: SlackFileObject; source?: FileSource }>();
+  /** Upload URL path → file id. */
+  readonly uploadPaths = new Map<string, string>();
+  readonly uploads: FakeUpload[] = [];
+  readonly views = new Map<string, StoredView>();
+  readonly homeViews = new Map<string, string>();
+  readonly viewRecords: FakeViewRecord[] = [];
+  readonly calls: FakeCall[] = [];
+  readonly downloads: FakeDownload[] = [];
+  readonly ephemerals: FakeEphemeral[] = [];
+  readonly responseUrlPosts: FakeResponseUrlPost[] = [];
+  #messages = new Map<string, FakeMessage[]>();
+  /** Ids and files that `addUser`/`addChannel`/`addFile` registered survive `reset()`. */
+  #seeded = { users: new Set<string>(), channels: new Set<string>(), files: new Set<string>() };
+  #lastMicros = 0n;
+
+  constructor(workspace: FakeWorkspace) {
+    this.workspace = workspace;
+  }
+
+  /**
+   * A fresh message ts from the wall clock, like Slack's, yet strictly greater than every
+   * earlier one (it is the ordering key), including seeded ones and event `ts`s.
+   */
+  nextTs(): string {
+    const now = BigInt(Date.now()) * 1000n;
+    this.#lastMicros = now > this.#lastMicros ? now : this.#lastMicros + 1n;
+    const text = this.#lastMicros.toString();
+    return `${text.slice(0, -6)}.${text.slice(-6)}`;
+  }
+
+  /** Makes later `nextTs()` values exceed `ts` (a message seeded with its own ts). */
+  #observeTs(ts: string): void {
+    const [seconds = "0", fraction = ""] = ts.split(".");
+    const micros =
+      BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6) || "0");
+    if (micros > this.#lastMicros) this.#lastMicros = micros;
+  }
+
+  /** A Slack-looking id such as `F0A1B2C3D4E`. */
+  newId(prefix: string): string {
+    return `${prefix}0${randomBytes(5).toString("hex").toUpperCase()}`;
+  }
+
+  /** Registers (or replaces) a user; seeded users survive `reset()`. */
+  addUser(user: FakeUser, seeded = true): FakeUser {
+    this.users.set(user.id, user);
+    if (seeded) this.#seeded.users.add(user.id);
+    return user;
+  }
+
+  addChannel(channel: FakeChannel): FakeChannel {
+    this.channels.set(channel.id, channel);
+    this.#seeded.channels.add(channel.id);
+    return channel;
+  }
+
+  /** The channel by id, synthesised for any well-formed id so tests need not register one. */
+  channel(id: string): FakeChannel | undefined {
+    const known = this.channels.get(id);
+    if (known !== undefined) return known;
+    if (!/^[CDGUW][A-Z0-9]{2,}$/.test(id)) return undefined;
+    return {
+      id,
+      name: id.toLowerCase(),
+      is_private: id.startsWith("G"),
+      is_im: id.startsWith("D") || id.startsWith("U") || id.startsWith("W"),
+      is_member: true,
+    };
+  }
+
+  addFile(file: SlackFileObject, source: FileSource | undefined, seeded: boolean): void {
+    this.files.set(file.id, source === undefined ? { file } : { file, source });
+    if (seeded) this.#seeded.files.add(file.id);
+  }
+
+  /** Appends a message to its channel, keeping the channel sorted by ts. */
+  addMessage(message: FakeMessage): FakeMessage {
+    if (!/^\d+\.\d{1,6}$/.test(message.ts)) throw new Error(`fake Slack: bad ts ${message.ts}`);
+    this.#observeTs(message.ts);
+    const list = this.#messages.get(message.channel) ?? [];
+    list.push(message);
+    list.sort((a, b) => compareTs(a.ts, b.ts));
+    this.#messages.set(message.channel, list);
+    return message;
+  }
+
+  /** Every message of a channel, replies included, oldest first. */
+  messages(channel: string): FakeMessage[] {
+    return [...(this.#messages.get(channel) ?? [])];
+  }
+
+  message(channel: string, ts: string): FakeMessage | undefined {
+    return this.#messages.get(channel)?.find((m) => m.ts === ts);
+  }
+
+  /** The thread rooted at `ts`: its parent (when known) then its replies, oldest first. */
+  thread(channel: string, ts: string): FakeMessage[] {
+    return this.messages(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
+  }
+
+  /** Replies of a thread, for the `reply_count` / `latest_reply` fields of its parent. */
+  replies(channel: string, parentTs: string): FakeMessage[] {
+    return this.messages(channel).filter((m) => m.thread_ts === parentTs && m.ts !== parentTs);
+  }
+
+  /** The upload record of a file id, if it went through `getUploadURLExternal`. */
+  upload(fileId: string): FakeUpload | undefined {
+    return this.uploads.find((u) => u.file_id === fileId);
+  }
+
+  /** Forgets everything the app did; keeps what the test seeded with `add*`. */
+  reset(): void {
+    this.#messages.clear();
+    for (const id of [...this.users.keys()]) if (!this.#seeded.users.has(id)) this.users.delete(id);
+    for (const id of [...this.channels.keys()]) {
+      if (!this.#seeded.channels.has(id)) this.channels.delete(id);
+    }
+    for (const id of [...this.files.keys()]) if (!this.#seeded.files.has(id)) this.files.delete(id);
+    this.uploadPaths.clear();
+    this.views.clear();
+    this.homeViews.clear();
+    for (const list of [
+      this.uploads,
+      this.viewRecords,
+      this.calls,
+      this.downloads,
+      this.ephemerals,
+      this.responseUrlPosts,
+    ] as unknown[][]) {
+      list.length = 0;
+    }
+  }
+}
+
+/** Orders Slack timestamps numerically (`"9.1"` < `"10.0"`), seconds then fraction. */
+export function compareTs(a: string, b: string): number {
+  const [as = "0", af = ""] = a.split(".");
+  const [bs = "0", bf = ""] = b.split(".");
+  const seconds = Number(as) - Number(bs);
+  if (seconds !== 0) return seconds;
+  return Number(af.padEnd(6, "0")) - Number(bf.padEnd(6, "0"));
+}

@@ -1,0 +1,276 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ConversationsRepliesResponse, LogLevel, WebClient } from "@slack/web-api";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createFakeSlack, type FakeSlack } from "./create-fake-slack.ts";
+
+let fake: FakeSlack;
+let client: WebClient;
+let dir: string;
+const C = "C0MEETINGS";
+
+beforeAll(async () => {
+  fake = await createFakeSlack();
+  client = newClient();
+  dir = mkdtempSync(join(tmpdir(), "fake-slack-"));
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newClient(retryConfig: { retries: number; minTimeout?: number } = { retries: 0 }) {
+  return new WebClient(fake.botToken, {
+    slackApiUrl: fake.apiUrl,
+    retryConfig,
+    logLevel: LogLevel.ERROR,
+  });
+}
+
+const sha256 = (data: Buffer | string): string => createHash("sha256").update(data).digest("hex");
+
+describe("messages", () => {
+  it("stores blocks and metadata and returns the thread with metadata only when asked", async () => {
+    const metadata = { event_type: "meeting_notes_job", event_payload: { job_id: "j1" } };
+    const blocks = [{ type: "section", text: { type: "mrkdwn", text: "*Working…*" } }];
+    const parent = await client.chat.postMessage({ channel: C, text: "Working", blocks, metadata });
+    expect(parent.ts).toMatch(/^\d+\.\d{6}$/);
+    const reply = await client.chat.postMessage({
+      channel: C,
+      thread_ts: parent.ts as string,
+      text: "part 1",
+    });
+    expect(Number(reply.ts)).toBeGreaterThan(Number(parent.ts));
+
+    const withMeta = await client.conversations.replies({
+      channel: C,
+      ts: parent.ts as string,
+      include_all_metadata: true,
+    });
+    expect(withMeta.messages?.map((m) => m.text)).toEqual(["Working", "part 1"]);
+    expect(withMeta.messages?.[0]?.metadata).toEqual(metadata);
+    expect(withMeta.messages?.[0]?.blocks).toEqual(blocks);
+    expect(withMeta.messages?.[0]?.reply_count).toBe(1);
+    const plain = await client.conversations.replies({ channel: C, ts: parent.ts as string });
+    expect(plain.messages?.[0]?.metadata).toBeUndefined();
+    expect(fake.thread(C, parent.ts as string)[1]?.thread_ts).toBe(parent.ts);
+  });
+
+  it("paginates conversations.replies with cursor and limit", async () => {
+    const { ts } = await client.chat.postMessage({ channel: C, text: "parent" });
+    for (let i = 0; i < 4; i++)
+      await client.chat.postMessage({ channel: C, thread_ts: ts as string, text: `r${i}` });
+    const texts: string[] = [];
+    for await (const page of client.paginate("conversations.replies", {
+      channel: C,
+      ts,
+      limit: 2,
+    })) {
+      const { messages = [] } = page as ConversationsRepliesResponse;
+      texts.push(...messages.map((m) => m.text ?? ""));
+    }
+    expect(texts).toEqual(["parent", "r0", "r1", "r2", "r3"]);
+    expect(fake.callsTo("conversations.replies")).toHaveLength(3);
+  });
+
+  it("updates a message by channel and ts, keeping its metadata", async () => {
+    const metadata = { event_type: "meeting_notes_job", event_payload: { job_id: "j2" } };
+    const { ts } = await client.chat.postMessage({ channel: C, text: "queued", metadata });
+    const updated = await client.chat.update({ channel: C, ts: ts as string, text: "done" });
+    expect(updated.text).toBe("done");
+    expect(fake.messages(C)[0]).toMatchObject({ text: "done", metadata });
+    await expect(
+      client.chat.update({ channel: C, ts: "1.000001", text: "x" }),
+    ).rejects.toMatchObject({
+      data: { error: "message_not_found" },
+    });
+    const link = await client.chat.getPermalink({ channel: C, message_ts: ts as string });
+    expect(link.permalink).toBe(
+      `https://fake.slack.test/archives/${C}/p${(ts as string).replace(".", "")}`,
+    );
+  });
+
+  it("refuses what real Slack refuses", async () => {
+    const many = Array.from({ length: 51 }, () => ({ type: "divider" }));
+    await expect(
+      client.chat.postMessage({ channel: C, text: "x", blocks: many }),
+    ).rejects.toMatchObject({
+      data: { error: "invalid_blocks" },
+    });
+    await expect(client.chat.postMessage({ channel: "nope", text: "x" })).rejects.toMatchObject({
+      data: { error: "channel_not_found" },
+    });
+    await expect(client.apiCall("chat.unknownThing")).rejects.toMatchObject({
+      data: { error: "unknown_method" },
+    });
+    const anonymous = new WebClient(undefined, {
+      slackApiUrl: fake.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+    await expect(anonymous.auth.test()).rejects.toMatchObject({ data: { error: "not_authed" } });
+    await expect(client.auth.test({ token: "xoxb-wrong" })).rejects.toMatchObject({
+      data: { error: "invalid_auth" },
+    });
+    fake.knobs.failNext = { method: "chat.postMessage", error: "fatal_error" };
+    await expect(client.chat.postMessage({ channel: C, text: "x" })).rejects.toMatchObject({
+      data: { error: "fatal_error" },
+    });
+    await expect(client.chat.postMessage({ channel: C, text: "x" })).resolves.toMatchObject({
+      ok: true,
+    });
+  });
+});
+
+describe("users, views, rate limits", () => {
+  it("answers users.info from registered users, with locale when asked", async () => {
+    fake.addUser({ id: "U0ANH", name: "anh", real_name: "Nguyễn Anh", locale: "vi-VN" });
+    const res = await client.users.info({ user: "U0ANH", include_locale: true });
+    expect(res.user).toMatchObject({
+      real_name: "Nguyễn Anh",
+      locale: "vi-VN",
+      profile: { real_name: "Nguyễn Anh", display_name: "Nguyễn Anh" },
+    });
+    expect((await client.users.info({ user: "U0ANH" })).user?.locale).toBeUndefined();
+    await expect(client.users.info({ user: "U0NOBODY" })).rejects.toMatchObject({
+      data: { error: "user_not_found" },
+    });
+  });
+
+  it("opens and updates a modal, enforcing the title limit", async () => {
+    const view = {
+      type: "modal" as const,
+      callback_id: "speaker_names",
+      private_metadata: "job-1",
+      title: { type: "plain_text" as const, text: "Name the speakers" },
+      blocks: [{ type: "section" as const, text: { type: "mrkdwn" as const, text: "Who?" } }],
+    };
+    const opened = await client.views.open({ trigger_id: "1.2.abc", view });
+    expect(opened.view?.id).toMatch(/^V/);
+    expect(opened.view?.private_metadata).toBe("job-1");
+    await client.views.update({
+      view_id: opened.view?.id as string,
+      view: { ...view, private_metadata: "job-2" },
+    });
+    expect(fake.views.map((v) => v.op)).toEqual(["open", "update"]);
+    expect(fake.view(opened.view?.id as string)?.private_metadata).toBe("job-2");
+    const long = {
+      ...view,
+      title: { type: "plain_text" as const, text: "A title far too long for Slack" },
+    };
+    await expect(client.views.open({ trigger_id: "1.2.abc", view: long })).rejects.toMatchObject({
+      data: { error: "invalid_arguments" },
+    });
+  });
+
+  it("answers 429 with Retry-After, which the WebClient honours before retrying", async () => {
+    fake.knobs.rateLimit = { method: "chat.update", count: 1, retryAfter: 1 };
+    const { ts } = await client.chat.postMessage({ channel: C, text: "a" });
+    const retrying = newClient({ retries: 2, minTimeout: 0 });
+    const started = Date.now();
+    await retrying.chat.update({ channel: C, ts: ts as string, text: "b" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(fake.callsTo("chat.update").map((c) => c.status)).toEqual([429, 200]);
+  });
+});
+
+describe("files", () => {
+  it("receives filesUploadV2 into a thread: sha256, share and a message with files", async () => {
+    const { ts } = await client.chat.postMessage({ channel: C, text: "Notes are ready" });
+    const docx = Buffer.from("PK\u0003\u0004 not really a docx, but bytes all the same");
+    const res = await client.filesUploadV2({
+      channel_id: C,
+      thread_ts: ts as string,
+      file: docx,
+      filename: "meeting-notes.docx",
+      title: "Meeting notes",
+      initial_comment: "Here is the document",
+    });
+    expect(res.ok).toBe(true);
+    const [upload] = fake.uploads;
+    expect(upload).toMatchObject({
+      filename: "meeting-notes.docx",
+      title: "Meeting notes",
+      channel_id: C,
+      thread_ts: ts,
+      bytes: docx.length,
+      length: docx.length,
+      sha256: sha256(docx),
+      completed: true,
+    });
+    expect(upload?.content_type).toMatch(/^multipart\/form-data/);
+    expect(upload?.data?.equals(docx)).toBe(true);
+    const last = fake.thread(C, ts as string).at(-1);
+    expect(last).toMatchObject({ text: "Here is the document", thread_ts: ts, upload: true });
+    expect(last?.files?.[0]?.id).toBe(upload?.file_id);
+    const info = await client.files.info({ file: upload?.file_id as string });
+    expect(info.file?.shares?.public?.[C]?.[0]?.thread_ts).toBe(ts);
+  });
+
+  it("serves a file only with the bot token; otherwise a 200 HTML login page", async () => {
+    const bytes = Buffer.from("ID3 fake mp3 bytes");
+    const file = fake.addFile({ name: "standup.mp3", bytes, mimetype: "audio/mpeg", channel: C });
+    expect(file).toMatchObject({ filetype: "mp3", size: bytes.length, channels: [C] });
+    const url = file.url_private_download;
+    expect(url.startsWith(fake.origin)).toBe(true);
+
+    const ok = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
+    expect(ok.headers.get("content-type")).toBe("audio/mpeg");
+    expect(Buffer.from(await ok.arrayBuffer()).equals(bytes)).toBe(true);
+    for (const headers of [{}, { authorization: "Bearer xoxb-wrong" }]) {
+      const login = await fetch(url, { headers });
+      expect(login.status).toBe(200);
+      expect(login.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await login.text()).toContain("Sign in");
+    }
+    expect(fake.downloads.map((d) => d.served)).toEqual([true, false, false]);
+    expect(fake.messages(C)[0]).toMatchObject({ subtype: "file_share", user: file.user });
+  });
+
+  it("streams a 300 MB sparse file from disk", async () => {
+    const path = join(dir, "big.wav");
+    writeFileSync(path, "");
+    truncateSync(path, 300 * 1024 * 1024);
+    const file = fake.addFile({ name: "big.wav", path });
+    const res = await fetch(file.url_private_download, {
+      headers: { authorization: `Bearer ${fake.botToken}` },
+    });
+    expect(res.headers.get("content-length")).toBe(String(300 * 1024 * 1024));
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) size += chunk.length;
+    expect(size).toBe(300 * 1024 * 1024);
+  });
+
+  it("throttles, delays and truncates downloads on request", async () => {
+    const bytes = Buffer.alloc(20_000, 7);
+    const file = fake.addFile({ name: "slow.m4a", bytes });
+    const auth = { headers: { authorization: `Bearer ${fake.botToken}` } };
+    fake.knobs.downloadDelayMs = 100;
+    fake.knobs.downloadBytesPerSecond = 100_000;
+    const started = Date.now();
+    const slow = Buffer.from(await (await fetch(file.url_private_download, auth)).arrayBuffer());
+    expect(slow.equals(bytes)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    fake.reset();
+    fake.knobs.truncateDownloadAt = 5_000;
+    const cut = await fetch(file.url_private_download, auth);
+    expect(cut.headers.get("content-length")).toBe("20000");
+    await expect(cut.arrayBuffer()).rejects.toThrow();
+  });
+
+  it("can redirect downloads to another origin, which never sees the token", async () => {
+    const file = fake.addFile({ name: "cdn.mp4", bytes: "video" });
+    fake.knobs.redirectDownloads = true;
+    const res = await fetch(file.url_private_download, {
+      headers: { authorization: `Bearer ${fake.botToken}` },
+    });
+    expect(await res.text()).toBe("video");
+    expect(fake.downloads.map((d) => [d.origin, d.status])).toEqual([
+      ["slack", 302],
+      ["cdn", 200],
+    ]);
+    expect(fake.downloads[1]?.headers.authorization).toBeUndefined();
+  });
+});

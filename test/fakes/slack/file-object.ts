@@ -1,0 +1,95 @@
+import type { FakeSlackStore } from "./fake-slack-store.ts";
+import type { FakeChannel, FakeMessage, SlackFileObject } from "./fake-slack-types.ts";
+import { PERMALINK_HOST } from "./message-helpers.ts";
+
+/** Slack's `filetype`, `mimetype` and `pretty_type` for the extensions the bot meets. */
+const TYPES: Record<string, [filetype: string, mimetype: string, pretty: string]> = {
+  mp3: ["mp3", "audio/mpeg", "MP3"],
+  m4a: ["m4a", "audio/mp4", "M4A"],
+  wav: ["wav", "audio/wav", "WAV"],
+  ogg: ["ogg", "audio/ogg", "Ogg"],
+  webm: ["webm", "video/webm", "WebM"],
+  mp4: ["mp4", "video/mp4", "MPEG 4 Video"],
+  mov: ["mov", "video/quicktime", "QuickTime Movie"],
+  txt: ["text", "text/plain", "Plain Text"],
+  md: ["markdown", "text/markdown", "Markdown (raw)"],
+  pdf: ["pdf", "application/pdf", "PDF"],
+  docx: [
+    "docx",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "Word Document",
+  ],
+};
+
+/** What a file object is made from. */
+export interface FileObjectInput {
+  id: string;
+  name: string;
+  title?: string;
+  filetype?: string;
+  mimetype?: string;
+  size: number;
+  user: string;
+}
+
+/**
+ * A Slack file object whose `url_private(_download)` point at the fake's origin, with the
+ * `files-pri/<team>-<id>/…` shape of Slack's own URLs.
+ */
+export function buildFileObject(store: FakeSlackStore, input: FileObjectInput): SlackFileObject {
+  const { origin, teamId } = store.workspace;
+  const extension = /\.([^.]+)$/.exec(input.name)?.[1]?.toLowerCase() ?? "";
+  const [filetype, mimetype, pretty] = TYPES[extension] ?? [
+    extension || "binary",
+    "application/octet-stream",
+    "Binary",
+  ];
+  const created = Math.floor(Date.now() / 1000);
+  const encoded = encodeURIComponent(input.name);
+  return {
+    id: input.id,
+    created,
+    timestamp: created,
+    name: input.name,
+    title: input.title ?? input.name,
+    mimetype: input.mimetype ?? mimetype,
+    filetype: input.filetype ?? filetype,
+    pretty_type: pretty,
+    user: input.user,
+    user_team: teamId,
+    size: input.size,
+    mode: "hosted",
+    is_external: false,
+    is_public: false,
+    url_private: `${origin}/files-pri/${teamId}-${input.id}/${encoded}`,
+    url_private_download: `${origin}/files-pri/${teamId}-${input.id}/download/${encoded}`,
+    permalink: `${PERMALINK_HOST}/files/${input.user}/${input.id}/${encoded}`,
+    channels: [],
+    groups: [],
+    ims: [],
+    shares: {},
+  };
+}
+
+/** Records on the file that it was shared by `message` (as `files.info` then shows). */
+export function addShare(
+  store: FakeSlackStore,
+  file: SlackFileObject,
+  channel: FakeChannel,
+  message: Pick<FakeMessage, "ts" | "thread_ts" | "user">,
+): void {
+  const list = channel.is_im ? file.ims : channel.is_private ? file.groups : file.channels;
+  if (!list.includes(channel.id)) list.push(channel.id);
+  const kind = channel.is_private || channel.is_im ? "private" : "public";
+  const byChannel = file.shares[kind] ?? {};
+  file.shares[kind] = byChannel;
+  const shares = byChannel[channel.id] ?? [];
+  byChannel[channel.id] = shares;
+  shares.push({
+    ts: message.ts,
+    ...(message.thread_ts !== undefined ? { thread_ts: message.thread_ts } : {}),
+    channel_name: channel.name,
+    team_id: store.workspace.teamId,
+    share_user_id: message.user ?? file.user,
+  });
+}

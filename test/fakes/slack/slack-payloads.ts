@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { SlackFileObject } from "./fake-slack-types.ts";
+
+/** Default team of the builders; matches `createFakeSlack`'s default. */
+export const DEFAULT_TEAM_ID = "T0FAKE";
+
+/** A Slack timestamp for "now", e.g. `1718000000.123456`. */
+export function nowTs(): string {
+  const micros = BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000));
+  const text = micros.toString();
+  return `${text.slice(0, -6)}.${text.slice(-6)}`;
+}
+
+/** A `trigger_id` shaped like Slack's (`<num>.<num>.<hex>`). */
+export function newTriggerId(): string {
+  return `${Date.now()}.${Math.floor(Math.random() * 1e9)}.${randomBytes(16).toString("hex")}`;
+}
+
+/** The `user` object of interaction payloads. */
+function userObject(user: string, teamId: string): Record<string, string> {
+  const name = user.toLowerCase();
+  return { id: user, username: name, name, team_id: teamId };
+}
+
+/**
+ * The `message` event Slack sends when someone shares a file in a channel: subtype
+ * `file_share`, full file objects in `files`.
+ */
+export function fileShareMessageEvent(
+  file: SlackFileObject,
+  where: { channel: string; user: string; text?: string; ts?: string; thread_ts?: string },
+): Record<string, unknown> {
+  const ts = where.ts ?? nowTs();
+  return {
+    type: "message",
+    subtype: "file_share",
+    text: where.text ?? "",
+    files: [file],
+    upload: true,
+    user: where.user,
+    display_as_bot: false,
+    ts,
+    ...(where.thread_ts !== undefined ? { thread_ts: where.thread_ts } : {}),
+    client_msg_id: randomUUID(),
+    channel: where.channel,
+    event_ts: ts,
+    channel_type: where.channel.startsWith("D") ? "im" : "channel",
+  };
+}
+
+/** The `file_shared` event: ids only, the bot must call `files.info`. */
+export function fileSharedEvent(
+  fileId: string,
+  where: { channel: string; user: string; eventTs?: string },
+): Record<string, unknown> {
+  return {
+    type: "file_shared",
+    channel_id: where.channel,
+    file_id: fileId,
+    user_id: where.user,
+    file: { id: fileId },
+    event_ts: where.eventTs ?? nowTs(),
+  };
+}
+
+/** The `app_home_opened` event for the Home tab. */
+export function appHomeOpenedEvent(user: string, channel = "D0FAKEHOME"): Record<string, unknown> {
+  return { type: "app_home_opened", user, channel, tab: "home", event_ts: nowTs() };
+}
+
+/** What a button click on a bot message carries. */
+export interface BlockActionInput {
+  actionId: string;
+  value: string;
+  user: string;
+  channel: string;
+  messageTs: string;
+  triggerId?: string;
+  blockId?: string;
+  teamId?: string;
+  responseUrl?: string;
+  /** The message the button sits on, as Slack echoes it; default a minimal bot message. */
+  message?: Record<string, unknown>;
+  /** Set for a click inside a thread. */
+  threadTs?: string;
+}
+
+/** A `block_actions` payload for a button click on a channel message. */
+export function blockActionPayload(input: BlockActionInput): Record<string, unknown> {
+  const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+  return {
+    type: "block_actions",
+    user: userObject(input.user, teamId),
+    api_app_id: "A0FAKEAPP",
+    token: "fake-verification-token",
+    container: {
+      type: "message",
+      message_ts: input.messageTs,
+      channel_id: input.channel,
+      is_ephemeral: false,
+      ...(input.threadTs !== undefined ? { thread_ts: input.threadTs } : {}),
+    },
+    trigger_id: input.triggerId ?? newTriggerId(),
+    team: { id: teamId, domain: "fake-workspace" },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: input.channel, name: input.channel.toLowerCase() },
+    message: input.message ?? {
+      type: "message",
+      ts: input.messageTs,
+      text: "",
+      bot_id: "B0FAKEBOT",
+      user: "U0FAKEBOT",
+      ...(input.threadTs !== undefined ? { thread_ts: input.threadTs } : {}),
+    },
+    state: { values: {} },
+    response_url:
+      input.responseUrl ??
+      `https://hooks.slack.test/actions/${teamId}/1/${randomBytes(8).toString("hex")}`,
+    actions: [
+      {
+        action_id: input.actionId,
+        block_id: input.blockId ?? "actions",
+        text: { type: "plain_text", text: input.actionId, emoji: true },
+        value: input.value,
+        type: "button",
+        action_ts: nowTs(),
+      },
+    ],
+  };
+}
+
+/** What a modal submission carries. `values` is Slack's `view.state.values` shape. */
+export interface ViewSubmissionInput {
+  callbackId: string;
+  privateMetadata: string;
+  /** `{ [block_id]: { [action_id]: { type, value | selected_option | … } } }` */
+  values: Record<string, Record<string, Record<string, unknown>>>;
+  user: string;
+  viewId?: string;
+  teamId?: string;
+  triggerId?: string;
+  title?: string;
+  blocks?: unknown[];
+}
+
+/** A `view_submission` payload of a modal. */
+export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string, unknown> {
+  const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+  const viewId = input.viewId ?? `V0${randomBytes(5).toString("hex").toUpperCase()}`;
+  return {
+    type: "view_submission",
+    team: { id: teamId, domain: "fake-workspace" },
+    user: userObject(input.user, teamId),
+    api_app_id: "A0FAKEAPP",
+    token: "fake-verification-token",
+    trigger_id: input.triggerId ?? newTriggerId(),
+    view: {
+      id: viewId,
+      team_id: teamId,
+      type: "modal",
+      blocks: input.blocks ?? [],
+      private_metadata: input.privateMetadata,
+      callback_id: input.callbackId,
+      state: { values: input.values },
+      hash: `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString("hex")}`,
+      title: { type: "plain_text", text: input.title ?? "Meeting notes", emoji: true },
+      clear_on_close: false,
+      notify_on_close: false,
+      close: null,
+      submit: { type: "plain_text", text: "Submit", emoji: true },
+      previous_view_id: null,
+      root_view_id: viewId,
+      app_id: "A0FAKEAPP",
+      external_id: "",
+      app_installed_team_id: teamId,
+      bot_id: "B0FAKEBOT",
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+}

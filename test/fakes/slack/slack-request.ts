@@ -1,0 +1,223 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { DEFAULT_TEAM_ID, newTriggerId } from "./slack-payloads.ts";
+
+export {
+  appHomeOpenedEvent,
+  type BlockActionInput,
+  blockActionPayload,
+  fileSharedEvent,
+  fileShareMessageEvent,
+  newTriggerId,
+  nowTs,
+  type ViewSubmissionInput,
+  viewSubmissionPayload,
+} from "./slack-payloads.ts";
+
+/** The app's answer to a request sent as Slack. */
+export interface SlackAppResponse {
+  status: number;
+  headers: Headers;
+  /** The raw body (Bolt acks with an empty one). */
+  body: string;
+  /** The body parsed as JSON when it is JSON (e.g. `{response_action: "errors", …}`). */
+  json: unknown;
+}
+
+/** Knobs for negative tests of signature checking. */
+export interface SendOptions {
+  /** Seconds since the epoch for `x-slack-request-timestamp`; default now. */
+  timestamp?: number;
+  /** Replaces the computed `x-slack-signature`. */
+  signature?: string;
+  /** Extra headers (after the Slack ones). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** `x-slack-signature: v0=<hex hmac_sha256(secret, "v0:<ts>:<body>")>`, Slack's scheme. */
+export function signSlackRequest(
+  signingSecret: string,
+  rawBody: string,
+  timestamp: number = Math.floor(Date.now() / 1000),
+): { "x-slack-signature": string; "x-slack-request-timestamp": string } {
+  const hmac = createHmac("sha256", signingSecret).update(`v0:${timestamp}:${rawBody}`);
+  return {
+    "x-slack-signature": `v0=${hmac.digest("hex")}`,
+    "x-slack-request-timestamp": String(timestamp),
+  };
+}
+
+/** POSTs `rawBody` to the app exactly as given, signed as Slack signs it. */
+export async function sendSigned(
+  appUrl: string,
+  signingSecret: string,
+  rawBody: string,
+  contentType: string,
+  options: SendOptions = {},
+): Promise<SlackAppResponse> {
+  const signed = signSlackRequest(signingSecret, rawBody, options.timestamp);
+  const response = await fetch(appUrl, {
+    method: "POST",
+    headers: {
+      "content-type": contentType,
+      "user-agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
+      accept: "application/json,*/*",
+      ...signed,
+      ...(options.signature !== undefined ? { "x-slack-signature": options.signature } : {}),
+      ...options.headers,
+    },
+    body: rawBody,
+    redirect: "manual",
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
+  const body = await response.text();
+  let json: unknown;
+  try {
+    json = body === "" ? undefined : JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, json };
+}
+
+/** Envelope fields of an Events API delivery. */
+export interface SendEventOptions extends SendOptions {
+  teamId: string;
+  /** Default a fresh `Ev…`; reuse one with `retryNum` to model Slack's redelivery. */
+  eventId?: string;
+  /** Sets `x-slack-retry-num` (and `x-slack-retry-reason`), as Slack does on a retry. */
+  retryNum?: number;
+  /** Default `http_timeout`. */
+  retryReason?: string;
+  botUserId?: string;
+  apiAppId?: string;
+}
+
+/** An Events API delivery: the answer plus the `event_id` it carried. */
+export interface SentEvent extends SlackAppResponse {
+  eventId: string;
+}
+
+/**
+ * Delivers `event` in an `event_callback` envelope (JSON), as the Events API does, with
+ * `x-slack-retry-num` when `retryNum` is given.
+ */
+export async function sendEvent(
+  appUrl: string,
+  signingSecret: string,
+  event: Record<string, unknown>,
+  options: SendEventOptions,
+): Promise<SentEvent> {
+  const eventId = options.eventId ?? `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
+  const envelope = {
+    token: "fake-verification-token",
+    team_id: options.teamId,
+    context_team_id: options.teamId,
+    context_enterprise_id: null,
+    api_app_id: options.apiAppId ?? "A0FAKEAPP",
+    event,
+    type: "event_callback",
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: options.teamId,
+        user_id: options.botUserId ?? "U0FAKEBOT",
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+    event_context: `4-${randomBytes(24).toString("base64url")}`,
+  };
+  const retry: Record<string, string> =
+    options.retryNum === undefined
+      ? {}
+      : {
+          "x-slack-retry-num": String(options.retryNum),
+          "x-slack-retry-reason": options.retryReason ?? "http_timeout",
+        };
+  const response = await sendSigned(
+    appUrl,
+    signingSecret,
+    JSON.stringify(envelope),
+    "application/json",
+    {
+      ...options,
+      headers: { ...retry, ...options.headers },
+    },
+  );
+  return { ...response, eventId };
+}
+
+/** Fields of a slash command; the rest get realistic defaults. */
+export interface CommandInput {
+  /** Default `/meeting-notes`. */
+  command?: string;
+  text?: string;
+  user_id: string;
+  channel_id: string;
+  /** Default `T0FAKE`. */
+  team_id?: string;
+  trigger_id?: string;
+  /** Default a `hooks.slack.test` URL (never resolves); pass `fake.responseUrl()` to capture. */
+  response_url?: string;
+  user_name?: string;
+  channel_name?: string;
+  team_domain?: string;
+  api_app_id?: string;
+}
+
+/** A slash command invocation, form-encoded as Slack sends it. */
+export function sendCommand(
+  appUrl: string,
+  signingSecret: string,
+  input: CommandInput,
+  options: SendOptions = {},
+): Promise<SlackAppResponse> {
+  const teamId = input.team_id ?? DEFAULT_TEAM_ID;
+  const fields = {
+    token: "fake-verification-token",
+    team_id: teamId,
+    team_domain: input.team_domain ?? "fake-workspace",
+    channel_id: input.channel_id,
+    channel_name: input.channel_name ?? input.channel_id.toLowerCase(),
+    user_id: input.user_id,
+    user_name: input.user_name ?? input.user_id.toLowerCase(),
+    command: input.command ?? "/meeting-notes",
+    text: input.text ?? "",
+    api_app_id: input.api_app_id ?? "A0FAKEAPP",
+    is_enterprise_install: "false",
+    response_url:
+      input.response_url ??
+      `https://hooks.slack.test/commands/${teamId}/1/${randomBytes(8).toString("hex")}`,
+    trigger_id: input.trigger_id ?? newTriggerId(),
+  };
+  const body = new URLSearchParams(fields).toString();
+  return sendSigned(appUrl, signingSecret, body, "application/x-www-form-urlencoded", options);
+}
+
+/** An interaction (`block_actions`, …): form-encoded `payload=<json>`. */
+export function sendAction(
+  appUrl: string,
+  signingSecret: string,
+  payload: Record<string, unknown>,
+  options: SendOptions = {},
+): Promise<SlackAppResponse> {
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return sendSigned(appUrl, signingSecret, body, "application/x-www-form-urlencoded", options);
+}
+
+/**
+ * A modal submission, sent like any interaction; the answer may carry
+ * `{response_action: "errors", errors: {…}}` in `json`.
+ */
+export function sendViewSubmission(
+  appUrl: string,
+  signingSecret: string,
+  payload: Record<string, unknown>,
+  options: SendOptions = {},
+): Promise<SlackAppResponse> {
+  return sendAction(appUrl, signingSecret, payload, options);
+}
