@@ -1,0 +1,59 @@
+/**
+ * Every identifier Slack sends back to us: action ids of buttons, callback ids of modals,
+ * block ids of inputs, and the metadata type of our messages. Listeners and view builders
+ * both import them from here, so a renamed id cannot break one side silently.
+ */
+
+/** Buttons on the status message; each button's `value` is the job id. */
+export const ACTIONS = {
+  cancel: "job_cancel",
+  nameSpeakers: "job_name_speakers",
+  skipNaming: "job_skip_naming",
+  retry: "job_retry",
+  regenerate: "job_regenerate",
+  /** App Home: a job's "Open thread" link button (no handler needed beyond ack). */
+  openThread: "job_open_thread",
+} as const;
+
+/** `callback_id` of each modal. */
+export const VIEWS = {
+  speakerNames: "speaker_names",
+  regenerate: "regenerate_notes",
+  newNotes: "new_notes",
+  channelSettings: "channel_settings",
+} as const;
+
+/**
+ * Block ids of the speaker modal: one set per speaker, each containing the speaker id so
+ * a submission maps back without relying on block order.
+ */
+export const speakerBlock = {
+  user: (speakerId: string) => `speaker:${speakerId}:user`,
+  name: (speakerId: string) => `speaker:${speakerId}:name`,
+  gender: (speakerId: string) => `speaker:${speakerId}:gender`,
+  /** Parses a block id back into its speaker id and field. */
+  parse(blockId: string): { speakerId: string; field: "user" | "name" | "gender" } | undefined {
+    const match = /^speaker:(.+):(user|name|gender)$/.exec(blockId);
+    if (match?.[1] === undefined || match[2] === undefined) return undefined;
+    return { speakerId: match[1], field: match[2] as "user" | "name" | "gender" };
+  },
+};
+
+/** Block and action ids of the other modals' inputs (`<block>` holds one `<action>`). */
+export const INPUTS = {
+  recording: { block: "recording", action: "file" },
+  recentRecording: { block: "recent_recording", action: "recent" },
+  participants: { block: "participants", action: "users" },
+  extraNames: { block: "extra_names", action: "names" },
+  context: { block: "context", action: "text" },
+  language: { block: "language", action: "code" },
+  template: { block: "template", action: "file" },
+  destination: { block: "destination", action: "conversation" },
+  autoTranscribe: { block: "auto_transcribe", action: "choice" },
+} as const;
+
+/** Only speakers' inputs have user/name/gender action ids. */
+export const SPEAKER_ACTIONS = { user: "user", name: "name", gender: "gender" } as const;
+
+/** `metadata.event_type` of every message the bot posts for a job. */
+export const METADATA_EVENT_TYPE = "meeting_notes_job";
