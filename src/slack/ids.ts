@@ -50,6 +50,7 @@ export const INPUTS = {
   template: { block: "template", action: "file" },
   destination: { block: "destination", action: "conversation" },
   autoTranscribe: { block: "auto_transcribe", action: "choice" },
+  clearTemplate: { block: "clear_template", action: "clear" },
 } as const;
 
 /** Only speakers' inputs have user/name/gender action ids. */

@@ -1,0 +1,207 @@
+/**
+ * Every sentence the app shows, in English: the reference catalog. Keys group by where the
+ * text appears; `{name}` marks a value filled in by `t`. Text that goes into mrkdwn is
+ * written as mrkdwn (the builders escape the values, never these templates). Keep modal
+ * titles and submit/close labels within 24 characters, button labels within 75.
+ */
+export const en = {
+  // The status message in the job's thread.
+  "status.queued": "Getting ready to transcribe {file}…",
+  "status.downloading": "Downloading {file}…",
+  "status.transcribing": "Transcribing {file}…",
+  "status.transcribing_percent": "Transcribing {file}… {percent}%",
+  "status.naming.one": "Heard 1 speaker. Name them so the notes use real names.",
+  "status.naming.other": "Heard {count} speakers. Name them so the notes use real names.",
+  "status.naming.more": "…and {count} more",
+  "status.writing": "Writing the notes…",
+  "status.delivering": "Posting the notes…",
+  "status.done": "Notes ready.",
+  "status.failed": "Could not make notes from {file}.",
+  "status.canceled": "Canceled by {user}.",
+  "status.elapsed": "Elapsed {time}",
+  "status.took": "Took {time}",
+  "status.retry_hint": "Retry picks up where it stopped.",
+
+  // A job's stage in lists (App Home, `/meeting-notes status`), next to its file name.
+  "stage.queued": "Queued",
+  "stage.downloading": "Downloading…",
+  "stage.transcribing": "Transcribing…",
+  "stage.transcribing_percent": "Transcribing… {percent}%",
+  "stage.naming": "Waiting for speaker names",
+  "stage.writing": "Writing the notes…",
+  "stage.delivering": "Posting the notes…",
+  "stage.done": "Notes ready",
+  "stage.failed": "Failed: {reason}",
+  "stage.canceled": "Canceled",
+
+  // Why a job failed: one plain sentence per failure code.
+  "failure.task_failed": "The Note Service could not process it: {detail}",
+  "failure.task_failed.plain": "The Note Service could not process it.",
+  "failure.auth":
+    "The Note Service did not accept this app's credentials. An admin must fix the app's Note Service configuration.",
+  "failure.refused": "The Note Service refused the request: {detail}",
+  "failure.refused.plain": "The Note Service refused the request.",
+  "failure.task_lost": "The Note Service lost track of this task.",
+  "failure.timeout": "It took longer than {detail} minutes, so I stopped waiting.",
+  "failure.timeout.plain": "It took too long, so I stopped waiting.",
+  "failure.unavailable": "The Note Service is not reachable right now.",
+  "failure.bad_response": "The Note Service sent an answer I could not read.",
+  "failure.invalid_input": "The Note Service cannot take this input: {detail}",
+  "failure.invalid_input.plain": "The Note Service cannot take this input.",
+  "failure.invalid_input.template": "The Word template is no longer available.",
+  "failure.download_failed": "I could not download the recording from Slack.",
+  "failure.slack_failed":
+    "Slack did not accept a message or file from me. Check that I am still in this channel.",
+  "failure.no_speech": "I could not hear any speech in the recording.",
+  "failure.docx_expired": "The Word document's link expired before I could fetch it.",
+  "failure.internal": "Something went wrong on my side.",
+
+  // Uploads that do not become a job.
+  "refusal.unsupported_format":
+    "{file} is not a recording I can use. Upload one of these formats: {formats}.",
+  "refusal.too_large": "{file} is over 300 MB, the largest recording the Note Service takes.",
+  "refusal.empty": "{file} is empty.",
+  skipped_files:
+    "I make notes from one recording per message, so I skipped {files}. Upload each one on its own to get notes for it.",
+
+  // Buttons.
+  "button.cancel": "Cancel",
+  "button.name_speakers": "Name speakers",
+  "button.skip": "Skip",
+  "button.retry": "Retry",
+  "button.regenerate": "Regenerate",
+  "button.open_thread": "Open thread",
+  "confirm.cancel.title": "Cancel these notes?",
+  "confirm.cancel.text": "The recording stops being processed. You can upload it again later.",
+  "confirm.cancel.yes": "Cancel notes",
+  "confirm.cancel.no": "Keep going",
+
+  // Modals: titles and buttons (at most 24 characters each).
+  "modal.speakers.title": "Name the speakers",
+  "modal.regenerate.title": "Regenerate notes",
+  "modal.new_notes.title": "New meeting notes",
+  "modal.settings.title": "Channel settings",
+  "modal.speakers.submit": "Write notes",
+  "modal.regenerate.submit": "Regenerate",
+  "modal.new_notes.submit": "Start",
+  "modal.settings.submit": "Save",
+  "modal.close": "Cancel",
+
+  // The speaker modal.
+  "speakers.intro":
+    "For each speaker, pick a Slack member or type a name. The quotes help you tell them apart.",
+  "speakers.label": "Speaker {number}",
+  "speakers.share": "{speaker} · {percent}% of talk time",
+  "speakers.no_quotes": "No quotes to show.",
+  "speakers.user_label": "Slack member",
+  "speakers.user_placeholder": "Choose a member",
+  "speakers.name_label": "Or type a name",
+  "speakers.name_placeholder": "Name as it should appear in the notes",
+  "speakers.gender_label": "Gender",
+  "speakers.gender_hint": "Optional. Helps the notes use the right pronouns.",
+  "speakers.gender_placeholder": "Not specified",
+  "speakers.more.one": "1 more speaker keeps their label in the notes.",
+  "speakers.more.other": "{count} more speakers keep their labels in the notes.",
+  "gender.male": "Male (he/him)",
+  "gender.female": "Female (she/her)",
+  "regenerate.context_label": "Context",
+  "regenerate.context_hint":
+    "Agenda, glossary or decisions to look for. Leave empty to keep the current context.",
+  "regenerate.template_label": "Word template (DOCX)",
+  "regenerate.template_hint": "Optional. Leave empty to keep the current template.",
+
+  // Validation errors shown under a modal's inputs.
+  "validation.speaker_required": "Choose a member or type a name.",
+  "validation.name_too_long": "Keep the name to {max} characters or fewer.",
+  "validation.control_chars": "Remove the special (control) characters from this text.",
+  "validation.recording_required": "Upload a recording or choose a recent one.",
+  "validation.recording_both": "Choose either an uploaded recording or a recent one, not both.",
+  "validation.extra_name_too_long": "“{name}” is longer than {max} characters.",
+  "validation.language": "Choose a language from the list.",
+  "validation.unreadable": "This form could not be read. Close it and try again.",
+
+  // The /meeting-notes modal.
+  "new_notes.recording_label": "Recording",
+  "new_notes.recording_hint":
+    "Files added here can be up to 10 MB. Upload larger recordings to the channel instead.",
+  "new_notes.recent_label": "Or a recent recording from this channel",
+  "new_notes.recent_placeholder": "Choose a recording",
+  "new_notes.participants_label": "Participants",
+  "new_notes.participants_hint": "Their real names help tell the speakers apart.",
+  "new_notes.participants_placeholder": "Choose members",
+  "new_notes.extra_names_label": "Other participants",
+  "new_notes.extra_names_hint":
+    "People who are not in Slack: one name per line, or commas between.",
+  "new_notes.context_label": "Agenda or glossary",
+  "new_notes.context_hint": "Helps with names, terms and what the notes focus on.",
+  "new_notes.language_label": "Language",
+  "new_notes.template_label": "Word template (DOCX)",
+  "new_notes.template_hint": "Optional. The Note Service's own template is used otherwise.",
+  "new_notes.destination_label": "Post the notes in",
+  "language.auto": "Detect automatically",
+
+  // The channel settings modal.
+  "settings.intro": "Defaults for recordings in {channel}.",
+  "settings.auto_label": "Transcribe uploads automatically",
+  "settings.auto_on": "On: every recording uploaded here gets notes",
+  "settings.auto_off": "Off: only recordings sent with /meeting-notes",
+  "settings.language_label": "Language",
+  "settings.context_label": "Context",
+  "settings.context_hint": "Agenda, glossary or names used in this channel's meetings.",
+  "settings.template_label": "Word template (DOCX)",
+  "settings.template_hint_none": "Optional. The Note Service's own template is used otherwise.",
+  "settings.template_hint_set": "A template is set. Upload a new one to replace it.",
+  "settings.template_clear_label": "Current template",
+  "settings.template_clear": "Stop using the current template",
+  "settings.saved": "Saved the settings for this channel.",
+
+  // Replies to /meeting-notes and its subcommands.
+  "help.intro": "Meeting notes from your recordings, right here in Slack.",
+  "help.upload":
+    "Upload a recording ({formats}, up to 300 MB) to a channel I am in, and I answer in its thread.",
+  "help.open": "open a form to make notes from a recording",
+  "help.help": "show this help",
+  "help.status": "list the meeting notes in this channel",
+  "help.settings": "change this channel's defaults (language, context, template)",
+  "help.cancel": "cancel the latest running job in this channel",
+  "command.unknown": "I do not know the command “{command}”.",
+  "command.not_found": "I cannot find that job any more. It may have expired.",
+  "command.wrong_stage.names": "That job is no longer waiting for names.",
+  "command.wrong_stage.cancel": "That job has already finished.",
+  "command.wrong_stage.retry": "That job can no longer be retried.",
+  "command.wrong_stage.regenerate": "Notes can be regenerated only once they are ready.",
+  "command.busy": "That job is busy right now. Try again in a moment.",
+  "command.cancel.done": "Canceled the notes for {file}.",
+  "command.cancel.none": "There is no running job to cancel in this channel.",
+  "channel_status.header": "Meeting notes in this channel",
+  "channel_status.empty": "No meeting notes in this channel yet. Upload a recording to start.",
+  "channel_status.more": "…and {count} older",
+
+  // App Home.
+  "home.header": "Your meeting notes",
+  "home.intro": "Recordings you uploaded or sent with /meeting-notes, newest first.",
+  "home.empty":
+    "No meeting notes yet. Upload a recording to a channel I am in, or type /meeting-notes in any channel.",
+  "home.more": "Showing the latest {shown} of {count}.",
+  "home.started": "Started {when}",
+
+  // Times.
+  "time.just_now": "just now",
+  "time.minutes_ago.one": "1 minute ago",
+  "time.minutes_ago.other": "{count} minutes ago",
+  "time.hours_ago.one": "1 hour ago",
+  "time.hours_ago.other": "{count} hours ago",
+  "time.days_ago.one": "1 day ago",
+  "time.days_ago.other": "{count} days ago",
+
+  // The note, posted in the thread.
+  "note.part": "Part {index} of {total}",
+  "note.fallback": "Meeting notes",
+  "note.fallback_part": "Meeting notes, part {index} of {total}",
+} as const;
+
+/** A key of the catalog. */
+export type MessageKey = keyof typeof en;
+
+/** A catalog in another language: every English key, each a string. */
+export type Catalog = { readonly [K in MessageKey]: string };

@@ -1,0 +1,29 @@
+const ELLIPSIS = "…";
+
+/**
+ * Shortens text to at most `max` characters, ending with "…" when cut. For labels and
+ * previews only: note text is split, never clamped. Never cuts a surrogate pair.
+ */
+export function clampText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - ELLIPSIS.length);
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+  return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
+}
+
+/**
+ * Like `clampText` for escaped mrkdwn: also never cuts an entity such as `&amp;` in two,
+ * which Slack would show as a stray `&am`.
+ */
+export function clampMrkdwn(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = clampText(text, max).slice(0, -ELLIPSIS.length);
+  const amp = cut.lastIndexOf("&");
+  const broken = amp !== -1 && !cut.slice(amp).includes(";");
+  return `${broken ? cut.slice(0, amp) : cut}${ELLIPSIS}`;
+}
+
+/** Whether a UTF-16 code unit is the first half of a surrogate pair. */
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

@@ -1,0 +1,67 @@
+import type { Button, HomeView, KnownBlock } from "@slack/types";
+import type { Job } from "../../jobs/index.ts";
+import { ACTIONS } from "../ids.ts";
+import { type Locale, t, timeAgo } from "../messages/index.ts";
+import { clampText } from "../text/index.ts";
+import { button, context, divider, header, section } from "./block-kit.ts";
+import { asMrkdwn, stageShort } from "./job-phrases.ts";
+import { SLACK_LIMITS } from "./limits.ts";
+
+/** A job shown in App Home, with the link to its thread when it could be found. */
+export interface HomeItem {
+  job: Job;
+  permalink?: string;
+}
+
+/** Blocks above the list: header, intro, divider. */
+const HEADER_BLOCKS = 3;
+/** Each job is a section and a context line. */
+const BLOCKS_PER_JOB = 2;
+/** Jobs that fit the Home tab's 100 blocks, keeping one for the "showing N of M" line. */
+export const MAX_HOME_JOBS = Math.floor(
+  (SLACK_LIMITS.homeBlocks - HEADER_BLOCKS - 1) / BLOCKS_PER_JOB,
+);
+const MAX_URL_CHARS = 3_000;
+
+/**
+ * The App Home tab: the person's running and recent jobs, newest first, each with its file
+ * name, where it stands, when it started, and a button to its thread.
+ */
+export function buildAppHome(
+  items: HomeItem[],
+  options: { locale: Locale; now: number },
+): HomeView {
+  const { locale, now } = options;
+  const blocks: KnownBlock[] = [
+    header(t(locale, "home.header")),
+    context(asMrkdwn(t(locale, "home.intro"))),
+    divider(),
+  ];
+  if (items.length === 0) {
+    blocks.push(section(asMrkdwn(t(locale, "home.empty"))));
+    return { type: "home", blocks };
+  }
+  const sorted = [...items].sort((a, b) => b.job.createdAt - a.job.createdAt);
+  const shown = sorted.slice(0, MAX_HOME_JOBS);
+  for (const item of shown) blocks.push(...jobBlocks(item, locale, now));
+  if (sorted.length > shown.length) {
+    blocks.push(context(t(locale, "home.more", { shown: shown.length, count: sorted.length })));
+  }
+  return { type: "home", blocks };
+}
+
+function jobBlocks({ job, permalink }: HomeItem, locale: Locale, now: number): KnownBlock[] {
+  const title = `*${asMrkdwn(clampText(job.source.filename, 200))}*`;
+  const text = `${title}\n${stageShort(job, locale, asMrkdwn)}`;
+  const when = t(locale, "home.started", { when: timeAgo(locale, job.createdAt, now) });
+  return [section(text, threadButton(job.id, permalink, locale)), context(when)];
+}
+
+/** A link button: Slack opens the URL itself; the listener only acknowledges the click. */
+function threadButton(jobId: string, permalink: string | undefined, locale: Locale) {
+  if (permalink === undefined || !/^https:\/\//.test(permalink)) return undefined;
+  if (permalink.length > MAX_URL_CHARS) return undefined;
+  const link: Button = { ...button(ACTIONS.openThread, t(locale, "button.open_thread"), jobId) };
+  link.url = permalink;
+  return link;
+}

@@ -1,0 +1,106 @@
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  InputBlock,
+  InputBlockElement,
+  KnownBlock,
+  ModalView,
+  MrkdwnElement,
+  PlainTextElement,
+  PlainTextOption,
+  SectionBlock,
+} from "@slack/types";
+import { clampMrkdwn, clampText } from "../text/index.ts";
+import { SLACK_LIMITS } from "./limits.ts";
+
+/**
+ * Small constructors of Block Kit objects. They clamp what Slack would otherwise reject
+ * (a label over its limit fails the whole `views.open`), which is safe for labels and
+ * previews; note text never goes through them.
+ */
+
+/** Plain text; Slack shows it as it is, so it needs no escaping. */
+export function plain(text: string, max: number = SLACK_LIMITS.inputLabel): PlainTextElement {
+  return { type: "plain_text", text: clampText(text, max), emoji: true };
+}
+
+/** Mrkdwn that the caller has already escaped. */
+export function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnElement {
+  return { type: "mrkdwn", text: clampMrkdwn(text, max) };
+}
+
+export function section(text: string, accessory?: Button): SectionBlock {
+  const block: SectionBlock = { type: "section", text: mrkdwn(text) };
+  if (accessory !== undefined) block.accessory = accessory;
+  return block;
+}
+
+export function context(...texts: string[]): ContextBlock {
+  return { type: "context", elements: texts.map((text) => mrkdwn(text, SLACK_LIMITS.contextText)) };
+}
+
+export function header(text: string): HeaderBlock {
+  return { type: "header", text: plain(text, SLACK_LIMITS.headerText) };
+}
+
+export function divider(): DividerBlock {
+  return { type: "divider" };
+}
+
+export function actions(blockId: string, elements: Button[]): ActionsBlock {
+  return { type: "actions", block_id: blockId, elements };
+}
+
+/** A button whose `value` is the job id, as every listener of ours expects. */
+export function button(
+  actionId: string,
+  label: string,
+  value: string,
+  style?: "primary" | "danger",
+): Button {
+  const element: Button = {
+    type: "button",
+    action_id: actionId,
+    text: plain(label, SLACK_LIMITS.buttonText),
+    value,
+  };
+  if (style !== undefined) element.style = style;
+  return element;
+}
+
+export function option(text: string, value: string): PlainTextOption {
+  return { text: plain(text, SLACK_LIMITS.optionText), value };
+}
+
+export function input(
+  blockId: string,
+  label: string,
+  element: InputBlockElement,
+  extra: { optional?: boolean; hint?: string } = {},
+): InputBlock {
+  const block: InputBlock = { type: "input", block_id: blockId, label: plain(label), element };
+  if (extra.optional === true) block.optional = true;
+  if (extra.hint !== undefined) block.hint = plain(extra.hint);
+  return block;
+}
+
+/** A modal with its title and buttons, clamped to Slack's 24 characters. */
+export function modal(
+  callbackId: string,
+  texts: { title: string; submit: string; close: string },
+  privateMetadata: string,
+  blocks: KnownBlock[],
+): ModalView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    private_metadata: privateMetadata,
+    title: plain(texts.title, SLACK_LIMITS.modalTitle),
+    submit: plain(texts.submit, SLACK_LIMITS.modalButton),
+    close: plain(texts.close, SLACK_LIMITS.modalButton),
+    blocks,
+  };
+}

@@ -1,0 +1,124 @@
+import type { KnownBlock } from "@slack/types";
+import type { CommandRefusal, Job, StartRefusal } from "../../jobs/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
+import { type Locale, t, timeAgo } from "../messages/index.ts";
+import { clampText } from "../text/index.ts";
+import { context, section } from "./block-kit.ts";
+import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
+import type { MessageContent } from "./message-content.ts";
+
+const COMMAND = "/meeting-notes";
+const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
+/** Jobs listed by `/meeting-notes status`: one section each, within 50 blocks. */
+export const MAX_STATUS_JOBS = 40;
+const MAX_FILENAME_CHARS = 200;
+const MAX_SKIPPED_LISTED = 20;
+
+/** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
+export type JobCommand = "names" | "cancel" | "retry" | "regenerate";
+
+/** `/meeting-notes help`: how to get notes, and every subcommand. */
+export function buildHelpMessage(locale: Locale): MessageContent {
+  const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
+  const lines = [
+    `*${t(locale, "help.intro")}*`,
+    asMrkdwn(t(locale, "help.upload", { formats })),
+    `• \`${COMMAND}\` — ${t(locale, "help.open")}`,
+    ...SUBCOMMANDS.map((sub) => `• \`${COMMAND} ${sub}\` — ${t(locale, `help.${sub}`)}`),
+  ];
+  return { text: t(locale, "help.intro"), blocks: [section(lines.join("\n"))] };
+}
+
+/** Help, led by a line saying the subcommand typed is not one we know. */
+export function buildUnknownCommand(command: string, locale: Locale): MessageContent {
+  const help = buildHelpMessage(locale);
+  const unknown = t(locale, "command.unknown", { command: clampText(command, 50) });
+  return {
+    text: asPlain(unknown),
+    blocks: [section(asMrkdwn(unknown)), ...help.blocks],
+  };
+}
+
+/** `/meeting-notes status`: the channel's jobs, newest first, with where each stands. */
+export function buildChannelStatus(
+  jobs: Job[],
+  options: { locale: Locale; now: number },
+): MessageContent {
+  const { locale, now } = options;
+  const heading = t(locale, "channel_status.header");
+  if (jobs.length === 0) {
+    const empty = t(locale, "channel_status.empty");
+    return { text: empty, blocks: [section(asMrkdwn(empty))] };
+  }
+  const sorted = [...jobs].sort((a, b) => b.createdAt - a.createdAt);
+  const shown = sorted.slice(0, MAX_STATUS_JOBS);
+  const blocks: KnownBlock[] = [section(`*${heading}*`)];
+  for (const job of shown) {
+    const file = `*${asMrkdwn(clampText(job.source.filename, MAX_FILENAME_CHARS))}*`;
+    const when = timeAgo(locale, job.createdAt, now);
+    blocks.push(section(`${file} · ${when}\n${stageShort(job, locale, asMrkdwn)}`));
+  }
+  if (sorted.length > shown.length) {
+    blocks.push(context(t(locale, "channel_status.more", { count: sorted.length - shown.length })));
+  }
+  return { text: heading, blocks };
+}
+
+/** Why an uploaded file does not become a job, said in its thread. */
+export function buildRefusal(reason: StartRefusal, filename: string, locale: Locale) {
+  const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
+  const name = clampText(filename, MAX_FILENAME_CHARS);
+  const sentence = (safe: (s: string) => string) =>
+    reason === "unsupported_format"
+      ? t(locale, "refusal.unsupported_format", { file: safe(name), formats })
+      : t(locale, `refusal.${reason}`, { file: safe(name) });
+  return plainReply(sentence(asPlain), sentence(asMrkdwn));
+}
+
+/** Several recordings in one message: only the first becomes a job; these were skipped. */
+export function buildSkippedFiles(names: string[], locale: Locale): MessageContent {
+  const listed = names.slice(0, MAX_SKIPPED_LISTED).map((n) => clampText(n, MAX_FILENAME_CHARS));
+  const more = names.length - listed.length;
+  const files = (safe: (s: string) => string) =>
+    [...listed.map(safe), ...(more > 0 ? [`+${more}`] : [])].join(", ");
+  return plainReply(
+    t(locale, "skipped_files", { files: files(asPlain) }),
+    t(locale, "skipped_files", { files: files(asMrkdwn) }),
+  );
+}
+
+/** Why a button or command on a job did nothing, as an ephemeral reply. */
+export function buildCommandRefusal(
+  reason: CommandRefusal,
+  command: JobCommand,
+  locale: Locale,
+): MessageContent {
+  const sentence =
+    reason === "wrong_stage"
+      ? t(locale, `command.wrong_stage.${command}`)
+      : t(locale, reason === "busy" ? "command.busy" : "command.not_found");
+  return plainReply(sentence, asMrkdwn(sentence));
+}
+
+/** The reply to `/meeting-notes cancel`: what was canceled, or that nothing was running. */
+export function buildCancelReply(job: Job | undefined, locale: Locale): MessageContent {
+  if (job === undefined) {
+    const none = t(locale, "command.cancel.none");
+    return plainReply(none, asMrkdwn(none));
+  }
+  const file = clampText(job.source.filename, MAX_FILENAME_CHARS);
+  return plainReply(
+    t(locale, "command.cancel.done", { file: asPlain(file) }),
+    t(locale, "command.cancel.done", { file: asMrkdwn(file) }),
+  );
+}
+
+/** The reply once channel settings are saved. */
+export function buildSettingsSaved(locale: Locale): MessageContent {
+  const saved = t(locale, "settings.saved");
+  return plainReply(saved, asMrkdwn(saved));
+}
+
+function plainReply(text: string, mrkdwnText: string): MessageContent {
+  return { text, blocks: [section(mrkdwnText)] };
+}

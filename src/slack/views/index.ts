@@ -1,0 +1,54 @@
+export { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "./app-home.ts";
+export {
+  buildCancelReply,
+  buildChannelStatus,
+  buildCommandRefusal,
+  buildHelpMessage,
+  buildRefusal,
+  buildSettingsSaved,
+  buildSkippedFiles,
+  buildUnknownCommand,
+  type JobCommand,
+  MAX_STATUS_JOBS,
+} from "./command-replies.ts";
+export { failureSentence, stageShort } from "./job-phrases.ts";
+export { AUTO_LANGUAGE } from "./language-select.ts";
+export { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
+export type { MessageContent, TaggedMessageContent } from "./message-content.ts";
+export {
+  buildNewNotesModal,
+  type NewNotesModalOptions,
+  parseNewNotesMetadata,
+  type RecentRecording,
+} from "./new-notes-modal.ts";
+export { buildNotePart, type NotePartOptions } from "./note-part.ts";
+export {
+  type NewNotesSubmission,
+  parseExtraNames,
+  parseNewNotesSubmission,
+} from "./parse-new-notes-submission.ts";
+export {
+  parseSpeakerSubmission,
+  type SpeakerEntry,
+  type SpeakerSubmission,
+} from "./parse-speaker-submission.ts";
+export {
+  buildSettingsModal,
+  CLEAR_TEMPLATE,
+  parseSettingsSubmission,
+  type SettingsSubmission,
+} from "./settings-modal.ts";
+export {
+  buildSpeakerModal,
+  type Gender,
+  MAX_MODAL_SPEAKERS,
+  type SpeakerModalOptions,
+  type SpeakerPrefill,
+  speakersInModal,
+} from "./speaker-modal.ts";
+export type { Parsed, StateValues } from "./state-values.ts";
+export {
+  buildStatusMessage,
+  buildStatusMetadata,
+  type StatusMessageOptions,
+} from "./status-message.ts";

@@ -1,0 +1,117 @@
+import type { Failure, Job } from "../../jobs/index.ts";
+import { type Locale, t } from "../messages/index.ts";
+import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
+
+/**
+ * How an outside value (a file name, the service's message) is made safe for the field it
+ * goes into: `asMrkdwn` escapes it for mrkdwn, `asPlain` only neutralises mentions, for
+ * `text` fallbacks and plain-text fields where an escape would show as `&lt;`.
+ */
+export type Safe = (text: string) => string;
+export const asMrkdwn: Safe = safeMrkdwn;
+export const asPlain: Safe = neutralizeMentions;
+
+/** File names and messages from outside are shortened so a sentence stays readable. */
+const MAX_FILENAME_CHARS = 200;
+const MAX_DETAIL_CHARS = 300;
+const BAR_CELLS = 10;
+const USER_ID = /^[UW][A-Z0-9]+$/;
+
+/** The status message's sentence for the job's stage, with its file name. */
+export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount?: number) {
+  const file = safe(clampText(job.source.filename, MAX_FILENAME_CHARS));
+  switch (job.stage) {
+    case "queued":
+    case "downloading":
+      return t(locale, `status.${job.stage}`, { file });
+    case "transcribing": {
+      const percent = percentOf(job.audio.progress?.fraction);
+      return percent === undefined
+        ? t(locale, "status.transcribing", { file })
+        : t(locale, "status.transcribing_percent", { file, percent });
+    }
+    case "naming": {
+      const count = speakerCount ?? job.speakers.length;
+      return count === 1
+        ? t(locale, "status.naming.one")
+        : t(locale, "status.naming.other", { count });
+    }
+    case "writing":
+    case "delivering":
+    case "done":
+      return t(locale, `status.${job.stage}`);
+    case "failed":
+      return t(locale, "status.failed", { file });
+    case "canceled":
+      return t(locale, "status.canceled", { user: userRef(job.canceledBy, safe) });
+  }
+}
+
+/** The stage in a list, next to the file name: "Transcribing… 40%", "Failed: …". */
+export function stageShort(job: Job, locale: Locale, safe: Safe): string {
+  switch (job.stage) {
+    case "transcribing": {
+      const percent = percentOf(job.audio.progress?.fraction);
+      return percent === undefined
+        ? t(locale, "stage.transcribing")
+        : t(locale, "stage.transcribing_percent", { percent });
+    }
+    case "failed":
+      return t(locale, "stage.failed", { reason: failureSentence(job.failure, locale, safe) });
+    default:
+      return t(locale, `stage.${job.stage}`);
+  }
+}
+
+/** One plain sentence for a failure; the service's own message where the code has one. */
+export function failureSentence(failure: Failure, locale: Locale, safe: Safe): string {
+  const detail = failure.detail?.trim() ?? "";
+  switch (failure.code) {
+    case "task_failed":
+    case "refused":
+    case "invalid_input":
+    case "timeout": {
+      if (failure.code === "invalid_input" && detail === "template") {
+        return t(locale, "failure.invalid_input.template");
+      }
+      if (failure.code === "timeout" && !/^\d+$/.test(detail)) {
+        return t(locale, "failure.timeout.plain");
+      }
+      return detail === ""
+        ? t(locale, `failure.${failure.code}.plain`)
+        : t(locale, `failure.${failure.code}`, {
+            detail: safe(clampText(detail, MAX_DETAIL_CHARS)),
+          });
+    }
+    default:
+      return t(locale, `failure.${failure.code}`);
+  }
+}
+
+/** A text progress bar such as `▓▓▓▓░░░░░░ 40%`. */
+export function progressBar(fraction: number): string {
+  const clamped = Math.min(1, Math.max(0, fraction));
+  const filled = Math.round(clamped * BAR_CELLS);
+  return `${"▓".repeat(filled)}${"░".repeat(BAR_CELLS - filled)} ${Math.round(clamped * 100)}%`;
+}
+
+/** A whole percentage for a fraction in 0..1, or undefined when it is not known. */
+export function percentOf(fraction: number | null | undefined): number | undefined {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return undefined;
+  return Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+}
+
+/** "Speaker 1" for the service's `speaker_1`; any other id (a hinted name) as it is. */
+export function speakerLabel(speakerId: string, locale: Locale): string {
+  const number = /^speaker[ _-]?(\d+)$/i.exec(speakerId)?.[1];
+  return number === undefined ? speakerId : t(locale, "speakers.label", { number });
+}
+
+/**
+ * A Slack user as a mention when it is a user id: Slack renders it as the person's name.
+ * The status message is edited, not posted, when it reaches `canceled`, and edits do not
+ * notify anyone. Anything else is shown as text, made safe.
+ */
+function userRef(user: string, safe: Safe): string {
+  return USER_ID.test(user) ? `<@${user}>` : safe(user);
+}

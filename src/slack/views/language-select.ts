@@ -1,0 +1,38 @@
+import type { PlainTextOption, StaticSelect } from "@slack/types";
+import { ISO_639_1_CODES } from "../../notetaker/iso-639-1.ts";
+import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/index.ts";
+import { option } from "./block-kit.ts";
+
+/** The option value meaning "no `languageHint`: let the service detect the language". */
+export const AUTO_LANGUAGE = "auto";
+
+/**
+ * A language picker: "Detect automatically", then the listed languages by name in the
+ * reader's language. A current code that is not listed is added, so it stays selected.
+ */
+export function languageSelect(actionId: string, locale: Locale, current?: string): StaticSelect {
+  const codes: string[] = [...LANGUAGE_CODES];
+  if (current !== undefined && ISO_639_1_CODES.has(current) && !codes.includes(current)) {
+    codes.push(current);
+  }
+  const options: PlainTextOption[] = [
+    option(t(locale, "language.auto"), AUTO_LANGUAGE),
+    ...codes.map((code) => option(`${languageName(locale, code)} (${code})`, code)),
+  ];
+  const initial = options.find((o) => o.value === (current ?? AUTO_LANGUAGE));
+  return {
+    type: "static_select",
+    action_id: actionId,
+    options,
+    ...(initial === undefined ? {} : { initial_option: initial }),
+  };
+}
+
+/**
+ * The language hint a submitted option stands for: undefined for automatic; an error when
+ * the value is not an ISO 639-1 code (a forged submission, or a stale form).
+ */
+export function readLanguage(value: string | undefined): { code?: string } | "invalid" {
+  if (value === undefined || value === AUTO_LANGUAGE) return {};
+  return ISO_639_1_CODES.has(value) ? { code: value } : "invalid";
+}

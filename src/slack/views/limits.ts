@@ -1,0 +1,28 @@
+/** Slack's limits that the builders stay within (DESIGN.md §5); the tests check them. */
+export const SLACK_LIMITS = {
+  messageBlocks: 50,
+  modalBlocks: 100,
+  homeBlocks: 100,
+  /** Characters of `markdown` block text per message, all blocks together. */
+  messageMarkdownChars: 12_000,
+  sectionText: 3_000,
+  contextText: 3_000,
+  headerText: 150,
+  buttonText: 75,
+  optionText: 75,
+  optionValue: 150,
+  staticOptions: 100,
+  modalTitle: 24,
+  modalButton: 24,
+  privateMetadata: 3_000,
+  blockId: 255,
+  actionValue: 2_000,
+  inputLabel: 2_000,
+  placeholder: 150,
+  plainTextInput: 3_000,
+  confirmTitle: 100,
+  confirmButton: 30,
+} as const;
+
+/** Most characters a typed name may have, in the speaker modal and the extra names. */
+export const MAX_NAME_CHARS = 80;

@@ -1,0 +1,170 @@
+import type {
+  ConversationsSelect,
+  FileInput,
+  KnownBlock,
+  ModalView,
+  MultiUsersSelect,
+  PlainTextInput,
+  StaticSelect,
+} from "@slack/types";
+import { z } from "zod";
+import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
+import { INPUTS, VIEWS } from "../ids.ts";
+import { type Locale, type PlainKey, t } from "../messages/index.ts";
+import { clampText } from "../text/index.ts";
+import { input, modal, option, plain } from "./block-kit.ts";
+import { languageSelect } from "./language-select.ts";
+import { SLACK_LIMITS } from "./limits.ts";
+
+/** A recording already in the channel, offered instead of a new upload. */
+export interface RecentRecording {
+  fileId: string;
+  name: string;
+}
+
+export interface NewNotesModalOptions {
+  locale: Locale;
+  /** The channel the command was typed in: the default place to post the notes. */
+  channelId: string;
+  /** Newest first; at most 100 are offered (Slack's limit for a select). */
+  recentRecordings: RecentRecording[];
+}
+
+const privateMetadataSchema = z.object({ channelId: z.string().min(1) });
+
+/**
+ * The `/meeting-notes` modal: a recording (a new file, or one of the channel's recent
+ * recordings), who took part (members, and names typed by hand), an agenda or glossary, the
+ * language, an optional DOCX template, and where to post. `private_metadata` is
+ * `{"channelId": …}`, the channel the command came from.
+ */
+export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
+  const { locale, channelId } = options;
+  const blocks: KnownBlock[] = [recordingInput(locale)];
+  const recent = recentSelect(options.recentRecordings, locale);
+  if (recent !== undefined) blocks.push(recent);
+  blocks.push(...detailInputs(locale, channelId));
+  const texts = {
+    title: t(locale, "modal.new_notes.title"),
+    submit: t(locale, "modal.new_notes.submit"),
+    close: t(locale, "modal.close"),
+  };
+  return modal(VIEWS.newNotes, texts, JSON.stringify({ channelId }), blocks);
+}
+
+/** Everything after the recording: who, context, language, template, where to post. */
+function detailInputs(locale: Locale, channelId: string): KnownBlock[] {
+  const optional = (hint: PlainKey) => ({ optional: true, hint: t(locale, hint) });
+  const { participants, extraNames, context, language, template, destination } = INPUTS;
+  return [
+    input(
+      participants.block,
+      t(locale, "new_notes.participants_label"),
+      participantsSelect(locale),
+      optional("new_notes.participants_hint"),
+    ),
+    input(
+      extraNames.block,
+      t(locale, "new_notes.extra_names_label"),
+      multiline(extraNames.action),
+      optional("new_notes.extra_names_hint"),
+    ),
+    input(
+      context.block,
+      t(locale, "new_notes.context_label"),
+      multiline(context.action),
+      optional("new_notes.context_hint"),
+    ),
+    input(
+      language.block,
+      t(locale, "new_notes.language_label"),
+      languageSelect(language.action, locale),
+    ),
+    input(
+      template.block,
+      t(locale, "new_notes.template_label"),
+      docxInput(template.action),
+      optional("new_notes.template_hint"),
+    ),
+    input(
+      destination.block,
+      t(locale, "new_notes.destination_label"),
+      destinationSelect(channelId),
+    ),
+  ];
+}
+
+/** The channel id of the new-notes modal's `private_metadata`; undefined when malformed. */
+export function parseNewNotesMetadata(privateMetadata: string): { channelId: string } | undefined {
+  try {
+    const parsed = privateMetadataSchema.safeParse(JSON.parse(privateMetadata));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Optional, because a recent recording can be chosen instead; the parser checks one is. */
+function recordingInput(locale: Locale): KnownBlock {
+  const element: FileInput = {
+    type: "file_input",
+    action_id: INPUTS.recording.action,
+    filetypes: [...SUPPORTED_AUDIO_FORMATS],
+    max_files: 1,
+  };
+  return input(INPUTS.recording.block, t(locale, "new_notes.recording_label"), element, {
+    optional: true,
+    hint: t(locale, "new_notes.recording_hint"),
+  });
+}
+
+function recentSelect(recordings: RecentRecording[], locale: Locale): KnownBlock | undefined {
+  const usable = recordings
+    .filter((r) => r.fileId !== "" && r.fileId.length <= SLACK_LIMITS.optionValue)
+    .slice(0, SLACK_LIMITS.staticOptions);
+  if (usable.length === 0) return undefined;
+  const element: StaticSelect = {
+    type: "static_select",
+    action_id: INPUTS.recentRecording.action,
+    placeholder: plain(t(locale, "new_notes.recent_placeholder"), SLACK_LIMITS.placeholder),
+    options: usable.map((r) => option(clampText(r.name, SLACK_LIMITS.optionText), r.fileId)),
+  };
+  return input(INPUTS.recentRecording.block, t(locale, "new_notes.recent_label"), element, {
+    optional: true,
+  });
+}
+
+function participantsSelect(locale: Locale): MultiUsersSelect {
+  return {
+    type: "multi_users_select",
+    action_id: INPUTS.participants.action,
+    placeholder: plain(t(locale, "new_notes.participants_placeholder"), SLACK_LIMITS.placeholder),
+  };
+}
+
+function multiline(actionId: string): PlainTextInput {
+  return {
+    type: "plain_text_input",
+    action_id: actionId,
+    multiline: true,
+    max_length: SLACK_LIMITS.plainTextInput,
+  };
+}
+
+/** A DOCX template: one file, at most 10 MB (Slack's limit for `file_input`). */
+export function docxInput(actionId: string): FileInput {
+  return { type: "file_input", action_id: actionId, filetypes: ["docx"], max_files: 1 };
+}
+
+/**
+ * Where to post, defaulting to the channel of the command. `initial_conversation` wins
+ * over `default_to_current_conversation`; the latter is the fallback if Slack drops the id.
+ */
+function destinationSelect(channelId: string): ConversationsSelect {
+  return {
+    type: "conversations_select",
+    action_id: INPUTS.destination.action,
+    initial_conversation: channelId,
+    default_to_current_conversation: true,
+  };
+}

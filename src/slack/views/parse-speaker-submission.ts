@@ -1,0 +1,90 @@
+import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
+import { type Locale, t } from "../messages/index.ts";
+import { hasControlChars } from "../text/index.ts";
+import { MAX_NAME_CHARS } from "./limits.ts";
+import { checkName } from "./name-rules.ts";
+import type { Gender } from "./speaker-modal.ts";
+import {
+  fileOf,
+  optionOf,
+  readStateValues,
+  type StateValues,
+  stateOf,
+  textOf,
+} from "./state-values.ts";
+
+/** What the person said about one speaker. A typed name wins over the member's name. */
+export interface SpeakerEntry {
+  speakerId: string;
+  userId?: string;
+  name?: string;
+  gender?: Gender;
+}
+
+export type SpeakerSubmission =
+  | {
+      ok: true;
+      entries: SpeakerEntry[];
+      /** Regenerate only: the context as typed; absent when left empty (keep the current). */
+      contextText?: string;
+      /** Regenerate only: a new DOCX template's Slack file id. */
+      templateFileId?: string;
+    }
+  | { ok: false; errors: Record<string, string> };
+
+/**
+ * Reads the speaker modal's (or the regenerate modal's) submission for the speakers it
+ * showed (`speakersInModal`). Every speaker needs a member or a typed name; a typed name
+ * must be at most 80 characters with no control characters. Errors are keyed by block id,
+ * ready for `response_action: "errors"`. The listener turns member ids into names.
+ */
+export function parseSpeakerSubmission(
+  values: unknown,
+  speakerIds: readonly string[],
+  locale: Locale = "en",
+): SpeakerSubmission {
+  const state = readStateValues(values);
+  const firstId = speakerIds[0];
+  if (state === undefined) {
+    const block = firstId === undefined ? INPUTS.context.block : speakerBlock.name(firstId);
+    return { ok: false, errors: { [block]: t(locale, "validation.unreadable") } };
+  }
+  const errors: Record<string, string> = {};
+  const entries: SpeakerEntry[] = [];
+  for (const speakerId of speakerIds) {
+    const entry = readSpeaker(state, speakerId);
+    const error = checkSpeaker(entry, locale);
+    if (error !== undefined) errors[speakerBlock.name(speakerId)] = error;
+    else entries.push(entry);
+  }
+  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
+    errors[INPUTS.context.block] = t(locale, "validation.control_chars");
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const templateFileId = fileOf(state, INPUTS.template.block, INPUTS.template.action);
+  return {
+    ok: true,
+    entries,
+    ...(contextText === undefined ? {} : { contextText }),
+    ...(templateFileId === undefined ? {} : { templateFileId }),
+  };
+}
+
+function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {
+  const entry: SpeakerEntry = { speakerId };
+  const userId = stateOf(state, speakerBlock.user(speakerId), SPEAKER_ACTIONS.user)?.selected_user;
+  if (typeof userId === "string" && userId !== "") entry.userId = userId;
+  const name = textOf(state, speakerBlock.name(speakerId), SPEAKER_ACTIONS.name);
+  if (name !== undefined) entry.name = name;
+  const gender = optionOf(state, speakerBlock.gender(speakerId), SPEAKER_ACTIONS.gender);
+  if (gender === "male" || gender === "female") entry.gender = gender;
+  return entry;
+}
+
+function checkSpeaker(entry: SpeakerEntry, locale: Locale): string | undefined {
+  if (entry.name === undefined) {
+    return entry.userId === undefined ? t(locale, "validation.speaker_required") : undefined;
+  }
+  return checkName(entry.name, locale, MAX_NAME_CHARS);
+}

@@ -1,0 +1,156 @@
+import type {
+  Checkboxes,
+  KnownBlock,
+  ModalView,
+  PlainTextInput,
+  PlainTextOption,
+  RadioButtons,
+} from "@slack/types";
+import type { ChannelSettings } from "../../jobs/index.ts";
+import { INPUTS, VIEWS } from "../ids.ts";
+import { type Locale, t } from "../messages/index.ts";
+import { hasControlChars } from "../text/index.ts";
+import { context, input, modal, option } from "./block-kit.ts";
+import { languageSelect, readLanguage } from "./language-select.ts";
+import { SLACK_LIMITS } from "./limits.ts";
+import { docxInput } from "./new-notes-modal.ts";
+import { optionOf, type Parsed, readStateValues, stateOf, textOf } from "./state-values.ts";
+
+/**
+ * The "stop using the current template" checkbox. `src/slack/ids.ts` has no id for it and
+ * is not this module's to edit; move it there with the other ids when convenient.
+ */
+export const CLEAR_TEMPLATE = INPUTS.clearTemplate;
+
+const AUTO_ON = "on";
+const AUTO_OFF = "off";
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+
+/** What the settings modal asks to change. */
+export interface SettingsSubmission {
+  autoTranscribe: boolean;
+  /** ISO 639-1; absent for automatic detection. */
+  languageHint?: string;
+  /** Absent when the box was emptied: the channel then has no default context. */
+  contextText?: string;
+  /** A new DOCX template's Slack file id. */
+  templateFileId?: string;
+  /** The person asked to stop using the current template. */
+  clearTemplate: boolean;
+}
+
+/**
+ * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
+ * automatically or not, language, context, DOCX template. `private_metadata` is
+ * `{"channelId": …}`, as for the new-notes modal.
+ */
+export function buildSettingsModal(
+  settings: ChannelSettings,
+  options: { locale: Locale; channelId: string },
+): ModalView {
+  const { locale, channelId } = options;
+  const texts = {
+    title: t(locale, "modal.settings.title"),
+    submit: t(locale, "modal.settings.submit"),
+    close: t(locale, "modal.close"),
+  };
+  const metadata = JSON.stringify({ channelId });
+  return modal(VIEWS.channelSettings, texts, metadata, settingsBlocks(settings, locale, channelId));
+}
+
+function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: string) {
+  const channel = CHANNEL_ID.test(channelId) ? `<#${channelId}>` : "";
+  const { autoTranscribe, language, context: contextIds, template } = INPUTS;
+  const templateHint = settings.templateId
+    ? "settings.template_hint_set"
+    : "settings.template_hint_none";
+  const blocks: KnownBlock[] = [
+    context(t(locale, "settings.intro", { channel })),
+    input(autoTranscribe.block, t(locale, "settings.auto_label"), autoRadio(settings, locale)),
+    input(
+      language.block,
+      t(locale, "settings.language_label"),
+      languageSelect(language.action, locale, settings.languageHint),
+    ),
+    input(contextIds.block, t(locale, "settings.context_label"), contextInput(settings), {
+      optional: true,
+      hint: t(locale, "settings.context_hint"),
+    }),
+    input(template.block, t(locale, "settings.template_label"), docxInput(template.action), {
+      optional: true,
+      hint: t(locale, templateHint),
+    }),
+  ];
+  if (settings.templateId !== undefined) blocks.push(clearTemplateInput(locale));
+  return blocks;
+}
+
+/** Reads and checks the settings modal's submission; errors are keyed by block id. */
+export function parseSettingsSubmission(
+  values: unknown,
+  locale: Locale = "en",
+): Parsed<SettingsSubmission> {
+  const state = readStateValues(values);
+  const auto = state && optionOf(state, INPUTS.autoTranscribe.block, INPUTS.autoTranscribe.action);
+  if (state === undefined || (auto !== AUTO_ON && auto !== AUTO_OFF)) {
+    const error = t(locale, "validation.unreadable");
+    return { ok: false, errors: { [INPUTS.autoTranscribe.block]: error } };
+  }
+  const language = readLanguage(optionOf(state, INPUTS.language.block, INPUTS.language.action));
+  if (language === "invalid") {
+    return { ok: false, errors: { [INPUTS.language.block]: t(locale, "validation.language") } };
+  }
+  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
+    return { ok: false, errors: { [INPUTS.context.block]: t(locale, "validation.control_chars") } };
+  }
+  const templateFileId = stateOf(state, INPUTS.template.block, INPUTS.template.action)?.files?.[0]
+    ?.id;
+  const clear = stateOf(state, CLEAR_TEMPLATE.block, CLEAR_TEMPLATE.action)?.selected_options;
+  const value: SettingsSubmission = {
+    autoTranscribe: auto === AUTO_ON,
+    clearTemplate: (clear ?? []).some((o) => o.value === CLEAR_TEMPLATE.action),
+  };
+  if (language.code !== undefined) value.languageHint = language.code;
+  if (contextText !== undefined) value.contextText = contextText;
+  if (templateFileId !== undefined) value.templateFileId = templateFileId;
+  return { ok: true, value };
+}
+
+function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
+  const options: PlainTextOption[] = [
+    option(t(locale, "settings.auto_on"), AUTO_ON),
+    option(t(locale, "settings.auto_off"), AUTO_OFF),
+  ];
+  const initial = settings.autoTranscribe ? options[0] : options[1];
+  return {
+    type: "radio_buttons",
+    action_id: INPUTS.autoTranscribe.action,
+    options,
+    ...(initial === undefined ? {} : { initial_option: initial }),
+  };
+}
+
+function contextInput(settings: ChannelSettings): PlainTextInput {
+  const current = settings.contextText;
+  return {
+    type: "plain_text_input",
+    action_id: INPUTS.context.action,
+    multiline: true,
+    max_length: SLACK_LIMITS.plainTextInput,
+    ...(current !== undefined && current.length <= SLACK_LIMITS.plainTextInput
+      ? { initial_value: current }
+      : {}),
+  };
+}
+
+function clearTemplateInput(locale: Locale): KnownBlock {
+  const element: Checkboxes = {
+    type: "checkboxes",
+    action_id: CLEAR_TEMPLATE.action,
+    options: [option(t(locale, "settings.template_clear"), CLEAR_TEMPLATE.action)],
+  };
+  return input(CLEAR_TEMPLATE.block, t(locale, "settings.template_clear_label"), element, {
+    optional: true,
+  });
+}

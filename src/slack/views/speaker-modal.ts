@@ -1,0 +1,203 @@
+import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slack/types";
+import type { Job, SpeakerSummary } from "../../jobs/index.ts";
+import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
+import { type Locale, t } from "../messages/index.ts";
+import { clampText, formatDuration } from "../text/index.ts";
+import { context, divider, input, modal, option, plain, section } from "./block-kit.ts";
+import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
+import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
+
+export type Gender = "male" | "female";
+
+/** What to show in a speaker's inputs when the modal opens. */
+export interface SpeakerPrefill {
+  name?: string;
+  userId?: string;
+  gender?: Gender;
+}
+
+export interface SpeakerModalOptions {
+  locale: Locale;
+  /** `names`: the job waits for names. `regenerate`: new names, context or template. */
+  mode: "names" | "regenerate";
+  /** Values by speaker id; they win over what the job itself knows. */
+  prefill?: Record<string, SpeakerPrefill>;
+}
+
+/** Blocks of one speaker: the summary, member, typed name, gender, and a divider. */
+const BLOCKS_PER_SPEAKER = 5;
+/** The intro, the regenerate inputs (context, template) and the "N more" line. */
+const OTHER_BLOCKS = 4;
+/** How many speakers fit in one modal of at most 100 blocks. */
+export const MAX_MODAL_SPEAKERS = Math.floor(
+  (SLACK_LIMITS.modalBlocks - OTHER_BLOCKS) / BLOCKS_PER_SPEAKER,
+);
+const MAX_CONTEXT_CHARS = SLACK_LIMITS.plainTextInput;
+
+/**
+ * The speakers the modal asks about, in the service's order: the first
+ * `MAX_MODAL_SPEAKERS` whose block ids fit Slack's limit. The others keep their labels.
+ * The submission listener parses with this same list.
+ */
+export function speakersInModal(job: Job): SpeakerSummary[] {
+  return speakersOf(job)
+    .filter((speaker) => speakerBlock.gender(speaker.speakerId).length <= SLACK_LIMITS.blockId)
+    .slice(0, MAX_MODAL_SPEAKERS);
+}
+
+/**
+ * The modal to name a job's speakers (from the status message's Name speakers button) or
+ * to regenerate its notes (Regenerate). For each speaker: share of talk time and two
+ * quotes, a member picker, a typed name and a gender, each in a block whose id carries the
+ * speaker id. `private_metadata` holds only the job id: the listener loads the job again
+ * and checks its stage on submit.
+ */
+export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
+  const { locale, mode } = options;
+  const all = speakersOf(job);
+  const shown = speakersInModal(job);
+  const blocks: KnownBlock[] = [context(asMrkdwn(t(locale, "speakers.intro")))];
+  for (const speaker of shown) {
+    const prefill = prefillFor(job, speaker.speakerId, options.prefill);
+    blocks.push(...speakerBlocks(speaker, prefill, locale));
+  }
+  const hidden = all.length - shown.length;
+  if (hidden > 0) {
+    blocks.push(
+      context(
+        hidden === 1
+          ? t(locale, "speakers.more.one")
+          : t(locale, "speakers.more.other", { count: hidden }),
+      ),
+    );
+  }
+  if (mode === "regenerate") blocks.push(...regenerateInputs(job, locale));
+  const kind = mode === "names" ? "speakers" : "regenerate";
+  const texts = {
+    title: t(locale, `modal.${kind}.title`),
+    submit: t(locale, `modal.${kind}.submit`),
+    close: t(locale, "modal.close"),
+  };
+  const callbackId = mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate;
+  return modal(callbackId, texts, job.id, blocks);
+}
+
+/** The speakers of the job: heard in naming; those of the note once it has one. */
+function speakersOf(job: Job): SpeakerSummary[] {
+  if (job.stage === "naming") return job.speakers;
+  if ("note" in job) return job.note.speakers;
+  return [];
+}
+
+/** Prefill by priority: the caller's, then the note's speaker map, then the hints. */
+function prefillFor(
+  job: Job,
+  speakerId: string,
+  given: Record<string, SpeakerPrefill> | undefined,
+): SpeakerPrefill {
+  const explicit = given?.[speakerId];
+  if (explicit !== undefined) return explicit;
+  const mapped =
+    "note" in job ? job.note.speakerMap.find((e) => e.speaker_id === speakerId) : undefined;
+  // The service labels a speaker with a hinted name when it recognised them.
+  const hinted = job.options.speakers?.find((hint) => hint.name.trim() === speakerId);
+  const known = mapped ?? hinted;
+  if (known === undefined) return {};
+  const prefill: SpeakerPrefill = { name: known.name.trim() };
+  if (known.gender === "male" || known.gender === "female") prefill.gender = known.gender;
+  return prefill;
+}
+
+function speakerBlocks(speaker: SpeakerSummary, prefill: SpeakerPrefill, locale: Locale) {
+  const id = speaker.speakerId;
+  const nameInput = {
+    type: "plain_text_input" as const,
+    action_id: SPEAKER_ACTIONS.name,
+    max_length: MAX_NAME_CHARS,
+    placeholder: plain(t(locale, "speakers.name_placeholder"), SLACK_LIMITS.placeholder),
+    ...(prefill.name ? { initial_value: clampText(prefill.name, MAX_NAME_CHARS) } : {}),
+  };
+  const userSelect = {
+    type: "users_select" as const,
+    action_id: SPEAKER_ACTIONS.user,
+    placeholder: plain(t(locale, "speakers.user_placeholder"), SLACK_LIMITS.placeholder),
+    ...(prefill.userId ? { initial_user: prefill.userId } : {}),
+  };
+  return [
+    divider(),
+    section(speakerSummaryText(speaker, locale)),
+    input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect, { optional: true }),
+    input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput, { optional: true }),
+    input(
+      speakerBlock.gender(id),
+      t(locale, "speakers.gender_label"),
+      genderSelect(prefill, locale),
+      {
+        optional: true,
+        hint: t(locale, "speakers.gender_hint"),
+      },
+    ),
+  ];
+}
+
+/** "*Speaker 1* · 45% of talk time" and up to two quotes with their timestamps. */
+function speakerSummaryText(speaker: SpeakerSummary, locale: Locale): string {
+  const label = `*${asMrkdwn(speakerLabel(speaker.speakerId, locale))}*`;
+  const percent = Math.round(speaker.share * 100);
+  const lines = [t(locale, "speakers.share", { speaker: label, percent })];
+  const quotes = speaker.quotes.slice(0, 2);
+  for (const quote of quotes) {
+    lines.push(`> \`${formatDuration(quote.atSeconds)}\` ${asMrkdwn(clampText(quote.text, 300))}`);
+  }
+  if (quotes.length === 0) lines.push(`_${t(locale, "speakers.no_quotes")}_`);
+  return lines.join("\n");
+}
+
+function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
+  const options: PlainTextOption[] = [
+    option(t(locale, "gender.male"), "male"),
+    option(t(locale, "gender.female"), "female"),
+  ];
+  const select: StaticSelect = {
+    type: "static_select",
+    action_id: SPEAKER_ACTIONS.gender,
+    placeholder: plain(t(locale, "speakers.gender_placeholder"), SLACK_LIMITS.placeholder),
+    options,
+  };
+  const initial = options.find((o) => o.value === prefill.gender);
+  if (initial !== undefined) select.initial_option = initial;
+  return select;
+}
+
+/**
+ * Context and template for a new version of the notes. A context too long for Slack's
+ * input (3,000 characters) is not shown; left empty, the current one is kept.
+ */
+function regenerateInputs(job: Job, locale: Locale): KnownBlock[] {
+  const current = "note" in job ? job.note.contextText : job.options.contextText;
+  const contextInput = {
+    type: "plain_text_input" as const,
+    action_id: INPUTS.context.action,
+    multiline: true,
+    max_length: MAX_CONTEXT_CHARS,
+    ...(current !== undefined && current.length <= MAX_CONTEXT_CHARS
+      ? { initial_value: current }
+      : {}),
+  };
+  const template = {
+    type: "file_input" as const,
+    action_id: INPUTS.template.action,
+    filetypes: ["docx"],
+    max_files: 1,
+  };
+  return [
+    input(INPUTS.context.block, t(locale, "regenerate.context_label"), contextInput, {
+      optional: true,
+      hint: t(locale, "regenerate.context_hint"),
+    }),
+    input(INPUTS.template.block, t(locale, "regenerate.template_label"), template, {
+      optional: true,
+      hint: t(locale, "regenerate.template_hint"),
+    }),
+  ];
+}

@@ -1,0 +1,127 @@
+import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
+import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
+import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
+import { type Locale, t } from "../messages/index.ts";
+import { clampText, formatDuration } from "../text/index.ts";
+import { actions, button, context, section } from "./block-kit.ts";
+import {
+  asMrkdwn,
+  asPlain,
+  failureSentence,
+  percentOf,
+  progressBar,
+  speakerLabel,
+  stageSentence,
+} from "./job-phrases.ts";
+import type { MessageContent } from "./message-content.ts";
+
+/** Speakers listed in the status message; the modal shows them all. */
+const LISTED_SPEAKERS = 10;
+const STATUS_ACTIONS_BLOCK = "job_status_actions";
+
+export interface StatusMessageOptions {
+  locale: Locale;
+  /** The time to measure elapsed time against (ms since the epoch). */
+  now: number;
+  /** Overrides the number of speakers the naming sentence gives (default: all of them). */
+  speakerCount?: number;
+}
+
+/**
+ * The one status message of a job, in its thread, kept current as the job moves on: the
+ * stage in a sentence, a progress bar while transcribing, the speakers heard while waiting
+ * for names, the reason of a failure, the time taken, and the buttons that apply now —
+ * Cancel in every active stage, Name speakers and Skip while naming, Retry after a failure
+ * that a retry can help, Regenerate once the notes are ready.
+ */
+export function buildStatusMessage(job: Job, options: StatusMessageOptions): MessageContent {
+  const { locale, now, speakerCount } = options;
+  const blocks: KnownBlock[] = [section(statusBody(job, locale, speakerCount))];
+  blocks.push(context(elapsedPhrase(job, locale, now)));
+  const buttons = statusButtons(job, locale);
+  if (buttons.length > 0) blocks.push(actions(STATUS_ACTIONS_BLOCK, buttons));
+  return { text: fallbackText(job, locale, speakerCount), blocks };
+}
+
+/** The metadata of the status message, which tells it apart from the note's parts. */
+export function buildStatusMetadata(jobId: string): MessageMetadata {
+  return { event_type: METADATA_EVENT_TYPE, event_payload: { job_id: jobId, kind: "status" } };
+}
+
+function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
+  const lines = [stageSentence(job, locale, asMrkdwn, speakerCount)];
+  if (job.stage === "transcribing") {
+    const progress = job.audio.progress;
+    const fraction = progress?.fraction;
+    if (typeof fraction === "number" && percentOf(fraction) !== undefined) {
+      lines.push(`\`${progressBar(fraction)}\``);
+    } else if (progress != null && progress.label.trim() !== "") {
+      lines.push(asMrkdwn(clampText(progress.label, 100)));
+    }
+  }
+  if (job.stage === "naming") lines.push(...speakerLines(job, locale));
+  if (job.stage === "failed") {
+    lines.push(failureSentence(job.failure, locale, asMrkdwn));
+    if (job.retryable) lines.push(t(locale, "status.retry_hint"));
+  }
+  return lines.join("\n");
+}
+
+function speakerLines(job: JobIn<"naming">, locale: Locale): string[] {
+  const lines = job.speakers.slice(0, LISTED_SPEAKERS).map((speaker) => {
+    const label = `*${asMrkdwn(speakerLabel(speaker.speakerId, locale))}*`;
+    const percent = Math.round(speaker.share * 100);
+    return `• ${t(locale, "speakers.share", { speaker: label, percent })}`;
+  });
+  const more = job.speakers.length - LISTED_SPEAKERS;
+  if (more > 0) lines.push(t(locale, "status.naming.more", { count: more }));
+  return lines;
+}
+
+function fallbackText(job: Job, locale: Locale, speakerCount?: number): string {
+  const sentence = stageSentence(job, locale, asPlain, speakerCount);
+  if (job.stage !== "failed") return sentence;
+  return `${sentence} ${failureSentence(job.failure, locale, asPlain)}`;
+}
+
+/** "Elapsed 03:05" while the job runs; "Took 12:40" once it has ended. */
+function elapsedPhrase(job: Job, locale: Locale, now: number): string {
+  if (isActive(job)) {
+    return t(locale, "status.elapsed", { time: formatDuration((now - job.createdAt) / 1000) });
+  }
+  return t(locale, "status.took", {
+    time: formatDuration((job.finishedAt - job.createdAt) / 1000),
+  });
+}
+
+function statusButtons(job: Job, locale: Locale): Button[] {
+  const buttons: Button[] = [];
+  if (job.stage === "naming") {
+    buttons.push(
+      button(ACTIONS.nameSpeakers, t(locale, "button.name_speakers"), job.id, "primary"),
+    );
+    buttons.push(button(ACTIONS.skipNaming, t(locale, "button.skip"), job.id));
+  }
+  if (job.stage === "failed" && job.retryable) {
+    buttons.push(button(ACTIONS.retry, t(locale, "button.retry"), job.id, "primary"));
+  }
+  if (job.stage === "done") {
+    buttons.push(button(ACTIONS.regenerate, t(locale, "button.regenerate"), job.id));
+  }
+  if (isActive(job)) buttons.push(cancelButton(job.id, locale));
+  return buttons;
+}
+
+/** Cancel asks first: a slip of the finger would throw away a long transcription. */
+function cancelButton(jobId: string, locale: Locale): Button {
+  return {
+    ...button(ACTIONS.cancel, t(locale, "button.cancel"), jobId, "danger"),
+    confirm: {
+      title: { type: "plain_text", text: t(locale, "confirm.cancel.title") },
+      text: { type: "plain_text", text: t(locale, "confirm.cancel.text") },
+      confirm: { type: "plain_text", text: t(locale, "confirm.cancel.yes") },
+      deny: { type: "plain_text", text: t(locale, "confirm.cancel.no") },
+      style: "danger",
+    },
+  };
+}

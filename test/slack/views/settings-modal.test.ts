@@ -1,0 +1,155 @@
+import type { InputBlock } from "@slack/types";
+import { describe, expect, it } from "vitest";
+import { INPUTS, VIEWS } from "../../../src/slack/ids.ts";
+import { LOCALES } from "../../../src/slack/messages/index.ts";
+import {
+  buildSettingsModal,
+  CLEAR_TEMPLATE,
+  parseSettingsSubmission,
+} from "../../../src/slack/views/index.ts";
+import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
+
+function block(blocks: { type: string }[], id: string) {
+  return blocks.filter((b): b is InputBlock => b.type === "input").find((b) => b.block_id === id);
+}
+
+const full = {
+  autoTranscribe: false,
+  languageHint: "ja",
+  contextText: "Glossary: OKR, P&L",
+  templateId: "tpl-1",
+};
+
+describe("buildSettingsModal", () => {
+  it.each(LOCALES)("stays within Slack's limits (%s)", (locale) => {
+    for (const settings of [{ autoTranscribe: true }, full]) {
+      const view = buildSettingsModal(settings, { locale, channelId: "C0CHAN" });
+      expectModalLimits(view);
+      expectNoLiveMentions(view, ["<#C0CHAN>"]);
+    }
+  });
+
+  it("shows the channel's current settings", () => {
+    const view = buildSettingsModal(full, { locale: "en", channelId: "C0CHAN" });
+    expect(view.callback_id).toBe(VIEWS.channelSettings);
+    expect(JSON.parse(view.private_metadata ?? "")).toEqual({ channelId: "C0CHAN" });
+    expect(view.title.text).toBe("Channel settings");
+    expect(JSON.stringify(view.blocks[0])).toContain("Defaults for recordings in <#C0CHAN>.");
+    expect(block(view.blocks, INPUTS.autoTranscribe.block)?.element).toMatchObject({
+      type: "radio_buttons",
+      initial_option: { value: "off" },
+    });
+    expect(block(view.blocks, INPUTS.language.block)?.element).toMatchObject({
+      initial_option: { value: "ja", text: { text: "Japanese (ja)" } },
+    });
+    expect(block(view.blocks, INPUTS.context.block)?.element).toMatchObject({
+      initial_value: "Glossary: OKR, P&L",
+    });
+    expect(block(view.blocks, INPUTS.template.block)?.hint?.text).toMatch(/A template is set/);
+    expect(block(view.blocks, CLEAR_TEMPLATE.block)?.element.type).toBe("checkboxes");
+  });
+
+  it("starts from automatic language, on, and no template to clear", () => {
+    const view = buildSettingsModal(
+      { autoTranscribe: true },
+      { locale: "vi", channelId: "C0CHAN" },
+    );
+    expect(view.title.text).toBe("Cài đặt kênh");
+    expect(block(view.blocks, INPUTS.autoTranscribe.block)?.element).toMatchObject({
+      initial_option: { value: "on" },
+    });
+    expect(block(view.blocks, INPUTS.language.block)?.element).toMatchObject({
+      initial_option: { value: "auto", text: { text: "Tự động nhận diện" } },
+    });
+    expect(block(view.blocks, CLEAR_TEMPLATE.block)).toBeUndefined();
+  });
+
+  it("keeps an unlisted language selected", () => {
+    const view = buildSettingsModal(
+      { autoTranscribe: true, languageHint: "cy" },
+      { locale: "en", channelId: "C1" },
+    );
+    expect(block(view.blocks, INPUTS.language.block)?.element).toMatchObject({
+      initial_option: { value: "cy", text: { text: "Welsh (cy)" } },
+    });
+  });
+});
+
+function values(fill: {
+  auto?: string;
+  language?: string;
+  context?: string | null;
+  template?: string;
+  clear?: boolean;
+}) {
+  return {
+    [INPUTS.autoTranscribe.block]: {
+      [INPUTS.autoTranscribe.action]: {
+        type: "radio_buttons",
+        selected_option: fill.auto ? { value: fill.auto } : null,
+      },
+    },
+    [INPUTS.language.block]: {
+      [INPUTS.language.action]: {
+        type: "static_select",
+        selected_option: { value: fill.language ?? "auto" },
+      },
+    },
+    [INPUTS.context.block]: {
+      [INPUTS.context.action]: { type: "plain_text_input", value: fill.context ?? null },
+    },
+    [INPUTS.template.block]: {
+      [INPUTS.template.action]: {
+        type: "file_input",
+        files: fill.template ? [{ id: fill.template }] : [],
+      },
+    },
+    [CLEAR_TEMPLATE.block]: {
+      [CLEAR_TEMPLATE.action]: {
+        type: "checkboxes",
+        selected_options: fill.clear ? [{ value: CLEAR_TEMPLATE.action }] : [],
+      },
+    },
+  };
+}
+
+describe("parseSettingsSubmission", () => {
+  it("reads the settings", () => {
+    expect(
+      parseSettingsSubmission(
+        values({ auto: "off", language: "vi", context: " Glossary ", template: "F0T" }),
+      ),
+    ).toEqual({
+      ok: true,
+      value: {
+        autoTranscribe: false,
+        languageHint: "vi",
+        contextText: "Glossary",
+        templateFileId: "F0T",
+        clearTemplate: false,
+      },
+    });
+    expect(parseSettingsSubmission(values({ auto: "on", clear: true }))).toEqual({
+      ok: true,
+      value: { autoTranscribe: true, clearTemplate: true },
+    });
+  });
+
+  it("refuses what the form cannot have sent", () => {
+    expect(parseSettingsSubmission(values({}))).toMatchObject({
+      ok: false,
+      errors: { [INPUTS.autoTranscribe.block]: expect.any(String) },
+    });
+    expect(parseSettingsSubmission(values({ auto: "on", language: "english" }))).toMatchObject({
+      ok: false,
+      errors: { [INPUTS.language.block]: "Choose a language from the list." },
+    });
+    expect(
+      parseSettingsSubmission(values({ auto: "on", context: "x\u001b[31m" }), "vi"),
+    ).toMatchObject({
+      ok: false,
+      errors: { [INPUTS.context.block]: expect.stringContaining("ký tự điều khiển") },
+    });
+    expect(parseSettingsSubmission("nope")).toMatchObject({ ok: false });
+  });
+});
