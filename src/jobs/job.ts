@@ -119,6 +119,8 @@ const writingSchema = commonSchema.extend({
   task: pollingSchema,
   /** How many times the note was written again because its DOCX link had expired. */
   relinks: z.number().int().nonnegative(),
+  /** 1 for the first note, 2 after a Regenerate…: tells this delivery's posts from earlier ones. */
+  delivery: z.number().int().positive(),
 });
 const deliveringSchema = commonSchema.extend({
   stage: z.literal("delivering"),
@@ -126,6 +128,7 @@ const deliveringSchema = commonSchema.extend({
   markdown: z.string(),
   docxUrl: z.string(),
   relinks: z.number().int().nonnegative(),
+  delivery: z.number().int().positive(),
   docxPath: z.string().optional(),
   /** Parts of the note known to be in the thread. */
   postedParts: z.number().int().nonnegative(),
@@ -139,6 +142,7 @@ const doneSchema = commonSchema.extend({
   note: noteInputsSchema,
   markdown: z.string(),
   partsPosted: z.number().int().nonnegative(),
+  delivery: z.number().int().positive(),
   docxFileId: z.string().optional(),
   finishedAt: z.number(),
 });

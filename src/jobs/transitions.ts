@@ -143,11 +143,11 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
     case "naming:names_given": {
       const j = job as JobIn<"naming">;
       const e = event as Extract<JobEvent, { type: "names_given" }>;
-      return startWriting(j, noteInputs(j, e.speakerMap, e.contextText, e.templateId), 0, now);
+      return startWriting(j, noteInputs(j, e.speakerMap, e.contextText, e.templateId), 0, 1, now);
     }
     case "naming:naming_skipped": {
       const j = job as JobIn<"naming">;
-      return startWriting(j, noteInputs(j, [], undefined, undefined), 0, now);
+      return startWriting(j, noteInputs(j, [], undefined, undefined), 0, 1, now);
     }
     case "writing:note_submitting": {
       const j = job as JobIn<"writing">;
@@ -172,6 +172,7 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
         markdown: e.markdown,
         docxUrl: e.docxUrl,
         relinks: j.relinks,
+        delivery: j.delivery,
         postedParts: 0,
       });
     }
@@ -181,7 +182,7 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
       const j = job as JobIn<"delivering">;
       if (j.docxPath !== undefined || j.postedParts > 0 || j.relinks >= MAX_RELINKS)
         return undefined;
-      return startWriting(j, j.note, j.relinks + 1, now);
+      return startWriting(j, j.note, j.relinks + 1, j.delivery, now);
     }
     case "delivering:part_posting":
       return { ...(job as JobIn<"delivering">), postingPart: field(event, "index") };
@@ -273,8 +274,14 @@ function noteInputs(
   };
 }
 
-function startWriting(job: Job, note: NoteInputs, relinks: number, now: number): Job {
-  return enter(job, "writing", now, { note, task: { ...NEW_POLL }, relinks });
+function startWriting(
+  job: Job,
+  note: NoteInputs,
+  relinks: number,
+  delivery: number,
+  now: number,
+): Job {
+  return enter(job, "writing", now, { note, task: { ...NEW_POLL }, relinks, delivery });
 }
 
 function fail(job: ActiveJob, failure: Failure, retryable: boolean, now: number): Job {
@@ -314,7 +321,7 @@ function retry(job: JobIn<"failed">, now: number): Job {
     case "transcribing":
       return enter(resumed, "queued", now, {});
     case "writing":
-      return startWriting(resumed, resumed.note, resumed.relinks, now);
+      return startWriting(resumed, resumed.note, resumed.relinks, resumed.delivery, now);
     default:
       return { ...resumed, attempts: 0, wakeAt: now, stageStartedAt: now };
   }
@@ -333,7 +340,14 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateId === undefined ? {} : { templateId }),
   };
-  return startWriting(job, inputs, 0, now);
+  return startWriting(job, inputs, 0, (deliveryOf(job) ?? 0) + 1, now);
+}
+
+/** The number of the last note delivery of a finished or failed job. */
+function deliveryOf(job: Job): number | undefined {
+  if (job.stage === "done") return job.delivery;
+  if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
+  return undefined;
 }
 
 /** The note inputs of a finished or failed job, when it got as far as naming the speakers. */

@@ -29,7 +29,7 @@ const queued: Job = { ...common, stage: "queued" };
 const downloading: Job = { ...common, stage: "downloading", tempPath: "/tmp/a.m4a" };
 const transcribing: Job = { ...common, stage: "transcribing", tempPath: "/tmp/a.m4a", audio: poll };
 const naming: Job = { ...common, stage: "naming", dialog, speakers };
-const writing: Job = { ...common, stage: "writing", note, task: poll, relinks: 0 };
+const writing: Job = { ...common, stage: "writing", note, task: poll, relinks: 0, delivery: 1 };
 const delivering: Job = {
   ...common,
   stage: "delivering",
@@ -37,6 +37,7 @@ const delivering: Job = {
   markdown: "# N",
   docxUrl: "https://r.test/n",
   relinks: 0,
+  delivery: 1,
   postedParts: 0,
 };
 const { wakeAt: _w, ...finished } = common;
@@ -46,6 +47,7 @@ const done: Job = {
   note,
   markdown: "# N",
   partsPosted: 1,
+  delivery: 1,
   finishedAt: T,
 };
 const failedRetryable: Job = {

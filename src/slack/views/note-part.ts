@@ -11,6 +11,8 @@ export interface NotePartOptions {
   index: number;
   total: number;
   jobId: string;
+  /** Which delivery of the job's note (a Regenerate makes a new one): parts of older ones don't count. */
+  delivery: number;
   locale: Locale;
 }
 
@@ -23,7 +25,7 @@ export interface NotePartOptions {
  * silently cut by Slack.
  */
 export function buildNotePart(text: string, options: NotePartOptions): TaggedMessageContent {
-  const { index, total, jobId, locale } = options;
+  const { index, total, jobId, delivery, locale } = options;
   if (!Number.isInteger(index) || index < 0 || index >= total) {
     throw new RangeError(`note part ${index} of ${total} does not exist`);
   }
@@ -43,7 +45,7 @@ export function buildNotePart(text: string, options: NotePartOptions): TaggedMes
     blocks,
     metadata: {
       event_type: METADATA_EVENT_TYPE,
-      event_payload: { job_id: jobId, kind: "note_part", part: index, total },
+      event_payload: { job_id: jobId, kind: "note_part", delivery, part: index, total },
     },
   };
 }

@@ -77,6 +77,7 @@ export const writing: Job = {
   note,
   task: { pollAttempt: 0, progress: null },
   relinks: 0,
+  delivery: 1,
 };
 export const delivering: Job = {
   ...common,
@@ -85,6 +86,7 @@ export const delivering: Job = {
   markdown: "# Notes",
   docxUrl: "https://r.test/n",
   relinks: 0,
+  delivery: 1,
   postedParts: 0,
 };
 export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => ({
@@ -95,6 +97,7 @@ export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => (
     contextText: "Agenda: roadmap, budget",
     speakerMap: [{ speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" }],
   },
+  delivery: 1,
   markdown: "# Notes",
   partsPosted: 1,
   finishedAt: T0 + 760_000,

@@ -5,7 +5,7 @@ import { splitMarkdown } from "../../../src/slack/text/index.ts";
 import { buildNotePart } from "../../../src/slack/views/index.ts";
 import { expectMessageLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
-const options = { index: 0, total: 1, jobId: "job-1", locale: "en" } as const;
+const options = { index: 0, total: 1, jobId: "job-1", delivery: 1, locale: "en" } as const;
 
 describe("buildNotePart", () => {
   it("posts the part in one markdown block, tagged with the job and part", () => {
@@ -15,7 +15,7 @@ describe("buildNotePart", () => {
     expect(message.text).toBe("Meeting notes");
     expect(message.metadata).toEqual({
       event_type: METADATA_EVENT_TYPE,
-      event_payload: { job_id: "job-1", kind: "note_part", part: 0, total: 1 },
+      event_payload: { job_id: "job-1", kind: "note_part", delivery: 1, part: 0, total: 1 },
     });
   });
 
