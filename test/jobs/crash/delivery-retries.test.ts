@@ -1,0 +1,124 @@
+/**
+ * The retry budget around the delivery checkpoints. A step that keeps failing for a
+ * transient reason is tried again `maxAttempts` times, then the job fails with a reason the
+ * user can read (failure-policy.ts). In `delivering`, a failed post or upload leaves its
+ * intent (`postingPart` / `uploadingDocx`) behind, exactly like a crash does, so the next
+ * attempt first reconciles with the thread — and that must not reset the count.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Gateway, GatewayError, type Job } from "../../../src/jobs/index.ts";
+import { fastRetryPolicy, NoteTakerClient } from "../../../src/notetaker/index.ts";
+import { openStore, type Store } from "../../../src/store/index.ts";
+import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
+import { RecordingGateway } from "../../fakes/recording-gateway.ts";
+import { origin, source, testJobs, waitFor } from "../../helpers/jobs-kit.ts";
+import { makeTempDir } from "../../helpers/temp-files.ts";
+
+let emulator: Emulator;
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let store: Store;
+let jobs: ReturnType<typeof testJobs> | undefined;
+
+beforeAll(async () => {
+  [emulator, temp] = await Promise.all([createEmulator(), makeTempDir("mn-retries-")]);
+});
+afterAll(async () => {
+  await emulator.close();
+  await temp.cleanup();
+});
+beforeEach(async () => {
+  emulator.reset();
+  emulator.knobs.noteMinChars = 1500;
+  store = await openStore("memory://");
+});
+afterEach(async () => {
+  await jobs?.runner.stop(1000);
+  await store.close();
+});
+
+type Failing = "downloadSource" | "postNotePart" | "uploadDocx";
+
+/** Runs one job whose `failing` Slack call always fails transiently (say Slack answers 503). */
+async function runWithFailing(failing: Failing) {
+  const slack = new RecordingGateway({ sourcePath: await temp.file("rec.m4a", "audio bytes") });
+  const calls: Record<Failing, number> = { downloadSource: 0, postNotePart: 0, uploadDocx: 0 };
+  const fail = (name: Failing) => {
+    calls[name]++;
+    if (name === failing) throw new GatewayError("Slack answered 503", { transient: true });
+  };
+  const gateway: Gateway = {
+    showStatus: (job) => slack.showStatus(job),
+    splitNote: (markdown) => slack.splitNote(markdown),
+    findDelivered: (job) => slack.findDelivered(job),
+    downloadSource: async (job, dest, signal) => {
+      fail("downloadSource");
+      return slack.downloadSource(job, dest, signal);
+    },
+    postNotePart: async (job, text, index, total) => {
+      if (index === 1) fail("postNotePart");
+      return slack.postNotePart(job, text, index, total);
+    },
+    uploadDocx: async (job, path) => {
+      fail("uploadDocx");
+      return slack.uploadDocx(job, path);
+    },
+  };
+  const client = new NoteTakerClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.apiKey,
+    retryPolicy: fastRetryPolicy,
+  });
+  // maxAttempts 3, waits of 5–20 ms (jobs-kit): a job that fails, fails within ~100 ms.
+  jobs = testJobs({ store, client, gateway, tempDir: temp.dir });
+  await jobs.runner.start();
+  const started = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (started.status !== "created") throw new Error(started.status);
+  const service = jobs.service;
+  const id = started.job.id;
+  const read = async (): Promise<Job | undefined> => {
+    const job = await service.get(id);
+    if (job?.stage === "naming" && job.wakeAt === undefined) await service.skipNaming(id);
+    return job;
+  };
+  // Two seconds is over ten times what three attempts need.
+  const final = await waitFor(read, (job) => job?.stage === "failed", 2000).catch(() => read());
+  return { final, calls };
+}
+
+const failureOf = (job: Job | undefined) =>
+  job?.stage === "failed" ? job.failure.code : undefined;
+
+describe("a delivery call that keeps failing transiently", () => {
+  it("(control) a failing download fails the job after maxAttempts", async () => {
+    const { final, calls } = await runWithFailing("downloadSource");
+    expect({ stage: final?.stage, failure: failureOf(final), calls: calls.downloadSource }).toEqual(
+      {
+        stage: "failed",
+        failure: "slack_failed",
+        calls: 3,
+      },
+    );
+  });
+
+  // BUG: `delivery_reconciled` (transitions.ts) resets `attempts` to 0, and every retry of a
+  // failed post starts with a reconcile (the `postingPart` intent is still set): the job
+  // retries forever instead of failing after maxAttempts.
+  it("a failing note part fails the job after maxAttempts", async () => {
+    const { final, calls } = await runWithFailing("postNotePart");
+    expect({ stage: final?.stage, failure: failureOf(final), calls: calls.postNotePart }).toEqual({
+      stage: "failed",
+      failure: "slack_failed",
+      calls: 3,
+    });
+  });
+
+  // BUG: same cause, through the `uploadingDocx` intent.
+  it("a failing DOCX upload fails the job after maxAttempts", async () => {
+    const { final, calls } = await runWithFailing("uploadDocx");
+    expect({ stage: final?.stage, failure: failureOf(final), calls: calls.uploadDocx }).toEqual({
+      stage: "failed",
+      failure: "slack_failed",
+      calls: 3,
+    });
+  });
+});

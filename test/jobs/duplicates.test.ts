@@ -1,0 +1,181 @@
+/**
+ * Dedupe (DESIGN.md §3): Slack retries an event and one upload can arrive as several events,
+ * so `team:channel:file` is claimed atomically before a job is created. However often and
+ * however concurrently the same recording is started, exactly one job exists.
+ */
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { JobRepository, JobService, type StartResult } from "../../src/jobs/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { origin, source } from "../helpers/jobs-kit.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
+
+const REDIS_URL = process.env.REDIS_URL;
+const RUN_PREFIX = runPrefix();
+const logger = pino({ level: "silent" });
+
+/** A service whose runner only counts kicks: no step runs, only creation is under test. */
+function serviceOn(store: Store) {
+  const kicks: string[] = [];
+  const repo = new JobRepository(store, { retentionMs: 60_000, logger });
+  const service = new JobService({
+    repo,
+    store,
+    runner: { kick: (id) => kicks.push(id), abort: () => {}, settle: () => {} },
+    logger,
+    retentionMs: 60_000,
+  });
+  return { service, repo, kicks };
+}
+
+const created = (results: StartResult[]) => results.filter((r) => r.status === "created");
+const duplicates = (results: StartResult[]) => results.filter((r) => r.status === "duplicate");
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeAll(async () => {
+  temp = await makeTempDir("mn-dupes-");
+});
+afterAll(async () => {
+  await temp.cleanup();
+  if (REDIS_URL !== undefined) await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+});
+
+const random = () => Math.random().toString(36).slice(2, 10);
+const backends = [
+  { name: "memory", enabled: true, url: () => "memory://" },
+  { name: "SQLite", enabled: true, url: () => `sqlite://${join(temp.dir, `${random()}.db`)}` },
+  { name: "Redis", enabled: REDIS_URL !== undefined, url: () => REDIS_URL ?? "" },
+];
+
+for (const backend of backends) {
+  describe.skipIf(!backend.enabled)(`dedupe on ${backend.name}`, () => {
+    const stores: Store[] = [];
+    const open = async () => {
+      const store = await openStore(backend.url(), { keyPrefix: `${RUN_PREFIX}-${random()}` });
+      stores.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      await Promise.all(stores.splice(0).map((store) => store.close()));
+    });
+
+    it("the same team:channel:file started three times in a row makes one job", async () => {
+      const { service, repo, kicks } = serviceOn(await open());
+      const input = { origin: origin(), source: source(), options: {} };
+      const results: StartResult[] = [];
+      for (let i = 0; i < 3; i++) results.push(await service.start(input));
+      expect(results.map((r) => r.status)).toEqual(["created", "duplicate", "duplicate"]);
+      const job = created(results)[0];
+      expect(await repo.listActiveIds()).toEqual([job?.status === "created" && job.job.id]);
+      expect(await service.listByChannel("T1", "C1")).toHaveLength(1);
+      expect(kicks).toHaveLength(1);
+    });
+
+    it("twenty concurrent starts of the same file make one job", async () => {
+      const { service, repo, kicks } = serviceOn(await open());
+      const input = { origin: origin(), source: source(), options: {} };
+      const results = await Promise.all(Array.from({ length: 20 }, () => service.start(input)));
+      expect(created(results)).toHaveLength(1);
+      expect(duplicates(results)).toHaveLength(19);
+      expect(await repo.listActiveIds()).toHaveLength(1);
+      expect(await service.listByChannel("T1", "C1")).toHaveLength(1);
+      expect(kicks).toHaveLength(1);
+    });
+
+    it("a different channel or a different file is a different job", async () => {
+      const { service, repo } = serviceOn(await open());
+      const file = source();
+      const other = source();
+      const starts = [
+        { origin: origin(), source: file },
+        { origin: origin({ channelId: "C2" }), source: file },
+        { origin: origin(), source: other },
+        // Another team with the same channel and file id is another recording, too.
+        { origin: origin({ teamId: "T2" }), source: file },
+      ];
+      const results = await Promise.all(
+        [...starts, ...starts].map((s) => service.start({ ...s, options: {} })),
+      );
+      expect(created(results)).toHaveLength(4);
+      expect(duplicates(results)).toHaveLength(4);
+      const jobs = created(results).map((r) => (r.status === "created" ? r.job : undefined));
+      const keys = jobs.map(
+        (j) => `${j?.origin.teamId}:${j?.origin.channelId}:${j?.source.fileId}`,
+      );
+      expect(new Set(keys).size).toBe(4);
+      expect(await repo.listActiveIds()).toHaveLength(4);
+    });
+  });
+}
+
+describe.skipIf(REDIS_URL === undefined)("dedupe across two replicas on one Redis", () => {
+  const stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+  });
+
+  it("twenty concurrent starts split over two services on two connections make one job", async () => {
+    const keyPrefix = `${RUN_PREFIX}-${random()}`;
+    const [storeA, storeB] = await Promise.all([
+      openStore(REDIS_URL ?? "", { keyPrefix }),
+      openStore(REDIS_URL ?? "", { keyPrefix }),
+    ]);
+    stores.push(storeA, storeB);
+    const a = serviceOn(storeA);
+    const b = serviceOn(storeB);
+    const input = { origin: origin(), source: source(), options: {} };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).service.start(input)),
+    );
+    expect(created(results)).toHaveLength(1);
+    expect(duplicates(results)).toHaveLength(19);
+    expect(a.kicks.length + b.kicks.length).toBe(1);
+    // Both replicas see the same single job.
+    expect(await a.repo.listActiveIds()).toHaveLength(1);
+    expect(await b.repo.listActiveIds()).toEqual(await a.repo.listActiveIds());
+    expect(await b.service.listByChannel("T1", "C1")).toHaveLength(1);
+    // And a later retry of the event, on either replica, is still a duplicate.
+    expect((await a.service.start(input)).status).toBe("duplicate");
+    expect((await b.service.start(input)).status).toBe("duplicate");
+  });
+});
+
+describe("dedupe when the job could not be saved", () => {
+  // BUG (job-service.ts `start`): the dedupe key is claimed before the job is saved and never
+  // given back when saving fails (a store blip, or the process dying between the two). The
+  // event is not acknowledged, Slack delivers it again — and the retry, the very thing the
+  // claim exists to absorb, is now a "duplicate" of a job that does not exist: the recording
+  // is silently dropped for the claim's lifetime (36 h).
+  it("a start that failed to save its job does not turn the retry into a duplicate", async () => {
+    const store = await openStore("memory://", { keyPrefix: `${RUN_PREFIX}-${random()}` });
+    let failNextJobWrite = true;
+    const flaky = new Proxy(store, {
+      get(target, property) {
+        if (property === "set") {
+          return async (ns: string, key: string, value: unknown, ttlMs?: number) => {
+            if (ns === "jobs" && failNextJobWrite) {
+              failNextJobWrite = false;
+              throw new Error("Redis SET failed: connection reset");
+            }
+            return target.set(ns as "jobs", key, value, ttlMs);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    try {
+      const { service, repo } = serviceOn(flaky);
+      const input = { origin: origin(), source: source(), options: {} };
+      await expect(service.start(input)).rejects.toThrow("connection reset");
+      // Slack retries the event.
+      const retried = await service.start(input);
+      expect(retried.status).toBe("created");
+      expect(await repo.listActiveIds()).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+});

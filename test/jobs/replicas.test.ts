@@ -1,0 +1,485 @@
+/**
+ * Scale-out (DESIGN.md §3): several replicas share one Redis; each job step runs under the
+ * job's lease, so exactly one replica drives a job at a time, and a dead replica's jobs are
+ * picked up once its lease lapses.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway, Job, NoteTakerPort } from "../../src/jobs/index.ts";
+import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
+import { RecordingGateway } from "../fakes/recording-gateway.ts";
+import { origin, source, testJobs, waitFor } from "../helpers/jobs-kit.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+import {
+  deliveredOf,
+  dropRedisKeys,
+  findInJournal,
+  randomId,
+  readJournal,
+  runPrefix,
+  spawnWorker,
+  until,
+  type WorkerEnv,
+  type WorkerProcess,
+} from "./crash/harness.ts";
+
+const REDIS_URL = process.env.REDIS_URL ?? "";
+const RUN_PREFIX = runPrefix();
+
+/** One call a runner made on behalf of a job: the Note Service or Slack. */
+interface CallRecord {
+  runner: string;
+  call: string;
+  /** The task id, or the file path for transfers (as the call saw it). */
+  key: string;
+  /** The job it was for (its marker), resolved from the key. */
+  job: string;
+  start: number;
+  end: number;
+}
+
+/** Every call sleeps this long inside its recorded interval, so overlaps would show. */
+const CALL_DELAY_MS = 4;
+
+let emulator: Emulator;
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let sourcePath: string;
+const stores: Store[] = [];
+const stoppers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  [emulator, temp] = await Promise.all([createEmulator(), makeTempDir("mn-replicas-")]);
+  sourcePath = await temp.file("recording.m4a", Buffer.alloc(8192, 5));
+});
+afterAll(async () => {
+  await emulator?.close();
+  await temp?.cleanup();
+  if (REDIS_URL !== "") await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+});
+afterEach(async () => {
+  for (const stop of stoppers.splice(0).reverse()) await stop();
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+const client = () =>
+  new NoteTakerClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.apiKey,
+    retryPolicy: fastRetryPolicy,
+  });
+
+/** The marker (file name stem = context text) of the job behind a task id. */
+function jobOfTask(taskId: string): string {
+  const audio = emulator.stats.audioSubmissions.find((s) => s.taskId === taskId);
+  if (audio) return audio.filename.replace(/\.m4a$/, "");
+  const note = emulator.stats.noteSubmissions.find((s) => s.taskId === taskId);
+  return note?.contextText ?? `?${taskId}`;
+}
+const taskIdIn = (url: string) => /([0-9a-f-]{36})/.exec(url)?.[1] ?? url;
+const markerOf = (job: Job) => job.options.contextText ?? `?${job.id}`;
+
+/** Wraps a port so that every call is timed and attributed to `runner` and a job. */
+function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]): NoteTakerPort {
+  const timed = async <R>(call: string, key: string, job: string, run: () => Promise<R>) => {
+    const start = performance.now();
+    try {
+      await sleep(CALL_DELAY_MS);
+      return await run();
+    } finally {
+      log.push({ runner, call, key, job, start, end: performance.now() });
+    }
+  };
+  return {
+    submitAudio: (input, signal) =>
+      timed("submitAudio", input.path, input.filename.replace(/\.m4a$/, ""), () =>
+        port.submitAudio(input, signal),
+      ),
+    getAudioTask: (taskId, signal) =>
+      timed("getAudioTask", taskId, jobOfTask(taskId), () => port.getAudioTask(taskId, signal)),
+    fetchDialog: (url, signal) =>
+      timed("fetchDialog", taskIdIn(url), jobOfTask(taskIdIn(url)), () =>
+        port.fetchDialog(url, signal),
+      ),
+    submitDialog: (input, signal) =>
+      timed("submitDialog", `note:${input.contextText}`, input.contextText ?? "?", () =>
+        port.submitDialog(input, signal),
+      ),
+    getNoteTask: (taskId, signal) =>
+      timed("getNoteTask", taskId, jobOfTask(taskId), () => port.getNoteTask(taskId, signal)),
+    downloadDocx: (url, path, signal) =>
+      timed("downloadDocx", path, jobOfTask(taskIdIn(url)), () =>
+        port.downloadDocx(url, path, signal),
+      ),
+  };
+}
+
+/** Wraps the (shared) Slack fake the same way, for the calls that move or post things. */
+function instrumentGateway(gateway: Gateway, runner: string, log: CallRecord[]): Gateway {
+  const timed = async <R>(call: string, job: Job, run: () => Promise<R>) => {
+    const start = performance.now();
+    try {
+      await sleep(CALL_DELAY_MS);
+      return await run();
+    } finally {
+      log.push({ runner, call, key: job.id, job: markerOf(job), start, end: performance.now() });
+    }
+  };
+  return {
+    showStatus: (job) => gateway.showStatus(job),
+    splitNote: (markdown) => gateway.splitNote(markdown),
+    findDelivered: (job) => gateway.findDelivered(job),
+    downloadSource: (job, dest, signal) =>
+      timed("downloadSource", job, () => gateway.downloadSource(job, dest, signal)),
+    postNotePart: (job, text, index, total) =>
+      timed("postNotePart", job, () => gateway.postNotePart(job, text, index, total)),
+    uploadDocx: (job, path, signal) =>
+      timed("uploadDocx", job, () => gateway.uploadDocx(job, path, signal)),
+  };
+}
+
+/** Pairs of calls for the same job by different runners whose intervals overlap. */
+function overlaps(log: CallRecord[]): [CallRecord, CallRecord][] {
+  const found: [CallRecord, CallRecord][] = [];
+  const byJob = Map.groupBy(log, (r) => r.job);
+  for (const records of byJob.values()) {
+    for (const a of records) {
+      for (const b of records) {
+        if (a.runner < b.runner && a.start < b.end && b.start < a.end) found.push([a, b]);
+      }
+    }
+  }
+  return found;
+}
+
+/** One set of parts (every index once, in order) and one DOCX for the job. */
+function expectOneDelivery(gateway: RecordingGateway, job: Job) {
+  const delivered = deliveredOf(gateway.records, job.id);
+  expect(delivered.totals).toHaveLength(1);
+  const total = delivered.totals[0] ?? 0;
+  expect(total).toBeGreaterThanOrEqual(3);
+  expect(delivered.indexes).toEqual([...Array(total).keys()]);
+  expect(delivered.docx).toHaveLength(1);
+  expect(job.stage === "done" && job.docxFileId).toBe(delivered.docx[0]?.fileId);
+}
+
+/** A store whose leases always succeed: what a replica without working leases would do. */
+function withoutLeases(store: Store): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "acquireLease") return async () => randomId();
+      if (property === "renewLease") return async () => true;
+      if (property === "releaseLease") return async () => {};
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Two replicas (two connections, two job layers) on one Redis prefix and one Slack; 20 jobs
+ * started alternately on each, naming skipped through either; waits up to `waitMs` for all.
+ */
+async function twentyJobsOnTwoReplicas(options: { leases: boolean; waitMs: number }) {
+  emulator.reset();
+  Object.assign(emulator.knobs, { pollsToComplete: 3, noteMinChars: 1500 });
+  const keyPrefix = `${RUN_PREFIX}-${randomId()}`;
+  // Slack is one: both replicas post into the same threads and read them back.
+  const slack = new RecordingGateway({ sourcePath });
+  const log: CallRecord[] = [];
+  const replicas = await Promise.all(
+    ["A", "B"].map(async (name) => {
+      const store = await openStore(REDIS_URL, { keyPrefix });
+      stores.push(store);
+      const jobs = testJobs({
+        store: options.leases ? store : withoutLeases(store),
+        client: instrumentPort(client(), name, log),
+        gateway: instrumentGateway(slack, name, log),
+        tempDir: temp.dir,
+        overrides: { runner: { leaseTtlMs: 3000, sweepIntervalMs: 50, statusThrottleMs: 0 } },
+      });
+      await jobs.runner.start();
+      stoppers.push(() => jobs.runner.stop(2000));
+      return jobs;
+    }),
+  );
+  const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+
+  const markers = Array.from({ length: 20 }, (_, i) => `rep-${i}-${randomId()}`);
+  const ids = await Promise.all(
+    markers.map(async (marker, i) => {
+      const result = await (i % 2 === 0 ? a : b).service.start({
+        origin: origin(),
+        source: source({ fileId: `F${marker}`, filename: `${marker}.m4a` }),
+        options: { contextText: marker },
+      });
+      if (result.status !== "created") throw new Error(`not created: ${result.status}`);
+      return result.job.id;
+    }),
+  );
+
+  // Skip naming through either replica as the jobs ask for names, until all are final.
+  const skipped = new Set<string>();
+  const read = async () => {
+    const jobs = await Promise.all(ids.map((id) => a.service.get(id)));
+    for (const [i, job] of jobs.entries()) {
+      if (job?.stage === "naming" && job.wakeAt === undefined && !skipped.has(job.id)) {
+        skipped.add(job.id);
+        void (i % 3 === 0 ? a : b).service.skipNaming(job.id);
+      }
+    }
+    return jobs;
+  };
+  const final = (jobs: (Job | undefined)[]) =>
+    jobs.every((job) => job?.stage === "done" || job?.stage === "failed");
+  const finals = await waitFor(read, final, options.waitMs).catch(() => read());
+  return { finals, log, slack, markers };
+}
+
+describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
+  it("drive 20 jobs to done, never running steps of one job at the same time", async () => {
+    const { finals, log, slack, markers } = await twentyJobsOnTwoReplicas({
+      leases: true,
+      waitMs: 15_000,
+    });
+    expect(finals.map((job) => job?.stage)).toEqual(markers.map(() => "done"));
+    for (const job of finals) if (job) expectOneDelivery(slack, job);
+    // One audio and one note task per job.
+    for (const marker of markers) {
+      const audio = emulator.stats.audioSubmissions.filter((s) => s.filename === `${marker}.m4a`);
+      expect(audio).toHaveLength(1);
+      expect(emulator.stats.noteSubmissions.filter((s) => s.contextText === marker)).toHaveLength(
+        1,
+      );
+    }
+    // Both replicas worked, every call is attributed to a job, and no job was ever in the
+    // hands of both at once (jobs do change hands between steps: both sweep the index).
+    expect(new Set(log.map((r) => r.runner))).toEqual(new Set(["A", "B"]));
+    expect(log.filter((r) => r.job.startsWith("?"))).toEqual([]);
+    expect(overlaps(log)).toEqual([]);
+    const handedOver = [...Map.groupBy(log, (r) => r.job).values()].filter(
+      (records) => new Set(records.map((r) => r.runner)).size > 1,
+    );
+    expect(handedOver.length).toBeGreaterThan(0);
+  });
+
+  it("(control) the overlap check does catch replicas that ignore leases", async () => {
+    const { log } = await twentyJobsOnTwoReplicas({ leases: false, waitMs: 1000 });
+    expect(overlaps(log).length).toBeGreaterThan(0);
+  });
+
+  describe("takeover of a dead replica's job", () => {
+    /** Replica B, in this process, on the same Redis and journal (and temp folder) as A. */
+    async function replicaB(env: WorkerEnv, log: CallRecord[], tempDir = env.TEMP_DIR) {
+      const store = await openStore(REDIS_URL, { keyPrefix: env.KEY_PREFIX });
+      stores.push(store);
+      const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
+      const gateway: Gateway = {
+        ...instrumentGateway(recording, "B", log),
+        findDelivered: async (job) => findInJournal(env.JOURNAL, job.id),
+      };
+      const jobs = testJobs({
+        store,
+        client: instrumentPort(client(), "B", log),
+        gateway,
+        tempDir,
+        overrides: { runner: { leaseTtlMs: 1000, sweepIntervalMs: 100, statusThrottleMs: 0 } },
+      });
+      await jobs.runner.start();
+      stoppers.push(() => jobs.runner.stop(2000));
+      return jobs;
+    }
+
+    function workerEnv(marker: string): WorkerEnv {
+      const dir = join(temp.dir, marker);
+      return {
+        STORE_URL: REDIS_URL,
+        KEY_PREFIX: `${RUN_PREFIX}-${marker}`,
+        NOTE_TAKER_BASE_URL: emulator.baseUrl,
+        NOTE_TAKER_API_KEY: emulator.apiKey,
+        JOURNAL: join(dir, "journal.jsonl"),
+        SOURCE: sourcePath,
+        TEMP_DIR: dir,
+        LEASE_TTL_MS: "1000",
+        SWEEP_INTERVAL_MS: "100",
+      };
+    }
+
+    it("B takes over a job A was killed in the middle of, once A's lease lapses", async () => {
+      emulator.reset();
+      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+      const marker = `takeover-${randomId()}`;
+      const env = workerEnv(marker);
+      const replicaA: WorkerProcess = await spawnWorker({ ...env, DOWNLOAD_DELAY_MS: "5000" });
+      stoppers.push(() => replicaA.kill());
+      const started = await replicaA.start({
+        fileId: `F${marker}`,
+        filename: `${marker}.m4a`,
+        options: { contextText: marker },
+      });
+      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
+      const id = started.jobId;
+      await until(
+        "A to download",
+        () => replicaA.job(id),
+        (job) => job?.stage === "downloading",
+      );
+
+      // B comes up while A holds the job: it sees the job but must leave it alone.
+      const log: CallRecord[] = [];
+      const b = await replicaB(env, log);
+      await sleep(400);
+      expect((await b.service.get(id))?.stage).toBe("downloading");
+      expect(log).toEqual([]);
+
+      await replicaA.kill();
+      const killedAt = performance.now();
+      expect(await replicaA.exited).toBe("SIGKILL");
+
+      const naming = await until(
+        "B to take the job to naming",
+        () => b.service.get(id),
+        (job) => job?.stage === "naming" && job.wakeAt === undefined,
+        10_000,
+      );
+      expect(naming?.stage).toBe("naming");
+      expect((await b.service.skipNaming(id)).ok).toBe(true);
+      const done = await until(
+        "B to finish",
+        () => b.service.get(id),
+        (job) => job?.stage === "done" || job?.stage === "failed",
+        10_000,
+      );
+      expect(done?.stage).toBe("done");
+
+      // B started only after A was dead (A's lease held it off until it lapsed).
+      const firstB = Math.min(...log.map((r) => r.start));
+      expect(firstB).toBeGreaterThan(killedAt);
+      const journal = readJournal(env.JOURNAL);
+      const delivered = deliveredOf(journal, id);
+      expect(delivered.downloads).toBe(1); // A's download never finished
+      expect(delivered.totals).toHaveLength(1);
+      expect(delivered.indexes).toEqual([...Array(delivered.totals[0]).keys()]);
+      expect(delivered.docx).toHaveLength(1);
+      expect(done?.stage === "done" && done.docxFileId).toBe(delivered.docx[0]?.fileId);
+      expect(emulator.stats.audioSubmissions).toHaveLength(1);
+      expect(emulator.stats.noteSubmissions).toHaveLength(1);
+    });
+
+    // BUG (runner.ts, `#context().commit` and `#runUnderLease`): losing the lease only aborts
+    // the step's AbortSignal, which the delivery loop never looks at (`postNotePart` takes
+    // none, `commit` does not check it), and `commit` saves unconditionally. A replica that
+    // comes back after its lease lapsed re-posts every remaining part and writes its stale
+    // job over the successor's (`done` goes back to `delivering`).
+    it("a replica frozen past its lease does not deliver again what its successor delivered", async () => {
+      emulator.reset();
+      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+      const marker = `stall-${randomId()}`;
+      const env = workerEnv(marker);
+      // A freezes for 3 s (three lease lifetimes) right after posting part 1, before storing
+      // the checkpoint: the process is alive, only stopped — a long GC pause, a starved VM.
+      const replicaA = await spawnWorker({ ...env, STALL_AT: "part:1", STALL_MS: "3000" });
+      stoppers.push(() => replicaA.kill());
+      const started = await replicaA.start({
+        fileId: `F${marker}`,
+        filename: `${marker}.m4a`,
+        options: { contextText: marker },
+      });
+      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
+      const id = started.jobId;
+      await until(
+        "A to ask for names",
+        () => replicaA.job(id),
+        (job) => job?.stage === "naming",
+      );
+      expect((await replicaA.skip(id)).ok).toBe(true);
+      await until(
+        "A to freeze after part 1",
+        async () => deliveredOf(readJournal(env.JOURNAL), id).indexes,
+        (indexes) => indexes.includes(1),
+      );
+      // B takes over once A's lease lapses, finds parts 0 and 1 in the thread, and finishes.
+      const log: CallRecord[] = [];
+      const b = await replicaB(env, log);
+      const done = await until(
+        "B to finish",
+        () => b.service.get(id),
+        (job) => job?.stage === "done" || job?.stage === "failed",
+        10_000,
+      );
+      expect(done?.stage).toBe("done");
+      // A wakes up (3 s after it froze) and carries on where it was; let it run out, watching
+      // the job record meanwhile: once done, it must stay done.
+      const stages = new Set<string>();
+      await until(
+        "A to wake up and settle",
+        async () => {
+          stages.add((await b.service.get(id))?.stage ?? "gone");
+          return (await replicaA.job(id).catch(() => undefined)) !== undefined;
+        },
+        (awake) => awake,
+      );
+      for (let i = 0; i < 50; i++) {
+        stages.add((await b.service.get(id))?.stage ?? "gone");
+        await sleep(10);
+      }
+
+      const delivered = deliveredOf(readJournal(env.JOURNAL), id);
+      expect(delivered.totals).toHaveLength(1);
+      expect(delivered.indexes).toEqual([...Array(delivered.totals[0]).keys()]);
+      expect(delivered.docx).toHaveLength(1);
+      expect([...stages]).toEqual(["done"]);
+    });
+
+    // BUG (steps.ts `delivering`): the job remembers the absolute `docxPath` on the disk of
+    // the replica that downloaded it, and every later run trusts it (`docxPath !== undefined`
+    // skips the download). A replica that takes the job over (or a restart with a fresh
+    // temp folder, e.g. a new container) cannot upload a file it does not have; the DOCX link
+    // is good for 24 h, but it is never fetched again. Add the "delivery_reconciled resets
+    // attempts" bug (delivery-retries.test.ts) and the job retries the upload forever; with
+    // that fixed it fails, and Retry (which keeps `docxPath`) fails the same way.
+    it("B on another machine (its own temp folder) finishes a job A died delivering", async () => {
+      emulator.reset();
+      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+      const marker = `elsewhere-${randomId()}`;
+      const env = workerEnv(marker);
+      // A dies right after posting part 1: it had already downloaded the DOCX to its disk.
+      const replicaA = await spawnWorker({ ...env, CRASH_AT: "part:1" });
+      stoppers.push(() => replicaA.kill());
+      const started = await replicaA.start({
+        fileId: `F${marker}`,
+        filename: `${marker}.m4a`,
+        options: { contextText: marker },
+      });
+      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
+      const id = started.jobId;
+      await until(
+        "A to ask for names",
+        () => replicaA.job(id),
+        (job) => job?.stage === "naming",
+      );
+      await replicaA.skip(id);
+      expect(await replicaA.exited).toBe("SIGKILL");
+
+      // Replicas do not share disks: A's went with A; B has its own (same store, same Slack).
+      await rm(join(env.TEMP_DIR, "jobs"), { recursive: true, force: true });
+      const b = await replicaB(env, [], join(env.TEMP_DIR, "replica-b"));
+      const final = await until(
+        "B to finish",
+        () => b.service.get(id),
+        (job) => job?.stage === "done" || job?.stage === "failed",
+        4000,
+      ).catch(() => b.service.get(id));
+      expect({ stage: final?.stage, attempts: final?.attempts }).toEqual({
+        stage: "done",
+        attempts: 0,
+      });
+      const delivered = deliveredOf(readJournal(env.JOURNAL), id);
+      expect(delivered.indexes).toEqual([...Array(delivered.totals[0]).keys()]);
+      expect(delivered.docx).toHaveLength(1);
+    });
+  });
+});
