@@ -86,7 +86,14 @@ export class JobService {
       source,
       options: input.options,
     };
-    await this.#o.repo.create(job);
+    try {
+      await this.#o.repo.create(job);
+    } catch (error) {
+      // Slack will retry the event: it must not be answered "duplicate" for a job that
+      // was never recorded. (A crash between the two writes still can; both are local.)
+      await this.#o.store.releaseClaim(key).catch(() => undefined);
+      throw error;
+    }
     this.#o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
     this.#o.runner.kick(job.id);
     return { status: "created", job };

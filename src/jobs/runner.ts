@@ -49,8 +49,23 @@ function isTransfer(job: ActiveJob): boolean {
 
 const cancelKey = (id: string) => `cancel:${id}`;
 
+/** The temp files a job record names. */
+function tempPathsOf(job: Job): string[] {
+  const paths = [
+    "tempPath" in job ? job.tempPath : undefined,
+    "docxPath" in job ? job.docxPath : undefined,
+  ];
+  return paths.filter((path): path is string => path !== undefined);
+}
+
 /** The job was canceled while a step was under way. */
 class CanceledDuringStep extends Error {}
+
+/**
+ * This process no longer holds the job's lease (it stalled past the lease's end, and
+ * another replica may have taken over): it must stop without saving anything.
+ */
+class LeaseLost extends Error {}
 
 /**
  * Drives every active job to its end. Each step runs under the job's lease, so exactly one
@@ -91,6 +106,7 @@ export class JobRunner {
   async start(): Promise<number> {
     await mkdir(this.#o.tempDir, { recursive: true });
     const count = await this.sweep();
+    await this.#removeOrphanFiles();
     this.#sweeper = setInterval(() => {
       this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, "sweep failed"));
     }, this.#o.sweepIntervalMs);
@@ -220,14 +236,17 @@ export class JobRunner {
     }
     const controller = new AbortController();
     this.#controllers.set(id, controller);
-    const renew = setInterval(() => {
-      store.renewLease(leaseKey, token, leaseTtlMs).then(
-        (held) => held || controller.abort(new Error("lease lost")),
-        () => undefined,
-      );
-    }, leaseTtlMs / 3);
+    /** Renews the lease; once it is lost, aborts the step and throws. */
+    const holdLease = async () => {
+      if (controller.signal.reason instanceof LeaseLost) throw controller.signal.reason;
+      if (!(await store.renewLease(leaseKey, token, leaseTtlMs))) {
+        controller.abort(new LeaseLost(`lease of job ${id} lost`));
+        throw controller.signal.reason;
+      }
+    };
+    const renew = setInterval(() => holdLease().catch(() => undefined), leaseTtlMs / 3);
     try {
-      await this.#stepWhileDue(id, controller.signal);
+      await this.#stepWhileDue(id, controller.signal, holdLease);
     } finally {
       clearInterval(renew);
       this.#controllers.delete(id);
@@ -236,7 +255,7 @@ export class JobRunner {
   }
 
   /** Runs steps back to back while the job is due, then sets a timer for its next one. */
-  async #stepWhileDue(id: string, signal: AbortSignal): Promise<void> {
+  async #stepWhileDue(id: string, signal: AbortSignal, holdLease: () => Promise<void>) {
     for (let round = 0; round < 50 && !this.#stopped; round++) {
       const job = await this.#o.repo.get(id);
       if (job === undefined || !isActive(job)) {
@@ -246,7 +265,8 @@ export class JobRunner {
       }
       if (job.wakeAt === undefined) return; // waiting for a person
       if (job.wakeAt > this.#o.now()) return this.#schedule(id, job.wakeAt, job);
-      const next = await this.#stepSafely(job, signal);
+      const next = await this.#stepSafely(job, signal, holdLease);
+      if (signal.reason instanceof LeaseLost) return;
       if (!isActive(next) || next.wakeAt === undefined) return;
       if (next.wakeAt > this.#o.now()) return this.#schedule(id, next.wakeAt, next);
       if (isTransfer(next) !== isTransfer(job)) return this.#schedule(id, next.wakeAt, next);
@@ -254,12 +274,20 @@ export class JobRunner {
     this.kick(id);
   }
 
-  async #stepSafely(job: ActiveJob, signal: AbortSignal): Promise<Job> {
+  async #stepSafely(
+    job: ActiveJob,
+    signal: AbortSignal,
+    holdLease: () => Promise<void>,
+  ): Promise<Job> {
     const logger = this.#o.logger.child({ jobId: job.id, stage: job.stage });
-    const ctx = this.#context(logger, signal);
+    const ctx = this.#context(logger, signal, holdLease);
     try {
       return await runStep(ctx, job);
     } catch (error) {
+      if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
+        logger.warn("lease lost mid-step; leaving the job to its new holder");
+        return job;
+      }
       const current = (await this.#o.repo.get(job.id)) ?? job;
       if (!isActive(current)) return current;
       if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
@@ -295,11 +323,27 @@ export class JobRunner {
 
   /** Deletes a job's temp files when it ends. */
   async #cleanup(job: ActiveJob): Promise<void> {
-    const paths = [
-      "tempPath" in job ? job.tempPath : undefined,
-      "docxPath" in job ? job.docxPath : undefined,
-    ];
-    await Promise.all(paths.map((p) => (p === undefined ? undefined : rm(p, { force: true }))));
+    await Promise.all(tempPathsOf(job).map((path) => rm(path, { force: true })));
+  }
+
+  /**
+   * Deletes temp files no active job refers to (left by a crash between a step's last
+   * save and its clean-up). Files are named after their job; on a shared disk, a file of
+   * another replica's job is kept as long as that job names it.
+   */
+  async #removeOrphanFiles(): Promise<void> {
+    const names = await readdir(this.#o.tempDir).catch(() => [] as string[]);
+    const referenced = new Set<string>();
+    for (const id of await this.#o.repo.listActiveIds()) {
+      const job = await this.#o.repo.get(id);
+      for (const path of job === undefined ? [] : tempPathsOf(job)) referenced.add(path);
+    }
+    const orphans = names
+      .map((name) => join(this.#o.tempDir, name))
+      .filter((path) => !referenced.has(path) && !path.endsWith(".part"));
+    await Promise.all(orphans.map((path) => rm(path, { force: true })));
+    if (orphans.length > 0)
+      this.#o.logger.info({ count: orphans.length }, "removed orphan temp files");
   }
 
   /** A canceled job's record no longer names its files: they are named after the job id. */
@@ -312,7 +356,7 @@ export class JobRunner {
     );
   }
 
-  #context(logger: Logger, signal: AbortSignal): StepContext {
+  #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {
     const { repo, store, now } = this.#o;
     const ctx: StepContext = {
       client: this.#o.client,
@@ -325,6 +369,9 @@ export class JobRunner {
       signal,
       logger,
       commit: async (job, event: JobEvent) => {
+        // Every save first proves this process still holds the lease: a replica that
+        // stalled past it must not overwrite the new holder's progress.
+        await holdLease();
         const terminal = event.type === "canceled" || event.type === "failed";
         if (!terminal && (await store.get("meta", cancelKey(job.id))) !== undefined) {
           throw new CanceledDuringStep();

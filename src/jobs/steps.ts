@@ -65,11 +65,20 @@ export function runStep(ctx: StepContext, job: ActiveJob): Promise<Job> {
 
 async function queued(ctx: StepContext, job: JobIn<"queued">): Promise<Job> {
   const shown = await ctx.showStatus(job, "stage");
+  return ctx.commit(shown, { type: "download_started", tempPath: audioPath(ctx, job) });
+}
+
+/** Temp files are named after their job: start-up clean-up knows whose they are. */
+function audioPath(ctx: StepContext, job: Job): string {
   const ext = extname(job.source.filename).toLowerCase() || ".audio";
-  return ctx.commit(shown, {
-    type: "download_started",
-    tempPath: join(ctx.tempDir, `${job.id}${ext}`),
-  });
+  return join(ctx.tempDir, `${job.id}${ext}`);
+}
+
+function fileExists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function downloading(ctx: StepContext, job: JobIn<"downloading">): Promise<Job> {
@@ -110,13 +119,10 @@ async function naming(ctx: StepContext, job: JobIn<"naming">): Promise<Job> {
 
 async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
   const { tempPath } = job;
-  const exists =
-    tempPath !== undefined &&
-    (await stat(tempPath).then(
-      () => true,
-      () => false,
-    ));
-  if (!exists) throw new JobStepError({ code: "download_failed" }, true);
+  if (tempPath === undefined || !(await fileExists(tempPath))) {
+    // Downloaded by another replica, or lost with a container's disk: download it here.
+    return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
+  }
   // The intent is stored first: the API has no idempotency key, so the window in which a
   // crash could make a second remote task is this one submission (see README).
   const submitting = await ctx.commit(job, { type: "audio_submitting" });
@@ -184,7 +190,10 @@ async function submitNote(ctx: StepContext, job: JobIn<"writing">): Promise<Job>
 
 async function delivering(ctx: StepContext, start: JobIn<"delivering">): Promise<Job> {
   let job = await reconcile(ctx, start);
-  if (job.docxPath === undefined && job.docxFileId === undefined) {
+  const docxOnDisk = job.docxPath !== undefined && (await fileExists(job.docxPath));
+  if (!docxOnDisk && job.docxFileId === undefined) {
+    // Not fetched yet, or fetched on a disk this process does not have: the link is good
+    // for 24 hours, so fetch it (again).
     const path = join(ctx.tempDir, `${job.id}.docx`);
     try {
       await ctx.client.downloadDocx(job.docxUrl, path, ctx.signal);

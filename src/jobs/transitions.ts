@@ -18,6 +18,7 @@ export type JobEvent =
   | { type: "status_posted"; ts: string }
   | { type: "download_started"; tempPath: string }
   | { type: "downloaded" }
+  | { type: "source_missing"; tempPath: string }
   | { type: "audio_submitting" }
   | { type: "audio_submitted"; taskId: string; wakeAt: number }
   | { type: "audio_polled"; progress: Progress | null; wakeAt: number }
@@ -116,6 +117,12 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
       const { tempPath } = job as JobIn<"downloading">;
       return enter(job, "transcribing", now, { tempPath, audio: { ...NEW_POLL } });
     }
+    case "transcribing:source_missing": {
+      // The recording is not on this disk (another replica downloaded it): fetch it again.
+      const j = job as JobIn<"transcribing">;
+      if (j.audio.taskId !== undefined) return undefined;
+      return enter(j, "downloading", now, { tempPath: field(event, "tempPath") });
+    }
     case "transcribing:audio_submitting": {
       const j = job as JobIn<"transcribing">;
       return { ...j, ...fresh, audio: { ...j.audio, submittedAt: now } };
@@ -180,8 +187,7 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
       return { ...(job as JobIn<"delivering">), ...fresh, docxPath: field(event, "docxPath") };
     case "delivering:docx_link_expired": {
       const j = job as JobIn<"delivering">;
-      if (j.docxPath !== undefined || j.postedParts > 0 || j.relinks >= MAX_RELINKS)
-        return undefined;
+      if (j.postedParts > 0 || j.relinks >= MAX_RELINKS) return undefined;
       return startWriting(j, j.note, j.relinks + 1, j.delivery, now);
     }
     case "delivering:part_posting":
@@ -205,7 +211,9 @@ function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefine
       } = job as JobIn<"delivering">;
       const e = event as Extract<JobEvent, { type: "delivery_reconciled" }>;
       const docx = e.docxFileId === undefined ? {} : { docxFileId: e.docxFileId };
-      return { ...j, ...fresh, postedParts: e.postedParts, ...docx };
+      // Reading the thread is no progress: `attempts` stays, so a post that keeps failing
+      // still reaches the failure policy's limit.
+      return { ...j, wakeAt: now, postedParts: e.postedParts, ...docx };
     }
     case "delivering:delivered": {
       const j = job as JobIn<"delivering">;

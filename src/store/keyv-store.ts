@@ -94,6 +94,15 @@ export class KeyvStore implements Store {
     );
   }
 
+  async releaseClaim(key: string): Promise<void> {
+    const fullKey = `${this.#prefix}:claim:${key}`;
+    return this.#track(() =>
+      this.#mutex.run(fullKey, async () => {
+        await this.#keyv.delete(fullKey);
+      }),
+    );
+  }
+
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
     return this.#track(async () => this.#leases.acquire(key, ttl));

@@ -79,6 +79,10 @@ export class RedisStore implements Store {
     return reply === "OK";
   }
 
+  async releaseClaim(key: string): Promise<void> {
+    await this.#run("DEL", () => this.#client.del(`${this.#prefix}:claim:${key}`));
+  }
+
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
     const token = randomUUID();

@@ -27,6 +27,8 @@ export interface Store {
   delete(ns: Namespace, key: string): Promise<void>;
   /** Atomic "claim once": true only for the first caller while the key lives (event dedupe). */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Gives a claim back, for when the work it guarded could not be recorded. */
+  releaseClaim(key: string): Promise<void>;
   /** Takes a lease when nobody holds it: resolves to the holder's token, or undefined. */
   acquireLease(key: string, ttlMs: number): Promise<string | undefined>;
   /** Extends a lease, only for its holder: true while the token still holds it. */

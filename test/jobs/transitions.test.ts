@@ -98,6 +98,7 @@ const legal: [JobEvent, Partial<Record<Fixture, Job["stage"] | "same">>][] = [
   ],
   [{ type: "download_started", tempPath: "/tmp/x" }, { queued: "downloading" }],
   [{ type: "downloaded" }, { downloading: "transcribing" }],
+  [{ type: "source_missing", tempPath: "/tmp/y" }, { transcribing: "downloading" }],
   [{ type: "audio_submitting" }, { transcribing: "transcribing" }],
   [{ type: "audio_submitted", taskId: "a1", wakeAt: T }, { transcribing: "transcribing" }],
   [{ type: "audio_polled", progress: null, wakeAt: T }, { transcribing: "transcribing" }],
@@ -192,14 +193,33 @@ describe("job transitions", () => {
     expect("docxPath" in delivered || "wakeAt" in delivered).toBe(false);
   });
 
-  it("never rewrites a note for an expired link once a part is out or the DOCX is saved", () => {
+  it("never rewrites a note for an expired link once a part is out, nor endlessly", () => {
     for (const from of [
       { ...delivering, postedParts: 1 },
-      { ...delivering, docxPath: "/tmp/n.docx" },
       { ...delivering, relinks: 3 },
     ] as Job[]) {
       expect(canTransition(from, { type: "docx_link_expired" })).toBe(false);
     }
+    // A DOCX saved on a disk this replica does not have is fetched again; if the link has
+    // expired by then, the note is rewritten as long as nothing was posted yet.
+    const lostDisk = { ...delivering, docxPath: "/elsewhere/n.docx" } as Job;
+    expect(transition(lostDisk, { type: "docx_link_expired" }, T).stage).toBe("writing");
+  });
+
+  it("reading the thread after a crash is no progress: attempts keep counting", () => {
+    const retrying = { ...delivering, attempts: 2, postingPart: 1 } as Job;
+    const event = { type: "delivery_reconciled", postedParts: 1, docxFileId: undefined } as const;
+    expect(transition(retrying, event, T).attempts).toBe(2);
+  });
+
+  it("downloads a recording again when it is not on this disk, unless already submitted", () => {
+    const event = { type: "source_missing", tempPath: "/here/a.m4a" } as const;
+    expect(transition(transcribing, event, T)).toMatchObject({
+      stage: "downloading",
+      tempPath: "/here/a.m4a",
+    });
+    const submitted = { ...transcribing, audio: { ...poll, taskId: "a1" } } as Job;
+    expect(canTransition(submitted, event)).toBe(false);
   });
 
   it("retry starts a transcription over from the download and a note from a fresh task", () => {

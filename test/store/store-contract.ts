@@ -84,6 +84,13 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(results.filter(Boolean)).toHaveLength(1);
     });
 
+    it("gives a released claim to the next caller", async () => {
+      expect(await store.claim("T1:C1:undo", 60_000)).toBe(true);
+      await store.releaseClaim("T1:C1:undo");
+      expect(await store.claim("T1:C1:undo", 60_000)).toBe(true);
+      expect(await store.claim("T1:C1:undo", 60_000)).toBe(false);
+    });
+
     it("frees a claim after its TTL", async () => {
       expect(await store.claim("T1:C1:brief", TTL_MS)).toBe(true);
       await sleep(PAST_TTL_MS);
