@@ -1,28 +1,44 @@
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { RetryOptions } from "@slack/web-api";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
-import { createHealthServer } from "./http/health-server.ts";
+import { createJobs, type Jobs, type JobsOptions } from "./jobs/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { NoteTakerClient } from "./notetaker/index.ts";
+import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
+import { createBoltApp } from "./slack/create-bolt-app.ts";
+import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { registerListeners } from "./slack/listeners/index.ts";
+import { SlackDirectory } from "./slack/slack-directory.ts";
+import { openStore, type Store } from "./store/index.ts";
 
 /** What tests and the process may swap in. */
 export interface AppDeps {
   logDestination?: DestinationStream;
-  /** undici dispatcher for the Note Service (a MockAgent in tests). */
+  /** undici dispatcher for the Note Service and Slack file downloads. */
   dispatcher?: Dispatcher;
+  /** Where recordings and DOCX files wait between steps. */
+  tempDir?: string;
+  slackRetry?: RetryOptions;
+  noteTakerRetry?: RetryPolicy;
+  jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner">;
 }
 
 export interface MeetingNotesApp {
   readonly logger: Logger;
-  readonly noteTaker: NoteTakerClient;
-  /** Starts serving; resolves with the HTTP port actually bound. */
+  readonly store: Store;
+  readonly jobs: Jobs;
+  /** Starts receiving and resumes every active job; resolves with the HTTP port. */
   start(): Promise<number>;
-  /** Stops taking work and releases every resource. */
+  /** Stops taking work, lets running steps reach a checkpoint, closes the store. */
   stop(): Promise<void>;
 }
 
+const DAY_MS = 24 * 60 * 60_000;
+
 /** The composition root: builds every part from the configuration, no logic of its own. */
-export function createApp(config: Config, deps: AppDeps = {}): MeetingNotesApp {
+export async function createApp(config: Config, deps: AppDeps = {}): Promise<MeetingNotesApp> {
   const logger = createLogger({
     level: config.logLevel,
     secrets: [
@@ -33,30 +49,63 @@ export function createApp(config: Config, deps: AppDeps = {}): MeetingNotesApp {
     ],
     ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
   });
+  const store = await openStore(config.storeUrl, { logger: logger.child({ name: "store" }) });
+  const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
     logger,
-    ...(deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher }),
+    ...dispatcher,
+    ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
   });
   let stopping = false;
-  const health = createHealthServer(() => stopping);
+  const bolt = createBoltApp({
+    config,
+    logger,
+    healthy: () => !stopping,
+    ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
+  });
+  const client = bolt.app.client;
+  const botToken = config.slack.botToken;
+  const gateway = new SlackGateway({ client, botToken, logger, ...dispatcher });
+  const jobs = createJobs({
+    store,
+    client: noteTaker,
+    gateway,
+    schedule: createPollSchedule({ initialMs: config.poll.initialMs, maxMs: config.poll.maxMs }),
+    logger,
+    tempDir: deps.tempDir ?? defaultTempDir(config.storeUrl),
+    retentionMs: config.retentionDays * DAY_MS,
+    ...deps.jobs,
+  });
+  const directory = new SlackDirectory({ client, botToken, logger, ...dispatcher });
+  registerListeners(bolt.app, { jobs: jobs.service, directory, logger, now: Date.now });
 
   return {
     logger,
-    noteTaker,
+    store,
+    jobs,
     async start() {
-      const port = await health.listen(config.port);
-      logger.info(
-        { port, mode: config.slack.appToken === undefined ? "http" : "socket" },
-        "meeting-notes started",
-      );
+      const port = await bolt.start();
+      const resumed = await jobs.runner.start();
+      const mode = config.slack.appToken === undefined ? "http" : "socket";
+      logger.info({ port, mode, resumed }, "meeting-notes started");
       return port;
     },
     async stop() {
       stopping = true;
-      await health.close();
+      await bolt.stop().catch((error: unknown) => logger.warn({ err: error }, "bolt stop failed"));
+      await jobs.runner.stop();
+      await store.close();
       logger.info("meeting-notes stopped");
     },
   };
+}
+
+/** Temp files live next to the SQLite file (one volume to keep), else in the OS temp dir. */
+function defaultTempDir(storeUrl: string): string {
+  if (storeUrl.startsWith("sqlite://")) {
+    return join(dirname(resolve(storeUrl.slice("sqlite://".length))), "tmp");
+  }
+  return join(tmpdir(), "meeting-notes");
 }

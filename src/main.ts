@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const app = createApp(config);
+  const app = await createApp(config);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -69,10 +69,12 @@ export class JobService {
     options: JobOptions;
   }): Promise<StartResult> {
     const { origin, source } = input;
+    const key = `dedupe:${origin.teamId}:${origin.channelId}:${source.fileId}`;
+    // Claimed before the checks, so a refusal too is said once however often Slack
+    // delivers the event; a refused file stays refused, so the claim is kept.
+    if (!(await this.claimOnce(key))) return { status: "duplicate" };
     const refusal = checkRecording(source);
     if (refusal !== undefined) return { status: "refused", reason: refusal };
-    const key = `dedupe:${origin.teamId}:${origin.channelId}:${source.fileId}`;
-    if (!(await this.#o.store.claim(key, this.#o.dedupeTtlMs))) return { status: "duplicate" };
     const now = this.#o.now();
     const job: Job = {
       id: this.#o.newId(),
@@ -97,6 +99,15 @@ export class JobService {
     this.#o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
     this.#o.runner.kick(job.id);
     return { status: "created", job };
+  }
+
+  /**
+   * True the first time `key` is claimed within the dedupe period: for anything that must
+   * happen once per Slack event however often it is delivered (a reply about a file that
+   * is not a recording, say).
+   */
+  claimOnce(key: string): Promise<boolean> {
+    return this.#o.store.claim(key, this.#o.dedupeTtlMs);
   }
 
   get(jobId: string): Promise<Job | undefined> {

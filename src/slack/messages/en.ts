@@ -62,7 +62,14 @@ export const en = {
   "refusal.too_large": "{file} is over 300 MB, the largest recording the Note Service takes.",
   "refusal.empty": "{file} is empty.",
   skipped_files:
-    "I make notes from one recording per message, so I skipped {files}. Upload each one on its own to get notes for it.",
+    "I skipped {files}: not recordings I can use. The recordings in this message are being turned into notes.",
+  "template.unreadable":
+    "I could not read that Word template, so the notes use the current one. Upload a .docx of at most 10 MB.",
+  "new_notes.parent": "Meeting notes for {file}, asked for by {user}.",
+  "new_notes.file_unreadable":
+    "I could not read that recording from Slack. Try uploading it again.",
+  "new_notes.not_in_channel":
+    "I am not in that channel. Invite me there, or choose another channel.",
 
   // Buttons.
   "button.cancel": "Cancel",

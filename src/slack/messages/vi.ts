@@ -58,7 +58,12 @@ export const vi: Catalog = {
   "refusal.too_large": "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận.",
   "refusal.empty": "{file} trống.",
   skipped_files:
-    "Mỗi tin nhắn tôi chỉ tạo biên bản từ một bản ghi âm, nên tôi đã bỏ qua {files}. Hãy tải từng tệp lên riêng để có biên bản cho tệp đó.",
+    "Tôi đã bỏ qua {files}: đây không phải bản ghi âm tôi dùng được. Các bản ghi âm trong tin nhắn này đang được làm thành biên bản.",
+  "template.unreadable":
+    "Tôi không đọc được mẫu Word đó, nên biên bản dùng mẫu hiện tại. Hãy tải lên tệp .docx không quá 10 MB.",
+  "new_notes.parent": "Biên bản cuộc họp cho {file}, do {user} yêu cầu.",
+  "new_notes.file_unreadable": "Tôi không đọc được bản ghi âm đó từ Slack. Hãy thử tải lên lại.",
+  "new_notes.not_in_channel": "Tôi chưa ở trong kênh đó. Hãy mời tôi vào, hoặc chọn kênh khác.",
 
   "button.cancel": "Hủy",
   "button.name_speakers": "Đặt tên người nói",

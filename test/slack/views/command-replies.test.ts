@@ -84,11 +84,11 @@ describe("buildRefusal", () => {
 
 describe("buildSkippedFiles", () => {
   it("names the files it skipped", () => {
-    const reply = buildSkippedFiles(["b.m4a", "c.mp3"], "en");
+    const reply = buildSkippedFiles(["notes.txt", "slides.pdf"], "en");
     expect(reply.text).toBe(
-      "I make notes from one recording per message, so I skipped b.m4a, c.mp3. Upload each one on its own to get notes for it.",
+      "I skipped notes.txt, slides.pdf: not recordings I can use. The recordings in this message are being turned into notes.",
     );
-    expect(buildSkippedFiles(["b.m4a"], "vi").text).toContain("đã bỏ qua b.m4a");
+    expect(buildSkippedFiles(["b.txt"], "vi").text).toContain("đã bỏ qua b.txt");
   });
 
   it("stays short and safe with many odd names", () => {

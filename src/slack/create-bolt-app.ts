@@ -1,0 +1,88 @@
+import type { ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
+import type { RetryOptions } from "@slack/web-api";
+import type { Config } from "../config.ts";
+import { type Logger, toSlackLogger } from "../logger.ts";
+
+/** Web API retries: a few, quickly; the job runner's failure policy takes over after. */
+export const defaultSlackRetry: RetryOptions = {
+  retries: 4,
+  factor: 2,
+  minTimeout: 500,
+  maxTimeout: 10_000,
+};
+
+export interface BoltAppOptions {
+  config: Config;
+  logger: Logger;
+  /** What `GET /healthz` answers. */
+  healthy: () => boolean;
+  retryConfig?: RetryOptions;
+}
+
+export interface BoltApp {
+  app: App;
+  /** Starts receiving; resolves with the HTTP port (health in Socket Mode, everything in HTTP). */
+  start(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Bolt in the mode the configuration says: Socket Mode when an app token is set (no public
+ * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
+ * `GET /healthz` is served in both modes.
+ */
+export function createBoltApp(options: BoltAppOptions): BoltApp {
+  const { config } = options;
+  const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
+  const customRoutes = [
+    {
+      path: "/healthz",
+      method: ["GET"],
+      handler: (_req: unknown, res: ServerResponse) => {
+        const ok = options.healthy();
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ ok }));
+      },
+    },
+  ];
+  const socketMode = config.slack.appToken !== undefined;
+  const receiver = socketMode
+    ? new SocketModeReceiver({
+        appToken: config.slack.appToken ?? "",
+        logger,
+        customRoutes,
+        installerOptions: { port: config.port },
+      })
+    : new HTTPReceiver({
+        signingSecret: config.slack.signingSecret ?? "",
+        endpoints: "/slack/events",
+        customRoutes,
+        logger,
+      });
+  const app = new App({
+    token: config.slack.botToken,
+    receiver,
+    logger,
+    clientOptions: {
+      slackApiUrl: config.slack.apiUrl,
+      retryConfig: options.retryConfig ?? defaultSlackRetry,
+    },
+  });
+  app.error(async (error) => {
+    options.logger.error({ err: error }, "a Slack listener failed");
+  });
+  return {
+    app,
+    async start() {
+      if (socketMode) {
+        await app.start();
+        return config.port;
+      }
+      const server = await app.start(config.port);
+      return (server.address() as AddressInfo).port;
+    },
+    stop: () => app.stop().then(() => undefined),
+  };
+}

@@ -1,0 +1,180 @@
+import { createReadStream } from "node:fs";
+import { basename, extname } from "node:path";
+import type { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
+import { type DeliveredState, type Gateway, type Job, JobStepError } from "../../jobs/index.ts";
+import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
+import { METADATA_EVENT_TYPE } from "../ids.ts";
+import { localeOf } from "../messages/index.ts";
+import { splitMarkdown } from "../text/index.ts";
+import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
+import { downloadSlackFile, SlackDownloadError } from "./download-slack-file.ts";
+import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
+
+export interface SlackGatewayOptions {
+  client: WebClient;
+  botToken: string;
+  logger: Logger;
+  now?: () => number;
+  /** For file downloads (tests pass a MockAgent or nothing). */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * The DOCX's name in the thread: the recording's name, and the delivery number after a
+ * Regenerate. `findDelivered` looks for exactly this name in the job's thread.
+ */
+export function docxFilename(job: Job): string {
+  const stem =
+    basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
+  const delivery = deliveryOf(job);
+  return delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`;
+}
+
+function deliveryOf(job: Job): number {
+  return "delivery" in job ? job.delivery : 1;
+}
+
+/**
+ * What the job layer needs from Slack, on `@slack/web-api`. Every message it posts for a job
+ * carries metadata naming the job, so a resumed job can read its thread to see what is
+ * already there; errors are wrapped in `GatewayError` with a transient flag.
+ */
+export class SlackGateway implements Gateway {
+  readonly #o: SlackGatewayOptions;
+
+  constructor(options: SlackGatewayOptions) {
+    this.#o = options;
+  }
+
+  async showStatus(job: Job): Promise<string> {
+    const content = buildStatusMessage(job, {
+      locale: localeOf(job.origin.locale),
+      now: (this.#o.now ?? Date.now)(),
+    });
+    const { client } = this.#o;
+    const channel = job.origin.channelId;
+    try {
+      if (job.statusTs !== undefined) {
+        try {
+          await client.chat.update({ channel, ts: job.statusTs, ...content });
+          return job.statusTs;
+        } catch (error) {
+          // The status message was deleted: post a new one rather than lose the buttons.
+          if (platformErrorOf(error) !== "message_not_found") throw error;
+        }
+      }
+      const posted = await client.chat.postMessage({
+        channel,
+        thread_ts: job.origin.threadTs,
+        ...content,
+        metadata: buildStatusMetadata(job.id),
+      });
+      if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
+      return posted.ts;
+    } catch (error) {
+      throw toGatewayError(error, "status update");
+    }
+  }
+
+  async downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void> {
+    try {
+      await downloadSlackFile({
+        url: job.source.downloadUrl,
+        token: this.#o.botToken,
+        destPath,
+        maxBytes: MAX_AUDIO_BYTES,
+        expectedBytes: job.source.size,
+        signal,
+        ...(this.#o.dispatcher === undefined ? {} : { dispatcher: this.#o.dispatcher }),
+      });
+    } catch (error) {
+      if (!(error instanceof SlackDownloadError)) throw error;
+      this.#o.logger.warn({ jobId: job.id, reason: error.message }, "recording download failed");
+      if (error.transient) throw toGatewayError(error, "file download");
+      throw new JobStepError({ code: "download_failed" }, true, { cause: error });
+    }
+  }
+
+  splitNote(markdown: string): string[] {
+    return splitMarkdown(markdown);
+  }
+
+  async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
+    const locale = localeOf(job.origin.locale);
+    const delivery = deliveryOf(job);
+    const part = buildNotePart(text, { index, total, jobId: job.id, delivery, locale });
+    try {
+      await this.#o.client.chat.postMessage({
+        channel: job.origin.channelId,
+        thread_ts: job.origin.threadTs,
+        text: part.text,
+        blocks: part.blocks,
+        metadata: part.metadata,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (error) {
+      throw toGatewayError(error, "note post");
+    }
+  }
+
+  async uploadDocx(job: Job, path: string): Promise<string> {
+    const filename = docxFilename(job);
+    try {
+      const result = await this.#o.client.filesUploadV2({
+        channel_id: job.origin.channelId,
+        thread_ts: job.origin.threadTs,
+        file: createReadStream(path),
+        filename,
+        title: filename,
+      });
+      const uploads = (result as { files?: { files?: { id?: string }[] }[] }).files;
+      const id = uploads?.[0]?.files?.[0]?.id;
+      if (id === undefined) throw new Error("files.uploadV2 returned no file id");
+      return id;
+    } catch (error) {
+      throw toGatewayError(error, "DOCX upload");
+    }
+  }
+
+  async findDelivered(job: Job): Promise<DeliveredState> {
+    const parts = new Set<number>();
+    let docxFileId: string | undefined;
+    const wanted = docxFilename(job);
+    try {
+      for await (const page of this.#o.client.paginate("conversations.replies", {
+        channel: job.origin.channelId,
+        ts: job.origin.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+      })) {
+        for (const message of (page as { messages?: ThreadMessage[] }).messages ?? []) {
+          const part = notePartOf(message, job.id, deliveryOf(job));
+          if (part !== undefined) parts.add(part);
+          const file = message.files?.find((f) => f.name === wanted || f.title === wanted);
+          if (file?.id !== undefined) docxFileId = file.id;
+        }
+      }
+    } catch (error) {
+      throw toGatewayError(error, "thread read");
+    }
+    return { parts: [...parts].sort((a, b) => a - b), docxFileId };
+  }
+}
+
+interface ThreadMessage {
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  files?: { id?: string; name?: string; title?: string }[];
+}
+
+/** The part number of a note part posted for this job's delivery, read from its metadata. */
+function notePartOf(message: ThreadMessage, jobId: string, delivery: number): number | undefined {
+  const { metadata } = message;
+  if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
+  const payload = metadata.event_payload ?? {};
+  if (payload.job_id !== jobId || payload.kind !== "note_part") return undefined;
+  if (payload.delivery !== delivery) return undefined;
+  return typeof payload.part === "number" ? payload.part : undefined;
+}

@@ -1,0 +1,27 @@
+import type { App } from "@slack/bolt";
+import { ACTIONS } from "../../ids.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { openSpeakerModal } from "./open-speaker-modal.ts";
+import { jobCommandButton } from "./simple-commands.ts";
+
+/** The status message's buttons; each carries its job id as `value`. */
+export function register(app: App, deps: ListenerDeps): void {
+  app.action(
+    ACTIONS.cancel,
+    jobCommandButton(deps, "cancel", (c) => deps.jobs.cancel(c.jobId, c.userId)),
+  );
+  app.action(
+    ACTIONS.skipNaming,
+    jobCommandButton(deps, "names", (c) => deps.jobs.skipNaming(c.jobId)),
+  );
+  app.action(
+    ACTIONS.retry,
+    jobCommandButton(deps, "retry", (c) => deps.jobs.retry(c.jobId)),
+  );
+  app.action(ACTIONS.nameSpeakers, openSpeakerModal(deps, "names"));
+  app.action(ACTIONS.regenerate, openSpeakerModal(deps, "regenerate"));
+  // A link button: Slack opens the URL; the click still needs an ack.
+  app.action(ACTIONS.openThread, async ({ ack }) => {
+    await ack();
+  });
+}

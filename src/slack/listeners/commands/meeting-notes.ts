@@ -1,0 +1,101 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { isActive } from "../../../jobs/index.ts";
+import { type Locale, localeOf } from "../../messages/index.ts";
+import { slackFileSchema, toSourceFile } from "../../recording-file.ts";
+import {
+  buildCancelReply,
+  buildChannelStatus,
+  buildHelpMessage,
+  buildNewNotesModal,
+  buildSettingsModal,
+  buildUnknownCommand,
+  type MessageContent,
+  type RecentRecording,
+} from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+const RECENT_LIMIT = 10;
+
+/**
+ * `/meeting-notes [help | status | settings | cancel]`. With no argument it opens the
+ * new-notes modal. Replies are ephemeral: only the person who typed the command sees them.
+ */
+export function meetingNotesCommand(deps: ListenerDeps) {
+  return async (args: CommandArgs) => {
+    const { command, ack, respond, client } = args;
+    // Acked before anything else: Slack gives a command 3 seconds.
+    await ack();
+    const locale = localeOf((await deps.directory.user(command.user_id)).locale);
+    const reply = async (content: MessageContent) => {
+      await respond({ response_type: "ephemeral", ...content });
+    };
+    const [sub = "", ...rest] = command.text.trim().split(/\s+/);
+    switch (sub.toLowerCase()) {
+      case "":
+        await client.views.open({
+          trigger_id: command.trigger_id,
+          view: buildNewNotesModal({
+            locale,
+            channelId: command.channel_id,
+            recentRecordings: await recentRecordings(client, command.channel_id),
+          }),
+        });
+        return;
+      case "help":
+        return reply(buildHelpMessage(locale));
+      case "status": {
+        const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
+        return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
+      }
+      case "settings": {
+        const settings = await deps.jobs.getChannelSettings(command.team_id, command.channel_id);
+        await client.views.open({
+          trigger_id: command.trigger_id,
+          view: buildSettingsModal(settings, { locale, channelId: command.channel_id }),
+        });
+        return;
+      }
+      case "cancel":
+        return reply(await cancel(deps, command, rest[0], locale));
+      default:
+        return reply(buildUnknownCommand(sub, locale));
+    }
+  };
+}
+
+/** Cancels the given job of this channel, or its newest active one. */
+async function cancel(
+  deps: ListenerDeps,
+  command: CommandArgs["command"],
+  jobId: string | undefined,
+  locale: Locale,
+): Promise<MessageContent> {
+  const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
+  const target = jobs.find((job) => isActive(job) && (jobId === undefined || job.id === jobId));
+  if (target === undefined) return buildCancelReply(undefined, locale);
+  const result = await deps.jobs.cancel(target.id, command.user_id);
+  return buildCancelReply(result.ok ? target : undefined, locale);
+}
+
+/** Recordings posted in the channel lately, for the modal's "recent recording" list. */
+async function recentRecordings(client: WebClient, channel: string): Promise<RecentRecording[]> {
+  try {
+    const history = await client.conversations.history({ channel, limit: 100 });
+    const recordings: RecentRecording[] = [];
+    for (const message of history.messages ?? []) {
+      for (const raw of message.files ?? []) {
+        const file = slackFileSchema.safeParse(raw);
+        if (!file.success || toSourceFile(file.data) === undefined) continue;
+        if (recordings.some((r) => r.fileId === file.data.id)) continue;
+        recordings.push({ fileId: file.data.id, name: file.data.name ?? file.data.id });
+      }
+    }
+    return recordings.slice(0, RECENT_LIMIT);
+  } catch {
+    // Not in the channel, or no history scope there: the modal still takes an upload.
+    return [];
+  }
+}

@@ -1,0 +1,35 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { localeOf } from "../../messages/index.ts";
+import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+
+/** App Home: the person's running and recent jobs, each with a link to its thread. */
+export function appHomeOpened(deps: ListenerDeps) {
+  return async ({
+    event,
+    body,
+    client,
+  }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
+    if (event.tab !== "home") return;
+    const teamId = (body as { team_id?: string }).team_id ?? "";
+    const [jobs, user] = await Promise.all([
+      deps.jobs.listByUser(teamId, event.user),
+      deps.directory.user(event.user),
+    ]);
+    const items: HomeItem[] = await Promise.all(
+      jobs.slice(0, MAX_HOME_JOBS).map(async (job) => {
+        const permalink = await client.chat
+          .getPermalink({ channel: job.origin.channelId, message_ts: job.origin.threadTs })
+          .then(
+            (r) => r.permalink,
+            () => undefined,
+          );
+        return permalink === undefined ? { job } : { job, permalink };
+      }),
+    );
+    await client.views.publish({
+      user_id: event.user,
+      view: buildAppHome(items, { locale: localeOf(user.locale), now: deps.now() }),
+    });
+  };
+}

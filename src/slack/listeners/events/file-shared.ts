@@ -1,0 +1,72 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { z } from "zod";
+import type { ListenerDeps } from "../deps.ts";
+import { startRecordings } from "./start-recordings.ts";
+
+const fileSharedSchema = z.looseObject({
+  file_id: z.string().min(1),
+  user_id: z.string().min(1),
+  channel_id: z.string().min(1),
+  event_ts: z.string().optional(),
+});
+
+const sharesSchema = z.looseObject({
+  shares: z
+    .looseObject({
+      public: z
+        .record(
+          z.string(),
+          z.array(z.looseObject({ ts: z.string(), thread_ts: z.string().optional() })),
+        )
+        .optional(),
+      private: z
+        .record(
+          z.string(),
+          z.array(z.looseObject({ ts: z.string(), thread_ts: z.string().optional() })),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+
+/**
+ * `file_shared` carries ids only (and may arrive before or instead of the `file_share`
+ * message): look the file up, find the message it was shared in to answer in its thread,
+ * and read that message's text for the context. Dedupe by file makes the pair one job.
+ */
+export function fileShared(deps: ListenerDeps) {
+  return async ({
+    event,
+    body,
+    client,
+  }: SlackEventMiddlewareArgs<"file_shared"> & AllMiddlewareArgs) => {
+    const parsed = fileSharedSchema.safeParse(event);
+    if (!parsed.success) return;
+    const { file_id: fileId, user_id: userId, channel_id: channelId } = parsed.data;
+    const file = await deps.directory.file(fileId);
+    if (file === undefined) return;
+    const shares = sharesSchema.safeParse(file);
+    const share =
+      shares.data?.shares?.public?.[channelId]?.[0] ??
+      shares.data?.shares?.private?.[channelId]?.[0];
+    if (share === undefined) return; // not (yet) visible as shared in this channel
+    const text = await messageText(client, channelId, share.ts).catch(() => undefined);
+    await startRecordings(deps, client, {
+      teamId: (body as { team_id?: string }).team_id ?? "",
+      channelId,
+      userId,
+      threadTs: share.thread_ts ?? share.ts,
+      text,
+      files: [file],
+    });
+  };
+}
+
+async function messageText(
+  client: AllMiddlewareArgs["client"],
+  channel: string,
+  ts: string,
+): Promise<string | undefined> {
+  const result = await client.conversations.replies({ channel, ts, limit: 1, inclusive: true });
+  return result.messages?.find((m) => m.ts === ts)?.text;
+}

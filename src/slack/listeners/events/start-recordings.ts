@@ -1,0 +1,76 @@
+import type { WebClient } from "@slack/web-api";
+import type { Origin } from "../../../jobs/index.ts";
+import { localeOf } from "../../messages/index.ts";
+import { needsFileInfo, type SlackFile, toSourceFile } from "../../recording-file.ts";
+import { buildRefusal, buildSkippedFiles, type MessageContent } from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+
+export interface SharedFiles {
+  teamId: string;
+  channelId: string;
+  userId: string;
+  /** The thread to answer in: the upload's own message, or the thread it was posted in. */
+  threadTs: string;
+  /** Typed with the upload: it becomes the context of the notes. */
+  text: string | undefined;
+  files: SlackFile[];
+}
+
+/**
+ * The upload journey: each supported recording of a message becomes a job (once, however
+ * often Slack delivers the event); the others are explained in the thread. The channel's
+ * settings apply, and nothing happens in a channel that turned automatic notes off.
+ */
+export async function startRecordings(
+  deps: ListenerDeps,
+  client: WebClient,
+  shared: SharedFiles,
+): Promise<void> {
+  const settings = await deps.jobs.getChannelSettings(shared.teamId, shared.channelId);
+  if (!settings.autoTranscribe) return;
+  const { locale: slackLocale } = await deps.directory.user(shared.userId);
+  const locale = localeOf(slackLocale);
+  const origin: Origin = {
+    teamId: shared.teamId,
+    channelId: shared.channelId,
+    threadTs: shared.threadTs,
+    userId: shared.userId,
+    ...(slackLocale === undefined ? {} : { locale: slackLocale }),
+  };
+  const contextText = [settings.contextText, shared.text?.trim()].filter(Boolean).join("\n\n");
+  const options = {
+    ...(contextText === "" ? {} : { contextText }),
+    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
+    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
+  };
+  const skipped: string[] = [];
+  for (const shown of shared.files) {
+    const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
+    const name = file.name ?? file.title ?? file.id;
+    const source = toSourceFile(file);
+    if (source === undefined) {
+      const key = `notice:${shared.teamId}:${shared.channelId}:${file.id}`;
+      if (await deps.jobs.claimOnce(key)) skipped.push(name);
+      continue;
+    }
+    const result = await deps.jobs.start({ origin, source, options });
+    if (result.status === "refused") {
+      await reply(client, shared, buildRefusal(result.reason, name, locale));
+    }
+  }
+  // A lone file that is not a recording gets the plain refusal; among several, a list.
+  if (skipped.length === 1 && shared.files.length === 1) {
+    await reply(client, shared, buildRefusal("unsupported_format", skipped[0] ?? "", locale));
+  } else if (skipped.length > 0) {
+    await reply(client, shared, buildSkippedFiles(skipped, locale));
+  }
+}
+
+async function reply(client: WebClient, shared: SharedFiles, content: MessageContent) {
+  await client.chat.postMessage({
+    channel: shared.channelId,
+    thread_ts: shared.threadTs,
+    text: content.text,
+    blocks: content.blocks,
+  });
+}

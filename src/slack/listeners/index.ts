@@ -1,0 +1,16 @@
+import type { App } from "@slack/bolt";
+import { register as registerActions } from "./actions/index.ts";
+import { register as registerCommands } from "./commands/index.ts";
+import type { ListenerDeps } from "./deps.ts";
+import { register as registerEvents } from "./events/index.ts";
+import { register as registerViews } from "./views/index.ts";
+
+export type { ListenerDeps } from "./deps.ts";
+
+/** Registers every listener: one handler per file, grouped by Slack surface. */
+export function registerListeners(app: App, deps: ListenerDeps): void {
+  registerEvents(app, deps);
+  registerCommands(app, deps);
+  registerActions(app, deps);
+  registerViews(app, deps);
+}

@@ -1,0 +1,110 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import type { SpeakerMapEntry } from "../../../notetaker/index.ts";
+import { speakerBlock } from "../../ids.ts";
+import { localeOf, t } from "../../messages/index.ts";
+import {
+  buildCommandRefusal,
+  parseSpeakerSubmission,
+  type SpeakerEntry,
+  speakersInModal,
+} from "../../views/index.ts";
+import { type ListenerDeps, tellUser } from "../deps.ts";
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * The speaker modal, in both its modes: names for a job waiting for them, or new names,
+ * context and template for a finished job (Regenerate). `private_metadata` holds only the
+ * job id; the job is read again here and must still be in the right stage.
+ */
+export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regenerate") {
+  return async ({ ack, view, body, client }: ViewArgs) => {
+    const userId = body.user.id;
+    const locale = localeOf((await deps.directory.user(userId)).locale);
+    const job = await deps.jobs.get(view.private_metadata.slice(0, 100));
+    const expected = mode === "names" ? "naming" : "done";
+    const speakerIds = job === undefined ? [] : speakersInModal(job).map((s) => s.speakerId);
+    if (job === undefined || job.stage !== expected) {
+      const block = speakerBlock.name(speakerIds[0] ?? "speaker_1");
+      const refusal = buildCommandRefusal(
+        job === undefined ? "not_found" : "wrong_stage",
+        mode,
+        locale,
+      );
+      await ack({ response_action: "errors", errors: { [block]: refusal.text } });
+      return;
+    }
+    const parsed = parseSpeakerSubmission(view.state.values, speakerIds, locale);
+    if (!parsed.ok) {
+      await ack({ response_action: "errors", errors: parsed.errors });
+      return;
+    }
+    await ack();
+    const speakerMap = await toSpeakerMap(deps, parsed.entries);
+    const templateId =
+      parsed.templateFileId === undefined
+        ? undefined
+        : await saveTemplate(deps, parsed.templateFileId);
+    const changes = {
+      ...(parsed.contextText === undefined ? {} : { contextText: parsed.contextText }),
+      ...(templateId === undefined ? {} : { templateId }),
+    };
+    const result =
+      mode === "names"
+        ? await deps.jobs.submitNames(job.id, speakerMap, changes)
+        : await deps.jobs.regenerate(job.id, { speakerMap, ...changes });
+    if (!result.ok) {
+      await tellUser(
+        client,
+        deps.logger,
+        { channel: job.origin.channelId, user: userId },
+        buildCommandRefusal(result.reason, mode, locale),
+      );
+    } else if (parsed.templateFileId !== undefined && templateId === undefined) {
+      const text = t(locale, "template.unreadable");
+      await tellUser(
+        client,
+        deps.logger,
+        { channel: job.origin.channelId, user: userId },
+        { text, blocks: [] },
+      );
+    }
+  };
+}
+
+/** A chosen member gives their real name; a typed name wins over it. */
+async function toSpeakerMap(
+  deps: ListenerDeps,
+  entries: SpeakerEntry[],
+): Promise<SpeakerMapEntry[]> {
+  return Promise.all(
+    entries.map(async (entry) => {
+      const name =
+        entry.name ??
+        (entry.userId === undefined
+          ? entry.speakerId
+          : (await deps.directory.user(entry.userId)).name);
+      return {
+        speaker_id: entry.speakerId,
+        name,
+        ...(entry.gender === undefined ? {} : { gender: entry.gender }),
+      };
+    }),
+  );
+}
+
+/** Keeps a DOCX template chosen in a modal; undefined when it cannot be read. */
+export async function saveTemplate(
+  deps: ListenerDeps,
+  fileId: string,
+): Promise<string | undefined> {
+  try {
+    const file = await deps.directory.smallFile(fileId);
+    if (file === undefined) return undefined;
+    const zip = [0x50, 0x4b, 0x03, 0x04].every((byte, i) => file.data[i] === byte);
+    return zip ? await deps.jobs.saveTemplate(file.filename, file.data) : undefined;
+  } catch (error) {
+    deps.logger.warn({ err: error, fileId }, "could not keep the template");
+    return undefined;
+  }
+}

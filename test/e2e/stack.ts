@@ -1,0 +1,127 @@
+import { Writable } from "node:stream";
+import { createApp, type MeetingNotesApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { Job } from "../../src/jobs/index.ts";
+import { fastRetryPolicy } from "../../src/notetaker/index.ts";
+import { createEmulator } from "../emulator/create-emulator.ts";
+import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+
+export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";
+export const CHANNEL = "C0E2E0001";
+export const ALICE = "U0ALICE01";
+export const BOB = "U0BOB0001";
+
+/**
+ * The real app in HTTP mode, wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note
+ * Service emulator and a SQLite store in a temp folder; every log line is kept.
+ */
+export async function startStack(env: Record<string, string> = {}) {
+  const temp = await makeTempDir("mn-e2e-");
+  const fake = await createFakeSlack();
+  const emulator = await createEmulator();
+  fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
+  fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
+  fake.addChannel({ id: CHANNEL, name: "weekly-sync" });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    NOTE_TAKER_BASE_URL: emulator.baseUrl,
+    NOTE_TAKER_API_KEY: emulator.apiKey,
+    STORE_URL: `sqlite://${temp.dir}/e2e.sqlite`,
+    PORT: "0",
+    POLL_INITIAL_MS: "10",
+    POLL_MAX_MS: "40",
+    LOG_LEVEL: "debug",
+    ...env,
+  });
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(String(chunk));
+      callback();
+    },
+  });
+  const app: MeetingNotesApp = await createApp(config, {
+    logDestination,
+    tempDir: `${temp.dir}/tmp`,
+    slackRetry: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 20 },
+    noteTakerRetry: fastRetryPolicy,
+    jobs: {
+      failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+      runner: { statusThrottleMs: 0, sweepIntervalMs: 500 },
+    },
+  });
+  const port = await app.start();
+  const url = `http://127.0.0.1:${port}/slack/events`;
+  return {
+    app,
+    fake,
+    emulator,
+    url,
+    logs,
+    temp,
+    /** Messages of a thread, parent first. */
+    thread: (ts: string): FakeMessage[] => fake.thread(CHANNEL, ts),
+    job: (id: string): Promise<Job | undefined> => app.jobs.service.get(id),
+    async stop() {
+      await app.stop();
+      await emulator.close();
+      await fake.close();
+      await temp.cleanup();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** Polls until `read` gives a value `done` accepts. */
+export async function eventually<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  ms = 10_000,
+) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until)
+      throw new Error(`gave up waiting; last: ${JSON.stringify(value)?.slice(0, 800)}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+/** The job's status message: the thread message whose metadata says "status". */
+export function statusMessage(messages: FakeMessage[]): FakeMessage | undefined {
+  return messages.find((m) => m.metadata?.event_payload.kind === "status");
+}
+
+/** The note parts in the thread, in order of posting. */
+export function noteParts(messages: FakeMessage[]): FakeMessage[] {
+  return messages.filter((m) => m.metadata?.event_payload.kind === "note_part");
+}
+
+/** The value (job id) of a button on a message, by action id. */
+export function buttonValue(
+  message: FakeMessage | undefined,
+  actionId: string,
+): string | undefined {
+  for (const block of (message?.blocks ?? []) as {
+    elements?: { action_id?: string; value?: string }[];
+  }[]) {
+    const button = block.elements?.find((e) => e.action_id === actionId);
+    if (button !== undefined) return button.value;
+  }
+  return undefined;
+}
+
+/** The text of every markdown block of the given messages, joined. */
+export function markdownOf(messages: FakeMessage[]): string {
+  return messages
+    .flatMap((m) => (m.blocks ?? []) as { type: string; text?: string }[])
+    .filter((b) => b.type === "markdown")
+    .map((b) => b.text ?? "")
+    .join("\n");
+}

@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+  viewSubmissionPayload,
+} from "../fakes/slack/slack-payloads.ts";
+import { sendAction, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import {
+  ALICE,
+  BOB,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  markdownOf,
+  noteParts,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "./stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+beforeEach(() => {
+  stack.emulator.reset();
+});
+
+/** Alice uploads a recording with a message; returns the thread's ts. */
+async function upload(name = "weekly-sync.m4a", text = "Q3 budget review") {
+  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(4096, 7), user: ALICE });
+  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text });
+  const event = fileShareMessageEvent(file, {
+    channel: CHANNEL,
+    user: ALICE,
+    text,
+    ts: message.ts,
+  });
+  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+  expect(sent.status).toBe(200);
+  return { ts: message.ts, file, event };
+}
+
+/** Waits for the status message to offer a button; returns its job id. */
+async function waitForButton(threadTs: string, actionId: string) {
+  const status = await eventually(
+    () => statusMessage(stack.thread(threadTs)),
+    (m) => buttonValue(m, actionId) !== undefined,
+  );
+  return { status, jobId: buttonValue(status, actionId) ?? "" };
+}
+
+async function click(actionId: string, jobId: string, messageTs: string) {
+  const payload = blockActionPayload({
+    actionId,
+    value: jobId,
+    user: ALICE,
+    channel: CHANNEL,
+    messageTs,
+  });
+  const res = await sendAction(stack.url, SIGNING_SECRET, payload);
+  expect(res.status).toBe(200);
+}
+
+const done = (threadTs: string) =>
+  eventually(
+    () => statusMessage(stack.thread(threadTs)),
+    (m) => buttonValue(m, ACTIONS.regenerate) !== undefined,
+  );
+
+describe("the upload journey", () => {
+  it("answers in the thread at once, asks for names, and delivers the note and DOCX with them", async () => {
+    stack.emulator.knobs.pollsToComplete = 3;
+    const { ts } = await upload();
+    const first = await eventually(
+      () => statusMessage(stack.thread(ts)),
+      (m) => m !== undefined,
+    );
+    expect(buttonValue(first, ACTIONS.cancel)).toBeDefined();
+    const submitted = await eventually(
+      () => stack.emulator.stats.audioSubmissions,
+      (s) => s.length > 0,
+    );
+    expect(submitted[0]?.contextText).toBe("Q3 budget review");
+
+    const { status, jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    expect(buttonValue(status, ACTIONS.skipNaming)).toBe(jobId);
+    expect(status?.text).toMatch(/2 speakers/);
+
+    await click(ACTIONS.nameSpeakers, jobId, status?.ts ?? "");
+    const opened = await eventually(
+      () => stack.fake.views.at(-1),
+      (v) => v?.op === "open",
+    );
+    expect(opened?.view.callback_id).toBe(VIEWS.speakerNames);
+    expect(opened?.view.private_metadata).toBe(jobId);
+    const blockIds = ((opened?.view.blocks ?? []) as { block_id?: string }[]).map(
+      (b) => b.block_id,
+    );
+    expect(blockIds).toContain(speakerBlock.user("speaker_1"));
+    expect(blockIds).toContain(speakerBlock.name("speaker_2"));
+
+    const values = {
+      [speakerBlock.user("speaker_1")]: { user: { type: "users_select", selected_user: BOB } },
+      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Minh Pham" } },
+      [speakerBlock.gender("speaker_2")]: {
+        gender: { type: "static_select", selected_option: { value: "male" } },
+      },
+    };
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: jobId,
+        values,
+        user: ALICE,
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json).toBeUndefined();
+
+    const final = await done(ts);
+    expect(final?.text).toMatch(/ready/i);
+    const messages = stack.thread(ts);
+    const parts = noteParts(messages);
+    expect(parts.length).toBeGreaterThan(0);
+    expect(markdownOf(parts)).toContain("Bob Tran");
+    expect(markdownOf(parts)).toContain("Minh Pham");
+    expect(stack.emulator.stats.noteSubmissions[0]?.speakerMap).toEqual([
+      { speaker_id: "speaker_1", name: "Bob Tran" },
+      { speaker_id: "speaker_2", name: "Minh Pham", gender: "male" },
+    ]);
+    const uploads = stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed);
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.filename).toBe("weekly-sync - notes.docx");
+    expect(uploads[0]?.bytes).toBeGreaterThan(1000);
+  });
+
+  it("skips naming and still delivers", async () => {
+    const { ts } = await upload("standup.mp3");
+    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
+    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    await done(ts);
+    expect(noteParts(stack.thread(ts)).length).toBeGreaterThan(0);
+    expect(stack.emulator.stats.noteSubmissions[0]?.speakerMap).toBeUndefined();
+  });
+
+  it("makes one job of an upload Slack delivers twice and as a file_shared event", async () => {
+    const { ts, file, event } = await upload("retro.ogg");
+    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId, retryNum: 1 });
+    const shared = { type: "file_shared", channel_id: CHANNEL, file_id: file.id, user_id: ALICE };
+    await sendEvent(stack.url, SIGNING_SECRET, shared, { teamId: stack.fake.teamId });
+    await waitForButton(ts, ACTIONS.nameSpeakers);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
+    expect(
+      stack.thread(ts).filter((m) => m.metadata?.event_payload.kind === "status"),
+    ).toHaveLength(1);
+  });
+
+  it("refuses a .txt file and a recording over 300 MB with a reply and no API call", async () => {
+    const txt = await upload("minutes.txt", "");
+    const reply = await eventually(
+      () => stack.thread(txt.ts).slice(1),
+      (m) => m.length > 0,
+    );
+    expect(reply[0]?.text).toMatch(/minutes\.txt is not a recording/);
+
+    const huge = await stack.temp.sparse("all-hands.wav", 300 * 1024 * 1024 + 1);
+    const file = stack.fake.addFile({ name: "all-hands.wav", path: huge, user: ALICE });
+    const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
+    const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
+    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+    const refused = await eventually(
+      () => stack.thread(message.ts).slice(1),
+      (m) => m.length > 0,
+    );
+    expect(refused[0]?.text).toMatch(/over 300 MB/);
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(0);
+    expect(stack.fake.downloads.filter((d) => d.fileId === file.id)).toHaveLength(0);
+  });
+
+  it("shows a failed task's message with Retry", async () => {
+    stack.emulator.knobs.failNextTasks = [
+      { kind: "audio", message: "The audio track is corrupt." },
+    ];
+    const { ts } = await upload("broken.wav");
+    const { status } = await waitForButton(ts, ACTIONS.retry);
+    expect(JSON.stringify(status?.blocks)).toContain("The audio track is corrupt.");
+  });
+
+  it("cancel stops the job", async () => {
+    stack.emulator.knobs.pollsToComplete = 100_000;
+    const { ts } = await upload("long-meeting.webm");
+    const { status, jobId } = await waitForButton(ts, ACTIONS.cancel);
+    await eventually(
+      () => stack.emulator.stats.polls.audio,
+      (n) => n > 1,
+    );
+    await click(ACTIONS.cancel, jobId, status?.ts ?? "");
+    await eventually(
+      () => stack.job(jobId),
+      (job) => job?.stage === "canceled",
+    );
+    const polls = stack.emulator.stats.polls.audio;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stack.emulator.stats.polls.audio).toBeLessThanOrEqual(polls + 1);
+    const final = await eventually(
+      () => statusMessage(stack.thread(ts)),
+      (m) => buttonValue(m, ACTIONS.cancel) === undefined,
+    );
+    expect(final?.text).toMatch(/cancel/i);
+  });
+
+  it("Regenerate with new names reruns only the note task", async () => {
+    const { ts } = await upload("planning.flac");
+    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
+    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    const ready = await done(ts);
+    await click(ACTIONS.regenerate, jobId, ready?.ts ?? "");
+    const opened = await eventually(
+      () => stack.fake.views.at(-1),
+      (v) => v?.view.callback_id === VIEWS.regenerate,
+    );
+    expect(opened?.view.private_metadata).toBe(jobId);
+    const values = {
+      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Hoa Le" } },
+      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Quang Do" } },
+    };
+    await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.regenerate,
+        privateMetadata: jobId,
+        values,
+        user: ALICE,
+      }),
+    );
+    await eventually(
+      () => stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed),
+      (u) => u.length === 2,
+    );
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
+    expect(stack.emulator.stats.noteSubmissions).toHaveLength(2);
+    expect(markdownOf(noteParts(stack.thread(ts)))).toContain("Hoa Le");
+    expect(stack.fake.uploads.at(-1)?.filename).toBe("planning - notes v2.docx");
+  });
+
+  it("delivers a 30,000-character note complete, in several parts", async () => {
+    stack.emulator.knobs.noteMinChars = 30_000;
+    const { ts } = await upload("quarterly.m4a");
+    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
+    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    await done(ts);
+    const parts = noteParts(stack.thread(ts));
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    const job = await stack.job(jobId);
+    const markdown = job?.stage === "done" ? job.markdown : "";
+    expect(markdown.length).toBeGreaterThanOrEqual(30_000);
+    const squash = (s: string) => s.replace(/\s+/g, "");
+    expect(squash(markdownOf(parts))).toBe(squash(markdown));
+    for (const part of parts) {
+      const text = markdownOf([part]);
+      expect(text.length).toBeLessThanOrEqual(12_000);
+    }
+  });
+
+  it("pings nobody: <!channel> in the recording and a typed <@U123> name", async () => {
+    stack.emulator.knobs.dialogText = "Heads up <!channel> and <!here>, budget first.";
+    const { ts } = await upload("allhands.mp3", "agenda <!everyone>");
+    const { status, jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    const values = {
+      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "<@U123>" } },
+      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Lan" } },
+    };
+    await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: jobId,
+        values,
+        user: ALICE,
+      }),
+    );
+    await done(ts);
+    expect(status).toBeDefined();
+    const posted = stack.fake.calls
+      .filter((c) => c.method === "chat.postMessage" || c.method === "chat.update")
+      .filter((c) => c.args.channel === CHANNEL)
+      .map((c) => JSON.stringify({ text: c.args.text, blocks: c.args.blocks }));
+    const all = posted.join("\n");
+    expect(all).toContain("U123");
+    for (const live of ["<!channel>", "<!here>", "<!everyone>", "<@U123>"]) {
+      expect(all).not.toContain(live);
+    }
+  });
+});
