@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { COMMAND } from "../src/slack/listeners/commands/index.ts";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const json = (path: string) => JSON.parse(readFileSync(here(path), "utf8"));
+
+/** Slack's published manifest schema, vendored (MIT) so the test runs from a bare clone. */
+const SCHEMA_DIR = "./fixtures/slack-manifest-schema";
+const REMOTE = "https://raw.githubusercontent.com/slackapi/manifest-schema/v0.5.0/schemas";
+
+function validator() {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(
+    json(`${SCHEMA_DIR}/schemas/manifest.schema.1.0.0.json`),
+    `${REMOTE}/manifest.schema.1.0.0.json`,
+  );
+  ajv.addSchema(
+    json(`${SCHEMA_DIR}/schemas/manifest.schema.2.0.0.json`),
+    `${REMOTE}/manifest.schema.2.0.0.json`,
+  );
+  return ajv.compile(json(`${SCHEMA_DIR}/manifest.schema.json`));
+}
+
+describe("Slack app manifests", () => {
+  const validate = validator();
+
+  it("the schema accepts Slack's own example and refuses a broken manifest", () => {
+    expect(validate(json(`${SCHEMA_DIR}/example.valid.v1.json`))).toBe(true);
+    expect(validate({ display_information: {} })).toBe(false);
+  });
+
+  it.each(["manifest.http.json", "manifest.socket.json"])(
+    "%s validates against Slack's schema",
+    (name) => {
+      const manifest = json(`../manifests/${name}`);
+      const ok = validate(manifest);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(ok).toBe(true);
+    },
+  );
+
+  it("asks for what the bot uses and nothing more, in both modes", () => {
+    for (const name of ["manifest.http.json", "manifest.socket.json"]) {
+      const manifest = json(`../manifests/${name}`);
+      expect(manifest.features.slash_commands[0].command).toBe(COMMAND);
+      expect(manifest.oauth_config.scopes.bot.sort()).toEqual(
+        [
+          "channels:history",
+          "chat:write",
+          "commands",
+          "files:read",
+          "files:write",
+          "groups:history",
+          "users:read",
+        ].sort(),
+      );
+      expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
+        ["app_home_opened", "file_shared", "message.channels", "message.groups"].sort(),
+      );
+      expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    }
+    expect(json("../manifests/manifest.socket.json").settings.socket_mode_enabled).toBe(true);
+    expect(json("../manifests/manifest.http.json").settings.socket_mode_enabled).toBe(false);
+  });
+
+  it("uses the same schema as the shared copy when it is there", () => {
+    const shared = here("../../shared/slack-manifest-schema/manifest.schema.json");
+    if (!existsSync(shared)) return;
+    expect(readFileSync(shared, "utf8")).toBe(
+      readFileSync(here(`${SCHEMA_DIR}/manifest.schema.json`), "utf8"),
+    );
+  });
+});
