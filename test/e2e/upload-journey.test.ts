@@ -184,6 +184,54 @@ describe("the upload journey", () => {
     expect(stack.fake.downloads.filter((d) => d.fileId === file.id)).toHaveLength(0);
   });
 
+  it("takes the recordings of a several-file message and explains the rest", async () => {
+    const audio = stack.fake.addFile({
+      name: "design-review.mp4",
+      bytes: Buffer.alloc(1024, 3),
+      user: ALICE,
+    });
+    const slides = stack.fake.addFile({
+      name: "slides.pdf",
+      bytes: Buffer.alloc(100, 4),
+      user: ALICE,
+    });
+    const message = stack.fake.shareFile(audio, { channel: CHANNEL, user: ALICE });
+    const event = {
+      ...fileShareMessageEvent(audio, { channel: CHANNEL, user: ALICE, ts: message.ts }),
+    };
+    event.files = [audio, slides];
+    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+    await waitForButton(message.ts, ACTIONS.nameSpeakers);
+    const replies = stack.thread(message.ts).filter((m) => m.metadata === undefined && m.bot_id);
+    expect(replies.map((m) => m.text).join("\n")).toMatch(/slides\.pdf/);
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
+  });
+
+  it("refuses a names submission for a job that is gone or no longer waiting", async () => {
+    const values = {
+      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "X" } },
+    };
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: "forged-job-id",
+        values,
+        user: ALICE,
+      }),
+    );
+    expect(answer.json).toMatchObject({ response_action: "errors" });
+    expect(JSON.stringify(answer.json)).toMatch(/no longer|not found|find/i);
+  });
+
+  it("says an admin must fix the configuration when the API key is refused", async () => {
+    stack.emulator.knobs.faults = [{ match: "POST /audio2dialog", status: 401, count: 1 }];
+    const { ts } = await upload("auth.mp3");
+    const { status } = await waitForButton(ts, ACTIONS.retry);
+    expect(status?.text).toMatch(/admin/i);
+  });
+
   it("shows a failed task's message with Retry", async () => {
     stack.emulator.knobs.failNextTasks = [
       { kind: "audio", message: "The audio track is corrupt." },

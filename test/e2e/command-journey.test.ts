@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
+import {
+  appHomeOpenedEvent,
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../fakes/slack/slack-payloads.ts";
+import {
+  sendAction,
+  sendCommand,
+  sendEvent,
+  sendViewSubmission,
+} from "../fakes/slack/slack-request.ts";
+import {
+  ALICE,
+  BOB,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  noteParts,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "./stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+beforeEach(() => stack.emulator.reset());
+
+function command(text: string) {
+  return sendCommand(stack.url, SIGNING_SECRET, {
+    text,
+    user_id: ALICE,
+    channel_id: CHANNEL,
+    team_id: stack.fake.teamId,
+    response_url: stack.fake.responseUrl(),
+  });
+}
+
+/** Runs a subcommand and returns the ephemeral reply it posted to the response_url. */
+async function reply(text: string): Promise<string> {
+  const before = stack.fake.responseUrlPosts.length;
+  expect((await command(text)).status).toBe(200);
+  const posts = await eventually(
+    () => stack.fake.responseUrlPosts,
+    (p) => p.length > before,
+  );
+  const body = posts[before]?.body;
+  expect(body).toMatchObject({ response_type: "ephemeral" });
+  return JSON.stringify(body);
+}
+
+describe("/meeting-notes", () => {
+  it("opens the modal and takes a recording from file_input with participants as speaker hints", async () => {
+    const views = stack.fake.views.length;
+    expect((await command("")).status).toBe(200);
+    const opened = await eventually(
+      () => stack.fake.views.slice(views),
+      (v) => v.length > 0,
+    );
+    expect(opened[0]?.view.callback_id).toBe(VIEWS.newNotes);
+    const privateMetadata = String(opened[0]?.view.private_metadata);
+
+    const file = stack.fake.addFile({
+      name: "board-meeting.m4a",
+      bytes: Buffer.alloc(2048, 1),
+      user: ALICE,
+    });
+    const values = {
+      [INPUTS.recording.block]: {
+        [INPUTS.recording.action]: { type: "file_input", files: [{ id: file.id }] },
+      },
+      [INPUTS.participants.block]: {
+        [INPUTS.participants.action]: { type: "multi_users_select", selected_users: [ALICE, BOB] },
+      },
+      [INPUTS.extraNames.block]: {
+        [INPUTS.extraNames.action]: { type: "plain_text_input", value: "Chi Vo" },
+      },
+      [INPUTS.context.block]: {
+        [INPUTS.context.action]: { type: "plain_text_input", value: "Board agenda" },
+      },
+      [INPUTS.language.block]: {
+        [INPUTS.language.action]: { type: "static_select", selected_option: { value: "vi" } },
+      },
+      [INPUTS.destination.block]: {
+        [INPUTS.destination.action]: {
+          type: "conversations_select",
+          selected_conversation: CHANNEL,
+        },
+      },
+    };
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({ callbackId: VIEWS.newNotes, privateMetadata, values, user: ALICE }),
+    );
+    expect(answer.status).toBe(200);
+    const submission = await eventually(
+      () => stack.emulator.stats.audioSubmissions,
+      (s) => s.length === 1,
+    );
+    expect(submission[0]).toMatchObject({
+      filename: "board-meeting.m4a",
+      contextText: "Board agenda",
+      languageHint: "vi",
+      speakers: [{ name: "Alice Nguyen" }, { name: "Bob Tran" }, { name: "Chi Vo" }],
+    });
+    const parent = stack.fake.messages(CHANNEL).find((m) => m.text.includes("board-meeting.m4a"));
+    expect(parent?.bot_id).toBeDefined();
+    const { jobId, ts } = await eventually(
+      async () => {
+        const status = statusMessage(stack.thread(parent?.ts ?? ""));
+        return { jobId: buttonValue(status, ACTIONS.skipNaming), ts: status?.ts };
+      },
+      (s) => s.jobId !== undefined,
+    );
+    const skip = blockActionPayload({
+      actionId: ACTIONS.skipNaming,
+      value: jobId ?? "",
+      user: ALICE,
+      channel: CHANNEL,
+      messageTs: ts ?? "",
+    });
+    await sendAction(stack.url, SIGNING_SECRET, skip);
+    await eventually(
+      () => noteParts(stack.thread(parent?.ts ?? "")),
+      (p) => p.length > 0,
+    );
+  });
+
+  it("shows errors in the modal when no recording was given", async () => {
+    const values = {
+      [INPUTS.destination.block]: {
+        [INPUTS.destination.action]: {
+          type: "conversations_select",
+          selected_conversation: CHANNEL,
+        },
+      },
+    };
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.newNotes,
+        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        values,
+        user: ALICE,
+      }),
+    );
+    expect(answer.json).toMatchObject({
+      response_action: "errors",
+      errors: { [INPUTS.recording.block]: expect.stringMatching(/recording/i) },
+    });
+  });
+
+  it("answers help, status and an unknown subcommand only to the person who asked", async () => {
+    expect(await reply("help")).toMatch(/settings/);
+    expect(await reply("status")).toMatch(/board-meeting\.m4a/);
+    expect(await reply("dance")).toMatch(/dance/);
+  });
+
+  it("saves channel settings, and an upload in a channel that turned them off is left alone", async () => {
+    const views = stack.fake.views.length;
+    await command("settings");
+    const opened = await eventually(
+      () => stack.fake.views.slice(views),
+      (v) => v.length > 0,
+    );
+    const settingsView = opened[0];
+    if (settingsView === undefined) throw new Error("no settings modal");
+    expect(settingsView.view.callback_id).toBe(VIEWS.channelSettings);
+    const values = {
+      [INPUTS.autoTranscribe.block]: {
+        [INPUTS.autoTranscribe.action]: {
+          type: "radio_buttons",
+          selected_option: { value: "off" },
+        },
+      },
+      [INPUTS.language.block]: {
+        [INPUTS.language.action]: { type: "static_select", selected_option: { value: "en" } },
+      },
+    };
+    await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.channelSettings,
+        privateMetadata: String(settingsView.view.private_metadata),
+        values,
+        user: ALICE,
+      }),
+    );
+    await eventually(
+      () => stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL),
+      (s) => s.autoTranscribe === false,
+    );
+    expect(
+      await stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL),
+    ).toMatchObject({
+      autoTranscribe: false,
+      languageHint: "en",
+    });
+    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+      autoTranscribe: true,
+    });
+  });
+
+  it("publishes App Home with the person's jobs and links to their threads", async () => {
+    await sendEvent(stack.url, SIGNING_SECRET, appHomeOpenedEvent(ALICE), {
+      teamId: stack.fake.teamId,
+    });
+    const home = await eventually(
+      () => stack.fake.views.filter((v) => v.op === "publish" && v.user_id === ALICE).at(-1),
+      (v) => v !== undefined,
+    );
+    const text = JSON.stringify(home?.view);
+    expect(text).toContain("board-meeting.m4a");
+    expect(text).toContain("https://fake.slack.test/archives/");
+  });
+});
