@@ -7,7 +7,11 @@ import type { Config } from "./config.ts";
 import { createJobs, type Jobs, type JobsOptions } from "./jobs/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { opsRoutes } from "./observability/ops-routes.ts";
+import { createReadiness } from "./observability/readiness.ts";
 import { createBoltApp } from "./slack/create-bolt-app.ts";
+import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
@@ -57,18 +61,48 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     ...dispatcher,
     ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
+    onRequest: (operation, outcome) => metrics.onNoteServiceRequest(operation, outcome),
   });
   let stopping = false;
+  // Bolt's receiver takes its routes when it is built, before Bolt's client and the job
+  // layer exist; the routes reach those through these late-bound references.
+  let jobs: Jobs | undefined;
+  let slackAuthTest: () => Promise<unknown> = () => Promise.reject(new Error("not started"));
+  const metrics = createMetrics({
+    repo: {
+      listActiveIds: () => jobs?.repo.listActiveIds() ?? Promise.resolve([]),
+      get: (id) => jobs?.repo.get(id) ?? Promise.resolve(undefined),
+    },
+    queues: () => jobs?.runner.stats() ?? { scheduled: 0, running: 0, queued: 0 },
+  });
+  const readiness = createReadiness({
+    pingStore: () => store.ping(),
+    slackAuthTest: () => slackAuthTest(),
+  });
   const bolt = createBoltApp({
     config,
     logger,
-    healthy: () => !stopping,
+    routes: opsRoutes({
+      alive: () => !stopping,
+      ready: () => readiness.check(),
+      registry: metrics.registry,
+      onError: (error) => logger.error({ err: error }, "ops route failed"),
+    }),
     ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
+    onListenerError: (error) =>
+      metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
   });
   const client = bolt.app.client;
+  slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
-  const gateway = new SlackGateway({ client, botToken, logger, ...dispatcher });
-  const jobs = createJobs({
+  const gateway = new SlackGateway({
+    client,
+    botToken,
+    logger,
+    ...dispatcher,
+    onError: metrics.onSlackError,
+  });
+  jobs = createJobs({
     store,
     client: noteTaker,
     gateway,
@@ -76,18 +110,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     tempDir: deps.tempDir ?? defaultTempDir(config.storeUrl),
     retentionMs: config.retentionDays * DAY_MS,
+    onStageChange: metrics.onStageChange,
     ...deps.jobs,
   });
   const directory = new SlackDirectory({ client, botToken, logger, ...dispatcher });
   registerListeners(bolt.app, { jobs: jobs.service, directory, logger, now: Date.now });
+  const built = jobs;
 
   return {
     logger,
     store,
-    jobs,
+    jobs: built,
     async start() {
       const port = await bolt.start();
-      const resumed = await jobs.runner.start();
+      const resumed = await built.runner.start();
       const mode = config.slack.appToken === undefined ? "http" : "socket";
       logger.info({ port, mode, resumed }, "meeting-notes started");
       return port;
@@ -95,7 +131,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     async stop() {
       stopping = true;
       await bolt.stop().catch((error: unknown) => logger.warn({ err: error }, "bolt stop failed"));
-      await jobs.runner.stop();
+      await built.runner.stop();
       await store.close();
       logger.info("meeting-notes stopped");
     },

@@ -6,7 +6,7 @@ import type { Gateway } from "./gateway.ts";
 import { JobRepository } from "./job-repository.ts";
 import { JobService } from "./job-service.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import { JobRunner, type RunnerOptions } from "./runner.ts";
+import { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 import type { StageLimits } from "./steps.ts";
 
 export interface JobsOptions {
@@ -19,6 +19,7 @@ export interface JobsOptions {
   retentionMs: number;
   limits?: StageLimits;
   failurePolicy?: FailurePolicyOptions;
+  onStageChange?: StageObserver;
   runner?: Partial<
     Pick<
       RunnerOptions,
@@ -42,6 +43,7 @@ export function createJobs(options: JobsOptions) {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.failurePolicy === undefined ? {} : { failurePolicy: options.failurePolicy }),
     ...options.runner,
+    ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
   const service = new JobService({
     repo,
@@ -50,6 +52,7 @@ export function createJobs(options: JobsOptions) {
     logger,
     retentionMs: options.retentionMs,
     ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+    ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
   return { repo, runner, service };
 }

@@ -13,7 +13,7 @@ export {
   type StartResult,
 } from "./job-service.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
-export { JobRunner, type RunnerOptions } from "./runner.ts";
+export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";
 export { defaultStageLimits, type StageLimits, type StoredTemplate } from "./steps.ts";
 export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

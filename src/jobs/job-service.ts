@@ -11,7 +11,7 @@ import {
 import type { Store } from "../store/index.ts";
 import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
 import { channelIndex, type JobRepository, userIndex } from "./job-repository.ts";
-import type { JobRunner } from "./runner.ts";
+import type { JobRunner, StageObserver } from "./runner.ts";
 import type { StoredTemplate } from "./steps.ts";
 import { canTransition, type JobEvent, transition } from "./transitions.ts";
 
@@ -46,6 +46,8 @@ export interface JobServiceOptions {
   dedupeTtlMs?: number;
   now?: () => number;
   newId?: () => string;
+  /** Told of every stage change a person's command makes (metrics). */
+  onStageChange?: StageObserver;
 }
 
 /**
@@ -53,7 +55,8 @@ export interface JobServiceOptions {
  * lease, like the runner's steps, so a button click never races a step in progress.
  */
 export class JobService {
-  readonly #o: Required<JobServiceOptions>;
+  readonly #o: Required<Omit<JobServiceOptions, "onStageChange">> &
+    Pick<JobServiceOptions, "onStageChange">;
 
   constructor(options: JobServiceOptions) {
     this.#o = { dedupeTtlMs: 36 * 60 * 60_000, now: Date.now, newId: randomUUID, ...options };
@@ -202,9 +205,15 @@ export class JobService {
         const job = await this.#o.repo.get(jobId);
         if (job === undefined) return { ok: false, reason: "not_found" };
         if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
-        const next = transition(job, event, this.#o.now());
+        const now = this.#o.now();
+        const next = transition(job, event, now);
         await this.#o.repo.save(next);
-        this.#o.logger.info({ jobId, event: event.type, stage: next.stage }, "job command");
+        const ms = now - job.stageStartedAt;
+        this.#o.logger.info(
+          { jobId, event: event.type, from: job.stage, to: next.stage, ms },
+          "job command",
+        );
+        if (next.stage !== job.stage) this.#o.onStageChange?.(next, job.stage, ms);
         if (isActive(next)) this.#o.runner.kick(jobId);
         else this.#o.runner.settle(next);
         return { ok: true, job: next };

@@ -36,7 +36,12 @@ export interface RunnerOptions {
   /** Steps run at once: heavy transfers, and everything else. */
   concurrency?: { transfers: number; calls: number };
   now?: () => number;
+  /** Told of every stage change a step makes (metrics). */
+  onStageChange?: StageObserver;
 }
+
+/** Told that `job` left stage `from` after `ms` milliseconds. */
+export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
 
 /** Steps that move recordings or documents: few of them run at once. */
 function isTransfer(job: ActiveJob): boolean {
@@ -73,7 +78,8 @@ class LeaseLost extends Error {}
  * (`wakeAt`), so a restarted or other replica picks up exactly where the last one stopped.
  */
 export class JobRunner {
-  readonly #o: Required<Omit<RunnerOptions, "limits" | "failurePolicy">> & {
+  readonly #o: Required<Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange">> & {
+    onStageChange: StageObserver | undefined;
     limits: StageLimits;
     failurePolicy: FailurePolicyOptions;
   };
@@ -96,6 +102,7 @@ export class JobRunner {
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
       now: Date.now,
+      onStageChange: undefined,
       ...options,
     };
     this.#calls = new PQueue({ concurrency: this.#o.concurrency.calls });
@@ -379,10 +386,9 @@ export class JobRunner {
         const next = transition(job, event, now());
         await repo.save(next);
         if (next.stage !== job.stage) {
-          logger.info(
-            { jobId: job.id, from: job.stage, to: next.stage, ms: now() - job.stageStartedAt },
-            "job stage changed",
-          );
+          const ms = now() - job.stageStartedAt;
+          logger.info({ jobId: job.id, from: job.stage, to: next.stage, ms }, "job stage changed");
+          this.#o.onStageChange?.(next, job.stage, ms);
         }
         return next;
       },

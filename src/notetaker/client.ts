@@ -12,6 +12,7 @@ import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts
 import {
   errorFromResponse,
   errorMessageOf,
+  NoteTakerError,
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
   NoteTakerRefusedError,
@@ -57,6 +58,8 @@ export interface NoteTakerClientOptions {
   maxDocxBytes?: number;
   /** How to wait between retries; tests record the waits instead of sleeping. */
   sleep?: Sleep;
+  /** Told of every HTTP attempt and how it ended (metrics): "ok", "auth", "transient"… */
+  onRequest?: (operation: string, outcome: string) => void;
 }
 
 export type Task<Result> =
@@ -96,6 +99,7 @@ export class NoteTakerClient {
   readonly #uploadTimeoutMs: number;
   readonly #maxDialogBytes: number;
   readonly #maxDocxBytes: number;
+  readonly #onRequest: ((operation: string, outcome: string) => void) | undefined;
 
   constructor(options: NoteTakerClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -111,6 +115,19 @@ export class NoteTakerClient {
     this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 15 * 60_000;
     this.#maxDialogBytes = options.maxDialogBytes ?? 50 * 1024 * 1024;
     this.#maxDocxBytes = options.maxDocxBytes ?? 50 * 1024 * 1024;
+    this.#onRequest = options.onRequest;
+  }
+
+  /** Runs one HTTP attempt and reports its outcome. */
+  async #observed<T>(operation: string, attempt: () => Promise<T>): Promise<T> {
+    try {
+      const result = await attempt();
+      this.#onRequest?.(operation, "ok");
+      return result;
+    } catch (error) {
+      this.#onRequest?.(operation, outcomeOf(error));
+      throw error;
+    }
   }
 
   /** Sends a recording for speaker-labelled transcription (§4.1); returns the task id. */
@@ -177,8 +194,10 @@ export class NoteTakerClient {
   /** Downloads and validates the dialog file of a completed transcription (§2.2). */
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
     const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
-      const response = await this.#download(url, signal);
-      return readTextCapped(response.body, this.#maxDialogBytes, "The dialog file");
+      return this.#observed("GET dialog", async () => {
+        const response = await this.#download(url, signal);
+        return readTextCapped(response.body, this.#maxDialogBytes, "The dialog file");
+      });
     });
     const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
@@ -197,8 +216,10 @@ export class NoteTakerClient {
     const partPath = `${destPath}.${randomUUID()}.part`;
     try {
       const bytes = await withRetries("download docx", this.#retry, signal, async () => {
-        const response = await this.#download(url, signal);
-        return writeCapped(response.body, partPath, this.#maxDocxBytes);
+        return this.#observed("GET docx", async () => {
+          const response = await this.#download(url, signal);
+          return writeCapped(response.body, partPath, this.#maxDocxBytes);
+        });
       });
       await rename(partPath, destPath);
       return bytes;
@@ -215,12 +236,9 @@ export class NoteTakerClient {
   ): Promise<string> {
     const envelope = await withRetries(`POST ${path}`, this.#retry, signal, async () => {
       const { headers, body } = encodeMultipart(await makeForm());
-      return this.#callApi("POST", path, submitResponseSchema, {
-        headers,
-        body,
-        timeoutMs,
-        signal,
-      });
+      return this.#observed(`POST ${path.slice(1)}`, () =>
+        this.#callApi("POST", path, submitResponseSchema, { headers, body, timeoutMs, signal }),
+      );
     });
     return envelope.data.task_id;
   }
@@ -234,7 +252,9 @@ export class NoteTakerClient {
     if (taskId.trim() === "") throw new NoteTakerProtocolError("A task id must not be empty.");
     const url = `${path}/${encodeURIComponent(taskId)}`;
     const { data } = await withRetries(`GET ${path}`, this.#retry, signal, () =>
-      this.#callApi("GET", url, pollResponseSchema, { timeoutMs: this.#timeoutMs, signal }),
+      this.#observed(`GET ${path.slice(1)}`, () =>
+        this.#callApi("GET", url, pollResponseSchema, { timeoutMs: this.#timeoutMs, signal }),
+      ),
     );
     if (data.status === "failed") {
       return { status: "failed", message: data.error?.message?.trim() || NO_REASON };
@@ -335,6 +355,12 @@ export class NoteTakerClient {
     }
     throw new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
   }
+}
+
+/** A short label of how a request ended, for metrics. */
+function outcomeOf(error: unknown): string {
+  if (error instanceof NoteTakerError) return error.code.replace(/^notetaker_/, "");
+  return "network";
 }
 
 function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {

@@ -1,9 +1,9 @@
-import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
 import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
+import type { OpsRoute } from "../observability/ops-routes.ts";
 
 /** Web API retries: a few, quickly; the job runner's failure policy takes over after. */
 export const defaultSlackRetry: RetryOptions = {
@@ -16,9 +16,11 @@ export const defaultSlackRetry: RetryOptions = {
 export interface BoltAppOptions {
   config: Config;
   logger: Logger;
-  /** What `GET /healthz` answers. */
-  healthy: () => boolean;
+  /** Served next to Slack's endpoint in both modes (health, readiness, metrics). */
+  routes: OpsRoute[];
   retryConfig?: RetryOptions;
+  /** Told of every listener that failed (metrics). */
+  onListenerError?: (error: unknown) => void;
 }
 
 export interface BoltApp {
@@ -31,22 +33,12 @@ export interface BoltApp {
 /**
  * Bolt in the mode the configuration says: Socket Mode when an app token is set (no public
  * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
- * `GET /healthz` is served in both modes.
+ * The ops routes (`/healthz`, `/readyz`, `/metrics`) are served in both modes.
  */
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
-  const customRoutes = [
-    {
-      path: "/healthz",
-      method: ["GET"],
-      handler: (_req: unknown, res: ServerResponse) => {
-        const ok = options.healthy();
-        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" });
-        res.end(JSON.stringify({ ok }));
-      },
-    },
-  ];
+  const customRoutes = options.routes;
   const socketMode = config.slack.appToken !== undefined;
   const receiver = socketMode
     ? new SocketModeReceiver({
@@ -71,6 +63,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     },
   });
   app.error(async (error) => {
+    options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
   return {

@@ -19,13 +19,13 @@ function receiverOf(app: ReturnType<typeof createBoltApp>["app"]): unknown {
 describe("createBoltApp", () => {
   it("uses Socket Mode when an app token is set, with no signing secret needed", () => {
     const config = loadConfig({ ...base, SLACK_APP_TOKEN: "xapp-1-test" });
-    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), healthy: () => true });
+    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), routes: [] });
     expect(receiverOf(bolt.app)).toBeInstanceOf(SocketModeReceiver);
   });
 
   it("uses HTTP at /slack/events otherwise", () => {
     const config = loadConfig({ ...base, SLACK_SIGNING_SECRET: "secret" });
-    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), healthy: () => true });
+    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), routes: [] });
     expect(receiverOf(bolt.app)).toBeInstanceOf(HTTPReceiver);
   });
 });

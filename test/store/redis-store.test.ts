@@ -3,9 +3,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { TcpProxy } from "../helpers/tcp-proxy.ts";
 import { runStoreChild } from "./child-exit.ts";
 import { describeStoreContract } from "./store-contract.ts";
-import { TcpProxy } from "./tcp-proxy.ts";
 
 const REDIS_URL = process.env.REDIS_URL;
 /** Nothing listens here: a Redis that is down. */

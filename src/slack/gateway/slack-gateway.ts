@@ -19,6 +19,8 @@ export interface SlackGatewayOptions {
   now?: () => number;
   /** For file downloads (tests pass a MockAgent or nothing). */
   dispatcher?: Dispatcher;
+  /** Told of every failed Slack call (metrics): what was being done and Slack's error. */
+  onError?: (operation: string, error: string) => void;
 }
 
 /**
@@ -48,6 +50,16 @@ export class SlackGateway implements Gateway {
     this.#o = options;
   }
 
+  /** Counts a failed Slack call and wraps its error for the job layer. */
+  #fail(error: unknown, operation: string) {
+    const wrapped = toGatewayError(error, operation);
+    this.#o.onError?.(
+      operation,
+      platformErrorOf(error) ?? (wrapped.transient ? "transient" : "failed"),
+    );
+    return wrapped;
+  }
+
   async showStatus(job: Job): Promise<string> {
     const content = buildStatusMessage(job, {
       locale: localeOf(job.origin.locale),
@@ -74,7 +86,7 @@ export class SlackGateway implements Gateway {
       if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
       return posted.ts;
     } catch (error) {
-      throw toGatewayError(error, "status update");
+      throw this.#fail(error, "status update");
     }
   }
 
@@ -92,7 +104,7 @@ export class SlackGateway implements Gateway {
     } catch (error) {
       if (!(error instanceof SlackDownloadError)) throw error;
       this.#o.logger.warn({ jobId: job.id, reason: error.message }, "recording download failed");
-      if (error.transient) throw toGatewayError(error, "file download");
+      if (error.transient) throw this.#fail(error, "file download");
       throw new JobStepError({ code: "download_failed" }, true, { cause: error });
     }
   }
@@ -116,7 +128,7 @@ export class SlackGateway implements Gateway {
         unfurl_media: false,
       });
     } catch (error) {
-      throw toGatewayError(error, "note post");
+      throw this.#fail(error, "note post");
     }
   }
 
@@ -135,7 +147,7 @@ export class SlackGateway implements Gateway {
       if (id === undefined) throw new Error("files.uploadV2 returned no file id");
       return id;
     } catch (error) {
-      throw toGatewayError(error, "DOCX upload");
+      throw this.#fail(error, "DOCX upload");
     }
   }
 
@@ -158,7 +170,7 @@ export class SlackGateway implements Gateway {
         }
       }
     } catch (error) {
-      throw toGatewayError(error, "thread read");
+      throw this.#fail(error, "thread read");
     }
     return { parts: [...parts].sort((a, b) => a - b), docxFileId };
   }

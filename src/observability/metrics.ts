@@ -1,0 +1,102 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Job, JobRepository } from "../jobs/index.ts";
+
+/** What the runner's queues hold now. */
+export interface QueueStats {
+  scheduled: number;
+  running: number;
+  queued: number;
+}
+
+export interface MetricsSources {
+  repo: Pick<JobRepository, "listActiveIds" | "get">;
+  queues: () => QueueStats;
+}
+
+/** Active jobs counted per scrape; beyond this many the gauge says so rather than stall. */
+const MAX_COUNTED_JOBS = 20_000;
+
+/**
+ * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
+ * Service requests by outcome, Slack API errors, queue sizes. Counters count what this
+ * process saw; the jobs-by-stage gauge reads the shared store, so every replica reports
+ * the same numbers for it.
+ */
+export function createMetrics(sources: MetricsSources) {
+  const registry = new Registry();
+  new Gauge({
+    name: "meeting_notes_jobs",
+    help: "Active jobs by stage (read from the store at scrape time).",
+    labelNames: ["stage"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const ids = (await sources.repo.listActiveIds()).slice(0, MAX_COUNTED_JOBS);
+      const counts = new Map<string, number>();
+      for (const id of ids) {
+        const job = await sources.repo.get(id);
+        if (job !== undefined) counts.set(job.stage, (counts.get(job.stage) ?? 0) + 1);
+      }
+      for (const [stage, count] of counts) this.set({ stage }, count);
+    },
+  });
+  const finished = new Counter({
+    name: "meeting_notes_jobs_finished_total",
+    help: "Jobs that ended in this process, by how they ended (done, failed, canceled).",
+    labelNames: ["stage"],
+    registers: [registry],
+  });
+  const stageDuration = new Histogram({
+    name: "meeting_notes_stage_duration_seconds",
+    help: "Time a job spent in a stage, observed when it left the stage.",
+    labelNames: ["stage"],
+    buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 10_800, 86_400],
+    registers: [registry],
+  });
+  const noteService = new Counter({
+    name: "meeting_notes_note_service_requests_total",
+    help: "Requests to the Note Service by operation and outcome.",
+    labelNames: ["operation", "outcome"],
+    registers: [registry],
+  });
+  const slackErrors = new Counter({
+    name: "meeting_notes_slack_api_errors_total",
+    help: "Slack Web API calls that failed, by what was being done and Slack's error code.",
+    labelNames: ["operation", "error"],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "meeting_notes_runner_jobs",
+    help: "Jobs this process has a timer for (scheduled), is stepping (running), or queued.",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const stats = sources.queues();
+      this.set({ state: "scheduled" }, stats.scheduled);
+      this.set({ state: "running" }, stats.running);
+      this.set({ state: "queued" }, stats.queued);
+    },
+  });
+  for (const stage of ["done", "failed", "canceled"]) finished.inc({ stage }, 0);
+
+  return {
+    registry,
+    /** For the runner: a job left `from` after `ms` and is now `to`. */
+    onStageChange(job: Job, from: string, ms: number): void {
+      stageDuration.observe({ stage: from }, ms / 1000);
+      if (job.stage === "done" || job.stage === "failed" || job.stage === "canceled") {
+        finished.inc({ stage: job.stage });
+      }
+    },
+    /** For the Note Service client. */
+    onNoteServiceRequest(operation: string, outcome: string): void {
+      noteService.inc({ operation, outcome });
+    },
+    /** For the Slack gateway and listeners. */
+    onSlackError(operation: string, error: string): void {
+      slackErrors.inc({ operation, error });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

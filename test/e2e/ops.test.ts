@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS } from "../../src/slack/ids.ts";
+import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import { TcpProxy } from "../helpers/tcp-proxy.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "./stack.ts";
+
+/** Prometheus text exposition: comments, or `name{labels} value`. Returns samples by name. */
+function parsePrometheus(text: string): Map<string, { labels: string; value: number }[]> {
+  const samples = new Map<string, { labels: string; value: number }[]>();
+  for (const line of text.split("\n")) {
+    if (line === "" || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$/.test(line)) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/.exec(
+      line,
+    );
+    if (match === null) throw new Error(`not Prometheus text: ${line}`);
+    const [, name = "", labels = "", value = ""] = match;
+    samples.set(name, [...(samples.get(name) ?? []), { labels, value: Number(value) }]);
+  }
+  return samples;
+}
+
+describe("health, readiness and metrics", () => {
+  let stack: Stack;
+  let base: string;
+  beforeAll(async () => {
+    stack = await startStack();
+    base = stack.url.replace("/slack/events", "");
+  });
+  afterAll(() => stack.stop());
+
+  it("answers /healthz and /readyz once up", async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, store: true, slack: true });
+  });
+
+  it("serves Prometheus text that counts a finished job", async () => {
+    const file = stack.fake.addFile({
+      name: "metrics.mp3",
+      bytes: Buffer.alloc(512, 1),
+      user: ALICE,
+    });
+    const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
+    const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
+    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+    const status = await eventually(
+      () => statusMessage(stack.thread(message.ts)),
+      (m) => buttonValue(m, ACTIONS.skipNaming) !== undefined,
+    );
+    const jobId = buttonValue(status, ACTIONS.skipNaming) ?? "";
+    const during = parsePrometheus(await (await fetch(`${base}/metrics`)).text());
+    expect(during.get("meeting_notes_jobs")).toContainEqual({
+      labels: '{stage="naming"}',
+      value: 1,
+    });
+    await sendAction(
+      stack.url,
+      SIGNING_SECRET,
+      blockActionPayload({
+        actionId: ACTIONS.skipNaming,
+        value: jobId,
+        user: ALICE,
+        channel: CHANNEL,
+        messageTs: status?.ts ?? "",
+      }),
+    );
+    await eventually(
+      () => stack.job(jobId),
+      (job) => job?.stage === "done",
+    );
+    const response = await fetch(`${base}/metrics`);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const metrics = parsePrometheus(await response.text());
+    expect(metrics.get("meeting_notes_jobs_finished_total")).toContainEqual({
+      labels: '{stage="done"}',
+      value: 1,
+    });
+    const requests = metrics.get("meeting_notes_note_service_requests_total") ?? [];
+    expect(requests.find((s) => s.labels.includes('operation="POST audio2dialog"'))?.value).toBe(1);
+    expect(metrics.get("meeting_notes_stage_duration_seconds_count")?.length).toBeGreaterThan(0);
+    expect(metrics.get("meeting_notes_runner_jobs")).toBeDefined();
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)("readiness with Redis", () => {
+  it("is not ready while the store is unreachable, and ready again when it is back", async () => {
+    const redis = new URL(process.env.REDIS_URL ?? "");
+    const proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    await proxy.start();
+    const stack = await startStack({ STORE_URL: `redis://127.0.0.1:${proxy.port}/7` });
+    const base = stack.url.replace("/slack/events", "");
+    try {
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      await proxy.stop();
+      const down = await fetch(`${base}/readyz`);
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({ ok: false, store: false });
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      await proxy.start();
+      await eventually(
+        () => fetch(`${base}/readyz`).then((r) => r.status),
+        (status) => status === 200,
+      );
+    } finally {
+      await proxy.start().catch(() => undefined);
+      await stack.stop();
+      await proxy.stop();
+    }
+  });
+});
