@@ -1,0 +1,39 @@
+# meeting-notes: the Slack bot, run directly by Node 24 (type stripping, no build step).
+#
+# Stage "build": installs the production dependencies only (`npm ci --omit=dev`, exactly as
+#   package-lock.json says). python3, make and g++ are there for the native sqlite3 module
+#   (used by @keyv/sqlite), which node-gyp compiles from source. Then the source is copied.
+# Stage "runtime": a clean node:24-slim with no compilers, the app in /app, run as the
+#   unprivileged `node` user. /app/data is a volume: the default SQLite store
+#   (STORE_URL=sqlite://data/meeting-notes.sqlite) and the recordings' temp folder
+#   (data/tmp) live there, so keeping that one volume keeps every job.
+#
+# Configuration comes from the environment at run time (see .env.example and README):
+#   docker run --env-file .env -v meeting-notes-data:/app/data -p 3000:3000 meeting-notes
+# Never bake tokens, the signing secret or the API key into the image (.dockerignore keeps
+# .env out of the build context).
+
+FROM node:24-slim AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# Dependencies first: this layer is rebuilt only when the manifest or the lock file changes.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY src/ ./src/
+
+FROM node:24-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# The code stays owned by root: the app user may write only its data folder.
+COPY --from=build /app /app
+# Created and chowned before VOLUME, so a new named volume starts out writable by `node`.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME /app/data
+USER node
+# HTTP mode: Slack requests at POST /slack/events; GET /healthz in both modes.
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "src/healthcheck.ts"]
+CMD ["node", "src/main.ts"]
