@@ -1,0 +1,47 @@
+import { createEmulator } from "../emulator/create-emulator.ts";
+import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import { type AppProcess, spawnApp } from "../helpers/spawn-app.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+import { ALICE, BOB, CHANNEL, SIGNING_SECRET } from "./stack.ts";
+
+/**
+ * Fake Slack and the emulator in the test process, the app in child processes started
+ * with `app(env)`: for shutdown and multi-replica tests.
+ */
+export async function startProcesses() {
+  const temp = await makeTempDir("mn-proc-");
+  const fake = await createFakeSlack();
+  const emulator = await createEmulator();
+  fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
+  fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
+  fake.addChannel({ id: CHANNEL, name: "weekly-sync" });
+  const apps: AppProcess[] = [];
+  const env = {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    NOTE_TAKER_BASE_URL: emulator.baseUrl,
+    NOTE_TAKER_API_KEY: emulator.apiKey,
+    STORE_URL: `sqlite://${temp.dir}/app.sqlite`,
+    POLL_INITIAL_MS: "10",
+    POLL_MAX_MS: "40",
+    LOG_LEVEL: "debug",
+  };
+  return {
+    fake,
+    emulator,
+    temp,
+    env,
+    async app(overrides: Record<string, string> = {}) {
+      const app = await spawnApp({ ...env, ...overrides });
+      apps.push(app);
+      return app;
+    },
+    async stop() {
+      await Promise.all(apps.map((a) => a.stop("SIGKILL")));
+      await emulator.close();
+      await fake.close();
+      await temp.cleanup();
+    },
+  };
+}
