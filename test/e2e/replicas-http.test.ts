@@ -1,0 +1,103 @@
+import { createClient } from "@redis/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTIONS } from "../../src/slack/ids.ts";
+import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import type { AppProcess } from "../helpers/spawn-app.ts";
+import { startProcesses } from "./processes.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  noteParts,
+  SIGNING_SECRET,
+  statusMessage,
+} from "./stack.ts";
+
+const JOBS = 50;
+/** A Redis database of its own, emptied first: the app has no key prefix setting. */
+const DB = 9;
+
+describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => {
+  let world: Awaited<ReturnType<typeof startProcesses>>;
+  let replicas: AppProcess[];
+  beforeAll(async () => {
+    const url = new URL(process.env.REDIS_URL ?? "");
+    url.pathname = `/${DB}`;
+    const redis = createClient({ url: url.toString() });
+    await redis.connect();
+    await redis.flushDb();
+    await redis.quit();
+    world = await startProcesses();
+    const env = { STORE_URL: url.toString() };
+    replicas = await Promise.all([world.app(env), world.app(env)]);
+  }, 30_000);
+  afterAll(() => world?.stop());
+
+  it(`drives ${JOBS} jobs sent alternately to both to exactly one note set and one DOCX each`, async () => {
+    world.emulator.knobs.noteMinChars = 13_000;
+    const threads: string[] = [];
+    await Promise.all(
+      Array.from({ length: JOBS }, async (_, i) => {
+        const replica = replicas[i % 2] as AppProcess;
+        const file = world.fake.addFile({
+          name: `meeting-${i}.mp3`,
+          bytes: Buffer.alloc(256, i),
+          user: ALICE,
+        });
+        const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
+        threads.push(message.ts);
+        const event = fileShareMessageEvent(file, {
+          channel: CHANNEL,
+          user: ALICE,
+          ts: message.ts,
+        });
+        const sent = await sendEvent(replica.url, SIGNING_SECRET, event, {
+          teamId: world.fake.teamId,
+        });
+        expect(sent.status).toBe(200);
+      }),
+    );
+    await Promise.all(
+      threads.map(async (ts, i) => {
+        const status = await eventually(
+          () => statusMessage(world.fake.thread(CHANNEL, ts)),
+          (m) => buttonValue(m, ACTIONS.skipNaming) !== undefined,
+          60_000,
+        );
+        const replica = replicas[(i + 1) % 2] as AppProcess;
+        const click = blockActionPayload({
+          actionId: ACTIONS.skipNaming,
+          value: buttonValue(status, ACTIONS.skipNaming) ?? "",
+          user: ALICE,
+          channel: CHANNEL,
+          messageTs: status?.ts ?? "",
+        });
+        expect((await sendAction(replica.url, SIGNING_SECRET, click)).status).toBe(200);
+      }),
+    );
+    for (const ts of threads) {
+      await eventually(
+        () => statusMessage(world.fake.thread(CHANNEL, ts)),
+        (m) => buttonValue(m, ACTIONS.regenerate) !== undefined,
+        60_000,
+      );
+    }
+    for (const ts of threads) {
+      const parts = noteParts(world.fake.thread(CHANNEL, ts)).map((m) => m.metadata?.event_payload);
+      const total = parts[0]?.total as number;
+      expect(total).toBeGreaterThan(1);
+      expect(parts.map((p) => Number(p?.part)).sort((a, b) => a - b)).toEqual([
+        ...Array(total).keys(),
+      ]);
+      expect(world.fake.uploads.filter((u) => u.thread_ts === ts && u.completed)).toHaveLength(1);
+    }
+    expect(world.emulator.stats.audioSubmissions).toHaveLength(JOBS);
+    expect(world.emulator.stats.noteSubmissions).toHaveLength(JOBS);
+    // Both replicas did work.
+    for (const replica of replicas) {
+      expect(replica.lines.some((line) => line.includes('"msg":"job stage changed"'))).toBe(true);
+    }
+  }, 120_000);
+});
