@@ -93,11 +93,9 @@ export function toSlackLogger(logger: Logger): SlackLogger {
     info: write("info"),
     warn: write("warn"),
     error: write("error"),
-    // The process-wide level is set by LOG_LEVEL; this only changes the level of the child
-    // logger Bolt writes through.
-    setLevel: (level) => {
-      current.level = level;
-    },
+    // LOG_LEVEL is the one setting: Bolt calls setLevel(INFO) on its own when it is given
+    // a logger, which would hide its debug lines from a person who asked for them.
+    setLevel: () => undefined,
     getLevel: () => TO_SLACK_LEVEL[current.level] ?? SlackLogLevel.INFO,
     setName: (name) => {
       current = logger.child({ name });

@@ -69,5 +69,9 @@ describe("graceful shutdown", () => {
     expect(world.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(world.emulator.stats.noteSubmissions).toHaveLength(1);
     expect(await second.stop("SIGINT")).toBe(0);
+    const log = [...first.lines, ...second.lines].join("\n");
+    for (const secret of [world.fake.botToken, SIGNING_SECRET, world.emulator.apiKey]) {
+      expect(log).not.toContain(secret);
+    }
   }, 60_000);
 });

@@ -348,4 +348,14 @@ describe("the upload journey", () => {
       expect(all).not.toContain(live);
     }
   });
+
+  // Runs last in this file: by now the log holds every line of all the journeys above.
+  it("never writes a token, the signing secret or the API key to the log", () => {
+    const log = stack.logs.join("");
+    expect(stack.logs.length).toBeGreaterThan(100);
+    expect(log).toContain('"level":20'); // debug lines are in, the most talkative level
+    for (const secret of [stack.fake.botToken, SIGNING_SECRET, stack.emulator.apiKey]) {
+      expect(log).not.toContain(secret);
+    }
+  });
 });
