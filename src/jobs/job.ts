@@ -199,12 +199,7 @@ const canceledSchema = commonSchema.extend({
 });
 
 export const jobSchema = z.discriminatedUnion("stage", [
-  queuedSchema,
-  downloadingSchema,
-  transcribingSchema,
-  namingSchema,
-  writingSchema,
-  deliveringSchema,
+  ...activeJobSchema.options,
   doneSchema,
   failedSchema,
   canceledSchema,
