@@ -1,5 +1,4 @@
-import { mkdir, readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { PollSchedule } from "../notetaker/index.ts";
@@ -13,8 +12,9 @@ import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
+import { createStepContext } from "./step-context.ts";
 import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
-import { type JobEvent, transition } from "./transitions.ts";
+import { TempFiles } from "./temp-files.ts";
 
 export interface RunnerOptions {
   repo: JobRepository;
@@ -54,15 +54,6 @@ function isTransfer(job: ActiveJob): boolean {
 
 const cancelKey = (id: string) => `cancel:${id}`;
 
-/** The temp files a job record names. */
-function tempPathsOf(job: Job): string[] {
-  const paths = [
-    "tempPath" in job ? job.tempPath : undefined,
-    "docxPath" in job ? job.docxPath : undefined,
-  ];
-  return paths.filter((path): path is string => path !== undefined);
-}
-
 /** The job was canceled while a step was under way. */
 class CanceledDuringStep extends Error {}
 
@@ -90,6 +81,7 @@ export class JobRunner {
   readonly #lastStatusAt = new Map<string, number>();
   readonly #calls: PQueue;
   readonly #transfers: PQueue;
+  readonly #files: TempFiles;
   #sweeper: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -105,6 +97,7 @@ export class JobRunner {
       onStageChange: undefined,
       ...options,
     };
+    this.#files = new TempFiles(this.#o.tempDir);
     this.#calls = new PQueue({ concurrency: this.#o.concurrency.calls });
     this.#transfers = new PQueue({ concurrency: this.#o.concurrency.transfers });
   }
@@ -160,8 +153,8 @@ export class JobRunner {
     const logger = this.#o.logger.child({ jobId: job.id });
     this.#calls
       .add(async () => {
-        if ("resume" in job) await this.#cleanup(job.resume);
-        if (job.stage === "canceled") await this.#removeTempFiles(job.id);
+        if ("resume" in job) await this.#files.removeNamedBy(job.resume);
+        if (job.stage === "canceled") await this.#files.removeAllOf(job.id);
         await this.#o.gateway.showStatus(job);
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
@@ -310,7 +303,7 @@ export class JobRunner {
         });
       }
       logger.error({ err: error, failure: decision.failure }, "job failed");
-      await this.#cleanup(current);
+      await this.#files.removeNamedBy(current);
       const failed = await ctx.commit(current, {
         type: "failed",
         failure: decision.failure,
@@ -322,93 +315,35 @@ export class JobRunner {
 
   async #cancelNow(ctx: StepContext, job: ActiveJob): Promise<Job> {
     const by = (await this.#o.store.get<string>("meta", cancelKey(job.id))) ?? "unknown";
-    await this.#cleanup(job);
+    await this.#files.removeNamedBy(job);
     const canceled = await ctx.commit(job, { type: "canceled", by });
     await this.#o.store.delete("meta", cancelKey(job.id));
     return ctx.showStatus(canceled, "stage");
   }
 
-  /** Deletes a job's temp files when it ends. */
-  async #cleanup(job: ActiveJob): Promise<void> {
-    await Promise.all(tempPathsOf(job).map((path) => rm(path, { force: true })));
-  }
-
   /**
    * Deletes temp files no active job refers to (left by a crash between a step's last
-   * save and its clean-up). Files are named after their job; on a shared disk, a file of
-   * another replica's job is kept as long as that job names it.
+   * save and its clean-up).
    */
   async #removeOrphanFiles(): Promise<void> {
-    const names = await readdir(this.#o.tempDir).catch(() => [] as string[]);
-    const referenced = new Set<string>();
+    const jobs: Job[] = [];
     for (const id of await this.#o.repo.listActiveIds()) {
       const job = await this.#o.repo.get(id);
-      for (const path of job === undefined ? [] : tempPathsOf(job)) referenced.add(path);
+      if (job !== undefined) jobs.push(job);
     }
-    const orphans = names
-      .map((name) => join(this.#o.tempDir, name))
-      .filter((path) => !referenced.has(path) && !path.endsWith(".part"));
-    await Promise.all(orphans.map((path) => rm(path, { force: true })));
-    if (orphans.length > 0)
-      this.#o.logger.info({ count: orphans.length }, "removed orphan temp files");
-  }
-
-  /** A canceled job's record no longer names its files: they are named after the job id. */
-  async #removeTempFiles(jobId: string): Promise<void> {
-    const names = await readdir(this.#o.tempDir).catch(() => [] as string[]);
-    await Promise.all(
-      names
-        .filter((name) => name.startsWith(jobId))
-        .map((name) => rm(join(this.#o.tempDir, name), { force: true })),
-    );
+    const count = await this.#files.removeOrphans(jobs);
+    if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
   }
 
   #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {
-    const { repo, store, now } = this.#o;
-    const ctx: StepContext = {
-      client: this.#o.client,
-      gateway: this.#o.gateway,
-      store,
-      schedule: this.#o.schedule,
-      limits: this.#o.limits,
-      tempDir: this.#o.tempDir,
-      now,
-      signal,
+    return createStepContext({
+      ...this.#o,
       logger,
-      commit: async (job, event: JobEvent) => {
-        // Every save first proves this process still holds the lease: a replica that
-        // stalled past it must not overwrite the new holder's progress.
-        await holdLease();
-        const terminal = event.type === "canceled" || event.type === "failed";
-        if (!terminal && (await store.get("meta", cancelKey(job.id))) !== undefined) {
-          throw new CanceledDuringStep();
-        }
-        const next = transition(job, event, now());
-        await repo.save(next);
-        if (next.stage !== job.stage) {
-          const ms = now() - job.stageStartedAt;
-          logger.info({ jobId: job.id, from: job.stage, to: next.stage, ms }, "job stage changed");
-          this.#o.onStageChange?.(next, job.stage, ms);
-        }
-        return next;
-      },
-      showStatus: async (job, mode) => {
-        const last = this.#lastStatusAt.get(job.id) ?? 0;
-        if (mode === "progress" && now() - last < this.#o.statusThrottleMs) return job;
-        this.#lastStatusAt.set(job.id, now());
-        let ts: string;
-        try {
-          ts = await this.#o.gateway.showStatus(job);
-        } catch (error) {
-          // A stale status line is not worth failing a job for; the next change redraws it.
-          // Only a prompt the user must act on ("required") makes the step try again.
-          if (mode === "required") throw error;
-          logger.warn({ err: error }, "could not update the status message");
-          return job;
-        }
-        return ts === job.statusTs ? job : ctx.commit(job, { type: "status_posted", ts });
-      },
-    };
-    return ctx;
+      signal,
+      holdLease,
+      lastStatusAt: this.#lastStatusAt,
+      isCanceled: async (id) => (await this.#o.store.get("meta", cancelKey(id))) !== undefined,
+      onCanceled: () => new CanceledDuringStep(),
+    });
   }
 }
