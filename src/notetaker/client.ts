@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { type Logger, pino } from "pino";
 import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
 import type { z } from "zod";
@@ -13,10 +10,8 @@ import {
   errorFromResponse,
   errorMessageOf,
   NoteTakerError,
-  NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
   NoteTakerRefusedError,
-  NoteTakerTransientError,
 } from "./errors.ts";
 import {
   parseJsonOrUndefined,
@@ -28,6 +23,7 @@ import {
 } from "./http.ts";
 import { buildForm, encodeMultipart, File, fileFromPath } from "./multipart.ts";
 import { normalizeProgress, type Progress } from "./progress.ts";
+import { getResultLink, writeDocxCapped } from "./result-links.ts";
 import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 import {
   type AudioResult,
@@ -195,7 +191,7 @@ export class NoteTakerClient {
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
     const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
       return this.#observed("GET dialog", async () => {
-        const response = await this.#download(url, signal);
+        const response = await getResultLink(this.#downloads, url, this.#timeoutMs, signal);
         return readTextCapped(response.body, this.#maxDialogBytes, "The dialog file");
       });
     });
@@ -217,8 +213,8 @@ export class NoteTakerClient {
     try {
       const bytes = await withRetries("download docx", this.#retry, signal, async () => {
         return this.#observed("GET docx", async () => {
-          const response = await this.#download(url, signal);
-          return writeCapped(response.body, partPath, this.#maxDocxBytes);
+          const response = await getResultLink(this.#downloads, url, this.#timeoutMs, signal);
+          return writeDocxCapped(response.body, partPath, this.#maxDocxBytes);
         });
       });
       await rename(partPath, destPath);
@@ -325,36 +321,6 @@ export class NoteTakerClient {
     }
     return parsed.data;
   }
-
-  /** A plain GET of a result link: redirects followed, no API key, no other credential. */
-  async #download(url: string, signal: AbortSignal | undefined) {
-    const target = new URL(url);
-    if (target.protocol !== "https:" && target.protocol !== "http:") {
-      throw new NoteTakerProtocolError("A result link is not an http(s) URL.");
-    }
-    const response = await request(target, {
-      dispatcher: this.#downloads,
-      method: "GET",
-      headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
-      signal: signal ?? null,
-    });
-    const status = response.statusCode;
-    if (status >= 200 && status <= 299) return response;
-    await response.body.dump();
-    if (status === 403 || status === 404 || status === 410) {
-      throw new NoteTakerLinkExpiredError(`The result link answered ${status}: it has expired.`, {
-        status,
-      });
-    }
-    if (status === 408 || status === 429 || status >= 500) {
-      throw new NoteTakerTransientError(`The result link answered ${status}.`, {
-        status,
-        ...retryAfter(response.headers["retry-after"]),
-      });
-    }
-    throw new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
-  }
 }
 
 /** A short label of how a request ended, for metrics. */
@@ -363,31 +329,6 @@ function outcomeOf(error: unknown): string {
   return "network";
 }
 
-function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
-  const ms = parseRetryAfter(header);
-  return ms === undefined ? {} : { retryAfterMs: ms };
-}
-
 function nonEmpty(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === "" ? undefined : text;
-}
-
-/** Streams a body to disk with a size cap, then checks it looks like a DOCX (a zip file). */
-async function writeCapped(body: AsyncIterable<Uint8Array>, path: string, maxBytes: number) {
-  let total = 0;
-  let head = Buffer.alloc(0);
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      total += chunk.byteLength;
-      if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
-      if (total > maxBytes)
-        callback(new NoteTakerProtocolError(`The DOCX is larger than ${maxBytes} bytes.`));
-      else callback(null, chunk);
-    },
-  });
-  await pipeline(body, counter, createWriteStream(path));
-  if (!head.equals(Buffer.from("PK\u0003\u0004", "latin1"))) {
-    throw new NoteTakerProtocolError("The note's DOCX link did not return a DOCX file.");
-  }
-  return total;
 }
