@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
+import type { FormDataLike } from "form-data-encoder";
 import { type Logger, pino } from "pino";
 import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
 import type { z } from "zod";
@@ -21,7 +22,7 @@ import {
   type Sleep,
   withRetries,
 } from "./http.ts";
-import { buildForm, encodeMultipart, File, fileFromPath } from "./multipart.ts";
+import { buildForm, diskFile, encodeMultipart, memoryFile } from "./multipart.ts";
 import { normalizeProgress, type Progress } from "./progress.ts";
 import { getResultLink, writeDocxCapped } from "./result-links.ts";
 import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
@@ -79,6 +80,7 @@ export interface SubmitDialogInput {
 }
 
 const MAX_ENVELOPE_BYTES = 1024 * 1024;
+const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
 /**
@@ -137,7 +139,7 @@ export class NoteTakerClient {
       async () =>
         buildForm({
           // A fresh file reference per attempt: each attempt streams the recording from disk.
-          audio: await fileFromPath(input.path, input.filename),
+          audio: await diskFile(input.path, input.filename),
           speakers:
             speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
           contextText: nonEmpty(input.contextText),
@@ -159,13 +161,11 @@ export class NoteTakerClient {
       "/dialog2meeting",
       async () =>
         buildForm({
-          dialog: new File([dialogJson], "dialog.json", { type: "application/json" }),
+          dialog: memoryFile(dialogJson, "dialog.json", "application/json"),
           template:
             template === undefined
               ? undefined
-              : new File([template.data], template.filename, {
-                  type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                }),
+              : memoryFile(template.data, template.filename, DOCX_TYPE),
           speakerMap:
             speakerMap === undefined || speakerMap.length === 0
               ? undefined
@@ -226,7 +226,7 @@ export class NoteTakerClient {
 
   async #submit(
     path: string,
-    makeForm: () => Promise<ReturnType<typeof buildForm>>,
+    makeForm: () => Promise<FormDataLike>,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<string> {
