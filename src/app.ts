@@ -11,6 +11,7 @@ import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { createReadiness } from "./observability/readiness.ts";
 import { createBoltApp } from "./slack/create-bolt-app.ts";
+import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
@@ -95,9 +96,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const client = bolt.app.client;
   slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
+  const isSlackHost = slackHostsOf(config.slack.apiUrl);
   const gateway = new SlackGateway({
     client,
     botToken,
+    isSlackHost,
     logger,
     ...dispatcher,
     onError: metrics.onSlackError,
@@ -113,7 +116,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     onStageChange: metrics.onStageChange,
     ...deps.jobs,
   });
-  const directory = new SlackDirectory({ client, botToken, logger, ...dispatcher });
+  const directory = new SlackDirectory({ client, botToken, isSlackHost, logger, ...dispatcher });
   registerListeners(bolt.app, { jobs: jobs.service, directory, logger, now: Date.now });
   const built = jobs;
 

@@ -29,6 +29,11 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // A promise rejected inside a library (Bolt's receiver on a malformed request, say) must
+  // not take every job of the process down with it: log it loudly and keep serving.
+  process.on("unhandledRejection", (reason) => {
+    app.logger.error({ err: reason }, "unhandled promise rejection");
+  });
   await app.start();
 }
 

@@ -148,7 +148,7 @@ export class JobService {
    * and the step stops at its next checkpoint; the status message then says so.
    */
   async cancel(jobId: string, by: string): Promise<CommandResult> {
-    const result = await this.#command(jobId, { type: "canceled", by }, 1);
+    const result = await this.#command(jobId, { type: "canceled", by });
     if (result.ok || result.reason !== "busy") {
       if (result.ok) this.#o.runner.abort(jobId);
       return result;
@@ -158,6 +158,8 @@ export class JobService {
     if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
     await this.#o.store.set("meta", `cancel:${jobId}`, by, this.#o.retentionMs);
     this.#o.runner.abort(jobId);
+    // A job waiting for names has no step left that would read the request: run one.
+    this.#o.runner.kick(jobId);
     return { ok: true, job };
   }
 

@@ -263,6 +263,12 @@ export class JobRunner {
         this.#lastStatusAt.delete(id);
         return;
       }
+      if ((await this.#o.store.get("meta", cancelKey(id))) !== undefined) {
+        // A cancel that arrived while another step held the job.
+        const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
+        await this.#cancelNow(ctx, job);
+        return;
+      }
       if (job.wakeAt === undefined) return; // waiting for a person
       if (job.wakeAt > this.#o.now()) return this.#schedule(id, job.wakeAt, job);
       const next = await this.#stepSafely(job, signal, holdLease);

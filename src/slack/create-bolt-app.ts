@@ -1,9 +1,29 @@
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { App, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
+import { App, AuthorizationError, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
 import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import type { OpsRoute } from "../observability/ops-routes.ts";
+
+/**
+ * What an HTTP request gets when Bolt or a listener throws before acking. A payload Bolt
+ * cannot read (a field it relies on missing or of the wrong type shows as a TypeError) is
+ * the sender's fault: 400, so it is not retried. Anything else stays a 500, so Slack
+ * retries the event later.
+ */
+function answerProcessingError(logger: Logger) {
+  return async (args: { error: unknown; response: ServerResponse }): Promise<boolean> => {
+    const { error, response } = args;
+    logger.warn({ err: error }, "a Slack request could not be processed");
+    if (response.headersSent) return false;
+    const status =
+      error instanceof AuthorizationError ? 401 : error instanceof TypeError ? 400 : 500;
+    response.writeHead(status);
+    response.end();
+    return status !== 500;
+  };
+}
 
 /** Web API retries: a few, quickly; the job runner's failure policy takes over after. */
 export const defaultSlackRetry: RetryOptions = {
@@ -52,6 +72,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
         endpoints: "/slack/events",
         customRoutes,
         logger,
+        processEventErrorHandler: answerProcessingError(options.logger),
       });
   const app = new App({
     token: config.slack.botToken,

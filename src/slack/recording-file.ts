@@ -73,7 +73,7 @@ export function toSourceFile(file: SlackFile): SourceFile | undefined {
     BY_FILETYPE[(file.filetype ?? "").toLowerCase()] ??
     BY_MIMETYPE[(file.mimetype ?? "").toLowerCase().split(";")[0]?.trim() ?? ""];
   const url = file.url_private_download ?? file.url_private;
-  if (format === undefined || url === undefined) return undefined;
+  if (format === undefined || url === undefined || !isHttpUrl(url)) return undefined;
   const filename = audioFormatOf(name) === undefined ? `${stemOf(name)}.${format}` : name;
   return {
     fileId: file.id,
@@ -82,6 +82,12 @@ export function toSourceFile(file: SlackFile): SourceFile | undefined {
     downloadUrl: url,
     ...(file.mimetype ? { mimetype: file.mimetype } : {}),
   };
+}
+
+function isHttpUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === "https:" || protocol === "http:";
 }
 
 function stemOf(name: string): string {

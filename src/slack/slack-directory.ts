@@ -21,14 +21,17 @@ export class SlackDirectory {
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher;
   readonly #users = new Map<string, { info: UserInfo; at: number }>();
+  readonly #isSlackHost: (host: string) => boolean;
 
   constructor(options: {
     client: WebClient;
     botToken: string;
+    isSlackHost: (host: string) => boolean;
     logger: Logger;
     dispatcher?: Dispatcher;
   }) {
     this.#client = options.client;
+    this.#isSlackHost = options.isSlackHost;
     this.#token = options.botToken;
     this.#logger = options.logger;
     this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
@@ -60,11 +63,16 @@ export class SlackDirectory {
     return (await this.user(userId)).locale;
   }
 
-  /** The full file object (`files.info`), validated. */
+  /** The full file object (`files.info`), validated; undefined when Slack cannot give it. */
   async file(fileId: string): Promise<SlackFile | undefined> {
-    const result = await this.#client.files.info({ file: fileId });
-    const parsed = slackFileSchema.safeParse(result.file);
-    return parsed.success ? parsed.data : undefined;
+    try {
+      const result = await this.#client.files.info({ file: fileId });
+      const parsed = slackFileSchema.safeParse(result.file);
+      return parsed.success ? parsed.data : undefined;
+    } catch (error) {
+      this.#logger.warn({ err: error, fileId }, "files.info failed");
+      return undefined;
+    }
   }
 
   /** Downloads a small file (a DOCX template, at most 10 MB) into memory. */
@@ -73,6 +81,7 @@ export class SlackDirectory {
     const url = file?.url_private_download ?? file?.url_private;
     if (file === undefined || url === undefined) return undefined;
     if ((file.size ?? 0) > MAX_TEMPLATE_BYTES) return undefined;
+    if (!URL.canParse(url) || !this.#isSlackHost(new URL(url).host)) return undefined;
     const response = await request(url, {
       dispatcher: this.#dispatcher,
       headers: { authorization: `Bearer ${this.#token}` },

@@ -19,6 +19,8 @@ export class SlackDownloadError extends Error {
 export interface DownloadOptions {
   url: string;
   token: string;
+  /** Whether a host is Slack's: the token is never sent anywhere else. */
+  isSlackHost: (host: string) => boolean;
   destPath: string;
   /** Refuse anything larger (a recording is at most 300 MB). */
   maxBytes: number;
@@ -32,12 +34,30 @@ export interface DownloadOptions {
 const MAX_REDIRECTS = 5;
 
 /**
+ * A host test for the Slack deployment the bot talks to: the API's own host (with its
+ * port) and its subdomains (`slack.com` → `files.slack.com`; GovSlack and test servers
+ * alike). It is given `URL.host`.
+ */
+export function slackHostsOf(apiUrl: string): (host: string) => boolean {
+  const apiHost = new URL(apiUrl).host;
+  return (host) => host === apiHost || host.endsWith(`.${apiHost}`);
+}
+
+/**
  * Streams a Slack file to disk with the bot token. The token is sent only to the file URL's
  * own origin: a redirect to another host is followed without it. Slack answers an
  * unauthenticated download with 200 and an HTML login page, so an HTML body is refused.
  */
 export async function downloadSlackFile(options: DownloadOptions): Promise<number> {
-  const tokenOrigin = new URL(options.url).origin;
+  const first = new URL(options.url);
+  if (!options.isSlackHost(first.host)) {
+    // A file object names its own URL; one that is not on Slack's servers gets no token.
+    throw new SlackDownloadError(
+      `The file link is not on Slack's servers (${first.host}).`,
+      false,
+    );
+  }
+  const tokenOrigin = first.origin;
   let url = new URL(options.url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== "https:" && url.protocol !== "http:") {

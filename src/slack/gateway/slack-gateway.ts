@@ -15,6 +15,8 @@ import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 export interface SlackGatewayOptions {
   client: WebClient;
   botToken: string;
+  /** Whether a host is Slack's (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
+  isSlackHost: (host: string) => boolean;
   logger: Logger;
   now?: () => number;
   /** For file downloads (tests pass a MockAgent or nothing). */
@@ -95,6 +97,7 @@ export class SlackGateway implements Gateway {
       await downloadSlackFile({
         url: job.source.downloadUrl,
         token: this.#o.botToken,
+        isSlackHost: this.#o.isSlackHost,
         destPath,
         maxBytes: MAX_AUDIO_BYTES,
         expectedBytes: job.source.size,

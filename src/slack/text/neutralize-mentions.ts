@@ -4,6 +4,7 @@
  * (`<@U…>`, `<@W…>`) and channels (`<#C…>`, `<#G…>`), with an optional `|label`.
  */
 const CONTROL_SEQUENCE = /<([!@#][^<>\n]*)>/g;
+const UNCLOSED_SEQUENCE = /<(?=[!@#])/g;
 
 /** Bare broadcast words, which Slack turns into `<!here>` etc. when `link_names` is on. */
 const BARE_BROADCAST = /@(channel|here|everyone)\b/gi;
@@ -34,10 +35,11 @@ const FULLWIDTH_AT = "\uFF20"; // ＠
  * the length of the text. Other `<` (as in `a < b` or a plain link) are left alone.
  */
 export function neutralizeMentions(text: string): string {
-  const inert = stripControlChars(text).replace(
-    CONTROL_SEQUENCE,
-    `${SINGLE_ANGLE_LEFT}$1${SINGLE_ANGLE_RIGHT}`,
-  );
+  const inert = stripControlChars(text)
+    .replace(CONTROL_SEQUENCE, `${SINGLE_ANGLE_LEFT}$1${SINGLE_ANGLE_RIGHT}`)
+    // An unclosed one too (`<!chan…` cut by a length limit): text joined after it could
+    // close it.
+    .replace(UNCLOSED_SEQUENCE, SINGLE_ANGLE_LEFT);
   return defuseBareBroadcasts(inert);
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   downloadSlackFile,
   SlackDownloadError,
+  slackHostsOf,
 } from "../../../src/slack/gateway/download-slack-file.ts";
 import { createFakeSlack, type FakeSlack } from "../../fakes/slack/create-fake-slack.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
@@ -21,6 +22,7 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 const bytes = Buffer.from("ID3 fake mp3 bytes ".repeat(100));
+const isSlackHost = (host: string) => host.startsWith("127.0.0.1:");
 
 describe("downloadSlackFile", () => {
   it("streams the file with the bot token", async () => {
@@ -29,6 +31,7 @@ describe("downloadSlackFile", () => {
     const size = await downloadSlackFile({
       url: file.url_private_download,
       token: fake.botToken,
+      isSlackHost,
       destPath: dest,
       maxBytes: 10_000,
       expectedBytes: bytes.length,
@@ -43,6 +46,7 @@ describe("downloadSlackFile", () => {
       downloadSlackFile({
         url: file.url_private_download,
         token: "xoxb-wrong",
+        isSlackHost,
         destPath: join(temp.dir, "b.mp3"),
         maxBytes: 10_000,
       }),
@@ -55,6 +59,7 @@ describe("downloadSlackFile", () => {
     const size = await downloadSlackFile({
       url: file.url_private_download,
       token: fake.botToken,
+      isSlackHost,
       destPath: join(temp.dir, "c.mp3"),
       maxBytes: 10_000,
     });
@@ -72,6 +77,7 @@ describe("downloadSlackFile", () => {
     const error = await downloadSlackFile({
       url: file.url_private_download,
       token: fake.botToken,
+      isSlackHost,
       destPath: dest,
       maxBytes: 100,
     }).catch((e: unknown) => e);
@@ -83,11 +89,32 @@ describe("downloadSlackFile", () => {
     const cut = await downloadSlackFile({
       url: file.url_private_download,
       token: fake.botToken,
+      isSlackHost,
       destPath: dest,
       maxBytes: 10_000,
       expectedBytes: bytes.length,
     }).catch((e: unknown) => e);
     expect(cut).toBeInstanceOf(SlackDownloadError);
     expect((cut as SlackDownloadError).transient).toBe(true);
+  });
+
+  it("never sends the token to a host that is not Slack's", async () => {
+    const isSlack = slackHostsOf("https://slack.com/api/");
+    expect(isSlack("files.slack.com")).toBe(true);
+    expect(isSlack("slack.com")).toBe(true);
+    expect(isSlack("evilslack.com")).toBe(false);
+    expect(isSlack("slack.com.evil.test")).toBe(false);
+    const file = fake.addFile({ name: "sync.mp3", bytes });
+    const before = fake.downloads.length;
+    await expect(
+      downloadSlackFile({
+        url: file.url_private_download,
+        token: fake.botToken,
+        isSlackHost: isSlack,
+        destPath: join(temp.dir, "e.mp3"),
+        maxBytes: 10_000,
+      }),
+    ).rejects.toThrow(/not on Slack's servers/);
+    expect(fake.downloads.length).toBe(before);
   });
 });

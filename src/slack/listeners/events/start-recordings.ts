@@ -44,26 +44,36 @@ export async function startRecordings(
     ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
   };
   const skipped: string[] = [];
+  let started = 0;
   for (const shown of shared.files) {
-    const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
-    const name = file.name ?? file.title ?? file.id;
-    const source = toSourceFile(file);
-    if (source === undefined) {
-      const key = `notice:${shared.teamId}:${shared.channelId}:${file.id}`;
-      if (await deps.jobs.claimOnce(key)) skipped.push(name);
-      continue;
-    }
-    const result = await deps.jobs.start({ origin, source, options });
-    if (result.status === "refused") {
-      await reply(client, shared, buildRefusal(result.reason, name, locale));
+    // Each file on its own: one that Slack cannot describe must not cost the others.
+    try {
+      const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
+      const name = file.name ?? file.title ?? file.id;
+      const source = toSourceFile(file);
+      if (source === undefined) {
+        const key = `notice:${shared.teamId}:${shared.channelId}:${file.id}`;
+        if (await deps.jobs.claimOnce(key)) skipped.push(name);
+        continue;
+      }
+      const result = await deps.jobs.start({ origin, source, options });
+      if (result.status === "created") started++;
+      if (result.status === "refused") {
+        await reply(client, shared, buildRefusal(result.reason, name, locale));
+      }
+    } catch (error) {
+      deps.logger.error({ err: error, fileId: shown.id }, "could not take a shared file");
     }
   }
-  // A lone file that is not a recording gets the plain refusal; among several, a list.
-  if (skipped.length === 1 && shared.files.length === 1) {
-    await reply(client, shared, buildRefusal("unsupported_format", skipped[0] ?? "", locale));
-  } else if (skipped.length > 0) {
-    await reply(client, shared, buildSkippedFiles(skipped, locale));
-  }
+  if (skipped.length === 0) return;
+  // With recordings under way, a list of what was skipped; otherwise the plain refusal.
+  await reply(
+    client,
+    shared,
+    started > 0
+      ? buildSkippedFiles(skipped, locale)
+      : buildRefusal("unsupported_format", skipped.join(", "), locale),
+  );
 }
 
 async function reply(client: WebClient, shared: SharedFiles, content: MessageContent) {

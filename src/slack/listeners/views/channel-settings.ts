@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import { INPUTS } from "../../ids.ts";
 import { localeOf, t } from "../../messages/index.ts";
 import {
   buildSettingsSaved,
@@ -13,12 +14,21 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 /** `/meeting-notes settings`: the channel's defaults for new jobs. */
 export function channelSettingsSubmitted(deps: ListenerDeps) {
   return async ({ ack, view, body, client }: ViewArgs) => {
-    const userId = body.user.id;
+    const userId = body.user?.id;
+    if (typeof userId !== "string") return void (await ack());
     const locale = localeOf((await deps.directory.user(userId)).locale);
-    const parsed = parseSettingsSubmission(view.state.values, locale);
-    const channelId = parseNewNotesMetadata(view.private_metadata)?.channelId;
-    if (!parsed.ok || channelId === undefined) {
-      await ack({ response_action: "errors", errors: parsed.ok ? {} : parsed.errors });
+    const parsed = parseSettingsSubmission(view.state?.values, locale);
+    const channelId = parseNewNotesMetadata(String(view.private_metadata ?? ""))?.channelId;
+    if (!parsed.ok) {
+      await ack({ response_action: "errors", errors: parsed.errors });
+      return;
+    }
+    if (channelId === undefined) {
+      const unreadable = t(locale, "validation.unreadable");
+      await ack({
+        response_action: "errors",
+        errors: { [INPUTS.autoTranscribe.block]: unreadable },
+      });
       return;
     }
     await ack();

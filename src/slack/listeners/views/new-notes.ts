@@ -3,6 +3,7 @@ import type { WebClient } from "@slack/web-api";
 import type { SourceFile } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
+import { INPUTS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { toSourceFile } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
@@ -25,20 +26,26 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  */
 export function newNotesSubmitted(deps: ListenerDeps) {
   return async ({ ack, view, body, client }: ViewArgs) => {
-    const userId = body.user.id;
+    const userId = body.user?.id;
+    if (typeof userId !== "string") return void (await ack());
     const slackLocale = (await deps.directory.user(userId)).locale;
     const locale = localeOf(slackLocale);
-    const parsed = parseNewNotesSubmission(view.state.values, locale);
+    const parsed = parseNewNotesSubmission(view.state?.values, locale);
     if (!parsed.ok) {
       await ack({ response_action: "errors", errors: parsed.errors });
       return;
     }
+    // The channel the modal was opened from: where problems are told. Checked before the
+    // ack, so a form that cannot be traced back is refused in the modal itself.
+    const from = parseNewNotesMetadata(String(view.private_metadata ?? ""))?.channelId;
+    if (from === undefined) {
+      const unreadable = t(locale, "validation.unreadable");
+      await ack({ response_action: "errors", errors: { [INPUTS.recording.block]: unreadable } });
+      return;
+    }
     await ack();
-    const from = parseNewNotesMetadata(view.private_metadata)?.channelId;
     const tell = (text: string) =>
-      from === undefined
-        ? Promise.resolve()
-        : tellUser(client, deps.logger, { channel: from, user: userId }, { text, blocks: [] });
+      tellUser(client, deps.logger, { channel: from, user: userId }, { text, blocks: [] });
     const request = parsed.value;
     const fileId = request.recordingFileId ?? request.recentFileId;
     const file =

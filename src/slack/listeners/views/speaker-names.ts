@@ -19,9 +19,13 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  */
 export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regenerate") {
   return async ({ ack, view, body, client }: ViewArgs) => {
-    const userId = body.user.id;
+    const userId = body.user?.id;
+    if (typeof userId !== "string") return void (await ack());
     const locale = localeOf((await deps.directory.user(userId)).locale);
-    const job = await deps.jobs.get(view.private_metadata.slice(0, 100));
+    // private_metadata holds only the job id; anything else finds no job and is refused.
+    const jobId =
+      typeof view.private_metadata === "string" ? view.private_metadata.slice(0, 100) : "";
+    const job = jobId === "" ? undefined : await deps.jobs.get(jobId);
     const expected = mode === "names" ? "naming" : "done";
     const speakerIds = job === undefined ? [] : speakersInModal(job).map((s) => s.speakerId);
     if (job === undefined || job.stage !== expected) {
@@ -34,7 +38,7 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
       await ack({ response_action: "errors", errors: { [block]: refusal.text } });
       return;
     }
-    const parsed = parseSpeakerSubmission(view.state.values, speakerIds, locale);
+    const parsed = parseSpeakerSubmission(view.state?.values, speakerIds, locale);
     if (!parsed.ok) {
       await ack({ response_action: "errors", errors: parsed.errors });
       return;
