@@ -5,6 +5,7 @@ import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import type { OpsRoute } from "../observability/ops-routes.ts";
+import { guardRequests } from "./guard-requests.ts";
 
 /**
  * What an HTTP request gets when Bolt or a listener throws before acking. A payload Bolt
@@ -95,6 +96,14 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
         return config.port;
       }
       const server = await app.start(config.port);
+      if (receiver instanceof HTTPReceiver) {
+        // Same server and lifecycle, with a guard in front of Bolt's listener.
+        server.removeAllListeners("request");
+        server.on(
+          "request",
+          guardRequests(receiver.requestListener, config.slack.signingSecret ?? ""),
+        );
+      }
       return (server.address() as AddressInfo).port;
     },
     stop: () => app.stop().then(() => undefined),
