@@ -1,0 +1,236 @@
+import { expect } from "vitest";
+import { ACTIONS } from "../../../src/slack/ids.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "../../e2e/stack.ts";
+import type { FakeEphemeral, FakeMessage } from "../../fakes/slack/fake-slack-types.ts";
+import { blockActionPayload, fileShareMessageEvent } from "../../fakes/slack/slack-payloads.ts";
+import { type SlackAppResponse, sendAction, sendEvent } from "../../fakes/slack/slack-request.ts";
+import { type ProcessWatch, watchProcess } from "./process-watch.ts";
+
+/**
+ * "Within a few seconds": Bolt gives a request nobody acks 3 s before it answers 404, so
+ * an answer must come within that plus some slack for a loaded machine.
+ */
+export const ANSWER_WITHIN_MS = 4_500;
+
+/** The real app (HTTP mode) with the fakes, plus the checks every hostile test file makes. */
+export interface HostileStack {
+  stack: Stack;
+  watch: ProcessWatch;
+  /** The secrets that must never reach a log line. */
+  secrets: string[];
+  stop(): Promise<void>;
+}
+
+export async function startHostileStack(): Promise<HostileStack> {
+  const watch = watchProcess();
+  const stack = await startStack();
+  return {
+    stack,
+    watch,
+    secrets: [stack.fake.botToken, SIGNING_SECRET, stack.emulator.apiKey],
+    async stop() {
+      await stack.stop();
+      watch.dispose();
+    },
+  };
+}
+
+/** Sends one request, timing it; a request left unanswered is aborted instead of hanging. */
+export async function timed(
+  send: (signal: AbortSignal) => Promise<SlackAppResponse>,
+  giveUpMs = ANSWER_WITHIN_MS + 1_000,
+): Promise<{ res: SlackAppResponse; ms: number }> {
+  const started = performance.now();
+  const res = await send(AbortSignal.timeout(giveUpMs)).catch(
+    (error: unknown): SlackAppResponse => ({
+      status: -1,
+      headers: new Headers(),
+      body: `no answer: ${String(error)}`,
+      json: undefined,
+    }),
+  );
+  return { res, ms: performance.now() - started };
+}
+
+/** The app answered, without a server error, within a few seconds. */
+export function expectAnswered(answer: { res: SlackAppResponse; ms: number }, what = "") {
+  const { res, ms } = answer;
+  expect(res.status, `${what} answered ${res.status} ${res.body.slice(0, 200)}`).toBeGreaterThan(0);
+  expect(res.status, `${what} answered ${res.status} ${res.body.slice(0, 200)}`).toBeLessThan(500);
+  expect(ms, `${what} took ${Math.round(ms)} ms`).toBeLessThan(ANSWER_WITHIN_MS);
+}
+
+export function healthUrl(stack: Stack): string {
+  return stack.url.replace(/\/slack\/events$/, "/healthz");
+}
+
+/** File ids of every "job created" log line so far (the job service logs each creation). */
+export function createdJobFiles(stack: Stack): string[] {
+  const files: string[] = [];
+  for (const line of stack.logs) {
+    if (!line.includes('"job created"')) continue;
+    const entry = JSON.parse(line) as { msg?: string; file?: string };
+    if (entry.msg === "job created" && entry.file !== undefined) files.push(entry.file);
+  }
+  return files;
+}
+
+export function activeJobCount(stack: Stack): Promise<number> {
+  return stack.app.jobs.repo.listActiveIds().then((ids) => ids.length);
+}
+
+/** Log lines at level fatal (60) or above, or holding a secret; empty when all is well. */
+export function logProblems(h: HostileStack, from = 0): string[] {
+  const problems: string[] = [];
+  for (const line of h.stack.logs.slice(from)) {
+    const level = (JSON.parse(line) as { level?: number }).level ?? 0;
+    if (level >= 60) problems.push(`fatal: ${line.slice(0, 300)}`);
+    for (const secret of h.secrets) {
+      if (line.includes(secret)) problems.push(`secret in log: ${line.slice(0, 120)}…`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * What every hostile test file checks once its requests are done: the process answers its
+ * health check on the same port, nothing escaped as an unhandled rejection or uncaught
+ * exception, no fatal log line, no secret in the logs.
+ */
+export async function expectProcessIntact(h: HostileStack) {
+  const health = await fetch(healthUrl(h.stack), { signal: AbortSignal.timeout(3_000) });
+  expect(health.status).toBe(200);
+  expect(h.watch.describe()).toEqual([]);
+  expect(logProblems(h)).toEqual([]);
+}
+
+/**
+ * What Slack turns into a ping or a link: `<!here>`, `<!channel>`, `<!everyone>`,
+ * `<!subteam^…>`, `<@U…>`, `<#C…>` (with an optional `|label`), and bare `@here`-style
+ * broadcasts. A cut-off fragment such as `<!her…` pings nobody; it has a test of its own.
+ */
+const LIVE_MENTION =
+  /<(!(here|channel|everyone)|!subteam\^[A-Z0-9]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)(\|[^>]*)?>|(?<![\w＠])@(channel|here|everyone)\b/i;
+const CONTROL = /[^\P{Cc}\t\n]/u;
+
+/** Text a user sees must say something and carry no control characters. */
+export function expectReadableText(text: string, what: string) {
+  expect(text.trim(), `${what} is empty`).not.toBe("");
+  expect(CONTROL.test(text), `${what} holds a control character: ${JSON.stringify(text)}`).toBe(
+    false,
+  );
+}
+
+/**
+ * Message text must also ping nobody. (Modal error strings are plain text, where Slack
+ * links nothing: those only need to be readable.)
+ */
+export function expectInertText(text: string, what: string) {
+  expectReadableText(text, what);
+  expect(LIVE_MENTION.test(text), `${what} holds a live mention: ${text.slice(0, 300)}`).toBe(
+    false,
+  );
+}
+
+/** Bot replies in a thread (everything after the parent the bot did not post). */
+export function botReplies(stack: Stack, ts: string): FakeMessage[] {
+  return stack.thread(ts).filter((m) => m.ts !== ts && m.bot_id !== undefined);
+}
+
+/** Ephemeral messages to `user` after index `from`. */
+export function ephemeralsFor(stack: Stack, user: string, from: number): FakeEphemeral[] {
+  return stack.fake.ephemerals.slice(from).filter((e) => e.user === user);
+}
+
+/**
+ * Waits (briefly) for something that should happen; undefined when it did not. Polls every
+ * few milliseconds: most cases wait for a reply that comes within ten.
+ */
+export async function within<T>(
+  read: () => T | undefined | Promise<T | undefined>,
+  ms = 1_500,
+): Promise<T | undefined> {
+  const until = performance.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (performance.now() > until) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Alice uploads a real recording to the channel, as in the upload journey. */
+export async function uploadRecording(stack: Stack, name: string) {
+  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(4096, 7), user: ALICE });
+  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text: "" });
+  const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
+  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+  expect(sent.status).toBe(200);
+  return { ts: message.ts, file };
+}
+
+async function waitForButton(stack: Stack, ts: string, actionId: string) {
+  const status = await eventually(
+    () => statusMessage(stack.thread(ts)),
+    (m) => buttonValue(m, actionId) !== undefined,
+  );
+  return { statusTs: status?.ts ?? "", jobId: buttonValue(status, actionId) ?? "" };
+}
+
+async function click(stack: Stack, actionId: string, jobId: string, messageTs: string) {
+  const payload = blockActionPayload({
+    actionId,
+    value: jobId,
+    user: ALICE,
+    channel: CHANNEL,
+    messageTs,
+  });
+  expect((await sendAction(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
+}
+
+/** Real jobs to forge against: one waiting for names, one done, one canceled. */
+export interface RealJobs {
+  naming: string;
+  done: string;
+  canceled: string;
+}
+
+/** Makes three real jobs through real uploads and clicks. */
+export async function makeRealJobs(stack: Stack): Promise<RealJobs> {
+  const a = await uploadRecording(stack, "hostile-naming.m4a");
+  const b = await uploadRecording(stack, "hostile-done.mp3");
+  const c = await uploadRecording(stack, "hostile-canceled.wav");
+  const naming = await waitForButton(stack, a.ts, ACTIONS.nameSpeakers);
+  const toSkip = await waitForButton(stack, b.ts, ACTIONS.skipNaming);
+  // Canceled once it waits for names, clicked until it takes: a Cancel clicked while a
+  // step held the job used to be lost (the regression test in slack-actions.test.ts).
+  await waitForButton(stack, c.ts, ACTIONS.nameSpeakers);
+  const toCancel = await waitForButton(stack, c.ts, ACTIONS.cancel);
+  await click(stack, ACTIONS.skipNaming, toSkip.jobId, toSkip.statusTs);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await click(stack, ACTIONS.cancel, toCancel.jobId, toCancel.statusTs);
+    const canceled = await within(async () => {
+      const job = await stack.job(toCancel.jobId);
+      return job?.stage === "canceled" ? job : undefined;
+    }, 500);
+    if (canceled !== undefined) break;
+  }
+  await eventually(
+    () => stack.job(toSkip.jobId),
+    (job) => job?.stage === "done",
+  );
+  await eventually(
+    () => stack.job(toCancel.jobId),
+    (job) => job?.stage === "canceled",
+  );
+  return { naming: naming.jobId, done: toSkip.jobId, canceled: toCancel.jobId };
+}
