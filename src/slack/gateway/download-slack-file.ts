@@ -52,10 +52,7 @@ export async function downloadSlackFile(options: DownloadOptions): Promise<numbe
   const first = new URL(options.url);
   if (!options.isSlackHost(first.host)) {
     // A file object names its own URL; one that is not on Slack's servers gets no token.
-    throw new SlackDownloadError(
-      `The file link is not on Slack's servers (${first.host}).`,
-      false,
-    );
+    throw new SlackDownloadError(`The file link is not on Slack's servers (${first.host}).`, false);
   }
   const tokenOrigin = first.origin;
   let url = new URL(options.url);
