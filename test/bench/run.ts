@@ -1,47 +1,132 @@
 /**
  * `npm run bench`: runs the benchmarks (not part of `npm test`) and writes the figures with
- * the machine's facts to test/bench/RESULTS.md. `BENCH=many-jobs` runs one of them.
+ * the machine's facts to test/bench/RESULTS.md. `BENCH=relay,restart` runs some of them and
+ * replaces only their sections of the file. Knobs for quicker runs:
+ *   BENCH_SIZES_MB=50,150,300  BENCH_RELAY_RUNS=3
+ *   BENCH_RATES=50,200,500     BENCH_ACK_SECONDS=3  BENCH_ACK_ROUNDS=3
+ *   BENCH_ACK_LOADS=autocannon,paced
+ *   BENCH_JOBS=1000,5000       BENCH_WINDOW_S=45
+ *   BENCH_RESTART_JOBS=1000    BENCH_RESTART_RUNS=5
+ *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
  */
-import { writeFile } from "node:fs/promises";
-import { cpus, totalmem } from "node:os";
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { cpus, loadavg, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
+import { type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
+import { benchRelay } from "./relay.ts";
+import {
+  type RunFacts,
+  renderAckLatency,
+  renderManyJobs,
+  renderRelay,
+  renderRestart,
+} from "./report.ts";
+import { benchRestart } from "./restart.ts";
+import { envNumber, envNumbers } from "./support.ts";
 
-const only = process.env.BENCH;
-const sections: string[] = [];
+const NAMES = ["relay", "ack-latency", "many-jobs", "restart"] as const;
+type Name = (typeof NAMES)[number];
 
-if (only === undefined || only === "many-jobs") {
-  const results: ManyJobsResult[] = [];
-  for (const n of (process.env.BENCH_JOBS ?? "1000").split(",").map(Number)) {
-    process.stderr.write(`many-jobs: ${n} jobs…\n`);
-    results.push(await benchManyJobs(n));
+const only = (process.env.BENCH ?? "")
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean);
+for (const name of only) {
+  if (!(NAMES as readonly string[]).includes(name)) {
+    throw new Error(`BENCH=${name}: not one of ${NAMES.join(", ")}`);
   }
-  sections.push(
-    [
-      "## Many jobs in `transcribing`",
-      "",
-      "Jobs go through download → upload → `transcribing` against the emulator in its own",
-      "process (tasks never finish), then a window measures this process. Poll schedule 2 s →",
-      "15 s, SQLite store. Targets at 1,000: RSS ≤ 300 MB, loop p99 ≤ 20 ms.",
-      "",
-      "| jobs | to transcribing (s) | window (s) | peak RSS (MiB) | RSS growth (MiB) | loop p99 (ms) | loop max (ms) | polls/s |",
-      "|---:|---:|---:|---:|---:|---:|---:|---:|",
-      ...results.map(
-        (r) =>
-          `| ${r.jobs} | ${r.secondsToTranscribing} | ${r.windowSeconds} | ${r.rssMiB} | ${r.rssGrowthMiB} | ${r.loopDelayP99Ms} | ${r.loopDelayMaxMs} | ${r.pollsPerSecond} |`,
-      ),
-    ].join("\n"),
-  );
+}
+const selected = NAMES.filter((name) => only.length === 0 || only.includes(name));
+const sections = new Map<Name, string>();
+const facts = (): RunFacts => ({
+  date: new Date().toISOString().slice(0, 16).replace("T", " "),
+  load: loadavg()[0] ?? 0,
+});
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const started = performance.now();
+const loadAtStart = loadavg()[0] ?? 0;
+
+for (const name of selected) {
+  const at = facts();
+  const t0 = performance.now();
+  log(`== ${name}`);
+  switch (name) {
+    case "relay": {
+      const sizes = envNumbers("BENCH_SIZES_MB", [50, 150, 300]);
+      const results = await benchRelay(sizes, envNumber("BENCH_RELAY_RUNS", 3));
+      sections.set(name, renderRelay(results, { ...at, curl: curlVersion() }));
+      break;
+    }
+    case "ack-latency": {
+      const loads = (process.env.BENCH_ACK_LOADS ?? "autocannon,paced")
+        .split(",")
+        .map((l) => l.trim()) as AckLoad[];
+      const results = await benchAckLatency(
+        envNumbers("BENCH_RATES", [50, 200, 500]),
+        envNumber("BENCH_ACK_SECONDS", 3),
+        ["event", "command"],
+        loads,
+        envNumber("BENCH_ACK_ROUNDS", 3),
+      );
+      sections.set(name, renderAckLatency(results, at));
+      break;
+    }
+    case "many-jobs": {
+      const results: ManyJobsResult[] = [];
+      for (const n of envNumbers("BENCH_JOBS", [1000, 5000])) {
+        log(`many-jobs: ${n} jobs…`);
+        results.push(await benchManyJobs(n, envNumber("BENCH_WINDOW_S", 45) * 1000));
+        log(`many-jobs: ${JSON.stringify(results.at(-1))}`);
+      }
+      sections.set(name, renderManyJobs(results, at));
+      break;
+    }
+    case "restart": {
+      const result = await benchRestart(
+        envNumber("BENCH_RESTART_JOBS", 1000),
+        envNumber("BENCH_RESTART_RUNS", 5),
+      );
+      log(`restart: ${JSON.stringify(result)}`);
+      sections.set(name, renderRestart(result, at));
+      break;
+    }
+  }
+  log(`== ${name} took ${Math.round((performance.now() - t0) / 1000)} s`);
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
+const minutes = Math.round((performance.now() - started) / 6000) / 10;
 const header = [
   "# Benchmark results",
   "",
-  `Measured ${new Date().toISOString().slice(0, 10)} with Node ${process.version} on ${cpus().length} × ${cpu},`,
-  `${Math.round(totalmem() / 1024 ** 3)} GiB RAM. Run \`npm run bench\` to measure again.`,
+  `Machine: ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 1024 ** 3)} GiB RAM, Linux ${release()},`,
+  `Node ${process.version}. Last run ${facts().date} UTC (${selected.join(", ")}; ${minutes} min,`,
+  `load average ${loadAtStart.toFixed(1)} at its start, ${(loadavg()[0] ?? 0).toFixed(1)} at its end).`,
+  "Run `npm run bench` to measure again (`BENCH=relay` etc. for one; knobs in `test/bench/run.ts`).",
   "",
+  "Every figure is measured side by side with its baseline in the same run, taking turns,",
+  "so on a busy machine (other people's test runs may share these 2 cores) the **ratios** are the figures",
+  "to read; absolute times move with the load.",
 ].join("\n");
+
 const out = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
-await writeFile(out, `${header}\n${sections.join("\n\n")}\n`);
-process.stdout.write(`${header}\n${sections.join("\n\n")}\n`);
+const previous = await readFile(out, "utf8").catch(() => "");
+const body = NAMES.map((name) => {
+  const fresh = sections.get(name);
+  if (fresh !== undefined) return `<!-- bench:${name} -->\n${fresh}\n<!-- /bench:${name} -->`;
+  const kept = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(previous);
+  return kept?.[0];
+}).filter((section): section is string => section !== undefined);
+const document = `${header}\n\n${body.join("\n\n")}\n`;
+await writeFile(out, document);
+process.stdout.write(document);
+
+function curlVersion(): string {
+  try {
+    return execFileSync("/usr/bin/curl", ["--version"], { encoding: "utf8" }).split(" ")[1] ?? "?";
+  } catch {
+    return "?";
+  }
+}
