@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import {
   audioFormatOf,
+  checkTemplate,
   MAX_AUDIO_BYTES,
   MAX_TEMPLATE_BYTES,
   type SpeakerMapEntry,
@@ -176,6 +177,9 @@ export class JobService {
     if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
       throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
     }
+    // The Note Service's own rule for templates (a zip file, i.e. a DOCX): refused now,
+    // not when the note is written.
+    checkTemplate({ filename, data });
     const id = this.#o.newId();
     const value: StoredTemplate = { filename, base64: Buffer.from(data).toString("base64") };
     await this.#o.store.set("templates", id, value, this.#o.retentionMs);

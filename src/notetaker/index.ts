@@ -6,7 +6,7 @@ export {
   type SubmitDialogInput,
   type Task,
 } from "./client.ts";
-export { MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
+export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
 export {
   createPollSchedule,

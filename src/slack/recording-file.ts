@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import type { SourceFile } from "../jobs/index.ts";
-import { audioFormatOf, SUPPORTED_AUDIO_FORMATS } from "../notetaker/index.ts";
+import { audioFormatOf } from "../notetaker/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
 export const slackFileSchema = z.looseObject({
@@ -94,6 +94,3 @@ function stemOf(name: string): string {
   const ext = extname(name);
   return (ext === "" ? name : name.slice(0, -ext.length)) || "recording";
 }
-
-/** For messages: the formats a recording may have. */
-export const SUPPORTED_FORMATS_TEXT = SUPPORTED_AUDIO_FORMATS.join(", ");

@@ -105,8 +105,7 @@ export async function saveTemplate(
   try {
     const file = await deps.directory.smallFile(fileId);
     if (file === undefined) return undefined;
-    const zip = [0x50, 0x4b, 0x03, 0x04].every((byte, i) => file.data[i] === byte);
-    return zip ? await deps.jobs.saveTemplate(file.filename, file.data) : undefined;
+    return await deps.jobs.saveTemplate(file.filename, file.data);
   } catch (error) {
     deps.logger.warn({ err: error, fileId }, "could not keep the template");
     return undefined;
