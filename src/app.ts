@@ -15,6 +15,7 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
+import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import { openStore, type Store } from "./store/index.ts";
 
@@ -117,7 +118,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...deps.jobs,
   });
   const directory = new SlackDirectory({ client, botToken, isSlackHost, logger, ...dispatcher });
-  registerListeners(bolt.app, { jobs: jobs.service, directory, logger, now: Date.now });
+  const respond = createResponder({ logger, ...dispatcher });
+  registerListeners(bolt.app, { jobs: jobs.service, directory, respond, logger, now: Date.now });
   const built = jobs;
 
   return {

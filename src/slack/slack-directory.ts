@@ -39,8 +39,8 @@ export class SlackDirectory {
 
   /** A member's real name (display name, else user name), and their Slack locale. */
   async user(userId: string): Promise<UserInfo> {
-    const cached = this.#users.get(userId);
-    if (cached !== undefined && Date.now() - cached.at < CACHE_MS) return cached.info;
+    const cached = this.cachedUser(userId);
+    if (cached !== undefined) return cached;
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
       const user = result.user;
@@ -57,6 +57,12 @@ export class SlackDirectory {
       this.#logger.warn({ err: error, userId }, "users.info failed; using the id");
       return { name: userId, locale: undefined };
     }
+  }
+
+  /** The member as cached by an earlier `user()` call, without asking Slack. */
+  cachedUser(userId: string): UserInfo | undefined {
+    const cached = this.#users.get(userId);
+    return cached !== undefined && Date.now() - cached.at < CACHE_MS ? cached.info : undefined;
   }
 
   async locale(userId: string): Promise<string | undefined> {

@@ -31,27 +31,42 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 beforeEach(() => stack.emulator.reset());
 
-function command(text: string) {
+function command(text: string, user = ALICE) {
   return sendCommand(stack.url, SIGNING_SECRET, {
     text,
-    user_id: ALICE,
+    user_id: user,
     channel_id: CHANNEL,
     team_id: stack.fake.teamId,
     response_url: stack.fake.responseUrl(),
   });
 }
 
-/** Runs a subcommand and returns the ephemeral reply it posted to the response_url. */
-async function reply(text: string): Promise<string> {
+/** Where a reply went: in the ack's body, or posted to the response_url afterwards. */
+type Reply = { via: "ack" | "response_url"; body: string };
+
+/** Runs a subcommand and returns the ephemeral reply, wherever the bot put it. */
+async function replyOf(text: string, user = ALICE): Promise<Reply> {
   const before = stack.fake.responseUrlPosts.length;
-  expect((await command(text)).status).toBe(200);
+  const answer = await command(text, user);
+  expect(answer.status).toBe(200);
+  if (answer.body !== "") {
+    expect(answer.json).toMatchObject({ response_type: "ephemeral" });
+    // One answer, not two.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stack.fake.responseUrlPosts.length).toBe(before);
+    return { via: "ack", body: answer.body };
+  }
   const posts = await eventually(
     () => stack.fake.responseUrlPosts,
     (p) => p.length > before,
   );
   const body = posts[before]?.body;
   expect(body).toMatchObject({ response_type: "ephemeral" });
-  return JSON.stringify(body);
+  return { via: "response_url", body: JSON.stringify(body) };
+}
+
+async function reply(text: string): Promise<string> {
+  return (await replyOf(text)).body;
 }
 
 describe("/meeting-notes", () => {
@@ -161,6 +176,23 @@ describe("/meeting-notes", () => {
     expect(await reply("help")).toMatch(/settings/);
     expect(await reply("status")).toMatch(/board-meeting\.m4a/);
     expect(await reply("dance")).toMatch(/dance/);
+  });
+
+  it("answers help in the ack once it knows the person's locale, before that via response_url", async () => {
+    const carol = stack.fake.addUser({
+      id: "U0CAROL01",
+      name: "carol",
+      real_name: "Carol",
+      locale: "vi-VN",
+    });
+    const first = await replyOf("help", carol.id);
+    expect(first.via).toBe("response_url");
+    expect(first.body).toMatch(/ngay trong Slack/);
+    const second = await replyOf("help", carol.id);
+    expect(second.via).toBe("ack");
+    expect(second.body).toMatch(/ngay trong Slack/);
+    // Work that reads the store always goes by response_url, after an empty ack.
+    expect((await replyOf("status", carol.id)).via).toBe("response_url");
   });
 
   it("saves channel settings, and an upload in a channel that turned them off is left alone", async () => {

@@ -25,15 +25,21 @@ const RECENT_LIMIT = 10;
  */
 export function meetingNotesCommand(deps: ListenerDeps) {
   return async (args: CommandArgs) => {
-    const { command, ack, respond, client } = args;
+    const { command, ack, client } = args;
+    const [word = "", ...rest] = command.text.trim().split(/\s+/);
+    const sub = word.toLowerCase();
+    // Help and unknown words need nothing but the person's locale: when it is cached, the
+    // answer rides on the ack — one response, no second request to response_url.
+    const known = deps.directory.cachedUser(command.user_id);
+    if (known !== undefined && !SUBCOMMANDS_WITH_WORK.has(sub)) {
+      await ack({ response_type: "ephemeral", ...instantReply(sub, localeOf(known.locale)) });
+      return;
+    }
     // Acked before anything else: Slack gives a command 3 seconds.
     await ack();
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
-    const reply = async (content: MessageContent) => {
-      await respond({ response_type: "ephemeral", ...content });
-    };
-    const [sub = "", ...rest] = command.text.trim().split(/\s+/);
-    switch (sub.toLowerCase()) {
+    const reply = (content: MessageContent) => deps.respond(command.response_url, content);
+    switch (sub) {
       case "":
         await client.views.open({
           trigger_id: command.trigger_id,
@@ -44,8 +50,6 @@ export function meetingNotesCommand(deps: ListenerDeps) {
           }),
         });
         return;
-      case "help":
-        return reply(buildHelpMessage(locale));
       case "status": {
         const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
         return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
@@ -61,9 +65,16 @@ export function meetingNotesCommand(deps: ListenerDeps) {
       case "cancel":
         return reply(await cancel(deps, command, rest[0], locale));
       default:
-        return reply(buildUnknownCommand(sub, locale));
+        return reply(instantReply(sub, locale));
     }
   };
+}
+
+/** Subcommands that read the store or open a modal; the rest answer from the catalog. */
+const SUBCOMMANDS_WITH_WORK = new Set(["", "status", "settings", "cancel"]);
+
+function instantReply(sub: string, locale: Locale): MessageContent {
+  return sub === "help" ? buildHelpMessage(locale) : buildUnknownCommand(sub, locale);
 }
 
 /** Cancels the given job of this channel, or its newest active one. */
