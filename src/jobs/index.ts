@@ -2,7 +2,7 @@ export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export { type DeliveredState, type Gateway, GatewayError } from "./gateway.ts";
 export * from "./job.ts";
-export { channelIndex, JobRepository, userIndex } from "./job-repository.ts";
+export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 export {
   type ChannelSettings,
   type CommandRefusal,

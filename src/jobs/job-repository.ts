@@ -4,6 +4,8 @@ import { isActive, type Job, jobSchema } from "./job.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
+/** The lease under which one process at a time changes a job (runner steps, commands). */
+export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
 
 /**
  * Job records in the store. Every record read back is validated: a record damaged on disk or
@@ -37,11 +39,19 @@ export class JobRepository {
   /**
    * Saves a job. Every save restarts its retention period: a job waiting for names is kept
    * as long as a finished one, then expires with its dialog and note.
+   *
+   * `previous` is the record this save replaces, as read under the job's lease. The active
+   * index changes only when the job enters or leaves the active stages (an index update
+   * reads the whole list on SQLite: 0.6 ms per poll at 5,000 jobs). It joins the index
+   * before its record says active and leaves it after, so a crash in between leaves an
+   * extra id (dropped by the runner's sweep), never an active job that no one resumes.
    */
-  async save(job: Job): Promise<void> {
+  async save(job: Job, previous?: Job): Promise<void> {
+    const active = isActive(job);
+    const wasActive = previous !== undefined && isActive(previous);
+    if (active && !wasActive) await this.#store.addActive(job.id);
     await this.#store.set("jobs", job.id, job, this.#retentionMs);
-    if (isActive(job)) await this.#store.addActive(job.id);
-    else await this.#store.removeActive(job.id);
+    if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);
   }
 
   /** Saves a new job and lists it under its channel and its user. */
@@ -58,6 +68,26 @@ export class JobRepository {
   /** Drops an id from the active index (its record expired or is unreadable). */
   forgetActive(id: string): Promise<void> {
     return this.#store.removeActive(id);
+  }
+
+  /**
+   * Drops an id from the active index unless its job is active, judged under the job's
+   * lease: a Regenerate on another replica may make a finished job active again between
+   * the caller's read and this removal, and would then never join the index again.
+   * Leaves the id alone while anyone holds the lease.
+   */
+  async forgetIfInactive(id: string): Promise<boolean> {
+    const key = jobLeaseKey(id);
+    const token = await this.#store.acquireLease(key, 10_000);
+    if (token === undefined) return false;
+    try {
+      const job = await this.get(id);
+      if (job !== undefined && isActive(job)) return false;
+      await this.#store.removeActive(id);
+      return true;
+    } finally {
+      await this.#store.releaseLease(key, token);
+    }
   }
 
   /** Jobs of an index, newest first; expired ones are skipped. */

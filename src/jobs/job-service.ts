@@ -11,7 +11,7 @@ import {
 } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
-import { channelIndex, type JobRepository, userIndex } from "./job-repository.ts";
+import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 import type { JobRunner, StageObserver } from "./runner.ts";
 import type { StoredTemplate } from "./steps.ts";
 import { canTransition, type JobEvent, transition } from "./transitions.ts";
@@ -200,7 +200,7 @@ export class JobService {
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
   async #command(jobId: string, event: JobEvent, tries = 20): Promise<CommandResult> {
-    const leaseKey = `job:${jobId}`;
+    const leaseKey = jobLeaseKey(jobId);
     for (let attempt = 0; attempt < tries; attempt++) {
       const token = await this.#o.store.acquireLease(leaseKey, 10_000);
       if (token === undefined) {
@@ -213,7 +213,7 @@ export class JobService {
         if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
         const now = this.#o.now();
         const next = transition(job, event, now);
-        await this.#o.repo.save(next);
+        await this.#o.repo.save(next, job);
         const ms = now - job.stageStartedAt;
         this.#o.logger.info(
           { jobId, event: event.type, from: job.stage, to: next.stage, ms },

@@ -10,7 +10,7 @@ import {
 } from "./failure-policy.ts";
 import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
-import type { JobRepository } from "./job-repository.ts";
+import { type JobRepository, jobLeaseKey } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
 import { createStepContext } from "./step-context.ts";
 import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
@@ -138,7 +138,7 @@ export class JobRunner {
     let scheduled = 0;
     for (const [id, job] of loaded) {
       if (job === undefined || !isActive(job)) {
-        await this.#o.repo.forgetActive(id);
+        await this.#o.repo.forgetIfInactive(id);
         continue;
       }
       if (job.wakeAt !== undefined) {
@@ -243,7 +243,7 @@ export class JobRunner {
 
   async #runUnderLease(id: string): Promise<void> {
     const { store, leaseTtlMs, now } = this.#o;
-    const leaseKey = `job:${id}`;
+    const leaseKey = jobLeaseKey(id);
     const token = await store.acquireLease(leaseKey, leaseTtlMs);
     if (token === undefined) {
       // Another replica drives this job now; look again once its lease could have lapsed.

@@ -53,7 +53,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
       const terminal = event.type === "canceled" || event.type === "failed";
       if (!terminal && (await o.isCanceled(job.id))) throw o.onCanceled();
       const next = transition(job, event, now());
-      await o.repo.save(next);
+      await o.repo.save(next, job);
       if (next.stage !== job.stage) {
         const ms = now() - job.stageStartedAt;
         logger.info({ jobId: job.id, from: job.stage, to: next.stage, ms }, "job stage changed");

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Job, JobRepository } from "../../src/jobs/index.ts";
+import { type Job, JobRepository, jobLeaseKey } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -49,6 +49,60 @@ describe("JobRepository", () => {
     await repo.create(job("j1"));
     expect(await repo.listActiveIds()).toEqual(["j1"]);
     await repo.save(job("j1", "canceled"));
+    expect(await repo.listActiveIds()).toEqual([]);
+  });
+
+  it("touches the active index only when a save moves a job in or out of the active stages", async () => {
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    const calls: string[] = [];
+    const add = store.addActive.bind(store);
+    const remove = store.removeActive.bind(store);
+    store.addActive = (id) => (calls.push(`add ${id}`), add(id));
+    store.removeActive = (id) => (calls.push(`remove ${id}`), remove(id));
+    const queued = job("j1");
+    await repo.create(queued);
+    expect(calls).toEqual(["add j1"]);
+    await repo.save({ ...queued, updatedAt: 2 }, queued);
+    expect(calls).toEqual(["add j1"]);
+    const canceled = job("j1", "canceled");
+    await repo.save(canceled, queued);
+    await repo.save({ ...canceled, updatedAt: 3 }, canceled);
+    expect(calls).toEqual(["add j1", "remove j1"]);
+    // Active again (a Regenerate or Retry): it joins the index before its record says so.
+    await repo.save(queued, canceled);
+    expect(calls).toEqual(["add j1", "remove j1", "add j1"]);
+    expect(await repo.listActiveIds()).toEqual(["j1"]);
+    // Without the previous record both are checked, as before.
+    await repo.save(canceled);
+    expect(calls.at(-1)).toBe("remove j1");
+    expect(await repo.listActiveIds()).toEqual([]);
+  });
+
+  it("forgets an indexed id only when, under the job's lease, the job is not active", async () => {
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    // A sweep read j1 finished; meanwhile a Regenerate made it active again.
+    await repo.save(job("j1", "canceled"));
+    await repo.save(job("j1"), job("j1", "canceled"));
+    expect(await repo.forgetIfInactive("j1")).toBe(false);
+    expect(await repo.listActiveIds()).toEqual(["j1"]);
+    // Finished, but someone holds its lease: left for the next sweep.
+    await repo.save(job("j1", "canceled"), job("j1"));
+    await store.addActive("j1");
+    const token = await store.acquireLease(jobLeaseKey("j1"), 10_000);
+    expect(await repo.forgetIfInactive("j1")).toBe(false);
+    expect(await repo.listActiveIds()).toEqual(["j1"]);
+    await store.releaseLease(jobLeaseKey("j1"), token ?? "");
+    expect(await repo.forgetIfInactive("j1")).toBe(true);
+    expect(await repo.listActiveIds()).toEqual([]);
+    // A record that expired or never was: forgotten too.
+    await store.addActive("ghost");
+    expect(await repo.forgetIfInactive("ghost")).toBe(true);
     expect(await repo.listActiveIds()).toEqual([]);
   });
 
