@@ -4,7 +4,7 @@
  * replaces only their sections of the file. Knobs for quicker runs:
  *   BENCH_SIZES_MB=50,150,300  BENCH_RELAY_RUNS=3
  *   BENCH_RATES=50,200,500     BENCH_ACK_SECONDS=3  BENCH_ACK_ROUNDS=3
- *   BENCH_ACK_LOADS=autocannon,paced
+ *   BENCH_ACK_LOADS=autocannon,paced  BENCH_ACK_KINDS=event,command
  *   BENCH_JOBS=1000,5000       BENCH_WINDOW_S=45
  *   BENCH_RESTART_JOBS=1000    BENCH_RESTART_RUNS=5
  *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
-import { type AckLoad, benchAckLatency } from "./ack-latency.ts";
+import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
 import { benchRelay } from "./relay.ts";
 import {
@@ -66,7 +66,9 @@ for (const name of selected) {
       const results = await benchAckLatency(
         envNumbers("BENCH_RATES", [50, 200, 500]),
         envNumber("BENCH_ACK_SECONDS", 3),
-        ["event", "command"],
+        (process.env.BENCH_ACK_KINDS ?? "event,command")
+          .split(",")
+          .map((k) => k.trim()) as AckKind[],
         loads,
         envNumber("BENCH_ACK_ROUNDS", 3),
       );
