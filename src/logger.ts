@@ -81,6 +81,8 @@ export function toSlackLogger(logger: Logger): SlackLogger {
   const write =
     (level: "debug" | "info" | "warn" | "error") =>
     (...msg: unknown[]) => {
+      // Bolt logs at debug several times per request: build nothing that pino would drop.
+      if (!current.isLevelEnabled(level)) return;
       const [first, ...rest] = msg;
       if (first instanceof Error) current[level]({ err: first }, rest.map(String).join(" "));
       else

@@ -42,4 +42,22 @@ describe("logger", () => {
     expect(parsed[0]).toMatchObject({ name: "bolt-app", msg: 'hello {"a":1}', level: 30 });
     expect(parsed[1]).toMatchObject({ level: 50, err: { message: "boom" } });
   });
+
+  it("does not build Bolt's debug lines when LOG_LEVEL leaves them out", () => {
+    const { lines, destination } = capture();
+    const slack = toSlackLogger(createLogger({ level: "info", destination }));
+    let serialized = 0;
+    const payload = {
+      toJSON() {
+        serialized++;
+        return { big: "body" };
+      },
+    };
+    slack.debug("ack() begins", payload);
+    expect(serialized).toBe(0);
+    expect(lines).toEqual([]);
+    slack.info("kept", payload);
+    expect(serialized).toBe(1);
+    expect(lines).toHaveLength(1);
+  });
 });
