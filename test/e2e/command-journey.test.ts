@@ -175,7 +175,7 @@ describe("/meeting-notes", () => {
   it("answers help, status and an unknown subcommand only to the person who asked", async () => {
     expect(await reply("help")).toMatch(/settings/);
     expect(await reply("status")).toMatch(/board-meeting\.m4a/);
-    expect(await reply("dance")).toMatch(/dance/);
+    expect(await reply("Dance")).toMatch(/Dance/);
   });
 
   it("answers help in the ack once it knows the person's locale, before that via response_url", async () => {

@@ -60,8 +60,14 @@ describe("JobRepository", () => {
     const calls: string[] = [];
     const add = store.addActive.bind(store);
     const remove = store.removeActive.bind(store);
-    store.addActive = (id) => (calls.push(`add ${id}`), add(id));
-    store.removeActive = (id) => (calls.push(`remove ${id}`), remove(id));
+    store.addActive = (id) => {
+      calls.push(`add ${id}`);
+      return add(id);
+    };
+    store.removeActive = (id) => {
+      calls.push(`remove ${id}`);
+      return remove(id);
+    };
     const queued = job("j1");
     await repo.create(queued);
     expect(calls).toEqual(["add j1"]);

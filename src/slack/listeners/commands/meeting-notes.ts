@@ -32,7 +32,7 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     // answer rides on the ack — one response, no second request to response_url.
     const known = deps.directory.cachedUser(command.user_id);
     if (known !== undefined && !SUBCOMMANDS_WITH_WORK.has(sub)) {
-      await ack({ response_type: "ephemeral", ...instantReply(sub, localeOf(known.locale)) });
+      await ack({ response_type: "ephemeral", ...instantReply(word, localeOf(known.locale)) });
       return;
     }
     // Acked before anything else: Slack gives a command 3 seconds.
@@ -65,7 +65,7 @@ export function meetingNotesCommand(deps: ListenerDeps) {
       case "cancel":
         return reply(await cancel(deps, command, rest[0], locale));
       default:
-        return reply(instantReply(sub, locale));
+        return reply(instantReply(word, locale));
     }
   };
 }
@@ -73,8 +73,11 @@ export function meetingNotesCommand(deps: ListenerDeps) {
 /** Subcommands that read the store or open a modal; the rest answer from the catalog. */
 const SUBCOMMANDS_WITH_WORK = new Set(["", "status", "settings", "cancel"]);
 
-function instantReply(sub: string, locale: Locale): MessageContent {
-  return sub === "help" ? buildHelpMessage(locale) : buildUnknownCommand(sub, locale);
+/** Help, or "unknown subcommand" quoting the word as typed. */
+function instantReply(word: string, locale: Locale): MessageContent {
+  return word.toLowerCase() === "help"
+    ? buildHelpMessage(locale)
+    : buildUnknownCommand(word, locale);
 }
 
 /** Cancels the given job of this channel, or its newest active one. */
