@@ -8,7 +8,7 @@ const TIMEOUT_MS = 10_000;
 export type Responder = (responseUrl: string, content: MessageContent) => Promise<void>;
 
 /**
- * One plain JSON POST on undici's pool. Bolt's `respond()` does the same through axios, at
+ * One plain JSON POST on undici's pool. Bolt's `respond()` does the same through `fetch`, at
  * about 250 µs more CPU per reply (test/bench/RESULTS.md, ack latency), which the next
  * request's ack waits behind. The URL comes from a signed Slack request and carries no token.
  */
