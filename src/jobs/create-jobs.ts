@@ -1,32 +1,28 @@
-import type { Logger } from "pino";
-import type { PollSchedule } from "../notetaker/index.ts";
-import type { Store } from "../store/index.ts";
-import type { FailurePolicyOptions } from "./failure-policy.ts";
-import type { Gateway } from "./gateway.ts";
 import { JobRepository } from "./job-repository.ts";
 import { JobService } from "./job-service.ts";
-import type { NoteTakerPort } from "./note-taker-port.ts";
-import { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
-import type { StageLimits } from "./steps.ts";
+import { JobRunner, type RunnerOptions } from "./runner.ts";
 
-export interface JobsOptions {
-  store: Store;
-  client: NoteTakerPort;
-  gateway: Gateway;
-  schedule: PollSchedule;
-  logger: Logger;
-  tempDir: string;
+/** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
+export type JobsOptions = Pick<
+  RunnerOptions,
+  | "store"
+  | "client"
+  | "gateway"
+  | "schedule"
+  | "logger"
+  | "tempDir"
+  | "limits"
+  | "failurePolicy"
+  | "onStageChange"
+> & {
   retentionMs: number;
-  limits?: StageLimits;
-  failurePolicy?: FailurePolicyOptions;
-  onStageChange?: StageObserver;
   runner?: Partial<
     Pick<
       RunnerOptions,
       "leaseTtlMs" | "sweepIntervalMs" | "statusThrottleMs" | "concurrency" | "now"
     >
   >;
-}
+};
 
 /** Wires the job layer: one repository, one runner, one service over the same store. */
 export function createJobs(options: JobsOptions) {
