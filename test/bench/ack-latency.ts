@@ -7,6 +7,7 @@ import { Pool } from "undici";
 import { signSlackRequest } from "../fakes/slack/slack-request.ts";
 import { spawnApp } from "../helpers/spawn-app.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
+import { stopChild } from "../helpers/stop-child.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { benchFile, median, percentile, round, sleep, spawnFakeSlack } from "./support.ts";
 
@@ -345,32 +346,8 @@ async function spawnBot(
   main: string | undefined,
   env: Record<string, string>,
 ): Promise<AppUnderTest> {
-  if (main === undefined || main === "") {
-    const app = await spawnApp(env);
-    return { url: app.url, pid: app.child.pid ?? 0, stop: () => app.stop() };
-  }
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    if (child.stdout === null) return reject(new Error("no stdout"));
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /"msg":"meeting-notes started"/.test(line) ? /"port":(\d+)/.exec(line) : null;
-      if (match?.[1]) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`${main} exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/slack/events`,
-    pid: child.pid ?? 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  const app = await spawnApp(env, main || undefined);
+  return { url: app.url, pid: app.child.pid ?? 0, stop: () => app.stop() };
 }
 
 /** The bare Bolt app in its own process. */
@@ -390,11 +367,6 @@ async function startBare(env: Record<string, string>): Promise<AppUnderTest> {
   return {
     url: `http://127.0.0.1:${port}/slack/events`,
     pid: child.pid ?? 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
 }

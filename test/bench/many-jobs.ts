@@ -8,7 +8,15 @@ import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
-import { benchFile, lastJson, MiB, percentile, round, sleep } from "./support.ts";
+import {
+  benchFile,
+  countTranscribing,
+  lastJson,
+  MiB,
+  percentile,
+  round,
+  sleep,
+} from "./support.ts";
 
 export interface ManyJobsResult {
   jobs: number;
@@ -141,17 +149,7 @@ export async function runManyJobs(n: number, windowMs = 45_000): Promise<ManyJob
       });
     }
     while (counts.submitted < n) await sleep(250);
-    // Each submission is saved just after the call returns: make sure every job has it.
-    for (;;) {
-      const ids = await jobs.repo.listActiveIds();
-      let ready = 0;
-      for (const id of ids) {
-        const job = await jobs.repo.get(id);
-        if (job?.stage === "transcribing" && job.audio.taskId !== undefined) ready++;
-      }
-      if (ready === n) break;
-      await sleep(250);
-    }
+    while ((await countTranscribing(jobs.repo)) < n) await sleep(250);
     const secondsToTranscribing = (performance.now() - started) / 1000;
     process.stderr.write(
       `many-jobs: ${n} in transcribing after ${round(secondsToTranscribing)} s\n`,

@@ -10,7 +10,15 @@ import { origin, source } from "../helpers/jobs-kit.ts";
 import { spawnApp } from "../helpers/spawn-app.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
-import { benchFile, lastJson, median, round, runChild, sleep } from "./support.ts";
+import {
+  benchFile,
+  countTranscribing,
+  lastJson,
+  median,
+  round,
+  runChild,
+  sleep,
+} from "./support.ts";
 
 export interface RestartResult {
   jobs: number;
@@ -163,14 +171,7 @@ async function buildActiveJobs(
       options: {},
     });
   }
-  for (;;) {
-    const ids = await jobs.repo.listActiveIds();
-    let ready = 0;
-    for (const id of ids) {
-      const job = await jobs.repo.get(id);
-      if (job?.stage === "transcribing" && job.audio.taskId !== undefined) ready++;
-    }
-    if (ready === n) break;
+  while ((await countTranscribing(jobs.repo)) < n) {
     gateway.records.length = 0;
     await sleep(500);
   }

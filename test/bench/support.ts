@@ -2,6 +2,8 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { JobRepository } from "../../src/jobs/index.ts";
+import { stopChild } from "../helpers/stop-child.ts";
 
 export const MiB = 1024 * 1024;
 
@@ -128,13 +130,21 @@ export async function spawnFakeSlack(
   });
   return {
     ...ready,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
+}
+
+/**
+ * How many active jobs wait in `transcribing` with their task id saved (each submission is
+ * saved just after the call returns).
+ */
+export async function countTranscribing(repo: Pick<JobRepository, "listActiveIds" | "get">) {
+  let ready = 0;
+  for (const id of await repo.listActiveIds()) {
+    const job = await repo.get(id);
+    if (job?.stage === "transcribing" && job.audio.taskId !== undefined) ready++;
+  }
+  return ready;
 }
 
 /** Waits `ms` milliseconds. */

@@ -16,8 +16,11 @@ export interface AppProcess {
 }
 
 /** Starts the app with `env` (plus PATH) and waits for its "started" log line. */
-export async function spawnApp(env: Record<string, string>): Promise<AppProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+export async function spawnApp(
+  env: Record<string, string>,
+  main: string = MAIN,
+): Promise<AppProcess> {
+  const child = spawn(process.execPath, [main], {
     env: { PATH: process.env.PATH ?? "", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

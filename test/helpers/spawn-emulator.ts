@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { KnobsPatch } from "../emulator/knobs.ts";
 import type { EmulatorStats } from "../emulator/stats.ts";
+import { stopChild } from "./stop-child.ts";
 
 const MAIN = fileURLToPath(new URL("../emulator/main.ts", import.meta.url));
 
@@ -49,11 +50,6 @@ export async function spawnEmulator(env: Record<string, string> = {}): Promise<E
       });
       if (!res.ok) throw new Error(`knobs refused: ${await res.text()}`);
     },
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
 }

@@ -308,6 +308,17 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       };
     }
 
+    /** Starts the test's job on a replica (its recording named after the marker); its id. */
+    async function startMarked(replica: WorkerProcess, marker: string): Promise<string> {
+      const started = await replica.start({
+        fileId: `F${marker}`,
+        filename: `${marker}.m4a`,
+        options: { contextText: marker },
+      });
+      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
+      return started.jobId;
+    }
+
     it("B takes over a job A was killed in the middle of, once A's lease lapses", async () => {
       emulator.reset();
       Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
@@ -315,13 +326,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const env = workerEnv(marker);
       const replicaA: WorkerProcess = await spawnWorker({ ...env, DOWNLOAD_DELAY_MS: "5000" });
       stoppers.push(() => replicaA.kill());
-      const started = await replicaA.start({
-        fileId: `F${marker}`,
-        filename: `${marker}.m4a`,
-        options: { contextText: marker },
-      });
-      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
-      const id = started.jobId;
+      const id = await startMarked(replicaA, marker);
       await until(
         "A to download",
         () => replicaA.job(id),
@@ -383,13 +388,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       // the checkpoint: the process is alive, only stopped — a long GC pause, a starved VM.
       const replicaA = await spawnWorker({ ...env, STALL_AT: "part:1", STALL_MS: "3000" });
       stoppers.push(() => replicaA.kill());
-      const started = await replicaA.start({
-        fileId: `F${marker}`,
-        filename: `${marker}.m4a`,
-        options: { contextText: marker },
-      });
-      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
-      const id = started.jobId;
+      const id = await startMarked(replicaA, marker);
       await until(
         "A to ask for names",
         () => replicaA.job(id),
@@ -449,13 +448,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       // A dies right after posting part 1: it had already downloaded the DOCX to its disk.
       const replicaA = await spawnWorker({ ...env, CRASH_AT: "part:1" });
       stoppers.push(() => replicaA.kill());
-      const started = await replicaA.start({
-        fileId: `F${marker}`,
-        filename: `${marker}.m4a`,
-        options: { contextText: marker },
-      });
-      if (started.status !== "created") throw new Error(`not created: ${started.status}`);
-      const id = started.jobId;
+      const id = await startMarked(replicaA, marker);
       await until(
         "A to ask for names",
         () => replicaA.job(id),
