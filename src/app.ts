@@ -15,6 +15,7 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
+import { Permissions } from "./slack/permissions.ts";
 import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import { openStore, type Store } from "./store/index.ts";
@@ -119,7 +120,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   const directory = new SlackDirectory({ client, botToken, isSlackHost, logger, ...dispatcher });
   const respond = createResponder({ logger, ...dispatcher });
-  registerListeners(bolt.app, { jobs: jobs.service, directory, respond, logger, now: Date.now });
+  registerListeners(bolt.app, {
+    jobs: jobs.service,
+    directory,
+    permissions: new Permissions(directory),
+    respond,
+    logger,
+    now: Date.now,
+  });
   const built = jobs;
 
   return {

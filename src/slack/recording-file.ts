@@ -16,6 +16,18 @@ export const slackFileSchema = z.looseObject({
   /** Slack Connect and some shares: the event carries only a stub; call `files.info`. */
   file_access: z.string().optional(),
   mode: z.string().optional(),
+  /** Who uploaded it. */
+  user: z.string().optional(),
+  /** Conversations it was shared in (`files.info`); `shares` is keyed by conversation too. */
+  channels: z.array(z.string()).optional(),
+  groups: z.array(z.string()).optional(),
+  ims: z.array(z.string()).optional(),
+  shares: z
+    .looseObject({
+      public: z.record(z.string(), z.unknown()).optional(),
+      private: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 export type SlackFile = z.infer<typeof slackFileSchema>;
 

@@ -4,12 +4,24 @@ import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 
-interface UserInfo {
+/** What the bot knows of a member: how to name them, their language, their role. */
+export interface UserInfo {
   name: string;
   locale: string | undefined;
+  /** A workspace admin or owner (`is_admin`, `is_owner`, `is_primary_owner`). */
+  isAdmin: boolean;
+  /** A guest: `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel). */
+  isGuest: boolean;
+  /** False when Slack could not be asked: the roles above are then unknown, not false. */
+  known: boolean;
 }
 
 const CACHE_MS = 10 * 60_000;
+/** Roles and membership decide permissions: trusted for a minute, then asked again. */
+export const FRESH_MS = 60_000;
+/** Members read per channel at most (pages of 1,000): a bigger channel is not listed whole. */
+const MAX_MEMBER_PAGES = 50;
+const MAX_CACHED_CHANNELS = 1_000;
 
 /**
  * Slack look-ups the listeners need: people's real names and locales (cached briefly, as
@@ -21,7 +33,12 @@ export class SlackDirectory {
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher;
   readonly #users = new Map<string, { info: UserInfo; at: number }>();
+  readonly #members = new Map<
+    string,
+    { ids: Promise<ReadonlySet<string> | undefined>; at: number }
+  >();
   readonly #isSlackHost: (host: string) => boolean;
+  #botUserId: Promise<string | undefined> | undefined;
 
   constructor(options: {
     client: WebClient;
@@ -37,9 +54,13 @@ export class SlackDirectory {
     this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
   }
 
-  /** A member's real name (display name, else user name), and their Slack locale. */
-  async user(userId: string): Promise<UserInfo> {
-    const cached = this.cachedUser(userId);
+  /**
+   * A member's real name (display name, else user name), Slack locale and role. A cached
+   * answer is used while younger than `maxAgeMs` (ten minutes for names; permission checks
+   * ask for {@link FRESH_MS}).
+   */
+  async user(userId: string, maxAgeMs = CACHE_MS): Promise<UserInfo> {
+    const cached = this.cachedUser(userId, maxAgeMs);
     if (cached !== undefined) return cached;
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
@@ -50,19 +71,83 @@ export class SlackDirectory {
         user?.profile?.display_name?.trim() ||
         user?.name ||
         userId;
-      const info = { name, locale: user?.locale };
+      const info: UserInfo = {
+        name,
+        locale: user?.locale,
+        isAdmin:
+          user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true,
+        isGuest: user?.is_restricted === true || user?.is_ultra_restricted === true,
+        known: user !== undefined && user.deleted !== true,
+      };
       this.#users.set(userId, { info, at: Date.now() });
       return info;
     } catch (error) {
       this.#logger.warn({ err: error, userId }, "users.info failed; using the id");
-      return { name: userId, locale: undefined };
+      return { name: userId, locale: undefined, isAdmin: false, isGuest: false, known: false };
     }
   }
 
   /** The member as cached by an earlier `user()` call, without asking Slack. */
-  cachedUser(userId: string): UserInfo | undefined {
+  cachedUser(userId: string, maxAgeMs = CACHE_MS): UserInfo | undefined {
     const cached = this.#users.get(userId);
-    return cached !== undefined && Date.now() - cached.at < CACHE_MS ? cached.info : undefined;
+    return cached !== undefined && Date.now() - cached.at < maxAgeMs ? cached.info : undefined;
+  }
+
+  /**
+   * Whether `userId` is in the conversation, from `conversations.members` (cached for
+   * {@link FRESH_MS}); undefined when Slack cannot tell (no access, too big, an error).
+   */
+  async isMember(channelId: string, userId: string): Promise<boolean | undefined> {
+    const ids = await this.#membersOf(channelId);
+    return ids === undefined ? undefined : ids.has(userId);
+  }
+
+  /** The bot's own user id (`auth.test`, asked once). */
+  botUserId(): Promise<string | undefined> {
+    this.#botUserId ??= this.#client.auth.test().then(
+      (result) => result.user_id,
+      (error: unknown) => {
+        this.#logger.warn({ err: error }, "auth.test failed");
+        this.#botUserId = undefined;
+        return undefined;
+      },
+    );
+    return this.#botUserId;
+  }
+
+  #membersOf(channelId: string): Promise<ReadonlySet<string> | undefined> {
+    const cached = this.#members.get(channelId);
+    if (cached !== undefined && Date.now() - cached.at < FRESH_MS) return cached.ids;
+    if (this.#members.size >= MAX_CACHED_CHANNELS) this.#members.clear();
+    // Callers at the same moment share one listing.
+    const ids = this.#listMembers(channelId);
+    this.#members.set(channelId, { ids, at: Date.now() });
+    void ids.then((result) => {
+      if (result === undefined) this.#members.delete(channelId);
+    });
+    return ids;
+  }
+
+  async #listMembers(channelId: string): Promise<ReadonlySet<string> | undefined> {
+    const ids = new Set<string>();
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_MEMBER_PAGES; page++) {
+        const result = await this.#client.conversations.members({
+          channel: channelId,
+          limit: 1000,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        for (const id of result.members ?? []) ids.add(id);
+        cursor = result.response_metadata?.next_cursor || undefined;
+        if (cursor === undefined) return ids;
+      }
+      this.#logger.warn({ channelId }, "conversation too large to list its members");
+      return undefined;
+    } catch (error) {
+      this.#logger.warn({ err: error, channelId }, "conversations.members failed");
+      return undefined;
+    }
   }
 
   async locale(userId: string): Promise<string | undefined> {

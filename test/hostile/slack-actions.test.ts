@@ -107,12 +107,15 @@ describe("hostile button clicks", () => {
         const { stack } = h;
         const value =
           c.value.kind === "text" ? c.value.text : c.value.kind === "real" ? jobs[c.value.job] : "";
+        // A real job's button sits on its status message; any other value on some message.
+        const statusTs =
+          c.value.kind === "real" ? (await stack.job(jobs[c.value.job]))?.statusTs : undefined;
         const payload = blockActionPayload({
           actionId: c.actionId,
           value,
           user: s.user,
           channel: CHANNEL,
-          messageTs: "1700000000.000100",
+          messageTs: statusTs ?? "1700000000.000100",
           blockId: s.blockId,
         }) as Record<string, unknown> & { actions: Record<string, unknown>[] };
         if (c.value.kind === "typed") {

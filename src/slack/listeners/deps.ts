@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { JobService } from "../../jobs/index.ts";
+import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
 import type { MessageContent } from "../views/index.ts";
@@ -9,6 +10,8 @@ import type { MessageContent } from "../views/index.ts";
 export interface ListenerDeps {
   jobs: JobService;
   directory: SlackDirectory;
+  /** Who may do what: every listener asks before it changes anything. */
+  permissions: Permissions;
   /** Replies to a slash command's response_url. */
   respond: Responder;
   logger: Logger;

@@ -184,6 +184,38 @@ export const en = {
   "channel_status.empty": "No meeting notes in this channel yet. Upload a recording to start.",
   "channel_status.more": "…and {count} older",
 
+  // Who may do what: said to a person whose click or command was refused.
+  "permission.starter_or_admin.cancel":
+    "Only the person who started these notes, or a workspace admin, can cancel them.",
+  "permission.starter_or_admin.regenerate":
+    "Only the person who started these notes, or a workspace admin, can regenerate them.",
+  "permission.starter_or_member.names":
+    "Only the person who started these notes, or a member of this channel who is not a guest, can name the speakers.",
+  "permission.starter_or_member.skip":
+    "Only the person who started these notes, or a member of this channel who is not a guest, can skip naming the speakers.",
+  "permission.starter_or_member.retry":
+    "Only the person who started these notes, or a member of this channel who is not a guest, can retry them.",
+  "permission.channel_member":
+    "Only members of this channel who are not guests can change its meeting notes settings.",
+  "permission.not_this_job": "That button does not belong to these notes.",
+  "permission.destination.bot_not_in":
+    "Invite me to that conversation first (/invite @Meeting Notes), or choose another one.",
+  "permission.destination.user_not_in": "Choose a conversation you are in.",
+  "permission.destination.unknown":
+    "I could not check that conversation. Try again, or choose another one.",
+  "permission.recording":
+    "Choose one of your own recordings, or one shared in a conversation you are in.",
+  "permission.recent": "Choose a recording from the list.",
+  "settings.announced": "{user} changed the meeting notes settings of this channel: {changes}.",
+  "settings.change.auto_on": "recordings uploaded here get notes automatically",
+  "settings.change.auto_off": "recordings uploaded here no longer get notes automatically",
+  "settings.change.language": "language {language}",
+  "settings.change.language_auto": "language detected automatically",
+  "settings.change.context_set": "new context",
+  "settings.change.context_cleared": "no context",
+  "settings.change.template_set": "a new Word template",
+  "settings.change.template_cleared": "the Note Service's own Word template",
+
   // App Home.
   "home.header": "Your meeting notes",
   "home.intro": "Recordings you uploaded or sent with /meeting-notes, newest first.",

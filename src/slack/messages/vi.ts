@@ -174,6 +174,38 @@ export const vi: Catalog = {
   "channel_status.empty": "Kênh này chưa có biên bản nào. Hãy tải một bản ghi âm lên để bắt đầu.",
   "channel_status.more": "…và {count} biên bản cũ hơn",
 
+  // Ai được làm gì: nói với người bị từ chối.
+  "permission.starter_or_admin.cancel":
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể hủy.",
+  "permission.starter_or_admin.regenerate":
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể tạo lại.",
+  "permission.starter_or_member.names":
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể đặt tên người nói.",
+  "permission.starter_or_member.skip":
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể bỏ qua bước đặt tên.",
+  "permission.starter_or_member.retry":
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể thử lại.",
+  "permission.channel_member":
+    "Chỉ thành viên (không phải khách) của kênh này mới có thể đổi cài đặt biên bản của kênh.",
+  "permission.not_this_job": "Nút đó không thuộc về biên bản này.",
+  "permission.destination.bot_not_in":
+    "Hãy mời tôi vào cuộc trò chuyện đó trước (/invite @Meeting Notes), hoặc chọn nơi khác.",
+  "permission.destination.user_not_in": "Hãy chọn một cuộc trò chuyện mà bạn tham gia.",
+  "permission.destination.unknown":
+    "Tôi không kiểm tra được cuộc trò chuyện đó. Hãy thử lại hoặc chọn nơi khác.",
+  "permission.recording":
+    "Hãy chọn bản ghi âm của chính bạn, hoặc bản được chia sẻ trong cuộc trò chuyện bạn tham gia.",
+  "permission.recent": "Hãy chọn một bản ghi âm trong danh sách.",
+  "settings.announced": "{user} đã đổi cài đặt biên bản của kênh này: {changes}.",
+  "settings.change.auto_on": "bản ghi âm tải lên đây được tự động làm biên bản",
+  "settings.change.auto_off": "bản ghi âm tải lên đây không còn được tự động làm biên bản",
+  "settings.change.language": "ngôn ngữ {language}",
+  "settings.change.language_auto": "tự nhận diện ngôn ngữ",
+  "settings.change.context_set": "bối cảnh mới",
+  "settings.change.context_cleared": "không có bối cảnh",
+  "settings.change.template_set": "mẫu Word mới",
+  "settings.change.template_cleared": "mẫu Word riêng của Note Service",
+
   "home.header": "Biên bản cuộc họp của bạn",
   "home.intro": "Các bản ghi âm bạn đã tải lên hoặc gửi qua /meeting-notes, mới nhất trước.",
   "home.empty":

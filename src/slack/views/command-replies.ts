@@ -1,7 +1,8 @@
 import type { KnownBlock } from "@slack/types";
-import type { CommandRefusal, Job, StartRefusal } from "../../jobs/index.ts";
+import type { ChannelSettings, CommandRefusal, Job, StartRefusal } from "../../jobs/index.ts";
 import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
-import { type Locale, t, timeAgo } from "../messages/index.ts";
+import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
+import type { JobAction, Refusal } from "../permissions.ts";
 import { clampText } from "../text/index.ts";
 import { context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
@@ -111,6 +112,79 @@ export function buildCancelReply(job: Job | undefined, locale: Locale): MessageC
     t(locale, "command.cancel.done", { file: asPlain(file) }),
     t(locale, "command.cancel.done", { file: asMrkdwn(file) }),
   );
+}
+
+/** Why a person may not do something to a job or a channel: who can. */
+export function buildPermissionRefusal(
+  reason: Refusal,
+  action: JobAction | "settings",
+  locale: Locale,
+): MessageContent {
+  const sentence = permissionSentence(reason, action, locale);
+  return plainReply(sentence, asMrkdwn(sentence));
+}
+
+/** The sentence of {@link buildPermissionRefusal}, for a modal's field error. */
+export function permissionSentence(
+  reason: Refusal,
+  action: JobAction | "settings",
+  locale: Locale,
+): string {
+  if (reason === "not_this_job") return t(locale, "permission.not_this_job");
+  if (reason === "channel_member" || action === "settings") {
+    return t(locale, "permission.channel_member");
+  }
+  if (action === "cancel" || action === "regenerate") {
+    return t(locale, `permission.starter_or_admin.${action}`);
+  }
+  return t(locale, `permission.starter_or_member.${action}`);
+}
+
+/**
+ * Said in the channel when someone changes its settings: who, and what changed (only what
+ * differs from before; nothing is said when nothing changed).
+ */
+export function buildSettingsAnnouncement(
+  userId: string,
+  before: ChannelSettings,
+  after: ChannelSettings,
+  locale: Locale,
+): MessageContent | undefined {
+  const changes: string[] = [];
+  if (before.autoTranscribe !== after.autoTranscribe) {
+    changes.push(
+      t(locale, after.autoTranscribe ? "settings.change.auto_on" : "settings.change.auto_off"),
+    );
+  }
+  if (before.languageHint !== after.languageHint) {
+    changes.push(
+      after.languageHint === undefined
+        ? t(locale, "settings.change.language_auto")
+        : t(locale, "settings.change.language", {
+            language: languageName(locale, after.languageHint),
+          }),
+    );
+  }
+  if (before.contextText !== after.contextText) {
+    changes.push(
+      t(
+        locale,
+        after.contextText ? "settings.change.context_set" : "settings.change.context_cleared",
+      ),
+    );
+  }
+  if (before.templateId !== after.templateId) {
+    changes.push(
+      t(
+        locale,
+        after.templateId ? "settings.change.template_set" : "settings.change.template_cleared",
+      ),
+    );
+  }
+  if (changes.length === 0) return undefined;
+  const sentence = (safe: (s: string) => string) =>
+    t(locale, "settings.announced", { user: `<@${userId}>`, changes: safe(changes.join(", ")) });
+  return plainReply(sentence(asPlain), sentence(asMrkdwn));
 }
 
 /** The reply once channel settings are saved. */

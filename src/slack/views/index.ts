@@ -4,12 +4,15 @@ export {
   buildChannelStatus,
   buildCommandRefusal,
   buildHelpMessage,
+  buildPermissionRefusal,
   buildRefusal,
+  buildSettingsAnnouncement,
   buildSettingsSaved,
   buildSkippedFiles,
   buildUnknownCommand,
   type JobCommand,
   MAX_STATUS_JOBS,
+  permissionSentence,
 } from "./command-replies.ts";
 export { failureSentence, stageShort } from "./job-phrases.ts";
 export { AUTO_LANGUAGE } from "./language-select.ts";

@@ -30,18 +30,33 @@ export interface NewNotesModalOptions {
   recentRecordings: RecentRecording[];
 }
 
-const privateMetadataSchema = z.object({ channelId: z.string().min(1) });
+/**
+ * Recent recordings offered at most: their ids ride in `private_metadata` (3,000
+ * characters), so far fewer than a select's 100 options.
+ */
+const MAX_RECENT = 20;
+
+const privateMetadataSchema = z.object({
+  channelId: z.string().min(1),
+  /** The recent recordings offered: a submission may only pick one of these. */
+  recent: z.array(z.string()).max(100).optional(),
+});
+
+/** What the modal remembers between opening and submission. */
+export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
 
 /**
  * The `/meeting-notes` modal: a recording (a new file, or one of the channel's recent
  * recordings), who took part (members, and names typed by hand), an agenda or glossary, the
  * language, an optional DOCX template, and where to post. `private_metadata` is
- * `{"channelId": …}`, the channel the command came from.
+ * `{"channelId": …, "recent": [file ids]}`: the channel the command came from and the
+ * recordings offered (a submission naming another file is refused).
  */
 export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   const { locale, channelId } = options;
   const blocks: KnownBlock[] = [recordingInput(locale)];
-  const recent = recentSelect(options.recentRecordings, locale);
+  const offered = offeredRecordings(options.recentRecordings);
+  const recent = recentSelect(offered, locale);
   if (recent !== undefined) blocks.push(recent);
   blocks.push(...detailInputs(locale, channelId));
   const texts = {
@@ -49,7 +64,9 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
     submit: t(locale, "modal.new_notes.submit"),
     close: t(locale, "modal.close"),
   };
-  return modal(VIEWS.newNotes, texts, JSON.stringify({ channelId }), blocks);
+  const metadata: NewNotesMetadata =
+    offered.length === 0 ? { channelId } : { channelId, recent: offered.map((r) => r.fileId) };
+  return modal(VIEWS.newNotes, texts, JSON.stringify(metadata), blocks);
 }
 
 /** Everything after the recording: who, context, language, template, where to post. */
@@ -94,8 +111,8 @@ function detailInputs(locale: Locale, channelId: string): KnownBlock[] {
   ];
 }
 
-/** The channel id of the new-notes modal's `private_metadata`; undefined when malformed. */
-export function parseNewNotesMetadata(privateMetadata: string): { channelId: string } | undefined {
+/** The new-notes modal's `private_metadata`; undefined when malformed. */
+export function parseNewNotesMetadata(privateMetadata: string): NewNotesMetadata | undefined {
   try {
     const parsed = privateMetadataSchema.safeParse(JSON.parse(privateMetadata));
     return parsed.success ? parsed.data : undefined;
@@ -118,10 +135,14 @@ function recordingInput(locale: Locale): KnownBlock {
   });
 }
 
-function recentSelect(recordings: RecentRecording[], locale: Locale): KnownBlock | undefined {
-  const usable = recordings
+/** The recent recordings a select can offer (and `private_metadata` can remember). */
+function offeredRecordings(recordings: RecentRecording[]): RecentRecording[] {
+  return recordings
     .filter((r) => r.fileId !== "" && r.fileId.length <= SLACK_LIMITS.optionValue)
-    .slice(0, SLACK_LIMITS.staticOptions);
+    .slice(0, MAX_RECENT);
+}
+
+function recentSelect(usable: RecentRecording[], locale: Locale): KnownBlock | undefined {
   if (usable.length === 0) return undefined;
   const element: StaticSelect = {
     type: "static_select",

@@ -83,6 +83,8 @@ const ephemeralArgs = z.object({ ...contentArgs, user: idArg, thread_ts: z.strin
 const postEphemeral: ApiMethod = (args, store) => {
   const channel = requireChannel(store, args.channel);
   const a = parseArgs(ephemeralArgs, args);
+  // Slack shows an ephemeral message only to a member of the conversation.
+  if (!store.membersOf(channel).includes(a.user)) throw new SlackApiError("user_not_in_channel");
   const content = checkContent(a, true);
   const message_ts = store.nextTs();
   store.ephemerals.push({

@@ -92,9 +92,14 @@ const usersInfo: ApiMethod = (args, store) => {
       id: user.id,
       team_id: store.workspace.teamId,
       name: user.name,
-      deleted: false,
+      deleted: user.deleted ?? false,
       real_name: user.real_name,
       tz: user.tz ?? "Asia/Ho_Chi_Minh",
+      is_admin: user.is_admin ?? false,
+      is_owner: user.is_owner ?? false,
+      is_primary_owner: user.is_primary_owner ?? false,
+      is_restricted: user.is_restricted ?? false,
+      is_ultra_restricted: user.is_ultra_restricted ?? false,
       is_bot: user.is_bot ?? false,
       is_app_user: false,
       profile: {
@@ -106,6 +111,20 @@ const usersInfo: ApiMethod = (args, store) => {
       },
       ...(a.include_locale === true ? { locale: user.locale ?? "en-US" } : {}),
     },
+  };
+};
+
+/**
+ * `conversations.members`: user ids, paginated with `cursor`/`limit` (Slack's default page
+ * is 100 and it recommends at most 200); the bot is listed when it is in the conversation.
+ */
+const members: ApiMethod = (args, store) => {
+  const channel = requireChannel(store, args.channel);
+  const a = parseArgs(listArgs, args);
+  const p = page(store.membersOf(channel), a.cursor, a.limit ?? 100);
+  return {
+    members: p.items,
+    response_metadata: p.response_metadata ?? { next_cursor: "" },
   };
 };
 
@@ -128,6 +147,7 @@ export const conversationMethods: Record<string, ApiMethod> = {
   "conversations.replies": replies,
   "conversations.history": history,
   "conversations.info": info,
+  "conversations.members": members,
   "users.info": usersInfo,
   "auth.test": authTest,
 };

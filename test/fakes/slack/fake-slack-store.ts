@@ -110,6 +110,19 @@ export class FakeSlackStore {
     };
   }
 
+  /**
+   * The conversation's members as `conversations.members` lists them: its `members` (or
+   * every person the fake knows), plus the bot when it is a member, minus deleted users.
+   */
+  membersOf(channel: FakeChannel): string[] {
+    const bot = this.workspace.botUserId;
+    const people =
+      channel.members ??
+      [...this.users.values()].filter((u) => u.id !== bot && u.is_bot !== true).map((u) => u.id);
+    const active = people.filter((id) => this.users.get(id)?.deleted !== true && id !== bot);
+    return channel.is_member ? [...active, bot] : active;
+  }
+
   addFile(file: SlackFileObject, source: FileSource | undefined, seeded: boolean): void {
     this.files.set(file.id, source === undefined ? { file } : { file, source });
     if (seeded) this.#seeded.files.add(file.id);

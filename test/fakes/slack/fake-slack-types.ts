@@ -11,6 +11,14 @@ export interface FakeUser {
   locale?: string;
   tz?: string;
   is_bot?: boolean;
+  /** Workspace roles, as `users.info` reports them (all false when unset). */
+  is_admin?: boolean;
+  is_owner?: boolean;
+  is_primary_owner?: boolean;
+  /** A guest: multi-channel (`is_restricted`) or single-channel (`is_ultra_restricted`). */
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  deleted?: boolean;
 }
 
 /** A conversation the fake knows (`conversations.info`, posting rules). */
@@ -21,6 +29,11 @@ export interface FakeChannel {
   is_im: boolean;
   /** When false, posting answers `not_in_channel`, as for a bot never invited. */
   is_member: boolean;
+  /**
+   * Who is in the conversation (`conversations.members`), people only; the bot is in it
+   * when `is_member`. Unset: every person the fake knows.
+   */
+  members?: string[];
 }
 
 /** Slack's file object, as `files.info` and `file_share` events carry it. */

@@ -274,3 +274,56 @@ describe("files", () => {
     expect(fake.downloads[1]?.headers.authorization).toBeUndefined();
   });
 });
+
+describe("roles and membership", () => {
+  it("reports a member's roles with the fields of Slack's published users.info example", async () => {
+    const published = (
+      await import("../../fixtures/slack/users.info.json", { with: { type: "json" } })
+    ).default.payload.user;
+    fake.addUser({ id: "U0ADMIN01", name: "ada", real_name: "Ada", is_admin: true });
+    fake.addUser({ id: "U0GUEST01", name: "gus", real_name: "Gus", is_restricted: true });
+    const admin = (await client.users.info({ user: "U0ADMIN01" })).user as Record<string, unknown>;
+    for (const key of Object.keys(published).filter((k) => k.startsWith("is_"))) {
+      expect(admin, key).toHaveProperty(key);
+    }
+    expect(admin).toMatchObject({ is_admin: true, is_owner: false, is_restricted: false });
+    const guest = (await client.users.info({ user: "U0GUEST01" })).user;
+    expect(guest).toMatchObject({
+      is_admin: false,
+      is_restricted: true,
+      is_ultra_restricted: false,
+    });
+  });
+
+  it("lists a conversation's members page by page, with the bot when it is in", async () => {
+    const published = (
+      await import("../../fixtures/slack/conversations.members.json", { with: { type: "json" } })
+    ).default.payload;
+    fake.addUser({ id: "U0MEM0001", name: "m1", real_name: "M One" });
+    fake.addUser({ id: "U0MEM0002", name: "m2", real_name: "M Two" });
+    fake.addChannel({ id: "C0MEMBERS", name: "members", members: ["U0MEM0001", "U0MEM0002"] });
+    const first = await client.conversations.members({ channel: "C0MEMBERS", limit: 2 });
+    expect(Object.keys(first).filter((k) => k !== "response_metadata")).toEqual(
+      expect.arrayContaining(Object.keys(published).filter((k) => k !== "response_metadata")),
+    );
+    expect(first.members).toEqual(["U0MEM0001", "U0MEM0002"]);
+    const cursor = first.response_metadata?.next_cursor ?? "";
+    expect(cursor).not.toBe("");
+    const second = await client.conversations.members({ channel: "C0MEMBERS", cursor });
+    expect(second.members).toEqual([fake.botUserId]);
+    expect(second.response_metadata?.next_cursor).toBe("");
+    fake.addChannel({ id: "C0NOBOT01", name: "nobot", members: ["U0MEM0001"], is_member: false });
+    expect((await client.conversations.members({ channel: "C0NOBOT01" })).members).toEqual([
+      "U0MEM0001",
+    ]);
+  });
+
+  it("refuses an ephemeral message to someone who is not in the conversation", async () => {
+    fake.addUser({ id: "U0OUT0001", name: "out", real_name: "Outsider" });
+    fake.addChannel({ id: "C0CLOSED1", name: "closed", members: [] });
+    await expect(
+      client.chat.postEphemeral({ channel: "C0CLOSED1", user: "U0OUT0001", text: "hi" }),
+    ).rejects.toMatchObject({ data: { error: "user_not_in_channel" } });
+    expect(fake.ephemerals).toHaveLength(0);
+  });
+});

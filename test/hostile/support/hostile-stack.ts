@@ -30,9 +30,16 @@ export interface HostileStack {
   stop(): Promise<void>;
 }
 
+/**
+ * A member who started nothing: Slack only sends clicks and commands of people in the
+ * workspace, so the hostile runs' third person is one too (a plain member, no role).
+ */
+export const NOBODY = "U0NOBODY1";
+
 export async function startHostileStack(): Promise<HostileStack> {
   const watch = watchProcess();
   const stack = await startStack();
+  stack.fake.addUser({ id: NOBODY, name: "nobody", real_name: "No Body", locale: "en-US" });
   return {
     stack,
     watch,

@@ -34,7 +34,10 @@ describe("buildNewNotesModal", () => {
       recentRecordings: recent,
     });
     expect(view.callback_id).toBe(VIEWS.newNotes);
-    expect(JSON.parse(view.private_metadata ?? "")).toEqual({ channelId: "C0CHAN" });
+    expect(JSON.parse(view.private_metadata ?? "")).toEqual({
+      channelId: "C0CHAN",
+      recent: ["F0AAA", "F0BBB"],
+    });
     expect(view.title.text).toBe("New meeting notes");
     const ids = view.blocks.map((b) => b.block_id);
     expect(ids).toEqual([

@@ -8,15 +8,15 @@ import { jobCommandButton } from "./simple-commands.ts";
 export function register(app: App, deps: ListenerDeps): void {
   app.action(
     ACTIONS.cancel,
-    jobCommandButton(deps, "cancel", (c) => deps.jobs.cancel(c.jobId, c.userId)),
+    jobCommandButton(deps, "cancel", "cancel", (job, c) => deps.jobs.cancel(job.id, c.userId)),
   );
   app.action(
     ACTIONS.skipNaming,
-    jobCommandButton(deps, "names", (c) => deps.jobs.skipNaming(c.jobId)),
+    jobCommandButton(deps, "skip", "names", (job) => deps.jobs.skipNaming(job.id)),
   );
   app.action(
     ACTIONS.retry,
-    jobCommandButton(deps, "retry", (c) => deps.jobs.retry(c.jobId)),
+    jobCommandButton(deps, "retry", "retry", (job) => deps.jobs.retry(job.id)),
   );
   app.action(ACTIONS.nameSpeakers, openSpeakerModal(deps, "names"));
   app.action(ACTIONS.regenerate, openSpeakerModal(deps, "regenerate"));

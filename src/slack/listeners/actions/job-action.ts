@@ -1,8 +1,11 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
+import type { Job } from "../../../jobs/index.ts";
 import type { Locale } from "../../messages/index.ts";
 import { localeOf } from "../../messages/index.ts";
-import type { ListenerDeps } from "../deps.ts";
+import type { JobAction } from "../../permissions.ts";
+import { buildCommandRefusal, buildPermissionRefusal, type JobCommand } from "../../views/index.ts";
+import { type ListenerDeps, tellUser } from "../deps.ts";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -19,6 +22,8 @@ export interface ButtonClick {
   userId: string;
   triggerId: string | undefined;
   channelId: string | undefined;
+  /** The message the button sits on (the job's status message, if the click is genuine). */
+  messageTs: string | undefined;
   threadTs: string | undefined;
   locale: Locale;
 }
@@ -44,7 +49,56 @@ export async function readButton(
     userId: user.id,
     triggerId: trigger_id,
     channelId: channel?.id,
+    messageTs: message?.ts,
     threadTs: message?.thread_ts ?? message?.ts,
     locale: localeOf((await deps.directory.user(user.id)).locale),
   };
+}
+
+/**
+ * The job a click is about, when the clicker may do `action` to it; otherwise tells them
+ * why not (the job is gone, or who can do it) and resolves undefined. Nothing changes.
+ */
+export async function permittedJob(
+  deps: ListenerDeps,
+  args: ButtonArgs,
+  click: ButtonClick,
+  action: JobAction,
+  command: JobCommand,
+): Promise<Job | undefined> {
+  const job = await deps.jobs.get(click.jobId);
+  const decision =
+    job === undefined
+      ? undefined
+      : await deps.permissions.jobAction(action, job, click.userId, {
+          channelId: click.channelId,
+          messageTs: click.messageTs,
+        });
+  if (job !== undefined && decision?.ok === true) return job;
+  if (click.channelId !== undefined) {
+    const content =
+      decision === undefined || decision.ok
+        ? buildCommandRefusal("not_found", command, click.locale)
+        : buildPermissionRefusal(decision.reason, action, click.locale);
+    await tellUser(
+      args.client,
+      deps.logger,
+      {
+        channel: click.channelId,
+        user: click.userId,
+        ...(click.threadTs ? { threadTs: click.threadTs } : {}),
+      },
+      content,
+    );
+  }
+  deps.logger.info(
+    {
+      jobId: click.jobId,
+      userId: click.userId,
+      action,
+      refused: decision?.ok === false ? decision.reason : "not_found",
+    },
+    "job action refused",
+  );
+  return undefined;
 }

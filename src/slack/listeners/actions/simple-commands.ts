@@ -1,21 +1,26 @@
-import type { CommandResult } from "../../../jobs/index.ts";
+import type { CommandResult, Job } from "../../../jobs/index.ts";
+import type { JobAction } from "../../permissions.ts";
 import { buildCommandRefusal, type JobCommand } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
-import { type ButtonArgs, type ButtonClick, readButton } from "./job-action.ts";
+import { type ButtonArgs, type ButtonClick, permittedJob, readButton } from "./job-action.ts";
 
 /**
- * A button that maps to one job command (Cancel, Skip, Retry). The status message itself
- * shows the outcome; a refusal (job gone, wrong stage) is told to the clicker alone.
+ * A button that maps to one job command (Cancel, Skip, Retry). The clicker must be allowed
+ * to (permissions.ts); the status message itself shows the outcome; a refusal (job gone,
+ * wrong stage, not theirs to do) is told to the clicker alone.
  */
 export function jobCommandButton(
   deps: ListenerDeps,
+  action: JobAction,
   command: JobCommand,
-  run: (click: ButtonClick) => Promise<CommandResult>,
+  run: (job: Job, click: ButtonClick) => Promise<CommandResult>,
 ) {
   return async (args: ButtonArgs) => {
     const click = await readButton(deps, args);
     if (click === undefined) return;
-    const result = await run(click);
+    const job = await permittedJob(deps, args, click, action, command);
+    if (job === undefined) return;
+    const result = await run(job, click);
     if (result.ok || click.channelId === undefined) return;
     await tellUser(
       args.client,

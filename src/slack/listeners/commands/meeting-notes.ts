@@ -8,6 +8,7 @@ import {
   buildChannelStatus,
   buildHelpMessage,
   buildNewNotesModal,
+  buildPermissionRefusal,
   buildSettingsModal,
   buildUnknownCommand,
   type MessageContent,
@@ -55,6 +56,8 @@ export function meetingNotesCommand(deps: ListenerDeps) {
         return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
       }
       case "settings": {
+        const allowed = await deps.permissions.channelSettings(command.channel_id, command.user_id);
+        if (!allowed.ok) return reply(buildPermissionRefusal(allowed.reason, "settings", locale));
         const settings = await deps.jobs.getChannelSettings(command.team_id, command.channel_id);
         await client.views.open({
           trigger_id: command.trigger_id,
@@ -80,7 +83,10 @@ function instantReply(word: string, locale: Locale): MessageContent {
     : buildUnknownCommand(word, locale);
 }
 
-/** Cancels the given job of this channel, or its newest active one. */
+/**
+ * Cancels the given job of this channel, or its newest active one, when the person may
+ * (they started it, or they are a workspace admin).
+ */
 async function cancel(
   deps: ListenerDeps,
   command: CommandArgs["command"],
@@ -88,8 +94,12 @@ async function cancel(
   locale: Locale,
 ): Promise<MessageContent> {
   const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
-  const target = jobs.find((job) => isActive(job) && (jobId === undefined || job.id === jobId));
+  const running = jobs.filter((job) => isActive(job) && (jobId === undefined || job.id === jobId));
+  // Without an id: the person's own newest job first, else the channel's newest.
+  const target = running.find((job) => job.origin.userId === command.user_id) ?? running[0];
   if (target === undefined) return buildCancelReply(undefined, locale);
+  const allowed = await deps.permissions.jobAction("cancel", target, command.user_id);
+  if (!allowed.ok) return buildPermissionRefusal(allowed.reason, "cancel", locale);
   const result = await deps.jobs.cancel(target.id, command.user_id);
   return buildCancelReply(result.ok ? target : undefined, locale);
 }

@@ -1,17 +1,25 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import type { ChannelSettings } from "../../../jobs/index.ts";
 import { INPUTS } from "../../ids.ts";
 import { localeOf, t } from "../../messages/index.ts";
 import {
+  buildSettingsAnnouncement,
   buildSettingsSaved,
   parseNewNotesMetadata,
   parseSettingsSubmission,
+  permissionSentence,
+  type SettingsSubmission,
 } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
 import { saveTemplate } from "./speaker-names.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-/** `/meeting-notes settings`: the channel's defaults for new jobs. */
+/**
+ * `/meeting-notes settings`: the channel's defaults for new jobs. Only non-guest members of
+ * the channel may change them (checked again here: the modal names its channel in
+ * `private_metadata`), and every change is said in the channel with who made it.
+ */
 export function channelSettingsSubmitted(deps: ListenerDeps) {
   return async ({ ack, view, body, client }: ViewArgs) => {
     const userId = body.user?.id;
@@ -23,12 +31,18 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
       await ack({ response_action: "errors", errors: parsed.errors });
       return;
     }
+    const block = INPUTS.autoTranscribe.block;
     if (channelId === undefined) {
-      const unreadable = t(locale, "validation.unreadable");
       await ack({
         response_action: "errors",
-        errors: { [INPUTS.autoTranscribe.block]: unreadable },
+        errors: { [block]: t(locale, "validation.unreadable") },
       });
+      return;
+    }
+    const allowed = await deps.permissions.channelSettings(channelId, userId);
+    if (!allowed.ok) {
+      const refusal = permissionSentence(allowed.reason, "settings", locale);
+      await ack({ response_action: "errors", errors: { [block]: refusal } });
       return;
     }
     await ack();
@@ -39,13 +53,8 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
       request.templateFileId === undefined
         ? undefined
         : await saveTemplate(deps, request.templateFileId);
-    const templateId = request.clearTemplate ? undefined : (uploaded ?? current.templateId);
-    await deps.jobs.setChannelSettings(teamId, channelId, {
-      autoTranscribe: request.autoTranscribe,
-      ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
-      ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
-      ...(templateId === undefined ? {} : { templateId }),
-    });
+    const next = nextSettings(current, request, uploaded);
+    await deps.jobs.setChannelSettings(teamId, channelId, next);
     const target = { channel: channelId, user: userId };
     await tellUser(client, deps.logger, target, buildSettingsSaved(locale));
     if (request.templateFileId !== undefined && uploaded === undefined) {
@@ -54,5 +63,27 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
         blocks: [],
       });
     }
+    const announcement = buildSettingsAnnouncement(userId, current, next, locale);
+    if (announcement === undefined) return;
+    await client.chat
+      .postMessage({ channel: channelId, ...announcement })
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, channelId }, "could not announce a settings change"),
+      );
+  };
+}
+
+/** The settings as they become: the request over the current ones. */
+function nextSettings(
+  current: ChannelSettings,
+  request: SettingsSubmission,
+  uploadedTemplateId: string | undefined,
+): ChannelSettings {
+  const templateId = request.clearTemplate ? undefined : (uploadedTemplateId ?? current.templateId);
+  return {
+    autoTranscribe: request.autoTranscribe,
+    ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
+    ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
+    ...(templateId === undefined ? {} : { templateId }),
   };
 }

@@ -21,8 +21,11 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 /**
  * The `/meeting-notes` modal: a recording (uploaded in the modal or chosen from the
  * channel's recent ones), participants as speaker hints with their real names, context,
- * language, template and where to post. The bot opens a thread in the destination with
- * a message of its own and the job answers there.
+ * language, template and where to post. Before the ack (so problems show in the modal):
+ * the destination must hold both the requester and the bot, and the recording must be the
+ * requester's own or shared where they are a member (a recent one: one the modal offered).
+ * The bot then opens a thread in the destination with a message of its own and the job
+ * answers there.
  */
 export function newNotesSubmitted(deps: ListenerDeps) {
   return async ({ ack, view, body, client }: ViewArgs) => {
@@ -35,56 +38,46 @@ export function newNotesSubmitted(deps: ListenerDeps) {
       await ack({ response_action: "errors", errors: parsed.errors });
       return;
     }
-    // The channel the modal was opened from: where problems are told. Checked before the
-    // ack, so a form that cannot be traced back is refused in the modal itself.
-    const from = parseNewNotesMetadata(String(view.private_metadata ?? ""))?.channelId;
-    if (from === undefined) {
+    const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
+    if (metadata === undefined) {
       const unreadable = t(locale, "validation.unreadable");
       await ack({ response_action: "errors", errors: { [INPUTS.recording.block]: unreadable } });
       return;
     }
-    await ack();
-    const tell = (text: string) =>
-      tellUser(client, deps.logger, { channel: from, user: userId }, { text, blocks: [] });
     const request = parsed.value;
-    const fileId = request.recordingFileId ?? request.recentFileId;
-    const file =
-      fileId === undefined ? undefined : await deps.directory.file(fileId).catch(() => undefined);
-    const source = file === undefined ? undefined : toSourceFile(file);
-    if (source === undefined) {
-      const name = file?.name ?? fileId ?? "";
-      await tell(
-        file === undefined
-          ? t(locale, "new_notes.file_unreadable")
-          : buildRefusal("unsupported_format", name, locale).text,
-      );
+    const checked = await checkRequest(deps, request, metadata.recent ?? [], userId, locale);
+    if (!checked.ok) {
+      await ack({ response_action: "errors", errors: checked.errors });
       return;
     }
-    const threadTs = await openThread(
-      client,
-      request.destinationChannelId,
-      source,
-      userId,
-      locale,
-    ).catch(async (error: unknown) => {
-      const code = platformErrorOf(error);
-      deps.logger.warn({ err: error, code }, "could not open the notes thread");
-      await tell(
-        t(
-          locale,
+    await ack();
+    const { source } = checked;
+    const tell = (text: string) =>
+      tellUser(
+        client,
+        deps.logger,
+        { channel: metadata.channelId, user: userId },
+        { text, blocks: [] },
+      );
+    const destination = request.destinationChannelId;
+    const threadTs = await openThread(client, destination, source, userId, locale).catch(
+      async (error: unknown) => {
+        const code = platformErrorOf(error);
+        deps.logger.warn({ err: error, code }, "could not open the notes thread");
+        const reason =
           code === "not_in_channel" || code === "channel_not_found"
             ? "new_notes.not_in_channel"
-            : "new_notes.file_unreadable",
-        ),
-      );
-      return undefined;
-    });
+            : "new_notes.file_unreadable";
+        await tell(t(locale, reason));
+        return undefined;
+      },
+    );
     if (threadTs === undefined) return;
     const teamId = body.team?.id ?? body.user.team_id ?? "";
     const result = await deps.jobs.start({
       origin: {
         teamId,
-        channelId: request.destinationChannelId,
+        channelId: destination,
         threadTs,
         userId,
         ...(slackLocale === undefined ? {} : { locale: slackLocale }),
@@ -94,13 +87,52 @@ export function newNotesSubmitted(deps: ListenerDeps) {
     });
     if (result.status === "refused") {
       const refusal = buildRefusal(result.reason, source.filename, locale);
-      await client.chat.postMessage({
-        channel: request.destinationChannelId,
-        thread_ts: threadTs,
-        ...refusal,
-      });
+      await client.chat.postMessage({ channel: destination, thread_ts: threadTs, ...refusal });
     }
   };
+}
+
+type Checked = { ok: true; source: SourceFile } | { ok: false; errors: Record<string, string> };
+
+/**
+ * What needs Slack to judge, asked together: the file (`files.info`), whether the
+ * requester may use it, and whether the destination holds both them and the bot.
+ */
+async function checkRequest(
+  deps: ListenerDeps,
+  request: NewNotesSubmission,
+  offered: readonly string[],
+  userId: string,
+  locale: Locale,
+): Promise<Checked> {
+  const recent = request.recentFileId !== undefined;
+  const fileBlock = recent ? INPUTS.recentRecording.block : INPUTS.recording.block;
+  const fileId = request.recordingFileId ?? request.recentFileId ?? "";
+  if (recent && !offered.includes(fileId)) {
+    return { ok: false, errors: { [fileBlock]: t(locale, "permission.recent") } };
+  }
+  const [file, destination] = await Promise.all([
+    deps.directory.file(fileId),
+    deps.permissions.destination(request.destinationChannelId, userId),
+  ]);
+  const errors: Record<string, string> = {};
+  if (destination !== undefined) {
+    errors[INPUTS.destination.block] = t(locale, `permission.destination.${destination}`);
+  }
+  let source: SourceFile | undefined;
+  if (file === undefined) {
+    errors[fileBlock] = t(locale, "new_notes.file_unreadable");
+  } else if (!(await deps.permissions.recording(file, userId))) {
+    errors[fileBlock] = t(locale, "permission.recording");
+  } else {
+    source = toSourceFile(file);
+    if (source === undefined) {
+      const name = file.name ?? file.title ?? fileId;
+      errors[fileBlock] = buildRefusal("unsupported_format", name, locale).text;
+    }
+  }
+  if (source === undefined || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, source };
 }
 
 /** The bot's own message that starts the job's thread. */

@@ -5,6 +5,7 @@ import { localeOf, t } from "../../messages/index.ts";
 import {
   buildCommandRefusal,
   parseSpeakerSubmission,
+  permissionSentence,
   type SpeakerEntry,
   speakersInModal,
 } from "../../views/index.ts";
@@ -36,6 +37,14 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
         locale,
       );
       await ack({ response_action: "errors", errors: { [block]: refusal.text } });
+      return;
+    }
+    // Checked again on submission: the modal could have been opened before a role changed.
+    const decision = await deps.permissions.jobAction(mode, job, userId);
+    if (!decision.ok) {
+      const block = speakerBlock.name(speakerIds[0] ?? "speaker_1");
+      const sentence = permissionSentence(decision.reason, mode, locale);
+      await ack({ response_action: "errors", errors: { [block]: sentence } });
       return;
     }
     const parsed = parseSpeakerSubmission(view.state?.values, speakerIds, locale);
