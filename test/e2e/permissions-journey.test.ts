@@ -1,0 +1,400 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+  viewSubmissionPayload,
+} from "../fakes/slack/slack-payloads.ts";
+import {
+  sendAction,
+  sendCommand,
+  sendEvent,
+  sendViewSubmission,
+} from "../fakes/slack/slack-request.ts";
+import {
+  ALICE,
+  BOB,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  noteParts,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "./stack.ts";
+
+/**
+ * Who may do what, through the real app: Alice starts jobs; Bob is a member; Ada is a
+ * workspace admin; Gus is a guest; Olive is in another channel only. Everyone refused
+ * hears who can do it, privately, and nothing changes.
+ */
+const ADA = "U0ADA0001";
+const GUS = "U0GUS0001";
+const OLIVE = "U0OLIVE01";
+const ELSEWHERE = "C0ELSEWHR";
+const NO_BOT = "C0NOBOT01";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+  stack.fake.addUser({ id: ADA, name: "ada", real_name: "Ada Admin", is_admin: true });
+  stack.fake.addUser({ id: GUS, name: "gus", real_name: "Gus Guest", is_restricted: true });
+  stack.fake.addUser({ id: OLIVE, name: "olive", real_name: "Olive Out" });
+  stack.fake.addChannel({ id: CHANNEL, name: "weekly-sync", members: [ALICE, BOB, ADA, GUS] });
+  stack.fake.addChannel({ id: ELSEWHERE, name: "elsewhere", members: [OLIVE, ALICE] });
+  stack.fake.addChannel({ id: NO_BOT, name: "no-bot", members: [ALICE, BOB], is_member: false });
+});
+afterAll(() => stack.stop());
+beforeEach(() => stack.emulator.reset());
+
+async function upload(name: string) {
+  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(2048, 5), user: ALICE });
+  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
+  const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
+  await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+  return { ts: message.ts, file };
+}
+
+async function buttonOn(threadTs: string, actionId: string) {
+  const status = await eventually(
+    () => statusMessage(stack.thread(threadTs)),
+    (m) => buttonValue(m, actionId) !== undefined,
+  );
+  return { statusTs: status?.ts ?? "", jobId: buttonValue(status, actionId) ?? "" };
+}
+
+async function click(actionId: string, jobId: string, user: string, messageTs: string) {
+  const payload = blockActionPayload({ actionId, value: jobId, user, channel: CHANNEL, messageTs });
+  expect((await sendAction(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
+}
+
+/** The next ephemeral message for `user` after `from`. */
+async function toldTo(user: string, from: number) {
+  const told = await eventually(
+    () => stack.fake.ephemerals.slice(from).filter((e) => e.user === user),
+    (e) => e.length > 0,
+  );
+  return told[0]?.text ?? "";
+}
+
+/** Waits until nothing more happens for a moment (the refused click is fully handled). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+describe("job buttons", () => {
+  it("refuses Bob's Cancel on Alice's job with a private sentence, and the job goes on", async () => {
+    const { ts } = await upload("bob-cancels.m4a");
+    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const from = stack.fake.ephemerals.length;
+    await click(ACTIONS.cancel, jobId, BOB, statusTs);
+    expect(await toldTo(BOB, from)).toMatch(/Only the person who started .* admin, can cancel/);
+    await settle();
+    expect((await stack.job(jobId))?.stage).toBe("naming");
+    // Alice can still finish it.
+    await click(ACTIONS.skipNaming, jobId, ALICE, statusTs);
+    await buttonOn(ts, ACTIONS.regenerate);
+  });
+
+  it("lets an admin cancel anyone's job", async () => {
+    const { ts } = await upload("admin-cancels.m4a");
+    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    await click(ACTIONS.cancel, jobId, ADA, statusTs);
+    await eventually(
+      async () => (await stack.job(jobId))?.stage,
+      (stage) => stage === "canceled",
+    );
+    const job = await stack.job(jobId);
+    expect(job?.stage === "canceled" ? job.canceledBy : undefined).toBe(ADA);
+  });
+
+  it("lets Bob, a member, name the speakers of Alice's job", async () => {
+    const { ts } = await upload("bob-names.m4a");
+    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const views = stack.fake.views.length;
+    await click(ACTIONS.nameSpeakers, jobId, BOB, statusTs);
+    const opened = await eventually(
+      () => stack.fake.views.slice(views),
+      (v) => v.length > 0,
+    );
+    expect(opened[0]?.view.callback_id).toBe(VIEWS.speakerNames);
+    const values = {
+      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Lan" } },
+      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Minh" } },
+    };
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: jobId,
+        values,
+        user: BOB,
+      }),
+    );
+    expect(answer.json).toBeUndefined();
+    await buttonOn(ts, ACTIONS.regenerate);
+    expect(stack.emulator.stats.noteSubmissions.at(-1)?.speakerMap).toEqual([
+      { speaker_id: "speaker_1", name: "Lan" },
+      { speaker_id: "speaker_2", name: "Minh" },
+    ]);
+  });
+
+  it("refuses a guest's Name speakers and Skip, and their forged names submission", async () => {
+    const { ts } = await upload("guest-names.m4a");
+    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const views = stack.fake.views.length;
+    let from = stack.fake.ephemerals.length;
+    await click(ACTIONS.nameSpeakers, jobId, GUS, statusTs);
+    expect(await toldTo(GUS, from)).toMatch(/not a guest, can name the speakers/);
+    from = stack.fake.ephemerals.length;
+    await click(ACTIONS.skipNaming, jobId, GUS, statusTs);
+    expect(await toldTo(GUS, from)).toMatch(/not a guest, can skip/);
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: jobId,
+        values: {
+          [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "X" } },
+        },
+        user: GUS,
+      }),
+    );
+    expect(answer.json).toMatchObject({ response_action: "errors" });
+    expect(JSON.stringify(answer.json)).toMatch(/not a guest/);
+    await settle();
+    expect(stack.fake.views.length).toBe(views);
+    expect((await stack.job(jobId))?.stage).toBe("naming");
+    expect(stack.emulator.stats.noteSubmissions).toHaveLength(0);
+  });
+
+  it("refuses Bob's Regenerate of Alice's notes and makes no Note Service call", async () => {
+    const { ts } = await upload("bob-regenerates.m4a");
+    const naming = await buttonOn(ts, ACTIONS.skipNaming);
+    await click(ACTIONS.skipNaming, naming.jobId, ALICE, naming.statusTs);
+    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.regenerate);
+    const notes = stack.emulator.stats.noteSubmissions.length;
+    const views = stack.fake.views.length;
+    const from = stack.fake.ephemerals.length;
+    await click(ACTIONS.regenerate, jobId, BOB, statusTs);
+    expect(await toldTo(BOB, from)).toMatch(/admin, can regenerate/);
+    const forged = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.regenerate,
+        privateMetadata: jobId,
+        values: {},
+        user: BOB,
+      }),
+    );
+    expect(JSON.stringify(forged.json)).toMatch(/admin, can regenerate/);
+    await settle();
+    expect(stack.fake.views.length).toBe(views);
+    expect(stack.emulator.stats.noteSubmissions.length).toBe(notes);
+    expect((await stack.job(jobId))?.stage).toBe("done");
+    expect(noteParts(stack.thread(ts)).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a button that is not on the job's own status message", async () => {
+    const { ts } = await upload("forged-button.m4a");
+    const { jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const from = stack.fake.ephemerals.length;
+    // Alice's own job, but the click claims to come from another message.
+    await click(ACTIONS.cancel, jobId, ALICE, ts);
+    expect(await toldTo(ALICE, from)).toMatch(/does not belong/);
+    await settle();
+    expect((await stack.job(jobId))?.stage).toBe("naming");
+  });
+});
+
+describe("/meeting-notes", () => {
+  const command = (text: string, user: string, channel = CHANNEL) =>
+    sendCommand(stack.url, SIGNING_SECRET, {
+      text,
+      user_id: user,
+      channel_id: channel,
+      team_id: stack.fake.teamId,
+      response_url: stack.fake.responseUrl(),
+    });
+
+  it("does not open the settings for a guest, and refuses a guest's settings submission", async () => {
+    const views = stack.fake.views.length;
+    const posts = stack.fake.responseUrlPosts.length;
+    expect((await command("settings", GUS)).status).toBe(200);
+    const reply = await eventually(
+      () => stack.fake.responseUrlPosts.slice(posts),
+      (p) => p.length > 0,
+    );
+    expect(JSON.stringify(reply[0]?.body)).toMatch(/not guests can change/);
+    expect(stack.fake.views.length).toBe(views);
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.channelSettings,
+        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        values: {
+          [INPUTS.autoTranscribe.block]: {
+            [INPUTS.autoTranscribe.action]: {
+              type: "radio_buttons",
+              selected_option: { value: "off" },
+            },
+          },
+        },
+        user: GUS,
+      }),
+    );
+    expect(JSON.stringify(answer.json)).toMatch(/not guests can change/);
+    const settings = await stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL);
+    expect(settings.autoTranscribe).toBe(true);
+  });
+
+  it("announces a member's settings change in the channel, with who changed what", async () => {
+    const answer = await sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({
+        callbackId: VIEWS.channelSettings,
+        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        values: {
+          [INPUTS.autoTranscribe.block]: {
+            [INPUTS.autoTranscribe.action]: {
+              type: "radio_buttons",
+              selected_option: { value: "on" },
+            },
+          },
+          [INPUTS.language.block]: {
+            [INPUTS.language.action]: { type: "static_select", selected_option: { value: "vi" } },
+          },
+        },
+        user: BOB,
+      }),
+    );
+    expect(answer.json).toBeUndefined();
+    const announced = await eventually(
+      () => stack.fake.messages(CHANNEL).filter((m) => m.text.includes("changed the meeting")),
+      (m) => m.length > 0,
+    );
+    expect(announced[0]?.text).toContain(`<@${BOB}>`);
+    expect(announced[0]?.text).toMatch(/language Vietnamese/);
+    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+      autoTranscribe: true,
+    });
+  });
+
+  /** A /meeting-notes submission by `user` with the given recording and destination. */
+  async function submitNewNotes(
+    user: string,
+    recording: { upload: string } | { recent: string },
+    destination: string,
+    recent: string[] = [],
+  ) {
+    const values: Record<string, Record<string, Record<string, unknown>>> = {
+      [INPUTS.destination.block]: {
+        [INPUTS.destination.action]: {
+          type: "conversations_select",
+          selected_conversation: destination,
+        },
+      },
+      [INPUTS.language.block]: {
+        [INPUTS.language.action]: { type: "static_select", selected_option: { value: "auto" } },
+      },
+    };
+    if ("upload" in recording) {
+      values[INPUTS.recording.block] = {
+        [INPUTS.recording.action]: { type: "file_input", files: [{ id: recording.upload }] },
+      };
+    } else {
+      values[INPUTS.recentRecording.block] = {
+        [INPUTS.recentRecording.action]: {
+          type: "static_select",
+          selected_option: { value: recording.recent },
+        },
+      };
+    }
+    const privateMetadata = JSON.stringify({ channelId: CHANNEL, recent });
+    return sendViewSubmission(
+      stack.url,
+      SIGNING_SECRET,
+      viewSubmissionPayload({ callbackId: VIEWS.newNotes, privateMetadata, values, user }),
+    );
+  }
+
+  it("gives a field error for a destination the requester is not in, or the bot is not in", async () => {
+    const file = stack.fake.addFile({ name: "dest.m4a", bytes: Buffer.alloc(512, 1), user: BOB });
+    const notIn = await submitNewNotes(BOB, { upload: file.id }, ELSEWHERE);
+    expect(notIn.json).toMatchObject({
+      response_action: "errors",
+      errors: { [INPUTS.destination.block]: expect.stringMatching(/you are in/) },
+    });
+    const noBot = await submitNewNotes(BOB, { upload: file.id }, NO_BOT);
+    expect(noBot.json).toMatchObject({
+      errors: { [INPUTS.destination.block]: expect.stringMatching(/Invite me/) },
+    });
+    await settle();
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(0);
+    expect(stack.fake.downloads.filter((d) => d.fileId === file.id)).toHaveLength(0);
+  });
+
+  it("refuses someone else's recording unless it is shared where the requester is", async () => {
+    const hidden = stack.fake.addFile({
+      name: "olive.m4a",
+      bytes: Buffer.alloc(512, 2),
+      user: OLIVE,
+    });
+    stack.fake.shareFile(hidden, { channel: ELSEWHERE, user: OLIVE });
+    const refused = await submitNewNotes(BOB, { upload: hidden.id }, CHANNEL);
+    expect(refused.json).toMatchObject({
+      errors: { [INPUTS.recording.block]: expect.stringMatching(/your own recordings/) },
+    });
+    // Alice is in #elsewhere, where Olive shared it: she may.
+    const allowed = await submitNewNotes(ALICE, { upload: hidden.id }, CHANNEL);
+    expect(allowed.json).toBeUndefined();
+    await eventually(
+      () => stack.emulator.stats.audioSubmissions,
+      (s) => s.some((a) => a.filename === "olive.m4a"),
+    );
+  });
+
+  it("accepts only the recent recordings the modal offered", async () => {
+    const offered = stack.fake.addFile({
+      name: "offered.m4a",
+      bytes: Buffer.alloc(512, 3),
+      user: ALICE,
+    });
+    stack.fake.shareFile(offered, { channel: CHANNEL, user: ALICE });
+    const other = stack.fake.addFile({
+      name: "other.m4a",
+      bytes: Buffer.alloc(512, 4),
+      user: ALICE,
+    });
+    stack.fake.shareFile(other, { channel: CHANNEL, user: ALICE });
+    const forged = await submitNewNotes(BOB, { recent: other.id }, CHANNEL, [offered.id]);
+    expect(forged.json).toMatchObject({
+      errors: { [INPUTS.recentRecording.block]: expect.stringMatching(/from the list/) },
+    });
+    const fine = await submitNewNotes(BOB, { recent: offered.id }, CHANNEL, [offered.id]);
+    expect(fine.json).toBeUndefined();
+  });
+
+  it("refuses Bob's /meeting-notes cancel of Alice's job, and lets Alice's go through", async () => {
+    const { ts } = await upload("command-cancel.m4a");
+    const { jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const posts = stack.fake.responseUrlPosts.length;
+    await command(`cancel ${jobId}`, BOB);
+    const reply = await eventually(
+      () => stack.fake.responseUrlPosts.slice(posts),
+      (p) => p.length > 0,
+    );
+    expect(JSON.stringify(reply[0]?.body)).toMatch(/admin, can cancel/);
+    await settle();
+    expect((await stack.job(jobId))?.stage).toBe("naming");
+    await command(`cancel ${jobId}`, ALICE);
+    await eventually(
+      async () => (await stack.job(jobId))?.stage,
+      (stage) => stage === "canceled",
+    );
+  });
+});

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import type { Job } from "../../src/jobs/index.ts";
+import {
+  type JobAction,
+  type PermissionLookups,
+  Permissions,
+} from "../../src/slack/permissions.ts";
+import type { SlackFile } from "../../src/slack/recording-file.ts";
+import type { UserInfo } from "../../src/slack/slack-directory.ts";
+
+const CHANNEL = "C0TEAM001";
+const STATUS_TS = "1700000000.000200";
+const BOT = "U0BOT0001";
+
+type Person = Partial<Pick<UserInfo, "isAdmin" | "isGuest" | "known">>;
+
+/** Slack as the rules see it: who is who, and who is in which conversation. */
+function lookups(people: Record<string, Person>, members: Record<string, string[] | "error">) {
+  const asked: string[] = [];
+  const source: PermissionLookups = {
+    async user(userId) {
+      asked.push(`user:${userId}`);
+      const person = people[userId];
+      return {
+        name: userId,
+        locale: undefined,
+        isAdmin: person?.isAdmin ?? false,
+        isGuest: person?.isGuest ?? false,
+        known: person?.known ?? person !== undefined,
+      };
+    },
+    async isMember(channelId, userId) {
+      asked.push(`members:${channelId}`);
+      const list = members[channelId];
+      if (list === "error" || list === undefined) return undefined;
+      return list.includes(userId);
+    },
+    botUserId: async () => BOT,
+  };
+  return { source, asked };
+}
+
+const job = {
+  id: "job-1",
+  stage: "naming",
+  statusTs: STATUS_TS,
+  origin: { teamId: "T1", channelId: CHANNEL, threadTs: "1700000000.000100", userId: "U0ALICE01" },
+} as unknown as Job;
+
+const here = { channelId: CHANNEL, messageTs: STATUS_TS };
+
+const people: Record<string, Person> = {
+  U0ALICE01: {},
+  U0BOB0001: {},
+  U0ADMIN01: { isAdmin: true },
+  U0GUEST01: { isGuest: true },
+  U0OUTSIDE: {},
+  U0ADMGST1: { isAdmin: true, isGuest: true },
+};
+const members = { [CHANNEL]: ["U0ALICE01", "U0BOB0001", "U0ADMIN01", "U0GUEST01", BOT] };
+
+describe("Permissions.jobAction", () => {
+  const table: [JobAction, string, boolean | string][] = [
+    ["cancel", "U0ALICE01", true],
+    ["cancel", "U0BOB0001", "starter_or_admin"],
+    ["cancel", "U0ADMIN01", true],
+    ["cancel", "U0GUEST01", "starter_or_admin"],
+    ["regenerate", "U0ALICE01", true],
+    ["regenerate", "U0BOB0001", "starter_or_admin"],
+    ["regenerate", "U0ADMIN01", true],
+    ["names", "U0ALICE01", true],
+    ["names", "U0BOB0001", true],
+    ["names", "U0GUEST01", "starter_or_member"],
+    ["names", "U0OUTSIDE", "starter_or_member"],
+    ["names", "U0UNKNOWN", "starter_or_member"],
+    ["skip", "U0BOB0001", true],
+    ["skip", "U0GUEST01", "starter_or_member"],
+    ["retry", "U0BOB0001", true],
+    ["retry", "U0OUTSIDE", "starter_or_member"],
+  ];
+  it.each(table)("%s by %s → %s", async (action, user, expected) => {
+    const permissions = new Permissions(lookups(people, members).source);
+    const decision = await permissions.jobAction(action, job, user, here);
+    expect(decision).toEqual(expected === true ? { ok: true } : { ok: false, reason: expected });
+  });
+
+  it("asks Slack nothing for the starter", async () => {
+    const { source, asked } = lookups(people, members);
+    await new Permissions(source).jobAction("cancel", job, "U0ALICE01", here);
+    expect(asked).toEqual([]);
+  });
+
+  it("refuses a click that is not on the job's own status message, even by its starter", async () => {
+    const permissions = new Permissions(lookups(people, members).source);
+    for (const place of [
+      { channelId: "C0ELSEWHR", messageTs: STATUS_TS },
+      { channelId: CHANNEL, messageTs: "1700000000.999999" },
+      { channelId: undefined, messageTs: undefined },
+    ]) {
+      expect(await permissions.jobAction("cancel", job, "U0ALICE01", place)).toEqual({
+        ok: false,
+        reason: "not_this_job",
+      });
+    }
+    const unposted = { ...job, statusTs: undefined } as unknown as Job;
+    expect(await permissions.jobAction("names", unposted, "U0ALICE01", here)).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it("refuses members when Slack cannot say who is in the channel", async () => {
+    const permissions = new Permissions(lookups(people, { [CHANNEL]: "error" }).source);
+    expect(await permissions.jobAction("names", job, "U0BOB0001", here)).toMatchObject({
+      ok: false,
+    });
+    // The starter needs no look-up and is never locked out.
+    expect(await permissions.jobAction("names", job, "U0ALICE01", here)).toEqual({ ok: true });
+  });
+
+  it("refuses an admin Slack could not describe (users.info failed)", async () => {
+    const permissions = new Permissions(
+      lookups({ U0ADMIN01: { isAdmin: true, known: false } }, members).source,
+    );
+    expect(await permissions.jobAction("cancel", job, "U0ADMIN01", here)).toMatchObject({
+      ok: false,
+    });
+  });
+});
+
+describe("Permissions.channelSettings", () => {
+  it.each([
+    ["U0ALICE01", true],
+    ["U0ADMIN01", true],
+    ["U0GUEST01", false],
+    ["U0ADMGST1", false],
+    ["U0OUTSIDE", false],
+  ])("%s → %s", async (user, ok) => {
+    const permissions = new Permissions(
+      lookups(people, { [CHANNEL]: [...(members[CHANNEL] ?? []), "U0ADMGST1"] }).source,
+    );
+    expect((await permissions.channelSettings(CHANNEL, user)).ok).toBe(ok);
+  });
+});
+
+describe("Permissions.destination", () => {
+  it("needs both the requester and the bot in the conversation", async () => {
+    const permissions = new Permissions(
+      lookups(people, {
+        [CHANNEL]: members[CHANNEL] ?? [],
+        C0NOBOT01: ["U0ALICE01"],
+        C0BROKEN1: "error",
+      }).source,
+    );
+    expect(await permissions.destination(CHANNEL, "U0ALICE01")).toBeUndefined();
+    expect(await permissions.destination(CHANNEL, "U0OUTSIDE")).toBe("user_not_in");
+    expect(await permissions.destination("C0NOBOT01", "U0ALICE01")).toBe("bot_not_in");
+    expect(await permissions.destination("C0BROKEN1", "U0ALICE01")).toBe("unknown");
+  });
+});
+
+describe("Permissions.recording", () => {
+  const file = (extra: Partial<SlackFile>): SlackFile => ({ id: "F0REC0001", ...extra });
+  it("takes the requester's own upload, or a file shared where they are a member", async () => {
+    const permissions = new Permissions(
+      lookups(people, { [CHANNEL]: ["U0BOB0001"], C0PRIVATE: ["U0ALICE01"] }).source,
+    );
+    expect(await permissions.recording(file({ user: "U0BOB0001" }), "U0BOB0001")).toBe(true);
+    expect(
+      await permissions.recording(file({ user: "U0ALICE01", channels: [CHANNEL] }), "U0BOB0001"),
+    ).toBe(true);
+    expect(
+      await permissions.recording(
+        file({ user: "U0ALICE01", shares: { private: { C0PRIVATE: [] } } }),
+        "U0BOB0001",
+      ),
+    ).toBe(false);
+    expect(
+      await permissions.recording(file({ user: "U0BOB0001", groups: ["C0PRIVATE"] }), "U0ALICE01"),
+    ).toBe(true);
+    expect(await permissions.recording(file({ user: "U0ALICE01" }), "U0BOB0001")).toBe(false);
+    expect(await permissions.recording(file({}), "U0BOB0001")).toBe(false);
+  });
+});
