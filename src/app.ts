@@ -29,7 +29,7 @@ export interface AppDeps {
   tempDir?: string;
   slackRetry?: RetryOptions;
   noteTakerRetry?: RetryPolicy;
-  jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner">;
+  jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
 }
 
 export interface MeetingNotesApp {
@@ -115,6 +115,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     tempDir: deps.tempDir ?? defaultTempDir(config.storeUrl),
     retentionMs: config.retentionDays * DAY_MS,
+    admission: config.fairUse,
+    regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     onStageChange: metrics.onStageChange,
     ...deps.jobs,
   });

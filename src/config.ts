@@ -79,6 +79,30 @@ const envSchema = z.object({
   POLL_INITIAL_MS: integer(2000, 10, 600_000, "the first poll delay in milliseconds."),
   POLL_MAX_MS: integer(15_000, 10, 3_600_000, "the longest poll delay in milliseconds."),
   RETENTION_DAYS: integer(30, 1, 3650, "how many days finished jobs are kept."),
+  MAX_ACTIVE_JOBS_PER_USER: integer(
+    3,
+    1,
+    10_000,
+    "recordings one person may have downloading or transcribing at once.",
+  ),
+  MAX_ACTIVE_JOBS_PER_CHANNEL: integer(
+    5,
+    1,
+    10_000,
+    "recordings one channel may have downloading or transcribing at once.",
+  ),
+  MAX_ACTIVE_JOBS: integer(
+    20,
+    1,
+    100_000,
+    "recordings the whole bot downloads or transcribes at once.",
+  ),
+  REGENERATE_COOLDOWN_SECONDS: integer(
+    60,
+    0,
+    86_400,
+    "the shortest time between two Regenerates of one job's notes.",
+  ),
   LOG_LEVEL: optionalText.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
   ),
@@ -125,6 +149,8 @@ export interface Config {
   storeUrl: string;
   poll: { initialMs: number; maxMs: number };
   retentionDays: number;
+  /** Fair use: a job over a limit waits in `queued`; Regenerate has a cooldown. */
+  fairUse: { perUser: number; perChannel: number; total: number; regenerateCooldownMs: number };
   logLevel: LogLevel;
 }
 
@@ -170,6 +196,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     storeUrl: e.STORE_URL ?? "sqlite://data/meeting-notes.sqlite",
     poll: { initialMs: e.POLL_INITIAL_MS, maxMs: e.POLL_MAX_MS },
     retentionDays: e.RETENTION_DAYS,
+    fairUse: {
+      perUser: e.MAX_ACTIVE_JOBS_PER_USER,
+      perChannel: e.MAX_ACTIVE_JOBS_PER_CHANNEL,
+      total: e.MAX_ACTIVE_JOBS,
+      regenerateCooldownMs: e.REGENERATE_COOLDOWN_SECONDS * 1000,
+    },
     logLevel: e.LOG_LEVEL ?? "info",
   };
 }

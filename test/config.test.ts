@@ -32,8 +32,30 @@ describe("loadConfig", () => {
       storeUrl: "sqlite://data/meeting-notes.sqlite",
       poll: { initialMs: 2000, maxMs: 15_000 },
       retentionDays: 30,
+      fairUse: { perUser: 3, perChannel: 5, total: 20, regenerateCooldownMs: 60_000 },
       logLevel: "info",
     });
+  });
+
+  it("reads the fair-use limits and refuses ones that make no sense", () => {
+    const config = loadConfig({
+      ...valid,
+      MAX_ACTIVE_JOBS_PER_USER: "1",
+      MAX_ACTIVE_JOBS_PER_CHANNEL: "2",
+      MAX_ACTIVE_JOBS: "50",
+      REGENERATE_COOLDOWN_SECONDS: "0",
+    });
+    expect(config.fairUse).toEqual({
+      perUser: 1,
+      perChannel: 2,
+      total: 50,
+      regenerateCooldownMs: 0,
+    });
+    expect(
+      problemsOf({ ...valid, MAX_ACTIVE_JOBS_PER_USER: "0", MAX_ACTIVE_JOBS: "lots" }).map(
+        (p) => p.split(" ")[0],
+      ),
+    ).toEqual(["MAX_ACTIVE_JOBS_PER_USER", "MAX_ACTIVE_JOBS"]);
   });
 
   it("lists every missing variable at once", () => {

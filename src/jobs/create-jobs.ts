@@ -1,3 +1,4 @@
+import { Admission, type AdmissionLimits, defaultAdmissionLimits, holdsSlot } from "./admission.ts";
 import { JobRepository } from "./job-repository.ts";
 import { JobService } from "./job-service.ts";
 import { JobRunner, type RunnerOptions } from "./runner.ts";
@@ -16,6 +17,10 @@ export type JobsOptions = Pick<
   | "onStageChange"
 > & {
   retentionMs: number;
+  /** Fair use: recordings downloaded and transcribed at once, per person, channel, bot. */
+  admission?: AdmissionLimits;
+  /** The shortest time between two Regenerates of one job's notes. */
+  regenerateCooldownMs?: number;
   runner?: Partial<
     Pick<
       RunnerOptions,
@@ -28,9 +33,20 @@ export type JobsOptions = Pick<
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
   const repo = new JobRepository(options.store, { retentionMs: options.retentionMs, logger });
+  const admission = new Admission({
+    store: options.store,
+    limits: options.admission ?? defaultAdmissionLimits,
+    logger,
+    stillHolds: async (id) => {
+      const job = await repo.get(id);
+      return job !== undefined && holdsSlot(job);
+    },
+    ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+  });
   const runner = new JobRunner({
     repo,
     store: options.store,
+    admission,
     client: options.client,
     gateway: options.gateway,
     schedule: options.schedule,
@@ -44,9 +60,13 @@ export function createJobs(options: JobsOptions) {
   const service = new JobService({
     repo,
     store: options.store,
+    admission,
     runner,
     logger,
     retentionMs: options.retentionMs,
+    ...(options.regenerateCooldownMs === undefined
+      ? {}
+      : { regenerateCooldownMs: options.regenerateCooldownMs }),
     ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });

@@ -1,3 +1,10 @@
+export {
+  Admission,
+  type AdmissionLimits,
+  defaultAdmissionLimits,
+  holdsSlot,
+  type Place,
+} from "./admission.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export { type DeliveredState, type Gateway, GatewayError } from "./gateway.ts";

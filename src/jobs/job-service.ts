@@ -10,11 +10,13 @@ import {
   type SpeakerMapEntry,
 } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
+import type { Admission } from "./admission.ts";
+import { applyEvent, type StageObserver } from "./apply-event.ts";
 import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
-import type { JobRunner, StageObserver } from "./runner.ts";
+import type { JobRunner } from "./runner.ts";
 import type { StoredTemplate } from "./steps.ts";
-import { canTransition, type JobEvent, transition } from "./transitions.ts";
+import { canTransition, type JobEvent } from "./transitions.ts";
 
 /** Why a recording was not taken. */
 export type StartRefusal = "unsupported_format" | "too_large" | "empty";
@@ -25,8 +27,10 @@ export type StartResult =
   | { status: "refused"; reason: StartRefusal };
 
 /** Why a command on a job was not carried out. */
-export type CommandRefusal = "not_found" | "wrong_stage" | "busy";
-export type CommandResult = { ok: true; job: Job } | { ok: false; reason: CommandRefusal };
+export type CommandRefusal = "not_found" | "wrong_stage" | "busy" | "cooldown";
+export type CommandResult =
+  | { ok: true; job: Job }
+  | { ok: false; reason: CommandRefusal; retryInMs?: number };
 
 export const channelSettingsSchema = z.object({
   autoTranscribe: z.boolean(),
@@ -40,11 +44,14 @@ const DEFAULT_SETTINGS: ChannelSettings = { autoTranscribe: true };
 export interface JobServiceOptions {
   repo: JobRepository;
   store: Store;
+  admission: Admission;
   runner: Pick<JobRunner, "kick" | "abort" | "settle">;
   logger: Logger;
   retentionMs: number;
   /** How long a dedupe key lives: Slack retries events for minutes; a day is safe. */
   dedupeTtlMs?: number;
+  /** The shortest time between two Regenerates of one job's notes (0: none). */
+  regenerateCooldownMs?: number;
   now?: () => number;
   newId?: () => string;
   /** Told of every stage change a person's command makes (metrics). */
@@ -60,7 +67,13 @@ export class JobService {
     Pick<JobServiceOptions, "onStageChange">;
 
   constructor(options: JobServiceOptions) {
-    this.#o = { dedupeTtlMs: 36 * 60 * 60_000, now: Date.now, newId: randomUUID, ...options };
+    this.#o = {
+      dedupeTtlMs: 36 * 60 * 60_000,
+      regenerateCooldownMs: 60_000,
+      now: Date.now,
+      newId: randomUUID,
+      ...options,
+    };
   }
 
   /**
@@ -136,12 +149,24 @@ export class JobService {
     return this.#command(jobId, { type: "retried" });
   }
 
-  /** Reruns only the note step, with new names, context or template when given. */
-  regenerate(
+  /**
+   * Reruns only the note step, with new names, context or template when given — once per
+   * cooldown: each Regenerate is a new note task at the Note Service.
+   */
+  async regenerate(
     jobId: string,
     changes: { speakerMap?: SpeakerMapEntry[]; contextText?: string; templateId?: string },
   ): Promise<CommandResult> {
+    const job = await this.#o.repo.get(jobId);
+    const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);
+    if (waitMs > 0) return { ok: false, reason: "cooldown", retryInMs: waitMs };
     return this.#command(jobId, { type: "regenerate", ...changes });
+  }
+
+  /** How long until the job's notes may be regenerated again (0: now). */
+  regenerateWaitMs(job: Job): number {
+    if (job.regeneratedAt === undefined) return 0;
+    return Math.max(0, job.regeneratedAt + this.#o.regenerateCooldownMs - this.#o.now());
   }
 
   /**
@@ -211,15 +236,16 @@ export class JobService {
         const job = await this.#o.repo.get(jobId);
         if (job === undefined) return { ok: false, reason: "not_found" };
         if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
-        const now = this.#o.now();
-        const next = transition(job, event, now);
-        await this.#o.repo.save(next, job);
-        const ms = now - job.stageStartedAt;
-        this.#o.logger.info(
-          { jobId, event: event.type, from: job.stage, to: next.stage, ms },
-          "job command",
+        this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
+        const next = await applyEvent(
+          {
+            ...this.#o,
+            onStageChange: this.#o.onStageChange,
+            kick: (id) => this.#o.runner.kick(id),
+          },
+          job,
+          event,
         );
-        if (next.stage !== job.stage) this.#o.onStageChange?.(next, job.stage, ms);
         if (isActive(next)) this.#o.runner.kick(jobId);
         else this.#o.runner.settle(next);
         return { ok: true, job: next };

@@ -96,9 +96,15 @@ const commonSchema = z.object({
   statusTs: z.string().optional(),
   /** How many times in a row a step failed for a transient reason. */
   attempts: z.number().int().nonnegative(),
+  /** When a person last asked to regenerate the note (for the cooldown). */
+  regeneratedAt: z.number().optional(),
 });
 
-const queuedSchema = commonSchema.extend({ stage: z.literal("queued") });
+const queuedSchema = commonSchema.extend({
+  stage: z.literal("queued"),
+  /** Waiting for a fair-use slot: how many recordings must go first. */
+  ahead: z.number().int().positive().optional(),
+});
 const downloadingSchema = commonSchema.extend({
   stage: z.literal("downloading"),
   tempPath: z.string(),

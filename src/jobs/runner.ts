@@ -3,6 +3,8 @@ import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
+import type { Admission } from "./admission.ts";
+import type { StageObserver } from "./apply-event.ts";
 import {
   decideFailure,
   defaultFailurePolicy,
@@ -19,6 +21,8 @@ import { TempFiles } from "./temp-files.ts";
 export interface RunnerOptions {
   repo: JobRepository;
   store: Store;
+  /** Fair-use slots shared by every replica. */
+  admission: Admission;
   client: NoteTakerPort;
   gateway: Gateway;
   schedule: PollSchedule;
@@ -40,8 +44,7 @@ export interface RunnerOptions {
   onStageChange?: StageObserver;
 }
 
-/** Told that `job` left stage `from` after `ms` milliseconds. */
-export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
+export type { StageObserver } from "./apply-event.ts";
 
 /** Steps that move recordings or documents: few of them run at once. */
 function isTransfer(job: ActiveJob): boolean {
@@ -362,6 +365,7 @@ export class JobRunner {
       lastStatusAt: this.#lastStatusAt,
       isCanceled: async (id) => (await this.#o.store.get("meta", cancelKey(id))) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
+      kick: (id) => this.kick(id),
     });
   }
 }

@@ -1,17 +1,19 @@
 import type { Logger } from "pino";
 import type { PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
+import type { Admission } from "./admission.ts";
+import { applyEvent, type StageObserver } from "./apply-event.ts";
 import type { Gateway } from "./gateway.ts";
 import type { Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import type { StageObserver } from "./runner.ts";
 import type { StageLimits, StepContext } from "./steps.ts";
-import { type JobEvent, transition } from "./transitions.ts";
+import type { JobEvent } from "./transitions.ts";
 
 export interface StepContextOptions {
   repo: JobRepository;
   store: Store;
+  admission: Admission;
   client: NoteTakerPort;
   gateway: Gateway;
   schedule: PollSchedule;
@@ -28,6 +30,8 @@ export interface StepContextOptions {
   lastStatusAt: Map<string, number>;
   isCanceled: (jobId: string) => Promise<boolean>;
   onCanceled: () => Error;
+  /** Runs a job's next step soon (a waiting job a freed slot lets through). */
+  kick: (jobId: string) => void;
 }
 
 /**
@@ -40,6 +44,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
     client: o.client,
     gateway: o.gateway,
     store: o.store,
+    admission: o.admission,
     schedule: o.schedule,
     limits: o.limits,
     tempDir: o.tempDir,
@@ -52,13 +57,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
       await o.holdLease();
       const terminal = event.type === "canceled" || event.type === "failed";
       if (!terminal && (await o.isCanceled(job.id))) throw o.onCanceled();
-      const next = transition(job, event, now());
-      await o.repo.save(next, job);
-      if (next.stage !== job.stage) {
-        const ms = now() - job.stageStartedAt;
-        logger.info({ jobId: job.id, from: job.stage, to: next.stage, ms }, "job stage changed");
-        o.onStageChange?.(next, job.stage, ms);
-      }
+      const next = await applyEvent({ ...o, logger }, job, event);
       return next;
     },
     showStatus: async (job, mode) => {

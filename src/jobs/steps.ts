@@ -3,6 +3,7 @@ import { extname, join } from "node:path";
 import type { Logger } from "pino";
 import { NoteTakerLinkExpiredError, type PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
+import type { Admission } from "./admission.ts";
 import { JobStepError } from "./failure-policy.ts";
 import type { Gateway } from "./gateway.ts";
 import type { ActiveJob, Job, JobIn } from "./job.ts";
@@ -25,6 +26,8 @@ export interface StepContext {
   client: NoteTakerPort;
   gateway: Gateway;
   store: Store;
+  /** Fair-use slots: a queued job starts only when one is free. */
+  admission: Admission;
   schedule: PollSchedule;
   limits: StageLimits;
   tempDir: string;
@@ -63,7 +66,23 @@ export function runStep(ctx: StepContext, job: ActiveJob): Promise<Job> {
   }
 }
 
+/**
+ * Starts the download once a fair-use slot is free; until then the job waits, looking
+ * again every poll interval (or sooner, when a slot is given back), and its status message
+ * says how many recordings are ahead of it.
+ */
 async function queued(ctx: StepContext, job: JobIn<"queued">): Promise<Job> {
+  const place = await ctx.admission.request(job);
+  if (!place.admitted) {
+    // Look again after the longest poll wait; a freed slot kicks the job sooner.
+    const wakeAt = ctx.now() + ctx.schedule.delayMs(Number.MAX_SAFE_INTEGER);
+    const waiting = await ctx.commit(job, {
+      type: "admission_waiting",
+      ahead: place.ahead,
+      wakeAt,
+    });
+    return place.ahead === job.ahead ? waiting : ctx.showStatus(waiting, "stage");
+  }
   const shown = await ctx.showStatus(job, "stage");
   return ctx.commit(shown, { type: "download_started", tempPath: audioPath(ctx, job) });
 }

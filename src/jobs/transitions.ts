@@ -16,6 +16,7 @@ import {
  */
 export type JobEvent =
   | { type: "status_posted"; ts: string }
+  | { type: "admission_waiting"; ahead: number; wakeAt: number }
   | { type: "download_started"; tempPath: string }
   | { type: "downloaded" }
   | { type: "source_missing"; tempPath: string }
@@ -111,6 +112,10 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
 function applyStageEvent(job: Job, event: JobEvent, now: number): Job | undefined {
   const fresh = { attempts: 0, wakeAt: now };
   switch (`${job.stage}:${event.type}`) {
+    case "queued:admission_waiting": {
+      const e = event as Extract<JobEvent, { type: "admission_waiting" }>;
+      return { ...(job as JobIn<"queued">), attempts: 0, wakeAt: e.wakeAt, ahead: e.ahead };
+    }
     case "queued:download_started":
       return enter(job, "downloading", now, { tempPath: field(event, "tempPath") });
     case "downloading:downloaded": {
@@ -233,8 +238,8 @@ function field<K extends string>(event: JobEvent, key: K) {
 
 /** The common part of a job with every stage-specific field dropped. */
 function commonOf(job: Job) {
-  const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs, attempts } =
-    job;
+  const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
+  const { attempts, regeneratedAt } = job;
   return {
     id,
     createdAt,
@@ -245,6 +250,7 @@ function commonOf(job: Job) {
     options,
     attempts,
     ...(statusTs === undefined ? {} : { statusTs }),
+    ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
   };
 }
 
@@ -348,7 +354,8 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateId === undefined ? {} : { templateId }),
   };
-  return startWriting(job, inputs, 0, (deliveryOf(job) ?? 0) + 1, now);
+  const writing = startWriting(job, inputs, 0, (deliveryOf(job) ?? 0) + 1, now);
+  return { ...writing, regeneratedAt: now };
 }
 
 /** The number of the last note delivery of a finished or failed job. */

@@ -6,7 +6,13 @@
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JobRepository, JobService, type StartResult } from "../../src/jobs/index.ts";
+import {
+  Admission,
+  defaultAdmissionLimits,
+  JobRepository,
+  JobService,
+  type StartResult,
+} from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -23,6 +29,12 @@ function serviceOn(store: Store) {
   const service = new JobService({
     repo,
     store,
+    admission: new Admission({
+      store,
+      limits: defaultAdmissionLimits,
+      logger,
+      stillHolds: async () => true,
+    }),
     runner: { kick: (id) => kicks.push(id), abort: () => {}, settle: () => {} },
     logger,
     retentionMs: 60_000,

@@ -1,6 +1,11 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { JobRepository, JobService } from "../../src/jobs/index.ts";
+import {
+  Admission,
+  defaultAdmissionLimits,
+  JobRepository,
+  JobService,
+} from "../../src/jobs/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
@@ -19,6 +24,12 @@ beforeEach(async () => {
   service = new JobService({
     repo,
     store,
+    admission: new Admission({
+      store,
+      limits: defaultAdmissionLimits,
+      logger,
+      stillHolds: async () => true,
+    }),
     logger,
     retentionMs: 60_000,
     runner: {

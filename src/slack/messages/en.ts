@@ -7,6 +7,10 @@
 export const en = {
   // The status message in the job's thread.
   "status.queued": "Getting ready to transcribe {file}…",
+  "status.queued_waiting.one":
+    "{file} is waiting its turn: 1 recording is ahead of it. Nothing is lost, it starts on its own.",
+  "status.queued_waiting.other":
+    "{file} is waiting its turn: {count} recordings are ahead of it. Nothing is lost, it starts on its own.",
   "status.downloading": "Downloading {file}…",
   "status.transcribing": "Transcribing {file}…",
   "status.transcribing_percent": "Transcribing {file}… {percent}%",
@@ -24,6 +28,7 @@ export const en = {
 
   // A job's stage in lists (App Home, `/meeting-notes status`), next to its file name.
   "stage.queued": "Queued",
+  "stage.queued_waiting": "Waiting its turn ({count} ahead)",
   "stage.downloading": "Downloading…",
   "stage.transcribing": "Transcribing…",
   "stage.transcribing_percent": "Transcribing… {percent}%",
@@ -178,6 +183,7 @@ export const en = {
   "command.wrong_stage.retry": "That job can no longer be retried.",
   "command.wrong_stage.regenerate": "Notes can be regenerated only once they are ready.",
   "command.busy": "That job is busy right now. Try again in a moment.",
+  "command.cooldown": "These notes were regenerated a moment ago. Try again in {time}.",
   "command.cancel.done": "Canceled the notes for {file}.",
   "command.cancel.none": "There is no running job to cancel in this channel.",
   "channel_status.header": "Meeting notes in this channel",

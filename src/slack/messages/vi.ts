@@ -6,6 +6,10 @@ import type { Catalog } from "./en.ts";
  */
 export const vi: Catalog = {
   "status.queued": "Đang chuẩn bị phiên âm {file}…",
+  "status.queued_waiting.one":
+    "{file} đang chờ đến lượt: còn 1 bản ghi âm trước nó. Không có gì bị mất, nó sẽ tự bắt đầu.",
+  "status.queued_waiting.other":
+    "{file} đang chờ đến lượt: còn {count} bản ghi âm trước nó. Không có gì bị mất, nó sẽ tự bắt đầu.",
   "status.downloading": "Đang tải {file}…",
   "status.transcribing": "Đang phiên âm {file}…",
   "status.transcribing_percent": "Đang phiên âm {file}… {percent}%",
@@ -22,6 +26,7 @@ export const vi: Catalog = {
   "status.retry_hint": "Thử lại sẽ tiếp tục từ chỗ đã dừng.",
 
   "stage.queued": "Đang chờ",
+  "stage.queued_waiting": "Đang chờ đến lượt (còn {count} trước)",
   "stage.downloading": "Đang tải…",
   "stage.transcribing": "Đang phiên âm…",
   "stage.transcribing_percent": "Đang phiên âm… {percent}%",
@@ -168,6 +173,7 @@ export const vi: Catalog = {
   "command.wrong_stage.retry": "Tác vụ đó không thể thử lại nữa.",
   "command.wrong_stage.regenerate": "Chỉ có thể tạo lại khi biên bản đã sẵn sàng.",
   "command.busy": "Tác vụ đó đang bận. Hãy thử lại sau giây lát.",
+  "command.cooldown": "Biên bản này vừa được tạo lại. Hãy thử lại sau {time}.",
   "command.cancel.done": "Đã hủy biên bản của {file}.",
   "command.cancel.none": "Không có tác vụ nào đang chạy để hủy trong kênh này.",
   "channel_status.header": "Biên bản cuộc họp trong kênh này",

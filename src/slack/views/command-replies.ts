@@ -3,7 +3,7 @@ import type { ChannelSettings, CommandRefusal, Job, StartRefusal } from "../../j
 import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
 import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
-import { clampText } from "../text/index.ts";
+import { clampText, formatDuration } from "../text/index.ts";
 import { context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";
@@ -88,17 +88,36 @@ export function buildSkippedFiles(names: string[], locale: Locale): MessageConte
   );
 }
 
-/** Why a button or command on a job did nothing, as an ephemeral reply. */
+/**
+ * Why a button or command on a job did nothing, as an ephemeral reply; `retryInMs` says
+ * when a Regenerate in its cooldown may be tried again.
+ */
 export function buildCommandRefusal(
   reason: CommandRefusal,
   command: JobCommand,
   locale: Locale,
+  retryInMs = 0,
 ): MessageContent {
-  const sentence =
-    reason === "wrong_stage"
-      ? t(locale, `command.wrong_stage.${command}`)
-      : t(locale, reason === "busy" ? "command.busy" : "command.not_found");
+  const sentence = refusalSentence(reason, command, locale, retryInMs);
   return plainReply(sentence, asMrkdwn(sentence));
+}
+
+function refusalSentence(
+  reason: CommandRefusal,
+  command: JobCommand,
+  locale: Locale,
+  retryInMs: number,
+): string {
+  switch (reason) {
+    case "wrong_stage":
+      return t(locale, `command.wrong_stage.${command}`);
+    case "busy":
+      return t(locale, "command.busy");
+    case "cooldown":
+      return t(locale, "command.cooldown", { time: formatDuration(Math.ceil(retryInMs / 1000)) });
+    default:
+      return t(locale, "command.not_found");
+  }
 }
 
 /** The reply to `/meeting-notes cancel`: what was canceled, or that nothing was running. */

@@ -22,6 +22,10 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
   const file = safe(clampText(job.source.filename, MAX_FILENAME_CHARS));
   switch (job.stage) {
     case "queued":
+      if (job.ahead === undefined) return t(locale, "status.queued", { file });
+      return job.ahead === 1
+        ? t(locale, "status.queued_waiting.one", { file })
+        : t(locale, "status.queued_waiting.other", { file, count: job.ahead });
     case "downloading":
       return t(locale, `status.${job.stage}`, { file });
     case "transcribing": {
@@ -50,6 +54,10 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
 /** The stage in a list, next to the file name: "Transcribing… 40%", "Failed: …". */
 export function stageShort(job: Job, locale: Locale, safe: Safe): string {
   switch (job.stage) {
+    case "queued":
+      return job.ahead === undefined
+        ? t(locale, "stage.queued")
+        : t(locale, "stage.queued_waiting", { count: job.ahead });
     case "transcribing": {
       const percent = percentOf(job.audio.progress?.fraction);
       return percent === undefined

@@ -14,13 +14,14 @@ export function openSpeakerModal(deps: ListenerDeps, mode: "names" | "regenerate
     const job = await permittedJob(deps, args, click, mode, mode);
     if (job === undefined) return;
     const fits = mode === "names" ? job.stage === "naming" : job.stage === "done";
-    if (!fits) {
+    const waitMs = mode === "regenerate" ? deps.jobs.regenerateWaitMs(job) : 0;
+    if (!fits || waitMs > 0) {
       if (click.channelId === undefined) return;
       await tellUser(
         args.client,
         deps.logger,
         { channel: click.channelId, user: click.userId },
-        buildCommandRefusal("wrong_stage", mode, click.locale),
+        buildCommandRefusal(fits ? "cooldown" : "wrong_stage", mode, click.locale, waitMs),
       );
       return;
     }

@@ -71,7 +71,7 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
         client,
         deps.logger,
         { channel: job.origin.channelId, user: userId },
-        buildCommandRefusal(result.reason, mode, locale),
+        buildCommandRefusal(result.reason, mode, locale, result.retryInMs),
       );
     } else if (parsed.templateFileId !== undefined && templateId === undefined) {
       const text = t(locale, "template.unreadable");

@@ -1,0 +1,200 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { Store } from "../store/index.ts";
+import type { Job } from "./job.ts";
+
+/**
+ * Fair use: how many recordings may be downloaded and transcribed at once — per person, per
+ * channel, and for the whole bot (every replica together). A job over a limit waits in
+ * `queued`, in the order it came, and is never refused or lost.
+ */
+export interface AdmissionLimits {
+  perUser: number;
+  perChannel: number;
+  total: number;
+}
+
+export const defaultAdmissionLimits: AdmissionLimits = { perUser: 3, perChannel: 5, total: 20 };
+
+/** Where a job stands: it may start, or this many recordings must go first. */
+export type Place = { admitted: true } | { admitted: false; ahead: number };
+
+/** The stages that hold or wait for a slot: the long, heavy ones. */
+export function holdsSlot(job: Job): boolean {
+  return job.stage === "queued" || job.stage === "downloading" || job.stage === "transcribing";
+}
+
+const slotSchema = z.object({
+  id: z.string(),
+  user: z.string(),
+  channel: z.string(),
+  at: z.number(),
+});
+type Slot = z.infer<typeof slotSchema>;
+const recordSchema = z.object({
+  running: z.array(slotSchema),
+  waiting: z.array(slotSchema),
+  checkedAt: z.number(),
+});
+type AdmissionRecord = z.infer<typeof recordSchema>;
+
+const KEY = "admission";
+const LEASE_KEY = "admission";
+const LEASE_MS = 10_000;
+/** How often the lists are checked against the job records (a crash can leave a stale id). */
+const VERIFY_EVERY_MS = 60_000;
+
+export interface AdmissionOptions {
+  store: Store;
+  limits: AdmissionLimits;
+  logger: Logger;
+  /** Whether a listed job still holds or waits for its slot (its record says so). */
+  stillHolds: (jobId: string) => Promise<boolean>;
+  now?: () => number;
+}
+
+/**
+ * The slots, kept in the store under one lease so that every replica sees the same lists.
+ * A job asks when it is about to leave `queued`; it gives its slot back (through
+ * `applyEvent`, the one write path) as soon as it leaves the stages that hold one.
+ */
+export class Admission {
+  readonly #o: Required<AdmissionOptions>;
+
+  constructor(options: AdmissionOptions) {
+    this.#o = { now: Date.now, ...options };
+  }
+
+  /** Admits the job if every limit allows it and no earlier job is waiting for the slot. */
+  request(job: Job): Promise<Place> {
+    const slot: Slot = {
+      id: job.id,
+      user: `${job.origin.teamId}:${job.origin.userId}`,
+      channel: `${job.origin.teamId}:${job.origin.channelId}`,
+      at: job.createdAt,
+    };
+    return this.#locked(async (record) => {
+      if (record.running.some((s) => s.id === slot.id)) return { place: { admitted: true } };
+      const waiting = record.waiting.some((s) => s.id === slot.id)
+        ? record.waiting
+        : [...record.waiting, slot].sort((a, b) => a.at - b.at);
+      const plan = this.#plan(record.running, waiting);
+      const place = plan.places.get(slot.id) ?? { admitted: false, ahead: 1 };
+      const next = place.admitted
+        ? {
+            ...record,
+            running: [...record.running, slot],
+            waiting: waiting.filter((s) => s.id !== slot.id),
+          }
+        : { ...record, waiting };
+      return { place, next };
+    });
+  }
+
+  /** Gives the job's slot (or its place in the queue) back; returns the jobs that may start. */
+  release(jobId: string): Promise<string[]> {
+    return this.#locked(async (record) => {
+      const next = {
+        ...record,
+        running: record.running.filter((s) => s.id !== jobId),
+        waiting: record.waiting.filter((s) => s.id !== jobId),
+      };
+      const changed =
+        next.running.length !== record.running.length ||
+        next.waiting.length !== record.waiting.length;
+      const plan = this.#plan(next.running, next.waiting);
+      const ready = next.waiting.filter((s) => plan.places.get(s.id)?.admitted).map((s) => s.id);
+      return changed ? { place: ready, next } : { place: ready };
+    });
+  }
+
+  /**
+   * Admits waiting jobs in the order they came, as far as the limits allow, and says how
+   * many recordings stand before each job that must wait: those holding or first in line
+   * for the limit that stops it, beyond what that limit allows at once.
+   */
+  #plan(running: Slot[], waiting: Slot[]) {
+    const { perUser, perChannel, total } = this.#o.limits;
+    const byUser = countBy(running, (s) => s.user);
+    const byChannel = countBy(running, (s) => s.channel);
+    let all = running.length;
+    const places = new Map<string, Place>();
+    for (const slot of waiting) {
+      const users = byUser.get(slot.user) ?? 0;
+      const channels = byChannel.get(slot.channel) ?? 0;
+      const blocked = {
+        user: users >= perUser,
+        channel: channels >= perChannel,
+        all: all >= total,
+      };
+      const fits = !blocked.user && !blocked.channel && !blocked.all;
+      if (fits) places.set(slot.id, { admitted: true });
+      else {
+        const over = Math.max(users - perUser, channels - perChannel, all - total);
+        places.set(slot.id, { admitted: false, ahead: over + 1 });
+      }
+      // An admitted job counts everywhere. A waiting one takes its place in line only
+      // under the narrowest limit that stops it (person, then channel, then the bot): a
+      // later job behind that limit waits behind it (first come, first served), while a
+      // slot it could not use anyway goes to the next in line.
+      if (fits || blocked.user) byUser.set(slot.user, users + 1);
+      if (fits || (blocked.channel && !blocked.user)) byChannel.set(slot.channel, channels + 1);
+      if (fits || (blocked.all && !blocked.user && !blocked.channel)) all += 1;
+    }
+    return { places };
+  }
+
+  /** Runs `change` on the record under the admission lease; saves what it returns. */
+  async #locked<T>(
+    change: (record: AdmissionRecord) => Promise<{ place: T; next?: AdmissionRecord }>,
+  ): Promise<T> {
+    const { store } = this.#o;
+    const token = await this.#acquire();
+    try {
+      let record = await this.#read();
+      if (this.#o.now() - record.checkedAt > VERIFY_EVERY_MS) record = await this.#verify(record);
+      const { place, next } = await change(record);
+      if (next !== undefined || record.checkedAt === 0) {
+        await store.set("meta", KEY, next ?? record);
+      }
+      return place;
+    } finally {
+      await store.releaseLease(LEASE_KEY, token).catch(() => undefined);
+    }
+  }
+
+  async #acquire(): Promise<string> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const token = await this.#o.store.acquireLease(LEASE_KEY, LEASE_MS);
+      if (token !== undefined) return token;
+      await sleep(10 + Math.random() * 20);
+    }
+    throw new Error("The admission lease stayed busy.");
+  }
+
+  async #read(): Promise<AdmissionRecord> {
+    const parsed = recordSchema.safeParse(await this.#o.store.get<unknown>("meta", KEY));
+    if (parsed.success) return parsed.data;
+    return { running: [], waiting: [], checkedAt: 0 };
+  }
+
+  /** Drops listed jobs whose records no longer hold a slot (a crash between two writes). */
+  async #verify(record: AdmissionRecord): Promise<AdmissionRecord> {
+    const keep = async (slots: Slot[]) => {
+      const held = await Promise.all(slots.map((s) => this.#o.stillHolds(s.id)));
+      return slots.filter((_, i) => held[i]);
+    };
+    const running = await keep(record.running);
+    const waiting = await keep(record.waiting);
+    const dropped = record.running.length + record.waiting.length - running.length - waiting.length;
+    if (dropped > 0) this.#o.logger.warn({ dropped }, "admission: dropped stale slots");
+    return { running, waiting, checkedAt: this.#o.now() };
+  }
+}
+
+function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}

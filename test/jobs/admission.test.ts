@@ -1,0 +1,146 @@
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Admission, type AdmissionLimits, type Job, type Place } from "../../src/jobs/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
+
+const logger = pino({ level: "silent" });
+const REDIS_URL = process.env.REDIS_URL;
+const PREFIX = runPrefix();
+
+/** A queued job of `user` in `channel`, created at `at`. */
+function job(id: string, user: string, channel: string, at: number): Job {
+  return {
+    id,
+    stage: "queued",
+    createdAt: at,
+    updatedAt: at,
+    stageStartedAt: at,
+    wakeAt: at,
+    attempts: 0,
+    origin: { teamId: "T1", channelId: channel, threadTs: "1.1", userId: user },
+    source: { fileId: `F${id}`, filename: "a.m4a", size: 1, downloadUrl: "https://x.test/a" },
+    options: {},
+  };
+}
+
+function admissionOn(store: Store, limits: AdmissionLimits, holding = new Set<string>()) {
+  let now = 1_000_000;
+  const admission = new Admission({
+    store,
+    limits,
+    logger,
+    stillHolds: async (id) => holding.has(id),
+    now: () => now,
+  });
+  return { admission, advance: (ms: number) => (now += ms) };
+}
+
+const admitted: Place = { admitted: true };
+
+const backends: [string, () => Promise<Store>][] = [["memory", () => openStore("memory://")]];
+if (REDIS_URL !== undefined) {
+  backends.push(["redis", () => openStore(REDIS_URL, { keyPrefix: PREFIX })]);
+}
+
+describe.each(backends)("Admission (%s)", (_kind, open) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(async () => {
+    if (store.kind === "redis") await dropRedisKeys(REDIS_URL ?? "", PREFIX);
+    await store.close();
+  });
+
+  it("lets a person run up to their limit, then says how many are ahead", async () => {
+    const { admission } = admissionOn(store, { perUser: 2, perChannel: 10, total: 10 });
+    expect(await admission.request(job("a1", "alice", "C1", 1))).toEqual(admitted);
+    expect(await admission.request(job("a2", "alice", "C1", 2))).toEqual(admitted);
+    expect(await admission.request(job("a3", "alice", "C1", 3))).toEqual({
+      admitted: false,
+      ahead: 1,
+    });
+    expect(await admission.request(job("a4", "alice", "C1", 4))).toEqual({
+      admitted: false,
+      ahead: 2,
+    });
+    // Bob is not behind Alice's limit.
+    expect(await admission.request(job("b1", "bob", "C1", 5))).toEqual(admitted);
+    // Asking again changes nothing.
+    expect(await admission.request(job("a1", "alice", "C1", 1))).toEqual(admitted);
+    expect(await admission.request(job("a3", "alice", "C1", 3))).toMatchObject({ ahead: 1 });
+  });
+
+  it("frees a slot on release and hands it to the first in line", async () => {
+    const { admission } = admissionOn(store, { perUser: 1, perChannel: 10, total: 10 });
+    await admission.request(job("a1", "alice", "C1", 1));
+    await admission.request(job("a2", "alice", "C1", 2));
+    await admission.request(job("a3", "alice", "C1", 3));
+    expect(await admission.release("a1")).toEqual(["a2"]);
+    // a3 may not jump the line while a2 has not started yet.
+    expect(await admission.request(job("a3", "alice", "C1", 3))).toMatchObject({
+      admitted: false,
+    });
+    expect(await admission.request(job("a2", "alice", "C1", 2))).toEqual(admitted);
+    expect(await admission.release("a2")).toEqual(["a3"]);
+  });
+
+  it("applies the channel and the whole-bot limits", async () => {
+    const { admission } = admissionOn(store, { perUser: 10, perChannel: 1, total: 2 });
+    expect(await admission.request(job("c1", "u1", "C1", 1))).toEqual(admitted);
+    expect(await admission.request(job("c2", "u2", "C1", 2))).toEqual({
+      admitted: false,
+      ahead: 1,
+    });
+    expect(await admission.request(job("d1", "u3", "C2", 3))).toEqual(admitted);
+    expect(await admission.request(job("e1", "u4", "C3", 4))).toEqual({
+      admitted: false,
+      ahead: 1,
+    });
+    expect(await admission.release("d1")).toEqual(["e1"]);
+  });
+
+  it("lets a job blocked by its own limit not hold back others", async () => {
+    const { admission } = admissionOn(store, { perUser: 1, perChannel: 10, total: 2 });
+    await admission.request(job("a1", "alice", "C1", 1));
+    expect(await admission.request(job("a2", "alice", "C1", 2))).toMatchObject({
+      admitted: false,
+    });
+    expect(await admission.request(job("b1", "bob", "C1", 3))).toEqual(admitted);
+  });
+
+  it("drops slots whose jobs no longer hold them, once a minute", async () => {
+    const holding = new Set(["a1"]);
+    const { admission, advance } = admissionOn(
+      store,
+      { perUser: 1, perChannel: 10, total: 10 },
+      holding,
+    );
+    await admission.request(job("a1", "alice", "C1", 1));
+    expect(await admission.request(job("a2", "alice", "C1", 2))).toMatchObject({
+      admitted: false,
+    });
+    // a1 ended, but a crash kept it from giving its slot back.
+    holding.delete("a1");
+    holding.add("a2");
+    advance(61_000);
+    expect(await admission.request(job("a2", "alice", "C1", 2))).toEqual(admitted);
+  });
+
+  it("never admits more than the limits allow, however many ask at once", async () => {
+    const limits = { perUser: 2, perChannel: 3, total: 4 };
+    const replicas = [admissionOn(store, limits).admission, admissionOn(store, limits).admission];
+    const jobs = Array.from({ length: 24 }, (_, i) => job(`j${i}`, `u${i % 3}`, `C${i % 2}`, i));
+    const places = await Promise.all(jobs.map((j, i) => (replicas[i % 2] as Admission).request(j)));
+    const inside = jobs.filter((_, i) => places[i]?.admitted);
+    expect(inside.length).toBeLessThanOrEqual(4);
+    expect(inside.length).toBeGreaterThan(0);
+    for (const user of ["u0", "u1", "u2"]) {
+      expect(inside.filter((j) => j.origin.userId === user).length).toBeLessThanOrEqual(2);
+    }
+    for (const channel of ["C0", "C1"]) {
+      expect(inside.filter((j) => j.origin.channelId === channel).length).toBeLessThanOrEqual(3);
+    }
+  });
+});
