@@ -60,6 +60,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
+    resultLinks: { allowHosts: config.noteTaker.resultLinkHosts },
     logger,
     ...dispatcher,
     ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
