@@ -214,7 +214,7 @@ export class NoteTakerClient {
       return this.#observed("GET dialog", async () => {
         const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
         const tooLarge = () => new NoteTakerTooLargeError("dialog", this.#maxDialogBytes);
-        checkDeclaredLength(response, tooLarge());
+        await checkDeclaredLength(response, tooLarge());
         return readTextCapped(response.body, this.#maxDialogBytes, tooLarge);
       });
     });
@@ -237,7 +237,10 @@ export class NoteTakerClient {
       const bytes = await withRetries("download docx", this.#retry, signal, async () => {
         return this.#observed("GET docx", async () => {
           const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
-          checkDeclaredLength(response, new NoteTakerTooLargeError("docx", this.#maxDocxBytes));
+          await checkDeclaredLength(
+            response,
+            new NoteTakerTooLargeError("docx", this.#maxDocxBytes),
+          );
           return writeDocxCapped(response.body, partPath, this.#maxDocxBytes);
         });
       });

@@ -78,15 +78,16 @@ function errorOfStatus(status: number, retryAfterHeader: string | string[] | und
 
 /**
  * Refuses at once a body whose declared length is over the cap, before reading any of it
- * (the body is destroyed); a body that declares nothing is capped while it is read.
+ * (the body is discarded); a body that declares nothing is capped while it is read.
  */
-export function checkDeclaredLength(
+export async function checkDeclaredLength(
   response: Dispatcher.ResponseData,
   tooLarge: NoteTakerTooLargeError,
-): void {
+): Promise<void> {
   const declared = Number(response.headers["content-length"]);
   if (Number.isFinite(declared) && declared > tooLarge.maxBytes) {
-    response.body.destroy();
+    // dump() closes at once a body declared over its 128 KiB limit, without an error event.
+    await response.body.dump();
     throw tooLarge;
   }
 }
