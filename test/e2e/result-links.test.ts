@@ -153,9 +153,10 @@ describe("a 50 MB dialog (local trial)", () => {
       }
     })();
     loop.enable();
+    let status: Awaited<ReturnType<typeof failedWith>>;
     try {
       const ts = await upload(stack);
-      await failedWith(stack, ts, TOO_LARGE);
+      status = await failedWith(stack, ts, TOO_LARGE);
     } finally {
       finished = true;
       await probe;
@@ -177,7 +178,8 @@ describe("a 50 MB dialog (local trial)", () => {
     expect(during.length).toBeGreaterThan(0);
     expect(maxMs).toBeLessThan(500);
     expect(growthMib).toBeLessThan(128);
-    // Read once, refused, not retried as a bad answer.
+    // Read once, refused, not retried as a bad answer, and no Retry offered.
+    expect(buttonValue(status, ACTIONS.retry)).toBeUndefined();
     const fetches = stack.emulator.stats.requests.filter((r) =>
       r.path.startsWith("/files/dialog/"),
     );
