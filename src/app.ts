@@ -61,6 +61,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
+    resultLinks: { allowHosts: config.noteTaker.resultLinkHosts },
     logger,
     ...dispatcher,
     ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
@@ -98,11 +99,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const client = bolt.app.client;
   slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
-  const isSlackHost = slackHostsOf(config.slack.apiUrl);
+  const slackHosts = slackHostsOf(config.slack.apiUrl);
   const gateway = new SlackGateway({
     client,
     botToken,
-    isSlackHost,
+    slackHosts,
     logger,
     ...dispatcher,
     onError: metrics.onSlackError,
@@ -120,7 +121,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     onStageChange: metrics.onStageChange,
     ...deps.jobs,
   });
-  const directory = new SlackDirectory({ client, botToken, isSlackHost, logger, ...dispatcher });
+  const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
   const respond = createResponder({ logger, ...dispatcher });
   registerListeners(bolt.app, {
     jobs: jobs.service,

@@ -51,6 +51,35 @@ const httpUrl = (hint: string) =>
     { error: `must be an http(s) URL: ${hint}` },
   );
 
+/** A comma-separated list of host names (no scheme, port, path or wildcard), lower-cased. */
+const hostList = (hint: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const hosts = (value ?? "")
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== "");
+      const bad = hosts.filter((host) => !isHostName(host));
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be host names separated by commas, without scheme, port, path or wildcard (not ${bad.join(", ")}): ${hint}`,
+        });
+        return z.NEVER;
+      }
+      return hosts;
+    });
+
+function isHostName(host: string): boolean {
+  return (
+    !host.includes("*") &&
+    URL.canParse(`http://${host}/`) &&
+    new URL(`http://${host}/`).hostname === host
+  );
+}
+
 const envSchema = z.object({
   SLACK_BOT_TOKEN: requiredText("the Bot User OAuth Token (xoxb-…) from OAuth & Permissions."),
   SLACK_APP_TOKEN: optionalText,
@@ -68,6 +97,9 @@ const envSchema = z.object({
     "the Note Service base URL, including /api/v1/third-party/note-taker.",
   ),
   NOTE_TAKER_API_KEY: requiredText("the Note Service API key (sent as X-API-Key)."),
+  RESULT_LINK_HOSTS: hostList(
+    "hosts trusted to serve the Note Service's result links from any address, over http too.",
+  ),
   STORE_URL: optionalText.pipe(
     z
       .string()
@@ -145,7 +177,12 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
-  noteTaker: { baseUrl: string; apiKey: string };
+  noteTaker: {
+    baseUrl: string;
+    apiKey: string;
+    /** Hosts that may serve result links from any address, over http too (exact names). */
+    resultLinkHosts: readonly string[];
+  };
   storeUrl: string;
   poll: { initialMs: number; maxMs: number };
   retentionDays: number;
@@ -192,7 +229,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
     },
     port: e.PORT,
-    noteTaker: { baseUrl: e.NOTE_TAKER_BASE_URL.replace(/\/+$/, ""), apiKey: e.NOTE_TAKER_API_KEY },
+    noteTaker: {
+      baseUrl: e.NOTE_TAKER_BASE_URL.replace(/\/+$/, ""),
+      apiKey: e.NOTE_TAKER_API_KEY,
+      resultLinkHosts: e.RESULT_LINK_HOSTS,
+    },
     storeUrl: e.STORE_URL ?? "sqlite://data/meeting-notes.sqlite",
     poll: { initialMs: e.POLL_INITIAL_MS, maxMs: e.POLL_MAX_MS },
     retentionDays: e.RETENTION_DAYS,

@@ -28,7 +28,11 @@ describe("loadConfig", () => {
         apiUrl: "https://slack.com/api/",
       },
       port: 3000,
-      noteTaker: { baseUrl: "https://notes.example/api/v1/third-party/note-taker", apiKey: "key" },
+      noteTaker: {
+        baseUrl: "https://notes.example/api/v1/third-party/note-taker",
+        apiKey: "key",
+        resultLinkHosts: [],
+      },
       storeUrl: "sqlite://data/meeting-notes.sqlite",
       poll: { initialMs: 2000, maxMs: 15_000 },
       retentionDays: 30,
@@ -91,6 +95,20 @@ describe("loadConfig", () => {
     expect(problems.join("\n")).toMatch(/PORT must be a whole number/);
     expect(problems.join("\n")).toMatch(/SLACK_APP_TOKEN must be an app-level token/);
     expect(problems.join("\n")).toMatch(/POLL_INITIAL_MS must not be greater than POLL_MAX_MS/);
+  });
+
+  it("reads RESULT_LINK_HOSTS as exact host names, lower-cased, and refuses anything else", () => {
+    const hosts = loadConfig({ ...valid, RESULT_LINK_HOSTS: " Files.Internal , 10.0.0.7,, [::1]" })
+      .noteTaker.resultLinkHosts;
+    expect(hosts).toEqual(["files.internal", "10.0.0.7", "[::1]"]);
+    const problems = problemsOf({
+      ...valid,
+      RESULT_LINK_HOSTS: "ok.internal, https://files.internal, store:9000, *.corp, a/b",
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^RESULT_LINK_HOSTS must be host names/);
+    expect(problems[0]).toContain("https://files.internal, store:9000, *.corp, a/b");
+    expect(problems[0]).not.toContain("ok.internal,");
   });
 
   it("chooses Socket Mode without a signing secret when an app token is set", () => {

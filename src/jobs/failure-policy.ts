@@ -2,9 +2,11 @@ import {
   NoteTakerAuthError,
   NoteTakerInputError,
   NoteTakerLinkExpiredError,
+  NoteTakerLinkRefusedError,
   NoteTakerProtocolError,
   NoteTakerRefusedError,
   NoteTakerTaskNotFoundError,
+  NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "../notetaker/index.ts";
 import { GatewayError } from "./gateway.ts";
@@ -62,6 +64,12 @@ export function decideFailure(
   if (error instanceof NoteTakerTaskNotFoundError) return fail("task_lost", true);
   if (error instanceof NoteTakerProtocolError) return fail("bad_response", true);
   if (error instanceof NoteTakerLinkExpiredError) return fail("docx_expired", true);
+  // The same link would be refused again, and the same file would be as large again.
+  if (error instanceof NoteTakerLinkRefusedError) return fail("link_refused", false);
+  if (error instanceof NoteTakerTooLargeError) {
+    const code = error.what === "dialog" ? "dialog_too_large" : "docx_too_large";
+    return fail(code, false, String(Math.floor(error.maxBytes / (1024 * 1024))));
+  }
   if (error instanceof GatewayError && !error.transient) return fail("slack_failed", true);
   const transientCode =
     error instanceof NoteTakerTransientError

@@ -179,6 +179,9 @@ export const FAILURE_CODES = [
   "slack_failed",
   "no_speech",
   "docx_expired",
+  "link_refused",
+  "dialog_too_large",
+  "docx_too_large",
   "internal",
 ] as const;
 export const failureSchema = z.object({

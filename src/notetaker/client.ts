@@ -3,7 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
 import type { FormDataLike } from "form-data-encoder";
 import { type Logger, pino } from "pino";
-import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
+import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import type { z } from "zod";
 import { checkAudioFile, checkLanguageHint, checkSpeakerHints } from "./audio-rules.ts";
 import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
@@ -13,6 +13,7 @@ import {
   NoteTakerError,
   NoteTakerProtocolError,
   NoteTakerRefusedError,
+  NoteTakerTooLargeError,
 } from "./errors.ts";
 import {
   parseJsonOrUndefined,
@@ -24,7 +25,12 @@ import {
 } from "./http.ts";
 import { buildForm, diskFile, encodeMultipart, memoryFile } from "./multipart.ts";
 import { normalizeProgress, type Progress } from "./progress.ts";
-import { getResultLink, writeDocxCapped } from "./result-links.ts";
+import {
+  createResultLinkGuard,
+  type ResultLinkGuard,
+  type ResultLinkOptions,
+} from "./result-link-guard.ts";
+import { checkDeclaredLength, getResultLink, writeDocxCapped } from "./result-links.ts";
 import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 import {
   type AudioResult,
@@ -51,7 +57,11 @@ export interface NoteTakerClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed for the answer to an audio upload once it is sent. */
   uploadTimeoutMs?: number;
+  /** Result links: who may serve them (see result-link-guard.ts). */
+  resultLinks?: ResultLinkOptions;
+  /** Cap of the dialog file, which is held in memory; default 20 MiB. */
   maxDialogBytes?: number;
+  /** Cap of the note's DOCX, streamed to disk; default 25 MiB. */
   maxDocxBytes?: number;
   /** How to wait between retries; tests record the waits instead of sleeping. */
   sleep?: Sleep;
@@ -80,6 +90,13 @@ export interface SubmitDialogInput {
 }
 
 const MAX_ENVELOPE_BYTES = 1024 * 1024;
+const MIB = 1024 * 1024;
+// A dialog of 20 MiB is tens of hours of speech; it is parsed and kept in memory, so the cap
+// is what bounds the memory one job can take.
+const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
+// A note's DOCX is its template (at most 10 MB, MAX_TEMPLATE_BYTES) plus the note's text:
+// 25 MiB leaves room for both while stopping a runaway link from filling the temp disk.
+const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
@@ -91,7 +108,7 @@ export class NoteTakerClient {
   readonly #baseUrl: string;
   readonly #apiKey: string;
   readonly #dispatcher: Dispatcher;
-  readonly #downloads: Dispatcher;
+  readonly #links: ResultLinkGuard;
   readonly #retry: RetryContext;
   readonly #timeoutMs: number;
   readonly #uploadTimeoutMs: number;
@@ -103,7 +120,11 @@ export class NoteTakerClient {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.#apiKey = options.apiKey;
     this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
-    this.#downloads = this.#dispatcher.compose(interceptors.redirect({ maxRedirections: 5 }));
+    this.#links = createResultLinkGuard(
+      this.#baseUrl,
+      options.resultLinks ?? {},
+      options.dispatcher,
+    );
     this.#retry = {
       policy: options.retryPolicy ?? defaultRetryPolicy,
       logger: (options.logger ?? pino({ level: "silent" })).child({ name: "notetaker" }),
@@ -111,8 +132,8 @@ export class NoteTakerClient {
     };
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 15 * 60_000;
-    this.#maxDialogBytes = options.maxDialogBytes ?? 50 * 1024 * 1024;
-    this.#maxDocxBytes = options.maxDocxBytes ?? 50 * 1024 * 1024;
+    this.#maxDialogBytes = options.maxDialogBytes ?? DEFAULT_MAX_DIALOG_BYTES;
+    this.#maxDocxBytes = options.maxDocxBytes ?? DEFAULT_MAX_DOCX_BYTES;
     this.#onRequest = options.onRequest;
   }
 
@@ -191,8 +212,10 @@ export class NoteTakerClient {
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
     const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
       return this.#observed("GET dialog", async () => {
-        const response = await getResultLink(this.#downloads, url, this.#timeoutMs, signal);
-        return readTextCapped(response.body, this.#maxDialogBytes, "The dialog file");
+        const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
+        const tooLarge = () => new NoteTakerTooLargeError("dialog", this.#maxDialogBytes);
+        await checkDeclaredLength(response, tooLarge());
+        return readTextCapped(response.body, this.#maxDialogBytes, tooLarge);
       });
     });
     const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
@@ -213,7 +236,11 @@ export class NoteTakerClient {
     try {
       const bytes = await withRetries("download docx", this.#retry, signal, async () => {
         return this.#observed("GET docx", async () => {
-          const response = await getResultLink(this.#downloads, url, this.#timeoutMs, signal);
+          const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
+          await checkDeclaredLength(
+            response,
+            new NoteTakerTooLargeError("docx", this.#maxDocxBytes),
+          );
           return writeDocxCapped(response.body, partPath, this.#maxDocxBytes);
         });
       });
@@ -291,7 +318,11 @@ export class NoteTakerClient {
       bodyTimeout: options.timeoutMs,
       signal: options.signal ?? null,
     });
-    const text = await readTextCapped(response.body, MAX_ENVELOPE_BYTES, "The answer");
+    const text = await readTextCapped(
+      response.body,
+      MAX_ENVELOPE_BYTES,
+      () => new NoteTakerProtocolError(`The answer is larger than ${MAX_ENVELOPE_BYTES} bytes.`),
+    );
     const json = parseJsonOrUndefined(text);
     const isPoll = method === "GET";
     if (response.statusCode < 200 || response.statusCode > 299) {

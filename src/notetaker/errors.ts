@@ -11,7 +11,9 @@ export type NoteTakerErrorCode =
   | "notetaker_task_not_found"
   | "notetaker_transient"
   | "notetaker_protocol"
-  | "notetaker_link_expired";
+  | "notetaker_link_expired"
+  | "notetaker_link_refused"
+  | "notetaker_too_large";
 
 export abstract class NoteTakerError extends Error {
   abstract readonly code: NoteTakerErrorCode;
@@ -68,6 +70,29 @@ export class NoteTakerProtocolError extends NoteTakerError {
 /** A result link (the DOCX) has expired or is gone: regenerate instead of failing. */
 export class NoteTakerLinkExpiredError extends NoteTakerError {
   readonly code = "notetaker_link_expired";
+}
+
+/**
+ * A result link (or one of its redirects) points where the bot may not fetch from: not https,
+ * or a loopback, private, link-local… address (see blocked-address.ts). Trying again cannot
+ * help: the service would have to hand out another link, or an operator allow the host.
+ */
+export class NoteTakerLinkRefusedError extends NoteTakerError {
+  readonly code = "notetaker_link_refused";
+}
+
+/** A result file is larger than the client accepts; reading stopped at the cap. */
+export class NoteTakerTooLargeError extends NoteTakerError {
+  readonly code = "notetaker_too_large";
+  /** Which file: the transcript (dialog) or the note's DOCX. */
+  readonly what: "dialog" | "docx";
+  readonly maxBytes: number;
+
+  constructor(what: "dialog" | "docx", maxBytes: number) {
+    super(`The ${what} file is larger than ${maxBytes} bytes.`);
+    this.what = what;
+    this.maxBytes = maxBytes;
+  }
 }
 
 /**

@@ -1,11 +1,7 @@
+import { StringDecoder } from "node:string_decoder";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
-import {
-  isRetryable,
-  NoteTakerError,
-  NoteTakerProtocolError,
-  NoteTakerTransientError,
-} from "./errors.ts";
+import { isRetryable, NoteTakerError, NoteTakerTransientError } from "./errors.ts";
 import { type RetryPolicy, retryDelayMs } from "./retry-policy.ts";
 
 /** Waits between attempts; tests pass one that records the waits instead of sleeping. */
@@ -60,23 +56,29 @@ function asNoteTakerError(thrown: unknown): NoteTakerError {
   return new NoteTakerTransientError(`Network error: ${message}`, { cause: thrown });
 }
 
-/** Reads a whole response body as text, refusing one larger than `maxBytes`. */
+/**
+ * Reads a whole response body as UTF-8 text, decoding chunk by chunk into one string so no
+ * second copy of the bytes is ever held, and stops the moment the body passes `maxBytes`
+ * (the rest is never read: the body is destroyed).
+ * @throws the error `tooLarge` makes, once the cap is passed.
+ */
 export async function readTextCapped(
   body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
   maxBytes: number,
-  what: string,
+  tooLarge: () => Error,
 ): Promise<string> {
-  const chunks: Uint8Array[] = [];
+  const decoder = new StringDecoder("utf8");
+  let text = "";
   let total = 0;
   for await (const chunk of body) {
     total += chunk.byteLength;
     if (total > maxBytes) {
       body.destroy();
-      throw new NoteTakerProtocolError(`${what} is larger than ${maxBytes} bytes.`);
+      throw tooLarge();
     }
-    chunks.push(chunk);
+    text += decoder.write(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return text + decoder.end();
 }
 
 /** Parses JSON, or returns undefined: error bodies are often not JSON at all. */

@@ -5,48 +5,91 @@ import { type Dispatcher, request } from "undici";
 import {
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
+  NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "./errors.ts";
+import type { ResultLinkGuard } from "./result-link-guard.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 /**
- * A plain GET of a result link (`dialog_url`, `docx_url`): redirects followed through the
- * given dispatcher, no API key, no other credential — the links are signed and may live on
- * another host.
+ * A plain GET of a result link (`dialog_url`, `docx_url`): no API key, no other credential —
+ * the links are signed and may live on another host. Redirects are followed here, at most
+ * five, each hop checked by the guard like the first (https, allowed address).
+ * @throws {NoteTakerLinkRefusedError} when a hop may not be fetched.
  * @throws {NoteTakerLinkExpiredError} on 403/404/410.
  */
 export async function getResultLink(
-  dispatcher: Dispatcher,
+  guard: ResultLinkGuard,
   url: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ) {
-  const target = new URL(url);
-  if (target.protocol !== "https:" && target.protocol !== "http:") {
-    throw new NoteTakerProtocolError("A result link is not an http(s) URL.");
+  let target = parseLink(url);
+  for (let hop = 0; ; hop++) {
+    guard.check(target);
+    const response = await request(target, {
+      dispatcher: guard.dispatcher,
+      method: "GET",
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: signal ?? null,
+    });
+    const status = response.statusCode;
+    const location = response.headers.location;
+    if (REDIRECT_STATUSES.has(status) && typeof location === "string") {
+      await response.body.dump();
+      if (hop >= MAX_REDIRECTS) {
+        throw new NoteTakerProtocolError(
+          `A result link redirected more than ${MAX_REDIRECTS} times.`,
+        );
+      }
+      target = parseLink(location, target);
+      continue;
+    }
+    if (status >= 200 && status <= 299) return response;
+    await response.body.dump();
+    throw errorOfStatus(status, response.headers["retry-after"]);
   }
-  const response = await request(target, {
-    dispatcher,
-    method: "GET",
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    signal: signal ?? null,
-  });
-  const status = response.statusCode;
-  if (status >= 200 && status <= 299) return response;
-  await response.body.dump();
+}
+
+function parseLink(url: string, base?: URL): URL {
+  if (!URL.canParse(url, base?.href))
+    throw new NoteTakerProtocolError("A result link is not a URL.");
+  return new URL(url, base);
+}
+
+function errorOfStatus(status: number, retryAfterHeader: string | string[] | undefined) {
   if (status === 403 || status === 404 || status === 410) {
-    throw new NoteTakerLinkExpiredError(`The result link answered ${status}: it has expired.`, {
+    return new NoteTakerLinkExpiredError(`The result link answered ${status}: it has expired.`, {
       status,
     });
   }
   if (status === 408 || status === 429 || status >= 500) {
-    throw new NoteTakerTransientError(`The result link answered ${status}.`, {
+    return new NoteTakerTransientError(`The result link answered ${status}.`, {
       status,
-      ...retryAfter(response.headers["retry-after"]),
+      ...retryAfter(retryAfterHeader),
     });
   }
-  throw new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
+  return new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
+}
+
+/**
+ * Refuses at once a body whose declared length is over the cap, before reading any of it
+ * (the body is discarded); a body that declares nothing is capped while it is read.
+ */
+export async function checkDeclaredLength(
+  response: Dispatcher.ResponseData,
+  tooLarge: NoteTakerTooLargeError,
+): Promise<void> {
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > tooLarge.maxBytes) {
+    // dump() closes at once a body declared over its 128 KiB limit, without an error event.
+    await response.body.dump();
+    throw tooLarge;
+  }
 }
 
 function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
@@ -66,8 +109,7 @@ export async function writeDocxCapped(
     transform(chunk: Buffer, _encoding, callback) {
       total += chunk.byteLength;
       if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
-      if (total > maxBytes)
-        callback(new NoteTakerProtocolError(`The DOCX is larger than ${maxBytes} bytes.`));
+      if (total > maxBytes) callback(new NoteTakerTooLargeError("docx", maxBytes));
       else callback(null, chunk);
     },
   });

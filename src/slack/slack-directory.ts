@@ -1,7 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { type Dispatcher, getGlobalDispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
+import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 
 /** What the bot knows of a member: how to name them, their language, their role. */
@@ -31,27 +32,28 @@ export class SlackDirectory {
   readonly #client: WebClient;
   readonly #token: string;
   readonly #logger: Logger;
-  readonly #dispatcher: Dispatcher;
+  readonly #dispatcher: Dispatcher | undefined;
   readonly #users = new Map<string, { info: UserInfo; at: number }>();
   readonly #members = new Map<
     string,
     { ids: Promise<ReadonlySet<string> | undefined>; at: number }
   >();
-  readonly #isSlackHost: (host: string) => boolean;
+  readonly #slackHosts: SlackHosts;
   #botUserId: Promise<string | undefined> | undefined;
 
   constructor(options: {
     client: WebClient;
     botToken: string;
-    isSlackHost: (host: string) => boolean;
+    /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
+    slackHosts: SlackHosts;
     logger: Logger;
     dispatcher?: Dispatcher;
   }) {
     this.#client = options.client;
-    this.#isSlackHost = options.isSlackHost;
+    this.#slackHosts = options.slackHosts;
     this.#token = options.botToken;
     this.#logger = options.logger;
-    this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
+    this.#dispatcher = options.dispatcher;
   }
 
   /**
@@ -166,24 +168,28 @@ export class SlackDirectory {
     }
   }
 
-  /** Downloads a small file (a DOCX template, at most 10 MB) into memory. */
+  /**
+   * Downloads a small file (a DOCX template, at most 10 MB) into memory, by the same guarded
+   * download as recordings (Slack's hosts only, https, the token nowhere else), stopping at
+   * the cap while it streams. Undefined when it cannot be had.
+   */
   async smallFile(fileId: string): Promise<{ filename: string; data: Uint8Array } | undefined> {
     const file = await this.file(fileId);
     const url = file?.url_private_download ?? file?.url_private;
     if (file === undefined || url === undefined) return undefined;
     if ((file.size ?? 0) > MAX_TEMPLATE_BYTES) return undefined;
-    if (!URL.canParse(url) || !this.#isSlackHost(new URL(url).host)) return undefined;
-    const response = await request(url, {
-      dispatcher: this.#dispatcher,
-      headers: { authorization: `Bearer ${this.#token}` },
-    });
-    const type = String(response.headers["content-type"] ?? "");
-    if (response.statusCode !== 200 || type.includes("text/html")) {
-      await response.body.dump();
+    try {
+      const data = await readSlackFile({
+        url,
+        token: this.#token,
+        hosts: this.#slackHosts,
+        maxBytes: MAX_TEMPLATE_BYTES,
+        ...(this.#dispatcher === undefined ? {} : { dispatcher: this.#dispatcher }),
+      });
+      return { filename: file.name ?? `${fileId}.docx`, data };
+    } catch (error) {
+      this.#logger.warn({ err: error, fileId }, "small file download failed");
       return undefined;
     }
-    const data = new Uint8Array(await response.body.arrayBuffer());
-    if (data.byteLength > MAX_TEMPLATE_BYTES) return undefined;
-    return { filename: file.name ?? `${fileId}.docx`, data };
   }
 }

@@ -7,7 +7,7 @@
  */
 import { rm } from "node:fs/promises";
 import { MAX_AUDIO_BYTES, NoteTakerClient } from "../../src/notetaker/index.ts";
-import { downloadSlackFile } from "../../src/slack/gateway/download-slack-file.ts";
+import { downloadSlackFile, slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 
 const [url, token, destPath, bytes, baseUrl, apiKey] = process.argv.slice(2);
 if (!url || !token || !destPath || !bytes || !baseUrl || !apiKey) {
@@ -34,7 +34,7 @@ const got = await downloadSlackFile({
   url,
   token,
   // The fake Slack is the only host here: the token goes to it alone.
-  isSlackHost: (host) => host === new URL(url).host,
+  hosts: slackHostsOf(url),
   destPath,
   maxBytes: MAX_AUDIO_BYTES,
   expectedBytes: Number(bytes),

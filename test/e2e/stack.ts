@@ -1,4 +1,7 @@
+import { lookup as dnsLookup } from "node:dns";
+import type { LookupFunction } from "node:net";
 import { Writable } from "node:stream";
+import { Agent } from "undici";
 import { createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
@@ -13,22 +16,35 @@ export const CHANNEL = "C0E2E0001";
 export const ALICE = "U0ALICE01";
 export const BOB = "U0BOB0001";
 
+export interface StackOptions {
+  /**
+   * Reach the Note Service API under this host name (the app's dispatcher resolves it to
+   * 127.0.0.1) instead of 127.0.0.1: the base URL is then not local, so the app applies the
+   * strict result-link rules of production (https, public addresses only).
+   */
+  apiHost?: string;
+}
+
 /**
  * The real app in HTTP mode, wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note
  * Service emulator and a SQLite store in a temp folder; every log line is kept.
  */
-export async function startStack(env: Record<string, string> = {}) {
+export async function startStack(env: Record<string, string> = {}, options: StackOptions = {}) {
   const temp = await makeTempDir("mn-e2e-");
   const fake = await createFakeSlack();
   const emulator = await createEmulator();
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
   fake.addChannel({ id: CHANNEL, name: "weekly-sync" });
+  const baseUrl = new URL(emulator.baseUrl);
+  if (options.apiHost !== undefined) baseUrl.hostname = options.apiHost;
+  const dispatcher =
+    options.apiHost === undefined ? undefined : resolvingAgent(options.apiHost, "127.0.0.1");
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: fake.apiUrl,
-    NOTE_TAKER_BASE_URL: emulator.baseUrl,
+    NOTE_TAKER_BASE_URL: baseUrl.href,
     NOTE_TAKER_API_KEY: emulator.apiKey,
     STORE_URL: `sqlite://${temp.dir}/e2e.sqlite`,
     PORT: "0",
@@ -46,6 +62,7 @@ export async function startStack(env: Record<string, string> = {}) {
   });
   const app: MeetingNotesApp = await createApp(config, {
     logDestination,
+    ...(dispatcher === undefined ? {} : { dispatcher }),
     tempDir: `${temp.dir}/tmp`,
     slackRetry: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 20 },
     noteTakerRetry: fastRetryPolicy,
@@ -70,9 +87,23 @@ export async function startStack(env: Record<string, string> = {}) {
       await app.stop();
       await emulator.close();
       await fake.close();
+      await dispatcher?.close();
       await temp.cleanup();
     },
   };
+}
+
+/** An undici agent whose connections to `hostname` go to `address`; other names resolve as usual. */
+function resolvingAgent(hostname: string, address: string): Agent {
+  const lookup: LookupFunction = (host, options, callback) => {
+    if (host !== hostname) {
+      dnsLookup(host, options, callback);
+      return;
+    }
+    if (options.all) callback(null, [{ address, family: 4 }]);
+    else callback(null, address, 4);
+  };
+  return new Agent({ connect: { lookup } });
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;

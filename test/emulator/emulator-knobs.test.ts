@@ -104,6 +104,56 @@ describe("signed result links", () => {
   });
 });
 
+describe("hostile and huge result links", () => {
+  async function dialogUrl(): Promise<string> {
+    const taskId = await submit(emulator, "/audio2dialog", audioForm());
+    return last(await pollUntilDone(emulator, "/audio2dialog", taskId)).result?.dialog_url ?? "";
+  }
+
+  it("names its links by linkHost, redirect included, keeping the port", async () => {
+    emulator.knobs.linkHost = "localhost";
+    const port = new URL(emulator.resultOrigin).port;
+    const url = await dialogUrl();
+    expect(new URL(url).host).toBe(`localhost:${port}`);
+    const redirect = await fetch(url.replace("localhost", "127.0.0.1"), { redirect: "manual" });
+    expect(new URL(redirect.headers.get("location") ?? "").host).toBe(`localhost:${port}`);
+    const { docx_url: docx = "" } = await finishedNote();
+    expect(new URL(docx).host).toBe(`localhost:${port}`);
+  });
+
+  it("redirects the dialog link and hands out a DOCX link wherever it is told", async () => {
+    emulator.knobs.dialogRedirectUrl = "http://169.254.169.254/latest/meta-data/";
+    emulator.knobs.docxUrl = "http://127.0.0.1:9/internal/backup.docx";
+    const redirect = await fetch(await dialogUrl(), { redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toBe("http://169.254.169.254/latest/meta-data/");
+    expect((await finishedNote()).docx_url).toBe("http://127.0.0.1:9/internal/backup.docx");
+  });
+
+  it("streams a dialog of dialogBytes without a length, as valid JSON", async () => {
+    emulator.knobs.dialogBytes = 300_000;
+    const response = await fetch(await dialogUrl());
+    expect(response.headers.get("content-length")).toBeNull();
+    const text = await response.text();
+    expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(300_000);
+    const dialog = JSON.parse(text) as DialogEntry[];
+    expect(dialog.length).toBeGreaterThan(1000);
+    expect(dialog[1]?.text).toMatch(/^Đoạn 1: chúng ta/);
+  });
+
+  it("clears optional knobs with null over HTTP", async () => {
+    const origin = new URL(emulator.baseUrl).origin;
+    const post = (body: unknown) =>
+      fetch(`${origin}/_emulator/knobs`, { method: "POST", body: JSON.stringify(body) });
+    expect((await post({ linkHost: "localhost", dialogBytes: 1000 })).status).toBe(200);
+    expect(emulator.knobs).toMatchObject({ linkHost: "localhost", dialogBytes: 1000 });
+    expect((await post({ linkHost: null, dialogBytes: null })).status).toBe(200);
+    expect(emulator.knobs).not.toHaveProperty("linkHost");
+    expect(emulator.knobs).not.toHaveProperty("dialogBytes");
+    expect((await post({ docxUrl: "not a url" })).status).toBe(400);
+  });
+});
+
 describe("task knobs", () => {
   /** Polls a fresh audio task twice with `pollsToComplete` 3 and returns the running view. */
   async function runningView(): Promise<TaskView> {

@@ -60,6 +60,20 @@ export const knobsSchema = z.strictObject({
   dialogText: z.string().optional(),
   /** Raw body served at the dialog file URL instead of the generated dialog. */
   dialogBody: z.string().optional(),
+  /**
+   * Serve a generated dialog of at least this many bytes at the dialog file URL, streamed
+   * without a length (never built in memory), instead of the task's dialog.
+   */
+  dialogBytes: z.number().int().min(2).optional(),
+  /**
+   * Host name put in the result links (`dialog_url`, its redirect, `docx_url`) in place of
+   * the result origin's address, port kept: e.g. `localhost`, which an app may allowlist.
+   */
+  linkHost: z.string().min(1).optional(),
+  /** Where the `dialog_url` redirect points instead of the signed file (a hostile service). */
+  dialogRedirectUrl: z.url().optional(),
+  /** The `docx_url` handed out verbatim instead of the signed link (a hostile service). */
+  docxUrl: z.url().optional(),
   /** Label segments with the names of the `speakers` hints instead of `speaker_N`. */
   labelWithHintNames: z.boolean(),
   /** Pad the note with `## Topic N` sections until the Markdown has at least this many characters. */
@@ -83,13 +97,27 @@ export type FaultMatch = (typeof FAULT_MATCHES)[number];
 export type FailNextTask = z.infer<typeof failNextTaskSchema>;
 export type ProgressForm = (typeof PROGRESS_FORMS)[number];
 
+/** The knobs that may be unset; a patch clears them with `null`. */
+const OPTIONAL_KNOBS = [
+  "dialogText",
+  "dialogBody",
+  "dialogBytes",
+  "linkHost",
+  "dialogRedirectUrl",
+  "docxUrl",
+] as const;
+
 /**
  * What `POST /_emulator/knobs` accepts: any subset of the knobs; `null` clears an optional
  * knob (JSON has no `undefined`).
  */
 export const knobsPatchSchema = knobsSchema.partial().extend({
-  dialogText: z.string().nullable().optional(),
-  dialogBody: z.string().nullable().optional(),
+  dialogText: knobsSchema.shape.dialogText.nullable(),
+  dialogBody: knobsSchema.shape.dialogBody.nullable(),
+  dialogBytes: knobsSchema.shape.dialogBytes.nullable(),
+  linkHost: knobsSchema.shape.linkHost.nullable(),
+  dialogRedirectUrl: knobsSchema.shape.dialogRedirectUrl.nullable(),
+  docxUrl: knobsSchema.shape.docxUrl.nullable(),
 });
 
 export type KnobsPatch = z.infer<typeof knobsPatchSchema>;
@@ -120,14 +148,13 @@ export function defaultKnobs(): Knobs {
  * A `null` optional knob is removed.
  */
 export function applyKnobsPatch(knobs: Knobs, patch: KnobsPatch): void {
-  const { dialogText, dialogBody, ...rest } = patch;
-  for (const [key, value] of Object.entries(rest)) {
-    if (value !== undefined) Object.assign(knobs, { [key]: value });
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null && (OPTIONAL_KNOBS as readonly string[]).includes(key)) {
+      delete knobs[key as (typeof OPTIONAL_KNOBS)[number]];
+    } else if (value !== undefined && value !== null) {
+      Object.assign(knobs, { [key]: value });
+    }
   }
-  if (dialogText === null) delete knobs.dialogText;
-  else if (dialogText !== undefined) knobs.dialogText = dialogText;
-  if (dialogBody === null) delete knobs.dialogBody;
-  else if (dialogBody !== undefined) knobs.dialogBody = dialogBody;
 }
 
 /** Puts every knob back to its default, in place. */

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorContext } from "./context.ts";
 import { faultReply, takeFault } from "./faults.ts";
 import { drained, sendError } from "./http-reply.ts";
+import { streamHugeDialog } from "./huge-dialog.ts";
 import { logRequest } from "./stats.ts";
-import { dialogPath } from "./tasks.ts";
+import { dialogPath, linkOrigin } from "./tasks.ts";
 
 /** Signed dialog links are minted fresh on every redirect, so they can be short-lived. */
 const DIALOG_LINK_TTL_MS = 15 * 60 * 1000;
@@ -48,7 +49,9 @@ export async function handleResultRequest(
       return;
     }
     const signed = ctx.signer.signPath(dialogPath(task.id), Date.now() + DIALOG_LINK_TTL_MS);
-    res.writeHead(302, { location: ctx.resultOrigin + signed, "content-length": "0" });
+    const location =
+      ctx.knobs.dialogRedirectUrl ?? linkOrigin(ctx.resultOrigin, ctx.knobs) + signed;
+    res.writeHead(302, { location, "content-length": "0" });
     res.end();
     return;
   }
@@ -56,6 +59,10 @@ export async function handleResultRequest(
     const task = ctx.tasks.get("audio", dialogFile[1]);
     if (!checkLink(ctx, res, url, task?.kind === "audio" && task.dialog !== undefined)) return;
     const dialog = task?.kind === "audio" ? task.dialog : undefined;
+    if (ctx.knobs.dialogBytes !== undefined) {
+      await streamHugeDialog(res, ctx.knobs.dialogBytes);
+      return;
+    }
     sendFile(
       res,
       ctx.knobs.dialogBody ?? JSON.stringify(dialog),

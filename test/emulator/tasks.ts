@@ -49,6 +49,14 @@ export function docxPath(id: string): string {
   return `/files/docx/${id}.docx`;
 }
 
+/** The origin result links name: the result origin, under `knobs.linkHost` when set. */
+export function linkOrigin(resultOrigin: string, knobs: Knobs): string {
+  if (knobs.linkHost === undefined) return resultOrigin;
+  const url = new URL(resultOrigin);
+  url.hostname = knobs.linkHost;
+  return url.origin;
+}
+
 /** Path of the dialog file on the result origin. */
 export function dialogPath(id: string): string {
   return `/files/dialog/${id}.json`;
@@ -138,7 +146,7 @@ export class TaskStore {
         firstText: knobs.dialogText,
         labels: knobs.labelWithHintNames ? task.hints : undefined,
       });
-      const dialogUrl = `${this.#resultOrigin}/r/dialog/${task.id}`;
+      const dialogUrl = `${linkOrigin(this.#resultOrigin, knobs)}/r/dialog/${task.id}`;
       task.outcome = { status: "completed", result: { dialog_url: dialogUrl } };
       return;
     }
@@ -147,7 +155,9 @@ export class TaskStore {
     // The spec's 24 hours count from completion.
     const expires = knobs.expireDocxLinks ? now - 1 : now + knobs.docxTtlMs;
     task.docx = { bytes, expires };
-    const docxUrl = this.#resultOrigin + this.#signer.signPath(docxPath(task.id), expires);
+    const docxUrl =
+      knobs.docxUrl ??
+      linkOrigin(this.#resultOrigin, knobs) + this.#signer.signPath(docxPath(task.id), expires);
     task.outcome = { status: "completed", result: { markdown, docx_url: docxUrl } };
   }
 

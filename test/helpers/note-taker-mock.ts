@@ -26,6 +26,9 @@ export function mockedClient(overrides: Partial<NoteTakerClientOptions> = {}) {
       waits.push(ms);
     },
     ...overrides,
+    // The API host is a DNS name, so result links get the strict rules (https, public
+    // addresses); the mock answers for them in place of the network.
+    resultLinks: { dispatcher: agent, ...overrides.resultLinks },
   });
   const api: Interceptable = agent.get(API_ORIGIN);
   return { agent, api, client, waits, origin: (url: string) => agent.get(url) };

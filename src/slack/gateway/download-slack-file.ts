@@ -16,68 +16,103 @@ export class SlackDownloadError extends Error {
   }
 }
 
-export interface DownloadOptions {
+/** Slack's file hosts for the deployment the bot talks to, and the scheme they must use. */
+export interface SlackHosts {
+  /** Whether a host (`URL.host`, with its port) is Slack's. */
+  includes(host: string): boolean;
+  /** Plain http is accepted only when `SLACK_API_URL` itself is http (a local test double). */
+  readonly allowHttp: boolean;
+}
+
+/** Where and how to fetch one Slack file. */
+export interface SlackFileRequest {
   url: string;
   token: string;
-  /** Whether a host is Slack's: the token is never sent anywhere else. */
-  isSlackHost: (host: string) => boolean;
-  destPath: string;
-  /** Refuse anything larger (a recording is at most 300 MB). */
+  /** The token goes to these hosts only; a file or redirect anywhere else is refused. */
+  hosts: SlackHosts;
+  /** Refuse anything larger; reading stops the moment the body passes it. */
   maxBytes: number;
-  /** The size Slack reported, when known: a shorter body means a cut download. */
-  expectedBytes?: number;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
 }
 
+export interface DownloadOptions extends SlackFileRequest {
+  destPath: string;
+  /** The size Slack reported, when known: a shorter body means a cut download. */
+  expectedBytes?: number;
+}
+
 const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 /**
- * A host test for the Slack deployment the bot talks to: the API's own host (with its
- * port) and its subdomains (`slack.com` → `files.slack.com`; GovSlack and test servers
- * alike). It is given `URL.host`.
+ * The hosts of the Slack deployment the bot talks to: the API's own host (with its port) and
+ * its subdomains (`slack.com` → `files.slack.com`, `files-origin.slack.com`; GovSlack and
+ * test servers alike).
  */
-export function slackHostsOf(apiUrl: string): (host: string) => boolean {
-  const apiHost = new URL(apiUrl).host;
-  return (host) => host === apiHost || host.endsWith(`.${apiHost}`);
+export function slackHostsOf(apiUrl: string): SlackHosts {
+  const api = new URL(apiUrl);
+  return {
+    includes: (host) => host === api.host || host.endsWith(`.${api.host}`),
+    allowHttp: api.protocol === "http:",
+  };
 }
 
 /**
- * Streams a Slack file to disk with the bot token. The token is sent only to the file URL's
- * own origin: a redirect to another host is followed without it. Slack answers an
- * unauthenticated download with 200 and an HTML login page, so an HTML body is refused.
+ * Streams a Slack file to disk with the bot token (a recording: up to 300 MB, never held in
+ * memory), refusing it past `maxBytes` and when it is shorter than Slack announced.
  */
 export async function downloadSlackFile(options: DownloadOptions): Promise<number> {
-  const first = new URL(options.url);
-  if (!options.isSlackHost(first.host)) {
-    // A file object names its own URL; one that is not on Slack's servers gets no token.
-    throw new SlackDownloadError(`The file link is not on Slack's servers (${first.host}).`, false);
-  }
-  const tokenOrigin = first.origin;
-  let url = new URL(options.url);
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      throw new SlackDownloadError("The file link is not an http(s) URL.", false);
+  const body = await openSlackFile(options);
+  return writeCapped(body, options);
+}
+
+/** Reads a small Slack file (a DOCX template) into memory, stopping at `maxBytes`. */
+export async function readSlackFile(options: SlackFileRequest): Promise<Uint8Array> {
+  const body = await openSlackFile(options);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > options.maxBytes) {
+      body.destroy();
+      throw tooLarge();
     }
-    const response = await request(url, {
-      method: "GET",
-      dispatcher: options.dispatcher ?? getGlobalDispatcher(),
-      headers: url.origin === tokenOrigin ? { authorization: `Bearer ${options.token}` } : {},
-      headersTimeout: options.timeoutMs ?? 60_000,
-      bodyTimeout: options.timeoutMs ?? 60_000,
-      signal: options.signal ?? null,
-    }).catch((cause: unknown) => {
-      if (options.signal?.aborted) throw cause;
-      throw new SlackDownloadError("Slack could not be reached to download the file.", true, {
-        cause,
-      });
-    });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * GETs a Slack file with the bot token and hands back its body, once Slack answered 200 with
+ * something that is not its sign-in page.
+ *
+ * What Slack says: `url_private` and `url_private_download` need `Authorization: Bearer`
+ * with a `files:read` token (https://api.slack.com/types/file#auth, as Slack's maintainers
+ * point to in slackapi/bolt-js#2585; Slack's platform blog, "Important Changes to Files in
+ * the Web API", 2015). Slack documents no redirect. What bots that download files report:
+ * `url_private_download` answers 200 directly; on Enterprise Grid files.slack.com answers
+ * 302 to files-origin.slack.com, which still needs the token
+ * (NousResearch/hermes-agent#114483); `url_private` of a PDF 302s to slack-files.com
+ * (curie-eng/curie#2715). So redirects are followed, with the token, while they stay on
+ * Slack's hosts (`slackHostsOf`: the API host and its subdomains) over https, and refused —
+ * not followed without the token — when they leave them: a user's file comes from Slack or
+ * not at all.
+ */
+async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.ResponseData["body"]> {
+  let url = parseUrl(options.url);
+  for (let hop = 0; ; hop++) {
+    checkSlackUrl(url, options.hosts, hop > 0);
+    const response = await get(url, options);
     const { statusCode, headers, body } = response;
-    if (statusCode >= 300 && statusCode < 400 && typeof headers.location === "string") {
+    if (REDIRECT_STATUSES.has(statusCode) && typeof headers.location === "string") {
       await body.dump();
-      url = new URL(headers.location, url);
+      if (hop >= MAX_REDIRECTS) {
+        throw new SlackDownloadError("The file link redirected too many times.", false);
+      }
+      url = parseUrl(headers.location, url);
       continue;
     }
     if (statusCode !== 200) {
@@ -85,17 +120,59 @@ export async function downloadSlackFile(options: DownloadOptions): Promise<numbe
       const transient = statusCode === 429 || statusCode >= 500;
       throw new SlackDownloadError(`Slack answered ${statusCode} to the file download.`, transient);
     }
-    const type = String(headers["content-type"] ?? "");
-    if (type.includes("text/html")) {
+    if (String(headers["content-type"] ?? "").includes("text/html")) {
       await body.dump();
       throw new SlackDownloadError(
         "Slack returned a login page instead of the file (missing files:read scope or token).",
         false,
       );
     }
-    return writeCapped(body, options);
+    if (Number(headers["content-length"]) > options.maxBytes) {
+      // dump() closes at once a body declared over its 128 KiB limit, without an error event.
+      await body.dump();
+      throw tooLarge();
+    }
+    return body;
   }
-  throw new SlackDownloadError("The file link redirected too many times.", false);
+}
+
+/** Refuses a URL the token must not travel to: off Slack's hosts, or not over https. */
+function checkSlackUrl(url: URL, hosts: SlackHosts, redirected: boolean): void {
+  const where = redirected ? "The file link redirected" : "The file link is";
+  if (!hosts.includes(url.host)) {
+    throw new SlackDownloadError(`${where} off Slack's servers (${url.host}).`, false);
+  }
+  const secure = url.protocol === "https:" || (hosts.allowHttp && url.protocol === "http:");
+  if (!secure) {
+    throw new SlackDownloadError(`${where} not https (${url.protocol}//${url.host}).`, false);
+  }
+}
+
+async function get(url: URL, options: SlackFileRequest) {
+  return request(url, {
+    method: "GET",
+    dispatcher: options.dispatcher ?? getGlobalDispatcher(),
+    headers: { authorization: `Bearer ${options.token}` },
+    headersTimeout: options.timeoutMs ?? 60_000,
+    bodyTimeout: options.timeoutMs ?? 60_000,
+    signal: options.signal ?? null,
+  }).catch((cause: unknown) => {
+    if (options.signal?.aborted) throw cause;
+    throw new SlackDownloadError("Slack could not be reached to download the file.", true, {
+      cause,
+    });
+  });
+}
+
+function parseUrl(url: string, base?: URL): URL {
+  if (!URL.canParse(url, base?.href)) {
+    throw new SlackDownloadError("The file link is not a URL.", false);
+  }
+  return new URL(url, base);
+}
+
+function tooLarge(): SlackDownloadError {
+  return new SlackDownloadError("The file is larger than it may be.", false);
 }
 
 async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOptions) {
@@ -106,9 +183,8 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
     highWaterMark: WRITE_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, callback) {
       total += chunk.byteLength;
-      if (total > options.maxBytes) {
-        callback(new SlackDownloadError("The file is larger than a recording may be.", false));
-      } else callback(null, chunk);
+      if (total > options.maxBytes) callback(tooLarge());
+      else callback(null, chunk);
     },
   });
   try {

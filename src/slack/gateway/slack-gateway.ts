@@ -9,14 +9,14 @@ import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { splitMarkdown } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
-import { downloadSlackFile, SlackDownloadError } from "./download-slack-file.ts";
+import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 
 export interface SlackGatewayOptions {
   client: WebClient;
   botToken: string;
-  /** Whether a host is Slack's (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
-  isSlackHost: (host: string) => boolean;
+  /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
+  slackHosts: SlackHosts;
   logger: Logger;
   now?: () => number;
   /** For file downloads (tests pass a MockAgent or nothing). */
@@ -97,7 +97,7 @@ export class SlackGateway implements Gateway {
       await downloadSlackFile({
         url: job.source.downloadUrl,
         token: this.#o.botToken,
-        isSlackHost: this.#o.isSlackHost,
+        hosts: this.#o.slackHosts,
         destPath,
         maxBytes: MAX_AUDIO_BYTES,
         expectedBytes: job.source.size,

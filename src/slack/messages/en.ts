@@ -59,6 +59,16 @@ export const en = {
     "Slack did not accept a message or file from me. Check that I am still in this channel.",
   "failure.no_speech": "I could not hear any speech in the recording.",
   "failure.docx_expired": "The Word document's link expired before I could fetch it.",
+  "failure.link_refused":
+    "The Note Service sent a link to an address I may not open (only public https links are allowed), so I stopped.",
+  "failure.dialog_too_large":
+    "The transcript the Note Service returned is larger than {detail} MB, so I stopped reading it.",
+  "failure.dialog_too_large.plain":
+    "The transcript the Note Service returned is too large, so I stopped reading it.",
+  "failure.docx_too_large":
+    "The Word document the Note Service returned is larger than {detail} MB, so I did not post it.",
+  "failure.docx_too_large.plain":
+    "The Word document the Note Service returned is too large, so I did not post it.",
   "failure.internal": "Something went wrong on my side.",
 
   // Uploads that do not become a job.

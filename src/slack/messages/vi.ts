@@ -56,6 +56,16 @@ export const vi: Catalog = {
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
   "failure.docx_expired": "Liên kết tài liệu Word đã hết hạn trước khi tôi kịp tải về.",
+  "failure.link_refused":
+    "Note Service gửi một liên kết tới địa chỉ mà tôi không được phép mở (chỉ cho phép liên kết https công khai), nên tôi đã dừng lại.",
+  "failure.dialog_too_large":
+    "Bản chép lời mà Note Service trả về lớn hơn {detail} MB, nên tôi đã ngừng đọc.",
+  "failure.dialog_too_large.plain":
+    "Bản chép lời mà Note Service trả về quá lớn, nên tôi đã ngừng đọc.",
+  "failure.docx_too_large":
+    "Tài liệu Word mà Note Service trả về lớn hơn {detail} MB, nên tôi không đăng nó.",
+  "failure.docx_too_large.plain":
+    "Tài liệu Word mà Note Service trả về quá lớn, nên tôi không đăng nó.",
   "failure.internal": "Đã có lỗi ở phía tôi.",
 
   "refusal.unsupported_format":

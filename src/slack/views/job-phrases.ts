@@ -71,6 +71,9 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
   }
 }
 
+/** Codes whose detail is a number (minutes, megabytes): any other detail reads as none. */
+const NUMBER_DETAIL = new Set<Failure["code"]>(["timeout", "dialog_too_large", "docx_too_large"]);
+
 /** One plain sentence for a failure; the service's own message where the code has one. */
 export function failureSentence(failure: Failure, locale: Locale, safe: Safe): string {
   const detail = failure.detail?.trim() ?? "";
@@ -78,12 +81,14 @@ export function failureSentence(failure: Failure, locale: Locale, safe: Safe): s
     case "task_failed":
     case "refused":
     case "invalid_input":
-    case "timeout": {
+    case "timeout":
+    case "dialog_too_large":
+    case "docx_too_large": {
       if (failure.code === "invalid_input" && detail === "template") {
         return t(locale, "failure.invalid_input.template");
       }
-      if (failure.code === "timeout" && !/^\d+$/.test(detail)) {
-        return t(locale, "failure.timeout.plain");
+      if (NUMBER_DETAIL.has(failure.code) && !/^\d+$/.test(detail)) {
+        return t(locale, `failure.${failure.code}.plain`);
       }
       return detail === ""
         ? t(locale, `failure.${failure.code}.plain`)

@@ -21,7 +21,7 @@ import type {
   FakeViewRecord,
   SlackFileObject,
 } from "./fake-slack-types.ts";
-import { serveCdn, serveFile } from "./file-download.ts";
+import { serveFile, serveGranted } from "./file-download.ts";
 import { addShare, buildFileObject } from "./file-object.ts";
 import { type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { receiveUpload } from "./upload-receiver.ts";
@@ -76,7 +76,7 @@ export interface FakeSlack {
   readonly apiUrl: string;
   /** `http://127.0.0.1:<port>`: where file URLs and upload URLs point. */
   readonly origin: string;
-  /** Another origin that serves files after a `redirectDownloads` 302. */
+  /** Another origin (not Slack's) that serves files after a `redirectDownloads: "cdn"` 302. */
   readonly cdnOrigin: string;
   readonly botToken: string;
   readonly teamId: string;
@@ -128,6 +128,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   const grants = new Map<string, string>();
   let store: FakeSlackStore | undefined;
   let cdnOrigin = "";
+  let slackOrigin = "";
 
   const guard =
     (
@@ -153,7 +154,10 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         return receiveUpload(req, res, s, keepUploadBytes, knobs.failUploads);
       }
       if (path.startsWith("/files-pri/")) {
-        return serveFile(req, res, s, botToken, { origin: cdnOrigin, grants }, knobs);
+        return serveFile(req, res, s, botToken, { slackOrigin, cdnOrigin, grants }, knobs);
+      }
+      if (path.startsWith("/files-origin/")) {
+        return serveGranted(req, res, s, grants, knobs, "slack", botToken);
       }
       if (path.startsWith("/response/") && req.method === "POST")
         return recordResponse(req, res, s);
@@ -161,8 +165,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
     }),
   );
-  const cdn = createServer(guard((req, res, s) => serveCdn(req, res, s, grants, knobs)));
+  const cdn = createServer(guard((req, res, s) => serveGranted(req, res, s, grants, knobs, "cdn")));
   const origin = `http://127.0.0.1:${await listen(main)}`;
+  slackOrigin = origin;
   cdnOrigin = `http://127.0.0.1:${await listen(cdn)}`;
 
   const s = new FakeSlackStore({

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type ConversationsRepliesResponse, LogLevel, WebClient } from "@slack/web-api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeSlack, type FakeSlack } from "./create-fake-slack.ts";
+import { LOGIN_PAGE } from "./file-download.ts";
 
 let fake: FakeSlack;
 let client: WebClient;
@@ -260,13 +261,31 @@ describe("files", () => {
     await expect(cut.arrayBuffer()).rejects.toThrow();
   });
 
+  it("can redirect downloads within Slack, where the next hop needs the token too", async () => {
+    const file = fake.addFile({ name: "grid.mp4", bytes: "video" });
+    fake.knobs.redirectDownloads = "slack";
+    const auth = { authorization: `Bearer ${fake.botToken}` };
+    const first = await fetch(file.url_private_download, { headers: auth, redirect: "manual" });
+    expect(first.status).toBe(302);
+    const location = first.headers.get("location") ?? "";
+    expect(new URL(location).origin).toBe(fake.origin);
+    expect(await (await fetch(location)).text()).toBe(LOGIN_PAGE);
+    expect(await (await fetch(location, { headers: auth })).text()).toBe("video");
+    expect(fake.downloads.map((d) => [d.origin, d.status, d.served])).toEqual([
+      ["slack", 302, false],
+      ["slack", 200, false],
+      ["slack", 200, true],
+    ]);
+  });
+
   it("can redirect downloads to another origin, which never sees the token", async () => {
     const file = fake.addFile({ name: "cdn.mp4", bytes: "video" });
-    fake.knobs.redirectDownloads = true;
+    fake.knobs.redirectDownloads = "cdn";
     const res = await fetch(file.url_private_download, {
       headers: { authorization: `Bearer ${fake.botToken}` },
     });
     expect(await res.text()).toBe("video");
+    expect(new URL(res.url).origin).toBe(fake.cdnOrigin);
     expect(fake.downloads.map((d) => [d.origin, d.status])).toEqual([
       ["slack", 302],
       ["cdn", 200],

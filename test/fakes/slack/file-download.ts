@@ -17,11 +17,14 @@ export interface DownloadKnobs {
   /** Cut the connection after this many body bytes (a reset mid-download). */
   truncateDownloadAt?: number | undefined;
   /**
-   * Answer an authorised download with a 302 to the CDN origin (another port, so another
-   * origin), as Slack sometimes does: tests can then check the bot did not carry its token
-   * across (fetch drops `Authorization` on cross-origin redirects).
+   * Answer an authorised download with a 302:
+   * - `"slack"`: to another file path of Slack's own (as Enterprise Grid answers
+   *   files.slack.com with a 302 to files-origin.slack.com), which still needs the token;
+   * - `"cdn"`: to the CDN origin (another port, so a host that is not Slack's), which serves
+   *   without credentials — the bot must refuse to follow it, and the CDN then sees nothing.
+   * See the comment on `openSlackFile` in src/slack/gateway/download-slack-file.ts.
    */
-  redirectDownloads?: boolean | undefined;
+  redirectDownloads?: "slack" | "cdn" | undefined;
 }
 
 /** What Slack answers an unauthenticated file URL with: a sign-in page, status 200. */
@@ -33,6 +36,14 @@ export const LOGIN_PAGE = `<!DOCTYPE html>
 `;
 
 const FILE_PATH = /^\/files-pri\/([^/]+)-([A-Z0-9]+)\/(?:download\/)?[^/]+$/;
+const GRANTED_PATH = /^\/(?:cdn|files-origin)\/([a-f0-9]+)\//;
+
+/** Where redirected downloads go, and the files each one-time path stands for. */
+export interface Redirects {
+  slackOrigin: string;
+  cdnOrigin: string;
+  grants: Map<string, string>;
+}
 
 /** Serves `url_private` / `url_private_download` of registered files. */
 export async function serveFile(
@@ -40,7 +51,7 @@ export async function serveFile(
   res: ServerResponse,
   store: FakeSlackStore,
   botToken: string,
-  cdn: { origin: string; grants: Map<string, string> },
+  redirects: Redirects,
   knobs: DownloadKnobs,
 ): Promise<void> {
   const path = new URL(req.url ?? "/", "http://x").pathname;
@@ -75,13 +86,15 @@ export async function serveFile(
     res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<h1>Not found</h1>");
     return;
   }
-  if (knobs.redirectDownloads === true) {
+  if (knobs.redirectDownloads !== undefined) {
     const grant = randomBytes(12).toString("hex");
-    cdn.grants.set(grant, fileId);
+    redirects.grants.set(grant, fileId);
+    const target =
+      knobs.redirectDownloads === "slack"
+        ? `${redirects.slackOrigin}/files-origin`
+        : `${redirects.cdnOrigin}/cdn`;
     record(302, false);
-    res.writeHead(302, {
-      location: `${cdn.origin}/cdn/${grant}/${encodeURIComponent(entry.file.name)}`,
-    });
+    res.writeHead(302, { location: `${target}/${grant}/${encodeURIComponent(entry.file.name)}` });
     res.end();
     return;
   }
@@ -89,19 +102,36 @@ export async function serveFile(
   await streamSource(req, res, entry.source, entry.file.mimetype, knobs);
 }
 
-/** The CDN origin's handler: serves a granted file without any credentials. */
-export async function serveCdn(
+/**
+ * Serves a file a redirect granted: on the CDN origin without any credentials, on Slack's
+ * own origin (`/files-origin/…`) only with the bot token, like the first hop.
+ */
+export async function serveGranted(
   req: IncomingMessage,
   res: ServerResponse,
   store: FakeSlackStore,
   grants: Map<string, string>,
   knobs: DownloadKnobs,
+  origin: "slack" | "cdn",
+  botToken?: string,
 ): Promise<void> {
   const path = new URL(req.url ?? "/", "http://x").pathname;
-  const fileId = grants.get(/^\/cdn\/([a-f0-9]+)\//.exec(path)?.[1] ?? "");
+  if (botToken !== undefined && req.headers.authorization !== `Bearer ${botToken}`) {
+    store.downloads.push({
+      origin,
+      path,
+      headers: req.headers,
+      served: false,
+      status: 200,
+      at: Date.now(),
+    });
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(LOGIN_PAGE);
+    return;
+  }
+  const fileId = grants.get(GRANTED_PATH.exec(path)?.[1] ?? "");
   const entry = fileId === undefined ? undefined : store.files.get(fileId);
   const download: FakeDownload = {
-    origin: "cdn",
+    origin,
     path,
     ...(fileId !== undefined ? { fileId } : {}),
     headers: req.headers,

@@ -185,6 +185,13 @@ describe("buildStatusMessage", () => {
     expect(say({ code: "invalid_input", detail: "template" })).toBe(
       "The Word template is no longer available.",
     );
+    expect(say({ code: "dialog_too_large", detail: "20" })).toBe(
+      "The transcript the Note Service returned is larger than 20 MB, so I stopped reading it.",
+    );
+    expect(say({ code: "docx_too_large", detail: "<!here>" })).toBe(
+      "The Word document the Note Service returned is too large, so I did not post it.",
+    );
+    expect(say({ code: "link_refused" })).toMatch(/only public https links are allowed/);
   });
 
   it("names who canceled with a mention, and anything else as text", () => {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { decideFailure } from "../../src/jobs/index.ts";
+import {
+  NoteTakerLinkRefusedError,
+  NoteTakerProtocolError,
+  NoteTakerTooLargeError,
+} from "../../src/notetaker/index.ts";
+
+const MIB = 1024 * 1024;
+
+describe("decideFailure for result links", () => {
+  it("fails a refused link at once, with no retry offered", () => {
+    const error = new NoteTakerLinkRefusedError("A result link is not https (files.example.com).");
+    expect(decideFailure(error, 0)).toEqual({
+      kind: "fail",
+      failure: { code: "link_refused" },
+      retryable: false,
+    });
+  });
+
+  it("fails an oversized transcript or DOCX with its cap in megabytes, not as a bad answer", () => {
+    expect(decideFailure(new NoteTakerTooLargeError("dialog", 20 * MIB), 0)).toEqual({
+      kind: "fail",
+      failure: { code: "dialog_too_large", detail: "20" },
+      retryable: false,
+    });
+    expect(decideFailure(new NoteTakerTooLargeError("docx", 25 * MIB), 3)).toEqual({
+      kind: "fail",
+      failure: { code: "docx_too_large", detail: "25" },
+      retryable: false,
+    });
+    // Other unreadable answers stay what they were.
+    expect(decideFailure(new NoteTakerProtocolError("not a dialog"), 0)).toMatchObject({
+      failure: { code: "bad_response" },
+      retryable: true,
+    });
+  });
+});
