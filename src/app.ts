@@ -73,10 +73,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   let jobs: Jobs | undefined;
   let slackAuthTest: () => Promise<unknown> = () => Promise.reject(new Error("not started"));
   const metrics = createMetrics({
-    repo: {
-      listActiveIds: () => jobs?.repo.listActiveIds() ?? Promise.resolve([]),
-      get: (id) => jobs?.repo.get(id) ?? Promise.resolve(undefined),
-    },
+    repo: { countActiveByStage: () => jobs?.repo.countActiveByStage() ?? Promise.resolve({}) },
     queues: () => jobs?.runner.stats() ?? { scheduled: 0, running: 0, queued: 0 },
   });
   const readiness = createReadiness({

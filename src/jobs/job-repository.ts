@@ -49,7 +49,10 @@ export class JobRepository {
   async save(job: Job, previous?: Job): Promise<void> {
     const active = isActive(job);
     const wasActive = previous !== undefined && isActive(previous);
-    if (active && !wasActive) await this.#store.addActive(job.id);
+    // The stage is recorded with the id (for counts without reads) on every stage change.
+    if (active && (!wasActive || previous.stage !== job.stage)) {
+      await this.#store.addActive(job.id, job.stage);
+    }
     await this.#store.set("jobs", job.id, job, this.#retentionMs);
     if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);
   }
@@ -63,6 +66,11 @@ export class JobRepository {
 
   listActiveIds(): Promise<string[]> {
     return this.#store.listActive();
+  }
+
+  /** Active jobs per stage, from the index alone (no job is read). */
+  countActiveByStage(): Promise<Record<string, number>> {
+    return this.#store.countActive();
   }
 
   /** Drops an id from the active index (its record expired or is unreadable). */

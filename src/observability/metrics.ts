@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { Job, JobRepository } from "../jobs/index.ts";
+import { ACTIVE_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
 
 /** What the runner's queues hold now. */
 export interface QueueStats {
@@ -9,35 +9,26 @@ export interface QueueStats {
 }
 
 export interface MetricsSources {
-  repo: Pick<JobRepository, "listActiveIds" | "get">;
+  repo: Pick<JobRepository, "countActiveByStage">;
   queues: () => QueueStats;
 }
-
-/** Active jobs counted per scrape; beyond this many the gauge says so rather than stall. */
-const MAX_COUNTED_JOBS = 20_000;
 
 /**
  * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
  * Service requests by outcome, Slack API errors, queue sizes. Counters count what this
- * process saw; the jobs-by-stage gauge reads the shared store, so every replica reports
- * the same numbers for it.
+ * process saw; the jobs-by-stage gauge reads the shared store's stage index (one read per
+ * stage at most, never a job record), so every replica reports the same numbers for it.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   new Gauge({
     name: "meeting_notes_jobs",
-    help: "Active jobs by stage (read from the store at scrape time).",
+    help: "Active jobs by stage (the store's stage index, at scrape time).",
     labelNames: ["stage"],
     registers: [registry],
     async collect() {
-      this.reset();
-      const ids = (await sources.repo.listActiveIds()).slice(0, MAX_COUNTED_JOBS);
-      const counts = new Map<string, number>();
-      for (const id of ids) {
-        const job = await sources.repo.get(id);
-        if (job !== undefined) counts.set(job.stage, (counts.get(job.stage) ?? 0) + 1);
-      }
-      for (const [stage, count] of counts) this.set({ stage }, count);
+      const counts = await sources.repo.countActiveByStage();
+      for (const stage of ACTIVE_STAGES) this.set({ stage }, counts[stage] ?? 0);
     },
   });
   const finished = new Counter({

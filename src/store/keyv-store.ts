@@ -28,8 +28,8 @@ const HOUR_MS = 60 * 60 * 1000;
  * through Keyv; the "atomic" operations are atomic because this process is the only writer:
  * read-modify-write sections run under an in-process mutex, leases live in a Map.
  *
- * The active-job index and the channel/user indexes are one JSON array per key. Reading the
- * whole active list is one row read and one `JSON.parse` (≈180 kB for 5,000 ids), while
+ * The active-job index (id → stage) is one JSON object, the channel/user indexes one JSON
+ * array per key. Reading the whole active index is one row read and one `JSON.parse`, while
  * one-key-per-id would need Keyv's iterator, which @keyv/sqlite pages with
  * `LIKE … LIMIT 10 OFFSET n` over the whole table (jobs included) — quadratic and slow
  * at 5,000. The price is rewriting the array on each add/remove: measured on SQLite at
@@ -117,22 +117,50 @@ export class KeyvStore implements Store {
     return this.#track(async () => this.#leases.release(key, token));
   }
 
-  async addActive(jobId: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:active`, (ids) =>
-      ids.includes(jobId) ? undefined : [...ids, jobId],
+  async addActive(jobId: string, stage: string): Promise<void> {
+    return this.#updateActive((active) =>
+      active[jobId] === stage ? undefined : { ...active, [jobId]: stage },
     );
   }
 
   async removeActive(jobId: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:active`, (ids) =>
-      ids.includes(jobId) ? ids.filter((id) => id !== jobId) : undefined,
-    );
+    return this.#updateActive((active) => {
+      if (!Object.hasOwn(active, jobId)) return undefined;
+      const { [jobId]: _, ...rest } = active;
+      return rest;
+    });
   }
 
   async listActive(): Promise<string[]> {
-    return this.#track(
-      async () => (await this.#keyv.get<string[]>(`${this.#prefix}:active`)) ?? [],
+    return this.#track(async () => Object.keys(await this.#readActive()));
+  }
+
+  /** One read of the id → stage map: no job record is read. */
+  async countActive(): Promise<Record<string, number>> {
+    return this.#track(async () => {
+      const counts: Record<string, number> = {};
+      for (const stage of Object.values(await this.#readActive())) {
+        // Ids from before stages were recorded count once they next change stage.
+        if (stage !== "") counts[stage] = (counts[stage] ?? 0) + 1;
+      }
+      return counts;
+    });
+  }
+
+  async addMember(set: string, member: string): Promise<void> {
+    return this.#updateList(`${this.#prefix}:set:${set}`, (members) =>
+      members.includes(member) ? undefined : [...members, member],
     );
+  }
+
+  async listMembers(set: string): Promise<string[]> {
+    return this.#track(
+      async () => (await this.#keyv.get<string[]>(`${this.#prefix}:set:${set}`)) ?? [],
+    );
+  }
+
+  async deleteSet(set: string): Promise<void> {
+    return this.#updateList(`${this.#prefix}:set:${set}`, () => []);
   }
 
   async pushIndex(index: string, jobId: string): Promise<void> {
@@ -171,6 +199,33 @@ export class KeyvStore implements Store {
 
   #key(ns: Namespace, key: string): string {
     return `${this.#prefix}:${ns}:${key}`;
+  }
+
+  /**
+   * The active index: one JSON object of id → stage. An index written by an earlier
+   * version (a JSON array of ids under `:active`) is read as ids of no known stage.
+   */
+  async #readActive(): Promise<Record<string, string>> {
+    const active = await this.#keyv.get<Record<string, string>>(`${this.#prefix}:active-stages`);
+    const legacy = await this.#keyv.get<string[]>(`${this.#prefix}:active`);
+    if (legacy === undefined) return active ?? {};
+    return { ...Object.fromEntries(legacy.map((id) => [id, ""])), ...active };
+  }
+
+  /** Read-modify-write of the active index under the mutex; undefined means no write. */
+  #updateActive(
+    change: (active: Record<string, string>) => Record<string, string> | undefined,
+  ): Promise<void> {
+    const key = `${this.#prefix}:active-stages`;
+    return this.#track(() =>
+      this.#mutex.run(key, async () => {
+        const next = change(await this.#readActive());
+        if (next === undefined) return;
+        await this.#keyv.set(key, next);
+        // The old array, folded into `next`, goes once the new index holds its ids.
+        await this.#keyv.delete(`${this.#prefix}:active`);
+      }),
+    );
   }
 
   /** Read-modify-write of a JSON array under the mutex; `change` → undefined means no write. */

@@ -23,3 +23,24 @@ redis.call("LREM", KEYS[1], 0, ARGV[1])
 redis.call("LPUSH", KEYS[1], ARGV[1])
 redis.call("LTRIM", KEYS[1], 0, tonumber(ARGV[2]) - 1)
 return 1`;
+
+/**
+ * KEYS[1] active set, KEYS[2] set of stage names; ARGV[1] job id, ARGV[2] prefix of the
+ * stage sets, ARGV[3] stage → puts the id in the active set and in that stage's set only.
+ */
+export const SET_ACTIVE_STAGE = `
+redis.call("SADD", KEYS[1], ARGV[1])
+redis.call("SADD", KEYS[2], ARGV[3])
+for _, stage in ipairs(redis.call("SMEMBERS", KEYS[2])) do
+  if stage ~= ARGV[3] then redis.call("SREM", ARGV[2] .. stage, ARGV[1]) end
+end
+redis.call("SADD", ARGV[2] .. ARGV[3], ARGV[1])
+return 1`;
+
+/** KEYS[1] active set, KEYS[2] set of stage names; ARGV[1] job id, ARGV[2] prefix. */
+export const REMOVE_ACTIVE = `
+redis.call("SREM", KEYS[1], ARGV[1])
+for _, stage in ipairs(redis.call("SMEMBERS", KEYS[2])) do
+  redis.call("SREM", ARGV[2] .. stage, ARGV[1])
+end
+return 1`;

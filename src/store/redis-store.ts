@@ -3,7 +3,13 @@ import KeyvRedis, { createClient } from "@keyv/redis";
 import type Keyv from "keyv";
 import type { Logger } from "pino";
 import { createJsonKeyv } from "./json-keyv.ts";
-import { PUSH_INDEX, RELEASE_LEASE, RENEW_LEASE } from "./redis-scripts.ts";
+import {
+  PUSH_INDEX,
+  RELEASE_LEASE,
+  REMOVE_ACTIVE,
+  RENEW_LEASE,
+  SET_ACTIVE_STAGE,
+} from "./redis-scripts.ts";
 import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
@@ -112,16 +118,52 @@ export class RedisStore implements Store {
     );
   }
 
-  async addActive(jobId: string): Promise<void> {
-    await this.#run("SADD", () => this.#client.sAdd(`${this.#prefix}:active`, jobId));
+  async addActive(jobId: string, stage: string): Promise<void> {
+    // Key names built in the script stay under this store's prefix; one Redis node only.
+    await this.#run("EVAL active", () =>
+      this.#client.eval(SET_ACTIVE_STAGE, {
+        keys: [`${this.#prefix}:active`, `${this.#prefix}:stages`],
+        arguments: [jobId, `${this.#prefix}:stage:`, stage],
+      }),
+    );
   }
 
   async removeActive(jobId: string): Promise<void> {
-    await this.#run("SREM", () => this.#client.sRem(`${this.#prefix}:active`, jobId));
+    await this.#run("EVAL inactive", () =>
+      this.#client.eval(REMOVE_ACTIVE, {
+        keys: [`${this.#prefix}:active`, `${this.#prefix}:stages`],
+        arguments: [jobId, `${this.#prefix}:stage:`],
+      }),
+    );
   }
 
   async listActive(): Promise<string[]> {
     return this.#run("SMEMBERS", () => this.#client.sMembers(`${this.#prefix}:active`));
+  }
+
+  /** One SCARD per stage: the cost grows with the stages, not with the jobs. */
+  async countActive(): Promise<Record<string, number>> {
+    const stages = await this.#run("SMEMBERS", () =>
+      this.#client.sMembers(`${this.#prefix}:stages`),
+    );
+    const counts = await Promise.all(
+      stages.map((stage) =>
+        this.#run("SCARD", () => this.#client.sCard(`${this.#prefix}:stage:${stage}`)),
+      ),
+    );
+    return Object.fromEntries(stages.map((stage, i) => [stage, counts[i] ?? 0]));
+  }
+
+  async addMember(set: string, member: string): Promise<void> {
+    await this.#run("SADD", () => this.#client.sAdd(`${this.#prefix}:set:${set}`, member));
+  }
+
+  async listMembers(set: string): Promise<string[]> {
+    return this.#run("SMEMBERS", () => this.#client.sMembers(`${this.#prefix}:set:${set}`));
+  }
+
+  async deleteSet(set: string): Promise<void> {
+    await this.#run("DEL", () => this.#client.del(`${this.#prefix}:set:${set}`));
   }
 
   async pushIndex(index: string, jobId: string): Promise<void> {

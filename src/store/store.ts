@@ -35,10 +35,20 @@ export interface Store {
   renewLease(key: string, token: string, ttlMs: number): Promise<boolean>;
   /** Gives a lease back, only for its holder (compare-and-delete); otherwise does nothing. */
   releaseLease(key: string, token: string): Promise<void>;
-  /** Index of active (unfinished) job ids; survives restart. */
-  addActive(jobId: string): Promise<void>;
+  /**
+   * Index of active (unfinished) job ids, each under its stage; survives restart. Adding an
+   * id that is there moves it to `stage` (so counts heal on every stage change).
+   */
+  addActive(jobId: string, stage: string): Promise<void>;
+  /** Takes the id out of the index and out of every stage. */
   removeActive(jobId: string): Promise<void>;
   listActive(): Promise<string[]>;
+  /** How many active ids each stage holds, without reading a job (metrics). */
+  countActive(): Promise<Record<string, number>>;
+  /** An unbounded set of strings (what a workspace left in the store, say). */
+  addMember(set: string, member: string): Promise<void>;
+  listMembers(set: string): Promise<string[]>;
+  deleteSet(set: string): Promise<void>;
   /** Puts a job id first in a bounded index (newest {@link INDEX_LIMIT} kept, no duplicates). */
   pushIndex(index: string, jobId: string): Promise<void>;
   /** The ids of an index, newest first. */

@@ -59,10 +59,24 @@ describe("health, readiness and metrics", () => {
       (m) => buttonValue(m, ACTIONS.skipNaming) !== undefined,
     );
     const jobId = buttonValue(status, ACTIONS.skipNaming) ?? "";
+    // A scrape counts from the stage index: it reads no job record, however many there are.
+    const store = stack.app.store;
+    const get = store.get.bind(store);
+    const jobReads: string[] = [];
+    store.get = <T>(ns: Parameters<typeof get>[0], key: string) => {
+      if (ns === "jobs") jobReads.push(key);
+      return get<T>(ns, key);
+    };
     const during = parsePrometheus(await (await fetch(`${base}/metrics`)).text());
+    store.get = get;
+    expect(jobReads).toEqual([]);
     expect(during.get("meeting_notes_jobs")).toContainEqual({
       labels: '{stage="naming"}',
       value: 1,
+    });
+    expect(during.get("meeting_notes_jobs")).toContainEqual({
+      labels: '{stage="transcribing"}',
+      value: 0,
     });
     await sendAction(
       stack.url,

@@ -60,9 +60,9 @@ describe("JobRepository", () => {
     const calls: string[] = [];
     const add = store.addActive.bind(store);
     const remove = store.removeActive.bind(store);
-    store.addActive = (id) => {
+    store.addActive = (id, stage) => {
       calls.push(`add ${id}`);
-      return add(id);
+      return add(id, stage);
     };
     store.removeActive = (id) => {
       calls.push(`remove ${id}`);
@@ -99,7 +99,7 @@ describe("JobRepository", () => {
     expect(await repo.listActiveIds()).toEqual(["j1"]);
     // Finished, but someone holds its lease: left for the next sweep.
     await repo.save(job("j1", "canceled"), job("j1"));
-    await store.addActive("j1");
+    await store.addActive("j1", "queued");
     const token = await store.acquireLease(jobLeaseKey("j1"), 10_000);
     expect(await repo.forgetIfInactive("j1")).toBe(false);
     expect(await repo.listActiveIds()).toEqual(["j1"]);
@@ -107,7 +107,7 @@ describe("JobRepository", () => {
     expect(await repo.forgetIfInactive("j1")).toBe(true);
     expect(await repo.listActiveIds()).toEqual([]);
     // A record that expired or never was: forgotten too.
-    await store.addActive("ghost");
+    await store.addActive("ghost", "queued");
     expect(await repo.forgetIfInactive("ghost")).toBe(true);
     expect(await repo.listActiveIds()).toEqual([]);
   });

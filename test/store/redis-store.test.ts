@@ -77,7 +77,7 @@ describe.skipIf(!REDIS_URL)("redis store", () => {
 
     it("shares values and indexes", async () => {
       await a.set("jobs", "j1", { stage: "queued" });
-      await a.addActive("j1");
+      await a.addActive("j1", "queued");
       await a.pushIndex("user:U1", "j1");
       expect(await b.get("jobs", "j1")).toEqual({ stage: "queued" });
       expect(await b.listActive()).toEqual(["j1"]);

@@ -2,8 +2,10 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import KeyvSqlite from "@keyv/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.ts";
+import { createJsonKeyv } from "../../src/store/json-keyv.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { runStoreChild } from "./child-exit.ts";
@@ -31,6 +33,24 @@ describeStoreContract("sqlite", {
 });
 
 describe("sqlite store", () => {
+  it("reads an active index an earlier version wrote (an array of ids) and moves it over", async () => {
+    const file = join(temp.dir, "legacy-active.sqlite");
+    const first = await openStore(`sqlite://${file}`);
+    await first.close();
+    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: "keyv" });
+    await createJsonKeyv(adapter).set("meeting-notes:active", ["old-1", "old-2"]);
+    await adapter.disconnect();
+    const store = await openStore(`sqlite://${file}`);
+    expect((await store.listActive()).sort()).toEqual(["old-1", "old-2"]);
+    // Their stages are unknown until they next change stage; then they count.
+    expect(await store.countActive()).toEqual({});
+    await store.addActive("old-1", "naming");
+    await store.removeActive("old-2");
+    expect(await store.listActive()).toEqual(["old-1"]);
+    expect(await store.countActive()).toEqual({ naming: 1 });
+    await store.close();
+  });
+
   it("resolves a relative path from the working directory and creates its folders", async () => {
     const file = join(temp.dir, "nested", "deeper", "meeting-notes.sqlite");
     const store = await openStore(`sqlite://${relative(process.cwd(), file)}`);
@@ -73,7 +93,7 @@ describe("sqlite store", () => {
     const file = join(temp.dir, "close-flush.sqlite");
     const store = await openStore(`sqlite://${file}`);
     const writes = Array.from({ length: 50 }, (_, i) => store.set("jobs", `j${i}`, { i }));
-    const indexWrites = Array.from({ length: 20 }, (_, i) => store.addActive(`j${i}`));
+    const indexWrites = Array.from({ length: 20 }, (_, i) => store.addActive(`j${i}`, "queued"));
     await store.close();
     await Promise.all([...writes, ...indexWrites]);
     const again = await openStore(`sqlite://${file}`);
@@ -85,9 +105,10 @@ describe("sqlite store", () => {
   it("keeps the active index fast at 5,000 ids", async () => {
     const file = join(temp.dir, "active-5000.sqlite");
     const store = await openStore(`sqlite://${file}`);
-    for (let i = 0; i < 5000; i += 1) await store.addActive(`job-${String(i).padStart(6, "0")}`);
+    for (let i = 0; i < 5000; i += 1)
+      await store.addActive(`job-${String(i).padStart(6, "0")}`, "transcribing");
     const started = performance.now();
-    for (let i = 0; i < 100; i += 1) await store.addActive(`extra-${i}`);
+    for (let i = 0; i < 100; i += 1) await store.addActive(`extra-${i}`, "queued");
     for (let i = 0; i < 100; i += 1) await store.removeActive(`job-${String(i).padStart(6, "0")}`);
     const perWriteMs = (performance.now() - started) / 200;
     const listStarted = performance.now();

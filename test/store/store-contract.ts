@@ -140,17 +140,50 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
 
     it("indexes active job ids", async () => {
       expect(await store.listActive()).toEqual([]);
-      await store.addActive("j1");
-      await store.addActive("j2");
-      await store.addActive("j1");
-      await store.addActive("j3");
+      await store.addActive("j1", "queued");
+      await store.addActive("j2", "queued");
+      await store.addActive("j1", "queued");
+      await store.addActive("j3", "queued");
       expect((await store.listActive()).sort()).toEqual(["j1", "j2", "j3"]);
       await store.removeActive("j2");
       await store.removeActive("never-added");
       expect((await store.listActive()).sort()).toEqual(["j1", "j3"]);
-      await Promise.all(["a", "b", "c", "d"].map((id) => store.addActive(id)));
+      await Promise.all(["a", "b", "c", "d"].map((id) => store.addActive(id, "queued")));
       await Promise.all(["j1", "j3", "a"].map((id) => store.removeActive(id)));
       expect((await store.listActive()).sort()).toEqual(["b", "c", "d"]);
+    });
+
+    it("counts active ids by stage, moving an id between stages and dropping it on removal", async () => {
+      expect(await store.countActive()).toEqual({});
+      await store.addActive("j1", "queued");
+      await store.addActive("j2", "queued");
+      await store.addActive("j3", "transcribing");
+      expect(await store.countActive()).toMatchObject({ queued: 2, transcribing: 1 });
+      await store.addActive("j1", "transcribing");
+      await store.addActive("j1", "transcribing");
+      await store.addActive("j2", "naming");
+      const moved = await store.countActive();
+      expect([moved.queued ?? 0, moved.transcribing, moved.naming]).toEqual([0, 2, 1]);
+      await store.removeActive("j3");
+      await store.removeActive("j2");
+      const counts = await store.countActive();
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
+      expect(counts.transcribing).toBe(1);
+      await Promise.all(["a", "b", "c"].map((id) => store.addActive(id, "writing")));
+      expect((await store.countActive()).writing).toBe(3);
+    });
+
+    it("keeps unbounded sets of members, and deletes a set", async () => {
+      expect(await store.listMembers("team:T1")).toEqual([]);
+      await Promise.all(
+        Array.from({ length: 120 }, (_, i) => store.addMember("team:T1", `jobs:${i}`)),
+      );
+      await store.addMember("team:T1", "jobs:0");
+      await store.addMember("team:T2", "settings:C1");
+      expect(await store.listMembers("team:T1")).toHaveLength(120);
+      await store.deleteSet("team:T1");
+      expect(await store.listMembers("team:T1")).toEqual([]);
+      expect(await store.listMembers("team:T2")).toEqual(["settings:C1"]);
     });
 
     it(`keeps the newest ${INDEX_LIMIT} ids of an index, newest first`, async () => {
@@ -184,7 +217,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
         await store.set("jobs", "j1", { stage: "transcribing", taskId: "t-1" });
         await store.set("jobs", "gone-soon", { stage: "done" }, TTL_MS);
         expect(await store.claim("T1:C1:F9", 60_000)).toBe(true);
-        await store.addActive("j1");
+        await store.addActive("j1", "transcribing");
         await store.pushIndex("channel:C1", "j1");
         await store.close();
 
@@ -193,6 +226,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
         expect(await again.get("jobs", "j1")).toEqual({ stage: "transcribing", taskId: "t-1" });
         expect(await again.claim("T1:C1:F9", 60_000)).toBe(false);
         expect(await again.listActive()).toEqual(["j1"]);
+        expect((await again.countActive()).transcribing).toBe(1);
         expect(await again.listIndex("channel:C1")).toEqual(["j1"]);
         await sleep(PAST_TTL_MS);
         expect(await again.get("jobs", "gone-soon")).toBeUndefined();
