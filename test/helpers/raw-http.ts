@@ -21,13 +21,13 @@ export interface RawOptions {
 }
 
 /**
- * Writes `request` as it is on a plain TCP connection — no client library to normalise the
+ * Writes `request` (one string or buffer, or several parts) as it is on a plain TCP connection — no client library to normalise the
  * method, the target or the framing — and resolves with the first response head. A write the
  * server refuses (it closed the connection) is not an error: the answer says what happened.
  */
 export function rawRequest(
   port: number,
-  request: string | Buffer,
+  request: string | Buffer | readonly (string | Buffer)[],
   options: RawOptions = {},
 ): Promise<RawAnswer> {
   const started = performance.now();
@@ -71,7 +71,8 @@ export function rawRequest(
     const giveUp = setTimeout(finish, options.giveUpMs ?? 3_000);
     socket.on("data", onData);
     void onClose.then(finish);
-    socket.write(request);
+    // Parts are written as they are: a large buffer shared by many requests is not copied.
+    for (const part of Array.isArray(request) ? request : [request]) socket.write(part);
     const { trickle: drip } = options;
     if (drip !== undefined) {
       trickle = setInterval(() => {
