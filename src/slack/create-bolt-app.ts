@@ -87,24 +87,28 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
-  if (receiver instanceof SocketModeReceiver) {
-    return {
-      app,
-      slackRoute: undefined,
-      start: () => app.start().then(() => undefined),
-      stop: () => app.stop().then(() => undefined),
-    };
-  }
-  const guarded = guardRequests(receiver.requestListener, {
-    signingSecret,
+  return receiver instanceof SocketModeReceiver
+    ? {
+        app,
+        slackRoute: undefined,
+        start: () => app.start().then(() => undefined),
+        stop: () => app.stop().then(() => undefined),
+      }
+    : {
+        app,
+        slackRoute: slackRoute(receiver, options),
+        // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
+        start: async () => {},
+        stop: async () => {},
+      };
+}
+
+/** `POST /slack/events`: Bolt's request listener behind the request checks. */
+function slackRoute(receiver: HTTPReceiver, options: BoltAppOptions): Route {
+  const handle = guardRequests(receiver.requestListener, {
+    signingSecret: options.config.slack.signingSecret ?? "",
     claimSignature: options.claimSignature,
     logger: options.logger.child({ name: "slack-requests" }),
   });
-  return {
-    app,
-    slackRoute: { path: "/slack/events", methods: ["POST"], readsBody: true, handle: guarded },
-    // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
-    start: async () => {},
-    stop: async () => {},
-  };
+  return { path: "/slack/events", methods: ["POST"], readsBody: true, handle };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { readBody } from "../http/read-body.ts";
+import { type BodyRead, readBody } from "../http/read-body.ts";
 import type { Logger } from "../logger.ts";
 import {
   isFresh,
@@ -33,6 +33,13 @@ export interface GuardOptions {
 
 type Verdict = { raw: Buffer } | { status: number; reason: string } | { gone: true };
 
+/** What a body that was not read (or not wholly) comes to. */
+const UNREAD: Record<"too_large" | "busy" | "aborted", Verdict> = {
+  too_large: { status: 413, reason: "body too large" },
+  busy: { status: 503, reason: "too many bodies being read" },
+  aborted: { gone: true },
+};
+
 /**
  * Guards Bolt's request listener: a request reaches Bolt only when Slack signed it, recently,
  * once. In order, each step answering at once when it fails:
@@ -48,39 +55,26 @@ type Verdict = { raw: Buffer } | { status: number; reason: string } | { gone: tr
  * goes to Bolt as `rawBody`, which Bolt uses instead of reading the request again.
  */
 export function guardRequests(listener: RequestListener, options: GuardOptions): RequestListener {
-  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  let budget = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   const now = options.now ?? Date.now;
-
+  const read = bodyReader(
+    options.maxBodyBytes ?? MAX_BODY_BYTES,
+    options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+  );
   const admit = async (req: IncomingMessage): Promise<Verdict> => {
     const headers = readSignatureHeaders(req.headers);
     if (headers === undefined) return { status: 401, reason: "signature headers missing" };
     if (!isFresh(headers, now())) return { status: 401, reason: "timestamp too far from now" };
-    const declared = declaredLength(req);
-    if (declared !== undefined && declared > maxBody) {
-      return { status: 413, reason: "body too large" };
-    }
-    const reserved = declared ?? maxBody;
-    if (reserved > budget) return { status: 503, reason: "too many bodies being read" };
-    budget -= reserved;
-    const read = await readBody(req, maxBody).finally(() => {
-      budget += reserved;
-    });
-    if ("refused" in read) {
-      return read.refused === "aborted"
-        ? { gone: true }
-        : { status: 413, reason: "body too large" };
-    }
-    if (!isSignedBody(headers, read.body, options.signingSecret)) {
+    const body = await read(req);
+    if ("refused" in body) return UNREAD[body.refused];
+    if (!isSignedBody(headers, body.body, options.signingSecret)) {
       return { status: 401, reason: "signature mismatch" };
     }
     if (!(await options.claimSignature(headers.signature, replayWindowMs(headers, now())))) {
       return { status: 401, reason: "signature already used (replay)" };
     }
-    if (isNotAnObject(req, read.body)) return { status: 400, reason: "payload is not an object" };
-    return { raw: read.body };
+    if (isNotAnObject(req, body.body)) return { status: 400, reason: "payload is not an object" };
+    return { raw: body.body };
   };
-
   return (req, res) => {
     admit(req).then(
       (verdict) => {
@@ -88,11 +82,9 @@ export function guardRequests(listener: RequestListener, options: GuardOptions):
           (req as IncomingMessage & { rawBody?: Buffer }).rawBody = verdict.raw;
           listener(req, res);
         } else if ("status" in verdict) {
-          options.logger.info(
-            { status: verdict.status, reason: verdict.reason },
-            "Slack request refused",
-          );
-          refuse(res, verdict.status);
+          const { status, reason } = verdict;
+          options.logger.info({ status, reason }, "Slack request refused");
+          refuse(res, status);
         }
       },
       (error: unknown) => {
@@ -100,6 +92,27 @@ export function guardRequests(listener: RequestListener, options: GuardOptions):
         refuse(res, 500);
       },
     );
+  };
+}
+
+/**
+ * Reads bodies of at most `maxBody` bytes, while all those being read at once stay within
+ * `maxBuffered`: a body reserves its `Content-Length` (or `maxBody` when sent chunked) until
+ * it is read, so slow senders cannot pile up memory.
+ */
+function bodyReader(maxBody: number, maxBuffered: number) {
+  let left = maxBuffered;
+  return async (req: IncomingMessage): Promise<BodyRead | { refused: "busy" }> => {
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > maxBody) return { refused: "too_large" };
+    const reserved = declared ?? maxBody;
+    if (reserved > left) return { refused: "busy" };
+    left -= reserved;
+    try {
+      return await readBody(req, maxBody);
+    } finally {
+      left += reserved;
+    }
   };
 }
 

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createApp, type MeetingNotesApp } from "../../src/app.ts";
+import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
@@ -17,7 +17,10 @@ export const BOB = "U0BOB0001";
  * The real app in HTTP mode, wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note
  * Service emulator and a SQLite store in a temp folder; every log line is kept.
  */
-export async function startStack(env: Record<string, string> = {}) {
+export async function startStack(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, "httpTimeouts"> = {},
+) {
   const temp = await makeTempDir("mn-e2e-");
   const fake = await createFakeSlack();
   const emulator = await createEmulator();
@@ -53,6 +56,7 @@ export async function startStack(env: Record<string, string> = {}) {
       failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
       runner: { statusThrottleMs: 0, sweepIntervalMs: 500 },
     },
+    ...deps,
   });
   const port = await app.start();
   const url = `http://127.0.0.1:${port}/slack/events`;
