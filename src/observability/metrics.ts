@@ -19,9 +19,8 @@ const MAX_COUNTED_JOBS = 20_000;
 /**
  * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
  * Service requests by outcome, Slack API errors, queue sizes, and prom-client's default
- * process metrics (`process_*`, `nodejs_*`). Counters count what this
- * process saw; the jobs-by-stage gauge reads the shared store, so every replica reports
- * the same numbers for it.
+ * process metrics (`process_*`, `nodejs_*`). Counters count what this process saw; the
+ * jobs-by-stage gauge reads the shared store, so every replica reports the same numbers.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
