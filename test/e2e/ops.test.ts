@@ -82,13 +82,17 @@ describe("health, readiness and metrics", () => {
       () => stack.job(jobId),
       (job) => job?.stage === "done",
     );
+    // The store says "done" a moment before the runner has counted it (the save has more
+    // than one write): poll the counter rather than read it once.
+    const metrics = await eventually(
+      async () => parsePrometheus(await (await fetch(`${base}/metrics`)).text()),
+      (m) =>
+        m
+          .get("meeting_notes_jobs_finished_total")
+          ?.some((s) => s.labels === '{stage="done"}' && s.value === 1) === true,
+    );
     const response = await fetch(`${base}/metrics`);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
-    const metrics = parsePrometheus(await response.text());
-    expect(metrics.get("meeting_notes_jobs_finished_total")).toContainEqual({
-      labels: '{stage="done"}',
-      value: 1,
-    });
     const requests = metrics.get("meeting_notes_note_service_requests_total") ?? [];
     expect(requests.find((s) => s.labels.includes('operation="POST audio2dialog"'))?.value).toBe(1);
     expect(metrics.get("meeting_notes_stage_duration_seconds_count")?.length).toBeGreaterThan(0);
