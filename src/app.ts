@@ -4,6 +4,8 @@ import type { RetryOptions } from "@slack/web-api";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
+import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
+import type { HttpTimeouts } from "./http/http-timeouts.ts";
 import { createJobs, type Jobs, type JobsOptions } from "./jobs/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
@@ -30,6 +32,8 @@ export interface AppDeps {
   slackRetry?: RetryOptions;
   noteTakerRetry?: RetryPolicy;
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
+  /** HTTP server timeouts; tests shorten them rather than wait seconds. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface MeetingNotesApp {
@@ -38,6 +42,8 @@ export interface MeetingNotesApp {
   readonly jobs: Jobs;
   /** Starts receiving and resumes every active job; resolves with the HTTP port. */
   start(): Promise<number>;
+  /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
+  readonly metricsPort: number | undefined;
   /** Stops taking work, lets running steps reach a checkpoint, closes the store. */
   stop(): Promise<void>;
 }
@@ -68,8 +74,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     onRequest: (operation, outcome) => metrics.onNoteServiceRequest(operation, outcome),
   });
   let stopping = false;
-  // Bolt's receiver takes its routes when it is built, before Bolt's client and the job
-  // layer exist; the routes reach those through these late-bound references.
+  // The ops routes are built before Bolt's client and the job layer exist; they reach
+  // those through these late-bound references.
   let jobs: Jobs | undefined;
   let slackAuthTest: () => Promise<unknown> = () => Promise.reject(new Error("not started"));
   const metrics = createMetrics({
@@ -80,15 +86,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     pingStore: () => store.ping(),
     slackAuthTest: () => slackAuthTest(),
   });
+  const ops = opsRoutes({
+    alive: () => !stopping,
+    ready: () => readiness.check(),
+    registry: metrics.registry,
+    onError: (error) => logger.error({ err: error }, "ops route failed"),
+  });
   const bolt = createBoltApp({
     config,
     logger,
-    routes: opsRoutes({
-      alive: () => !stopping,
-      ready: () => readiness.check(),
-      registry: metrics.registry,
-      onError: (error) => logger.error({ err: error }, "ops route failed"),
-    }),
+    claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
     ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
@@ -129,21 +136,41 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     now: Date.now,
   });
   const built = jobs;
+  const serve = (routes: Route[]): HttpSurface =>
+    createHttpSurface({
+      routes,
+      logger: logger.child({ name: "http" }),
+      ...(deps.httpTimeouts === undefined ? {} : { timeouts: deps.httpTimeouts }),
+    });
+  const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
+  const separateMetrics = config.metricsPort !== undefined;
+  const http = serve([...ops.health, ...(separateMetrics ? [] : [ops.metrics]), ...slackRoutes]);
+  const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
+  let metricsPort: number | undefined;
 
   return {
     logger,
     store,
     jobs: built,
+    get metricsPort() {
+      return metricsPort;
+    },
     async start() {
-      const port = await bolt.start();
+      const port = await http.listen(config.port);
+      metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
+      await bolt.start();
       const resumed = await built.runner.start();
       const mode = config.slack.appToken === undefined ? "http" : "socket";
-      logger.info({ port, mode, resumed }, "meeting-notes started");
+      logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
       return port;
     },
     async stop() {
       stopping = true;
-      await bolt.stop().catch((error: unknown) => logger.warn({ err: error }, "bolt stop failed"));
+      await Promise.all([
+        http.close(),
+        metricsHttp?.close(),
+        bolt.stop().catch((error: unknown) => logger.warn({ err: error }, "bolt stop failed")),
+      ]);
       await built.runner.stop();
       await store.close();
       logger.info("meeting-notes stopped");

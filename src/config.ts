@@ -20,12 +20,18 @@ const requiredText = (hint: string) =>
     .trim()
     .min(1, { error: `is empty: ${hint}` });
 
-const integer = (fallback: number, min: number, max: number, hint: string) =>
+/** A whole number in min..max, or `fallback` when unset. */
+const integer = <T extends number | undefined>(
+  fallback: T,
+  min: number,
+  max: number,
+  hint: string,
+) =>
   z
     .string()
     .trim()
     .optional()
-    .transform((value, ctx) => {
+    .transform((value, ctx): number | T => {
       if (value === undefined || value === "") return fallback;
       const parsed = Number(value);
       if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
@@ -85,6 +91,7 @@ const envSchema = z.object({
   SLACK_APP_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,
   PORT: integer(3000, 0, 65535, "the port of the HTTP server."),
+  METRICS_PORT: integer(undefined, 0, 65535, "the port that serves /metrics alone."),
   SLACK_API_URL: optionalText.pipe(
     z
       .url({
@@ -157,6 +164,11 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
       "SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens).",
     );
   }
+  // Both 0 is fine: each server then gets a free port of its own.
+  const port = Number((env.PORT ?? "").trim() || 3000);
+  if (set("METRICS_PORT") && Number(env.METRICS_PORT) === port && port !== 0) {
+    problems.push("METRICS_PORT must differ from PORT: /metrics gets a server of its own.");
+  }
   const initial = Number(env.POLL_INITIAL_MS ?? 2000);
   const max = Number(env.POLL_MAX_MS ?? 15_000);
   if (Number.isFinite(initial) && Number.isFinite(max) && initial > max) {
@@ -177,6 +189,8 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** Set → `/metrics` is served on this port only (not on `port`). */
+  metricsPort: number | undefined;
   noteTaker: {
     baseUrl: string;
     apiKey: string;
@@ -229,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
     },
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     noteTaker: {
       baseUrl: e.NOTE_TAKER_BASE_URL.replace(/\/+$/, ""),
       apiKey: e.NOTE_TAKER_API_KEY,

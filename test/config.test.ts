@@ -28,6 +28,7 @@ describe("loadConfig", () => {
         apiUrl: "https://slack.com/api/",
       },
       port: 3000,
+      metricsPort: undefined,
       noteTaker: {
         baseUrl: "https://notes.example/api/v1/third-party/note-taker",
         apiKey: "key",
@@ -109,6 +110,22 @@ describe("loadConfig", () => {
     expect(problems[0]).toMatch(/^RESULT_LINK_HOSTS must be host names/);
     expect(problems[0]).toContain("https://files.internal, store:9000, *.corp, a/b");
     expect(problems[0]).not.toContain("ok.internal,");
+  });
+
+  it("takes METRICS_PORT from 0 to 65535, other than PORT", () => {
+    expect(loadConfig({ ...valid, METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    expect(loadConfig({ ...valid, METRICS_PORT: " " }).metricsPort).toBeUndefined();
+    // Both 0: each server gets a free port of its own.
+    expect(loadConfig({ ...valid, PORT: "0", METRICS_PORT: "0" }).metricsPort).toBe(0);
+    for (const bad of ["65536", "-1", "9464.5", "metrics"]) {
+      expect(problemsOf({ ...valid, METRICS_PORT: bad })).toEqual([
+        expect.stringMatching(/^METRICS_PORT must be a whole number from 0 to 65535/),
+      ]);
+    }
+    expect(problemsOf({ ...valid, METRICS_PORT: "3000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT/),
+    ]);
+    expect(problemsOf({ ...valid, PORT: "8080", METRICS_PORT: " 8080 " })).toHaveLength(1);
   });
 
   it("chooses Socket Mode without a signing secret when an app token is set", () => {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { ACTIVE_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
 
 /** What the runner's queues hold now. */
@@ -15,12 +15,15 @@ export interface MetricsSources {
 
 /**
  * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
- * Service requests by outcome, Slack API errors, queue sizes. Counters count what this
- * process saw; the jobs-by-stage gauge reads the shared store's stage index (one read per
- * stage at most, never a job record), so every replica reports the same numbers for it.
+ * Service requests by outcome, Slack API errors, queue sizes, and prom-client's default
+ * process metrics (`process_*`, `nodejs_*`). Counters count what this process saw; the
+ * jobs-by-stage gauge reads the shared store's stage index (one read per stage at most,
+ * never a job record), so every replica reports the same numbers for it.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
+  // Process and Node.js figures (CPU, memory, event loop lag, handles, GC), on our registry.
+  collectDefaultMetrics({ register: registry });
   new Gauge({
     name: "meeting_notes_jobs",
     help: "Active jobs by stage (the store's stage index, at scrape time).",

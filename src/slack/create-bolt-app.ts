@@ -1,10 +1,9 @@
 import type { ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { App, AuthorizationError, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
 import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
+import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
-import type { OpsRoute } from "../observability/ops-routes.ts";
 import { guardRequests } from "./guard-requests.ts";
 
 /**
@@ -37,8 +36,8 @@ export const defaultSlackRetry: RetryOptions = {
 export interface BoltAppOptions {
   config: Config;
   logger: Logger;
-  /** Served next to Slack's endpoint in both modes (health, readiness, metrics). */
-  routes: OpsRoute[];
+  /** HTTP mode: remembers an accepted request signature, so a replay is refused. */
+  claimSignature: (signature: string, ttlMs: number) => Promise<boolean>;
   retryConfig?: RetryOptions;
   /** Told of every listener that failed (metrics). */
   onListenerError?: (error: unknown) => void;
@@ -46,35 +45,35 @@ export interface BoltAppOptions {
 
 export interface BoltApp {
   app: App;
-  /** Starts receiving; resolves with the HTTP port (health in Socket Mode, everything in HTTP). */
-  start(): Promise<number>;
+  /** HTTP mode: `POST /slack/events`, guarded, for our HTTP server; undefined in Socket Mode. */
+  slackRoute: Route | undefined;
+  /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * Bolt in the mode the configuration says: Socket Mode when an app token is set (no public
  * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
- * The ops routes (`/healthz`, `/readyz`, `/metrics`) are served in both modes.
+ * Bolt runs no HTTP server of its own in either mode: Socket Mode gets no custom routes
+ * (so it starts none), and the HTTP receiver is never started — its request listener is
+ * handed out behind {@link guardRequests} as `slackRoute`. Bolt still checks the signature
+ * a second time: one HMAC of a few kB, and Bolt's listener stays safe on its own.
  */
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
-  const customRoutes = options.routes;
-  const socketMode = config.slack.appToken !== undefined;
-  const receiver = socketMode
-    ? new SocketModeReceiver({
-        appToken: config.slack.appToken ?? "",
-        logger,
-        customRoutes,
-        installerOptions: { port: config.port },
-      })
-    : new HTTPReceiver({
-        signingSecret: config.slack.signingSecret ?? "",
-        endpoints: "/slack/events",
-        customRoutes,
-        logger,
-        processEventErrorHandler: answerProcessingError(options.logger),
-      });
+  const appToken = config.slack.appToken;
+  const signingSecret = config.slack.signingSecret ?? "";
+  const receiver =
+    appToken !== undefined
+      ? new SocketModeReceiver({ appToken, logger })
+      : new HTTPReceiver({
+          signingSecret,
+          endpoints: "/slack/events",
+          logger,
+          processEventErrorHandler: answerProcessingError(options.logger),
+        });
   const app = new App({
     token: config.slack.botToken,
     receiver,
@@ -88,24 +87,28 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
-  return {
-    app,
-    async start() {
-      if (socketMode) {
-        await app.start();
-        return config.port;
+  return receiver instanceof SocketModeReceiver
+    ? {
+        app,
+        slackRoute: undefined,
+        start: () => app.start().then(() => undefined),
+        stop: () => app.stop().then(() => undefined),
       }
-      const server = await app.start(config.port);
-      if (receiver instanceof HTTPReceiver) {
-        // Same server and lifecycle, with a guard in front of Bolt's listener.
-        server.removeAllListeners("request");
-        server.on(
-          "request",
-          guardRequests(receiver.requestListener, config.slack.signingSecret ?? ""),
-        );
-      }
-      return (server.address() as AddressInfo).port;
-    },
-    stop: () => app.stop().then(() => undefined),
-  };
+    : {
+        app,
+        slackRoute: slackRoute(receiver, options),
+        // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
+        start: async () => {},
+        stop: async () => {},
+      };
+}
+
+/** `POST /slack/events`: Bolt's request listener behind the request checks. */
+function slackRoute(receiver: HTTPReceiver, options: BoltAppOptions): Route {
+  const handle = guardRequests(receiver.requestListener, {
+    signingSecret: options.config.slack.signingSecret ?? "",
+    claimSignature: options.claimSignature,
+    logger: options.logger.child({ name: "slack-requests" }),
+  });
+  return { path: "/slack/events", methods: ["POST"], readsBody: true, handle };
 }

@@ -1,5 +1,6 @@
 import type Keyv from "keyv";
 import type { Logger } from "pino";
+import { BriefClaims } from "./brief-claims.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LeaseTable } from "./lease-table.ts";
 import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
@@ -44,6 +45,7 @@ export class KeyvStore implements Store {
   readonly #logger: Logger | undefined;
   readonly #mutex = new KeyedMutex();
   readonly #leases = new LeaseTable();
+  readonly #briefClaims = new BriefClaims();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #sweepTimer: NodeJS.Timeout | undefined;
   #sweeping = false;
@@ -92,6 +94,11 @@ export class KeyvStore implements Store {
         return true;
       }),
     );
+  }
+
+  async claimBriefly(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    return this.#track(async () => this.#briefClaims.claim(key, ttl));
   }
 
   async releaseClaim(key: string): Promise<void> {

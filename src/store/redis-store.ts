@@ -85,6 +85,17 @@ export class RedisStore implements Store {
     return reply === "OK";
   }
 
+  async claimBriefly(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    const reply = await this.#run("SET NX", () =>
+      this.#client.set(`${this.#prefix}:brief:${key}`, "1", {
+        condition: "NX",
+        expiration: { type: "PX", value: ttl },
+      }),
+    );
+    return reply === "OK";
+  }
+
   async releaseClaim(key: string): Promise<void> {
     await this.#run("DEL", () => this.#client.del(`${this.#prefix}:claim:${key}`));
   }

@@ -27,6 +27,12 @@ export interface Store {
   delete(ns: Namespace, key: string): Promise<void>;
   /** Atomic "claim once": true only for the first caller while the key lives (event dedupe). */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * "Claim once" for many short-lived keys (a signature per Slack request, to refuse replays):
+   * true only for the first caller while the key lives. Shared by replicas on Redis; kept in
+   * memory on the single-process backends, where nothing is written to disk per call.
+   */
+  claimBriefly(key: string, ttlMs: number): Promise<boolean>;
   /** Gives a claim back, for when the work it guarded could not be recorded. */
   releaseClaim(key: string): Promise<void>;
   /** Takes a lease when nobody holds it: resolves to the holder's token, or undefined. */

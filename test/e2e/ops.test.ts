@@ -14,14 +14,17 @@ import {
   statusMessage,
 } from "./stack.ts";
 
-/** Prometheus text exposition: comments, or `name{labels} value`. Returns samples by name. */
+/**
+ * Prometheus text exposition: comments, or `name{labels} value`. Returns samples by name.
+ * Values are read as Go's ParseFloat reads them, so `NaN` in any case (prom-client's
+ * default metrics write `Nan` before the first event-loop sample).
+ */
 function parsePrometheus(text: string): Map<string, { labels: string; value: number }[]> {
   const samples = new Map<string, { labels: string; value: number }[]>();
   for (const line of text.split("\n")) {
     if (line === "" || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$/.test(line)) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/.exec(
-      line,
-    );
+    const match =
+      /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|[Nn][Aa][Nn]|\+Inf|-Inf)$/.exec(line);
     if (match === null) throw new Error(`not Prometheus text: ${line}`);
     const [, name = "", labels = "", value = ""] = match;
     samples.set(name, [...(samples.get(name) ?? []), { labels, value: Number(value) }]);
@@ -93,13 +96,17 @@ describe("health, readiness and metrics", () => {
       () => stack.job(jobId),
       (job) => job?.stage === "done",
     );
+    // The store says "done" a moment before the runner has counted it (the save has more
+    // than one write): poll the counter rather than read it once.
+    const metrics = await eventually(
+      async () => parsePrometheus(await (await fetch(`${base}/metrics`)).text()),
+      (m) =>
+        m
+          .get("meeting_notes_jobs_finished_total")
+          ?.some((s) => s.labels === '{stage="done"}' && s.value === 1) === true,
+    );
     const response = await fetch(`${base}/metrics`);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
-    const metrics = parsePrometheus(await response.text());
-    expect(metrics.get("meeting_notes_jobs_finished_total")).toContainEqual({
-      labels: '{stage="done"}',
-      value: 1,
-    });
     const requests = metrics.get("meeting_notes_note_service_requests_total") ?? [];
     expect(requests.find((s) => s.labels.includes('operation="POST audio2dialog"'))?.value).toBe(1);
     expect(metrics.get("meeting_notes_stage_duration_seconds_count")?.length).toBeGreaterThan(0);
@@ -130,6 +137,33 @@ describe.skipIf(!process.env.REDIS_URL)("readiness with Redis", () => {
       await proxy.start().catch(() => undefined);
       await stack.stop();
       await proxy.stop();
+    }
+  });
+});
+
+describe("METRICS_PORT", () => {
+  it("serves /metrics on its own port only, with the process metrics, and 404 on the main port", async () => {
+    const stack = await startStack({ METRICS_PORT: "0" });
+    try {
+      const base = stack.url.replace("/slack/events", "");
+      const metricsPort = stack.app.metricsPort;
+      expect(metricsPort).toEqual(expect.any(Number));
+      expect(metricsPort).not.toBe(Number(new URL(base).port));
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(response.status).toBe(200);
+      const metrics = parsePrometheus(await response.text());
+      expect(metrics.get("meeting_notes_runner_jobs")).toBeDefined();
+      expect(metrics.get("process_resident_memory_bytes")?.[0]?.value).toBeGreaterThan(0);
+      expect(metrics.get("nodejs_eventloop_lag_seconds")).toBeDefined();
+      // Nothing else lives on the metrics port.
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
+      expect(
+        (await fetch(`http://127.0.0.1:${metricsPort}/slack/events`, { method: "POST" })).status,
+      ).toBe(404);
+    } finally {
+      await stack.stop();
     }
   });
 });

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Writable } from "node:stream";
 import { Agent } from "undici";
-import { createApp, type MeetingNotesApp } from "../../src/app.ts";
+import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
@@ -23,6 +23,8 @@ export interface StackOptions {
    * strict result-link rules of production (https, public addresses only).
    */
   apiHost?: string;
+  /** HTTP server timeouts, shortened so a test need not wait seconds. */
+  httpTimeouts?: AppDeps["httpTimeouts"];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
       runner: { statusThrottleMs: 0, sweepIntervalMs: 500 },
     },
+    ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
   });
   const port = await app.start();
   const url = `http://127.0.0.1:${port}/slack/events`;

@@ -5,7 +5,12 @@ import {
   fileShareMessageEvent,
   viewSubmissionPayload,
 } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import {
+  redeliverEvent,
+  sendAction,
+  sendEvent,
+  sendViewSubmission,
+} from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -41,7 +46,7 @@ async function upload(name = "weekly-sync.m4a", text = "Q3 budget review") {
   });
   const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
   expect(sent.status).toBe(200);
-  return { ts: message.ts, file, event };
+  return { ts: message.ts, file, event, sent };
 }
 
 /** Waits for the status message to offer a button; returns its job id. */
@@ -150,8 +155,9 @@ describe("the upload journey", () => {
   });
 
   it("makes one job of an upload Slack delivers twice and as a file_shared event", async () => {
-    const { ts, file, event } = await upload("retro.ogg");
-    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId, retryNum: 1 });
+    const { ts, file, sent } = await upload("retro.ogg");
+    // Slack's retry: the same envelope, signed anew.
+    expect((await redeliverEvent(stack.url, SIGNING_SECRET, sent, 1)).status).toBe(200);
     const shared = { type: "file_shared", channel_id: CHANNEL, file_id: file.id, user_id: ALICE };
     await sendEvent(stack.url, SIGNING_SECRET, shared, { teamId: stack.fake.teamId });
     await waitForButton(ts, ACTIONS.nameSpeakers);

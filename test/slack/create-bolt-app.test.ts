@@ -11,21 +11,38 @@ const base = {
   STORE_URL: "memory://",
 };
 
+const options = {
+  logger: pino({ level: "silent" }),
+  claimSignature: async () => true,
+};
+
 function receiverOf(app: ReturnType<typeof createBoltApp>["app"]): unknown {
   // Bolt keeps its receiver private; the mode is what this test is about.
   return (app as unknown as { receiver: unknown }).receiver;
 }
 
 describe("createBoltApp", () => {
-  it("uses Socket Mode when an app token is set, with no signing secret needed", () => {
+  it("uses Socket Mode when an app token is set, with no HTTP server or Slack route of its own", () => {
     const config = loadConfig({ ...base, SLACK_APP_TOKEN: "xapp-1-test" });
-    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), routes: [] });
-    expect(receiverOf(bolt.app)).toBeInstanceOf(SocketModeReceiver);
+    const bolt = createBoltApp({ config, ...options });
+    const receiver = receiverOf(bolt.app);
+    expect(receiver).toBeInstanceOf(SocketModeReceiver);
+    // Bolt builds this server only for custom routes or OAuth; ours serves the ops routes.
+    expect((receiver as { httpServer?: unknown }).httpServer).toBeUndefined();
+    expect(bolt.slackRoute).toBeUndefined();
   });
 
-  it("uses HTTP at /slack/events otherwise", () => {
+  it("uses HTTP otherwise: a POST /slack/events route for our server, and stops unstarted", async () => {
     const config = loadConfig({ ...base, SLACK_SIGNING_SECRET: "secret" });
-    const bolt = createBoltApp({ config, logger: pino({ level: "silent" }), routes: [] });
+    const bolt = createBoltApp({ config, ...options });
     expect(receiverOf(bolt.app)).toBeInstanceOf(HTTPReceiver);
+    expect(bolt.slackRoute).toMatchObject({
+      path: "/slack/events",
+      methods: ["POST"],
+      readsBody: true,
+    });
+    // Bolt's HTTPReceiver.stop() rejects when it was never started; ours must not.
+    await bolt.start();
+    await expect(bolt.stop()).resolves.toBeUndefined();
   });
 });

@@ -68,6 +68,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
         await expect(store.set("jobs", "k", 1, ttl)).rejects.toThrow(RangeError);
         await expect(store.claim("k", ttl)).rejects.toThrow(RangeError);
         await expect(store.acquireLease("k", ttl)).rejects.toThrow(RangeError);
+        await expect(store.claimBriefly("k", ttl)).rejects.toThrow(RangeError);
       }
     });
 
@@ -95,6 +96,25 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await store.claim("T1:C1:brief", TTL_MS)).toBe(true);
       await sleep(PAST_TTL_MS);
       expect(await store.claim("T1:C1:brief", TTL_MS)).toBe(true);
+    });
+
+    it("claims a short-lived key once while it lives, apart from ordinary claims", async () => {
+      expect(await store.claimBriefly("sig:a", 60_000)).toBe(true);
+      expect(await store.claimBriefly("sig:a", 60_000)).toBe(false);
+      expect(await store.claimBriefly("sig:b", 60_000)).toBe(true);
+      // Another key space than `claim`: the same name there is still free.
+      expect(await store.claim("sig:a", 60_000)).toBe(true);
+      const racing = await Promise.all(
+        Array.from({ length: 20 }, () => store.claimBriefly("sig:race", 60_000)),
+      );
+      expect(racing.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("frees a short-lived claim after its TTL", async () => {
+      expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(true);
+      expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(false);
+      await sleep(PAST_TTL_MS);
+      expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(true);
     });
 
     it("lets one holder at a time have a lease, renewed and released only by it", async () => {
@@ -209,6 +229,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await store.ping()).toBe(false);
       await expect(store.get("jobs", "x")).rejects.toThrow(StoreClosedError);
       await expect(store.claim("x", 1000)).rejects.toThrow(StoreClosedError);
+      await expect(store.claimBriefly("x", 1000)).rejects.toThrow(StoreClosedError);
     });
 
     const { reopen } = harness;

@@ -7,6 +7,7 @@ import { createFakeSlack, type FakeSlack } from "./create-fake-slack.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,
+  redeliverEvent,
   sendAction,
   sendCommand,
   sendEvent,
@@ -110,12 +111,11 @@ describe("a Bolt app driven by signed requests and the fake Web API", () => {
     const event = fileShareMessageEvent(file, { channel: "C0M", user: "U0ANH", ts: share.ts });
     const first = await sendEvent(url, SECRET, event, { teamId: fake.teamId });
     expect(first.status).toBe(200);
-    const again = await sendEvent(url, SECRET, event, {
-      teamId: fake.teamId,
-      eventId: first.eventId,
-      retryNum: 1,
-    });
+    const again = await redeliverEvent(url, SECRET, first, 1);
     expect(again.status).toBe(200);
+    // The same envelope, signed anew a little later, as Slack retries.
+    expect(again.rawBody).toBe(first.rawBody);
+    expect(again.timestamp).toBe(first.timestamp + 1);
     await expect.poll(() => events.length).toBe(2);
     expect(events[0]?.event).toMatchObject({ subtype: "file_share", files: [{ id: file.id }] });
     expect(events.map((e) => e.retryNum)).toEqual([undefined, 1]);

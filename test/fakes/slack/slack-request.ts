@@ -38,7 +38,7 @@ export interface SendOptions {
 export function signSlackRequest(
   signingSecret: string,
   rawBody: string,
-  timestamp: number = Math.floor(Date.now() / 1000),
+  timestamp: number = nowSeconds(),
 ): { "x-slack-signature": string; "x-slack-request-timestamp": string } {
   const hmac = createHmac("sha256", signingSecret).update(`v0:${timestamp}:${rawBody}`);
   return {
@@ -85,7 +85,11 @@ export interface SendEventOptions extends SendOptions {
   teamId: string;
   /** Default a fresh `Ev…`; reuse one with `retryNum` to model Slack's redelivery. */
   eventId?: string;
-  /** Sets `x-slack-retry-num` (and `x-slack-retry-reason`), as Slack does on a retry. */
+  /**
+   * Sets `x-slack-retry-num` (and `x-slack-retry-reason`), as Slack does on a retry, and —
+   * unless `timestamp` is given — signs it `retryNum` seconds later than now: Slack signs
+   * each retry afresh, and the app refuses a signature it has already taken (a replay).
+   */
   retryNum?: number;
   /** Default `http_timeout`. */
   retryReason?: string;
@@ -93,9 +97,13 @@ export interface SendEventOptions extends SendOptions {
   apiAppId?: string;
 }
 
-/** An Events API delivery: the answer plus the `event_id` it carried. */
+/** An Events API delivery: the answer plus the `event_id` it carried and what was sent. */
 export interface SentEvent extends SlackAppResponse {
   eventId: string;
+  /** The request body exactly as sent, for {@link redeliverEvent}. */
+  rawBody: string;
+  /** The `x-slack-request-timestamp` it was signed with. */
+  timestamp: number;
 }
 
 /**
@@ -138,17 +146,38 @@ export async function sendEvent(
           "x-slack-retry-num": String(options.retryNum),
           "x-slack-retry-reason": options.retryReason ?? "http_timeout",
         };
-  const response = await sendSigned(
-    appUrl,
-    signingSecret,
-    JSON.stringify(envelope),
-    "application/json",
-    {
-      ...options,
-      headers: { ...retry, ...options.headers },
-    },
-  );
-  return { ...response, eventId };
+  const rawBody = JSON.stringify(envelope);
+  const timestamp = options.timestamp ?? nowSeconds() + (options.retryNum ?? 0);
+  const response = await sendSigned(appUrl, signingSecret, rawBody, "application/json", {
+    ...options,
+    timestamp,
+    headers: { ...retry, ...options.headers },
+  });
+  return { ...response, eventId, rawBody, timestamp };
+}
+
+/**
+ * Slack's retry of a delivery: the same body, `x-slack-retry-num`, and a fresh signature
+ * dated `retryNum` seconds after the first (Slack retries after about 0 s, 1 min and 5 min;
+ * a test cannot wait, and the point is that the retry is signed anew, not resent as it was).
+ */
+export async function redeliverEvent(
+  appUrl: string,
+  signingSecret: string,
+  sent: Pick<SentEvent, "rawBody" | "timestamp" | "eventId">,
+  retryNum: number,
+  retryReason = "http_timeout",
+): Promise<SentEvent> {
+  const timestamp = sent.timestamp + retryNum;
+  const response = await sendSigned(appUrl, signingSecret, sent.rawBody, "application/json", {
+    timestamp,
+    headers: { "x-slack-retry-num": String(retryNum), "x-slack-retry-reason": retryReason },
+  });
+  return { ...response, eventId: sent.eventId, rawBody: sent.rawBody, timestamp };
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
 /** Fields of a slash command; the rest get realistic defaults. */
