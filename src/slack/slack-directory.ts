@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
+import { cleanName } from "./views/index.ts";
 
 interface UserInfo {
   name: string;
@@ -44,11 +45,12 @@ export class SlackDirectory {
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
       const user = result.user;
+      // Names go to the Note Service and into the note: no invisible characters.
       const name =
-        user?.real_name?.trim() ||
-        user?.profile?.real_name?.trim() ||
-        user?.profile?.display_name?.trim() ||
-        user?.name ||
+        cleanName(user?.real_name ?? "") ||
+        cleanName(user?.profile?.real_name ?? "") ||
+        cleanName(user?.profile?.display_name ?? "") ||
+        cleanName(user?.name ?? "") ||
         userId;
       const info = { name, locale: user?.locale };
       this.#users.set(userId, { info, at: Date.now() });
