@@ -6,7 +6,7 @@ import { docxFilename, SlackGateway } from "../../../src/slack/gateway/slack-gat
 import { DEFAULT_PART_CHARS } from "../../../src/slack/text/index.ts";
 import { buildNotePart } from "../../../src/slack/views/index.ts";
 import { origin, source } from "../../helpers/jobs-kit.ts";
-import { liveMentions } from "../text/reader-view.ts";
+import { liveMentions } from "../../helpers/reader-view.ts";
 
 const gateway = new SlackGateway({
   client: new WebClient("xoxb-test"),

@@ -5,8 +5,8 @@ import {
   neutralizeMentions,
   stripControlChars,
 } from "../../../src/slack/text/index.ts";
+import { hiddenMention, liveMentions } from "../../helpers/reader-view.ts";
 import { hugeText, nastyText } from "../../hostile/support/arbitraries.ts";
-import { hiddenMention, liveMentions } from "./reader-view.ts";
 
 /** Slack acts on `<!…>`, `<@…>`, `<#…>` and, with link_names, on bare broadcasts. */
 function expectInert(text: string) {
