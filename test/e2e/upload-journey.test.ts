@@ -164,12 +164,13 @@ describe("the upload journey", () => {
   });
 
   it("refuses a .txt file and a recording over 300 MB with a reply and no API call", async () => {
-    const txt = await upload("minutes.txt", "");
+    const txt = await upload("../\u202Eminutes.txt", "");
     const reply = await eventually(
       () => stack.thread(txt.ts).slice(1),
       (m) => m.length > 0,
     );
-    expect(reply[0]?.text).toMatch(/minutes\.txt is not a recording/);
+    // Named safely: no path, no right-to-left override.
+    expect(reply[0]?.text).toMatch(/^minutes\.txt is not a recording/);
 
     const huge = await stack.temp.sparse("all-hands.wav", 300 * 1024 * 1024 + 1);
     const file = stack.fake.addFile({ name: "all-hands.wav", path: huge, user: ALICE });
