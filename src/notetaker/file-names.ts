@@ -1,7 +1,7 @@
 import { stripInvisibleChars } from "./invisible-chars.ts";
 
 /** Long enough for any real recording's name; short enough for a sentence and a disk. */
-export const MAX_FILE_NAME_CHARS = 200;
+const MAX_FILE_NAME_CHARS = 200;
 /** What most file systems allow for one name, in UTF-8 bytes. */
 const MAX_FILE_NAME_BYTES = 255;
 

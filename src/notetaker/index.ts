@@ -8,7 +8,7 @@ export {
 } from "./client.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
-export { MAX_FILE_NAME_CHARS, safeFileName } from "./file-names.ts";
+export { safeFileName } from "./file-names.ts";
 export {
   isBidiControl,
   isInvisibleChar,
