@@ -8,6 +8,7 @@ import {
   MAX_AUDIO_BYTES,
   MAX_TEMPLATE_BYTES,
   type SpeakerMapEntry,
+  safeFileName,
 } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
@@ -197,8 +198,9 @@ export class JobService {
     return this.#o.repo.listIndex(userIndex(teamId, userId));
   }
 
-  /** Keeps a DOCX template for later note steps; returns its id. */
-  async saveTemplate(filename: string, data: Uint8Array): Promise<string> {
+  /** Keeps a DOCX template for later note steps, under a safe file name; returns its id. */
+  async saveTemplate(name: string, data: Uint8Array): Promise<string> {
+    const filename = safeFileName(name, { fallbackExtension: "docx" });
     if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
       throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
     }

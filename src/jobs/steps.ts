@@ -1,7 +1,7 @@
 import { rm, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import type { Logger } from "pino";
-import { NoteTakerLinkExpiredError, type PollSchedule } from "../notetaker/index.ts";
+import { audioFormatOf, NoteTakerLinkExpiredError, type PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { JobStepError } from "./failure-policy.ts";
@@ -87,10 +87,12 @@ async function queued(ctx: StepContext, job: JobIn<"queued">): Promise<Job> {
   return ctx.commit(shown, { type: "download_started", tempPath: audioPath(ctx, job) });
 }
 
-/** Temp files are named after their job: start-up clean-up knows whose they are. */
+/**
+ * Temp files are named after their job: start-up clean-up knows whose they are. The
+ * extension is one of the known audio formats, never a piece of the file's name.
+ */
 function audioPath(ctx: StepContext, job: Job): string {
-  const ext = extname(job.source.filename).toLowerCase() || ".audio";
-  return join(ctx.tempDir, `${job.id}${ext}`);
+  return join(ctx.tempDir, `${job.id}.${audioFormatOf(job.source.filename) ?? "audio"}`);
 }
 
 function fileExists(path: string): Promise<boolean> {

@@ -15,6 +15,7 @@ import {
   NoteTakerRefusedError,
   NoteTakerTooLargeError,
 } from "./errors.ts";
+import { safeFileName } from "./file-names.ts";
 import {
   parseJsonOrUndefined,
   type RetryContext,
@@ -151,7 +152,8 @@ export class NoteTakerClient {
 
   /** Sends a recording for speaker-labelled transcription (§4.1); returns the task id. */
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
-    await checkAudioFile(input.path, input.filename);
+    const filename = safeFileName(input.filename);
+    await checkAudioFile(input.path, filename);
     const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
     const languageHint =
       input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint);
@@ -160,7 +162,7 @@ export class NoteTakerClient {
       async () =>
         buildForm({
           // A fresh file reference per attempt: each attempt streams the recording from disk.
-          audio: await diskFile(input.path, input.filename),
+          audio: await diskFile(input.path, filename),
           speakers:
             speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
           contextText: nonEmpty(input.contextText),

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { FormDataEncoder, type FormDataLike } from "form-data-encoder";
+import { safeFileName } from "./file-names.ts";
 
 /** A multipart body ready for `undici.request`: headers with a known length, a stream body. */
 export interface MultipartBody {
@@ -14,7 +15,8 @@ export interface MultipartBody {
  * a buffer): a Node stream is async-iterable, so when the server answers before reading the
  * whole upload, the encoder's iteration ends and the stream is destroyed cleanly. (The web
  * ReadableStream of formdata-node's `fileFromPath` threw "Invalid state" from a microtask
- * in that case, outside any try, which ended the process.)
+ * in that case, outside any try, which ended the process.) Its name is made safe
+ * (`safeFileName`) whoever built it: the name goes to a foreign server.
  */
 export class FilePart {
   readonly name: string;
@@ -24,7 +26,7 @@ export class FilePart {
   readonly #open: () => AsyncIterable<Uint8Array>;
 
   constructor(name: string, type: string, size: number, open: () => AsyncIterable<Uint8Array>) {
-    this.name = name;
+    this.name = safeFileName(name);
     this.type = type;
     this.size = size;
     this.#open = open;

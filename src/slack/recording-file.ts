@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import type { SourceFile } from "../jobs/index.ts";
-import { audioFormatOf } from "../notetaker/index.ts";
+import { audioFormatOf, safeFileName } from "../notetaker/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
 export const slackFileSchema = z.looseObject({
@@ -76,17 +76,20 @@ export function needsFileInfo(file: SlackFile): boolean {
 /**
  * Turns a Slack file into the job's source. The format is taken from the name's extension,
  * else Slack's `filetype`, else the MIME type (which can be empty right after upload); the
- * name sent to the Note Service gets the matching extension. Undefined when none says audio.
+ * name sent to the Note Service gets the matching extension. The name is made safe first
+ * (`safeFileName`): it reaches the Note Service, Slack messages and logs. Undefined when
+ * nothing says audio.
  */
 export function toSourceFile(file: SlackFile): SourceFile | undefined {
-  const name = file.name ?? file.title ?? file.id;
+  const name = safeFileName(file.name || file.title || file.id);
   const format =
     audioFormatOf(name) ??
     BY_FILETYPE[(file.filetype ?? "").toLowerCase()] ??
     BY_MIMETYPE[(file.mimetype ?? "").toLowerCase().split(";")[0]?.trim() ?? ""];
   const url = file.url_private_download ?? file.url_private;
   if (format === undefined || url === undefined || !isHttpUrl(url)) return undefined;
-  const filename = audioFormatOf(name) === undefined ? `${stemOf(name)}.${format}` : name;
+  const filename =
+    audioFormatOf(name) === undefined ? safeFileName(`${stemOf(name)}.${format}`) : name;
   return {
     fileId: file.id,
     filename,

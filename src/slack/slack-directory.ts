@@ -4,6 +4,7 @@ import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
+import { cleanName } from "./views/index.ts";
 
 /** What the bot knows of a member: how to name them, their language, their role. */
 export interface UserInfo {
@@ -67,11 +68,12 @@ export class SlackDirectory {
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
       const user = result.user;
+      // Names go to the Note Service and into the note: no invisible characters.
       const name =
-        user?.real_name?.trim() ||
-        user?.profile?.real_name?.trim() ||
-        user?.profile?.display_name?.trim() ||
-        user?.name ||
+        cleanName(user?.real_name ?? "") ||
+        cleanName(user?.profile?.real_name ?? "") ||
+        cleanName(user?.profile?.display_name ?? "") ||
+        cleanName(user?.name ?? "") ||
         userId;
       const info: UserInfo = {
         name,

@@ -11,6 +11,7 @@ import {
   sendEvent,
   sendViewSubmission,
 } from "../fakes/slack/slack-request.ts";
+import { liveMentions } from "../helpers/reader-view.ts";
 import {
   ALICE,
   BOB,
@@ -169,12 +170,13 @@ describe("the upload journey", () => {
   });
 
   it("refuses a .txt file and a recording over 300 MB with a reply and no API call", async () => {
-    const txt = await upload("minutes.txt", "");
+    const txt = await upload("../\u202Eminutes.txt", "");
     const reply = await eventually(
       () => stack.thread(txt.ts).slice(1),
       (m) => m.length > 0,
     );
-    expect(reply[0]?.text).toMatch(/minutes\.txt is not a recording/);
+    // Named safely: no path, no right-to-left override.
+    expect(reply[0]?.text).toMatch(/^minutes\.txt is not a recording/);
 
     const huge = await stack.temp.sparse("all-hands.wav", 300 * 1024 * 1024 + 1);
     const file = stack.fake.addFile({ name: "all-hands.wav", path: huge, user: ALICE });
@@ -353,6 +355,58 @@ describe("the upload journey", () => {
     for (const live of ["<!channel>", "<!here>", "<!everyone>", "<@U123>"]) {
       expect(all).not.toContain(live);
     }
+  });
+
+  it("cleans a hostile file name and names, and posts a hostile note inert with its link targets shown", async () => {
+    const RLO_USER = "U0RLO0001";
+    stack.fake.addUser({ id: RLO_USER, name: "rlo", real_name: "\u202Enohtyp\u202C Lan\u200B" });
+    stack.emulator.knobs.dialogText =
+      "Budget &lt;!channel&gt; &#64;here, see [Quarterly report](https://evil.example/x) " +
+      "and <https://evil.example/y|the minutes>.";
+    const { ts } = await upload("..%2F..\u202Eevil/3pm.m4a");
+    const [submitted] = await eventually(
+      () => stack.emulator.stats.audioSubmissions,
+      (s) => s.length > 0,
+    );
+    expect(submitted?.filename).toBe("evil_3pm.m4a");
+
+    const { jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    const values = {
+      [speakerBlock.user("speaker_1")]: { user: { type: "users_select", selected_user: RLO_USER } },
+      [speakerBlock.name("speaker_2")]: {
+        name: { type: "plain_text_input", value: "Mi\u200Bnh\u2066" },
+      },
+    };
+    const payload = viewSubmissionPayload({
+      callbackId: VIEWS.speakerNames,
+      privateMetadata: jobId,
+      values,
+      user: ALICE,
+    });
+    expect((await sendViewSubmission(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
+    await done(ts);
+
+    expect(stack.emulator.stats.noteSubmissions[0]?.speakerMap).toEqual([
+      { speaker_id: "speaker_1", name: "nohtyp Lan" },
+      { speaker_id: "speaker_2", name: "Minh" },
+    ]);
+    const note = markdownOf(noteParts(stack.thread(ts)));
+    expect(note).toContain("Quarterly report (https://evil.example/x)");
+    expect(note).toContain("the minutes (https://evil.example/y)");
+    // The emulator's action items quote the text cut at 80 characters: a `](` without its
+    // `)` is not a link, and shows its target anyway.
+    expect(note).not.toMatch(/\]\([^)\s]*\)|\|the minutes/);
+    expect(liveMentions(note)).toEqual([]);
+    // What the bot said about the file (status messages, posted and edited) names it safely.
+    const said = stack.fake.calls
+      .filter((c) => c.method === "chat.postMessage" || c.method === "chat.update")
+      .map((c) => JSON.stringify(c.args))
+      .filter((args) => args.includes("3pm"));
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.join("\n")).toContain("evil_3pm.m4a");
+    expect(said.join("\n")).not.toMatch(/[\u202E\u200B]|%2F/i);
+    const docx = stack.fake.uploads.find((u) => u.thread_ts === ts && u.completed);
+    expect(docx?.filename).toBe("evil_3pm - notes.docx");
   });
 
   // Runs last in this file: by now the log holds every line of all the journeys above.

@@ -115,4 +115,14 @@ describe("JobService", () => {
       languageHint: "vi",
     });
   });
+
+  it("keeps a template under a safe file name: no path, no bidi override, a .docx", async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 3, 4]);
+    const id = await service.saveTemplate("../../\u202Excod.evil/Mẫu biên bản", zip);
+    expect(await store.get("templates", id)).toMatchObject({
+      filename: "xcod.evil_Mẫu biên bản.docx",
+    });
+    const hidden = await service.saveTemplate(".docx", zip);
+    expect(await store.get("templates", hidden)).toMatchObject({ filename: "recording.docx" });
+  });
 });

@@ -52,3 +52,20 @@ describe("SlackDirectory.smallFile", () => {
     expect(await directory.smallFile(file.id)).toBeUndefined();
   });
 });
+
+describe("SlackDirectory.user", () => {
+  it("gives a member's name without invisible or bidi characters", async () => {
+    fake.addUser({ id: "U0RLO0001", name: "lan", real_name: "\u202Enohtyp\u202C Lan\u200B" });
+    expect((await directory.user("U0RLO0001")).name).toBe("nohtyp Lan");
+  });
+
+  it("passes over a name that is only invisible characters", async () => {
+    fake.addUser({
+      id: "U0BLANK01",
+      name: "minh",
+      real_name: "\u200B\u2066\u2069",
+      display_name: "\u3164",
+    });
+    expect((await directory.user("U0BLANK01")).name).toBe("minh");
+  });
+});

@@ -4,10 +4,10 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type DeliveredState, type Gateway, type Job, JobStepError } from "../../jobs/index.ts";
-import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
+import { MAX_AUDIO_BYTES, safeFileName } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
-import { splitMarkdown } from "../text/index.ts";
+import { showLinkTargets, splitMarkdown } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
@@ -33,7 +33,8 @@ export function docxFilename(job: Job): string {
   const stem =
     basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
   const delivery = deliveryOf(job);
-  return delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`;
+  // A job stored before file names were made safe may still hold an unsafe one.
+  return safeFileName(delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`);
 }
 
 function deliveryOf(job: Job): number {
@@ -112,8 +113,12 @@ export class SlackGateway implements Gateway {
     }
   }
 
+  /**
+   * The note's parts, each a message. Links are rewritten to show their targets first, as
+   * that can make the note longer; the parts are measured after it.
+   */
   splitNote(markdown: string): string[] {
-    return splitMarkdown(markdown);
+    return splitMarkdown(showLinkTargets(markdown));
   }
 
   async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { defuseBareBroadcasts, stripControlChars } from "./neutralize-mentions.ts";
+import { defuseBareBroadcasts, stripUnsafeChars } from "./neutralize-mentions.ts";
 
 /**
  * Escapes the three characters Slack's mrkdwn treats as control characters. After this,
@@ -10,9 +10,12 @@ export function escapeMrkdwn(text: string): string {
 
 /**
  * Text from a recording, the Note Service or a person, made safe for a mrkdwn field:
- * control characters stripped, escaped (so `<!here>` shows as typed, inert), and bare
- * `@here`-style broadcasts defused, as Slack links those when `link_names` is on.
+ * control characters and bidi overrides stripped, escaped (so `<!here>` shows as typed,
+ * inert), and bare `@here`-style broadcasts defused, as Slack links those when
+ * `link_names` is on. Character references need nothing more: mrkdwn decodes only `&amp;`,
+ * `&lt;` and `&gt;`, and after escaping every `&` is `&amp;`, so `&#60;!here&#62;` is
+ * shown as typed.
  */
 export function safeMrkdwn(text: string): string {
-  return defuseBareBroadcasts(escapeMrkdwn(stripControlChars(text)));
+  return defuseBareBroadcasts(escapeMrkdwn(stripUnsafeChars(text)));
 }

@@ -6,5 +6,8 @@ export {
   hasControlChars,
   neutralizeMentions,
   stripControlChars,
+  stripUnsafeChars,
 } from "./neutralize-mentions.ts";
+export { readGlyphs } from "./read-glyphs.ts";
+export { showLinkTargets } from "./show-link-targets.ts";
 export { DEFAULT_PART_CHARS, splitMarkdown } from "./split-markdown.ts";

@@ -18,6 +18,7 @@ export { failureSentence, stageShort } from "./job-phrases.ts";
 export { AUTO_LANGUAGE } from "./language-select.ts";
 export { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
 export type { MessageContent, TaggedMessageContent } from "./message-content.ts";
+export { cleanName } from "./name-rules.ts";
 export {
   buildNewNotesModal,
   type NewNotesModalOptions,

@@ -3,7 +3,7 @@ import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
 import { readLanguage } from "./language-select.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
-import { checkName } from "./name-rules.ts";
+import { checkName, cleanName } from "./name-rules.ts";
 import {
   fileOf,
   optionOf,
@@ -108,7 +108,7 @@ export function parseExtraNames(text: string | undefined): string[] {
   if (text === undefined) return [];
   const names = text
     .split(/[\n,;]/)
-    .map((name) => name.trim())
+    .map(cleanName)
     .filter((name) => name !== "");
   return [...new Set(names)];
 }

@@ -2,7 +2,7 @@ import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
-import { checkName } from "./name-rules.ts";
+import { checkName, cleanName } from "./name-rules.ts";
 import type { Gender } from "./speaker-modal.ts";
 import {
   fileOf,
@@ -75,8 +75,8 @@ function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {
   const entry: SpeakerEntry = { speakerId };
   const userId = stateOf(state, speakerBlock.user(speakerId), SPEAKER_ACTIONS.user)?.selected_user;
   if (typeof userId === "string" && userId !== "") entry.userId = userId;
-  const name = textOf(state, speakerBlock.name(speakerId), SPEAKER_ACTIONS.name);
-  if (name !== undefined) entry.name = name;
+  const name = cleanName(textOf(state, speakerBlock.name(speakerId), SPEAKER_ACTIONS.name) ?? "");
+  if (name !== "") entry.name = name;
   const gender = optionOf(state, speakerBlock.gender(speakerId), SPEAKER_ACTIONS.gender);
   if (gender === "male" || gender === "female") entry.gender = gender;
   return entry;

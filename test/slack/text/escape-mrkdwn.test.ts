@@ -25,4 +25,14 @@ describe("safeMrkdwn", () => {
     expect(safe).not.toContain("\u0007");
     expect(safe).toContain("ab");
   });
+
+  it("shows character references as typed (mrkdwn decodes only &amp; &lt; &gt;) and drops bidi overrides", () => {
+    expect(safeMrkdwn("&#60;!here&#62; &commat;here &lt;!channel&gt; \u202Egpj.exe")).toBe(
+      "&amp;#60;!here&amp;#62; &amp;commat;here &amp;lt;!channel&amp;gt; gpj.exe",
+    );
+  });
+
+  it("defuses a bare broadcast with invisible characters inside", () => {
+    expect(safeMrkdwn("@\u200Bhere @ch\u2060annel")).toBe("＠\u200Bhere ＠ch\u2060annel");
+  });
 });

@@ -255,6 +255,13 @@ describe("parseExtraNames", () => {
     expect(parseExtraNames(" Lan , Minh\r\n\nLan;An ")).toEqual(["Lan", "Minh", "An"]);
     expect(parseExtraNames(undefined)).toEqual([]);
   });
+
+  it("removes invisible and bidi characters, dropping names that were nothing else", () => {
+    expect(parseExtraNames("\u202ELan\u202C, Mi\u200Bnh\n\u200B\u2066\u2069, Lan\uFEFF")).toEqual([
+      "Lan",
+      "Minh",
+    ]);
+  });
 });
 
 describe("parseNewNotesMetadata", () => {

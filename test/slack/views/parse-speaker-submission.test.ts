@@ -47,6 +47,24 @@ describe("parseSpeakerSubmission", () => {
     });
   });
 
+  it("removes invisible and bidi characters from typed names; nothing visible is no name", () => {
+    const result = parseSpeakerSubmission(
+      values({
+        speaker_1: { name: "\u202Enohtyp\u202C Lan\u200B" },
+        speaker_2: { name: "\u200B\u2066\u2069\uFEFF" },
+      }),
+      ["speaker_1", "speaker_2"],
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: { [speakerBlock.name("speaker_2")]: "Choose a member or type a name." },
+    });
+    const named = parseSpeakerSubmission(values({ speaker_1: { name: "Mi\u200Dnh\u2067" } }), [
+      "speaker_1",
+    ]);
+    expect(named).toEqual({ ok: true, entries: [{ speakerId: "speaker_1", name: "Minh" }] });
+  });
+
   it("needs a member or a name for every speaker, with the error on the name block", () => {
     const result = parseSpeakerSubmission(
       values({ speaker_1: { name: "Lan" }, speaker_2: { name: "   " } }),

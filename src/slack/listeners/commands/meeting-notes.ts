@@ -112,9 +112,10 @@ async function recentRecordings(client: WebClient, channel: string): Promise<Rec
     for (const message of history.messages ?? []) {
       for (const raw of message.files ?? []) {
         const file = slackFileSchema.safeParse(raw);
-        if (!file.success || toSourceFile(file.data) === undefined) continue;
-        if (recordings.some((r) => r.fileId === file.data.id)) continue;
-        recordings.push({ fileId: file.data.id, name: file.data.name ?? file.data.id });
+        const source = file.success ? toSourceFile(file.data) : undefined;
+        if (source === undefined || recordings.some((r) => r.fileId === source.fileId)) continue;
+        // The safe name, as the job will have it.
+        recordings.push({ fileId: source.fileId, name: source.filename });
       }
     }
     return recordings.slice(0, RECENT_LIMIT);

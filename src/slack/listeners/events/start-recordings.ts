@@ -1,5 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { Origin } from "../../../jobs/index.ts";
+import { safeFileName } from "../../../notetaker/index.ts";
 import { localeOf } from "../../messages/index.ts";
 import { needsFileInfo, type SlackFile, toSourceFile } from "../../recording-file.ts";
 import { buildRefusal, buildSkippedFiles, type MessageContent } from "../../views/index.ts";
@@ -49,17 +50,18 @@ export async function startRecordings(
     // Each file on its own: one that Slack cannot describe must not cost the others.
     try {
       const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
-      const name = file.name ?? file.title ?? file.id;
       const source = toSourceFile(file);
       if (source === undefined) {
         const key = `notice:${shared.teamId}:${shared.channelId}:${file.id}`;
+        // Named as a job would name it: no path, no hidden characters.
+        const name = safeFileName(file.name || file.title || file.id);
         if (await deps.jobs.claimOnce(key)) skipped.push(name);
         continue;
       }
       const result = await deps.jobs.start({ origin, source, options });
       if (result.status === "created") started++;
       if (result.status === "refused") {
-        await reply(client, shared, buildRefusal(result.reason, name, locale));
+        await reply(client, shared, buildRefusal(result.reason, source.filename, locale));
       }
     } catch (error) {
       deps.logger.error({ err: error, fileId: shown.id }, "could not take a shared file");

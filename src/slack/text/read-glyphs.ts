@@ -1,0 +1,108 @@
+/**
+ * One character as a reader of rendered Markdown sees it, and where it is in the source:
+ * a plain character, or a character reference (`&lt;`, `&#60;`, `&#x3C;`) standing for one.
+ */
+export interface Glyph {
+  char: string;
+  start: number;
+  end: number;
+  /** Written as a character reference rather than as itself. */
+  encoded: boolean;
+}
+
+/**
+ * The named references that matter to what the text layer looks for: the characters of
+ * Slack's control sequences and the invisible ones. Any other name is read as plain text,
+ * which errs on the safe side: an unknown reference cannot become a `<` or an `@`.
+ * Names are matched without regard to case (`&LT;` is standard, `&Lt;` is not, but
+ * treating it as `<` only makes more text inert).
+ */
+const NAMED: Record<string, string> = {
+  lt: "<",
+  gt: ">",
+  amp: "&",
+  excl: "!",
+  commat: "@",
+  num: "#",
+  vert: "|",
+  verbar: "|",
+  verticalline: "|",
+  zerowidthspace: "\u200B",
+  negativeverythinspace: "\u200B",
+  negativethinspace: "\u200B",
+  negativemediumspace: "\u200B",
+  negativethickspace: "\u200B",
+  zwnj: "\u200C",
+  zwj: "\u200D",
+  lrm: "\u200E",
+  rlm: "\u200F",
+  nobreak: "\u2060",
+  af: "\u2061",
+  applyfunction: "\u2061",
+  it: "\u2062",
+  invisibletimes: "\u2062",
+  ic: "\u2063",
+  invisiblecomma: "\u2063",
+  shy: "\u00AD",
+};
+
+/** HTML also reads these few without the `;` (`&lt!here`); so does this. */
+const LEGACY = /&(lt|gt|amp)/iy;
+const NAMED_REFERENCE = /&([A-Za-z][A-Za-z0-9]{0,31});/y;
+const DECIMAL_REFERENCE = /&#(\d+);?/y;
+const HEX_REFERENCE = /&#[xX]([0-9A-Fa-f]+);?/y;
+
+/**
+ * Reads text the way a Markdown renderer shows it, one glyph per character or character
+ * reference, so a search for `<!here>` or `@here` also finds `&lt;&#33;here&gt;` and
+ * `&commat;here`. Numeric references may have any number of leading zeros and, as in HTML,
+ * no `;`; a code point that cannot be a character reads as U+FFFD.
+ */
+export function readGlyphs(text: string): Glyph[] {
+  const glyphs: Glyph[] = [];
+  let position = 0;
+  while (position < text.length) {
+    const reference = text[position] === "&" ? readReference(text, position) : undefined;
+    if (reference !== undefined) {
+      glyphs.push({ ...reference, start: position, encoded: true });
+      position = reference.end;
+      continue;
+    }
+    const code = text.codePointAt(position) ?? 0;
+    const char = String.fromCodePoint(code);
+    glyphs.push({ char, start: position, end: position + char.length, encoded: false });
+    position += char.length;
+  }
+  return glyphs;
+}
+
+function readReference(text: string, at: number): { char: string; end: number } | undefined {
+  for (const [pattern, base] of [
+    [HEX_REFERENCE, 16],
+    [DECIMAL_REFERENCE, 10],
+  ] as const) {
+    pattern.lastIndex = at;
+    const match = pattern.exec(text);
+    if (match !== null) {
+      return { char: fromCode(Number.parseInt(match[1] ?? "", base)), end: pattern.lastIndex };
+    }
+  }
+  NAMED_REFERENCE.lastIndex = at;
+  const named = NAMED_REFERENCE.exec(text);
+  const char = named === null ? undefined : NAMED[(named[1] ?? "").toLowerCase()];
+  if (char !== undefined) return { char, end: NAMED_REFERENCE.lastIndex };
+  LEGACY.lastIndex = at;
+  const legacy = LEGACY.exec(text);
+  const legacyChar = legacy === null ? undefined : NAMED[(legacy[1] ?? "").toLowerCase()];
+  return legacyChar === undefined ? undefined : { char: legacyChar, end: LEGACY.lastIndex };
+}
+
+/** A code point as a string; U+FFFD for zero, surrogates and values past U+10FFFF. */
+function fromCode(code: number): string {
+  const valid =
+    Number.isSafeInteger(code) &&
+    code > 0 &&
+    code <= 0x10ffff &&
+    !(code >= 0xd800 && code <= 0xdfff);
+  return valid ? String.fromCodePoint(code) : "\uFFFD";
+}

@@ -1,0 +1,117 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { showLinkTargets } from "../../../src/slack/text/index.ts";
+import { hugeText, nastyText } from "../../hostile/support/arbitraries.ts";
+
+describe("showLinkTargets", () => {
+  it.each([
+    ["[Quarterly report](https://evil.example/x)", "Quarterly report (https://evil.example/x)"],
+    [
+      "see <https://evil.example|Quarterly report> now",
+      "see Quarterly report (https://evil.example) now",
+    ],
+    ["&lt;https://evil.example&#124;label&gt;", "label (https://evil.example)"],
+    ["&#60;https://evil.example&vert;label&#x3E;", "label (https://evil.example)"],
+    ["[https://a.example](https://a.example)", "https://a.example"],
+    ["<https://a.example|https://a.example>", "https://a.example"],
+    ['![logo](https://x.example/i.png "Logo")', "logo (https://x.example/i.png)"],
+    ["[a [b] c](https://e.example)", "a [b] c (https://e.example)"],
+    ["[a [b [c] d] e](https://e.example)", "a [b [c] d] e (https://e.example)"],
+    [
+      "[![img](https://i.example)](https://l.example)",
+      "img (https://i.example) (https://l.example)",
+    ],
+    ["[Quarterly\nreport](https://e.example)", "Quarterly\nreport (https://e.example)"],
+    ["[a](<https://x.example/a b>)", "a (https://x.example/a b)"],
+    ["[a](https://x.example/(y)) tail", "a (https://x.example/(y)) tail"],
+    ["[a]( https://x.example\n 'title' )", "a (https://x.example)"],
+    ["[a]()", "a"],
+    ["[](https://x.example)", "https://x.example"],
+    ["[a\\](https://x.example)", "[a\\](https://x.example)"],
+    ["[mail](mailto:lan@example.com)", "mail (mailto:lan@example.com)"],
+    ["[a](https://e\u202E.example/\u200Bx)", "a (https://e.example/x)"],
+    ["`[c](https://code.example)`", "`c (https://code.example)`"],
+    // CommonMark ends a target only at an ASCII space or a control character.
+    ["[a](https://evil.example/\u00A0x)", "a (https://evil.example/\u00A0x)"],
+  ])("shows where %j goes", (markdown, expected) => {
+    expect(showLinkTargets(markdown)).toBe(expected);
+  });
+
+  it("shows reference links' targets, full, collapsed and shortcut", () => {
+    const note = [
+      "See [the report][r1], [Budget][] and [Plan].",
+      "",
+      "[r1]: https://evil.example/one",
+      '[budget]: <https://evil.example/two> "Budget"',
+      "  [PLAN]:",
+      "    https://evil.example/three",
+    ].join("\n");
+    const shown = showLinkTargets(note).split("\n")[0];
+    expect(shown).toBe(
+      "See the report (https://evil.example/one), Budget (https://evil.example/two) and " +
+        "Plan (https://evil.example/three).",
+    );
+  });
+
+  it.each([
+    "<https://auto.example> and https://bare.example/x",
+    "[not a link] (https://x.example) and [undefined][ref]",
+    '[a](https://e.example "unclosed title)',
+    "<!here|x> <@U123|bob> <#C123|general>",
+    "a < b | c > d",
+    "Tuần này: *ngân sách* — 40%",
+  ])("leaves %j as it is", (markdown) => {
+    expect(showLinkTargets(markdown)).toBe(markdown);
+  });
+
+  it("leaves no link that hides its target in a generated note", () => {
+    const text = fc.stringMatching(/^[A-Za-z][A-Za-z ,.']{0,19}$/);
+    const url = fc
+      .tuple(fc.domain(), fc.stringMatching(/^[a-z0-9/_-]{0,12}$/))
+      .map(([host, path]) => `https://${host}/${path}`);
+    const link = fc.oneof(
+      fc.tuple(text, url).map(([t, u]) => ({ source: `[${t}](${u})`, url: u })),
+      fc.tuple(text, url).map(([t, u]) => ({ source: `![${t}](<${u}> "t")`, url: u })),
+      fc.tuple(text, url).map(([t, u]) => ({ source: `<${u}|${t}>`, url: u })),
+      fc.tuple(text, url).map(([t, u]) => ({ source: `&lt;${u}&#124;${t}&gt;`, url: u })),
+      fc
+        .tuple(text, url, url)
+        .map(([t, u, v]) => ({ source: `[${t} ![${t}](${u})](${v})`, url: `${u} ${v}` })),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, link), { minLength: 1, maxLength: 8 }), (pieces) => {
+        const note = pieces.map(([prose, l]) => `${prose} ${l.source}`).join("\n");
+        const out = showLinkTargets(note);
+        expect(out).not.toMatch(/\]\(|\|[^<>]*>|&lt;|&#124;/);
+        for (const [, l] of pieces) {
+          for (const target of l.url.split(" ")) expect(out).toContain(`(${target})`);
+        }
+        expect(out.length).toBeLessThanOrEqual(note.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("changes nothing without a bracket or an ampersand, and never throws", () => {
+    fc.assert(
+      fc.property(fc.oneof(nastyText(300), hugeText), (input) => {
+        const out = showLinkTargets(input);
+        if (!/[[<&]/.test(input)) expect(out).toBe(input);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ["unclosed targets", "[a](".repeat(50_000)],
+    ["escaped parentheses", "[a](b\\)".repeat(30_000)],
+    ["unclosed titles", '[a](x "'.repeat(30_000)],
+    ["deep nesting", `${"[".repeat(50_000)}${"](x)".repeat(50_000)}`],
+    ["labels", `${"[a][".repeat(30_000)}\n\n[a]: https://x.example`],
+    ["Slack links", "<a|".repeat(50_000)],
+  ])("stays linear on a note full of %s", (_, note) => {
+    const started = performance.now();
+    showLinkTargets(note);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+});
