@@ -3,6 +3,9 @@ import { ConfigError, loadConfig } from "./config.ts";
 
 /** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // Everything the bot writes (store files, recordings, DOCX files) is personal data: files
+  // it creates are readable by its own user only, whatever the shell's umask.
+  process.umask(0o077);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);

@@ -57,10 +57,20 @@ describe("Slack app manifests", () => {
           "files:write",
           "groups:history",
           "users:read",
+          // conversations.members (who may do what): public and private channels.
+          "channels:read",
+          "groups:read",
         ].sort(),
       );
       expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
-        ["app_home_opened", "file_shared", "message.channels", "message.groups"].sort(),
+        [
+          "app_home_opened",
+          "app_uninstalled",
+          "file_shared",
+          "message.channels",
+          "message.groups",
+          "tokens_revoked",
+        ].sort(),
       );
       expect(manifest.settings.interactivity.is_enabled).toBe(true);
     }

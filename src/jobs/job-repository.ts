@@ -73,6 +73,12 @@ export class JobRepository {
     return this.#store.countActive();
   }
 
+  /** Deletes a job's record and takes it out of the active index (its workspace is gone). */
+  async forget(id: string): Promise<void> {
+    await this.#store.delete("jobs", id);
+    await this.#store.removeActive(id);
+  }
+
   /** Drops an id from the active index (its record expired or is unreadable). */
   forgetActive(id: string): Promise<void> {
     return this.#store.removeActive(id);

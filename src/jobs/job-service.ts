@@ -2,22 +2,16 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { z } from "zod";
-import {
-  audioFormatOf,
-  checkTemplate,
-  MAX_AUDIO_BYTES,
-  MAX_TEMPLATE_BYTES,
-  type SpeakerMapEntry,
-  safeFileName,
-} from "../notetaker/index.ts";
+import { audioFormatOf, MAX_AUDIO_BYTES, type SpeakerMapEntry } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
 import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 import type { JobRunner } from "./runner.ts";
-import type { StoredTemplate } from "./steps.ts";
+import { type TemplateScope, Templates } from "./templates.ts";
 import { canTransition, type JobEvent } from "./transitions.ts";
+import { WorkspaceData } from "./workspace-data.ts";
 
 /** Why a recording was not taken. */
 export type StartRefusal = "unsupported_format" | "too_large" | "empty";
@@ -46,7 +40,7 @@ export interface JobServiceOptions {
   repo: JobRepository;
   store: Store;
   admission: Admission;
-  runner: Pick<JobRunner, "kick" | "abort" | "settle">;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
   logger: Logger;
   retentionMs: number;
   /** How long a dedupe key lives: Slack retries events for minutes; a day is safe. */
@@ -66,6 +60,8 @@ export interface JobServiceOptions {
 export class JobService {
   readonly #o: Required<Omit<JobServiceOptions, "onStageChange">> &
     Pick<JobServiceOptions, "onStageChange">;
+  readonly #workspaces: WorkspaceData;
+  readonly #templates: Templates;
 
   constructor(options: JobServiceOptions) {
     this.#o = {
@@ -75,6 +71,13 @@ export class JobService {
       newId: randomUUID,
       ...options,
     };
+    this.#workspaces = new WorkspaceData(this.#o.store, this.#o.logger);
+    this.#templates = new Templates({
+      store: this.#o.store,
+      retentionMs: this.#o.retentionMs,
+      now: this.#o.now,
+      workspaces: this.#workspaces,
+    });
   }
 
   /**
@@ -107,6 +110,14 @@ export class JobService {
       options: input.options,
     };
     try {
+      // Noted first: a crash between the writes leaves a note of nothing, never an
+      // unnoted job that an uninstall would miss.
+      await this.#workspaces.note(origin.teamId, "jobs", job.id);
+      await this.#workspaces.noteIndex(
+        origin.teamId,
+        channelIndex(origin.teamId, origin.channelId),
+      );
+      await this.#workspaces.noteIndex(origin.teamId, userIndex(origin.teamId, origin.userId));
       await this.#o.repo.create(job);
     } catch (error) {
       // Slack will retry the event: it must not be answered "duplicate" for a job that
@@ -198,19 +209,17 @@ export class JobService {
     return this.#o.repo.listIndex(userIndex(teamId, userId));
   }
 
-  /** Keeps a DOCX template for later note steps, under a safe file name; returns its id. */
-  async saveTemplate(name: string, data: Uint8Array): Promise<string> {
-    const filename = safeFileName(name, { fallbackExtension: "docx" });
-    if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
-      throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
-    }
-    // The Note Service's own rule for templates (a zip file, i.e. a DOCX): refused now,
-    // not when the note is written.
-    checkTemplate({ filename, data });
-    const id = this.#o.newId();
-    const value: StoredTemplate = { filename, base64: Buffer.from(data).toString("base64") };
-    await this.#o.store.set("templates", id, value, this.#o.retentionMs);
-    return id;
+  /**
+   * Keeps a DOCX template for later note steps; returns its id. Kept once per channel and
+   * content; `pinned` for a channel's settings (kept as long as they name it).
+   */
+  saveTemplate(
+    scope: TemplateScope,
+    name: string,
+    data: Uint8Array,
+    options: { pinned?: boolean } = {},
+  ): Promise<string> {
+    return this.#templates.save(scope, name, data, options);
   }
 
   async getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
@@ -219,10 +228,43 @@ export class JobService {
     return parsed.success ? parsed.data : DEFAULT_SETTINGS;
   }
 
+  /**
+   * Saves a channel's settings. They are configuration, not a meeting's personal data: they
+   * do not expire; a template they stop naming then lives as long as jobs may need it.
+   */
   async setChannelSettings(teamId: string, channelId: string, settings: ChannelSettings) {
     const valid = channelSettingsSchema.parse(settings);
-    // Settings are configuration, not personal data of a meeting: they do not expire.
-    await this.#o.store.set("settings", `${teamId}:${channelId}`, valid);
+    const key = `${teamId}:${channelId}`;
+    const before = await this.getChannelSettings(teamId, channelId);
+    await this.#workspaces.note(teamId, "settings", key);
+    await this.#o.store.set("settings", key, valid);
+    if (before.templateId !== undefined && before.templateId !== valid.templateId) {
+      await this.#templates.unpin(before.templateId);
+    }
+  }
+
+  /**
+   * Deletes everything of a workspace that uninstalled the app: its running jobs stop (on
+   * every replica: a step meeting the cancel request of a job whose record is gone saves
+   * nothing), and its jobs, indexes, settings, templates and temp files go.
+   */
+  async forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
+    const keys = await this.#workspaces.keysOf(teamId);
+    for (const jobId of keys.jobIds) {
+      await this.#o.store.set("meta", `cancel:${jobId}`, "workspace_removed", 60 * 60_000);
+      this.#o.runner.abort(jobId);
+    }
+    for (const jobId of keys.jobIds) {
+      await this.#o.repo.forget(jobId);
+      await this.#o.admission.release(jobId).catch(() => []);
+      await this.#o.runner.discard(jobId);
+    }
+    await this.#workspaces.deleteListed(teamId, keys);
+    this.#o.logger.info(
+      { teamId, jobs: keys.jobIds.length, values: keys.values.length },
+      "workspace data deleted",
+    );
+    return { jobs: keys.jobIds.length, values: keys.values.length };
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */

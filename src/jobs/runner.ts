@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { PollSchedule } from "../notetaker/index.ts";
@@ -107,7 +107,9 @@ export class JobRunner {
 
   /** Schedules every active job (overdue ones at once) and starts the periodic sweep. */
   async start(): Promise<number> {
-    await mkdir(this.#o.tempDir, { recursive: true });
+    // Recordings and DOCX files wait here: private to the app's user (0700).
+    await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
+    await chmod(this.#o.tempDir, 0o700);
     // Orphans are judged before any step runs, against the records as they were at start.
     const active = await this.#loadActive();
     await this.#removeOrphanFiles(active.map(([, job]) => job));
@@ -161,6 +163,13 @@ export class JobRunner {
   abort(id: string): void {
     this.#controllers.get(id)?.abort(new CanceledDuringStep());
     this.#clearTimer(id);
+  }
+
+  /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
+  async discard(id: string): Promise<void> {
+    this.abort(id);
+    this.#lastStatusAt.delete(id);
+    await this.#files.removeAllOf(id);
   }
 
   /**
@@ -313,7 +322,13 @@ export class JobRunner {
         logger.warn("lease lost mid-step; leaving the job to its new holder");
         return job;
       }
-      const current = (await this.#o.repo.get(job.id)) ?? job;
+      const current = await this.#o.repo.get(job.id);
+      if (current === undefined) {
+        // Its record was deleted (the workspace uninstalled the app): nothing to save.
+        logger.warn({ err: error }, "job record gone mid-step; dropping the job");
+        await this.#files.removeAllOf(job.id);
+        return job;
+      }
       if (!isActive(current)) return current;
       if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
         return this.#cancelNow(ctx, current);

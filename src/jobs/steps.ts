@@ -9,6 +9,7 @@ import type { Gateway } from "./gateway.ts";
 import type { ActiveJob, Job, JobIn } from "./job.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
 import { summarizeSpeakers } from "./speaker-summary.ts";
+import type { StoredTemplate } from "./templates.ts";
 import { type JobEvent, MAX_RELINKS } from "./transitions.ts";
 
 export interface StageLimits {
@@ -40,12 +41,6 @@ export interface StepContext {
    * out but a failure is only logged; a "required" one (a prompt the user must act on) throws.
    */
   showStatus(job: Job, mode: "progress" | "stage" | "required"): Promise<Job>;
-}
-
-/** A stored DOCX template (from `file_input`, ≤ 10 MB). */
-export interface StoredTemplate {
-  filename: string;
-  base64: string;
 }
 
 /** Runs the next piece of work of an active job and returns the job as it then stands. */

@@ -113,7 +113,7 @@ export async function writeDocxCapped(
       else callback(null, chunk);
     },
   });
-  await pipeline(body, counter, createWriteStream(path));
+  await pipeline(body, counter, createWriteStream(path, { mode: 0o600 }));
   if (!head.equals(Buffer.from("PK\u0003\u0004", "latin1"))) {
     throw new NoteTakerProtocolError("The note's DOCX link did not return a DOCX file.");
   }

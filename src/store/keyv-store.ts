@@ -183,6 +183,9 @@ export class KeyvStore implements Store {
       async () => (await this.#keyv.get<string[]>(`${this.#prefix}:index:${index}`)) ?? [],
     );
   }
+  async deleteIndex(index: string): Promise<void> {
+    return this.#updateList(`${this.#prefix}:index:${index}`, () => []);
+  }
 
   async ping(): Promise<boolean> {
     if (this.#closed) return false;

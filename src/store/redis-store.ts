@@ -189,6 +189,9 @@ export class RedisStore implements Store {
   async listIndex(index: string): Promise<string[]> {
     return this.#run("LRANGE", () => this.#client.lRange(this.#indexKey(index), 0, -1));
   }
+  async deleteIndex(index: string): Promise<void> {
+    await this.#run("DEL", () => this.#client.del(this.#indexKey(index)));
+  }
 
   async ping(): Promise<boolean> {
     // Offline: answer at once rather than wait for a PING that cannot be sent.

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import { createJsonKeyv, EXPIRES_PREFIX } from "./json-keyv.ts";
@@ -30,7 +30,9 @@ export async function openSqliteStore(
   options: KeyvStoreOptions,
 ): Promise<KeyvStore> {
   const path = resolve(filePath);
-  await mkdir(dirname(path), { recursive: true });
+  // A folder the store creates is private to the app's user; an existing one is left as is
+  // (it may be the operator's own), but the database files themselves are made private.
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const adapter = new KeyvSqlite({
     uri: `sqlite://${path}`,
     table: TABLE,
@@ -49,6 +51,7 @@ export async function openSqliteStore(
       cause: error,
     });
   }
+  await makePrivate(path);
   const backend: KeyvBackend = {
     kind: "sqlite",
     keyv: createJsonKeyv(adapter),
@@ -66,4 +69,13 @@ export async function openSqliteStore(
   // Rows that expired while the process was down go now rather than an hour from now.
   await store.sweepExpired();
   return store;
+}
+
+/** Jobs, dialogs and notes are personal data: the database and its WAL files are 0600. */
+async function makePrivate(path: string): Promise<void> {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    await chmod(file, 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+  }
 }

@@ -59,6 +59,8 @@ export interface Store {
   pushIndex(index: string, jobId: string): Promise<void>;
   /** The ids of an index, newest first. */
   listIndex(index: string): Promise<string[]>;
+  /** Deletes an index (the workspace it belongs to is gone). */
+  deleteIndex(index: string): Promise<void>;
   /** Cheap reachability check for /readyz: resolves true/false, never throws. */
   ping(): Promise<boolean>;
   /** Closes connections and timers so the process can exit. Safe to call twice. */

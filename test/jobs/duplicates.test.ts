@@ -35,7 +35,12 @@ function serviceOn(store: Store) {
       logger,
       stillHolds: async () => true,
     }),
-    runner: { kick: (id) => kicks.push(id), abort: () => {}, settle: () => {} },
+    runner: {
+      kick: (id) => kicks.push(id),
+      abort: () => {},
+      settle: () => {},
+      discard: async () => {},
+    },
     logger,
     retentionMs: 60_000,
   });

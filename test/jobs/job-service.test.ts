@@ -15,12 +15,15 @@ let service: JobService;
 const kicked: string[] = [];
 const aborted: string[] = [];
 const settled: string[] = [];
+const discarded: string[] = [];
+const scope = { teamId: "T1", channelId: "C1" };
+const docx = (fill: number) => new Uint8Array([0x50, 0x4b, 3, 4, fill]);
 
 beforeEach(async () => {
   store = await openStore("memory://");
   const logger = pino({ level: "silent" });
   const repo = new JobRepository(store, { retentionMs: 60_000, logger });
-  kicked.length = aborted.length = settled.length = 0;
+  kicked.length = aborted.length = settled.length = discarded.length = 0;
   service = new JobService({
     repo,
     store,
@@ -36,6 +39,9 @@ beforeEach(async () => {
       kick: (id) => kicked.push(id),
       abort: (id) => aborted.push(id),
       settle: (job) => settled.push(job.id),
+      discard: async (id) => {
+        discarded.push(id);
+      },
     },
   });
 });
@@ -105,9 +111,11 @@ describe("JobService", () => {
   });
 
   it("keeps DOCX templates and per-channel settings", async () => {
-    const id = await service.saveTemplate("t.docx", new Uint8Array([0x50, 0x4b, 3, 4]));
+    const id = await service.saveTemplate(scope, "t.docx", new Uint8Array([0x50, 0x4b, 3, 4]));
     expect(await store.get("templates", id)).toEqual({ filename: "t.docx", base64: "UEsDBA==" });
-    await expect(service.saveTemplate("t.docx", new Uint8Array())).rejects.toThrow(/non-empty/);
+    await expect(service.saveTemplate(scope, "t.docx", new Uint8Array())).rejects.toThrow(
+      /non-empty/,
+    );
     expect(await service.getChannelSettings("T1", "C1")).toEqual({ autoTranscribe: true });
     await service.setChannelSettings("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
     expect(await service.getChannelSettings("T1", "C1")).toEqual({
@@ -118,11 +126,94 @@ describe("JobService", () => {
 
   it("keeps a template under a safe file name: no path, no bidi override, a .docx", async () => {
     const zip = new Uint8Array([0x50, 0x4b, 3, 4]);
-    const id = await service.saveTemplate("../../\u202Excod.evil/Mẫu biên bản", zip);
+    const id = await service.saveTemplate(scope, "../../\u202Excod.evil/Mẫu biên bản", zip);
     expect(await store.get("templates", id)).toMatchObject({
       filename: "xcod.evil_Mẫu biên bản.docx",
     });
-    const hidden = await service.saveTemplate(".docx", zip);
+    const hidden = await service.saveTemplate(scope, ".docx", docx(1));
     expect(await store.get("templates", hidden)).toMatchObject({ filename: "recording.docx" });
+  });
+
+  it("stores a template once per channel and content, however often it is saved", async () => {
+    const set = store.set.bind(store);
+    const writes: string[] = [];
+    store.set = (ns, key, value, ttl) => {
+      if (ns === "templates") writes.push(key);
+      return set(ns, key, value, ttl);
+    };
+    const first = await service.saveTemplate(scope, "a.docx", docx(7));
+    const again = await service.saveTemplate(scope, "renamed.docx", docx(7));
+    const pinned = await service.saveTemplate(scope, "a.docx", docx(7), { pinned: true });
+    const pinnedAgain = await service.saveTemplate(scope, "a.docx", docx(7), { pinned: true });
+    const elsewhere = await service.saveTemplate({ ...scope, channelId: "C2" }, "a.docx", docx(7));
+    const other = await service.saveTemplate(scope, "b.docx", docx(8));
+    expect(new Set([first, again, pinned, pinnedAgain]).size).toBe(1);
+    expect(elsewhere).not.toBe(first);
+    expect(other).not.toBe(first);
+    // Once with a retention, once pinned for settings, once per other channel or content.
+    expect(writes).toEqual([first, first, elsewhere, other]);
+  });
+
+  it("keeps a settings template as long as the settings name it, then for the retention", async () => {
+    const expiring = await openStore("memory://");
+    const logger = pino({ level: "silent" });
+    const short = new JobService({
+      repo: new JobRepository(expiring, { retentionMs: 300, logger }),
+      store: expiring,
+      admission: new Admission({
+        store: expiring,
+        limits: defaultAdmissionLimits,
+        logger,
+        stillHolds: async () => true,
+      }),
+      logger,
+      retentionMs: 300,
+      runner: { kick: () => 0, abort: () => 0, settle: () => 0, discard: async () => {} },
+    });
+    try {
+      const id = await short.saveTemplate(scope, "team.docx", docx(3), { pinned: true });
+      await short.setChannelSettings("T1", "C1", { autoTranscribe: true, templateId: id });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await expiring.get("templates", id)).toBeDefined();
+      await short.setChannelSettings("T1", "C1", { autoTranscribe: true });
+      expect(await expiring.get("templates", id)).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await expiring.get("templates", id)).toBeUndefined();
+    } finally {
+      await expiring.close();
+    }
+  });
+
+  it("deletes everything of a workspace that uninstalled the app, and nothing of another", async () => {
+    const gone = await service.start({
+      origin: origin({ teamId: "T1", channelId: "C1", userId: "U1" }),
+      source: source(),
+      options: {},
+    });
+    const kept = await service.start({
+      origin: origin({ teamId: "T2", channelId: "C9", userId: "U9" }),
+      source: source(),
+      options: {},
+    });
+    if (gone.status !== "created" || kept.status !== "created") throw new Error("not created");
+    const template = await service.saveTemplate(scope, "t.docx", docx(5), { pinned: true });
+    await service.setChannelSettings("T1", "C1", { autoTranscribe: false, templateId: template });
+    await service.setChannelSettings("T2", "C9", { autoTranscribe: false });
+
+    expect(await service.forgetWorkspace("T1")).toEqual({ jobs: 1, values: 3 });
+    expect(await service.get(gone.job.id)).toBeUndefined();
+    expect(await service.listByChannel("T1", "C1")).toEqual([]);
+    expect(await store.listIndex("user:T1:U1")).toEqual([]);
+    expect(await store.get("templates", template)).toBeUndefined();
+    expect(await service.getChannelSettings("T1", "C1")).toEqual({ autoTranscribe: true });
+    expect(await store.listActive()).toEqual([kept.job.id]);
+    expect(aborted).toContain(gone.job.id);
+    expect(discarded).toEqual([gone.job.id]);
+    // A step of the job still running somewhere meets a cancel request and saves nothing.
+    expect(await store.get("meta", `cancel:${gone.job.id}`)).toBe("workspace_removed");
+
+    expect((await service.get(kept.job.id))?.stage).toBe("queued");
+    expect(await service.getChannelSettings("T2", "C9")).toEqual({ autoTranscribe: false });
+    expect(await service.forgetWorkspace("T1")).toEqual({ jobs: 0, values: 0 });
   });
 });

@@ -193,6 +193,15 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect((await store.countActive()).writing).toBe(3);
     });
 
+    it("deletes an index", async () => {
+      await store.pushIndex("channel:T1:C1", "j1");
+      await store.pushIndex("channel:T1:C2", "j2");
+      await store.deleteIndex("channel:T1:C1");
+      await store.deleteIndex("channel:never");
+      expect(await store.listIndex("channel:T1:C1")).toEqual([]);
+      expect(await store.listIndex("channel:T1:C2")).toEqual(["j2"]);
+    });
+
     it("keeps unbounded sets of members, and deletes a set", async () => {
       expect(await store.listMembers("team:T1")).toEqual([]);
       await Promise.all(

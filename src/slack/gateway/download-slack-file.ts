@@ -191,7 +191,8 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
     await pipeline(
       body,
       counter,
-      createWriteStream(options.destPath, { highWaterMark: WRITE_BUFFER_BYTES }),
+      // Private to the app's user: a recording is personal data.
+      createWriteStream(options.destPath, { highWaterMark: WRITE_BUFFER_BYTES, mode: 0o600 }),
       {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },

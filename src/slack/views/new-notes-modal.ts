@@ -180,6 +180,8 @@ export function docxInput(actionId: string): FileInput {
 /**
  * Where to post, defaulting to the channel of the command. `initial_conversation` wins
  * over `default_to_current_conversation`; the latter is the fallback if Slack drops the id.
+ * Channels only, public or private: who may post there is read from their members, which
+ * the bot's `channels:read` and `groups:read` let it see (no DM scopes asked for).
  */
 function destinationSelect(channelId: string): ConversationsSelect {
   return {
@@ -187,5 +189,6 @@ function destinationSelect(channelId: string): ConversationsSelect {
     action_id: INPUTS.destination.action,
     initial_conversation: channelId,
     default_to_current_conversation: true,
+    filter: { include: ["public", "private"], exclude_bot_users: true },
   };
 }

@@ -11,7 +11,7 @@ import {
   type SettingsSubmission,
 } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
-import { saveTemplate } from "./speaker-names.ts";
+import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -52,7 +52,7 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
     const uploaded =
       request.templateFileId === undefined
         ? undefined
-        : await saveTemplate(deps, request.templateFileId);
+        : await saveTemplate(deps, request.templateFileId, { teamId, channelId }, { pinned: true });
     const next = nextSettings(current, request, uploaded);
     await deps.jobs.setChannelSettings(teamId, channelId, next);
     const target = { channel: channelId, user: userId };

@@ -14,7 +14,7 @@ import {
   parseNewNotesSubmission,
 } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
-import { saveTemplate } from "./speaker-names.ts";
+import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -83,7 +83,7 @@ export function newNotesSubmitted(deps: ListenerDeps) {
         ...(slackLocale === undefined ? {} : { locale: slackLocale }),
       },
       source,
-      options: await jobOptions(deps, request),
+      options: await jobOptions(deps, request, teamId),
     });
     if (result.status === "refused") {
       const refusal = buildRefusal(result.reason, source.filename, locale);
@@ -152,14 +152,17 @@ async function openThread(
   return posted.ts;
 }
 
-async function jobOptions(deps: ListenerDeps, request: NewNotesSubmission) {
+async function jobOptions(deps: ListenerDeps, request: NewNotesSubmission, teamId: string) {
   const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
   const names = [...members.map((m) => m.name), ...request.extraNames];
   const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
   const templateId =
     request.templateFileId === undefined
       ? undefined
-      : await saveTemplate(deps, request.templateFileId);
+      : await saveTemplate(deps, request.templateFileId, {
+          teamId,
+          channelId: request.destinationChannelId,
+        });
   return {
     ...(speakers.length === 0 ? {} : { speakers }),
     ...(request.contextText === undefined ? {} : { contextText: request.contextText }),

@@ -10,6 +10,7 @@ import {
   speakersInModal,
 } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
+import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -57,7 +58,10 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
     const templateId =
       parsed.templateFileId === undefined
         ? undefined
-        : await saveTemplate(deps, parsed.templateFileId);
+        : await saveTemplate(deps, parsed.templateFileId, {
+            teamId: job.origin.teamId,
+            channelId: job.origin.channelId,
+          });
     const changes = {
       ...(parsed.contextText === undefined ? {} : { contextText: parsed.contextText }),
       ...(templateId === undefined ? {} : { templateId }),
@@ -104,19 +108,4 @@ async function toSpeakerMap(
       };
     }),
   );
-}
-
-/** Keeps a DOCX template chosen in a modal; undefined when it cannot be read. */
-export async function saveTemplate(
-  deps: ListenerDeps,
-  fileId: string,
-): Promise<string | undefined> {
-  try {
-    const file = await deps.directory.smallFile(fileId);
-    if (file === undefined) return undefined;
-    return await deps.jobs.saveTemplate(file.filename, file.data);
-  } catch (error) {
-    deps.logger.warn({ err: error, fileId }, "could not keep the template");
-    return undefined;
-  }
 }
