@@ -46,6 +46,8 @@ export interface PermissionLookups {
 export interface ClickPlace {
   channelId: string | undefined;
   messageTs: string | undefined;
+  /** The thread the clicked message is in. */
+  threadTs?: string | undefined;
 }
 
 const ALLOWED: Decision = { ok: true };
@@ -123,12 +125,15 @@ export class Permissions {
   }
 }
 
+/**
+ * The click is on the job's status message. Just after the message is posted, before its
+ * ts is saved with the job, a message in the job's own thread is taken for it (only this
+ * app's messages carry its buttons, so nothing else there can).
+ */
 function isOwnMessage(job: Job, place: ClickPlace): boolean {
-  return (
-    place.channelId === job.origin.channelId &&
-    job.statusTs !== undefined &&
-    place.messageTs === job.statusTs
-  );
+  if (place.channelId !== job.origin.channelId || place.messageTs === undefined) return false;
+  if (job.statusTs !== undefined) return place.messageTs === job.statusTs;
+  return place.threadTs === job.origin.threadTs;
 }
 
 /** Conversations a file was shared in, as `files.info` lists them (at most 20 asked). */

@@ -102,10 +102,18 @@ describe("Permissions.jobAction", () => {
         reason: "not_this_job",
       });
     }
+    // Just posted, its ts not yet saved: a message in the job's own thread is taken for it.
     const unposted = { ...job, statusTs: undefined } as unknown as Job;
-    expect(await permissions.jobAction("names", unposted, "U0ALICE01", here)).toMatchObject({
-      ok: false,
+    const inThread = { ...here, threadTs: job.origin.threadTs };
+    expect(await permissions.jobAction("names", unposted, "U0ALICE01", inThread)).toEqual({
+      ok: true,
     });
+    expect(
+      await permissions.jobAction("names", unposted, "U0ALICE01", {
+        ...here,
+        threadTs: "1700000000.999000",
+      }),
+    ).toMatchObject({ ok: false });
   });
 
   it("refuses members when Slack cannot say who is in the channel", async () => {

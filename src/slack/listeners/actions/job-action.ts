@@ -73,6 +73,7 @@ export async function permittedJob(
       : await deps.permissions.jobAction(action, job, click.userId, {
           channelId: click.channelId,
           messageTs: click.messageTs,
+          threadTs: click.threadTs,
         });
   if (job !== undefined && decision?.ok === true) return job;
   if (click.channelId !== undefined) {
