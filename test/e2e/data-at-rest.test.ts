@@ -12,6 +12,7 @@ import {
   eventually,
   SIGNING_SECRET,
   type Stack,
+  shareRecording,
   startStack,
   statusMessage,
 } from "./stack.ts";
@@ -59,13 +60,7 @@ describe("a workspace that removes the app", () => {
   });
   afterAll(() => stack.stop());
 
-  async function upload(name: string) {
-    const file = stack.fake.addFile({ name, bytes: Buffer.alloc(2048, 2), user: ALICE });
-    const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
-    const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
-    await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-    return message.ts;
-  }
+  const upload = async (name: string) => (await shareRecording(stack, name)).ts;
 
   it("stops its jobs and deletes its jobs, settings and temp files on app_uninstalled", async () => {
     const service = stack.app.jobs.service;

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import {
-  blockActionPayload,
-  fileShareMessageEvent,
-  viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { sendAction, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -14,6 +10,7 @@ import {
   eventually,
   SIGNING_SECRET,
   type Stack,
+  shareRecording,
   startStack,
   statusMessage,
 } from "./stack.ts";
@@ -37,13 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function upload(name: string, user = ALICE) {
-  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(1024, 9), user });
-  const message = stack.fake.shareFile(file, { channel: CHANNEL, user });
-  const event = fileShareMessageEvent(file, { channel: CHANNEL, user, ts: message.ts });
-  await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-  return message.ts;
-}
+const upload = async (name: string, user = ALICE) =>
+  (await shareRecording(stack, name, { user })).ts;
 
 const status = (ts: string) => statusMessage(stack.thread(ts));
 const submitted = (name: string) =>

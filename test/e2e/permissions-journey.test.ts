@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import {
-  blockActionPayload,
-  fileShareMessageEvent,
-  viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
-import {
-  sendAction,
-  sendCommand,
-  sendEvent,
-  sendViewSubmission,
-} from "../fakes/slack/slack-request.ts";
+import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { sendAction, sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -20,6 +11,7 @@ import {
   noteParts,
   SIGNING_SECRET,
   type Stack,
+  shareRecording,
   startStack,
   statusMessage,
 } from "./stack.ts";
@@ -48,13 +40,7 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 beforeEach(() => stack.emulator.reset());
 
-async function upload(name: string) {
-  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(2048, 5), user: ALICE });
-  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
-  const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
-  await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-  return { ts: message.ts, file };
-}
+const upload = (name: string) => shareRecording(stack, name);
 
 async function buttonOn(threadTs: string, actionId: string) {
   const status = await eventually(

@@ -9,6 +9,8 @@ import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
+import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import { sendEvent } from "../fakes/slack/slack-request.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
 export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";
@@ -110,6 +112,26 @@ function resolvingAgent(hostname: string, address: string): Agent {
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/**
+ * Someone (Alice by default) shares a recording in the channel and Slack sends the
+ * `file_share` message event; returns the thread's ts and the file.
+ */
+export async function shareRecording(
+  stack: Stack,
+  name: string,
+  options: { user?: string; text?: string; bytes?: Buffer } = {},
+) {
+  const user = options.user ?? ALICE;
+  const bytes = options.bytes ?? Buffer.alloc(4096, 7);
+  const file = stack.fake.addFile({ name, bytes, user });
+  const text = options.text ?? "";
+  const message = stack.fake.shareFile(file, { channel: CHANNEL, user, text });
+  const event = fileShareMessageEvent(file, { channel: CHANNEL, user, text, ts: message.ts });
+  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
+  if (sent.status !== 200) throw new Error(`the upload event answered ${sent.status}`);
+  return { ts: message.ts, file, event };
+}
 
 /** Polls until `read` gives a value `done` accepts. */
 export async function eventually<T>(

@@ -7,12 +7,13 @@ import {
   eventually,
   SIGNING_SECRET,
   type Stack,
+  shareRecording,
   startStack,
   statusMessage,
 } from "../../e2e/stack.ts";
 import type { FakeEphemeral, FakeMessage } from "../../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../../fakes/slack/slack-payloads.ts";
-import { type SlackAppResponse, sendAction, sendEvent } from "../../fakes/slack/slack-request.ts";
+import { blockActionPayload } from "../../fakes/slack/slack-payloads.ts";
+import { type SlackAppResponse, sendAction } from "../../fakes/slack/slack-request.ts";
 import { type ProcessWatch, watchProcess } from "./process-watch.ts";
 
 /**
@@ -177,12 +178,8 @@ export async function within<T>(
 
 /** Alice uploads a real recording to the channel, as in the upload journey. */
 export async function uploadRecording(stack: Stack, name: string) {
-  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(4096, 7), user: ALICE });
-  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text: "" });
-  const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
-  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-  expect(sent.status).toBe(200);
-  return { ts: message.ts, file };
+  const { ts, file } = await shareRecording(stack, name);
+  return { ts, file };
 }
 
 async function waitForButton(stack: Stack, ts: string, actionId: string) {

@@ -4,7 +4,12 @@ import type { Job } from "../../../jobs/index.ts";
 import type { Locale } from "../../messages/index.ts";
 import { localeOf } from "../../messages/index.ts";
 import type { JobAction } from "../../permissions.ts";
-import { buildCommandRefusal, buildPermissionRefusal, type JobCommand } from "../../views/index.ts";
+import {
+  buildCommandRefusal,
+  buildPermissionRefusal,
+  type JobCommand,
+  type MessageContent,
+} from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -76,22 +81,14 @@ export async function permittedJob(
           threadTs: click.threadTs,
         });
   if (job !== undefined && decision?.ok === true) return job;
-  if (click.channelId !== undefined) {
-    const content =
-      decision === undefined || decision.ok
-        ? buildCommandRefusal("not_found", command, click.locale)
-        : buildPermissionRefusal(decision.reason, action, click.locale);
-    await tellUser(
-      args.client,
-      deps.logger,
-      {
-        channel: click.channelId,
-        user: click.userId,
-        ...(click.threadTs ? { threadTs: click.threadTs } : {}),
-      },
-      content,
-    );
-  }
+  await tellClicker(
+    deps,
+    args,
+    click,
+    decision === undefined || decision.ok
+      ? buildCommandRefusal("not_found", command, click.locale)
+      : buildPermissionRefusal(decision.reason, action, click.locale),
+  );
   deps.logger.info(
     {
       jobId: click.jobId,
@@ -102,4 +99,24 @@ export async function permittedJob(
     "job action refused",
   );
   return undefined;
+}
+
+/** Tells the clicker alone, in the clicked message's thread; nothing when no channel is known. */
+export async function tellClicker(
+  deps: ListenerDeps,
+  args: ButtonArgs,
+  click: ButtonClick,
+  content: MessageContent,
+): Promise<void> {
+  if (click.channelId === undefined) return;
+  await tellUser(
+    args.client,
+    deps.logger,
+    {
+      channel: click.channelId,
+      user: click.userId,
+      ...(click.threadTs ? { threadTs: click.threadTs } : {}),
+    },
+    content,
+  );
 }

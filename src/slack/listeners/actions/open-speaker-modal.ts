@@ -1,6 +1,6 @@
 import { buildCommandRefusal, buildSpeakerModal } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
-import { type ButtonArgs, permittedJob, readButton } from "./job-action.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { type ButtonArgs, permittedJob, readButton, tellClicker } from "./job-action.ts";
 
 /**
  * "Name speakers" (job waiting for names) and "Regenerate" (job done) open the speaker
@@ -16,13 +16,8 @@ export function openSpeakerModal(deps: ListenerDeps, mode: "names" | "regenerate
     const fits = mode === "names" ? job.stage === "naming" : job.stage === "done";
     const waitMs = mode === "regenerate" ? deps.jobs.regenerateWaitMs(job) : 0;
     if (!fits || waitMs > 0) {
-      if (click.channelId === undefined) return;
-      await tellUser(
-        args.client,
-        deps.logger,
-        { channel: click.channelId, user: click.userId },
-        buildCommandRefusal(fits ? "cooldown" : "wrong_stage", mode, click.locale, waitMs),
-      );
+      const reason = fits ? "cooldown" : "wrong_stage";
+      await tellClicker(deps, args, click, buildCommandRefusal(reason, mode, click.locale, waitMs));
       return;
     }
     await args.client.views.open({

@@ -1,8 +1,14 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
 import type { JobAction } from "../../permissions.ts";
 import { buildCommandRefusal, type JobCommand } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
-import { type ButtonArgs, type ButtonClick, permittedJob, readButton } from "./job-action.ts";
+import type { ListenerDeps } from "../deps.ts";
+import {
+  type ButtonArgs,
+  type ButtonClick,
+  permittedJob,
+  readButton,
+  tellClicker,
+} from "./job-action.ts";
 
 /**
  * A button that maps to one job command (Cancel, Skip, Retry). The clicker must be allowed
@@ -21,16 +27,7 @@ export function jobCommandButton(
     const job = await permittedJob(deps, args, click, action, command);
     if (job === undefined) return;
     const result = await run(job, click);
-    if (result.ok || click.channelId === undefined) return;
-    await tellUser(
-      args.client,
-      deps.logger,
-      {
-        channel: click.channelId,
-        user: click.userId,
-        ...(click.threadTs ? { threadTs: click.threadTs } : {}),
-      },
-      buildCommandRefusal(result.reason, command, click.locale),
-    );
+    if (result.ok) return;
+    await tellClicker(deps, args, click, buildCommandRefusal(result.reason, command, click.locale));
   };
 }
