@@ -81,8 +81,9 @@ export class JobService {
   }
 
   /**
-   * Starts a job for a recording, once per `team:channel:file` however often Slack delivers
-   * the event. Checks the recording against the Note Service's rules first.
+   * Starts a job for a recording, once per upload (`channel:file`) however often, and
+   * through however many installs, Slack delivers the event. Checks the recording against
+   * the Note Service's rules first.
    */
   async start(input: {
     origin: Origin;
@@ -90,7 +91,9 @@ export class JobService {
     options: JobOptions;
   }): Promise<StartResult> {
     const { origin, source } = input;
-    const key = `dedupe:${origin.teamId}:${origin.channelId}:${source.fileId}`;
+    // The upload itself (a file in a conversation), not the install it reached us through:
+    // Slack Connect and org-wide installs deliver one upload with several `team_id`s.
+    const key = `upload:${origin.channelId}:${source.fileId}`;
     // Claimed before the checks, so a refusal too is said once however often Slack
     // delivers the event; a refused file stays refused, so the claim is kept.
     if (!(await this.claimOnce(key))) return { status: "duplicate" };

@@ -15,7 +15,10 @@ export const slackFileSchema = z.looseObject({
   url_private: z.string().optional(),
   /** Slack Connect and some shares: the event carries only a stub; call `files.info`. */
   file_access: z.string().optional(),
+  /** `hosted`, `external`, `snippet`, `post`, `hidden_by_limit`, `tombstone`, `file_access`… */
   mode: z.string().optional(),
+  /** Slack's clips say `audio` or `video` here (their filetype may not). */
+  media_display_type: z.string().optional(),
   /** Who uploaded it. */
   user: z.string().optional(),
   /** Conversations it was shared in (`files.info`); `shares` is keyed by conversation too. */
@@ -48,6 +51,20 @@ const BY_FILETYPE: Record<string, string> = {
 const BY_MIMETYPE: Record<string, string> = {
   "audio/mpeg": "mp3",
   "audio/mp3": "mp3",
+  "audio/mpeg3": "mp3",
+  "audio/x-mpeg": "mp3",
+  "audio/x-mpeg-3": "mp3",
+  "audio/x-mp3": "mp3",
+  "audio/mp4a-latm": "m4a",
+  "audio/x-mp4": "m4a",
+  "audio/vnd.wave": "wav",
+  "audio/vnd.wav": "wav",
+  "audio/x-pn-wav": "wav",
+  "audio/x-aac": "aac",
+  "audio/aacp": "aac",
+  "audio/x-opus": "opus",
+  "audio/x-ogg": "ogg",
+  "application/ogg": "ogg",
   "audio/mp4": "m4a",
   "audio/x-m4a": "m4a",
   "audio/m4a": "m4a",
@@ -108,4 +125,97 @@ function isHttpUrl(url: string): boolean {
 function stemOf(name: string): string {
   const ext = extname(name);
   return (ext === "" ? name : name.slice(0, -ext.length)) || "recording";
+}
+
+/**
+ * What a shared file is to the bot:
+ * - `recording`: a format the Note Service takes; it becomes a job;
+ * - `media`: audio or video it does not take as it is (`.mov`, `.wma`…): worth a sentence;
+ * - `other`: plainly not a recording (an image, a document, a PDF, a snippet, an archive, a
+ *   canvas): the bot says nothing about it unless asked (@mentioned);
+ * - `unreadable`: Slack will not let the bot see it (a Slack Connect stub whose
+ *   `files.info` failed, a file hidden by the free plan's limit, a deleted one).
+ */
+export type FileKind =
+  | { kind: "recording"; source: SourceFile }
+  | { kind: "media" }
+  | { kind: "other" }
+  | { kind: "unreadable" };
+
+/** File extensions of audio and video formats the Note Service does not take. */
+const OTHER_MEDIA_EXTENSIONS = new Set([
+  "3g2",
+  "3gp",
+  "aif",
+  "aifc",
+  "aiff",
+  "amr",
+  "ape",
+  "asf",
+  "au",
+  "avi",
+  "caf",
+  "dv",
+  "f4v",
+  "flv",
+  "m2ts",
+  "m4b",
+  "m4v",
+  "mka",
+  "mkv",
+  "mov",
+  "mp2",
+  "mpe",
+  "mts",
+  "mxf",
+  "oga",
+  "qt",
+  "ra",
+  "ram",
+  "rm",
+  "rmvb",
+  "spx",
+  "ts",
+  "voc",
+  "vob",
+  "weba",
+  "wma",
+  "wmv",
+  "wv",
+]);
+const UNREADABLE_MODES = new Set(["hidden_by_limit", "tombstone"]);
+
+/** Sorts a shared file (as the event or `files.info` gives it) into a {@link FileKind}. */
+export function classifyFile(file: SlackFile): FileKind {
+  if (UNREADABLE_MODES.has(file.mode ?? "") || file.file_access === "check_file_info") {
+    return { kind: "unreadable" };
+  }
+  const source = toSourceFile(file);
+  if (source !== undefined) return { kind: "recording", source };
+  if (!isMedia(file)) return { kind: "other" };
+  // Audio or video without a link to download it from: Slack is hiding it from the bot.
+  const url = file.url_private_download ?? file.url_private;
+  return url === undefined ? { kind: "unreadable" } : { kind: "media" };
+}
+
+function isMedia(file: SlackFile): boolean {
+  const mime = (file.mimetype ?? "").toLowerCase();
+  const display = (file.media_display_type ?? "").toLowerCase();
+  const extension = extname(file.name ?? "")
+    .slice(1)
+    .toLowerCase();
+  return (
+    mime.startsWith("audio/") ||
+    mime.startsWith("video/") ||
+    display === "audio" ||
+    display === "video" ||
+    OTHER_MEDIA_EXTENSIONS.has(extension) ||
+    OTHER_MEDIA_EXTENSIONS.has((file.filetype ?? "").toLowerCase())
+  );
+}
+
+/** The file's name as people see it in Slack (its title), or undefined when Slack gave none. */
+export function shownNameOf(file: SlackFile): string | undefined {
+  const name = (file.title ?? "").trim() || (file.name ?? "").trim();
+  return name === "" ? undefined : name;
 }

@@ -1,6 +1,7 @@
 /**
  * Dedupe (DESIGN.md §3): Slack retries an event and one upload can arrive as several events,
- * so `team:channel:file` is claimed atomically before a job is created. However often and
+ * so the upload itself (`channel:file`) is claimed atomically before a job is created —
+ * whichever install (`team_id`) an event came through. However often and
  * however concurrently the same recording is started, exactly one job exists.
  */
 import { join } from "node:path";
@@ -78,7 +79,7 @@ for (const backend of backends) {
       await Promise.all(stores.splice(0).map((store) => store.close()));
     });
 
-    it("the same team:channel:file started three times in a row makes one job", async () => {
+    it("the same channel:file started three times in a row makes one job", async () => {
       const { service, repo, kicks } = serviceOn(await open());
       const input = { origin: origin(), source: source(), options: {} };
       const results: StartResult[] = [];
@@ -112,20 +113,28 @@ for (const backend of backends) {
         { origin: origin(), source: file },
         { origin: origin({ channelId: "C2" }), source: file },
         { origin: origin(), source: other },
-        // Another team with the same channel and file id is another recording, too.
-        { origin: origin({ teamId: "T2" }), source: file },
       ];
       const results = await Promise.all(
         [...starts, ...starts].map((s) => service.start({ ...s, options: {} })),
       );
-      expect(created(results)).toHaveLength(4);
-      expect(duplicates(results)).toHaveLength(4);
+      expect(created(results)).toHaveLength(3);
+      expect(duplicates(results)).toHaveLength(3);
       const jobs = created(results).map((r) => (r.status === "created" ? r.job : undefined));
-      const keys = jobs.map(
-        (j) => `${j?.origin.teamId}:${j?.origin.channelId}:${j?.source.fileId}`,
+      const keys = jobs.map((j) => `${j?.origin.channelId}:${j?.source.fileId}`);
+      expect(new Set(keys).size).toBe(3);
+      expect(await repo.listActiveIds()).toHaveLength(3);
+    });
+
+    it("one upload delivered through several installs (Slack Connect) makes one job", async () => {
+      const { service } = serviceOn(await open());
+      const file = source();
+      const results = await Promise.all(
+        ["T1", "T2", "E3"].map((teamId) =>
+          service.start({ origin: origin({ teamId }), source: file, options: {} }),
+        ),
       );
-      expect(new Set(keys).size).toBe(4);
-      expect(await repo.listActiveIds()).toHaveLength(4);
+      expect(created(results)).toHaveLength(1);
+      expect(duplicates(results)).toHaveLength(2);
     });
   });
 }

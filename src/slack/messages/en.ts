@@ -76,8 +76,10 @@ export const en = {
     "{file} is not a recording I can use. Upload one of these formats: {formats}.",
   "refusal.too_large": "{file} is over 300 MB, the largest recording the Note Service takes.",
   "refusal.empty": "{file} is empty.",
-  skipped_files:
-    "I skipped {files}: not recordings I can use. The recordings in this message are being turned into notes.",
+  "refusal.unreadable":
+    "I can't read {file}: Slack does not let me see it (shared from another organization, hidden by the workspace's file limit, or deleted). Download it and upload it here again, or send it with /meeting-notes.",
+  "refusal.unnamed": "the file shared here",
+  "refusal.more": "…and {count} more files.",
   "template.unreadable":
     "I could not read that Word template, so the notes use the current one. Upload a .docx of at most 10 MB.",
   "new_notes.parent": "Meeting notes for {file}, asked for by {user}.",
@@ -114,6 +116,10 @@ export const en = {
     "For each speaker, pick a Slack member or type a name. The quotes help you tell them apart.",
   "speakers.label": "Speaker {number}",
   "speakers.share": "{speaker} · {percent}% of talk time",
+  "speakers.brief":
+    "Spoke only {seconds} seconds: perhaps the same person as another speaker. Leave it empty if unsure.",
+  "speakers.optional_hint":
+    "Leave a speaker empty to keep a neutral label (Speaker 3). Two speakers may be the same person.",
   "speakers.no_quotes": "No quotes to show.",
   "speakers.user_label": "Slack member",
   "speakers.user_placeholder": "Choose a member",
@@ -133,7 +139,6 @@ export const en = {
   "regenerate.template_hint": "Optional. Leave empty to keep the current template.",
 
   // Validation errors shown under a modal's inputs.
-  "validation.speaker_required": "Choose a member or type a name.",
   "validation.name_too_long": "Keep the name to {max} characters or fewer.",
   "validation.control_chars": "Remove the special (control) characters from this text.",
   "validation.recording_required": "Upload a recording or choose a recent one.",

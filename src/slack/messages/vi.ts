@@ -72,8 +72,10 @@ export const vi: Catalog = {
     "{file} không phải bản ghi âm tôi dùng được. Hãy tải lên một trong các định dạng: {formats}.",
   "refusal.too_large": "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận.",
   "refusal.empty": "{file} trống.",
-  skipped_files:
-    "Tôi đã bỏ qua {files}: đây không phải bản ghi âm tôi dùng được. Các bản ghi âm trong tin nhắn này đang được làm thành biên bản.",
+  "refusal.unreadable":
+    "Tôi không đọc được {file}: Slack không cho tôi xem tệp này (chia sẻ từ tổ chức khác, bị ẩn do giới hạn tệp của workspace, hoặc đã bị xóa). Hãy tải tệp về rồi tải lên lại tại đây, hoặc gửi qua /meeting-notes.",
+  "refusal.unnamed": "tệp được chia sẻ ở đây",
+  "refusal.more": "…và {count} tệp khác.",
   "template.unreadable":
     "Tôi không đọc được mẫu Word đó, nên biên bản dùng mẫu hiện tại. Hãy tải lên tệp .docx không quá 10 MB.",
   "new_notes.parent": "Biên bản cuộc họp cho {file}, do {user} yêu cầu.",
@@ -105,6 +107,10 @@ export const vi: Catalog = {
     "Với mỗi người nói, hãy chọn một thành viên Slack hoặc nhập tên. Các trích dẫn giúp bạn nhận ra họ.",
   "speakers.label": "Người nói {number}",
   "speakers.share": "{speaker} · {percent}% thời lượng nói",
+  "speakers.brief":
+    "Chỉ nói {seconds} giây: có thể là cùng một người với người nói khác. Để trống nếu không chắc.",
+  "speakers.optional_hint":
+    "Để trống một người nói để giữ nhãn trung lập (Người nói 3). Hai người nói có thể là cùng một người.",
   "speakers.no_quotes": "Không có trích dẫn để hiển thị.",
   "speakers.user_label": "Thành viên Slack",
   "speakers.user_placeholder": "Chọn thành viên",
@@ -123,7 +129,6 @@ export const vi: Catalog = {
   "regenerate.template_label": "Mẫu Word (DOCX)",
   "regenerate.template_hint": "Không bắt buộc. Để trống để giữ mẫu hiện tại.",
 
-  "validation.speaker_required": "Hãy chọn một thành viên hoặc nhập tên.",
   "validation.name_too_long": "Tên không được dài quá {max} ký tự.",
   "validation.control_chars": "Hãy xóa các ký tự đặc biệt (ký tự điều khiển) khỏi nội dung này.",
   "validation.recording_required": "Hãy tải lên một bản ghi âm hoặc chọn một bản gần đây.",

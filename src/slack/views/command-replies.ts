@@ -13,7 +13,8 @@ const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
 /** Jobs listed by `/meeting-notes status`: one section each, within 50 blocks. */
 export const MAX_STATUS_JOBS = 40;
 const MAX_FILENAME_CHARS = 200;
-const MAX_SKIPPED_LISTED = 20;
+/** Files an upload reply speaks of, at most; the rest are counted. */
+const MAX_NOTICES = 20;
 
 /** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
 export type JobCommand = "names" | "cancel" | "retry" | "regenerate";
@@ -67,25 +68,40 @@ export function buildChannelStatus(
 
 /** Why an uploaded file does not become a job, said in its thread. */
 export function buildRefusal(reason: StartRefusal, filename: string, locale: Locale) {
-  const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
-  const name = clampText(filename, MAX_FILENAME_CHARS);
-  const sentence = (safe: (s: string) => string) =>
-    reason === "unsupported_format"
-      ? t(locale, "refusal.unsupported_format", { file: safe(name), formats })
-      : t(locale, `refusal.${reason}`, { file: safe(name) });
-  return plainReply(sentence(asPlain), sentence(asMrkdwn));
+  return buildFileNotices([{ name: filename, reason }], locale);
 }
 
-/** Several recordings in one message: only the first becomes a job; these were skipped. */
-export function buildSkippedFiles(names: string[], locale: Locale): MessageContent {
-  const listed = names.slice(0, MAX_SKIPPED_LISTED).map((n) => clampText(n, MAX_FILENAME_CHARS));
-  const more = names.length - listed.length;
-  const files = (safe: (s: string) => string) =>
-    [...listed.map(safe), ...(more > 0 ? [`+${more}`] : [])].join(", ");
-  return plainReply(
-    t(locale, "skipped_files", { files: files(asPlain) }),
-    t(locale, "skipped_files", { files: files(asMrkdwn) }),
-  );
+/** A file of an upload the bot says something about; `name` as people see it, if known. */
+export interface FileNotice {
+  name: string | undefined;
+  reason: StartRefusal | "unreadable";
+}
+
+/**
+ * One reply for the files of an upload that did not become jobs: a sentence each (the
+ * first {@link MAX_NOTICES}), saying why and what to do. A file without a name Slack would
+ * show is "the file shared here", never its Slack id.
+ */
+export function buildFileNotices(notices: readonly FileNotice[], locale: Locale): MessageContent {
+  const listed = notices.slice(0, MAX_NOTICES);
+  const more = notices.length - listed.length;
+  const lines = (safe: (s: string) => string) => [
+    ...listed.map((notice) => noticeSentence(notice, locale, safe)),
+    ...(more > 0 ? [t(locale, "refusal.more", { count: more })] : []),
+  ];
+  return { text: lines(asPlain).join("\n"), blocks: [section(lines(asMrkdwn).join("\n"))] };
+}
+
+function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) => string) {
+  const name = notice.name === undefined ? undefined : clampText(notice.name, MAX_FILENAME_CHARS);
+  const file = name === undefined ? t(locale, "refusal.unnamed") : safe(name);
+  if (notice.reason === "unsupported_format") {
+    return t(locale, "refusal.unsupported_format", {
+      file,
+      formats: SUPPORTED_AUDIO_FORMATS.join(", "),
+    });
+  }
+  return t(locale, `refusal.${notice.reason}`, { file });
 }
 
 /**

@@ -3,13 +3,14 @@ export {
   buildCancelReply,
   buildChannelStatus,
   buildCommandRefusal,
+  buildFileNotices,
   buildHelpMessage,
   buildPermissionRefusal,
   buildRefusal,
   buildSettingsAnnouncement,
   buildSettingsSaved,
-  buildSkippedFiles,
   buildUnknownCommand,
+  type FileNotice,
   type JobCommand,
   MAX_STATUS_JOBS,
   permissionSentence,
@@ -42,6 +43,7 @@ export {
   parseSettingsSubmission,
   type SettingsSubmission,
 } from "./settings-modal.ts";
+export { type NamedSpeaker, speakerMapFor } from "./speaker-map.ts";
 export {
   buildSpeakerModal,
   type Gender,

@@ -34,9 +34,11 @@ export type SpeakerSubmission =
 
 /**
  * Reads the speaker modal's (or the regenerate modal's) submission for the speakers it
- * showed (`speakersInModal`). Every speaker needs a member or a typed name; a typed name
- * must be at most 80 characters with no control characters. Errors are keyed by block id,
- * ready for `response_action: "errors"`. The listener turns member ids into names.
+ * showed (`speakersInModal`). Any speaker may be left unnamed (diarization over-splits;
+ * people do not always know everyone): only the speakers given a member or a name come
+ * back. A typed name must be at most 80 characters with no control characters. Errors are
+ * keyed by block id, ready for `response_action: "errors"`. The listener turns member ids
+ * into names and gives the others a neutral label.
  */
 export function parseSpeakerSubmission(
   values: unknown,
@@ -53,7 +55,9 @@ export function parseSpeakerSubmission(
   const entries: SpeakerEntry[] = [];
   for (const speakerId of speakerIds) {
     const entry = readSpeaker(state, speakerId);
-    const error = checkSpeaker(entry, locale);
+    if (entry.name === undefined && entry.userId === undefined) continue;
+    const error =
+      entry.name === undefined ? undefined : checkName(entry.name, locale, MAX_NAME_CHARS);
     if (error !== undefined) errors[speakerBlock.name(speakerId)] = error;
     else entries.push(entry);
   }
@@ -80,11 +84,4 @@ function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {
   const gender = optionOf(state, speakerBlock.gender(speakerId), SPEAKER_ACTIONS.gender);
   if (gender === "male" || gender === "female") entry.gender = gender;
   return entry;
-}
-
-function checkSpeaker(entry: SpeakerEntry, locale: Locale): string | undefined {
-  if (entry.name === undefined) {
-    return entry.userId === undefined ? t(locale, "validation.speaker_required") : undefined;
-  }
-  return checkName(entry.name, locale, MAX_NAME_CHARS);
 }

@@ -56,7 +56,8 @@ export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): Modal
   const { locale, mode } = options;
   const all = speakersOf(job);
   const shown = speakersInModal(job);
-  const blocks: KnownBlock[] = [context(asMrkdwn(t(locale, "speakers.intro")))];
+  const intro = `${t(locale, "speakers.intro")} ${t(locale, "speakers.optional_hint")}`;
+  const blocks: KnownBlock[] = [context(asMrkdwn(intro))];
   for (const speaker of shown) {
     const prefill = prefillFor(job, speaker.speakerId, options.prefill);
     blocks.push(...speakerBlocks(speaker, prefill, locale));
@@ -83,7 +84,7 @@ export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): Modal
 }
 
 /** The speakers of the job: heard in naming; those of the note once it has one. */
-function speakersOf(job: Job): SpeakerSummary[] {
+export function speakersOf(job: Job): SpeakerSummary[] {
   if (job.stage === "naming") return job.speakers;
   if ("note" in job) return job.note.speakers;
   return [];
@@ -107,6 +108,9 @@ function prefillFor(
   if (known.gender === "male" || known.gender === "female") prefill.gender = known.gender;
   return prefill;
 }
+
+/** A speaker heard for less than this is likely a split-off of another (diarization). */
+const BRIEF_SPEAKER_SECONDS = 10;
 
 function speakerBlocks(speaker: SpeakerSummary, prefill: SpeakerPrefill, locale: Locale) {
   const id = speaker.speakerId;
@@ -145,6 +149,11 @@ function speakerSummaryText(speaker: SpeakerSummary, locale: Locale): string {
   const label = `*${asMrkdwn(speakerLabel(speaker.speakerId, locale))}*`;
   const percent = Math.round(speaker.share * 100);
   const lines = [t(locale, "speakers.share", { speaker: label, percent })];
+  if (speaker.seconds < BRIEF_SPEAKER_SECONDS) {
+    lines.push(
+      `_${t(locale, "speakers.brief", { seconds: Math.max(1, Math.round(speaker.seconds)) })}_`,
+    );
+  }
   const quotes = speaker.quotes.slice(0, 2);
   for (const quote of quotes) {
     lines.push(`> \`${formatDuration(quote.atSeconds)}\` ${asMrkdwn(clampText(quote.text, 300))}`);

@@ -5,10 +5,10 @@ import {
   buildCancelReply,
   buildChannelStatus,
   buildCommandRefusal,
+  buildFileNotices,
   buildHelpMessage,
   buildRefusal,
   buildSettingsSaved,
-  buildSkippedFiles,
   buildUnknownCommand,
   MAX_STATUS_JOBS,
 } from "../../../src/slack/views/index.ts";
@@ -82,21 +82,35 @@ describe("buildRefusal", () => {
   });
 });
 
-describe("buildSkippedFiles", () => {
-  it("names the files it skipped", () => {
-    const reply = buildSkippedFiles(["notes.txt", "slides.pdf"], "en");
-    expect(reply.text).toBe(
-      "I skipped notes.txt, slides.pdf: not recordings I can use. The recordings in this message are being turned into notes.",
+describe("buildFileNotices", () => {
+  it("says one sentence per file, naming it as people see it, never by its Slack id", () => {
+    const reply = buildFileNotices(
+      [
+        { name: "interview.mov", reason: "unsupported_format" },
+        { name: undefined, reason: "unreadable" },
+        { name: "all-hands.wav", reason: "too_large" },
+      ],
+      "en",
     );
-    expect(buildSkippedFiles(["b.txt"], "vi").text).toContain("đã bỏ qua b.txt");
+    const lines = reply.text.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^interview\.mov is not a recording I can use/);
+    expect(lines[1]).toMatch(/^I can't read the file shared here: .* upload it here again/);
+    expect(lines[2]).toMatch(/all-hands\.wav is over 300 MB/);
+    expect(buildFileNotices([{ name: "x.m4v", reason: "unreadable" }], "vi").text).toMatch(
+      /^Tôi không đọc được x\.m4v/,
+    );
   });
 
   it("stays short and safe with many odd names", () => {
-    const names = Array.from({ length: 30 }, (_, i) => `<@U${i}>-${"n".repeat(300)}.m4a`);
-    const reply = buildSkippedFiles(names, "en");
+    const notices = Array.from({ length: 30 }, (_, i) => ({
+      name: `<@U${i}>-${"n".repeat(300)}.mov`,
+      reason: "unsupported_format" as const,
+    }));
+    const reply = buildFileNotices(notices, "en");
     expectMessageLimits(reply);
     expectNoLiveMentions(reply);
-    expect(reply.text).toContain("+10");
+    expect(reply.text).toContain("…and 10 more files.");
   });
 });
 

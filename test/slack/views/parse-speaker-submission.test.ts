@@ -55,28 +55,31 @@ describe("parseSpeakerSubmission", () => {
       }),
       ["speaker_1", "speaker_2"],
     );
-    expect(result).toEqual({
-      ok: false,
-      errors: { [speakerBlock.name("speaker_2")]: "Choose a member or type a name." },
-    });
+    // A name of invisible characters only is no name: that speaker keeps a neutral label.
+    expect(result).toEqual({ ok: true, entries: [{ speakerId: "speaker_1", name: "nohtyp Lan" }] });
     const named = parseSpeakerSubmission(values({ speaker_1: { name: "Mi\u200Dnh\u2067" } }), [
       "speaker_1",
     ]);
     expect(named).toEqual({ ok: true, entries: [{ speakerId: "speaker_1", name: "Minh" }] });
   });
 
-  it("needs a member or a name for every speaker, with the error on the name block", () => {
+  it("lets any speaker be left unnamed, and two speakers be the same person", () => {
     const result = parseSpeakerSubmission(
-      values({ speaker_1: { name: "Lan" }, speaker_2: { name: "   " } }),
-      ["speaker_1", "speaker_2", "speaker_3"],
+      values({
+        speaker_1: { name: "Lan" },
+        speaker_2: { name: "   " },
+        speaker_4: { name: "Lan" },
+      }),
+      ["speaker_1", "speaker_2", "speaker_3", "speaker_4"],
     );
     expect(result).toEqual({
-      ok: false,
-      errors: {
-        [speakerBlock.name("speaker_2")]: "Choose a member or type a name.",
-        [speakerBlock.name("speaker_3")]: "Choose a member or type a name.",
-      },
+      ok: true,
+      entries: [
+        { speakerId: "speaker_1", name: "Lan" },
+        { speakerId: "speaker_4", name: "Lan" },
+      ],
     });
+    expect(parseSpeakerSubmission(values({}), ["speaker_1"])).toEqual({ ok: true, entries: [] });
   });
 
   it("refuses names over 80 characters and control characters, in the person's language", () => {

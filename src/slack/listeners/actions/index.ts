@@ -1,5 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ACTIONS } from "../../ids.ts";
+import { speakerMapFor } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openSpeakerModal } from "./open-speaker-modal.ts";
 import { jobCommandButton } from "./simple-commands.ts";
@@ -12,7 +13,10 @@ export function register(app: App, deps: ListenerDeps): void {
   );
   app.action(
     ACTIONS.skipNaming,
-    jobCommandButton(deps, "skip", "names", (job) => deps.jobs.skipNaming(job.id)),
+    // Skipping names every speaker with a neutral label in the clicker's language.
+    jobCommandButton(deps, "skip", "names", (job, c) =>
+      deps.jobs.submitNames(job.id, speakerMapFor(job, new Map(), c.locale)),
+    ),
   );
   app.action(
     ACTIONS.retry,

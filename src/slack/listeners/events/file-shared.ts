@@ -43,6 +43,9 @@ export function fileShared(deps: ListenerDeps) {
     const parsed = fileSharedSchema.safeParse(event);
     if (!parsed.success) return;
     const { file_id: fileId, user_id: userId, channel_id: channelId } = parsed.data;
+    // `file_shared` names the sharer in `user_id`, which Bolt's ignoreSelf does not read:
+    // the bot's own uploads (the DOCX it posts) come back here.
+    if (userId === (await deps.directory.botUserId())) return;
     const file = await deps.directory.file(fileId);
     if (file === undefined) return;
     const shares = sharesSchema.safeParse(file);

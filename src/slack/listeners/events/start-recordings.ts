@@ -1,9 +1,8 @@
 import type { WebClient } from "@slack/web-api";
-import type { Origin } from "../../../jobs/index.ts";
-import { safeFileName } from "../../../notetaker/index.ts";
+import type { ChannelSettings, JobOptions, Origin } from "../../../jobs/index.ts";
 import { localeOf } from "../../messages/index.ts";
-import { needsFileInfo, type SlackFile, toSourceFile } from "../../recording-file.ts";
-import { buildRefusal, buildSkippedFiles, type MessageContent } from "../../views/index.ts";
+import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
+import { buildFileNotices, type FileNotice, type MessageContent } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 export interface SharedFiles {
@@ -19,63 +18,90 @@ export interface SharedFiles {
 
 /**
  * The upload journey: each supported recording of a message becomes a job (once, however
- * often Slack delivers the event); the others are explained in the thread. The channel's
- * settings apply, and nothing happens in a channel that turned automatic notes off.
+ * often Slack delivers the event). The bot is quiet by default: it says something only
+ * about audio or video it cannot use and files it cannot read — about anything else (a
+ * screenshot, a PDF, a snippet, a canvas) only when the message @mentions it. It never
+ * reacts to its own files. The channel's settings apply, and nothing happens in a channel
+ * that turned automatic notes off.
  */
 export async function startRecordings(
   deps: ListenerDeps,
   client: WebClient,
   shared: SharedFiles,
 ): Promise<void> {
+  const bot = await deps.directory.botUserId();
+  if (bot !== undefined && shared.userId === bot) return;
   const settings = await deps.jobs.getChannelSettings(shared.teamId, shared.channelId);
   if (!settings.autoTranscribe) return;
   const { locale: slackLocale } = await deps.directory.user(shared.userId);
   const locale = localeOf(slackLocale);
-  const origin: Origin = {
-    teamId: shared.teamId,
-    channelId: shared.channelId,
-    threadTs: shared.threadTs,
-    userId: shared.userId,
-    ...(slackLocale === undefined ? {} : { locale: slackLocale }),
+  const mentioned = bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`);
+  const start: Start = {
+    origin: {
+      teamId: shared.teamId,
+      channelId: shared.channelId,
+      threadTs: shared.threadTs,
+      userId: shared.userId,
+      ...(slackLocale === undefined ? {} : { locale: slackLocale }),
+    },
+    options: jobOptions(settings, shared.text),
+    bot,
+    mentioned,
   };
-  const contextText = [settings.contextText, shared.text?.trim()].filter(Boolean).join("\n\n");
-  const options = {
-    ...(contextText === "" ? {} : { contextText }),
-    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
-    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
-  };
-  const skipped: string[] = [];
-  let started = 0;
+  const notices: FileNotice[] = [];
   for (const shown of shared.files) {
     // Each file on its own: one that Slack cannot describe must not cost the others.
     try {
-      const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
-      const source = toSourceFile(file);
-      if (source === undefined) {
-        const key = `notice:${shared.teamId}:${shared.channelId}:${file.id}`;
-        // Named as a job would name it: no path, no hidden characters.
-        const name = safeFileName(file.name || file.title || file.id);
-        if (await deps.jobs.claimOnce(key)) skipped.push(name);
-        continue;
-      }
-      const result = await deps.jobs.start({ origin, source, options });
-      if (result.status === "created") started++;
-      if (result.status === "refused") {
-        await reply(client, shared, buildRefusal(result.reason, source.filename, locale));
-      }
+      const notice = await takeFile(deps, shared.channelId, shown, start);
+      if (notice !== undefined) notices.push(notice);
     } catch (error) {
       deps.logger.error({ err: error, fileId: shown.id }, "could not take a shared file");
     }
   }
-  if (skipped.length === 0) return;
-  // With recordings under way, a list of what was skipped; otherwise the plain refusal.
-  await reply(
-    client,
-    shared,
-    started > 0
-      ? buildSkippedFiles(skipped, locale)
-      : buildRefusal("unsupported_format", skipped.join(", "), locale),
-  );
+  if (notices.length === 0) return;
+  await reply(client, shared, buildFileNotices(notices, locale));
+}
+
+/** What every file of one upload starts with. */
+interface Start {
+  origin: Origin;
+  options: JobOptions;
+  bot: string | undefined;
+  /** The upload's message @mentions the bot: say something about every file. */
+  mentioned: boolean;
+}
+
+/** Starts one file's job; returns what to say about it, if anything. */
+async function takeFile(
+  deps: ListenerDeps,
+  channelId: string,
+  shown: SlackFile,
+  start: Start,
+): Promise<FileNotice | undefined> {
+  const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
+  // The bot's own uploads (its DOCX in the thread) come back as events: never about them.
+  if (start.bot !== undefined && file.user === start.bot) return undefined;
+  const name = shownNameOf(file) ?? shownNameOf(shown);
+  const kind = classifyFile(file);
+  if (kind.kind === "other" && !start.mentioned) return undefined;
+  if (kind.kind === "recording") {
+    const { origin, options } = start;
+    const result = await deps.jobs.start({ origin, source: kind.source, options });
+    return result.status === "refused" ? { name, reason: result.reason } : undefined;
+  }
+  // Said once per file, however often Slack delivers the event.
+  if (!(await deps.jobs.claimOnce(`notice:${channelId}:${file.id}`))) return undefined;
+  return { name, reason: kind.kind === "unreadable" ? "unreadable" : "unsupported_format" };
+}
+
+/** The channel's defaults, and the text typed with the upload as context. */
+function jobOptions(settings: ChannelSettings, text: string | undefined): JobOptions {
+  const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
+  return {
+    ...(contextText === "" ? {} : { contextText }),
+    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
+    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
+  };
 }
 
 async function reply(client: WebClient, shared: SharedFiles, content: MessageContent) {

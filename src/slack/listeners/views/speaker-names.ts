@@ -1,12 +1,13 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import type { SpeakerMapEntry } from "../../../notetaker/index.ts";
 import { speakerBlock } from "../../ids.ts";
 import { localeOf, t } from "../../messages/index.ts";
 import {
   buildCommandRefusal,
+  type NamedSpeaker,
   parseSpeakerSubmission,
   permissionSentence,
   type SpeakerEntry,
+  speakerMapFor,
   speakersInModal,
 } from "../../views/index.ts";
 import { type ListenerDeps, tellUser } from "../deps.ts";
@@ -54,7 +55,7 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
       return;
     }
     await ack();
-    const speakerMap = await toSpeakerMap(deps, parsed.entries);
+    const speakerMap = speakerMapFor(job, await namedSpeakers(deps, parsed.entries), locale);
     const templateId =
       parsed.templateFileId === undefined
         ? undefined
@@ -90,22 +91,22 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
 }
 
 /** A chosen member gives their real name; a typed name wins over it. */
-async function toSpeakerMap(
+async function namedSpeakers(
   deps: ListenerDeps,
   entries: SpeakerEntry[],
-): Promise<SpeakerMapEntry[]> {
-  return Promise.all(
-    entries.map(async (entry) => {
+): Promise<Map<string, NamedSpeaker>> {
+  const named = await Promise.all(
+    entries.map(async (entry): Promise<[string, NamedSpeaker]> => {
       const name =
         entry.name ??
         (entry.userId === undefined
           ? entry.speakerId
           : (await deps.directory.user(entry.userId)).name);
-      return {
-        speaker_id: entry.speakerId,
-        name,
-        ...(entry.gender === undefined ? {} : { gender: entry.gender }),
-      };
+      return [
+        entry.speakerId,
+        { name, ...(entry.gender === undefined ? {} : { gender: entry.gender }) },
+      ];
     }),
   );
+  return new Map(named);
 }
