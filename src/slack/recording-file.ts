@@ -214,8 +214,11 @@ function isMedia(file: SlackFile): boolean {
   );
 }
 
-/** The file's name as people see it in Slack (its title), or undefined when Slack gave none. */
+/**
+ * The file's name as people see it in Slack (its title, else its name), made safe to show
+ * (one path component, no hidden characters); undefined when Slack gave none.
+ */
 export function shownNameOf(file: SlackFile): string | undefined {
   const name = (file.title ?? "").trim() || (file.name ?? "").trim();
-  return name === "" ? undefined : name;
+  return name === "" ? undefined : safeFileName(name);
 }
