@@ -28,6 +28,11 @@ export interface StackOptions {
   apiHost?: string;
   /** HTTP server timeouts, shortened so a test need not wait seconds. */
   httpTimeouts?: AppDeps["httpTimeouts"];
+  /**
+   * The fake Slack sends the app the events Slack would (its own posts and uploads among
+   * them). Off unless asked, or unless `E2E_DELIVER_EVENTS=1` turns it on for every stack.
+   */
+  deliverEvents?: boolean;
 }
 
 /**
@@ -79,6 +84,9 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
   });
   const port = await app.start();
   const url = `http://127.0.0.1:${port}/slack/events`;
+  if (options.deliverEvents ?? process.env.E2E_DELIVER_EVENTS === "1") {
+    fake.deliverEvents({ url, signingSecret: SIGNING_SECRET });
+  }
   return {
     app,
     fake,
@@ -90,6 +98,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     thread: (ts: string): FakeMessage[] => fake.thread(CHANNEL, ts),
     job: (id: string): Promise<Job | undefined> => app.jobs.service.get(id),
     async stop() {
+      fake.deliverEvents(undefined);
+      await fake.deliveriesSettled();
       await app.stop();
       await emulator.close();
       await fake.close();

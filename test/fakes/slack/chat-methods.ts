@@ -12,6 +12,7 @@ import {
   threadRoot,
 } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
+import { botMessageEvent } from "./slack-events.ts";
 
 /** Slack refuses message text past this length with `msg_too_long`. */
 const MAX_TEXT = 40_000;
@@ -52,6 +53,9 @@ const postMessage: ApiMethod = (args, store) => {
     ...(a.unfurl_links !== undefined ? { unfurl_links: a.unfurl_links } : {}),
     ...(a.unfurl_media !== undefined ? { unfurl_media: a.unfurl_media } : {}),
   });
+  // Slack tells the app of its own post too (it subscribes to the channel's messages).
+  const parent = store.parentUser(channel.id, message.thread_ts);
+  store.onEvent(botMessageEvent(workspace, message, parent));
   return { channel: channel.id, ts: message.ts, message: messageOut(store, message, true) };
 };
 

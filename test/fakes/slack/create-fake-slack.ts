@@ -8,117 +8,31 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { FakeSlackStore } from "./fake-slack-store.ts";
+import { EventDelivery } from "./event-delivery.ts";
 import type {
-  FakeCall,
-  FakeChannel,
-  FakeDownload,
-  FakeEphemeral,
-  FakeMessage,
-  FakeResponseUrlPost,
-  FakeUpload,
-  FakeUser,
-  FakeViewRecord,
-  SlackFileObject,
-} from "./fake-slack-types.ts";
-import { serveFile, serveGranted } from "./file-download.ts";
-import { addShare, buildFileObject } from "./file-object.ts";
+  AddFileInput,
+  AddMessageInput,
+  FakeSlack,
+  FakeSlackOptions,
+  ShareWhere,
+} from "./fake-slack-api.ts";
+import { FakeSlackStore } from "./fake-slack-store.ts";
+import type { FakeMessage, SlackFileObject } from "./fake-slack-types.ts";
+import { serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { addShare, buildCanvasObject, buildFileObject, buildSnippetObject } from "./file-object.ts";
 import { type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
+import { shareEvents } from "./slack-events.ts";
 import { receiveUpload } from "./upload-receiver.ts";
 
+export type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
+export type {
+  AddFileInput,
+  AddMessageInput,
+  FakeSlack,
+  FakeSlackOptions,
+  ShareWhere,
+} from "./fake-slack-api.ts";
 export type { FakeSlackKnobs } from "./handle-api-request.ts";
-
-export interface FakeSlackOptions {
-  /** Default: a random `xoxb-fake-…`. */
-  botToken?: string;
-  /** Default `T0FAKE`. */
-  teamId?: string;
-  /** Default `U0FAKEBOT`. */
-  botUserId?: string;
-  /** Uploads up to this size keep their bytes in `uploads[].data`; default 1 MiB. */
-  keepUploadBytes?: number;
-  knobs?: FakeSlackKnobs;
-}
-
-/** A file for the bot to download: its bytes from disk (streamed) or from memory. */
-export interface AddFileInput {
-  name: string;
-  path?: string;
-  bytes?: Buffer | string;
-  title?: string;
-  filetype?: string;
-  /** Slack may send `""` right after an upload; pass that to test it. */
-  mimetype?: string;
-  /** The size Slack reports; default the real size. */
-  size?: number;
-  /** Uploader; default `U0FAKEUSER`. */
-  user?: string;
-  /** Share it there with a `file_share` message from `user` (see `shareFile`). */
-  channel?: string;
-  id?: string;
-}
-
-/** A message from a person (not the bot), e.g. the one that shared a recording. */
-export interface AddMessageInput {
-  channel: string;
-  user: string;
-  text?: string;
-  ts?: string;
-  thread_ts?: string;
-  blocks?: unknown[];
-  /** Makes it a `file_share` message and records the share on each file. */
-  files?: SlackFileObject[];
-}
-
-/** A fake Slack Web API (plus file hosting and upload URLs) over real HTTP. */
-export interface FakeSlack {
-  /** `http://127.0.0.1:<port>/api/`: the app's `SLACK_API_URL`. */
-  readonly apiUrl: string;
-  /** `http://127.0.0.1:<port>`: where file URLs and upload URLs point. */
-  readonly origin: string;
-  /** Another origin (not Slack's) that serves files after a `redirectDownloads: "cdn"` 302. */
-  readonly cdnOrigin: string;
-  readonly botToken: string;
-  readonly teamId: string;
-  readonly botUserId: string;
-  readonly botId: string;
-  readonly appId: string;
-  /** Fault knobs, read on every request. */
-  readonly knobs: FakeSlackKnobs;
-  /** Every Web API request, in order. */
-  readonly calls: readonly FakeCall[];
-  /** Every GET of a file URL (both origins), with its headers. */
-  readonly downloads: readonly FakeDownload[];
-  readonly uploads: readonly FakeUpload[];
-  /** Every successful `views.open/push/update/publish`, with the payload sent. */
-  readonly views: readonly FakeViewRecord[];
-  readonly ephemerals: readonly FakeEphemeral[];
-  /** POSTs to URLs from `responseUrl()`. */
-  readonly responseUrlPosts: readonly FakeResponseUrlPost[];
-  addUser(user: FakeUser): FakeUser;
-  /** Registers a channel; unregistered well-formed ids work too (as member, public). */
-  addChannel(channel: Pick<FakeChannel, "id" | "name"> & Partial<FakeChannel>): FakeChannel;
-  addFile(input: AddFileInput): SlackFileObject;
-  /** Posts `file` into `channel` as `user` would, returning the `file_share` message. */
-  shareFile(
-    file: SlackFileObject,
-    where: { channel: string; user?: string; text?: string; thread_ts?: string },
-  ): FakeMessage;
-  addMessage(input: AddMessageInput): FakeMessage;
-  /** Every message of a channel, replies included, oldest first. */
-  messages(channel: string): FakeMessage[];
-  /** Parent (when known) and replies of the thread at `ts`, oldest first. */
-  thread(channel: string, ts: string): FakeMessage[];
-  /** Calls of one method. */
-  callsTo(method: string): FakeCall[];
-  /** The view as it now stands (after updates), by view id. */
-  view(viewId: string): Record<string, unknown> | undefined;
-  /** A fresh `response_url` on this server; POSTs to it land in `responseUrlPosts`. */
-  responseUrl(): string;
-  /** Forgets what the app did and clears the knobs; keeps users, channels and files added. */
-  reset(): void;
-  close(): Promise<void>;
-}
 
 /** Starts a fake Slack on 127.0.0.1 (a free port) for end-to-end tests. */
 export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -153,6 +67,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       if (path.startsWith("/upload/v1/")) {
         return receiveUpload(req, res, s, keepUploadBytes, knobs.failUploads);
       }
+      if (path.startsWith("/files-tmb/")) return servePreview(req, res, s, botToken, knobs);
       if (path.startsWith("/files-pri/")) {
         return serveFile(req, res, s, botToken, { slackOrigin, cdnOrigin, grants }, knobs);
       }
@@ -180,6 +95,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   store = s;
   const { teamId, botUserId, botId, appId } = s.workspace;
   s.addUser({ id: botUserId, name: "meeting-notes", real_name: "Meeting Notes", is_bot: true });
+  const delivery = new EventDelivery({ teamId, botUserId, appId });
+  delivery.setTarget(options.deliverEventsTo);
+  s.onEvent = (event) => delivery.send(event);
 
   const shareFile: FakeSlack["shareFile"] = (file, where) =>
     addMessage({
@@ -231,6 +149,24 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     return file;
   };
 
+  const deliverShare = (message: FakeMessage): void => {
+    const parent = s.parentUser(message.channel, message.thread_ts);
+    const files = structuredClone(message.files ?? []);
+    for (const event of shareEvents(s.workspace, message, files, parent)) delivery.send(event);
+  };
+  const shareMade = (file: SlackFileObject, bytes: Buffer, where: ShareWhere) => {
+    s.addFile(file, { bytes }, true);
+    const message = addMessage({
+      channel: where.channel,
+      user: file.user,
+      files: [file],
+      ...(where.text !== undefined ? { text: where.text } : {}),
+      ...(where.thread_ts !== undefined ? { thread_ts: where.thread_ts } : {}),
+    });
+    deliverShare(message);
+    return { file, message };
+  };
+
   return {
     apiUrl: `${origin}/api/`,
     origin,
@@ -253,6 +189,35 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     addFile,
     shareFile,
     addMessage,
+    addFileObject: (file, content = {}) => {
+      if (typeof file.id !== "string") throw new Error("fake Slack: a file object needs an id");
+      const object = file as unknown as SlackFileObject;
+      const bytes = content.bytes === undefined ? undefined : { bytes: content.bytes };
+      const preview = content.preview === undefined ? undefined : { bytes: content.preview };
+      s.addFile(object, bytes, true, preview);
+      return object;
+    },
+    deliverEvents: (target) => delivery.setTarget(target),
+    deliveries: delivery.delivered,
+    deliveriesSettled: () => delivery.settled(),
+    deliverShare,
+    shareCanvas: (where) => {
+      const user = where.user ?? "U0FAKEUSER";
+      const title = where.title ?? "Meeting agenda";
+      const bytes = Buffer.from(`<h1>${title}</h1>`);
+      const file = buildCanvasObject(s, { id: s.newId("F"), title, user, size: bytes.length });
+      return shareMade(file, bytes, where);
+    },
+    shareSnippet: (where) => {
+      const user = where.user ?? "U0FAKEUSER";
+      const file = buildSnippetObject(s, {
+        id: s.newId("F"),
+        content: where.content,
+        user,
+        ...(where.filetype !== undefined ? { filetype: where.filetype } : {}),
+      });
+      return shareMade(file, Buffer.from(where.content), where);
+    },
     messages: (channel) => s.messages(channel),
     thread: (channel, ts) => s.thread(channel, ts),
     callsTo: (method) => s.calls.filter((c) => c.method === method),
@@ -260,10 +225,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
     reset: () => {
       s.reset();
+      delivery.delivered.length = 0;
       grants.clear();
       for (const key of Object.keys(knobs)) delete knobs[key as keyof FakeSlackKnobs];
     },
     close: async () => {
+      delivery.setTarget(undefined);
+      await delivery.settled();
       await Promise.all([stop(main), stop(cdn)]);
     },
   };

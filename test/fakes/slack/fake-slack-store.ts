@@ -39,7 +39,15 @@ export class FakeSlackStore {
   readonly workspace: FakeWorkspace;
   readonly users = new Map<string, FakeUser>();
   readonly channels = new Map<string, FakeChannel>();
-  readonly files = new Map<string, { file: SlackFileObject; source?: FileSource }>();
+  readonly files = new Map<
+    string,
+    {
+      file: SlackFileObject;
+      source?: FileSource;
+      /** Slack's transcoded copy of audio or video, served under `files-tmb/`. */
+      preview?: FileSource;
+    }
+  >();
   /** Upload URL path → file id. */
   readonly uploadPaths = new Map<string, string>();
   readonly uploads: FakeUpload[] = [];
@@ -54,9 +62,19 @@ export class FakeSlackStore {
   /** Ids and files that `addUser`/`addChannel`/`addFile` registered survive `reset()`. */
   #seeded = { users: new Set<string>(), channels: new Set<string>(), files: new Set<string>() };
   #lastMicros = 0n;
+  /**
+   * Told of every Events API event the workspace would send the app (its own posts and
+   * uploads, people's shares through the helpers); see slack-events.ts.
+   */
+  onEvent: (event: Record<string, unknown>) => void = () => {};
 
   constructor(workspace: FakeWorkspace) {
     this.workspace = workspace;
+  }
+
+  /** Who posted the parent of the thread at `threadTs`, for a reply's `parent_user_id`. */
+  parentUser(channel: string, threadTs: string | undefined): string | undefined {
+    return threadTs === undefined ? undefined : this.message(channel, threadTs)?.user;
   }
 
   /**
@@ -123,8 +141,17 @@ export class FakeSlackStore {
     return channel.is_member ? [...active, bot] : active;
   }
 
-  addFile(file: SlackFileObject, source: FileSource | undefined, seeded: boolean): void {
-    this.files.set(file.id, source === undefined ? { file } : { file, source });
+  addFile(
+    file: SlackFileObject,
+    source: FileSource | undefined,
+    seeded: boolean,
+    preview?: FileSource,
+  ): void {
+    this.files.set(file.id, {
+      file,
+      ...(source === undefined ? {} : { source }),
+      ...(preview === undefined ? {} : { preview }),
+    });
     if (seeded) this.#seeded.files.add(file.id);
   }
 

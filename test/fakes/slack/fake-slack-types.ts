@@ -49,7 +49,8 @@ export interface SlackFileObject {
   user: string;
   user_team: string;
   size: number;
-  mode: "hosted";
+  /** `hosted` for uploads; `snippet`, `quip` (canvases) and others for Slack's own kinds. */
+  mode: string;
   is_external: false;
   is_public: boolean;
   url_private: string;
@@ -59,6 +60,13 @@ export interface SlackFileObject {
   groups: string[];
   ims: string[];
   shares: { public?: Record<string, FileShare[]>; private?: Record<string, FileShare[]> };
+  /** Snippets and canvases can be edited in Slack. */
+  editable?: boolean;
+  /** A snippet's first lines, and how many lines it has beyond them. */
+  preview?: string;
+  lines?: number;
+  lines_more?: number;
+  preview_is_truncated?: boolean;
 }
 
 /** One place a file was shared, as in `file.shares.public[channel]`. */

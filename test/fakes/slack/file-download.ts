@@ -102,6 +102,46 @@ export async function serveFile(
   await streamSource(req, res, entry.source, entry.file.mimetype, knobs);
 }
 
+const PREVIEW_PATH = /^\/files-tmb\/([^/]+)-([A-Z0-9]+)-[a-f0-9]+\/[^/]+$/;
+
+/**
+ * Serves Slack's transcoded copy of audio or video (`files-tmb/<team>-<id>-<hash>/…`): what
+ * `url_private` (and `aac`, `mp4`) point at for media, while `url_private_download` is the
+ * original. Like Slack, only with the token; a 404 unless the file was given a preview.
+ */
+export async function servePreview(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: FakeSlackStore,
+  botToken: string,
+  knobs: DownloadKnobs,
+): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://x").pathname;
+  const match = PREVIEW_PATH.exec(path);
+  const fileId = match?.[2];
+  const entry = fileId === undefined ? undefined : store.files.get(fileId);
+  const authorised = req.headers.authorization === `Bearer ${botToken}`;
+  const preview = authorised && match?.[1] === store.workspace.teamId ? entry?.preview : undefined;
+  store.downloads.push({
+    origin: "slack",
+    path,
+    ...(fileId !== undefined ? { fileId } : {}),
+    headers: req.headers,
+    served: preview !== undefined,
+    status: preview !== undefined ? 200 : authorised ? 404 : 200,
+    at: Date.now(),
+  });
+  if (!authorised) {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(LOGIN_PAGE);
+    return;
+  }
+  if (preview === undefined) {
+    res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<h1>Not found</h1>");
+    return;
+  }
+  await streamSource(req, res, preview, "video/mp4", knobs);
+}
+
 /**
  * Serves a file a redirect granted: on the CDN origin without any credentials, on Slack's
  * own origin (`/files-origin/…`) only with the bot token, like the first hop.

@@ -6,6 +6,7 @@ import type { SlackFileObject } from "./fake-slack-types.ts";
 import { addShare, buildFileObject } from "./file-object.ts";
 import { type ApiMethod, requireChannel, threadRoot } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
+import { shareEvents } from "./slack-events.ts";
 
 /** `files.info`: a registered or uploaded file. */
 const info: ApiMethod = (args, store) => {
@@ -115,6 +116,11 @@ const completeUploadExternal: ApiMethod = (args, store) => {
         : {}),
       files,
     });
+    // Slack tells the app of its own upload: file_shared (user_id: the bot) and the message.
+    const parent = store.parentUser(channel.id, thread_ts);
+    for (const event of shareEvents(store.workspace, message, structuredClone(files), parent)) {
+      store.onEvent(event);
+    }
     for (const file of files) addShare(store, file, channel, message);
   }
   return { files: answer };

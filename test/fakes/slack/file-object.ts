@@ -78,6 +78,11 @@ export function addShare(
   channel: FakeChannel,
   message: Pick<FakeMessage, "ts" | "thread_ts" | "user">,
 ): void {
+  // Objects taken from events (fixtures, Slack Connect stubs) may lack the share lists.
+  file.channels ??= [];
+  file.groups ??= [];
+  file.ims ??= [];
+  file.shares ??= {};
   const list = channel.is_im ? file.ims : channel.is_private ? file.groups : file.channels;
   if (!list.includes(channel.id)) list.push(channel.id);
   const kind = channel.is_private || channel.is_im ? "private" : "public";
@@ -92,4 +97,55 @@ export function addShare(
     team_id: store.workspace.teamId,
     share_user_id: message.user ?? file.user,
   });
+}
+
+/**
+ * A canvas as Slack lists it among a conversation's files: filetype `quip`, mimetype
+ * `application/vnd.slack-docs`, pretty type "Canvas", mode `quip` (see
+ * test/fixtures/slack-payloads/file-canvas.json for where these come from).
+ */
+export function buildCanvasObject(
+  store: FakeSlackStore,
+  input: { id: string; title: string; user: string; size: number },
+): SlackFileObject {
+  const name = input.title.replace(/\s+/g, "_");
+  return {
+    ...buildFileObject(store, { ...input, name, filetype: "quip" }),
+    mimetype: "application/vnd.slack-docs",
+    pretty_type: "Canvas",
+    mode: "quip",
+    editable: true,
+  };
+}
+
+/**
+ * A text snippet as Slack makes one in the message composer: mode `snippet`, a text
+ * filetype, mimetype `text/plain`, its first lines as `preview` (see
+ * test/fixtures/slack-payloads/file-snippet.json).
+ */
+export function buildSnippetObject(
+  store: FakeSlackStore,
+  input: { id: string; content: string; user: string; filetype?: string; title?: string },
+): SlackFileObject {
+  const filetype = input.filetype ?? "text";
+  const lines = input.content.split("\n");
+  const name = `-.${filetype === "text" ? "txt" : filetype}`;
+  return {
+    ...buildFileObject(store, {
+      id: input.id,
+      name,
+      title: input.title ?? "Untitled",
+      user: input.user,
+      size: Buffer.byteLength(input.content),
+      filetype,
+      mimetype: "text/plain",
+    }),
+    pretty_type: filetype === "text" ? "Plain Text" : filetype,
+    mode: "snippet",
+    editable: true,
+    preview: lines.slice(0, 5).join("\n"),
+    lines: lines.length,
+    lines_more: Math.max(0, lines.length - 5),
+    preview_is_truncated: lines.length > 5,
+  };
 }

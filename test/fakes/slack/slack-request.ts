@@ -157,6 +157,19 @@ export async function sendEvent(
 }
 
 /**
+ * POSTs a whole Events API envelope (a published payload, with its own `event_id`) as
+ * JSON, signed as Slack signs it.
+ */
+export function sendEnvelope(
+  appUrl: string,
+  signingSecret: string,
+  envelope: Record<string, unknown>,
+  options: SendOptions = {},
+): Promise<SlackAppResponse> {
+  return sendSigned(appUrl, signingSecret, JSON.stringify(envelope), "application/json", options);
+}
+
+/**
  * Slack's retry of a delivery: the same body, `x-slack-retry-num`, and a fresh signature
  * dated `retryNum` seconds after the first (Slack retries after about 0 s, 1 min and 5 min;
  * a test cannot wait, and the point is that the retry is signed anew, not resent as it was).

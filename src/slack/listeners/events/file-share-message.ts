@@ -11,7 +11,8 @@ const fileShareSchema = z.looseObject({
   ts: z.string().min(1),
   thread_ts: z.string().optional(),
   text: z.string().optional(),
-  bot_id: z.string().optional(),
+  // A person's upload carries "bot_id": null in Slack's own example of this event.
+  bot_id: z.string().nullish(),
   files: z.array(slackFileSchema).min(1),
 });
 
@@ -24,7 +25,7 @@ export function fileShareMessage(deps: ListenerDeps) {
   }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
     if ((event as { subtype?: string }).subtype !== "file_share") return;
     const parsed = fileShareSchema.safeParse(event);
-    if (!parsed.success || parsed.data.bot_id !== undefined) return;
+    if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
     await startRecordings(deps, client, {
       teamId: (body as { team_id?: string }).team_id ?? "",
