@@ -60,6 +60,8 @@ describe("Slack app manifests", () => {
           // conversations.members (who may do what): public and private channels.
           "channels:read",
           "groups:read",
+          // A recording sent to the bot in a direct message.
+          "im:history",
         ].sort(),
       );
       expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
@@ -69,6 +71,7 @@ describe("Slack app manifests", () => {
           "file_shared",
           "message.channels",
           "message.groups",
+          "message.im",
           "tokens_revoked",
         ].sort(),
       );

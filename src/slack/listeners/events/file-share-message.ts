@@ -5,7 +5,10 @@ import type { ListenerDeps } from "../deps.ts";
 import { startRecordings } from "./start-recordings.ts";
 
 const fileShareSchema = z.looseObject({
-  subtype: z.literal("file_share"),
+  /** `file_share`; absent in Slack's own published example of the event (its files say it). */
+  subtype: z.literal("file_share").optional(),
+  /** `im` for a direct message with the bot. */
+  channel_type: z.string().optional(),
   channel: z.string().min(1),
   user: z.string().min(1),
   ts: z.string().min(1),
@@ -16,14 +19,18 @@ const fileShareSchema = z.looseObject({
   files: z.array(slackFileSchema).min(1),
 });
 
-/** A `message` event of subtype `file_share`: someone posted files with a message. */
+/**
+ * A `message` event of subtype `file_share`: someone posted files with a message (in a
+ * channel, or straight to the bot in a direct message, where every file gets an answer).
+ */
 export function fileShareMessage(deps: ListenerDeps) {
   return async ({
     event,
     body,
     client,
   }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
-    if ((event as { subtype?: string }).subtype !== "file_share") return;
+    const { subtype } = event as { subtype?: string };
+    if (subtype !== undefined && subtype !== "file_share") return;
     const parsed = fileShareSchema.safeParse(event);
     if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
@@ -34,6 +41,7 @@ export function fileShareMessage(deps: ListenerDeps) {
       threadTs: message.thread_ts ?? message.ts,
       text: message.text,
       files: message.files,
+      direct: message.channel_type === "im",
     });
   };
 }

@@ -14,6 +14,8 @@ export interface SharedFiles {
   /** Typed with the upload: it becomes the context of the notes. */
   text: string | undefined;
   files: SlackFile[];
+  /** Sent to the bot in a direct message: every file is meant for it and gets an answer. */
+  direct?: boolean;
 }
 
 /**
@@ -35,7 +37,8 @@ export async function startRecordings(
   if (!settings.autoTranscribe) return;
   const { locale: slackLocale } = await deps.directory.user(shared.userId);
   const locale = localeOf(slackLocale);
-  const mentioned = bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`);
+  const mentioned =
+    shared.direct === true || (bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`));
   const start: Start = {
     origin: {
       teamId: shared.teamId,
@@ -67,7 +70,7 @@ interface Start {
   origin: Origin;
   options: JobOptions;
   bot: string | undefined;
-  /** The upload's message @mentions the bot: say something about every file. */
+  /** The upload's message @mentions the bot, or was sent to it: answer about every file. */
   mentioned: boolean;
 }
 
