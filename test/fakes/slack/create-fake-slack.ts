@@ -23,7 +23,12 @@ import type {
 } from "./fake-slack-types.ts";
 import { serveFile, serveGranted } from "./file-download.ts";
 import { addShare, buildFileObject } from "./file-object.ts";
-import { type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
+import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
+import {
+  createFakeSocketMode,
+  type FakeSocketMode,
+  type FakeSocketModeOptions,
+} from "./socket-mode-server.ts";
 import { receiveUpload } from "./upload-receiver.ts";
 
 export type { FakeSlackKnobs } from "./handle-api-request.ts";
@@ -38,6 +43,11 @@ export interface FakeSlackOptions {
   /** Uploads up to this size keep their bytes in `uploads[].data`; default 1 MiB. */
   keepUploadBytes?: number;
   knobs?: FakeSlackKnobs;
+  /**
+   * Runs a Socket Mode server too (`socket`): `apps.connections.open`, called with its
+   * app-level token (`socket.appToken`), answers a fresh `ws://` URL of it.
+   */
+  socketMode?: FakeSocketModeOptions | boolean;
 }
 
 /** A file for the bot to download: its bytes from disk (streamed) or from memory. */
@@ -85,6 +95,8 @@ export interface FakeSlack {
   readonly appId: string;
   /** Fault knobs, read on every request. */
   readonly knobs: FakeSlackKnobs;
+  /** The Socket Mode server, when created with `socketMode`. */
+  readonly socket: FakeSocketMode | undefined;
   /** Every Web API request, in order. */
   readonly calls: readonly FakeCall[];
   /** Every GET of a file URL (both origins), with its headers. */
@@ -129,6 +141,16 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let store: FakeSlackStore | undefined;
   let cdnOrigin = "";
   let slackOrigin = "";
+  const socket =
+    options.socketMode === undefined || options.socketMode === false
+      ? undefined
+      : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  const auth: ApiAuth = {
+    botToken,
+    appToken: socket?.appToken,
+    appMethods:
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+  };
 
   const guard =
     (
@@ -149,7 +171,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     guard(async (req, res, s) => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const method = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path)?.[1];
-      if (method !== undefined) return handleApiRequest(req, res, method, s, botToken, knobs);
+      if (method !== undefined) return handleApiRequest(req, res, method, s, auth, knobs);
       if (path.startsWith("/upload/v1/")) {
         return receiveUpload(req, res, s, keepUploadBytes, knobs.failUploads);
       }
@@ -241,6 +263,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     botId,
     appId,
     knobs,
+    socket,
     calls: s.calls,
     downloads: s.downloads,
     uploads: s.uploads,
@@ -260,11 +283,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
     reset: () => {
       s.reset();
+      socket?.reset();
       grants.clear();
       for (const key of Object.keys(knobs)) delete knobs[key as keyof FakeSlackKnobs];
     },
     close: async () => {
-      await Promise.all([stop(main), stop(cdn)]);
+      await Promise.all([stop(main), stop(cdn), socket?.close()]);
     },
   };
 }
