@@ -35,9 +35,9 @@ interface Pending {
 }
 
 /**
- * Starts a fake of Slack's Socket Mode endpoint on 127.0.0.1 (a free port), speaking the protocol as
- * https://docs.slack.dev/apis/events-api/using-socket-mode describes it (the published
- * messages are kept in test/fixtures/slack-socket-mode/): a `hello` on connect, envelopes
+ * Starts a fake of Slack's Socket Mode endpoint on 127.0.0.1 (a free port), speaking the
+ * protocol as https://docs.slack.dev/apis/events-api/using-socket-mode describes it (the
+ * published messages are in test/fixtures/slack-socket-mode/): a `hello` on connect, envelopes
  * with `envelope_id` and `accepts_response_payload`, acks `{envelope_id, payload?}`,
  * redelivery of an `events_api` envelope not acked in time (`retry_attempt`,
  * `retry_reason`), `disconnect` messages, and pings as a live server sends them.

@@ -83,7 +83,7 @@ export interface FakeSocketMode {
   openConnections(): FakeConnection[];
   /** Sends `payload` in an envelope and waits for the ack (redelivering events as Slack does). */
   send(type: EnvelopeType, payload: unknown, options?: SendOptions): Promise<SendResult>;
-  /** Sends a `disconnect` on every open connection; the server closes them later if the app does not. */
+  /** Sends `disconnect` on every open connection; closes them later if the app does not. */
   disconnect(reason: DisconnectReason): void;
   /** Forgets deliveries and clears the knobs; connections stay. */
   reset(): void;
