@@ -89,7 +89,7 @@ async function openConnection() {
 }
 
 describe("apps.connections.open", () => {
-  it("answers the app-level token with a single-use ws:// URL, as Slack's example does", async () => {
+  it("answers the app-level token with a single-use ws:// URL shaped as Slack's", async () => {
     const { body, hello } = await openConnection();
     expect(shapeOf(body)).toEqual(shapeOf(fixture("apps.connections.open")));
     expect(body.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/);
