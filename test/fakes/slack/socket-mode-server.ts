@@ -253,7 +253,8 @@ export async function createFakeSocketMode(
       timers.clear();
       for (const wake of [...waiters]) wake();
       for (const { record, ws } of live.values()) {
-        serverClosed.add(record.id);
+        // A connection already closing that this server did not close: the app closed it.
+        if (ws.readyState === ws.OPEN) serverClosed.add(record.id);
         ws.terminate();
       }
       wss.close();
