@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { type CommandInput, commandFields, eventCallback } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendCommand, sendEvent } from "../fakes/slack/slack-request.ts";
-import type { FakeSocketMode, SendOptions } from "../fakes/slack/socket-mode-server.ts";
+import type {
+  FakeDelivery,
+  FakeSocketMode,
+  SendOptions,
+} from "../fakes/slack/socket-mode-server.ts";
 
 /** What the app did with something Slack delivered, whichever way it came. */
 export interface Delivered {
@@ -14,6 +18,8 @@ export interface Delivered {
   payload: unknown;
   /** From sending to the answer (Socket Mode: to the ack that counted). */
   ms: number;
+  /** Socket Mode: each envelope put on the wire (redeliveries too). */
+  deliveries?: FakeDelivery[];
 }
 
 /**
@@ -62,7 +68,8 @@ export function socketDelivery(socket: FakeSocketMode, teamId: string): SlackDel
     const { payload } = result;
     const plain =
       typeof payload === "object" && payload !== null && Object.keys(payload).length === 0;
-    return { acked: result.acked, payload: plain ? undefined : payload, ms: result.ms };
+    const { acked, ms, deliveries } = result;
+    return { acked, payload: plain ? undefined : payload, ms, deliveries };
   };
   return {
     mode: "socket",

@@ -10,7 +10,7 @@ import { createEmulator } from "../emulator/create-emulator.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import type { FakeSocketModeOptions } from "../fakes/slack/socket-mode-server.ts";
+import type { FakeSocketModeOptions, SendOptions } from "../fakes/slack/socket-mode-server.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
@@ -144,7 +144,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 export async function shareRecording(
   stack: Stack,
   name: string,
-  options: { user?: string; text?: string; bytes?: Buffer } = {},
+  options: { user?: string; text?: string; bytes?: Buffer; deliver?: SendOptions } = {},
 ) {
   const user = options.user ?? ALICE;
   const bytes = options.bytes ?? Buffer.alloc(4096, 7);
@@ -152,7 +152,7 @@ export async function shareRecording(
   const text = options.text ?? "";
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user, text });
   const event = fileShareMessageEvent(file, { channel: CHANNEL, user, text, ts: message.ts });
-  const sent = await stack.deliver.event(event);
+  const sent = await stack.deliver.event(event, options.deliver);
   if (!sent.acked) throw new Error("the upload event was not taken");
   return { ts: message.ts, file, event, sent };
 }

@@ -132,6 +132,7 @@ export async function createFakeSocketMode(
     }
     const waiting = typeof ack.envelope_id === "string" ? pending.get(ack.envelope_id) : undefined;
     if (waiting === undefined) return;
+    waiting.delivery.ackMs ??= Date.now() - waiting.delivery.sentAt;
     if ((knobs.loseAcks ?? 0) > 0) {
       knobs.loseAcks = (knobs.loseAcks ?? 0) - 1;
       waiting.delivery.lostAcks += 1;

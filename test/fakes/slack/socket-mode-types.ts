@@ -31,6 +31,8 @@ export interface FakeDelivery {
   attempt: number;
   connection: number;
   sentAt: number;
+  /** From sending to the app's first ack, whether it counted or was lost on purpose. */
+  ackMs?: number;
   /** When an ack that counted arrived. */
   ackedAt?: number;
   /** The ack's `payload`, as sent (Bolt sends `{}` for a plain ack). */
