@@ -51,9 +51,12 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
   const backoff: ReconnectBackoff = { baseMs: 1_000, maxMs: 30_000, ...options.backoff };
   let state: "idle" | "connected" | "reconnecting" | "stopped" = "idle";
   let wake: (() => void) | undefined;
+  let reconnecting: Promise<void> | undefined;
+  // A function, not a comparison, so TypeScript does not narrow `state` across awaits.
+  const stopped = () => state === "stopped";
 
   client.on("connected", () => {
-    if (state !== "stopped") state = "connected";
+    if (!stopped()) state = "connected";
   });
   // The client says "disconnected" for a dropped connection and for a failed attempt; only
   // the first starts the reconnection loop (the loop sees its own failures as rejections).
@@ -61,7 +64,7 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
     if (state !== "connected") return;
     state = "reconnecting";
     logger.warn("the Socket Mode connection closed; reconnecting");
-    void reconnect();
+    reconnecting = reconnect();
   });
 
   const pause = (ms: number) =>
@@ -79,6 +82,8 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
       if (state !== "reconnecting") return;
       try {
         await client.start();
+        // Stopped while this attempt was under way: it must not leave a socket open.
+        if (stopped()) return void (await client.disconnect());
         logger.info({ attempt }, "the Socket Mode connection is back");
         options.onReconnected?.();
         return;
@@ -102,7 +107,11 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
       const timeout = new Promise<"timeout">((resolve) => {
         timer = setTimeout(() => resolve("timeout"), options.stopTimeoutMs ?? 5_000);
       });
-      const outcome = await Promise.race([client.disconnect(), timeout]);
+      const closed = async () => {
+        await client.disconnect();
+        await reconnecting;
+      };
+      const outcome = await Promise.race([closed(), timeout]);
       clearTimeout(timer);
       if (outcome === "timeout") logger.warn("the Socket Mode connection did not close in time");
     },

@@ -123,6 +123,21 @@ describe("Socket Mode against the fake Slack", () => {
     expect(failures()).toHaveLength(failed + 1);
   });
 
+  it.each(["warning", "link_disabled"] as const)(
+    "leaves the socket at once on a %s disconnect and connects again",
+    async (reason) => {
+      const [before] = socket.openConnections();
+      socket.disconnect(reason);
+      await eventually(
+        () => socket.openConnections(),
+        (open) => open.length === 1 && open[0]?.id !== before?.id,
+      );
+      // The app closed it (the server would only after its grace period).
+      expect(before).toMatchObject({ closedBy: "app", closeCode: 1000 });
+      expect((await readyz(stack)).status).toBe(200);
+    },
+  );
+
   it("never writes the app-level token or the bot token to the log", () => {
     const log = stack.logs.join("");
     expect(log).toContain('"level":20');
@@ -141,5 +156,27 @@ describe("Socket Mode shutdown", () => {
     await stack.stop();
     expect(connection).toMatchObject({ closedBy: "app", closeCode: 1000 });
     expect(stack.logs.join("")).not.toContain("did not close in time");
+  });
+
+  it("stops trying to reconnect when it is stopped while the socket is down", async () => {
+    const stack = await startStack({}, { socketMode: true });
+    const socket = stack.socket as FakeSocketMode;
+    socket.knobs.refuseConnections = true;
+    socket.disconnect("refresh_requested");
+    await eventually(
+      () => stack.fake.callsTo("apps.connections.open").length,
+      (n) => n >= 3,
+    );
+    const started = Date.now();
+    await stack.app.stop();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const opens = stack.fake.callsTo("apps.connections.open").length;
+    // Longer than the stack's longest wait between attempts (200 ms).
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(stack.fake.callsTo("apps.connections.open")).toHaveLength(opens);
+    expect(socket.openConnections()).toEqual([]);
+    await stack.emulator.close();
+    await stack.fake.close();
+    await stack.temp.cleanup();
   });
 });
