@@ -138,6 +138,14 @@ describe("Socket Mode against the fake Slack", () => {
     },
   );
 
+  it("acks an envelope Bolt cannot read, as HTTP answers it 400, so it is not sent again", async () => {
+    for (const payload of [{ type: "view_submission" }, null]) {
+      const sent = await socket.send("interactive", payload, { ackTimeoutMs: 1000 });
+      expect(sent).toMatchObject({ acked: true, payload: {} });
+    }
+    expect(stack.logs.join("")).toContain("a Slack envelope could not be processed");
+  });
+
   it("never writes the app-level token or the bot token to the log", () => {
     const log = stack.logs.join("");
     expect(log).toContain('"level":20');
