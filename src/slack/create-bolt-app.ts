@@ -103,7 +103,8 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
       ? new SocketModeReceiver({
           appToken,
           logger,
-          installerOptions: { clientOptions },
+          // A copy: the Socket Mode client keeps the object it is given and may fill it in.
+          installerOptions: { clientOptions: { ...clientOptions } },
           // Reconnection is ours (socket-connection.ts): the client's gives up for good.
           autoReconnectEnabled: false,
           processEventErrorHandler: ackUnprocessable(options.logger),
