@@ -20,6 +20,7 @@ import { registerListeners } from "./slack/listeners/index.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
+import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { openStore, type Store } from "./store/index.ts";
 
 /** What tests and the process may swap in. */
@@ -34,6 +35,8 @@ export interface AppDeps {
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
   /** HTTP server timeouts; tests shorten them rather than wait seconds. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** Socket Mode: waits between reconnection attempts; tests shorten them. */
+  socketBackoff?: Partial<ReconnectBackoff>;
 }
 
 export interface MeetingNotesApp {
@@ -78,13 +81,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // those through these late-bound references.
   let jobs: Jobs | undefined;
   let slackAuthTest: () => Promise<unknown> = () => Promise.reject(new Error("not started"));
+  let socket: { connected: boolean } | undefined;
+  const socketMode = config.slack.appToken === undefined ? {} : socketConnected(() => socket);
   const metrics = createMetrics({
     repo: { countActiveByStage: () => jobs?.repo.countActiveByStage() ?? Promise.resolve({}) },
     queues: () => jobs?.runner.stats() ?? { scheduled: 0, running: 0, queued: 0 },
+    ...socketMode,
   });
   const readiness = createReadiness({
     pingStore: () => store.ping(),
     slackAuthTest: () => slackAuthTest(),
+    ...socketMode,
   });
   const ops = opsRoutes({
     alive: () => !stopping,
@@ -99,7 +106,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
+    ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
+    onSocketReconnected: () => metrics.onSocketReconnected(),
   });
+  socket = bolt.socket;
   const client = bolt.app.client;
   slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
@@ -176,6 +186,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       logger.info("meeting-notes stopped");
     },
   };
+}
+
+/** Socket Mode's readiness and metrics source: the connection, bound once Bolt is built. */
+function socketConnected(socket: () => { connected: boolean } | undefined) {
+  return { socketConnected: () => socket()?.connected ?? false };
 }
 
 /** Temp files live next to the SQLite file (one volume to keep), else in the OS temp dir. */

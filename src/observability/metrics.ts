@@ -11,14 +11,17 @@ export interface QueueStats {
 export interface MetricsSources {
   repo: Pick<JobRepository, "countActiveByStage">;
   queues: () => QueueStats;
+  /** Socket Mode only: whether the socket to Slack is connected now. */
+  socketConnected?: () => boolean;
 }
 
 /**
  * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
- * Service requests by outcome, Slack API errors, queue sizes, and prom-client's default
- * process metrics (`process_*`, `nodejs_*`). Counters count what this process saw; the
- * jobs-by-stage gauge reads the shared store's stage index (one read per stage at most,
- * never a job record), so every replica reports the same numbers for it.
+ * Service requests by outcome, Slack API errors, queue sizes, in Socket Mode the socket's
+ * state and reconnections, and prom-client's default process metrics (`process_*`,
+ * `nodejs_*`). Counters count what this process saw; the jobs-by-stage gauge reads the
+ * shared store's stage index (one read per stage at most, never a job record), so every
+ * replica reports the same numbers for it.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
@@ -72,6 +75,7 @@ export function createMetrics(sources: MetricsSources) {
     },
   });
   for (const stage of ["done", "failed", "canceled"]) finished.inc({ stage }, 0);
+  const reconnects = socketMetrics(registry, sources.socketConnected);
 
   return {
     registry,
@@ -90,7 +94,29 @@ export function createMetrics(sources: MetricsSources) {
     onSlackError(operation: string, error: string): void {
       slackErrors.inc({ operation, error });
     },
+    /** For the Socket Mode connection: it is back after it was lost. */
+    onSocketReconnected(): void {
+      reconnects?.inc();
+    },
   };
+}
+
+/** Socket Mode's gauge and counter; none in HTTP mode, where there is no socket. */
+function socketMetrics(registry: Registry, connected: (() => boolean) | undefined) {
+  if (connected === undefined) return undefined;
+  new Gauge({
+    name: "meeting_notes_socket_mode_connected",
+    help: "1 while the Socket Mode connection to Slack is open (after Slack's hello), else 0.",
+    registers: [registry],
+    collect() {
+      this.set(connected() ? 1 : 0);
+    },
+  });
+  return new Counter({
+    name: "meeting_notes_socket_mode_reconnects_total",
+    help: "Times the Socket Mode connection came back after it was lost (refresh, network).",
+    registers: [registry],
+  });
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,14 +1,21 @@
-/** Whether the bot can do its work now: the store answers and Slack accepts the token. */
+/**
+ * Whether the bot can do its work now: the store answers, Slack accepts the token and, in
+ * Socket Mode, the socket is connected (without it no event, command or click arrives).
+ */
 export interface ReadinessReport {
   ok: boolean;
   store: boolean;
   slack: boolean;
+  /** Socket Mode only. */
+  socket?: boolean;
 }
 
 export interface ReadinessOptions {
   pingStore: () => Promise<boolean>;
   /** Resolves when Slack's `auth.test` accepts the bot token. */
   slackAuthTest: () => Promise<unknown>;
+  /** Socket Mode: whether the socket is connected now (read on every check). */
+  socketConnected?: () => boolean;
   /** How long a passed `auth.test` is trusted (a failed one is tried again sooner). */
   slackCacheMs?: number;
   now?: () => number;
@@ -34,7 +41,10 @@ export function createReadiness(options: ReadinessOptions) {
   return {
     async check(): Promise<ReadinessReport> {
       const [store, slackReady] = await Promise.all([options.pingStore(), slackOk()]);
-      return { ok: store && slackReady, store, slack: slackReady };
+      const report = { ok: store && slackReady, store, slack: slackReady };
+      if (options.socketConnected === undefined) return report;
+      const socket = options.socketConnected();
+      return { ...report, ok: report.ok && socket, socket };
     },
   };
 }

@@ -1,10 +1,21 @@
 import type { ServerResponse } from "node:http";
-import { App, AuthorizationError, HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
+import {
+  App,
+  AuthorizationError,
+  HTTPReceiver,
+  SocketModeReceiver,
+  type SocketModeReceiverProcessEventErrorHandlerArgs,
+} from "@slack/bolt";
 import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { guardRequests } from "./guard-requests.ts";
+import {
+  createSocketConnection,
+  type ReconnectBackoff,
+  type SocketConnection,
+} from "./socket-connection.ts";
 
 /**
  * What an HTTP request gets when Bolt or a listener throws before acking. A payload Bolt
@@ -25,6 +36,18 @@ function answerProcessingError(logger: Logger) {
   };
 }
 
+/**
+ * The same rule over the socket: an envelope Bolt cannot read, or one for a workspace it
+ * cannot authorize, is acked (Slack would only send it again); anything else is left
+ * unacked, so Slack redelivers it, as a 500 makes it retry over HTTP.
+ */
+function ackUnprocessable(logger: Logger) {
+  return async (args: SocketModeReceiverProcessEventErrorHandlerArgs): Promise<boolean> => {
+    logger.warn({ err: args.error }, "a Slack envelope could not be processed");
+    return args.error instanceof AuthorizationError || args.error instanceof TypeError;
+  };
+}
+
 /** Web API retries: a few, quickly; the job runner's failure policy takes over after. */
 export const defaultSlackRetry: RetryOptions = {
   retries: 4,
@@ -41,12 +64,18 @@ export interface BoltAppOptions {
   retryConfig?: RetryOptions;
   /** Told of every listener that failed (metrics). */
   onListenerError?: (error: unknown) => void;
+  /** Socket Mode: waits between reconnection attempts (tests shorten them). */
+  socketBackoff?: Partial<ReconnectBackoff>;
+  /** Socket Mode: told each time the connection is back after it was lost (metrics). */
+  onSocketReconnected?: () => void;
 }
 
 export interface BoltApp {
   app: App;
   /** HTTP mode: `POST /slack/events`, guarded, for our HTTP server; undefined in Socket Mode. */
   slackRoute: Route | undefined;
+  /** Socket Mode: the connection to Slack (readiness, metrics); undefined in HTTP mode. */
+  socket: Pick<SocketConnection, "connected"> | undefined;
   /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -63,44 +92,61 @@ export interface BoltApp {
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
+  // One Web API base and retry policy for every Slack call, `apps.connections.open` too.
+  const clientOptions = {
+    slackApiUrl: config.slack.apiUrl,
+    retryConfig: options.retryConfig ?? defaultSlackRetry,
+  };
   const appToken = config.slack.appToken;
-  const signingSecret = config.slack.signingSecret ?? "";
   const receiver =
     appToken !== undefined
-      ? new SocketModeReceiver({ appToken, logger })
+      ? new SocketModeReceiver({
+          appToken,
+          logger,
+          // A copy: the Socket Mode client keeps the object it is given and may fill it in.
+          installerOptions: { clientOptions: { ...clientOptions } },
+          // Reconnection is ours (socket-connection.ts): the client's gives up for good.
+          autoReconnectEnabled: false,
+          processEventErrorHandler: ackUnprocessable(options.logger),
+        })
       : new HTTPReceiver({
-          signingSecret,
+          signingSecret: config.slack.signingSecret ?? "",
           endpoints: "/slack/events",
           logger,
           processEventErrorHandler: answerProcessingError(options.logger),
         });
-  const app = new App({
-    token: config.slack.botToken,
-    receiver,
-    logger,
-    clientOptions: {
-      slackApiUrl: config.slack.apiUrl,
-      retryConfig: options.retryConfig ?? defaultSlackRetry,
-    },
-  });
+  const app = new App({ token: config.slack.botToken, receiver, logger, clientOptions });
   app.error(async (error) => {
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
-  return receiver instanceof SocketModeReceiver
-    ? {
-        app,
-        slackRoute: undefined,
-        start: () => app.start().then(() => undefined),
-        stop: () => app.stop().then(() => undefined),
-      }
-    : {
-        app,
-        slackRoute: slackRoute(receiver, options),
-        // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
-        start: async () => {},
-        stop: async () => {},
-      };
+  if (receiver instanceof HTTPReceiver) {
+    return {
+      app,
+      slackRoute: slackRoute(receiver, options),
+      socket: undefined,
+      // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
+      start: async () => {},
+      stop: async () => {},
+    };
+  }
+  const socket = createSocketConnection({
+    client: receiver.client,
+    logger: options.logger.child({ name: "socket-mode" }),
+    ...(options.socketBackoff === undefined ? {} : { backoff: options.socketBackoff }),
+    ...(options.onSocketReconnected === undefined
+      ? {}
+      : { onReconnected: options.onSocketReconnected }),
+  });
+  return {
+    app,
+    slackRoute: undefined,
+    socket,
+    // Bolt's app.start() only starts the receiver, and its stop() does not wait for the
+    // socket to close: the connection is started and closed here instead.
+    start: () => socket.start(),
+    stop: () => socket.stop(),
+  };
 }
 
 /** `POST /slack/events`: Bolt's request listener behind the request checks. */

@@ -1,114 +1,190 @@
-import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { Writable } from "node:stream";
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type MeetingNotesApp } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createFakeSlack, type FakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import type { FakeSocketMode } from "../fakes/slack/socket-mode-server.ts";
+import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
 
-/** RFC 6455's fixed GUID for `Sec-WebSocket-Accept`. */
-const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-
-/** One unmasked text frame (server to client). */
-function textFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  const head =
-    payload.length < 126
-      ? Buffer.from([0x81, payload.length])
-      : Buffer.from([0x81, 126, payload.length >> 8, payload.length & 0xff]);
-  return Buffer.concat([head, payload]);
+/** One sample of a Prometheus text exposition, by name (no labels). */
+async function metric(stack: Stack, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${stack.origin}/metrics`)).text();
+  const value = new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
 }
 
-/**
- * A Socket Mode endpoint that accepts the WebSocket and says `hello` (Slack's first message,
- * https://api.slack.com/apis/socket-mode), then ignores what it is sent: enough for Bolt's
- * Socket Mode client to count as connected.
- */
-function helloServer(): { server: Server; sockets: Set<Socket> } {
-  const sockets = new Set<Socket>();
-  const server = createServer((_req, res) => void res.writeHead(404).end());
-  server.on("upgrade", (req, socket: Socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-    const key = String(req.headers["sec-websocket-key"]);
-    const accept = createHash("sha1").update(`${key}${WS_GUID}`).digest("base64");
-    socket.write(
-      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
-    const hello = {
-      type: "hello",
-      num_connections: 1,
-      debug_info: { host: "applink-fake", approximate_connection_time: 18060 },
-      connection_info: { app_id: "A0FAKEAPP" },
-    };
-    socket.write(textFrame(JSON.stringify(hello)));
-  });
-  return { server, sockets };
+async function readyz(stack: Stack): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${stack.origin}/readyz`);
+  return { status: res.status, body: await res.json() };
 }
 
-describe("Socket Mode", () => {
-  let fake: FakeSlack;
-  let app: MeetingNotesApp;
-  let base: string;
-  let ws: ReturnType<typeof helloServer>;
+describe("Socket Mode against the fake Slack", () => {
+  let stack: Stack;
+  let socket: FakeSocketMode;
   let previous: Dispatcher;
   let agent: MockAgent;
+  /** Every request anything in this process made to slack.com. */
+  const toSlackCom: string[] = [];
 
   beforeAll(async () => {
-    fake = await createFakeSlack();
-    ws = helloServer();
-    await new Promise<void>((resolve) => ws.server.listen(0, "127.0.0.1", resolve));
-    const wsUrl = `ws://127.0.0.1:${(ws.server.address() as AddressInfo).port}/link`;
-    // Bolt's Socket Mode client asks slack.com for its WebSocket URL whatever SLACK_API_URL
-    // says; that one call is answered here, and nothing leaves the machine.
+    // Whatever leaves for slack.com is answered here and counted, never sent.
     previous = getGlobalDispatcher();
     agent = new MockAgent();
     agent.enableNetConnect(/^127\.0\.0\.1(:\d+)?$/);
     agent
       .get("https://slack.com")
-      .intercept({ path: "/api/apps.connections.open", method: "POST" })
-      .reply(200, { ok: true, url: wsUrl }, { headers: { "content-type": "application/json" } })
+      .intercept({ path: () => true, method: () => true })
+      .reply(200, (options) => {
+        toSlackCom.push(String(options.path));
+        return { ok: false, error: "not_this_slack" };
+      })
       .persist();
     setGlobalDispatcher(agent);
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_APP_TOKEN: "xapp-1-A0FAKEAPP-socket-test",
-      SLACK_API_URL: fake.apiUrl,
-      NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",
-      NOTE_TAKER_API_KEY: "socket-test-key",
-      STORE_URL: "memory://",
-      PORT: "0",
-    });
-    const logDestination = new Writable({ write: (_chunk, _encoding, done) => done() });
-    app = await createApp(config, { logDestination });
-    base = `http://127.0.0.1:${await app.start()}`;
+    stack = await startStack({}, { socketMode: true });
+    socket = stack.socket as FakeSocketMode;
   });
 
   afterAll(async () => {
-    await app.stop();
-    for (const socket of ws.sockets) socket.destroy();
-    await new Promise((resolve) => ws.server.close(resolve));
-    await fake.close();
+    await stack.stop();
     setGlobalDispatcher(previous);
     await agent.close();
   });
 
+  it("calls apps.connections.open and every other Web API method at SLACK_API_URL", async () => {
+    const { ts } = await shareRecording(stack, "api-url.m4a");
+    await eventually(
+      () => statusMessage(stack.thread(ts)),
+      (m) => m !== undefined,
+    );
+    const opens = stack.fake.callsTo("apps.connections.open");
+    expect(opens).toHaveLength(1);
+    expect(opens[0]?.headers.authorization).toBe(`Bearer ${socket.appToken}`);
+    expect(opens[0]?.error).toBeUndefined();
+    const methods = new Set(stack.fake.calls.map((c) => c.method));
+    for (const method of ["auth.test", "users.info", "chat.postMessage"]) {
+      expect(methods).toContain(method);
+    }
+    const botCalls = stack.fake.calls.filter((c) => c.method !== "apps.connections.open");
+    const auth = new Set(botCalls.map((c) => c.headers.authorization));
+    expect([...auth]).toEqual([`Bearer ${stack.fake.botToken}`]);
+    expect(toSlackCom).toEqual([]);
+  });
+
   it("serves the ops routes from our server, and no Slack endpoint", async () => {
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/healthz`, { method: "HEAD" })).status).toBe(200);
-    const ready = await fetch(`${base}/readyz`);
-    expect([ready.status, await ready.json()]).toEqual([
-      200,
-      { ok: true, store: true, slack: true },
-    ]);
-    const metrics = await fetch(`${base}/metrics`);
-    expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toMatch(/^process_resident_memory_bytes \d+/m);
-    expect((await fetch(`${base}/slack/events`, { method: "POST", body: "{}" })).status).toBe(404);
-    expect((await fetch(`${base}/`)).status).toBe(404);
-    const put = await fetch(`${base}/healthz`, { method: "PUT" });
+    expect((await fetch(`${stack.origin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${stack.origin}/healthz`, { method: "HEAD" })).status).toBe(200);
+    expect(await readyz(stack)).toEqual({
+      status: 200,
+      body: { ok: true, store: true, slack: true, socket: true },
+    });
+    expect(await metric(stack, "meeting_notes_socket_mode_connected")).toBe(1);
+    expect(await metric(stack, "process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect((await fetch(`${stack.url}`, { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await fetch(`${stack.origin}/`)).status).toBe(404);
+    const put = await fetch(`${stack.origin}/healthz`, { method: "PUT" });
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+  });
+
+  it("is not ready while the socket is down, and counts the reconnection", async () => {
+    const before = (await metric(stack, "meeting_notes_socket_mode_reconnects_total")) ?? -1;
+    socket.knobs.refuseConnections = true;
+    socket.disconnect("refresh_requested");
+    const down = await eventually(
+      () => readyz(stack),
+      (r) => r.status === 503,
+    );
+    expect(down.body).toEqual({ ok: false, store: true, slack: true, socket: false });
+    expect(await metric(stack, "meeting_notes_socket_mode_connected")).toBe(0);
+    // Refused handshakes: the bot keeps asking for new URLs, with a growing wait.
+    await eventually(
+      () => stack.fake.callsTo("apps.connections.open").length,
+      (n) => n >= 4,
+    );
+    socket.knobs.refuseConnections = false;
+    await eventually(
+      () => readyz(stack),
+      (r) => r.status === 200,
+    );
+    expect(await metric(stack, "meeting_notes_socket_mode_connected")).toBe(1);
+    expect(await metric(stack, "meeting_notes_socket_mode_reconnects_total")).toBe(before + 1);
+    expect(socket.openConnections()).toHaveLength(1);
+  });
+
+  it("retries apps.connections.open by the app's retry settings, then tries again later", async () => {
+    const opens = stack.fake.callsTo("apps.connections.open").length;
+    const failures = () => stack.logs.filter((l) => l.includes("reconnection attempt failed"));
+    const failed = failures().length;
+    // The stack's Slack client retries twice: three 429s use up one attempt.
+    stack.fake.knobs.rateLimit = { method: "apps.connections.open", count: 3, retryAfter: 0 };
+    socket.disconnect("refresh_requested");
+    await eventually(
+      () => readyz(stack),
+      (r) => r.status === 200 && stack.fake.callsTo("apps.connections.open").length > opens,
+    );
+    const calls = stack.fake.callsTo("apps.connections.open").slice(opens);
+    expect(calls.map((c) => c.status)).toEqual([429, 429, 429, 200]);
+    expect(failures()).toHaveLength(failed + 1);
+  });
+
+  it.each(["warning", "link_disabled"] as const)(
+    "leaves the socket at once on a %s disconnect and connects again",
+    async (reason) => {
+      const [before] = socket.openConnections();
+      socket.disconnect(reason);
+      await eventually(
+        () => socket.openConnections(),
+        (open) => open.length === 1 && open[0]?.id !== before?.id,
+      );
+      // The app closed it (the server would only after its grace period).
+      expect(before).toMatchObject({ closedBy: "app", closeCode: 1000 });
+      expect((await readyz(stack)).status).toBe(200);
+    },
+  );
+
+  it("acks an envelope Bolt cannot read, as HTTP answers it 400, so it is not sent again", async () => {
+    for (const payload of [{ type: "view_submission" }, null]) {
+      const sent = await socket.send("interactive", payload, { ackTimeoutMs: 1000 });
+      expect(sent).toMatchObject({ acked: true, payload: {} });
+    }
+    expect(stack.logs.join("")).toContain("a Slack envelope could not be processed");
+  });
+
+  it("never writes the app-level token or the bot token to the log", () => {
+    const log = stack.logs.join("");
+    expect(log).toContain('"level":20');
+    expect(log).toContain("apps.connections.open");
+    for (const secret of [socket.appToken, stack.fake.botToken]) expect(log).not.toContain(secret);
+  });
+});
+
+describe("Socket Mode shutdown", () => {
+  it("closes the socket with a clean close before the app has stopped", async () => {
+    const stack = await startStack({}, { socketMode: true });
+    const socket = stack.socket as FakeSocketMode;
+    const [connection] = socket.openConnections();
+    // The app stops first, then the fake: a socket still open then would be closed by the
+    // server (closedBy "server", code 1006).
+    await stack.stop();
+    expect(connection).toMatchObject({ closedBy: "app", closeCode: 1000 });
+    expect(stack.logs.join("")).not.toContain("did not close in time");
+  });
+
+  it("stops trying to reconnect when it is stopped while the socket is down", async () => {
+    const stack = await startStack({}, { socketMode: true });
+    const socket = stack.socket as FakeSocketMode;
+    socket.knobs.refuseConnections = true;
+    socket.disconnect("refresh_requested");
+    await eventually(
+      () => stack.fake.callsTo("apps.connections.open").length,
+      (n) => n >= 3,
+    );
+    const started = Date.now();
+    await stack.app.stop();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const opens = stack.fake.callsTo("apps.connections.open").length;
+    // Longer than the stack's longest wait between attempts (200 ms).
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(stack.fake.callsTo("apps.connections.open")).toHaveLength(opens);
+    expect(socket.openConnections()).toEqual([]);
+    await stack.emulator.close();
+    await stack.fake.close();
+    await stack.temp.cleanup();
   });
 });

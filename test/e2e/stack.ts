@@ -11,8 +11,9 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
+import type { FakeSocketModeOptions, SendOptions } from "../fakes/slack/socket-mode-server.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
+import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
 export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";
 export const CHANNEL = "C0E2E0001";
@@ -33,15 +34,23 @@ export interface StackOptions {
    * them). Off unless asked, or unless `E2E_DELIVER_EVENTS=1` turns it on for every stack.
    */
   deliverEvents?: boolean;
+  /**
+   * Socket Mode instead of HTTP: the app gets the fake's app-level token and connects to
+   * its Socket Mode server (`stack.socket`) through `apps.connections.open`.
+   */
+  socketMode?: boolean | FakeSocketModeOptions;
 }
 
 /**
- * The real app in HTTP mode, wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note
- * Service emulator and a SQLite store in a temp folder; every log line is kept.
+ * The real app wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note Service emulator
+ * and a SQLite store in a temp folder; every log line is kept. HTTP mode by default (Slack
+ * requests signed and sent to `url`), Socket Mode with `socketMode` (envelopes sent over the
+ * fake's socket); `deliver` sends either way.
  */
 export async function startStack(env: Record<string, string> = {}, options: StackOptions = {}) {
   const temp = await makeTempDir("mn-e2e-");
-  const fake = await createFakeSlack();
+  const socketMode = options.socketMode ?? false;
+  const fake = await createFakeSlack({ socketMode });
   const emulator = await createEmulator();
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
@@ -52,7 +61,9 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     options.apiHost === undefined ? undefined : resolvingAgent(options.apiHost, "127.0.0.1");
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    ...(fake.socket === undefined
+      ? { SLACK_SIGNING_SECRET: SIGNING_SECRET }
+      : { SLACK_APP_TOKEN: fake.socket.appToken }),
     SLACK_API_URL: fake.apiUrl,
     NOTE_TAKER_BASE_URL: baseUrl.href,
     NOTE_TAKER_API_KEY: emulator.apiKey,
@@ -81,17 +92,34 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       runner: { statusThrottleMs: 0, sweepIntervalMs: 500 },
     },
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
+    socketBackoff: { baseMs: 20, maxMs: 200 },
   });
   const port = await app.start();
-  const url = `http://127.0.0.1:${port}/slack/events`;
-  if (options.deliverEvents ?? process.env.E2E_DELIVER_EVENTS === "1") {
+  const origin = `http://127.0.0.1:${port}`;
+  const url = `${origin}/slack/events`;
+  const deliver: SlackDelivery =
+    fake.socket === undefined
+      ? httpDelivery(url, SIGNING_SECRET, fake.teamId)
+      : socketDelivery(fake.socket, fake.teamId);
+  // The fake's own events (the bot's posts and uploads) go over HTTP: HTTP-mode stacks only.
+  if (
+    fake.socket === undefined &&
+    (options.deliverEvents ?? process.env.E2E_DELIVER_EVENTS === "1")
+  ) {
     fake.deliverEvents({ url, signingSecret: SIGNING_SECRET });
   }
   return {
     app,
     fake,
+    /** Socket Mode: the fake Socket Mode server the app is connected to. */
+    socket: fake.socket,
     emulator,
+    /** The app's own HTTP server (`/healthz`, `/readyz`, `/metrics`). */
+    origin,
+    /** HTTP mode: where Slack requests go (Socket Mode has no such route: 404). */
     url,
+    /** Sends events, commands and interactions the way the stack's mode receives them. */
+    deliver,
     logs,
     temp,
     /** Messages of a thread, parent first. */
@@ -131,7 +159,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 export async function shareRecording(
   stack: Stack,
   name: string,
-  options: { user?: string; text?: string; bytes?: Buffer } = {},
+  options: { user?: string; text?: string; bytes?: Buffer; deliver?: SendOptions } = {},
 ) {
   const user = options.user ?? ALICE;
   const bytes = options.bytes ?? recordingBytes(name);
@@ -139,9 +167,9 @@ export async function shareRecording(
   const text = options.text ?? "";
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user, text });
   const event = fileShareMessageEvent(file, { channel: CHANNEL, user, text, ts: message.ts });
-  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-  if (sent.status !== 200) throw new Error(`the upload event answered ${sent.status}`);
-  return { ts: message.ts, file, event };
+  const sent = await stack.deliver.event(event, options.deliver);
+  if (!sent.acked) throw new Error("the upload event was not taken");
+  return { ts: message.ts, file, event, sent };
 }
 
 /** Polls until `read` gives a value `done` accepts. */

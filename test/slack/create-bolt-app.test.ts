@@ -30,12 +30,15 @@ describe("createBoltApp", () => {
     // Bolt builds this server only for custom routes or OAuth; ours serves the ops routes.
     expect((receiver as { httpServer?: unknown }).httpServer).toBeUndefined();
     expect(bolt.slackRoute).toBeUndefined();
+    // Not connected before start(): /readyz says 503 until Slack's hello.
+    expect(bolt.socket?.connected).toBe(false);
   });
 
   it("uses HTTP otherwise: a POST /slack/events route for our server, and stops unstarted", async () => {
     const config = loadConfig({ ...base, SLACK_SIGNING_SECRET: "secret" });
     const bolt = createBoltApp({ config, ...options });
     expect(receiverOf(bolt.app)).toBeInstanceOf(HTTPReceiver);
+    expect(bolt.socket).toBeUndefined();
     expect(bolt.slackRoute).toMatchObject({
       path: "/slack/events",
       methods: ["POST"],

@@ -20,8 +20,9 @@ import { FakeSlackStore } from "./fake-slack-store.ts";
 import type { FakeMessage, SlackFileObject } from "./fake-slack-types.ts";
 import { serveFile, serveGranted, servePreview } from "./file-download.ts";
 import { addShare, buildCanvasObject, buildFileObject, buildSnippetObject } from "./file-object.ts";
-import { type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
+import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { shareEvents } from "./slack-events.ts";
+import { createFakeSocketMode } from "./socket-mode-server.ts";
 import { receiveUpload } from "./upload-receiver.ts";
 
 export type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
@@ -43,6 +44,16 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let store: FakeSlackStore | undefined;
   let cdnOrigin = "";
   let slackOrigin = "";
+  const socket =
+    options.socketMode === undefined || options.socketMode === false
+      ? undefined
+      : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  const auth: ApiAuth = {
+    botToken,
+    appToken: socket?.appToken,
+    appMethods:
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+  };
 
   const guard =
     (
@@ -63,7 +74,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     guard(async (req, res, s) => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const method = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path)?.[1];
-      if (method !== undefined) return handleApiRequest(req, res, method, s, botToken, knobs);
+      if (method !== undefined) return handleApiRequest(req, res, method, s, auth, knobs);
       if (path.startsWith("/upload/v1/")) {
         return receiveUpload(req, res, s, keepUploadBytes, knobs.failUploads);
       }
@@ -177,6 +188,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     botId,
     appId,
     knobs,
+    socket,
     calls: s.calls,
     downloads: s.downloads,
     uploads: s.uploads,
@@ -226,13 +238,14 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     reset: () => {
       s.reset();
       delivery.delivered.length = 0;
+      socket?.reset();
       grants.clear();
       for (const key of Object.keys(knobs)) delete knobs[key as keyof FakeSlackKnobs];
     },
     close: async () => {
       delivery.setTarget(undefined);
       await delivery.settled();
-      await Promise.all([stop(main), stop(cdn)]);
+      await Promise.all([stop(main), stop(cdn), socket?.close()]);
     },
   };
 }

@@ -12,6 +12,7 @@ import type {
   SlackFileObject,
 } from "./fake-slack-types.ts";
 import type { FakeSlackKnobs } from "./handle-api-request.ts";
+import type { FakeSocketMode, FakeSocketModeOptions } from "./socket-mode-server.ts";
 
 /** The fake Slack's options and its handle, as `createFakeSlack` returns it. */
 export interface FakeSlackOptions {
@@ -26,6 +27,11 @@ export interface FakeSlackOptions {
   knobs?: FakeSlackKnobs;
   /** Deliver Events API callbacks there from the start (see `deliverEvents`). */
   deliverEventsTo?: DeliveryTarget;
+  /**
+   * Runs a Socket Mode server too (`socket`): `apps.connections.open`, called with its
+   * app-level token (`socket.appToken`), answers a fresh `ws://` URL of it.
+   */
+  socketMode?: FakeSocketModeOptions | boolean;
 }
 
 /** Where a helper shares a file: a conversation, as someone (default `U0FAKEUSER`). */
@@ -81,6 +87,8 @@ export interface FakeSlack {
   readonly appId: string;
   /** Fault knobs, read on every request. */
   readonly knobs: FakeSlackKnobs;
+  /** The Socket Mode server, when created with `socketMode`. */
+  readonly socket: FakeSocketMode | undefined;
   /** Every Web API request, in order. */
   readonly calls: readonly FakeCall[];
   /** Every GET of a file URL (both origins), with its headers. */

@@ -21,6 +21,16 @@ export interface FakeSlackKnobs extends DownloadKnobs {
   failUploads?: UploadFailure | undefined;
 }
 
+/**
+ * Who may call what: bot-token methods ({@link API_METHODS}) and app-level-token methods
+ * (`apps.connections.open` when the fake runs a Socket Mode server).
+ */
+export interface ApiAuth {
+  botToken: string;
+  appToken?: string | undefined;
+  appMethods?: Readonly<Record<string, ApiMethod>>;
+}
+
 /** Every Web API method the fake implements. */
 export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
   ...chatMethods,
@@ -38,7 +48,7 @@ export async function handleApiRequest(
   res: ServerResponse,
   method: string,
   store: FakeSlackStore,
-  botToken: string,
+  auth: ApiAuth,
   knobs: FakeSlackKnobs,
 ): Promise<void> {
   const call: FakeCall = { method, args: {}, headers: req.headers, at: Date.now(), status: 200 };
@@ -70,12 +80,11 @@ export async function handleApiRequest(
     );
     return;
   }
-  const handler = API_METHODS[method];
+  const appMethod = auth.appMethods?.[method];
+  const handler = appMethod ?? API_METHODS[method];
   if (handler === undefined) return reply(res, call, new SlackApiError("unknown_method"));
-  if (request.token === undefined || request.token === "") {
-    return reply(res, call, new SlackApiError("not_authed"));
-  }
-  if (request.token !== botToken) return reply(res, call, new SlackApiError("invalid_auth"));
+  const refusal = tokenRefusal(request.token, appMethod === undefined ? "bot" : "app", auth);
+  if (refusal !== undefined) return reply(res, call, new SlackApiError(refusal));
   const fail = knobs.failNext;
   if (fail !== undefined && fail.method === method) {
     knobs.failNext = undefined;
@@ -91,6 +100,23 @@ export async function handleApiRequest(
     process.stderr.write(`fake Slack: ${method} failed: ${detail}\n`);
     return reply(res, call, new SlackApiError("fake_slack_internal_error", String(error)));
   }
+}
+
+/**
+ * Slack's answer to a missing or wrong token: `not_authed`, `invalid_auth`, or
+ * `not_allowed_token_type` for a real token of the other kind (an app-level token calling
+ * `chat.postMessage`, a bot token calling `apps.connections.open`).
+ */
+function tokenRefusal(
+  token: string | undefined,
+  needs: "bot" | "app",
+  auth: ApiAuth,
+): string | undefined {
+  if (token === undefined || token === "") return "not_authed";
+  const [wanted, other] =
+    needs === "bot" ? [auth.botToken, auth.appToken] : [auth.appToken, auth.botToken];
+  if (token === wanted) return undefined;
+  return token === other ? "not_allowed_token_type" : "invalid_auth";
 }
 
 function reply(res: ServerResponse, call: FakeCall, error: SlackApiError): void {

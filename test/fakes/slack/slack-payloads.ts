@@ -181,3 +181,86 @@ export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string
     enterprise: null,
   };
 }
+
+/** Envelope fields of an Events API delivery (`event_callback`). */
+export interface EventCallbackInput {
+  teamId: string;
+  eventId: string;
+  botUserId?: string;
+  apiAppId?: string;
+}
+
+/**
+ * The `event_callback` wrapper Slack puts around an event: the body of an HTTP delivery,
+ * and the `payload` of a Socket Mode `events_api` envelope.
+ */
+export function eventCallback(
+  event: Record<string, unknown>,
+  input: EventCallbackInput,
+): Record<string, unknown> {
+  return {
+    token: "fake-verification-token",
+    team_id: input.teamId,
+    context_team_id: input.teamId,
+    context_enterprise_id: null,
+    api_app_id: input.apiAppId ?? "A0FAKEAPP",
+    event,
+    type: "event_callback",
+    event_id: input.eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: input.teamId,
+        user_id: input.botUserId ?? "U0FAKEBOT",
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+    event_context: `4-${randomBytes(24).toString("base64url")}`,
+  };
+}
+
+/** Fields of a slash command; the rest get realistic defaults. */
+export interface CommandInput {
+  /** Default `/meeting-notes`. */
+  command?: string;
+  text?: string;
+  user_id: string;
+  channel_id: string;
+  /** Default `T0FAKE`. */
+  team_id?: string;
+  trigger_id?: string;
+  /** Default a `hooks.slack.test` URL (never resolves); pass `fake.responseUrl()` to capture. */
+  response_url?: string;
+  user_name?: string;
+  channel_name?: string;
+  team_domain?: string;
+  api_app_id?: string;
+}
+
+/**
+ * A slash command's fields: form-encoded over HTTP, the `payload` of a Socket Mode
+ * `slash_commands` envelope.
+ */
+export function commandFields(input: CommandInput): Record<string, string> {
+  const teamId = input.team_id ?? DEFAULT_TEAM_ID;
+  return {
+    token: "fake-verification-token",
+    team_id: teamId,
+    team_domain: input.team_domain ?? "fake-workspace",
+    channel_id: input.channel_id,
+    channel_name: input.channel_name ?? input.channel_id.toLowerCase(),
+    user_id: input.user_id,
+    user_name: input.user_name ?? input.user_id.toLowerCase(),
+    command: input.command ?? "/meeting-notes",
+    text: input.text ?? "",
+    api_app_id: input.api_app_id ?? "A0FAKEAPP",
+    is_enterprise_install: "false",
+    response_url:
+      input.response_url ??
+      `https://hooks.slack.test/commands/${teamId}/1/${randomBytes(8).toString("hex")}`,
+    trigger_id: input.trigger_id ?? newTriggerId(),
+  };
+}

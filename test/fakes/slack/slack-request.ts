@@ -1,10 +1,13 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { DEFAULT_TEAM_ID, newTriggerId } from "./slack-payloads.ts";
+import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
 
 export {
   appHomeOpenedEvent,
   type BlockActionInput,
   blockActionPayload,
+  type CommandInput,
+  commandFields,
+  eventCallback,
   fileSharedEvent,
   fileShareMessageEvent,
   newTriggerId,
@@ -117,28 +120,7 @@ export async function sendEvent(
   options: SendEventOptions,
 ): Promise<SentEvent> {
   const eventId = options.eventId ?? `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
-  const envelope = {
-    token: "fake-verification-token",
-    team_id: options.teamId,
-    context_team_id: options.teamId,
-    context_enterprise_id: null,
-    api_app_id: options.apiAppId ?? "A0FAKEAPP",
-    event,
-    type: "event_callback",
-    event_id: eventId,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: options.teamId,
-        user_id: options.botUserId ?? "U0FAKEBOT",
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: false,
-    event_context: `4-${randomBytes(24).toString("base64url")}`,
-  };
+  const envelope = eventCallback(event, { ...options, eventId });
   const retry: Record<string, string> =
     options.retryNum === undefined
       ? {}
@@ -193,24 +175,6 @@ function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-/** Fields of a slash command; the rest get realistic defaults. */
-export interface CommandInput {
-  /** Default `/meeting-notes`. */
-  command?: string;
-  text?: string;
-  user_id: string;
-  channel_id: string;
-  /** Default `T0FAKE`. */
-  team_id?: string;
-  trigger_id?: string;
-  /** Default a `hooks.slack.test` URL (never resolves); pass `fake.responseUrl()` to capture. */
-  response_url?: string;
-  user_name?: string;
-  channel_name?: string;
-  team_domain?: string;
-  api_app_id?: string;
-}
-
 /** A slash command invocation, form-encoded as Slack sends it. */
 export function sendCommand(
   appUrl: string,
@@ -218,24 +182,7 @@ export function sendCommand(
   input: CommandInput,
   options: SendOptions = {},
 ): Promise<SlackAppResponse> {
-  const teamId = input.team_id ?? DEFAULT_TEAM_ID;
-  const fields = {
-    token: "fake-verification-token",
-    team_id: teamId,
-    team_domain: input.team_domain ?? "fake-workspace",
-    channel_id: input.channel_id,
-    channel_name: input.channel_name ?? input.channel_id.toLowerCase(),
-    user_id: input.user_id,
-    user_name: input.user_name ?? input.user_id.toLowerCase(),
-    command: input.command ?? "/meeting-notes",
-    text: input.text ?? "",
-    api_app_id: input.api_app_id ?? "A0FAKEAPP",
-    is_enterprise_install: "false",
-    response_url:
-      input.response_url ??
-      `https://hooks.slack.test/commands/${teamId}/1/${randomBytes(8).toString("hex")}`,
-    trigger_id: input.trigger_id ?? newTriggerId(),
-  };
+  const fields = commandFields(input);
   const body = new URLSearchParams(fields).toString();
   return sendSigned(appUrl, signingSecret, body, "application/x-www-form-urlencoded", options);
 }
