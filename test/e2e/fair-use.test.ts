@@ -52,6 +52,8 @@ async function click(actionId: string, ts: string, user = ALICE) {
     user,
     channel: CHANNEL,
     messageTs: message?.ts ?? "",
+    // The status message sits in the upload's thread, as Slack says in the payload.
+    threadTs: ts,
   });
   expect((await sendAction(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
   return buttonValue(message, actionId) ?? "";

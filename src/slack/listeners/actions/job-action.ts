@@ -20,6 +20,10 @@ const buttonSchema = z.object({
   trigger_id: z.string().optional(),
   channel: z.looseObject({ id: z.string() }).optional(),
   message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
+  /** Where the button sits, as Slack also says it (bolt's own fixtures have only this). */
+  container: z
+    .looseObject({ message_ts: z.string().optional(), thread_ts: z.string().optional() })
+    .optional(),
 });
 
 export interface ButtonClick {
@@ -47,15 +51,16 @@ export async function readButton(
     deps.logger.warn({ issues: parsed.error.issues.slice(0, 2) }, "unreadable button payload");
     return undefined;
   }
-  const { actions, user, trigger_id, channel, message } = parsed.data;
+  const { actions, user, trigger_id, channel, message, container } = parsed.data;
+  const messageTs = message?.ts ?? container?.message_ts;
   const jobId = actions[0]?.value ?? "";
   return {
     jobId,
     userId: user.id,
     triggerId: trigger_id,
     channelId: channel?.id,
-    messageTs: message?.ts,
-    threadTs: message?.thread_ts ?? message?.ts,
+    messageTs,
+    threadTs: message?.thread_ts ?? container?.thread_ts ?? messageTs,
     locale: localeOf((await deps.directory.user(user.id)).locale),
   };
 }
