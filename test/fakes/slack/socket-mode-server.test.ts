@@ -188,7 +188,8 @@ describe("disconnect", () => {
       const message = await client.next("disconnect");
       expect(message).toMatchObject({ reason });
       expect(shapeOf(message)).toEqual(shapeOf(fixture(`disconnect-${reason.replace("_", "-")}`)));
-      await until(() => client.closed() !== undefined);
+      // The client may see the close a moment before the server has recorded it.
+      await until(() => client.closed() !== undefined && connection?.closedBy !== undefined);
       expect(connection).toMatchObject({ closedBy: "server", closeCode: 1001 });
     },
   );
