@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Store } from "../store/index.ts";
 import { isActive, type Job, jobSchema } from "./job.ts";
+import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
@@ -91,17 +92,13 @@ export class JobRepository {
    * Leaves the id alone while anyone holds the lease.
    */
   async forgetIfInactive(id: string): Promise<boolean> {
-    const key = jobLeaseKey(id);
-    const token = await this.#store.acquireLease(key, 10_000);
-    if (token === undefined) return false;
-    try {
+    const result = await withLease(this.#store, jobLeaseKey(id), { ttlMs: 10_000 }, async () => {
       const job = await this.get(id);
       if (job !== undefined && isActive(job)) return false;
       await this.#store.removeActive(id);
       return true;
-    } finally {
-      await this.#store.releaseLease(key, token);
-    }
+    });
+    return result.held && result.value;
   }
 
   /** Jobs of an index, newest first; expired ones are skipped. */

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { audioFormatOf, MAX_AUDIO_BYTES, type SpeakerMapEntry } from "../notetaker/index.ts";
@@ -11,7 +10,11 @@ import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-
 import type { JobRunner } from "./runner.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
 import { canTransition, type JobEvent } from "./transitions.ts";
+import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
+
+/** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
+const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
 /** Why a recording was not taken. */
 export type StartRefusal = "unsupported_format" | "too_large" | "empty";
@@ -271,36 +274,20 @@ export class JobService {
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
-  async #command(jobId: string, event: JobEvent, tries = 20): Promise<CommandResult> {
-    const leaseKey = jobLeaseKey(jobId);
-    for (let attempt = 0; attempt < tries; attempt++) {
-      const token = await this.#o.store.acquireLease(leaseKey, 10_000);
-      if (token === undefined) {
-        await sleep(100);
-        continue;
-      }
-      try {
-        const job = await this.#o.repo.get(jobId);
-        if (job === undefined) return { ok: false, reason: "not_found" };
-        if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
-        this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
-        const next = await applyEvent(
-          {
-            ...this.#o,
-            onStageChange: this.#o.onStageChange,
-            kick: (id) => this.#o.runner.kick(id),
-          },
-          job,
-          event,
-        );
-        if (isActive(next)) this.#o.runner.kick(jobId);
-        else this.#o.runner.settle(next);
-        return { ok: true, job: next };
-      } finally {
-        await this.#o.store.releaseLease(leaseKey, token);
-      }
-    }
-    return { ok: false, reason: "busy" };
+  async #command(jobId: string, event: JobEvent): Promise<CommandResult> {
+    const result = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, async () => {
+      const job = await this.#o.repo.get(jobId);
+      if (job === undefined) return { ok: false, reason: "not_found" } as const;
+      if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
+      this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
+      const kick = (id: string) => this.#o.runner.kick(id);
+      const { onStageChange } = this.#o;
+      const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
+      if (isActive(next)) this.#o.runner.kick(jobId);
+      else this.#o.runner.settle(next);
+      return { ok: true, job: next } as const;
+    });
+    return result.held ? result.value : { ok: false, reason: "busy" };
   }
 }
 

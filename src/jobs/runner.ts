@@ -17,6 +17,7 @@ import type { NoteTakerPort } from "./note-taker-port.ts";
 import { createStepContext } from "./step-context.ts";
 import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
 import { TempFiles } from "./temp-files.ts";
+import { LeaseLost, withLease } from "./with-lease.ts";
 
 export interface RunnerOptions {
   repo: JobRepository;
@@ -59,12 +60,6 @@ const cancelKey = (id: string) => `cancel:${id}`;
 
 /** The job was canceled while a step was under way. */
 class CanceledDuringStep extends Error {}
-
-/**
- * This process no longer holds the job's lease (it stalled past the lease's end, and
- * another replica may have taken over): it must stop without saving anything.
- */
-class LeaseLost extends Error {}
 
 /**
  * Drives every active job to its end. Each step runs under the job's lease, so exactly one
@@ -255,31 +250,20 @@ export class JobRunner {
 
   async #runUnderLease(id: string): Promise<void> {
     const { store, leaseTtlMs, now } = this.#o;
-    const leaseKey = jobLeaseKey(id);
-    const token = await store.acquireLease(leaseKey, leaseTtlMs);
-    if (token === undefined) {
-      // Another replica drives this job now; look again once its lease could have lapsed.
-      this.#schedule(id, now() + leaseTtlMs / 2);
-      return;
-    }
-    const controller = new AbortController();
-    this.#controllers.set(id, controller);
-    /** Renews the lease; once it is lost, aborts the step and throws. */
-    const holdLease = async () => {
-      if (controller.signal.reason instanceof LeaseLost) throw controller.signal.reason;
-      if (!(await store.renewLease(leaseKey, token, leaseTtlMs))) {
-        controller.abort(new LeaseLost(`lease of job ${id} lost`));
-        throw controller.signal.reason;
+    const options = { ttlMs: leaseTtlMs, keepAlive: true };
+    const result = await withLease(store, jobLeaseKey(id), options, async (lease) => {
+      // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
+      const controller = new AbortController();
+      this.#controllers.set(id, controller);
+      try {
+        const signal = AbortSignal.any([controller.signal, lease.signal]);
+        await this.#stepWhileDue(id, signal, () => lease.renew());
+      } finally {
+        this.#controllers.delete(id);
       }
-    };
-    const renew = setInterval(() => holdLease().catch(() => undefined), leaseTtlMs / 3);
-    try {
-      await this.#stepWhileDue(id, controller.signal, holdLease);
-    } finally {
-      clearInterval(renew);
-      this.#controllers.delete(id);
-      await store.releaseLease(leaseKey, token).catch(() => undefined);
-    }
+    });
+    // Another replica drives this job now; look again once its lease could have lapsed.
+    if (!result.held) this.#schedule(id, now() + leaseTtlMs / 2);
   }
 
   /** Runs steps back to back while the job is due, then sets a timer for its next one. */
