@@ -5,6 +5,7 @@ import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
+const cancelKey = (jobId: string) => `cancel:${jobId}`;
 /** The lease under which one process at a time changes a job (runner steps, commands). */
 export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
 
@@ -78,6 +79,23 @@ export class JobRepository {
   async forget(id: string): Promise<void> {
     await this.#store.delete("jobs", id);
     await this.#store.removeActive(id);
+  }
+
+  /**
+   * Records that `by` asked to cancel a job a step holds: the step stops at its next
+   * checkpoint (a step of a job whose record is gone then saves nothing).
+   */
+  requestCancel(id: string, by: string, ttlMs: number): Promise<void> {
+    return this.#store.set("meta", cancelKey(id), by, ttlMs);
+  }
+
+  /** Who asked to cancel the job, if anyone did and it is not done yet. */
+  cancelRequest(id: string): Promise<string | undefined> {
+    return this.#store.get<string>("meta", cancelKey(id));
+  }
+
+  clearCancelRequest(id: string): Promise<void> {
+    return this.#store.delete("meta", cancelKey(id));
   }
 
   /** Drops an id from the active index (its record expired or is unreadable). */

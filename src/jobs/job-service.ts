@@ -200,7 +200,7 @@ export class JobService {
     const job = await this.#o.repo.get(jobId);
     if (job === undefined) return { ok: false, reason: "not_found" };
     if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
-    await this.#o.store.set("meta", `cancel:${jobId}`, by, this.#o.retentionMs);
+    await this.#o.repo.requestCancel(jobId, by, this.#o.retentionMs);
     this.#o.runner.abort(jobId);
     // A job waiting for names has no step left that would read the request: run one.
     this.#o.runner.kick(jobId);
@@ -257,7 +257,7 @@ export class JobService {
   async forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
     const keys = await this.#workspaces.keysOf(teamId);
     for (const jobId of keys.jobIds) {
-      await this.#o.store.set("meta", `cancel:${jobId}`, "workspace_removed", 60 * 60_000);
+      await this.#o.repo.requestCancel(jobId, "workspace_removed", 60 * 60_000);
       this.#o.runner.abort(jobId);
     }
     for (const jobId of keys.jobIds) {

@@ -56,8 +56,6 @@ function isTransfer(job: ActiveJob): boolean {
   );
 }
 
-const cancelKey = (id: string) => `cancel:${id}`;
-
 /** The job was canceled while a step was under way. */
 class CanceledDuringStep extends Error {}
 
@@ -275,7 +273,7 @@ export class JobRunner {
         this.#lastStatusAt.delete(id);
         return;
       }
-      if ((await this.#o.store.get("meta", cancelKey(id))) !== undefined) {
+      if ((await this.#o.repo.cancelRequest(id)) !== undefined) {
         // A cancel that arrived while another step held the job.
         const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
         await this.#cancelNow(ctx, job);
@@ -338,10 +336,10 @@ export class JobRunner {
   }
 
   async #cancelNow(ctx: StepContext, job: ActiveJob): Promise<Job> {
-    const by = (await this.#o.store.get<string>("meta", cancelKey(job.id))) ?? "unknown";
+    const by = (await this.#o.repo.cancelRequest(job.id)) ?? "unknown";
     await this.#files.removeNamedBy(job);
     const canceled = await ctx.commit(job, { type: "canceled", by });
-    await this.#o.store.delete("meta", cancelKey(job.id));
+    await this.#o.repo.clearCancelRequest(job.id);
     return ctx.showStatus(canceled, "stage");
   }
 
@@ -362,7 +360,7 @@ export class JobRunner {
       signal,
       holdLease,
       lastStatusAt: this.#lastStatusAt,
-      isCanceled: async (id) => (await this.#o.store.get("meta", cancelKey(id))) !== undefined,
+      isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
       kick: (id) => this.kick(id),
     });
