@@ -10,7 +10,7 @@ import {
 } from "./errors.ts";
 import { readTextCapped } from "./http.ts";
 import type { ResultLinkGuard } from "./result-link-guard.ts";
-import { parseRetryAfter } from "./retry-policy.ts";
+import { isTransientStatus, parseRetryAfter } from "./retry-policy.ts";
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -68,7 +68,7 @@ function errorOfStatus(status: number, retryAfterHeader: string | string[] | und
       status,
     });
   }
-  if (status === 408 || status === 429 || status >= 500) {
+  if (isTransientStatus(status)) {
     return new NoteTakerTransientError(`The result link answered ${status}.`, {
       status,
       ...retryAfter(retryAfterHeader),
