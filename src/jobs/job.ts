@@ -176,6 +176,8 @@ export const FAILURE_CODES = [
   "bad_response",
   "invalid_input",
   "download_failed",
+  "not_audio",
+  "unsupported_container",
   "slack_failed",
   "no_speech",
   "docx_expired",

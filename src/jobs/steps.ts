@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { audioFormatOf, NoteTakerLinkExpiredError, type PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
+import { checkDownload } from "./check-download.ts";
 import { JobStepError } from "./failure-policy.ts";
 import type { Gateway } from "./gateway.ts";
 import type { ActiveJob, Job, JobIn } from "./job.ts";
@@ -104,6 +105,8 @@ async function downloading(ctx: StepContext, job: JobIn<"downloading">): Promise
     () => 0,
   );
   if (size === 0) throw new JobStepError({ code: "download_failed" }, true);
+  // Before any Note Service call; a failure here deletes the copy (the runner's clean-up).
+  await checkDownload(job.tempPath);
   return ctx.showStatus(await ctx.commit(job, { type: "downloaded" }), "stage");
 }
 

@@ -36,3 +36,9 @@ export type {
   SpeakerMapEntry,
   SpeakerMapInput,
 } from "./schemas.ts";
+export {
+  type AudioContainer,
+  SNIFF_BYTES,
+  type Sniffed,
+  sniffContainer,
+} from "./sniff-container.ts";

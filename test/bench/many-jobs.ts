@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { createJobs, type Job, type NoteTakerPort } from "../../src/jobs/index.ts";
 import { createPollSchedule, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore } from "../../src/store/index.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
@@ -123,7 +124,9 @@ export async function runManyJobs(n: number, windowMs = 45_000): Promise<ManyJob
   const emulator = await spawnEmulator({ EMULATOR_POLLS_TO_COMPLETE: "1000000000" });
   const storeUrl = `sqlite://${temp.dir}/bench.sqlite`;
   const store = await openStore(storeUrl);
-  const gateway = new TimedGateway({ sourcePath: await temp.file("a.mp3", "x".repeat(1024)) });
+  const gateway = new TimedGateway({
+    sourcePath: await temp.file("a.mp3", recordingBytes("a.mp3", 1024)),
+  });
   const { port: client, counts } = countingClient(
     new NoteTakerClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }),
   );

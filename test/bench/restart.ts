@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { createJobs } from "../../src/jobs/index.ts";
 import { createPollSchedule, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore } from "../../src/store/index.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
@@ -61,7 +62,7 @@ export async function benchRestart(n: number, runs = 5): Promise<RestartResult> 
   // Where the app keeps its temp files next to a SQLite store.
   const tempDir = join(temp.dir, "tmp");
   try {
-    const recording = await temp.file("recording.m4a", "x".repeat(1024));
+    const recording = await temp.file("recording.m4a", recordingBytes("recording.m4a", 1024));
     const dbPath = join(temp.dir, "app.sqlite");
     await buildActiveJobs(n, storeUrl, tempDir, recording, emulator);
     // Every run starts from the same store, in which every job is overdue: the bot was down

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { audioFormatOf } from "../../src/notetaker/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import type { FakeMessage, SlackFileObject } from "../fakes/slack/fake-slack-types.ts";
 import {
   blockActionPayload,
@@ -72,7 +74,12 @@ async function settled() {
 /** A file Alice uploaded, with fields of Slack's other kinds (snippets, canvases) laid over. */
 const file = (name: string, extra: Record<string, unknown> = {}): SlackFileObject =>
   ({
-    ...stack.fake.addFile({ name, bytes: Buffer.alloc(2048, 3), user: ALICE }),
+    ...stack.fake.addFile({
+      name,
+      // A recording has a real recording's head; other files are plain bytes.
+      bytes: audioFormatOf(name) ? recordingBytes(name, 2048, 3) : Buffer.alloc(2048, 3),
+      user: ALICE,
+    }),
     ...extra,
   }) as SlackFileObject;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import {
   appHomeOpenedEvent,
   blockActionPayload,
@@ -82,7 +83,7 @@ describe("/meeting-notes", () => {
 
     const file = stack.fake.addFile({
       name: "board-meeting.m4a",
-      bytes: Buffer.alloc(2048, 1),
+      bytes: recordingBytes("board-meeting.m4a", 2048, 1),
       user: ALICE,
     });
     const values = {

@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendEvent } from "../fakes/slack/slack-request.ts";
 import { startProcesses } from "./processes.ts";
@@ -32,7 +33,7 @@ describe("data at rest", () => {
     const app = await world.app();
     const file = world.fake.addFile({
       name: "private.m4a",
-      bytes: Buffer.alloc(4096, 1),
+      bytes: recordingBytes("private.m4a", 4096, 1),
       user: ALICE,
     });
     const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import { TcpProxy } from "../helpers/tcp-proxy.ts";
@@ -51,7 +52,7 @@ describe("health, readiness and metrics", () => {
   it("serves Prometheus text that counts a finished job", async () => {
     const file = stack.fake.addFile({
       name: "metrics.mp3",
-      bytes: Buffer.alloc(512, 1),
+      bytes: recordingBytes("metrics.mp3", 512, 1),
       user: ALICE,
     });
     const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE });

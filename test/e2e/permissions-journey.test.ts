@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
@@ -309,7 +310,11 @@ describe("/meeting-notes", () => {
   }
 
   it("gives a field error for a destination the requester is not in, or the bot is not in", async () => {
-    const file = stack.fake.addFile({ name: "dest.m4a", bytes: Buffer.alloc(512, 1), user: BOB });
+    const file = stack.fake.addFile({
+      name: "dest.m4a",
+      bytes: recordingBytes("dest.m4a", 512, 1),
+      user: BOB,
+    });
     const notIn = await submitNewNotes(BOB, { upload: file.id }, ELSEWHERE);
     expect(notIn.json).toMatchObject({
       response_action: "errors",
@@ -327,7 +332,7 @@ describe("/meeting-notes", () => {
   it("refuses someone else's recording unless it is shared where the requester is", async () => {
     const hidden = stack.fake.addFile({
       name: "olive.m4a",
-      bytes: Buffer.alloc(512, 2),
+      bytes: recordingBytes("olive.m4a", 512, 2),
       user: OLIVE,
     });
     stack.fake.shareFile(hidden, { channel: ELSEWHERE, user: OLIVE });
@@ -347,13 +352,13 @@ describe("/meeting-notes", () => {
   it("accepts only the recent recordings the modal offered", async () => {
     const offered = stack.fake.addFile({
       name: "offered.m4a",
-      bytes: Buffer.alloc(512, 3),
+      bytes: recordingBytes("offered.m4a", 512, 3),
       user: ALICE,
     });
     stack.fake.shareFile(offered, { channel: CHANNEL, user: ALICE });
     const other = stack.fake.addFile({
       name: "other.m4a",
-      bytes: Buffer.alloc(512, 4),
+      bytes: recordingBytes("other.m4a", 512, 4),
       user: ALICE,
     });
     stack.fake.shareFile(other, { channel: CHANNEL, user: ALICE });

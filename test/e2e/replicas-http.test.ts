@@ -1,6 +1,7 @@
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import type { AppProcess } from "../helpers/spawn-app.ts";
@@ -43,7 +44,7 @@ describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => 
         const replica = replicas[i % 2] as AppProcess;
         const file = world.fake.addFile({
           name: `meeting-${i}.mp3`,
-          bytes: Buffer.alloc(256, i),
+          bytes: recordingBytes(`meeting-${i}.mp3`, 256, i),
           user: ALICE,
         });
         const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import {
@@ -25,7 +26,10 @@ const TOO_LARGE =
 
 /** Alice shares a recording in the channel; returns the thread's ts. */
 async function upload(stack: Stack): Promise<string> {
-  const file = stack.fake.addFile({ name: "weekly-sync.m4a", bytes: Buffer.alloc(4096, 7) });
+  const file = stack.fake.addFile({
+    name: "weekly-sync.m4a",
+    bytes: recordingBytes("weekly-sync.m4a"),
+  });
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text: "sync" });
   const event = fileShareMessageEvent(file, {
     channel: CHANNEL,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import { startProcesses } from "./processes.ts";
@@ -26,7 +27,7 @@ describe("graceful shutdown", () => {
     const first = await world.app();
     const file = world.fake.addFile({
       name: "sigterm.m4a",
-      bytes: Buffer.alloc(2048, 5),
+      bytes: recordingBytes("sigterm.m4a", 2048, 5),
       user: ALICE,
     });
     const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });

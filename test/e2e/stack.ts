@@ -7,6 +7,7 @@ import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
@@ -123,7 +124,7 @@ export async function shareRecording(
   options: { user?: string; text?: string; bytes?: Buffer } = {},
 ) {
   const user = options.user ?? ALICE;
-  const bytes = options.bytes ?? Buffer.alloc(4096, 7);
+  const bytes = options.bytes ?? recordingBytes(name);
   const file = stack.fake.addFile({ name, bytes, user });
   const text = options.text ?? "";
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user, text });

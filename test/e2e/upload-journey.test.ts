@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,
@@ -37,7 +38,7 @@ beforeEach(() => {
 
 /** Alice uploads a recording with a message; returns the thread's ts. */
 async function upload(name = "weekly-sync.m4a", text = "Q3 budget review") {
-  const file = stack.fake.addFile({ name, bytes: Buffer.alloc(4096, 7), user: ALICE });
+  const file = stack.fake.addFile({ name, bytes: recordingBytes(name), user: ALICE });
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text });
   const event = fileShareMessageEvent(file, {
     channel: CHANNEL,
@@ -199,7 +200,7 @@ describe("the upload journey", () => {
   it("takes the recordings of a several-file message and says nothing of the slides", async () => {
     const audio = stack.fake.addFile({
       name: "design-review.mp4",
-      bytes: Buffer.alloc(1024, 3),
+      bytes: recordingBytes("design-review.mp4", 1024, 3),
       user: ALICE,
     });
     const slides = stack.fake.addFile({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/notetaker/index.ts";
 import { classifyFile, type SlackFile } from "../../src/slack/recording-file.ts";
 import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "../e2e/stack.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { sendEvent } from "../fakes/slack/slack-request.ts";
 import {
   controlChar,
@@ -355,7 +356,7 @@ describe("hostile message events", () => {
         const { stack } = h;
         const recording = stack.fake.addFile({
           name: "odd-envelope.mp3",
-          bytes: Buffer.alloc(512, 1),
+          bytes: recordingBytes("odd-envelope.mp3", 512, 1),
           user: ALICE,
         });
         realIds.push(recording.id);
@@ -464,7 +465,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
   it("a recording whose name holds a control character goes to the Note Service under a safe name, and nothing escapes (the upload used to end the process)", async () => {
     const file = h.stack.fake.addFile({
       name: "weekly\u0001sync.mp3",
-      bytes: Buffer.alloc(4096, 7),
+      bytes: recordingBytes("weekly.mp3"),
       user: ALICE,
     });
     await share([file]);
@@ -486,7 +487,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
   it("a file_share whose url_private_download is not a URL is answered, and leaves no unreadable job", async () => {
     const file = h.stack.fake.addFile({
       name: "standup.mp3",
-      bytes: Buffer.alloc(100, 1),
+      bytes: recordingBytes("standup.mp3", 100, 1),
       user: ALICE,
     });
     const ts = await share([{ ...file, url_private_download: "not a url", url_private: "nope" }]);
@@ -503,7 +504,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
     try {
       const file = h.stack.fake.addFile({
         name: "sync.mp3",
-        bytes: Buffer.alloc(100, 1),
+        bytes: recordingBytes("sync.mp3", 100, 1),
         user: ALICE,
       });
       const ts = await share([{ ...file, url_private_download: `${foreign.origin}/x.mp3` }]);
@@ -559,7 +560,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
   it("a file stub that files.info cannot find does not cost the other files of the message", async () => {
     const recording = h.stack.fake.addFile({
       name: "retro.m4a",
-      bytes: Buffer.alloc(4096, 2),
+      bytes: recordingBytes("retro.m4a", 4096, 2),
       user: ALICE,
     });
     const stub = { id: uniqueId("FSTUB"), mode: "hidden_by_limit" };

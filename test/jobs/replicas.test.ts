@@ -11,6 +11,7 @@ import type { Gateway, Job, NoteTakerPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { origin, source, testJobs, waitFor } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -53,7 +54,7 @@ const stoppers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   [emulator, temp] = await Promise.all([createEmulator(), makeTempDir("mn-replicas-")]);
-  sourcePath = await temp.file("recording.m4a", Buffer.alloc(8192, 5));
+  sourcePath = await temp.file("recording.m4a", recordingBytes("recording.m4a", 8192, 5));
 });
 afterAll(async () => {
   await emulator?.close();

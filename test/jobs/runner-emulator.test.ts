@@ -6,6 +6,7 @@ import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -27,7 +28,9 @@ afterAll(async () => {
 beforeEach(async () => {
   emulator.reset();
   store = await openStore("memory://");
-  gateway = new RecordingGateway({ sourcePath: await temp.file("rec.m4a", Buffer.alloc(2048, 3)) });
+  gateway = new RecordingGateway({
+    sourcePath: await temp.file("rec.m4a", recordingBytes("rec.m4a", 2048, 3)),
+  });
   const client = new NoteTakerClient({
     baseUrl: emulator.baseUrl,
     apiKey: emulator.apiKey,

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createJobs, type Job } from "../../src/jobs/index.ts";
 import { createPollSchedule, NoteTakerTransientError } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
@@ -18,7 +19,7 @@ let jobs: ReturnType<typeof createJobs>;
 
 beforeEach(async () => {
   temp = await makeTempDir();
-  const sourcePath = await temp.file("rec.m4a", "audio");
+  const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
   vi.useFakeTimers({
     toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
   });

@@ -55,6 +55,11 @@ export const en = {
   "failure.invalid_input.plain": "The Note Service cannot take this input.",
   "failure.invalid_input.template": "The Word template is no longer available.",
   "failure.download_failed": "I could not download the recording from Slack.",
+  "failure.not_audio": "{file} isn't an audio recording, so I can't make notes from it.",
+  "failure.unsupported_container":
+    "{file} is really {format}, a format the Note Service doesn't take: save it as one of {formats} and share it again.",
+  "failure.unsupported_container.plain":
+    "{file} is in a format the Note Service doesn't take: save it as one of {formats} and share it again.",
   "failure.slack_failed":
     "Slack did not accept a message or file from me. Check that I am still in this channel.",
   "failure.no_speech": "I could not hear any speech in the recording.",

@@ -52,6 +52,12 @@ export const vi: Catalog = {
   "failure.invalid_input.plain": "Note Service không nhận dữ liệu này.",
   "failure.invalid_input.template": "Mẫu Word không còn nữa.",
   "failure.download_failed": "Tôi không tải được bản ghi âm từ Slack.",
+  "failure.not_audio":
+    "{file} không phải là bản ghi âm, nên tôi không thể tạo biên bản từ tệp này.",
+  "failure.unsupported_container":
+    "{file} thực ra là {format}, một định dạng Note Service không nhận: hãy lưu lại thành một trong các định dạng {formats} rồi chia sẻ lại.",
+  "failure.unsupported_container.plain":
+    "{file} có định dạng mà Note Service không nhận: hãy lưu lại thành một trong các định dạng {formats} rồi chia sẻ lại.",
   "failure.slack_failed":
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",

@@ -1,4 +1,5 @@
 import type { Failure, Job } from "../../jobs/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
 
@@ -45,7 +46,9 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
     case "done":
       return t(locale, `status.${job.stage}`);
     case "failed":
-      return t(locale, "status.failed", { file });
+      return failureNamesFile(job.failure)
+        ? failureSentence(job.failure, locale, safe, job.source.filename)
+        : t(locale, "status.failed", { file });
     case "canceled":
       return t(locale, "status.canceled", { user: userRef(job.canceledBy, safe) });
   }
@@ -65,7 +68,9 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
         : t(locale, "stage.transcribing_percent", { percent });
     }
     case "failed":
-      return t(locale, "stage.failed", { reason: failureSentence(job.failure, locale, safe) });
+      return t(locale, "stage.failed", {
+        reason: failureSentence(job.failure, locale, safe, job.source.filename),
+      });
     default:
       return t(locale, `stage.${job.stage}`);
   }
@@ -74,10 +79,43 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
 /** Codes whose detail is a number (minutes, megabytes): any other detail reads as none. */
 const NUMBER_DETAIL = new Set<Failure["code"]>(["timeout", "dialog_too_large", "docx_too_large"]);
 
-/** One plain sentence for a failure; the service's own message where the code has one. */
-export function failureSentence(failure: Failure, locale: Locale, safe: Safe): string {
+/** Failures about the file itself: their sentence names it. */
+const FILE_FAILURES = new Set<Failure["code"]>(["not_audio", "unsupported_container"]);
+
+/**
+ * Whether the failure's sentence names the file and so says it all: in the thread it
+ * stands alone, without "Could not make notes from …" before it.
+ */
+export function failureNamesFile(failure: Failure): boolean {
+  return FILE_FAILURES.has(failure.code);
+}
+
+/**
+ * One plain sentence for a failure; the service's own message where the code has one,
+ * the file's name (`filename`, as the person sees it) where the failure is about the file.
+ */
+export function failureSentence(
+  failure: Failure,
+  locale: Locale,
+  safe: Safe,
+  filename: string,
+): string {
   const detail = failure.detail?.trim() ?? "";
+  const file = safe(clampText(filename, MAX_FILENAME_CHARS));
   switch (failure.code) {
+    case "not_audio":
+      return t(locale, "failure.not_audio", { file });
+    case "unsupported_container": {
+      // `detail` is the container's name as the sniffer gives it ("AIFF", "AVI"…).
+      const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
+      return detail === ""
+        ? t(locale, "failure.unsupported_container.plain", { file, formats })
+        : t(locale, "failure.unsupported_container", {
+            file,
+            format: safe(clampText(detail, MAX_DETAIL_CHARS)),
+            formats,
+          });
+    }
     case "task_failed":
     case "refused":
     case "invalid_input":

@@ -7,6 +7,7 @@ import { actions, button, context, section } from "./block-kit.ts";
 import {
   asMrkdwn,
   asPlain,
+  failureNamesFile,
   failureSentence,
   percentOf,
   progressBar,
@@ -61,7 +62,10 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
   }
   if (job.stage === "naming") lines.push(...speakerLines(job, locale));
   if (job.stage === "failed") {
-    lines.push(failureSentence(job.failure, locale, asMrkdwn));
+    // A failure that names the file is already the stage sentence.
+    if (!failureNamesFile(job.failure)) {
+      lines.push(failureSentence(job.failure, locale, asMrkdwn, job.source.filename));
+    }
     if (job.retryable) lines.push(t(locale, "status.retry_hint"));
   }
   return lines.join("\n");
@@ -80,8 +84,8 @@ function speakerLines(job: JobIn<"naming">, locale: Locale): string[] {
 
 function fallbackText(job: Job, locale: Locale, speakerCount?: number): string {
   const sentence = stageSentence(job, locale, asPlain, speakerCount);
-  if (job.stage !== "failed") return sentence;
-  return `${sentence} ${failureSentence(job.failure, locale, asPlain)}`;
+  if (job.stage !== "failed" || failureNamesFile(job.failure)) return sentence;
+  return `${sentence} ${failureSentence(job.failure, locale, asPlain, job.source.filename)}`;
 }
 
 /** "Elapsed 03:05" while the job runs; "Took 12:40" once it has ended. */

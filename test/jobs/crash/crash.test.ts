@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
 import type { KnobsPatch } from "../../emulator/knobs.ts";
+import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
 import { type EmulatorProcess, spawnEmulator } from "../../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
@@ -135,7 +136,7 @@ let sourcePath: string;
 
 beforeAll(async () => {
   temp = await makeTempDir("mn-crash-");
-  sourcePath = await temp.file("recording.m4a", Buffer.alloc(8192, 7));
+  sourcePath = await temp.file("recording.m4a", recordingBytes("recording.m4a", 8192, 7));
 });
 afterAll(async () => {
   await temp?.cleanup();

@@ -10,6 +10,7 @@ import { type Gateway, GatewayError, type Job } from "../../../src/jobs/index.ts
 import { fastRetryPolicy, NoteTakerClient } from "../../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
+import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
 import { origin, source, testJobs, waitFor } from "../../helpers/jobs-kit.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
@@ -40,7 +41,9 @@ type Failing = "downloadSource" | "postNotePart" | "uploadDocx";
 
 /** Runs one job whose `failing` Slack call always fails transiently (say Slack answers 503). */
 async function runWithFailing(failing: Failing) {
-  const slack = new RecordingGateway({ sourcePath: await temp.file("rec.m4a", "audio bytes") });
+  const slack = new RecordingGateway({
+    sourcePath: await temp.file("rec.m4a", recordingBytes("rec.m4a")),
+  });
   const calls: Record<Failing, number> = { downloadSource: 0, postNotePart: 0, uploadDocx: 0 };
   const fail = (name: Failing) => {
     calls[name]++;

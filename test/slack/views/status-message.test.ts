@@ -194,6 +194,37 @@ describe("buildStatusMessage", () => {
     expect(say({ code: "link_refused" })).toMatch(/only public https links are allowed/);
   });
 
+  it("says a file that is not audio in one sentence naming it, in both languages, with no Retry", () => {
+    const notAudio = failed({ code: "not_audio" }, false);
+    notAudio.source = { ...notAudio.source, filename: "notes.mp3" };
+    const message = buildStatusMessage(notAudio, en);
+    expect(message.text).toBe("notes.mp3 isn't an audio recording, so I can't make notes from it.");
+    expect(sectionText(message.blocks)).toBe(message.text);
+    expect(actionIds(notAudio)).toEqual([]);
+    expect(buildStatusMessage(notAudio, { locale: "vi", now: NOW }).text).toBe(
+      "notes.mp3 không phải là bản ghi âm, nên tôi không thể tạo biên bản từ tệp này.",
+    );
+  });
+
+  it("says which format a recording really is when the Note Service does not take it", () => {
+    const aiff = failed({ code: "unsupported_container", detail: "AIFF" }, false);
+    expect(buildStatusMessage(aiff, en).text).toBe(
+      "weekly-sync.m4a is really AIFF, a format the Note Service doesn't take: save it as one of mp3, mp4, wav, m4a, ogg, flac, aac, opus, webm and share it again.",
+    );
+    const unnamed = failed({ code: "unsupported_container" }, false);
+    expect(buildStatusMessage(unnamed, en).text).toMatch(
+      /^weekly-sync\.m4a is in a format the Note Service doesn't take: /,
+    );
+  });
+
+  it("escapes the file name in a failure that names it", () => {
+    const evil = failed({ code: "not_audio" }, false);
+    evil.source = { ...evil.source, filename: "<!channel> & notes.mp3" };
+    const message = buildStatusMessage(evil, en);
+    expectNoLiveMentions(message);
+    expect(sectionText(message.blocks)).toContain("&lt;!channel&gt; &amp; notes.mp3 isn't");
+  });
+
   it("names who canceled with a mention, and anything else as text", () => {
     expect(buildStatusMessage(canceled, en).text).toBe("Canceled by <@U2>.");
     const odd = { ...canceled, canceledBy: "<!here>" } as Job;
