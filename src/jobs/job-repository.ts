@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Store } from "../store/index.ts";
-import { isActive, type Job, jobSchema } from "./job.ts";
+import { isActive, type Job, storedJobSchema } from "./job.ts";
 import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
@@ -27,7 +27,7 @@ export class JobRepository {
   async get(id: string): Promise<Job | undefined> {
     const raw = await this.#store.get<unknown>("jobs", id);
     if (raw === undefined) return undefined;
-    const parsed = jobSchema.safeParse(raw);
+    const parsed = storedJobSchema.safeParse(raw);
     if (!parsed.success) {
       this.#logger.error(
         { jobId: id, issues: parsed.error.issues.slice(0, 3) },

@@ -13,6 +13,8 @@ import { canTransition, type JobEvent } from "./transitions.ts";
 import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
 
+/** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
+const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
 /** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
 const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
@@ -261,7 +263,14 @@ export class JobService {
       this.#o.runner.abort(jobId);
     }
     for (const jobId of keys.jobIds) {
-      await this.#o.repo.forget(jobId);
+      // Under the job's lease: a step under way (here or on another replica) first stops at
+      // its checkpoint, so nothing it saves can bring the record back.
+      const forget = () => this.#o.repo.forget(jobId);
+      const done = await withLease(this.#o.store, jobLeaseKey(jobId), FORGET_LEASE, forget);
+      if (!done.held) {
+        this.#o.logger.warn({ jobId }, "a step held the job past the wait; deleting anyway");
+        await forget();
+      }
       await this.#o.admission.release(jobId).catch(() => []);
       await this.#o.runner.discard(jobId);
     }

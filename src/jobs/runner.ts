@@ -14,8 +14,13 @@ import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { type JobRepository, jobLeaseKey } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import { createStepContext } from "./step-context.ts";
-import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
+import { runStep } from "./stages/index.ts";
+import {
+  createStepContext,
+  defaultStageLimits,
+  type StageLimits,
+  type StepContext,
+} from "./step-context.ts";
 import { TempFiles } from "./temp-files.ts";
 import { LeaseLost, withLease } from "./with-lease.ts";
 
