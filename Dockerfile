@@ -1,8 +1,8 @@
 # meeting-notes: the Slack bot, run directly by Node 24 (type stripping, no build step).
 #
 # Stage "build": installs the production dependencies only (`npm ci --omit=dev`, exactly as
-#   package-lock.json says). python3, make and g++ are there for the native sqlite3 module
-#   (used by @keyv/sqlite), which node-gyp compiles from source. Then the source is copied.
+#   package-lock.json says): plain JavaScript, nothing to compile (the SQLite store is Node's
+#   built-in node:sqlite), so no compiler is installed. Then the source is copied.
 # Stage "runtime": a clean node:24-slim with no compilers, the app in /app, run as the
 #   unprivileged `node` user. /app/data is a volume: the default SQLite store
 #   (STORE_URL=sqlite://data/meeting-notes.sqlite) and the recordings' temp folder
@@ -14,13 +14,10 @@
 # .env out of the build context).
 
 FROM node:24-slim AS build
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Dependencies first: this layer is rebuilt only when the manifest or the lock file changes.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 COPY src/ ./src/
 
 FROM node:24-slim AS runtime

@@ -47,7 +47,10 @@ export function createLogger(options: LoggerOptions): Logger {
   const secrets = (options.secrets ?? []).filter(
     (s): s is string => s !== undefined && s.length >= 8,
   );
-  const pretty = options.destination === undefined && process.stdout.isTTY === true;
+  // Pretty lines for a person at a terminal, when pino-pretty is installed (a development
+  // dependency: a production install logs JSON lines, as it should).
+  const pretty =
+    options.destination === undefined && process.stdout.isTTY === true && hasPinoPretty();
   return pino(
     {
       level: options.level,
@@ -60,6 +63,15 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination,
   );
+}
+
+function hasPinoPretty(): boolean {
+  try {
+    import.meta.resolve("pino-pretty");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const TO_SLACK_LEVEL: Record<string, SlackLogLevel> = {

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Store } from "../store/index.ts";
 import type { Job } from "./job.ts";
+import { withLease } from "./with-lease.ts";
 
 /**
  * Fair use: how many recordings may be downloaded and transcribed at once — per person, per
@@ -41,7 +41,8 @@ type AdmissionRecord = z.infer<typeof recordSchema>;
 
 const KEY = "admission";
 const LEASE_KEY = "admission";
-const LEASE_MS = 10_000;
+/** Admission is short: a read and a write. Waits up to ~4 s for another replica's turn. */
+const ADMISSION_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 20 } };
 /** How often the lists are checked against the job records (a crash can leave a stale id). */
 const VERIFY_EVERY_MS = 60_000;
 
@@ -150,8 +151,7 @@ export class Admission {
     change: (record: AdmissionRecord) => Promise<{ place: T; next?: AdmissionRecord }>,
   ): Promise<T> {
     const { store } = this.#o;
-    const token = await this.#acquire();
-    try {
+    const result = await withLease(store, LEASE_KEY, ADMISSION_LEASE, async () => {
       let record = await this.#read();
       if (this.#o.now() - record.checkedAt > VERIFY_EVERY_MS) record = await this.#verify(record);
       const { place, next } = await change(record);
@@ -159,18 +159,9 @@ export class Admission {
         await store.set("meta", KEY, next ?? record);
       }
       return place;
-    } finally {
-      await store.releaseLease(LEASE_KEY, token).catch(() => undefined);
-    }
-  }
-
-  async #acquire(): Promise<string> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const token = await this.#o.store.acquireLease(LEASE_KEY, LEASE_MS);
-      if (token !== undefined) return token;
-      await sleep(10 + Math.random() * 20);
-    }
-    throw new Error("The admission lease stayed busy.");
+    });
+    if (!result.held) throw new Error("The admission lease stayed busy.");
+    return result.value;
   }
 
   async #read(): Promise<AdmissionRecord> {

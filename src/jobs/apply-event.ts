@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import { type Admission, holdsSlot } from "./admission.ts";
+import type { JobEvent } from "./events.ts";
 import type { Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
-import { type JobEvent, transition } from "./transitions.ts";
+import { transition } from "./transitions.ts";
 
 /** Told that `job` left stage `from` after `ms` milliseconds. */
 export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;

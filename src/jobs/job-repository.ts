@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
 import type { Store } from "../store/index.ts";
-import { isActive, type Job, jobSchema } from "./job.ts";
+import { isActive, type Job, storedJobSchema } from "./job.ts";
+import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
+const cancelKey = (jobId: string) => `cancel:${jobId}`;
 /** The lease under which one process at a time changes a job (runner steps, commands). */
 export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
 
@@ -25,7 +27,7 @@ export class JobRepository {
   async get(id: string): Promise<Job | undefined> {
     const raw = await this.#store.get<unknown>("jobs", id);
     if (raw === undefined) return undefined;
-    const parsed = jobSchema.safeParse(raw);
+    const parsed = storedJobSchema.safeParse(raw);
     if (!parsed.success) {
       this.#logger.error(
         { jobId: id, issues: parsed.error.issues.slice(0, 3) },
@@ -79,6 +81,23 @@ export class JobRepository {
     await this.#store.removeActive(id);
   }
 
+  /**
+   * Records that `by` asked to cancel a job a step holds: the step stops at its next
+   * checkpoint (a step of a job whose record is gone then saves nothing).
+   */
+  requestCancel(id: string, by: string, ttlMs: number): Promise<void> {
+    return this.#store.set("meta", cancelKey(id), by, ttlMs);
+  }
+
+  /** Who asked to cancel the job, if anyone did and it is not done yet. */
+  cancelRequest(id: string): Promise<string | undefined> {
+    return this.#store.get<string>("meta", cancelKey(id));
+  }
+
+  clearCancelRequest(id: string): Promise<void> {
+    return this.#store.delete("meta", cancelKey(id));
+  }
+
   /** Drops an id from the active index (its record expired or is unreadable). */
   forgetActive(id: string): Promise<void> {
     return this.#store.removeActive(id);
@@ -91,17 +110,13 @@ export class JobRepository {
    * Leaves the id alone while anyone holds the lease.
    */
   async forgetIfInactive(id: string): Promise<boolean> {
-    const key = jobLeaseKey(id);
-    const token = await this.#store.acquireLease(key, 10_000);
-    if (token === undefined) return false;
-    try {
+    const result = await withLease(this.#store, jobLeaseKey(id), { ttlMs: 10_000 }, async () => {
       const job = await this.get(id);
       if (job !== undefined && isActive(job)) return false;
       await this.#store.removeActive(id);
       return true;
-    } finally {
-      await this.#store.releaseLease(key, token);
-    }
+    });
+    return result.held && result.value;
   }
 
   /** Jobs of an index, newest first; expired ones are skipped. */

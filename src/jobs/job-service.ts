@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { audioFormatOf, MAX_AUDIO_BYTES, type SpeakerMapEntry } from "../notetaker/index.ts";
@@ -11,7 +10,13 @@ import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-
 import type { JobRunner } from "./runner.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
 import { canTransition, type JobEvent } from "./transitions.ts";
+import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
+
+/** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
+const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
+/** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
+const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
 /** Why a recording was not taken. */
 export type StartRefusal = "unsupported_format" | "too_large" | "empty";
@@ -197,7 +202,7 @@ export class JobService {
     const job = await this.#o.repo.get(jobId);
     if (job === undefined) return { ok: false, reason: "not_found" };
     if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
-    await this.#o.store.set("meta", `cancel:${jobId}`, by, this.#o.retentionMs);
+    await this.#o.repo.requestCancel(jobId, by, this.#o.retentionMs);
     this.#o.runner.abort(jobId);
     // A job waiting for names has no step left that would read the request: run one.
     this.#o.runner.kick(jobId);
@@ -254,11 +259,18 @@ export class JobService {
   async forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
     const keys = await this.#workspaces.keysOf(teamId);
     for (const jobId of keys.jobIds) {
-      await this.#o.store.set("meta", `cancel:${jobId}`, "workspace_removed", 60 * 60_000);
+      await this.#o.repo.requestCancel(jobId, "workspace_removed", 60 * 60_000);
       this.#o.runner.abort(jobId);
     }
     for (const jobId of keys.jobIds) {
-      await this.#o.repo.forget(jobId);
+      // Under the job's lease: a step under way (here or on another replica) first stops at
+      // its checkpoint, so nothing it saves can bring the record back.
+      const forget = () => this.#o.repo.forget(jobId);
+      const done = await withLease(this.#o.store, jobLeaseKey(jobId), FORGET_LEASE, forget);
+      if (!done.held) {
+        this.#o.logger.warn({ jobId }, "a step held the job past the wait; deleting anyway");
+        await forget();
+      }
       await this.#o.admission.release(jobId).catch(() => []);
       await this.#o.runner.discard(jobId);
     }
@@ -271,36 +283,20 @@ export class JobService {
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
-  async #command(jobId: string, event: JobEvent, tries = 20): Promise<CommandResult> {
-    const leaseKey = jobLeaseKey(jobId);
-    for (let attempt = 0; attempt < tries; attempt++) {
-      const token = await this.#o.store.acquireLease(leaseKey, 10_000);
-      if (token === undefined) {
-        await sleep(100);
-        continue;
-      }
-      try {
-        const job = await this.#o.repo.get(jobId);
-        if (job === undefined) return { ok: false, reason: "not_found" };
-        if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" };
-        this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
-        const next = await applyEvent(
-          {
-            ...this.#o,
-            onStageChange: this.#o.onStageChange,
-            kick: (id) => this.#o.runner.kick(id),
-          },
-          job,
-          event,
-        );
-        if (isActive(next)) this.#o.runner.kick(jobId);
-        else this.#o.runner.settle(next);
-        return { ok: true, job: next };
-      } finally {
-        await this.#o.store.releaseLease(leaseKey, token);
-      }
-    }
-    return { ok: false, reason: "busy" };
+  async #command(jobId: string, event: JobEvent): Promise<CommandResult> {
+    const result = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, async () => {
+      const job = await this.#o.repo.get(jobId);
+      if (job === undefined) return { ok: false, reason: "not_found" } as const;
+      if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
+      this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
+      const kick = (id: string) => this.#o.runner.kick(id);
+      const { onStageChange } = this.#o;
+      const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
+      if (isActive(next)) this.#o.runner.kick(jobId);
+      else this.#o.runner.settle(next);
+      return { ok: true, job: next } as const;
+    });
+    return result.held ? result.value : { ok: false, reason: "busy" };
   }
 }
 

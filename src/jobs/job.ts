@@ -147,7 +147,8 @@ const doneSchema = commonSchema.extend({
   stage: z.literal("done"),
   note: noteInputsSchema,
   markdown: z.string(),
-  partsPosted: z.number().int().nonnegative(),
+  /** How many note parts were posted (the last delivery's). */
+  postedParts: z.number().int().nonnegative(),
   delivery: z.number().int().positive(),
   docxFileId: z.string().optional(),
   finishedAt: z.number(),
@@ -215,6 +216,22 @@ export const jobSchema = z.discriminatedUnion("stage", [
   failedSchema,
   canceledSchema,
 ]);
+
+/**
+ * A record as read from the store, brought up to date first: records written by an earlier
+ * version keep working (a finished job's `partsPosted` is now `postedParts`, as in delivery).
+ */
+export const storedJobSchema = z.preprocess(migrateStoredJob, jobSchema);
+
+function migrateStoredJob(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const record = raw as Record<string, unknown>;
+  if (record.stage === "done" && record.postedParts === undefined && "partsPosted" in record) {
+    const { partsPosted, ...rest } = record;
+    return { ...rest, postedParts: partsPosted };
+  }
+  return raw;
+}
 
 export type Job = z.infer<typeof jobSchema>;
 export type ActiveJob = z.infer<typeof activeJobSchema>;

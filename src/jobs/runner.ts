@@ -14,9 +14,15 @@ import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { type JobRepository, jobLeaseKey } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import { createStepContext } from "./step-context.ts";
-import { defaultStageLimits, runStep, type StageLimits, type StepContext } from "./steps.ts";
+import { runStep } from "./stages/index.ts";
+import {
+  createStepContext,
+  defaultStageLimits,
+  type StageLimits,
+  type StepContext,
+} from "./step-context.ts";
 import { TempFiles } from "./temp-files.ts";
+import { LeaseLost, withLease } from "./with-lease.ts";
 
 export interface RunnerOptions {
   repo: JobRepository;
@@ -55,16 +61,8 @@ function isTransfer(job: ActiveJob): boolean {
   );
 }
 
-const cancelKey = (id: string) => `cancel:${id}`;
-
 /** The job was canceled while a step was under way. */
 class CanceledDuringStep extends Error {}
-
-/**
- * This process no longer holds the job's lease (it stalled past the lease's end, and
- * another replica may have taken over): it must stop without saving anything.
- */
-class LeaseLost extends Error {}
 
 /**
  * Drives every active job to its end. Each step runs under the job's lease, so exactly one
@@ -255,31 +253,20 @@ export class JobRunner {
 
   async #runUnderLease(id: string): Promise<void> {
     const { store, leaseTtlMs, now } = this.#o;
-    const leaseKey = jobLeaseKey(id);
-    const token = await store.acquireLease(leaseKey, leaseTtlMs);
-    if (token === undefined) {
-      // Another replica drives this job now; look again once its lease could have lapsed.
-      this.#schedule(id, now() + leaseTtlMs / 2);
-      return;
-    }
-    const controller = new AbortController();
-    this.#controllers.set(id, controller);
-    /** Renews the lease; once it is lost, aborts the step and throws. */
-    const holdLease = async () => {
-      if (controller.signal.reason instanceof LeaseLost) throw controller.signal.reason;
-      if (!(await store.renewLease(leaseKey, token, leaseTtlMs))) {
-        controller.abort(new LeaseLost(`lease of job ${id} lost`));
-        throw controller.signal.reason;
+    const options = { ttlMs: leaseTtlMs, keepAlive: true };
+    const result = await withLease(store, jobLeaseKey(id), options, async (lease) => {
+      // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
+      const controller = new AbortController();
+      this.#controllers.set(id, controller);
+      try {
+        const signal = AbortSignal.any([controller.signal, lease.signal]);
+        await this.#stepWhileDue(id, signal, () => lease.renew());
+      } finally {
+        this.#controllers.delete(id);
       }
-    };
-    const renew = setInterval(() => holdLease().catch(() => undefined), leaseTtlMs / 3);
-    try {
-      await this.#stepWhileDue(id, controller.signal, holdLease);
-    } finally {
-      clearInterval(renew);
-      this.#controllers.delete(id);
-      await store.releaseLease(leaseKey, token).catch(() => undefined);
-    }
+    });
+    // Another replica drives this job now; look again once its lease could have lapsed.
+    if (!result.held) this.#schedule(id, now() + leaseTtlMs / 2);
   }
 
   /** Runs steps back to back while the job is due, then sets a timer for its next one. */
@@ -291,7 +278,7 @@ export class JobRunner {
         this.#lastStatusAt.delete(id);
         return;
       }
-      if ((await this.#o.store.get("meta", cancelKey(id))) !== undefined) {
+      if ((await this.#o.repo.cancelRequest(id)) !== undefined) {
         // A cancel that arrived while another step held the job.
         const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
         await this.#cancelNow(ctx, job);
@@ -354,10 +341,10 @@ export class JobRunner {
   }
 
   async #cancelNow(ctx: StepContext, job: ActiveJob): Promise<Job> {
-    const by = (await this.#o.store.get<string>("meta", cancelKey(job.id))) ?? "unknown";
+    const by = (await this.#o.repo.cancelRequest(job.id)) ?? "unknown";
     await this.#files.removeNamedBy(job);
     const canceled = await ctx.commit(job, { type: "canceled", by });
-    await this.#o.store.delete("meta", cancelKey(job.id));
+    await this.#o.repo.clearCancelRequest(job.id);
     return ctx.showStatus(canceled, "stage");
   }
 
@@ -378,7 +365,7 @@ export class JobRunner {
       signal,
       holdLease,
       lastStatusAt: this.#lastStatusAt,
-      isCanceled: async (id) => (await this.#o.store.get("meta", cancelKey(id))) !== undefined,
+      isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
       kick: (id) => this.kick(id),
     });

@@ -3,12 +3,45 @@ import type { PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
+import type { JobEvent } from "./events.ts";
 import type { Gateway } from "./gateway.ts";
 import type { Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import type { StageLimits, StepContext } from "./steps.ts";
-import type { JobEvent } from "./transitions.ts";
+
+/** How long a stage may run before the job fails with a clear reason. */
+export interface StageLimits {
+  transcribingMs: number;
+  writingMs: number;
+}
+
+export const defaultStageLimits: StageLimits = {
+  transcribingMs: 3 * 60 * 60_000,
+  writingMs: 60 * 60_000,
+};
+
+/** What a step may use. `commit` applies an event and persists the result before returning. */
+export interface StepContext {
+  client: NoteTakerPort;
+  gateway: Gateway;
+  store: Store;
+  /** Fair-use slots: a queued job starts only when one is free. */
+  admission: Admission;
+  schedule: PollSchedule;
+  limits: StageLimits;
+  tempDir: string;
+  now: () => number;
+  signal: AbortSignal;
+  logger: Logger;
+  commit(job: Job, event: JobEvent): Promise<Job>;
+  /** `commit` for an event that keeps the job in its stage (checked), typed as it was. */
+  update<J extends Job>(job: J, event: JobEvent): Promise<J>;
+  /**
+   * Shows the job's state in Slack. "progress" edits are throttled; "stage" ones always go
+   * out but a failure is only logged; a "required" one (a prompt the user must act on) throws.
+   */
+  showStatus(job: Job, mode: "progress" | "stage" | "required"): Promise<Job>;
+}
 
 export interface StepContextOptions {
   repo: JobRepository;
@@ -59,6 +92,13 @@ export function createStepContext(o: StepContextOptions): StepContext {
       if (!terminal && (await o.isCanceled(job.id))) throw o.onCanceled();
       const next = await applyEvent({ ...o, logger }, job, event);
       return next;
+    },
+    update: async <J extends Job>(job: J, event: JobEvent): Promise<J> => {
+      const next = await ctx.commit(job, event);
+      if (next.stage !== job.stage) {
+        throw new Error(`The event ${event.type} moved a job out of stage ${job.stage}.`);
+      }
+      return next as J;
     },
     showStatus: async (job, mode) => {
       const last = o.lastStatusAt.get(job.id) ?? 0;

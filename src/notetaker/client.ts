@@ -1,38 +1,31 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
-import { STATUS_CODES } from "node:http";
 import type { FormDataLike } from "form-data-encoder";
 import { type Logger, pino } from "pino";
-import { type Dispatcher, getGlobalDispatcher, request } from "undici";
+import { type Dispatcher, getGlobalDispatcher } from "undici";
 import type { z } from "zod";
+import { type ApiTarget, callApi } from "./api-call.ts";
 import { checkAudioFile, checkLanguageHint, checkSpeakerHints } from "./audio-rules.ts";
+import type { SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
 import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
-import {
-  errorFromResponse,
-  errorMessageOf,
-  NoteTakerError,
-  NoteTakerProtocolError,
-  NoteTakerRefusedError,
-  NoteTakerTooLargeError,
-} from "./errors.ts";
+import { NoteTakerError, NoteTakerProtocolError } from "./errors.ts";
 import { safeFileName } from "./file-names.ts";
 import {
   parseJsonOrUndefined,
   type RetryContext,
-  readTextCapped,
   realSleep,
   type Sleep,
   withRetries,
 } from "./http.ts";
 import { buildForm, diskFile, encodeMultipart, memoryFile } from "./multipart.ts";
-import { normalizeProgress, type Progress } from "./progress.ts";
+import { normalizeProgress } from "./progress.ts";
 import {
   createResultLinkGuard,
   type ResultLinkGuard,
   type ResultLinkOptions,
 } from "./result-link-guard.ts";
-import { checkDeclaredLength, getResultLink, writeDocxCapped } from "./result-links.ts";
-import { defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
+import { readDialogLink, saveDocxLink } from "./result-links.ts";
+import { defaultRetryPolicy, type RetryPolicy } from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,
@@ -41,10 +34,10 @@ import {
   type NoteResult,
   noteResultSchema,
   pollResponseSchema,
-  type SpeakerHint,
-  type SpeakerMapInput,
   submitResponseSchema,
 } from "./schemas.ts";
+
+export type { SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
 
 export interface NoteTakerClientOptions {
   /** Including `/api/v1/third-party/note-taker`. */
@@ -70,27 +63,6 @@ export interface NoteTakerClientOptions {
   onRequest?: (operation: string, outcome: string) => void;
 }
 
-export type Task<Result> =
-  | { status: "running"; rawStatus: string; progress: Progress | null }
-  | { status: "completed"; result: Result }
-  | { status: "failed"; message: string };
-
-export interface SubmitAudioInput {
-  path: string;
-  filename: string;
-  speakers?: readonly SpeakerHint[];
-  contextText?: string;
-  languageHint?: string;
-}
-
-export interface SubmitDialogInput {
-  dialog: Dialog;
-  speakerMap?: SpeakerMapInput;
-  contextText?: string;
-  template?: { filename: string; data: Uint8Array };
-}
-
-const MAX_ENVELOPE_BYTES = 1024 * 1024;
 const MIB = 1024 * 1024;
 // A dialog of 20 MiB is tens of hours of speech; it is parsed and kept in memory, so the cap
 // is what bounds the memory one job can take.
@@ -107,8 +79,7 @@ const NO_REASON = "The Note Service reported a failure without giving a reason."
  */
 export class NoteTakerClient {
   readonly #baseUrl: string;
-  readonly #apiKey: string;
-  readonly #dispatcher: Dispatcher;
+  readonly #api: ApiTarget;
   readonly #links: ResultLinkGuard;
   readonly #retry: RetryContext;
   readonly #timeoutMs: number;
@@ -119,8 +90,11 @@ export class NoteTakerClient {
 
   constructor(options: NoteTakerClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.#apiKey = options.apiKey;
-    this.#dispatcher = options.dispatcher ?? getGlobalDispatcher();
+    this.#api = {
+      baseUrl: this.#baseUrl,
+      apiKey: options.apiKey,
+      dispatcher: options.dispatcher ?? getGlobalDispatcher(),
+    };
     this.#links = createResultLinkGuard(
       this.#baseUrl,
       options.resultLinks ?? {},
@@ -213,12 +187,13 @@ export class NoteTakerClient {
   /** Downloads and validates the dialog file of a completed transcription (§2.2). */
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
     const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
-      return this.#observed("GET dialog", async () => {
-        const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
-        const tooLarge = () => new NoteTakerTooLargeError("dialog", this.#maxDialogBytes);
-        await checkDeclaredLength(response, tooLarge());
-        return readTextCapped(response.body, this.#maxDialogBytes, tooLarge);
-      });
+      return this.#observed("GET dialog", () =>
+        readDialogLink(this.#links, url, {
+          timeoutMs: this.#timeoutMs,
+          maxBytes: this.#maxDialogBytes,
+          signal,
+        }),
+      );
     });
     const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
@@ -237,14 +212,13 @@ export class NoteTakerClient {
     const partPath = `${destPath}.${randomUUID()}.part`;
     try {
       const bytes = await withRetries("download docx", this.#retry, signal, async () => {
-        return this.#observed("GET docx", async () => {
-          const response = await getResultLink(this.#links, url, this.#timeoutMs, signal);
-          await checkDeclaredLength(
-            response,
-            new NoteTakerTooLargeError("docx", this.#maxDocxBytes),
-          );
-          return writeDocxCapped(response.body, partPath, this.#maxDocxBytes);
-        });
+        return this.#observed("GET docx", () =>
+          saveDocxLink(this.#links, url, partPath, {
+            timeoutMs: this.#timeoutMs,
+            maxBytes: this.#maxDocxBytes,
+            signal,
+          }),
+        );
       });
       await rename(partPath, destPath);
       return bytes;
@@ -262,7 +236,12 @@ export class NoteTakerClient {
     const envelope = await withRetries(`POST ${path}`, this.#retry, signal, async () => {
       const { headers, body } = encodeMultipart(await makeForm());
       return this.#observed(`POST ${path.slice(1)}`, () =>
-        this.#callApi("POST", path, submitResponseSchema, { headers, body, timeoutMs, signal }),
+        callApi(this.#api, "POST", path, submitResponseSchema, {
+          headers,
+          body,
+          timeoutMs,
+          signal,
+        }),
       );
     });
     return envelope.data.task_id;
@@ -278,7 +257,7 @@ export class NoteTakerClient {
     const url = `${path}/${encodeURIComponent(taskId)}`;
     const { data } = await withRetries(`GET ${path}`, this.#retry, signal, () =>
       this.#observed(`GET ${path.slice(1)}`, () =>
-        this.#callApi("GET", url, pollResponseSchema, { timeoutMs: this.#timeoutMs, signal }),
+        callApi(this.#api, "GET", url, pollResponseSchema, { timeoutMs: this.#timeoutMs, signal }),
       ),
     );
     if (data.status === "failed") {
@@ -298,61 +277,6 @@ export class NoteTakerClient {
       });
     }
     return { status: "completed", result: result.data };
-  }
-
-  async #callApi<T>(
-    method: "GET" | "POST",
-    path: string,
-    schema: z.ZodType<T>,
-    options: {
-      headers?: Record<string, string>;
-      body?: NodeJS.ReadableStream;
-      timeoutMs: number;
-      signal: AbortSignal | undefined;
-    },
-  ): Promise<T> {
-    const response = await request(`${this.#baseUrl}${path}`, {
-      dispatcher: this.#dispatcher,
-      method,
-      headers: { accept: "application/json", ...options.headers, "x-api-key": this.#apiKey },
-      ...(options.body === undefined ? {} : { body: options.body as never }),
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      signal: options.signal ?? null,
-    });
-    const text = await readTextCapped(
-      response.body,
-      MAX_ENVELOPE_BYTES,
-      () => new NoteTakerProtocolError(`The answer is larger than ${MAX_ENVELOPE_BYTES} bytes.`),
-    );
-    const json = parseJsonOrUndefined(text);
-    const isPoll = method === "GET";
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      throw errorFromResponse({
-        status: response.statusCode,
-        body: json,
-        // undici does not expose the reason phrase; the standard one for the code is as good.
-        statusText: STATUS_CODES[response.statusCode] ?? "",
-        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
-        isPoll,
-      });
-    }
-    if (typeof json === "object" && json !== null && (json as { ok?: unknown }).ok === false) {
-      throw new NoteTakerRefusedError(
-        errorMessageOf(json) ?? "The Note Service refused the request.",
-        {
-          status: response.statusCode,
-        },
-      );
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new NoteTakerProtocolError(`Unexpected answer to ${method} ${path.split("/")[1]}.`, {
-        status: response.statusCode,
-        cause: parsed.error,
-      });
-    }
-    return parsed.data;
   }
 }
 

@@ -1,3 +1,5 @@
+import { isTransientStatus } from "./retry-policy.ts";
+
 /**
  * The errors of the Note Service client. Each class is one meaningful outcome; the job layer
  * decides from the class (not from status codes) what the user is told and whether a retry
@@ -138,7 +140,7 @@ export function errorFromResponse(input: {
     });
   }
   if (status === 404 && isPoll) return new NoteTakerTaskNotFoundError(message, { status });
-  if (status === 408 || status === 429 || status >= 500) {
+  if (isTransientStatus(status)) {
     return new NoteTakerTransientError(message, {
       status,
       ...(input.retryAfterMs === undefined ? {} : { retryAfterMs: input.retryAfterMs }),

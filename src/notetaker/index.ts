@@ -21,7 +21,12 @@ export {
   type PollScheduleOptions,
 } from "./poll-schedule.ts";
 export { normalizeProgress, type Progress } from "./progress.ts";
-export { defaultRetryPolicy, fastRetryPolicy, type RetryPolicy } from "./retry-policy.ts";
+export {
+  defaultRetryPolicy,
+  fastRetryPolicy,
+  isTransientStatus,
+  type RetryPolicy,
+} from "./retry-policy.ts";
 export type {
   AudioResult,
   Dialog,

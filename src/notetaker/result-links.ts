@@ -8,8 +8,9 @@ import {
   NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "./errors.ts";
+import { readTextCapped } from "./http.ts";
 import type { ResultLinkGuard } from "./result-link-guard.ts";
-import { parseRetryAfter } from "./retry-policy.ts";
+import { isTransientStatus, parseRetryAfter } from "./retry-policy.ts";
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -67,7 +68,7 @@ function errorOfStatus(status: number, retryAfterHeader: string | string[] | und
       status,
     });
   }
-  if (status === 408 || status === 429 || status >= 500) {
+  if (isTransientStatus(status)) {
     return new NoteTakerTransientError(`The result link answered ${status}.`, {
       status,
       ...retryAfter(retryAfterHeader),
@@ -118,4 +119,38 @@ export async function writeDocxCapped(
     throw new NoteTakerProtocolError("The note's DOCX link did not return a DOCX file.");
   }
   return total;
+}
+
+/** How long to wait, how much to take, and when to stop. */
+export interface LinkReadOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The dialog file behind `dialog_url`, as text: refused past `maxBytes` as announced or
+ * while streaming ({@link NoteTakerTooLargeError}), decoded into one string as it comes.
+ */
+export async function readDialogLink(
+  guard: ResultLinkGuard,
+  url: string,
+  options: LinkReadOptions,
+): Promise<string> {
+  const response = await getResultLink(guard, url, options.timeoutMs, options.signal);
+  const tooLarge = () => new NoteTakerTooLargeError("dialog", options.maxBytes);
+  await checkDeclaredLength(response, tooLarge());
+  return readTextCapped(response.body, options.maxBytes, tooLarge);
+}
+
+/** The note's DOCX behind `docx_url`, streamed to `path` with the same caps; its size. */
+export async function saveDocxLink(
+  guard: ResultLinkGuard,
+  url: string,
+  path: string,
+  options: LinkReadOptions,
+): Promise<number> {
+  const response = await getResultLink(guard, url, options.timeoutMs, options.signal);
+  await checkDeclaredLength(response, new NoteTakerTooLargeError("docx", options.maxBytes));
+  return writeDocxCapped(response.body, path, options.maxBytes);
 }

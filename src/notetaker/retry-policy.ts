@@ -59,3 +59,12 @@ export function parseRetryAfter(
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * Whether an HTTP status says "try again later": 408 (the server gave up waiting), 429 (too
+ * many requests) and 5xx. The one rule for the Note Service's API, its result links and
+ * Slack's file downloads.
+ */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}

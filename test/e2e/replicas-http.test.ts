@@ -31,7 +31,14 @@ describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => 
     await redis.flushDb();
     await redis.quit();
     world = await startProcesses();
-    const env = { STORE_URL: url.toString() };
+    // Fifty recordings of one person at once: what is tested is that two replicas share the
+    // work exactly once, not the fair-use limits (test/e2e/fair-use.test.ts has those).
+    const env = {
+      STORE_URL: url.toString(),
+      MAX_ACTIVE_JOBS_PER_USER: "50",
+      MAX_ACTIVE_JOBS_PER_CHANNEL: "50",
+      MAX_ACTIVE_JOBS: "50",
+    };
     replicas = await Promise.all([world.app(env), world.app(env)]);
   }, 30_000);
   afterAll(() => world?.stop());

@@ -46,7 +46,7 @@ const done: Job = {
   stage: "done",
   note,
   markdown: "# N",
-  partsPosted: 1,
+  postedParts: 1,
   delivery: 1,
   finishedAt: T,
 };
@@ -189,7 +189,7 @@ describe("job transitions", () => {
       { type: "delivered" },
       T,
     );
-    expect(delivered).toMatchObject({ stage: "done", partsPosted: 2, finishedAt: T });
+    expect(delivered).toMatchObject({ stage: "done", postedParts: 2, finishedAt: T });
     expect("docxPath" in delivered || "wakeAt" in delivered).toBe(false);
   });
 

@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
-import KeyvSqlite from "@keyv/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.ts";
-import { createJsonKeyv } from "../../src/store/json-keyv.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { runStoreChild } from "./child-exit.ts";
@@ -33,14 +32,23 @@ describeStoreContract("sqlite", {
 });
 
 describe("sqlite store", () => {
-  it("reads an active index an earlier version wrote (an array of ids) and moves it over", async () => {
-    const file = join(temp.dir, "legacy-active.sqlite");
-    const first = await openStore(`sqlite://${file}`);
-    await first.close();
-    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: "keyv" });
-    await createJsonKeyv(adapter).set("meeting-notes:active", ["old-1", "old-2"]);
-    await adapter.disconnect();
+  it("opens a file an earlier version wrote with @keyv/sqlite, and moves its active index over", async () => {
+    const file = join(temp.dir, "legacy.sqlite");
+    // The layout @keyv/sqlite wrote: key and value, the expiry inside the serialized value.
+    const legacy = new DatabaseSync(file);
+    legacy.exec("CREATE TABLE keyv (key VARCHAR(255) PRIMARY KEY, value TEXT)");
+    const insert = legacy.prepare("INSERT INTO keyv (key, value) VALUES (?, ?)");
+    const future = Date.now() + 60 * 60_000;
+    insert.run("meeting-notes:jobs:j1", `{"expires":${future},"value":{"stage":"naming"}}`);
+    insert.run("meeting-notes:jobs:old", '{"expires":1000,"value":{"stage":"done"}}');
+    insert.run("meeting-notes:settings:T1:C1", '{"value":{"autoTranscribe":false}}');
+    insert.run("meeting-notes:active", '{"value":["old-1","old-2"]}');
+    legacy.close();
+
     const store = await openStore(`sqlite://${file}`);
+    expect(await store.get("jobs", "j1")).toEqual({ stage: "naming" });
+    expect(await store.get("settings", "T1:C1")).toEqual({ autoTranscribe: false });
+    expect(await store.get("jobs", "old")).toBeUndefined();
     expect((await store.listActive()).sort()).toEqual(["old-1", "old-2"]);
     // Their stages are unknown until they next change stage; then they count.
     expect(await store.countActive()).toEqual({});
@@ -49,6 +57,13 @@ describe("sqlite store", () => {
     expect(await store.listActive()).toEqual(["old-1"]);
     expect(await store.countActive()).toEqual({ naming: 1 });
     await store.close();
+
+    // The expired row went at open (the sweep), by the `expires` column the migration filled.
+    const after = new DatabaseSync(file);
+    const keys = after.prepare("SELECT key FROM keyv ORDER BY key").all() as { key: string }[];
+    after.close();
+    expect(keys.map((row) => row.key)).not.toContain("meeting-notes:jobs:old");
+    expect(keys.map((row) => row.key)).toContain("meeting-notes:jobs:j1");
   });
 
   it("resolves a relative path from the working directory and creates its folders", async () => {
@@ -104,17 +119,27 @@ describe("sqlite store", () => {
 
   it("keeps the active index fast at 5,000 ids", async () => {
     const file = join(temp.dir, "active-5000.sqlite");
+    // 5,000 ids written in one go (one by one, the set-up alone took 30 s): the index as a
+    // store that has run a while holds it.
+    const seeded = await openStore(`sqlite://${file}`);
+    await seeded.close();
+    const raw = new DatabaseSync(file);
+    const ids = Array.from({ length: 5000 }, (_, i) => `job-${String(i).padStart(6, "0")}`);
+    const index = Object.fromEntries(ids.map((id) => [id, "transcribing"]));
+    raw
+      .prepare("INSERT INTO keyv (key, value) VALUES (?, ?)")
+      .run("meeting-notes:active-stages", JSON.stringify({ value: index }));
+    raw.close();
     const store = await openStore(`sqlite://${file}`);
-    for (let i = 0; i < 5000; i += 1)
-      await store.addActive(`job-${String(i).padStart(6, "0")}`, "transcribing");
+    expect(await store.listActive()).toHaveLength(5000);
     const started = performance.now();
     for (let i = 0; i < 100; i += 1) await store.addActive(`extra-${i}`, "queued");
     for (let i = 0; i < 100; i += 1) await store.removeActive(`job-${String(i).padStart(6, "0")}`);
     const perWriteMs = (performance.now() - started) / 200;
     const listStarted = performance.now();
-    const ids = await store.listActive();
+    const listed = await store.listActive();
     const listMs = performance.now() - listStarted;
-    expect(ids).toHaveLength(5000);
+    expect(listed).toHaveLength(5000);
     // Generous bounds (a loaded CI machine); measured locally far lower.
     expect(perWriteMs).toBeLessThan(20);
     expect(listMs).toBeLessThan(100);

@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
+import { isTransientStatus } from "../../notetaker/index.ts";
 
 /** Why a Slack file could not be downloaded; `transient` says whether trying again can help. */
 export class SlackDownloadError extends Error {
@@ -117,7 +118,7 @@ async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.Resp
     }
     if (statusCode !== 200) {
       await body.dump();
-      const transient = statusCode === 429 || statusCode >= 500;
+      const transient = isTransientStatus(statusCode);
       throw new SlackDownloadError(`Slack answered ${statusCode} to the file download.`, transient);
     }
     if (String(headers["content-type"] ?? "").includes("text/html")) {

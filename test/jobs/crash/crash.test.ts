@@ -276,7 +276,7 @@ async function runScenario(
     expect(delivered.totals).toEqual([expected.length]);
     expect(delivered.indexes).toEqual([...expected.keys()]);
     expect(delivered.parts.map((p) => p.text)).toEqual(expected);
-    expect(final.partsPosted).toBe(expected.length);
+    expect(final.postedParts).toBe(expected.length);
     // Exactly one DOCX upload, and it is the one the job remembers.
     expect(delivered.docx).toHaveLength(1);
     expect(final.docxFileId).toBe(delivered.docx[0]?.fileId);

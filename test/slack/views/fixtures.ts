@@ -99,7 +99,7 @@ export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => (
   },
   delivery: 1,
   markdown: "# Notes",
-  partsPosted: 1,
+  postedParts: 1,
   finishedAt: T0 + 760_000,
   ...overrides,
 });

@@ -1,0 +1,52 @@
+import type { Dialog, Progress, SpeakerMapEntry } from "../notetaker/index.ts";
+import type { Failure, SpeakerSummary } from "./job.ts";
+
+/**
+ * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
+ * records what happened through an event, so every state change is testable without I/O.
+ */
+export type JobEvent =
+  | { type: "status_posted"; ts: string }
+  | { type: "admission_waiting"; ahead: number; wakeAt: number }
+  | { type: "download_started"; tempPath: string }
+  | { type: "downloaded" }
+  | { type: "source_missing"; tempPath: string }
+  | { type: "audio_submitting" }
+  | { type: "audio_submitted"; taskId: string; wakeAt: number }
+  | { type: "audio_polled"; progress: Progress | null; wakeAt: number }
+  | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[] }
+  | { type: "awaiting_names" }
+  | {
+      type: "names_given";
+      speakerMap: SpeakerMapEntry[];
+      contextText?: string;
+      templateId?: string;
+    }
+  | { type: "naming_skipped" }
+  | { type: "note_submitting" }
+  | { type: "note_submitted"; taskId: string; wakeAt: number }
+  | { type: "note_polled"; wakeAt: number }
+  | { type: "note_written"; markdown: string; docxUrl: string }
+  | { type: "docx_downloaded"; docxPath: string }
+  | { type: "docx_link_expired" }
+  | { type: "part_posting"; index: number }
+  | { type: "part_posted"; index: number }
+  | { type: "docx_uploading" }
+  | { type: "docx_uploaded"; fileId: string }
+  | { type: "delivery_reconciled"; postedParts: number; docxFileId: string | undefined }
+  | { type: "delivered" }
+  | { type: "retry_later"; wakeAt: number }
+  | { type: "failed"; failure: Failure; retryable: boolean }
+  | { type: "canceled"; by: string }
+  | { type: "retried" }
+  | {
+      type: "regenerate";
+      speakerMap?: SpeakerMapEntry[];
+      contextText?: string;
+      templateId?: string;
+    };
+
+export type JobEventType = JobEvent["type"];
+
+/** The event of one type. */
+export type EventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;

@@ -1,0 +1,118 @@
+import { rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
+import { JobStepError } from "../failure-policy.ts";
+import type { Job, JobIn } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+import { MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
+
+type Delivering = JobIn<"delivering">;
+
+/**
+ * The note is written: its DOCX is fetched, its parts posted and the DOCX uploaded, each
+ * call checkpointed (intent before, result after) so a crash never posts anything twice.
+ */
+export const deliveringReducers: Reducers<"delivering"> = {
+  docx_downloaded: (job, event, now) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: now,
+    docxPath: event.docxPath,
+  }),
+  // The link died before the DOCX was fetched: the note is written again (before any part
+  // is posted, a few times at most).
+  docx_link_expired: (job, _event, now) =>
+    job.postedParts > 0 || job.relinks >= MAX_RELINKS
+      ? undefined
+      : startWriting(job, job.note, job.relinks + 1, job.delivery, now),
+  part_posting: (job, event) => ({ ...job, postingPart: event.index }),
+  part_posted: ({ postingPart: _, ...job }, event, now) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: now,
+    postedParts: Math.max(job.postedParts, event.index + 1),
+  }),
+  docx_uploading: (job) => ({ ...job, uploadingDocx: true }),
+  docx_uploaded: ({ uploadingDocx: _, ...job }, event, now) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: now,
+    docxFileId: event.fileId,
+  }),
+  // Reading the thread is no progress: `attempts` stays, so a post that keeps failing still
+  // reaches the failure policy's limit.
+  delivery_reconciled: (
+    { postingPart: _p, uploadingDocx: _u, docxFileId: _d, ...job },
+    event,
+    now,
+  ) => ({
+    ...job,
+    wakeAt: now,
+    postedParts: event.postedParts,
+    ...(event.docxFileId === undefined ? {} : { docxFileId: event.docxFileId }),
+  }),
+  delivered: ({ docxUrl: _u, docxPath: _p, relinks: _r, wakeAt: _w, ...job }, _event, now) => ({
+    ...job,
+    stage: "done",
+    finishedAt: now,
+  }),
+};
+
+/** Fetches the DOCX, posts the parts not yet posted, uploads the DOCX, and finishes. */
+export async function deliveringStep(ctx: StepContext, start: Delivering): Promise<Job> {
+  let job = await reconcile(ctx, start);
+  const fetched = await fetchDocx(ctx, job);
+  if (fetched.stage !== "delivering") return fetched;
+  job = fetched;
+  const parts = ctx.gateway.splitNote(job.markdown);
+  for (let index = job.postedParts; index < parts.length; index++) {
+    job = await ctx.update(job, { type: "part_posting", index });
+    await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length);
+    job = await ctx.update(job, { type: "part_posted", index });
+  }
+  const { docxPath } = job;
+  if (job.docxFileId === undefined && docxPath !== undefined) {
+    job = await ctx.update(job, { type: "docx_uploading" });
+    const fileId = await ctx.gateway.uploadDocx(job, docxPath, ctx.signal);
+    job = await ctx.update(job, { type: "docx_uploaded", fileId });
+  }
+  if (docxPath !== undefined) await rm(docxPath, { force: true });
+  return ctx.showStatus(await ctx.commit(job, { type: "delivered" }), "stage");
+}
+
+/**
+ * Fetches the DOCX unless it is on this disk or already uploaded: its link is good for
+ * 24 hours, and another replica's disk is not this one. An expired link rewrites the note.
+ */
+async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
+  const onDisk =
+    job.docxPath !== undefined &&
+    (await stat(job.docxPath).then(
+      () => true,
+      () => false,
+    ));
+  if (onDisk || job.docxFileId !== undefined) return job;
+  const path = join(ctx.tempDir, `${job.id}.docx`);
+  try {
+    await ctx.client.downloadDocx(job.docxUrl, path, ctx.signal);
+  } catch (error) {
+    if (!(error instanceof NoteTakerLinkExpiredError)) throw error;
+    if (job.relinks >= MAX_RELINKS) throw new JobStepError({ code: "docx_expired" }, true);
+    ctx.logger.warn({ jobId: job.id }, "DOCX link expired before download; rewriting the note");
+    return ctx.commit(job, { type: "docx_link_expired" });
+  }
+  return ctx.update(job, { type: "docx_downloaded", docxPath: path });
+}
+
+/** After a crash mid-post, asks the thread what is already there instead of guessing. */
+async function reconcile(ctx: StepContext, job: Delivering): Promise<Delivering> {
+  if (job.postingPart === undefined && job.uploadingDocx !== true) return job;
+  const found = await ctx.gateway.findDelivered(job);
+  const postedParts = Math.max(job.postedParts, ...found.parts.map((index) => index + 1));
+  ctx.logger.info({ jobId: job.id, postedParts, docx: found.docxFileId }, "delivery reconciled");
+  return ctx.update(job, {
+    type: "delivery_reconciled",
+    postedParts,
+    docxFileId: found.docxFileId,
+  });
+}

@@ -1,0 +1,40 @@
+import type { JobEvent } from "../events.ts";
+import type { ActiveJob, ActiveStage, Job, JobIn } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+import { deliveringReducers, deliveringStep } from "./delivering.ts";
+import { downloadingReducers, downloadingStep } from "./downloading.ts";
+import type { Reducers } from "./kit.ts";
+import { namingReducers, namingStep } from "./naming.ts";
+import { queuedReducers, queuedStep } from "./queued.ts";
+import { transcribingReducers, transcribingStep } from "./transcribing.ts";
+import { writingReducers, writingStep } from "./writing.ts";
+
+export { MAX_RELINKS } from "./kit.ts";
+
+/** Each active stage: its step (the I/O) and its reducers (the state changes it takes). */
+const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } = {
+  queued: { reducers: queuedReducers, step: queuedStep },
+  downloading: { reducers: downloadingReducers, step: downloadingStep },
+  transcribing: { reducers: transcribingReducers, step: transcribingStep },
+  naming: { reducers: namingReducers, step: namingStep },
+  writing: { reducers: writingReducers, step: writingStep },
+  delivering: { reducers: deliveringReducers, step: deliveringStep },
+};
+
+type Step<S extends ActiveStage> = (ctx: StepContext, job: JobIn<S>) => Promise<Job>;
+
+/** Runs the next piece of work of an active job and returns the job as it then stands. */
+export function runStep(ctx: StepContext, job: ActiveJob): Promise<Job> {
+  // The table is keyed by the job's own stage, so its step takes this job.
+  const step = STAGES[job.stage].step as Step<ActiveStage>;
+  return step(ctx, job as JobIn<ActiveStage>);
+}
+
+/** The job a stage's event makes, or undefined when its stage does not take that event. */
+export function reduceInStage(job: ActiveJob, event: JobEvent, now: number): Job | undefined {
+  const reducers = STAGES[job.stage].reducers as Reducers<ActiveStage>;
+  const reducer = reducers[event.type] as
+    | ((job: ActiveJob, event: JobEvent, now: number) => Job | undefined)
+    | undefined;
+  return reducer?.(job, event, now);
+}

@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { audioFormatOf } from "../../notetaker/index.ts";
+import type { EventOf, JobEventType } from "../events.ts";
+import type { Job, JobIn, NoteInputs, Stage } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+
+/**
+ * What a stage module holds beside its step: for each event the stage takes, the job it
+ * becomes (pure; undefined when the event makes no sense as the job stands).
+ */
+export type Reducers<S extends Stage> = {
+  [T in JobEventType]?: (job: JobIn<S>, event: EventOf<T>, now: number) => Job | undefined;
+};
+
+/** A remote task not yet polled. */
+export const NEW_POLL = { pollAttempt: 0, progress: null } as const;
+
+/** How many times a note may be rewritten because its DOCX link expired before download. */
+export const MAX_RELINKS = 3;
+
+/** The common part of a job with every stage-specific field dropped. */
+export function commonOf(job: Job) {
+  const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
+  const { attempts, regeneratedAt } = job;
+  return {
+    id,
+    createdAt,
+    updatedAt,
+    stageStartedAt,
+    origin,
+    source,
+    options,
+    attempts,
+    ...(statusTs === undefined ? {} : { statusTs }),
+    ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
+  };
+}
+
+type StageFields<S extends Stage> = Omit<
+  JobIn<S>,
+  keyof ReturnType<typeof commonOf> | "stage" | "wakeAt"
+>;
+
+/** Moves the job into a new stage, due for its first step at once. */
+export function enter<S extends Stage>(job: Job, stage: S, now: number, fields: StageFields<S>) {
+  // The one assertion of the stage modules: the spread is the stage's record by construction.
+  return {
+    ...commonOf(job),
+    ...fields,
+    stage,
+    stageStartedAt: now,
+    attempts: 0,
+    wakeAt: now,
+  } as JobIn<S>;
+}
+
+/** Into `writing`, for the first note (names given) or another (Regenerate, expired link). */
+export function startWriting(
+  job: Job,
+  note: NoteInputs,
+  relinks: number,
+  delivery: number,
+  now: number,
+): JobIn<"writing"> {
+  return enter(job, "writing", now, { note, task: { ...NEW_POLL }, relinks, delivery });
+}
+
+/**
+ * Temp files are named after their job: start-up clean-up knows whose they are. The
+ * extension is one of the known audio formats, never a piece of the file's name.
+ */
+export function audioPath(ctx: StepContext, job: Job): string {
+  return join(ctx.tempDir, `${job.id}.${audioFormatOf(job.source.filename) ?? "audio"}`);
+}
+
+/** `{ [key]: value }` when the value is there, `{}` otherwise (optional fields). */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,10 @@
+import { JobStepError } from "../failure-policy.ts";
+import type { ActiveJob } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+
+/** Fails the job (retryably) once its stage has run longer than `limitMs`. */
+export function checkLimit(ctx: StepContext, job: ActiveJob, limitMs: number): void {
+  if (ctx.now() - job.stageStartedAt > limitMs) {
+    throw new JobStepError({ code: "timeout", detail: String(Math.round(limitMs / 60_000)) }, true);
+  }
+}

@@ -1,0 +1,44 @@
+import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Job, JobIn, NoteInputs } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+import type { Reducers } from "./kit.ts";
+import { startWriting } from "./kit.ts";
+
+/** The transcript is in: waiting for a person to name the speakers (or skip). */
+export const namingReducers: Reducers<"naming"> = {
+  awaiting_names: ({ wakeAt: _, ...job }) => ({ ...job, attempts: 0 }),
+  names_given: (job, event, now) =>
+    startWriting(
+      job,
+      noteInputs(job, event.speakerMap, event.contextText, event.templateId),
+      0,
+      1,
+      now,
+    ),
+  naming_skipped: (job, _event, now) =>
+    startWriting(job, noteInputs(job, [], undefined, undefined), 0, 1, now),
+};
+
+/** Asks who the speakers are, then waits for a person: no timer until they answer. */
+export async function namingStep(ctx: StepContext, job: JobIn<"naming">): Promise<Job> {
+  const shown = await ctx.showStatus(job, "required");
+  return ctx.commit(shown, { type: "awaiting_names" });
+}
+
+/** What the note is written from: the dialog, the names, and the context and template. */
+function noteInputs(
+  job: JobIn<"naming">,
+  speakerMap: SpeakerMapEntry[],
+  contextText: string | undefined,
+  templateId: string | undefined,
+): NoteInputs {
+  const context = contextText ?? job.options.contextText;
+  const template = templateId ?? job.options.templateId;
+  return {
+    dialog: job.dialog,
+    speakers: job.speakers,
+    speakerMap,
+    ...(context === undefined ? {} : { contextText: context }),
+    ...(template === undefined ? {} : { templateId: template }),
+  };
+}

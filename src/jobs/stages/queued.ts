@@ -1,0 +1,36 @@
+import type { Job, JobIn } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+import { audioPath, enter, type Reducers } from "./kit.ts";
+
+/** A new job, waiting for a fair-use slot before its recording is downloaded. */
+export const queuedReducers: Reducers<"queued"> = {
+  admission_waiting: (job, event) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: event.wakeAt,
+    ahead: event.ahead,
+  }),
+  download_started: (job, event, now) =>
+    enter(job, "downloading", now, { tempPath: event.tempPath }),
+};
+
+/**
+ * Starts the download once a fair-use slot is free; until then the job waits, looking
+ * again every poll interval (or sooner, when a slot is given back), and its status message
+ * says how many recordings are ahead of it.
+ */
+export async function queuedStep(ctx: StepContext, job: JobIn<"queued">): Promise<Job> {
+  const place = await ctx.admission.request(job);
+  if (!place.admitted) {
+    // Look again after the longest poll wait; a freed slot kicks the job sooner.
+    const wakeAt = ctx.now() + ctx.schedule.delayMs(Number.MAX_SAFE_INTEGER);
+    const waiting = await ctx.commit(job, {
+      type: "admission_waiting",
+      ahead: place.ahead,
+      wakeAt,
+    });
+    return place.ahead === job.ahead ? waiting : ctx.showStatus(waiting, "stage");
+  }
+  const shown = await ctx.showStatus(job, "stage");
+  return ctx.commit(shown, { type: "download_started", tempPath: audioPath(ctx, job) });
+}

@@ -1,0 +1,89 @@
+import { rm, stat } from "node:fs/promises";
+import { JobStepError } from "../failure-policy.ts";
+import type { Job, JobIn } from "../job.ts";
+import { summarizeSpeakers } from "../speaker-summary.ts";
+import type { StepContext } from "../step-context.ts";
+import { audioPath, enter, optional, type Reducers } from "./kit.ts";
+import { checkLimit } from "./limits.ts";
+
+/** The recording submitted for speaker-labelled transcription and polled. */
+export const transcribingReducers: Reducers<"transcribing"> = {
+  // The recording is not on this disk (another replica downloaded it): fetch it again.
+  source_missing: (job, event, now) =>
+    job.audio.taskId === undefined
+      ? enter(job, "downloading", now, { tempPath: event.tempPath })
+      : undefined,
+  audio_submitting: (job, _event, now) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: now,
+    audio: { ...job.audio, submittedAt: now },
+  }),
+  audio_submitted: ({ tempPath: _, ...job }, event) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: event.wakeAt,
+    audio: { ...job.audio, taskId: event.taskId },
+  }),
+  audio_polled: (job, event) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: event.wakeAt,
+    audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
+  }),
+  transcribed: (job, event, now) =>
+    enter(job, "naming", now, { dialog: event.dialog, speakers: event.speakers }),
+};
+
+/** Submits the recording, or polls its task; fetches the dialog once it is done. */
+export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
+  checkLimit(ctx, job, ctx.limits.transcribingMs);
+  const { taskId } = job.audio;
+  if (taskId === undefined) return submitAudio(ctx, job);
+  const task = await ctx.client.getAudioTask(taskId, ctx.signal);
+  if (task.status === "running") {
+    const wakeAt = ctx.now() + ctx.schedule.delayMs(job.audio.pollAttempt + 1);
+    const polled = await ctx.commit(job, { type: "audio_polled", progress: task.progress, wakeAt });
+    return ctx.showStatus(polled, "progress");
+  }
+  if (task.status === "failed") {
+    throw new JobStepError({ code: "task_failed", detail: task.message }, true);
+  }
+  const dialog = await ctx.client.fetchDialog(task.result.dialog_url, ctx.signal);
+  if (!dialog.some((entry) => entry.text.trim() !== "")) {
+    throw new JobStepError({ code: "no_speech" }, false);
+  }
+  return ctx.commit(job, { type: "transcribed", dialog, speakers: summarizeSpeakers(dialog) });
+}
+
+async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
+  const { tempPath } = job;
+  const onDisk =
+    tempPath !== undefined &&
+    (await stat(tempPath).then(
+      () => true,
+      () => false,
+    ));
+  if (tempPath === undefined || !onDisk) {
+    // Downloaded by another replica, or lost with a container's disk: download it here.
+    return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
+  }
+  // The intent is stored first: the API has no idempotency key, so the window in which a
+  // crash could make a second remote task is this one submission (see README).
+  const submitting = await ctx.update(job, { type: "audio_submitting" });
+  const taskId = await ctx.client.submitAudio(
+    {
+      path: tempPath,
+      filename: job.source.filename,
+      ...optional("speakers", job.options.speakers),
+      ...optional("contextText", job.options.contextText),
+      ...optional("languageHint", job.options.languageHint),
+    },
+    ctx.signal,
+  );
+  const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
+  const submitted = await ctx.commit(submitting, { type: "audio_submitted", taskId, wakeAt });
+  // The service has the recording: the local copy goes at once.
+  await rm(tempPath, { force: true });
+  return submitted;
+}

@@ -1,0 +1,84 @@
+import { JobStepError } from "../failure-policy.ts";
+import type { Job, JobIn } from "../job.ts";
+import type { StepContext } from "../step-context.ts";
+import type { StoredTemplate } from "../templates.ts";
+import { enter, optional, type Reducers } from "./kit.ts";
+import { checkLimit } from "./limits.ts";
+
+/** The dialog submitted for note writing and polled. */
+export const writingReducers: Reducers<"writing"> = {
+  note_submitting: (job, _event, now) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: now,
+    task: { ...job.task, submittedAt: now },
+  }),
+  note_submitted: (job, event) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: event.wakeAt,
+    task: { ...job.task, taskId: event.taskId },
+  }),
+  note_polled: (job, event) => ({
+    ...job,
+    attempts: 0,
+    wakeAt: event.wakeAt,
+    task: { ...job.task, pollAttempt: job.task.pollAttempt + 1 },
+  }),
+  note_written: (job, event, now) =>
+    enter(job, "delivering", now, {
+      note: job.note,
+      markdown: event.markdown,
+      docxUrl: event.docxUrl,
+      relinks: job.relinks,
+      delivery: job.delivery,
+      postedParts: 0,
+    }),
+};
+
+/** Submits the dialog with the names, context and template; polls until the note is written. */
+export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Promise<Job> {
+  checkLimit(ctx, job, ctx.limits.writingMs);
+  const { taskId } = job.task;
+  if (taskId === undefined) return submitNote(ctx, job);
+  const task = await ctx.client.getNoteTask(taskId, ctx.signal);
+  if (task.status === "running") {
+    const wakeAt = ctx.now() + ctx.schedule.delayMs(job.task.pollAttempt + 1);
+    return ctx.commit(job, { type: "note_polled", wakeAt });
+  }
+  if (task.status === "failed") {
+    throw new JobStepError({ code: "task_failed", detail: task.message }, true);
+  }
+  const { markdown, docx_url: docxUrl } = task.result;
+  return ctx.showStatus(
+    await ctx.commit(job, { type: "note_written", markdown, docxUrl }),
+    "stage",
+  );
+}
+
+async function submitNote(ctx: StepContext, job: JobIn<"writing">): Promise<Job> {
+  const { note } = job;
+  let template: { filename: string; data: Uint8Array } | undefined;
+  if (note.templateId !== undefined) {
+    const stored = await ctx.store.get<StoredTemplate>("templates", note.templateId);
+    if (stored === undefined) {
+      throw new JobStepError({ code: "invalid_input", detail: "template" }, false);
+    }
+    template = { filename: stored.filename, data: Buffer.from(stored.base64, "base64") };
+  }
+  const submitting = await ctx.update(job, { type: "note_submitting" });
+  const taskId = await ctx.client.submitDialog(
+    {
+      dialog: note.dialog,
+      ...(note.speakerMap.length === 0 ? {} : { speakerMap: note.speakerMap }),
+      ...optional("contextText", note.contextText),
+      ...optional("template", template),
+    },
+    ctx.signal,
+  );
+  const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
+  return ctx.showStatus(
+    await ctx.commit(submitting, { type: "note_submitted", taskId, wakeAt }),
+    "stage",
+  );
+}

@@ -1,0 +1,78 @@
+import { STATUS_CODES } from "node:http";
+import { type Dispatcher, request } from "undici";
+import type { z } from "zod";
+import {
+  errorFromResponse,
+  errorMessageOf,
+  NoteTakerProtocolError,
+  NoteTakerRefusedError,
+} from "./errors.ts";
+import { parseJsonOrUndefined, readTextCapped } from "./http.ts";
+import { parseRetryAfter } from "./retry-policy.ts";
+
+/** Where the API is and how to reach it: the base URL, the key, the connection pool. */
+export interface ApiTarget {
+  baseUrl: string;
+  apiKey: string;
+  dispatcher: Dispatcher;
+}
+
+/** No envelope of the API is anywhere near this; a bigger answer is not the API's. */
+const MAX_ENVELOPE_BYTES = 1024 * 1024;
+
+/**
+ * One call of the API: `X-API-Key`, a size-capped answer, and every way it can go wrong
+ * turned into the error class the retry and failure policies know (DESIGN.md §4):
+ * a non-2xx status by `errorFromResponse`, `{ok: false}` as a refusal, an envelope the
+ * schema does not accept as a protocol error.
+ */
+export async function callApi<T>(
+  target: ApiTarget,
+  method: "GET" | "POST",
+  path: string,
+  schema: z.ZodType<T>,
+  options: {
+    headers?: Record<string, string>;
+    body?: NodeJS.ReadableStream;
+    timeoutMs: number;
+    signal: AbortSignal | undefined;
+  },
+): Promise<T> {
+  const response = await request(`${target.baseUrl}${path}`, {
+    dispatcher: target.dispatcher,
+    method,
+    headers: { accept: "application/json", ...options.headers, "x-api-key": target.apiKey },
+    ...(options.body === undefined ? {} : { body: options.body as never }),
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    signal: options.signal ?? null,
+  });
+  const text = await readTextCapped(
+    response.body,
+    MAX_ENVELOPE_BYTES,
+    () => new NoteTakerProtocolError(`The answer is larger than ${MAX_ENVELOPE_BYTES} bytes.`),
+  );
+  const json = parseJsonOrUndefined(text);
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    throw errorFromResponse({
+      status: response.statusCode,
+      body: json,
+      // undici does not expose the reason phrase; the standard one for the code is as good.
+      statusText: STATUS_CODES[response.statusCode] ?? "",
+      retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+      isPoll: method === "GET",
+    });
+  }
+  if (typeof json === "object" && json !== null && (json as { ok?: unknown }).ok === false) {
+    const message = errorMessageOf(json) ?? "The Note Service refused the request.";
+    throw new NoteTakerRefusedError(message, { status: response.statusCode });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new NoteTakerProtocolError(`Unexpected answer to ${method} ${path.split("/")[1]}.`, {
+      status: response.statusCode,
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,23 @@
+import type { Progress } from "./progress.ts";
+import type { Dialog, SpeakerHint, SpeakerMapInput } from "./schemas.ts";
+
+/** A remote task as a poll sees it: still running (with progress), done, or failed. */
+export type Task<Result> =
+  | { status: "running"; rawStatus: string; progress: Progress | null }
+  | { status: "completed"; result: Result }
+  | { status: "failed"; message: string };
+
+export interface SubmitAudioInput {
+  path: string;
+  filename: string;
+  speakers?: readonly SpeakerHint[];
+  contextText?: string;
+  languageHint?: string;
+}
+
+export interface SubmitDialogInput {
+  dialog: Dialog;
+  speakerMap?: SpeakerMapInput;
+  contextText?: string;
+  template?: { filename: string; data: Uint8Array };
+}

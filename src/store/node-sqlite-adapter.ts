@@ -1,0 +1,123 @@
+import { EventEmitter } from "node:events";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { KeyvStoreAdapter, StoredData } from "keyv";
+import { EXPIRES_PREFIX } from "./json-keyv.ts";
+
+/** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
+const TABLE = "keyv";
+
+/**
+ * A Keyv storage adapter on Node's built-in `node:sqlite`: no native module to compile,
+ * nothing to install. One table of `key`, `value` (the serialized entry) and `expires`
+ * (ms since the epoch, indexed), so deleting expired rows is one indexed statement.
+ *
+ * Statements run synchronously on the event loop. They are small (one row by primary key)
+ * and the database runs in WAL mode with `synchronous=NORMAL`: a commit appends to the
+ * log without an fsync, which SQLite does at checkpoints. A crash of the process loses
+ * nothing; a power cut may lose the last commits, as with any WAL database in that mode.
+ */
+export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter {
+  opts: Record<string, unknown> = {};
+  namespace?: string;
+  readonly #db: DatabaseSync;
+  readonly #get: StatementSync;
+  readonly #set: StatementSync;
+  readonly #delete: StatementSync;
+  readonly #sweep: StatementSync;
+  #open = true;
+
+  constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
+    super();
+    this.#db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    this.#db.exec("PRAGMA journal_mode = WAL");
+    this.#db.exec("PRAGMA synchronous = NORMAL");
+    migrate(this.#db);
+    this.#get = this.#db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`);
+    this.#set = this.#db.prepare(
+      `INSERT INTO ${TABLE} (key, value, expires) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
+    );
+    this.#delete = this.#db.prepare(`DELETE FROM ${TABLE} WHERE key = ?`);
+    this.#sweep = this.#db.prepare(
+      `DELETE FROM ${TABLE} WHERE expires IS NOT NULL AND expires < ?`,
+    );
+  }
+
+  async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
+    const row = this.#get.get(key) as { value: string } | undefined;
+    return row?.value as StoredData<Value> | undefined;
+  }
+
+  async getMany<Value>(keys: string[]): Promise<StoredData<Value | undefined>[]> {
+    return Promise.all(keys.map((key) => this.get<Value>(key)));
+  }
+
+  async set(key: string, value: unknown, ttl?: number): Promise<void> {
+    const expires = ttl === undefined || ttl <= 0 ? null : Date.now() + ttl;
+    this.#set.run(key, String(value), expires);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return Number(this.#delete.run(key).changes) > 0;
+  }
+
+  async deleteMany(keys: string[]): Promise<boolean> {
+    let deleted = false;
+    for (const key of keys) deleted = (await this.delete(key)) || deleted;
+    return deleted;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.get(key)) !== undefined;
+  }
+
+  async clear(): Promise<void> {
+    this.#db.exec(`DELETE FROM ${TABLE}`);
+  }
+
+  /** Deletes the rows whose TTL has passed; returns how many. */
+  sweepExpired(now = Date.now()): number {
+    return Number(this.#sweep.run(now).changes);
+  }
+
+  /** A trivial query: the database file is open and readable. */
+  ping(): boolean {
+    this.#db.prepare("SELECT 1").get();
+    return true;
+  }
+
+  async disconnect(): Promise<void> {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#db.close();
+  }
+}
+
+/**
+ * Creates the table, or brings one written by @keyv/sqlite (key and value only, the expiry
+ * inside the serialized value) up to date: an `expires` column filled from the values'
+ * first bytes, and its index.
+ */
+function migrate(db: DatabaseSync): void {
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT, expires INTEGER)`,
+  );
+  const columns = db.prepare(`PRAGMA table_info(${TABLE})`).all() as { name: string }[];
+  if (!columns.some((column) => column.name === "expires")) {
+    db.exec("BEGIN");
+    try {
+      db.exec(`ALTER TABLE ${TABLE} ADD COLUMN expires INTEGER`);
+      db.prepare(
+        `UPDATE ${TABLE} SET expires = CAST(substr(value, ?, 24) AS INTEGER)
+         WHERE substr(value, 1, ?) = ?`,
+      ).run(EXPIRES_PREFIX.length + 1, EXPIRES_PREFIX.length, EXPIRES_PREFIX);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+  db.exec(
+    `CREATE INDEX IF NOT EXISTS ${TABLE}_expires ON ${TABLE} (expires) WHERE expires IS NOT NULL`,
+  );
+}

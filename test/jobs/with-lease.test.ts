@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LeaseLost, withLease } from "../../src/jobs/with-lease.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+
+let store: Store;
+beforeEach(async () => {
+  store = await openStore("memory://");
+});
+afterEach(() => store.close());
+
+describe("withLease", () => {
+  it("runs the work under the lease and gives it back after, even when the work throws", async () => {
+    const result = await withLease(store, "k", { ttlMs: 60_000 }, async () => {
+      expect(await store.acquireLease("k", 60_000)).toBeUndefined();
+      return 7;
+    });
+    expect(result).toEqual({ held: true, value: 7 });
+    await expect(
+      withLease(store, "k", { ttlMs: 60_000 }, async () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await store.acquireLease("k", 60_000)).toBeDefined();
+  });
+
+  it("says when someone else holds it, after the retries", async () => {
+    await store.acquireLease("busy", 60_000);
+    let ran = false;
+    const result = await withLease(
+      store,
+      "busy",
+      { ttlMs: 1_000, retry: { tries: 3, delayMs: 1 } },
+      async () => {
+        ran = true;
+      },
+    );
+    expect(result).toEqual({ held: false });
+    expect(ran).toBe(false);
+  });
+
+  it("waits for a lease given back during its retries", async () => {
+    const token = (await store.acquireLease("soon", 60_000)) ?? "";
+    const waited = withLease(
+      store,
+      "soon",
+      { ttlMs: 1_000, retry: { tries: 50, delayMs: 2 } },
+      () => Promise.resolve("mine"),
+    );
+    await store.releaseLease("soon", token);
+    expect(await waited).toEqual({ held: true, value: "mine" });
+  });
+
+  it("aborts the work's signal with LeaseLost once the lease is lost", async () => {
+    // A store where the holder's renewal fails, as after a stall past the lease's end.
+    const lapsing = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === "renewLease") return async () => false;
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const result = await withLease(lapsing, "lost", { ttlMs: 60_000 }, async (lease) => {
+      expect(lease.signal.aborted).toBe(false);
+      await expect(lease.renew()).rejects.toBeInstanceOf(LeaseLost);
+      await expect(lease.renew()).rejects.toBeInstanceOf(LeaseLost);
+      return lease.signal.reason;
+    });
+    expect(result.held && result.value).toBeInstanceOf(LeaseLost);
+  });
+
+  it("renews a kept-alive lease while the work runs", async () => {
+    let renewals = 0;
+    const counting = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (name === "renewLease") {
+          return (...args: Parameters<Store["renewLease"]>) => {
+            renewals += 1;
+            return target.renewLease(...args);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await withLease(counting, "alive", { ttlMs: 30, keepAlive: true }, async () => {
+      const until = Date.now() + 2_000;
+      while (renewals < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    });
+    expect(renewals).toBeGreaterThanOrEqual(2);
+  });
+});
