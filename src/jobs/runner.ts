@@ -1,26 +1,23 @@
 import { chmod, mkdir } from "node:fs/promises";
-import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import type { StageObserver } from "./apply-event.ts";
-import {
-  decideFailure,
-  defaultFailurePolicy,
-  type FailurePolicyOptions,
-} from "./failure-policy.ts";
+import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
 import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { type JobRepository, jobLeaseKey } from "./job-repository.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
-import { runStep } from "./stages/index.ts";
+import { isTransfer, runStep } from "./stages/index.ts";
 import {
   createStepContext,
   defaultStageLimits,
   type StageLimits,
   type StepContext,
 } from "./step-context.ts";
+import { afterFailedStep, CanceledDuringStep, cancelNow } from "./step-failure.ts";
+import { StepScheduler } from "./step-scheduler.ts";
 import { TempFiles } from "./temp-files.ts";
 import { LeaseLost, withLease } from "./with-lease.ts";
 
@@ -52,18 +49,6 @@ export interface RunnerOptions {
 
 export type { StageObserver } from "./apply-event.ts";
 
-/** Steps that move recordings or documents: few of them run at once. */
-function isTransfer(job: ActiveJob): boolean {
-  return (
-    job.stage === "downloading" ||
-    job.stage === "delivering" ||
-    (job.stage === "transcribing" && job.audio.taskId === undefined)
-  );
-}
-
-/** The job was canceled while a step was under way. */
-class CanceledDuringStep extends Error {}
-
 /**
  * Drives every active job to its end. Each step runs under the job's lease, so exactly one
  * replica works on a job at a time; the time of the next step is stored in the job itself
@@ -75,13 +60,11 @@ export class JobRunner {
     limits: StageLimits;
     failurePolicy: FailurePolicyOptions;
   };
-  readonly #timers = new Map<string, NodeJS.Timeout>();
+  readonly #scheduler: StepScheduler;
   readonly #running = new Set<string>();
   readonly #rerun = new Set<string>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #lastStatusAt = new Map<string, number>();
-  readonly #calls: PQueue;
-  readonly #transfers: PQueue;
   readonly #files: TempFiles;
   #sweeper: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -99,8 +82,12 @@ export class JobRunner {
       ...options,
     };
     this.#files = new TempFiles(this.#o.tempDir);
-    this.#calls = new PQueue({ concurrency: this.#o.concurrency.calls });
-    this.#transfers = new PQueue({ concurrency: this.#o.concurrency.transfers });
+    this.#scheduler = new StepScheduler({
+      now: this.#o.now,
+      concurrency: this.#o.concurrency,
+      logger: this.#o.logger,
+      run: (id) => this.#run(id),
+    });
   }
 
   /** Schedules every active job (overdue ones at once) and starts the periodic sweep. */
@@ -130,7 +117,7 @@ export class JobRunner {
    */
   async #loadActive(): Promise<[string, Job | undefined][]> {
     const ids = (await this.#o.repo.listActiveIds()).filter(
-      (id) => !this.#timers.has(id) && !this.#running.has(id),
+      (id) => !this.#scheduler.has(id) && !this.#running.has(id),
     );
     return Promise.all(
       ids.map(async (id) => [id, await this.#o.repo.get(id)] as [string, Job | undefined]),
@@ -160,7 +147,7 @@ export class JobRunner {
   /** Stops a step under way in this process (cancel); the job record says the rest. */
   abort(id: string): void {
     this.#controllers.get(id)?.abort(new CanceledDuringStep());
-    this.#clearTimer(id);
+    this.#scheduler.clear(id);
   }
 
   /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
@@ -175,10 +162,10 @@ export class JobRunner {
    * go and its status message says how it ended.
    */
   settle(job: Job): void {
-    this.#clearTimer(job.id);
+    this.#scheduler.clear(job.id);
     const logger = this.#o.logger.child({ jobId: job.id });
-    this.#calls
-      .add(async () => {
+    this.#scheduler
+      .enqueue(async () => {
         if ("resume" in job) await this.#files.removeNamedBy(job.resume);
         if (job.stage === "canceled") await this.#files.removeAllOf(job.id);
         await this.#o.gateway.showStatus(job);
@@ -188,11 +175,7 @@ export class JobRunner {
 
   /** Jobs with a timer or a step under way here; queue sizes (metrics, benchmarks). */
   stats() {
-    return {
-      scheduled: this.#timers.size,
-      running: this.#running.size,
-      queued: this.#calls.size + this.#transfers.size,
-    };
+    return { ...this.#scheduler.stats(), running: this.#running.size };
   }
 
   /**
@@ -202,38 +185,15 @@ export class JobRunner {
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#sweeper);
-    for (const id of [...this.#timers.keys()]) this.#clearTimer(id);
-    this.#calls.clear();
-    this.#transfers.clear();
-    const idle = Promise.all([this.#calls.onIdle(), this.#transfers.onIdle()]);
-    const timeout = new Promise<"timeout">((resolve) =>
-      setTimeout(resolve, timeoutMs, "timeout").unref(),
-    );
-    if ((await Promise.race([idle, timeout])) === "timeout") {
+    if ((await this.#scheduler.stop(timeoutMs)) === "timeout") {
       for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
-      await idle;
+      await this.#scheduler.idle();
     }
   }
 
   #schedule(id: string, at: number, known?: ActiveJob): void {
     if (this.#stopped) return;
-    this.#clearTimer(id);
-    const delay = Math.max(0, at - this.#o.now());
-    const timer = setTimeout(() => {
-      this.#timers.delete(id);
-      const queue = known !== undefined && isTransfer(known) ? this.#transfers : this.#calls;
-      queue
-        .add(() => this.#run(id))
-        .catch((error: unknown) => {
-          this.#o.logger.error({ err: error, jobId: id }, "job step crashed");
-        });
-    }, delay);
-    this.#timers.set(id, timer);
-  }
-
-  #clearTimer(id: string): void {
-    clearTimeout(this.#timers.get(id));
-    this.#timers.delete(id);
+    this.#scheduler.schedule(id, at, known !== undefined && isTransfer(known));
   }
 
   async #run(id: string): Promise<void> {
@@ -281,7 +241,7 @@ export class JobRunner {
       if ((await this.#o.repo.cancelRequest(id)) !== undefined) {
         // A cancel that arrived while another step held the job.
         const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
-        await this.#cancelNow(ctx, job);
+        await cancelNow(this.#o.repo, this.#files, ctx, job);
         return;
       }
       if (job.wakeAt === undefined) return; // waiting for a person
@@ -305,47 +265,9 @@ export class JobRunner {
     try {
       return await runStep(ctx, job);
     } catch (error) {
-      if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
-        logger.warn("lease lost mid-step; leaving the job to its new holder");
-        return job;
-      }
-      const current = await this.#o.repo.get(job.id);
-      if (current === undefined) {
-        // Its record was deleted (the workspace uninstalled the app): nothing to save.
-        logger.warn({ err: error }, "job record gone mid-step; dropping the job");
-        await this.#files.removeAllOf(job.id);
-        return job;
-      }
-      if (!isActive(current)) return current;
-      if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
-        return this.#cancelNow(ctx, current);
-      }
-      if (this.#stopped && signal.aborted) return current;
-      const decision = decideFailure(error, current.attempts, this.#o.failurePolicy);
-      if (decision.kind === "retry_later") {
-        logger.warn({ err: error, delayMs: decision.delayMs }, "step failed; will try again");
-        return ctx.commit(current, {
-          type: "retry_later",
-          wakeAt: this.#o.now() + decision.delayMs,
-        });
-      }
-      logger.error({ err: error, failure: decision.failure }, "job failed");
-      await this.#files.removeNamedBy(current);
-      const failed = await ctx.commit(current, {
-        type: "failed",
-        failure: decision.failure,
-        retryable: decision.retryable,
-      });
-      return ctx.showStatus(failed, "stage");
+      const deps = { ...this.#o, files: this.#files, stopped: this.#stopped };
+      return afterFailedStep(deps, { ctx, job, error, signal });
     }
-  }
-
-  async #cancelNow(ctx: StepContext, job: ActiveJob): Promise<Job> {
-    const by = (await this.#o.repo.cancelRequest(job.id)) ?? "unknown";
-    await this.#files.removeNamedBy(job);
-    const canceled = await ctx.commit(job, { type: "canceled", by });
-    await this.#o.repo.clearCancelRequest(job.id);
-    return ctx.showStatus(canceled, "stage");
   }
 
   /**

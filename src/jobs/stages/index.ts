@@ -23,6 +23,15 @@ const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } =
 
 type Step<S extends ActiveStage> = (ctx: StepContext, job: JobIn<S>) => Promise<Job>;
 
+/** Steps that move recordings or documents: few of them run at once. */
+export function isTransfer(job: ActiveJob): boolean {
+  return (
+    job.stage === "downloading" ||
+    job.stage === "delivering" ||
+    (job.stage === "transcribing" && job.audio.taskId === undefined)
+  );
+}
+
 /** Runs the next piece of work of an active job and returns the job as it then stands. */
 export function runStep(ctx: StepContext, job: ActiveJob): Promise<Job> {
   // The table is keyed by the job's own stage, so its step takes this job.

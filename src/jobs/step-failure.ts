@@ -1,0 +1,74 @@
+import { decideFailure, type FailurePolicyOptions } from "./failure-policy.ts";
+import { type ActiveJob, isActive, type Job } from "./job.ts";
+import type { JobRepository } from "./job-repository.ts";
+import type { StepContext } from "./step-context.ts";
+import type { TempFiles } from "./temp-files.ts";
+import { LeaseLost } from "./with-lease.ts";
+
+/** The job was canceled while a step was under way. */
+export class CanceledDuringStep extends Error {}
+
+export interface StepFailureDeps {
+  repo: JobRepository;
+  files: TempFiles;
+  failurePolicy: FailurePolicyOptions;
+  now: () => number;
+  /** The runner is shutting down: an aborted step is left for the next start. */
+  stopped: boolean;
+}
+
+/**
+ * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
+ * decides) or the record is gone (the workspace removed the app); canceled when a person
+ * canceled it; otherwise as the failure policy says — tried again later, or failed with a
+ * sentence the person can read and its temp files removed.
+ */
+export async function afterFailedStep(
+  deps: StepFailureDeps,
+  failed: { ctx: StepContext; job: ActiveJob; error: unknown; signal: AbortSignal },
+): Promise<Job> {
+  const { ctx, job, error, signal } = failed;
+  const { logger } = ctx;
+  if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
+    logger.warn("lease lost mid-step; leaving the job to its new holder");
+    return job;
+  }
+  const current = await deps.repo.get(job.id);
+  if (current === undefined) {
+    logger.warn({ err: error }, "job record gone mid-step; dropping the job");
+    await deps.files.removeAllOf(job.id);
+    return job;
+  }
+  if (!isActive(current)) return current;
+  if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
+    return cancelNow(deps.repo, deps.files, ctx, current);
+  }
+  if (deps.stopped && signal.aborted) return current;
+  const decision = decideFailure(error, current.attempts, deps.failurePolicy);
+  if (decision.kind === "retry_later") {
+    logger.warn({ err: error, delayMs: decision.delayMs }, "step failed; will try again");
+    return ctx.commit(current, { type: "retry_later", wakeAt: deps.now() + decision.delayMs });
+  }
+  logger.error({ err: error, failure: decision.failure }, "job failed");
+  await deps.files.removeNamedBy(current);
+  const done = await ctx.commit(current, {
+    type: "failed",
+    failure: decision.failure,
+    retryable: decision.retryable,
+  });
+  return ctx.showStatus(done, "stage");
+}
+
+/** Cancels the job now, as its cancel request says: its temp files go, the status says so. */
+export async function cancelNow(
+  repo: JobRepository,
+  files: TempFiles,
+  ctx: StepContext,
+  job: ActiveJob,
+): Promise<Job> {
+  const by = (await repo.cancelRequest(job.id)) ?? "unknown";
+  await files.removeNamedBy(job);
+  const canceled = await ctx.commit(job, { type: "canceled", by });
+  await repo.clearCancelRequest(job.id);
+  return ctx.showStatus(canceled, "stage");
+}
