@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
+import { z } from "zod";
 import { isActive } from "../../../jobs/index.ts";
 import { type Locale, localeOf } from "../../messages/index.ts";
 import { slackFileSchema, toSourceFile } from "../../recording-file.ts";
@@ -18,6 +19,17 @@ import type { ListenerDeps } from "../deps.ts";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
+/** The fields of a slash command's form the bot reads; Slack always sends them all. */
+const commandSchema = z.object({
+  text: z.string(),
+  user_id: z.string().min(1),
+  channel_id: z.string().min(1),
+  team_id: z.string().min(1),
+  response_url: z.string().min(1),
+  trigger_id: z.string().min(1),
+});
+type Command = z.infer<typeof commandSchema>;
+
 const RECENT_LIMIT = 10;
 
 /**
@@ -26,7 +38,16 @@ const RECENT_LIMIT = 10;
  */
 export function meetingNotesCommand(deps: ListenerDeps) {
   return async (args: CommandArgs) => {
-    const { command, ack, client } = args;
+    const { ack, client } = args;
+    const parsed = commandSchema.safeParse(args.command);
+    if (!parsed.success) {
+      // Not a form Slack sends: answered at once (Slack would otherwise show a timeout),
+      // with nothing to say to a person we cannot name.
+      await ack();
+      deps.logger.warn({ issues: parsed.error.issues.length }, "a malformed slash command");
+      return;
+    }
+    const command = parsed.data;
     const [word = "", ...rest] = command.text.trim().split(/\s+/);
     const sub = word.toLowerCase();
     // Help and unknown words need nothing but the person's locale: when it is cached, the
@@ -89,7 +110,7 @@ function instantReply(word: string, locale: Locale): MessageContent {
  */
 async function cancel(
   deps: ListenerDeps,
-  command: CommandArgs["command"],
+  command: Command,
   jobId: string | undefined,
   locale: Locale,
 ): Promise<MessageContent> {
