@@ -5,19 +5,19 @@ export {
   holdsSlot,
   type Place,
 } from "./admission.ts";
+export { type ChannelSettings, channelSettingsSchema, uploadOptions } from "./channel-settings.ts";
+export { checkRecording, type StartRefusal } from "./check-recording.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export { type DeliveredState, type Gateway, GatewayError } from "./gateway.ts";
 export * from "./job.ts";
 export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 export {
-  type ChannelSettings,
   type CommandRefusal,
   type CommandResult,
-  checkRecording,
   JobService,
-  type StartRefusal,
   type StartResult,
+  type UploadResult,
 } from "./job-service.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";

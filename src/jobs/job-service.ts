@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { z } from "zod";
-import { audioFormatOf, MAX_AUDIO_BYTES, type SpeakerMapEntry } from "../notetaker/index.ts";
+import type { SpeakerMapEntry } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
+import { type ChannelSettings, ChannelSettingsStore, uploadOptions } from "./channel-settings.ts";
+import { checkRecording, type StartRefusal } from "./check-recording.ts";
+import { forgetWorkspace } from "./forget-workspace.ts";
 import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 import type { JobRunner } from "./runner.ts";
@@ -13,33 +15,21 @@ import { canTransition, type JobEvent } from "./transitions.ts";
 import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
 
-/** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
-const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
 /** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
 const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
-
-/** Why a recording was not taken. */
-export type StartRefusal = "unsupported_format" | "too_large" | "empty";
 
 export type StartResult =
   | { status: "created"; job: Job }
   | { status: "duplicate" }
   | { status: "refused"; reason: StartRefusal };
+/** An upload's outcome: also `off` in a channel that turned automatic notes off. */
+export type UploadResult = StartResult | { status: "off" };
 
 /** Why a command on a job was not carried out. */
 export type CommandRefusal = "not_found" | "wrong_stage" | "busy" | "cooldown";
 export type CommandResult =
   | { ok: true; job: Job }
   | { ok: false; reason: CommandRefusal; retryInMs?: number };
-
-export const channelSettingsSchema = z.object({
-  autoTranscribe: z.boolean(),
-  languageHint: z.string().optional(),
-  contextText: z.string().optional(),
-  templateId: z.string().optional(),
-});
-export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-const DEFAULT_SETTINGS: ChannelSettings = { autoTranscribe: true };
 
 export interface JobServiceOptions {
   repo: JobRepository;
@@ -67,6 +57,7 @@ export class JobService {
     Pick<JobServiceOptions, "onStageChange">;
   readonly #workspaces: WorkspaceData;
   readonly #templates: Templates;
+  readonly #settings: ChannelSettingsStore;
 
   constructor(options: JobServiceOptions) {
     this.#o = {
@@ -83,6 +74,33 @@ export class JobService {
       now: this.#o.now,
       workspaces: this.#workspaces,
     });
+    const { store } = this.#o;
+    this.#settings = new ChannelSettingsStore({
+      store,
+      workspaces: this.#workspaces,
+      templates: this.#templates,
+    });
+  }
+
+  /**
+   * Starts a job for a recording uploaded to a channel, with the channel's settings and the
+   * text typed with the upload as context; nothing in a channel that turned automatic
+   * notes off.
+   */
+  async startFromUpload(input: {
+    origin: Origin;
+    source: SourceFile;
+    text: string | undefined;
+  }): Promise<UploadResult> {
+    const { origin, source, text } = input;
+    const settings = await this.#settings.get(origin.teamId, origin.channelId);
+    if (!settings.autoTranscribe) return { status: "off" };
+    return this.start({ origin, source, options: uploadOptions(settings, text) });
+  }
+
+  /** Whether uploads to the channel start jobs (it did not turn automatic notes off). */
+  async takesUploads(teamId: string, channelId: string): Promise<boolean> {
+    return (await this.#settings.get(teamId, channelId)).autoTranscribe;
   }
 
   /**
@@ -230,56 +248,21 @@ export class JobService {
     return this.#templates.save(scope, name, data, options);
   }
 
-  async getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
-    const raw = await this.#o.store.get<unknown>("settings", `${teamId}:${channelId}`);
-    const parsed = channelSettingsSchema.safeParse(raw);
-    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
+    return this.#settings.get(teamId, channelId);
+  }
+
+  /** Saves a channel's settings (configuration: they do not expire). */
+  setChannelSettings(teamId: string, channelId: string, settings: ChannelSettings) {
+    return this.#settings.set(teamId, channelId, settings);
   }
 
   /**
-   * Saves a channel's settings. They are configuration, not a meeting's personal data: they
-   * do not expire; a template they stop naming then lives as long as jobs may need it.
+   * Deletes everything of a workspace that uninstalled the app: its running jobs stop, and
+   * its jobs, indexes, settings, templates and temp files go.
    */
-  async setChannelSettings(teamId: string, channelId: string, settings: ChannelSettings) {
-    const valid = channelSettingsSchema.parse(settings);
-    const key = `${teamId}:${channelId}`;
-    const before = await this.getChannelSettings(teamId, channelId);
-    await this.#workspaces.note(teamId, "settings", key);
-    await this.#o.store.set("settings", key, valid);
-    if (before.templateId !== undefined && before.templateId !== valid.templateId) {
-      await this.#templates.unpin(before.templateId);
-    }
-  }
-
-  /**
-   * Deletes everything of a workspace that uninstalled the app: its running jobs stop (on
-   * every replica: a step meeting the cancel request of a job whose record is gone saves
-   * nothing), and its jobs, indexes, settings, templates and temp files go.
-   */
-  async forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
-    const keys = await this.#workspaces.keysOf(teamId);
-    for (const jobId of keys.jobIds) {
-      await this.#o.repo.requestCancel(jobId, "workspace_removed", 60 * 60_000);
-      this.#o.runner.abort(jobId);
-    }
-    for (const jobId of keys.jobIds) {
-      // Under the job's lease: a step under way (here or on another replica) first stops at
-      // its checkpoint, so nothing it saves can bring the record back.
-      const forget = () => this.#o.repo.forget(jobId);
-      const done = await withLease(this.#o.store, jobLeaseKey(jobId), FORGET_LEASE, forget);
-      if (!done.held) {
-        this.#o.logger.warn({ jobId }, "a step held the job past the wait; deleting anyway");
-        await forget();
-      }
-      await this.#o.admission.release(jobId).catch(() => []);
-      await this.#o.runner.discard(jobId);
-    }
-    await this.#workspaces.deleteListed(teamId, keys);
-    this.#o.logger.info(
-      { teamId, jobs: keys.jobIds.length, values: keys.values.length },
-      "workspace data deleted",
-    );
-    return { jobs: keys.jobIds.length, values: keys.values.length };
+  forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
+    return forgetWorkspace({ ...this.#o, workspaces: this.#workspaces }, teamId);
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
@@ -298,12 +281,4 @@ export class JobService {
     });
     return result.held ? result.value : { ok: false, reason: "busy" };
   }
-}
-
-/** The Note Service's rules, checked before a job exists so the user hears at once. */
-export function checkRecording(source: SourceFile): StartRefusal | undefined {
-  if (audioFormatOf(source.filename) === undefined) return "unsupported_format";
-  if (source.size === 0) return "empty";
-  if (source.size > MAX_AUDIO_BYTES) return "too_large";
-  return undefined;
 }

@@ -10,7 +10,8 @@ import {
   type JobCommand,
   type MessageContent,
 } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { tellUser } from "../replies.ts";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 

@@ -1,9 +1,10 @@
 import type { WebClient } from "@slack/web-api";
-import type { ChannelSettings, JobOptions, Origin } from "../../../jobs/index.ts";
+import type { Origin } from "../../../jobs/index.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
-import { buildFileNotices, type FileNotice, type MessageContent } from "../../views/index.ts";
+import { buildFileNotices, type FileNotice } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { replyInThread } from "../replies.ts";
 
 export interface SharedFiles {
   teamId: string;
@@ -33,8 +34,7 @@ export async function startRecordings(
 ): Promise<void> {
   const bot = await deps.directory.botUserId();
   if (bot !== undefined && shared.userId === bot) return;
-  const settings = await deps.jobs.getChannelSettings(shared.teamId, shared.channelId);
-  if (!settings.autoTranscribe) return;
+  if (!(await deps.jobs.takesUploads(shared.teamId, shared.channelId))) return;
   const { locale: slackLocale } = await deps.directory.user(shared.userId);
   const locale = localeOf(slackLocale);
   const mentioned =
@@ -47,7 +47,7 @@ export async function startRecordings(
       userId: shared.userId,
       ...(slackLocale === undefined ? {} : { locale: slackLocale }),
     },
-    options: jobOptions(settings, shared.text),
+    text: shared.text,
     bot,
     mentioned,
   };
@@ -62,13 +62,15 @@ export async function startRecordings(
     }
   }
   if (notices.length === 0) return;
-  await reply(client, shared, buildFileNotices(notices, locale));
+  const thread = { channel: shared.channelId, threadTs: shared.threadTs };
+  await replyInThread(client, thread, buildFileNotices(notices, locale));
 }
 
 /** What every file of one upload starts with. */
 interface Start {
   origin: Origin;
-  options: JobOptions;
+  /** Typed with the upload: the context of its notes, after the channel's own. */
+  text: string | undefined;
   bot: string | undefined;
   /** The upload's message @mentions the bot, or was sent to it: answer about every file. */
   mentioned: boolean;
@@ -88,30 +90,11 @@ async function takeFile(
   const kind = classifyFile(file);
   if (kind.kind === "other" && !start.mentioned) return undefined;
   if (kind.kind === "recording") {
-    const { origin, options } = start;
-    const result = await deps.jobs.start({ origin, source: kind.source, options });
+    const { origin, text } = start;
+    const result = await deps.jobs.startFromUpload({ origin, source: kind.source, text });
     return result.status === "refused" ? { name, reason: result.reason } : undefined;
   }
   // Said once per file, however often Slack delivers the event.
   if (!(await deps.jobs.claimOnce(`notice:${channelId}:${file.id}`))) return undefined;
   return { name, reason: kind.kind === "unreadable" ? "unreadable" : "unsupported_format" };
-}
-
-/** The channel's defaults, and the text typed with the upload as context. */
-function jobOptions(settings: ChannelSettings, text: string | undefined): JobOptions {
-  const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
-  return {
-    ...(contextText === "" ? {} : { contextText }),
-    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
-    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
-  };
-}
-
-async function reply(client: WebClient, shared: SharedFiles, content: MessageContent) {
-  await client.chat.postMessage({
-    channel: shared.channelId,
-    thread_ts: shared.threadTs,
-    text: content.text,
-    blocks: content.blocks,
-  });
 }

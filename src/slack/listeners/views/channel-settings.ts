@@ -10,7 +10,8 @@ import {
   permissionSentence,
   type SettingsSubmission,
 } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { announce, tellUser } from "../replies.ts";
 import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -65,11 +66,7 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
     }
     const announcement = buildSettingsAnnouncement(userId, current, next, locale);
     if (announcement === undefined) return;
-    await client.chat
-      .postMessage({ channel: channelId, ...announcement })
-      .catch((error: unknown) =>
-        deps.logger.warn({ err: error, channelId }, "could not announce a settings change"),
-      );
+    await announce(client, deps.logger, channelId, announcement);
   };
 }
 

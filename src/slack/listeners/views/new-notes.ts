@@ -13,7 +13,8 @@ import {
   parseNewNotesMetadata,
   parseNewNotesSubmission,
 } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { replyInThread, tellUser } from "../replies.ts";
 import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -87,7 +88,7 @@ export function newNotesSubmitted(deps: ListenerDeps) {
     });
     if (result.status === "refused") {
       const refusal = buildRefusal(result.reason, source.filename, locale);
-      await client.chat.postMessage({ channel: destination, thread_ts: threadTs, ...refusal });
+      await replyInThread(client, { channel: destination, threadTs }, refusal);
     }
   };
 }

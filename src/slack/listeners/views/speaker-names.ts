@@ -10,7 +10,8 @@ import {
   speakerMapFor,
   speakersInModal,
 } from "../../views/index.ts";
-import { type ListenerDeps, tellUser } from "../deps.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { tellUser } from "../replies.ts";
 import { saveTemplate } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import type { Store } from "../store/index.ts";
+import type { JobOptions } from "./job.ts";
+import type { Templates } from "./templates.ts";
+import type { WorkspaceData } from "./workspace-data.ts";
+
+export const channelSettingsSchema = z.object({
+  autoTranscribe: z.boolean(),
+  languageHint: z.string().optional(),
+  contextText: z.string().optional(),
+  templateId: z.string().optional(),
+});
+export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
+const DEFAULT_SETTINGS: ChannelSettings = { autoTranscribe: true };
+
+/**
+ * A channel's defaults for the recordings uploaded to it. They are configuration, not a
+ * meeting's personal data: they do not expire.
+ */
+export class ChannelSettingsStore {
+  readonly #store: Store;
+  readonly #workspaces: WorkspaceData;
+  readonly #templates: Templates;
+
+  constructor(options: { store: Store; workspaces: WorkspaceData; templates: Templates }) {
+    this.#store = options.store;
+    this.#workspaces = options.workspaces;
+    this.#templates = options.templates;
+  }
+
+  /** The channel's settings; the defaults when none were saved or they no longer parse. */
+  async get(teamId: string, channelId: string): Promise<ChannelSettings> {
+    const raw = await this.#store.get<unknown>("settings", `${teamId}:${channelId}`);
+    const parsed = channelSettingsSchema.safeParse(raw);
+    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  }
+
+  /** Saves them; a template they stop naming then lives as long as jobs may need it. */
+  async set(teamId: string, channelId: string, settings: ChannelSettings): Promise<void> {
+    const valid = channelSettingsSchema.parse(settings);
+    const key = `${teamId}:${channelId}`;
+    const before = await this.get(teamId, channelId);
+    await this.#workspaces.note(teamId, "settings", key);
+    await this.#store.set("settings", key, valid);
+    if (before.templateId !== undefined && before.templateId !== valid.templateId) {
+      await this.#templates.unpin(before.templateId);
+    }
+  }
+}
+
+/**
+ * What a recording uploaded to a channel starts with: the channel's language and template,
+ * and as context the channel's text followed by the text typed with the upload.
+ */
+export function uploadOptions(settings: ChannelSettings, text: string | undefined): JobOptions {
+  const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
+  return {
+    ...(contextText === "" ? {} : { contextText }),
+    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
+    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
+  };
+}
