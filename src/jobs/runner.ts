@@ -1,18 +1,14 @@
 import { chmod, mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
-import type { PollSchedule } from "../notetaker/index.ts";
-import type { Store } from "../store/index.ts";
-import type { Admission } from "./admission.ts";
 import type { StageObserver } from "./apply-event.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
-import type { Gateway } from "./gateway.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
-import { type JobRepository, jobLeaseKey } from "./job-repository.ts";
-import type { NoteTakerPort } from "./note-taker-port.ts";
+import { jobLeaseKey } from "./job-repository.ts";
 import { isTransfer, runStep } from "./stages/index.ts";
 import {
   createStepContext,
   defaultStageLimits,
+  type JobPorts,
   type StageLimits,
   type StepContext,
 } from "./step-context.ts";
@@ -21,15 +17,7 @@ import { StepScheduler } from "./step-scheduler.ts";
 import { TempFiles } from "./temp-files.ts";
 import { LeaseLost, withLease } from "./with-lease.ts";
 
-export interface RunnerOptions {
-  repo: JobRepository;
-  store: Store;
-  /** Fair-use slots shared by every replica. */
-  admission: Admission;
-  client: NoteTakerPort;
-  gateway: Gateway;
-  schedule: PollSchedule;
-  logger: Logger;
+export interface RunnerOptions extends JobPorts {
   /** Where recordings and DOCX files wait between steps; survives a restart. */
   tempDir: string;
   limits?: StageLimits;

@@ -43,19 +43,24 @@ export interface StepContext {
   showStatus(job: Job, mode: "progress" | "stage" | "required"): Promise<Job>;
 }
 
-export interface StepContextOptions {
+/** What steps work with: the job records, the store, the two services, the poll plan. */
+export interface JobPorts {
   repo: JobRepository;
   store: Store;
+  /** Fair-use slots shared by every replica. */
   admission: Admission;
   client: NoteTakerPort;
   gateway: Gateway;
   schedule: PollSchedule;
+  logger: Logger;
+}
+
+export interface StepContextOptions extends JobPorts {
   limits: StageLimits;
   tempDir: string;
   now: () => number;
   statusThrottleMs: number;
   onStageChange: StageObserver | undefined;
-  logger: Logger;
   signal: AbortSignal;
   /** Renews the job's lease; throws once this process has lost it. */
   holdLease: () => Promise<void>;

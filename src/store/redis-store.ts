@@ -74,24 +74,19 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
   }
 
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const ttl = checkTtl(ttlMs);
-    const reply = await this.#run("SET NX", () =>
-      this.#client.set(`${this.#prefix}:claim:${key}`, "1", {
-        condition: "NX",
-        expiration: { type: "PX", value: ttl },
-      }),
-    );
-    return reply === "OK";
+  claim(key: string, ttlMs: number): Promise<boolean> {
+    return this.#setOnce(`${this.#prefix}:claim:${key}`, ttlMs);
   }
 
-  async claimBriefly(key: string, ttlMs: number): Promise<boolean> {
+  claimBriefly(key: string, ttlMs: number): Promise<boolean> {
+    return this.#setOnce(`${this.#prefix}:brief:${key}`, ttlMs);
+  }
+
+  /** `SET key 1 NX PX ttl`: true when this call created the key. */
+  async #setOnce(fullKey: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     const reply = await this.#run("SET NX", () =>
-      this.#client.set(`${this.#prefix}:brief:${key}`, "1", {
-        condition: "NX",
-        expiration: { type: "PX", value: ttl },
-      }),
+      this.#client.set(fullKey, "1", { condition: "NX", expiration: { type: "PX", value: ttl } }),
     );
     return reply === "OK";
   }

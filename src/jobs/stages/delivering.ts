@@ -4,7 +4,7 @@ import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step-context.ts";
-import { MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
+import { advance, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
 
 type Delivering = JobIn<"delivering">;
 
@@ -13,12 +13,10 @@ type Delivering = JobIn<"delivering">;
  * call checkpointed (intent before, result after) so a crash never posts anything twice.
  */
 export const deliveringReducers: Reducers<"delivering"> = {
-  docx_downloaded: (job, event, now) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: now,
-    docxPath: event.docxPath,
-  }),
+  docx_downloaded: (job, event, now) =>
+    advance(job, now, {
+      docxPath: event.docxPath,
+    }),
   // The link died before the DOCX was fetched: the note is written again (before any part
   // is posted, a few times at most).
   docx_link_expired: (job, _event, now) =>
@@ -26,19 +24,15 @@ export const deliveringReducers: Reducers<"delivering"> = {
       ? undefined
       : startWriting(job, job.note, job.relinks + 1, job.delivery, now),
   part_posting: (job, event) => ({ ...job, postingPart: event.index }),
-  part_posted: ({ postingPart: _, ...job }, event, now) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: now,
-    postedParts: Math.max(job.postedParts, event.index + 1),
-  }),
+  part_posted: ({ postingPart: _, ...job }, event, now) =>
+    advance(job, now, {
+      postedParts: Math.max(job.postedParts, event.index + 1),
+    }),
   docx_uploading: (job) => ({ ...job, uploadingDocx: true }),
-  docx_uploaded: ({ uploadingDocx: _, ...job }, event, now) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: now,
-    docxFileId: event.fileId,
-  }),
+  docx_uploaded: ({ uploadingDocx: _, ...job }, event, now) =>
+    advance(job, now, {
+      docxFileId: event.fileId,
+    }),
   // Reading the thread is no progress: `attempts` stays, so a post that keeps failing still
   // reaches the failure policy's limit.
   delivery_reconciled: (

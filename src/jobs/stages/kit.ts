@@ -54,6 +54,15 @@ export function enter<S extends Stage>(job: Job, stage: S, now: number, fields: 
   } as JobIn<S>;
 }
 
+/** The job's step did its work and stays in its stage: attempts start again, next step due at `wakeAt`. */
+export function advance<J extends { attempts: number; wakeAt?: number | undefined }>(
+  job: J,
+  wakeAt: number,
+  changes: Partial<J>,
+): J {
+  return { ...job, ...changes, attempts: 0, wakeAt };
+}
+
 /** Into `writing`, for the first note (names given) or another (Regenerate, expired link). */
 export function startWriting(
   job: Job,

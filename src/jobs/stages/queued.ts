@@ -1,15 +1,13 @@
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step-context.ts";
-import { audioPath, enter, type Reducers } from "./kit.ts";
+import { advance, audioPath, enter, type Reducers } from "./kit.ts";
 
 /** A new job, waiting for a fair-use slot before its recording is downloaded. */
 export const queuedReducers: Reducers<"queued"> = {
-  admission_waiting: (job, event) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: event.wakeAt,
-    ahead: event.ahead,
-  }),
+  admission_waiting: (job, event) =>
+    advance(job, event.wakeAt, {
+      ahead: event.ahead,
+    }),
   download_started: (job, event, now) =>
     enter(job, "downloading", now, { tempPath: event.tempPath }),
 };

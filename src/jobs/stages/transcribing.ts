@@ -3,7 +3,7 @@ import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
 import type { StepContext } from "../step-context.ts";
-import { audioPath, enter, optional, type Reducers } from "./kit.ts";
+import { advance, audioPath, enter, optional, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The recording submitted for speaker-labelled transcription and polled. */
@@ -13,24 +13,18 @@ export const transcribingReducers: Reducers<"transcribing"> = {
     job.audio.taskId === undefined
       ? enter(job, "downloading", now, { tempPath: event.tempPath })
       : undefined,
-  audio_submitting: (job, _event, now) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: now,
-    audio: { ...job.audio, submittedAt: now },
-  }),
-  audio_submitted: ({ tempPath: _, ...job }, event) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: event.wakeAt,
-    audio: { ...job.audio, taskId: event.taskId },
-  }),
-  audio_polled: (job, event) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: event.wakeAt,
-    audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
-  }),
+  audio_submitting: (job, _event, now) =>
+    advance(job, now, {
+      audio: { ...job.audio, submittedAt: now },
+    }),
+  audio_submitted: ({ tempPath: _, ...job }, event) =>
+    advance(job, event.wakeAt, {
+      audio: { ...job.audio, taskId: event.taskId },
+    }),
+  audio_polled: (job, event) =>
+    advance(job, event.wakeAt, {
+      audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
+    }),
   transcribed: (job, event, now) =>
     enter(job, "naming", now, { dialog: event.dialog, speakers: event.speakers }),
 };

@@ -2,29 +2,23 @@ import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step-context.ts";
 import type { StoredTemplate } from "../templates.ts";
-import { enter, optional, type Reducers } from "./kit.ts";
+import { advance, enter, optional, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The dialog submitted for note writing and polled. */
 export const writingReducers: Reducers<"writing"> = {
-  note_submitting: (job, _event, now) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: now,
-    task: { ...job.task, submittedAt: now },
-  }),
-  note_submitted: (job, event) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: event.wakeAt,
-    task: { ...job.task, taskId: event.taskId },
-  }),
-  note_polled: (job, event) => ({
-    ...job,
-    attempts: 0,
-    wakeAt: event.wakeAt,
-    task: { ...job.task, pollAttempt: job.task.pollAttempt + 1 },
-  }),
+  note_submitting: (job, _event, now) =>
+    advance(job, now, {
+      task: { ...job.task, submittedAt: now },
+    }),
+  note_submitted: (job, event) =>
+    advance(job, event.wakeAt, {
+      task: { ...job.task, taskId: event.taskId },
+    }),
+  note_polled: (job, event) =>
+    advance(job, event.wakeAt, {
+      task: { ...job.task, pollAttempt: job.task.pollAttempt + 1 },
+    }),
   note_written: (job, event, now) =>
     enter(job, "delivering", now, {
       note: job.note,
