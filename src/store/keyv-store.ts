@@ -12,6 +12,12 @@ export interface KeyvBackend {
   ping(): Promise<boolean>;
   /** Deletes entries whose TTL has passed; resolves to how many. */
   sweepExpired(): Promise<number>;
+  /**
+   * Stores `1` under `key` for `ttlMs` unless a live entry holds it, in one atomic step;
+   * true when this call stored it. Without it, a claim is a read then a write under this
+   * process's mutex.
+   */
+  claim?(key: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,8 @@ export class KeyvStore implements Store {
     const fullKey = `${this.#prefix}:claim:${key}`;
     // Stored in Keyv (not only in memory) so a claim outlives a restart: Slack retries
     // an event minutes later, possibly to the restarted process.
+    const { claim } = this.#backend;
+    if (claim !== undefined) return this.#track(() => claim(fullKey, ttl));
     return this.#track(() =>
       this.#mutex.run(fullKey, async () => {
         if ((await this.#keyv.get(fullKey)) !== undefined) return false;

@@ -24,6 +24,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   readonly #set: StatementSync;
   readonly #delete: StatementSync;
   readonly #sweep: StatementSync;
+  readonly #claim: StatementSync;
   #open = true;
 
   constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
@@ -41,6 +42,21 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     this.#sweep = this.#db.prepare(
       `DELETE FROM ${TABLE} WHERE expires IS NOT NULL AND expires < ?`,
     );
+    // Takes the key when it is free or its row has expired (not yet swept); one statement,
+    // so two claims never both win, whatever else the event loop runs between them.
+    this.#claim = this.#db.prepare(
+      `INSERT INTO ${TABLE} (key, value, expires) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
+       WHERE ${TABLE}.expires IS NOT NULL AND ${TABLE}.expires <= ?`,
+    );
+  }
+
+  /**
+   * Writes `value` under `key` for `ttlMs` unless a live row holds the key: true when this
+   * call wrote it. `value` is stored as given (already serialized).
+   */
+  claim(key: string, value: string, ttlMs: number, now = Date.now()): boolean {
+    return Number(this.#claim.run(key, value, now + ttlMs, now).changes) > 0;
   }
 
   async get<Value>(key: string): Promise<StoredData<Value> | undefined> {

@@ -1,5 +1,4 @@
 import { openMemoryStore } from "./memory-store.ts";
-import { openRedisStore } from "./redis-store.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
 import type { OpenStoreOptions, Store } from "./store.ts";
 
@@ -29,8 +28,11 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       return openSqliteStore(path, common);
     }
     case "redis":
-    case "rediss":
+    case "rediss": {
+      // Loaded only when asked for: the Redis client is a sixth of a SQLite bot's start-up.
+      const { openRedisStore } = await import("./redis-store.ts");
       return openRedisStore(url, common);
+    }
     case "memory":
       return openMemoryStore(common);
     default:

@@ -1,6 +1,6 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { createJsonKeyv } from "./json-keyv.ts";
+import { createJsonKeyv, serializeEntry } from "./json-keyv.ts";
 import { type KeyvBackend, KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
@@ -34,6 +34,10 @@ export async function openSqliteStore(
     // Keyv itself only drops an expired entry when someone reads it, which would keep old
     // notes forever: the sweep deletes them by the indexed `expires` column.
     sweepExpired: async () => adapter.sweepExpired(),
+    claim: async (key, ttlMs) => {
+      const now = Date.now();
+      return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
+    },
     close: () => adapter.disconnect(),
   };
   const store = new KeyvStore(backend, options);
