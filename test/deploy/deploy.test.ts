@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { childEnv } from "../helpers/child-env.ts";
 
 /**
  * What can be proven about the deployment files without a Docker engine: the health probe
@@ -24,7 +25,7 @@ function runHealthcheck(port: string | undefined) {
     (resolve) => {
       const started = Date.now();
       const env: Record<string, string> = {
-        PATH: process.env.PATH ?? "",
+        ...childEnv(),
         SLACK_BOT_TOKEN: SENTINEL,
         NOTE_TAKER_API_KEY: SENTINEL,
       };
@@ -134,7 +135,7 @@ describe.concurrent("src/healthcheck.ts", () => {
     try {
       child = spawn(process.execPath, [MAIN], {
         env: {
-          PATH: process.env.PATH ?? "",
+          ...childEnv(),
           SLACK_BOT_TOKEN: "xoxb-test-token",
           SLACK_SIGNING_SECRET: "test-signing-secret",
           NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",

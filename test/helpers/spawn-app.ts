@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { childEnv } from "./child-env.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
@@ -21,7 +22,7 @@ export async function spawnApp(
   main: string = MAIN,
 ): Promise<AppProcess> {
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", PORT: "0", ...env },
+    env: { ...childEnv(), PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { KnobsPatch } from "../emulator/knobs.ts";
 import type { EmulatorStats } from "../emulator/stats.ts";
+import { childEnv } from "./child-env.ts";
 import { stopChild } from "./stop-child.ts";
 
 const MAIN = fileURLToPath(new URL("../emulator/main.ts", import.meta.url));
@@ -21,7 +22,7 @@ export interface EmulatorProcess {
 export async function spawnEmulator(env: Record<string, string> = {}): Promise<EmulatorProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
-      PATH: process.env.PATH ?? "",
+      ...childEnv(),
       EMULATOR_PORT: "0",
       EMULATOR_RESULT_PORT: "0",
       EMULATOR_AUDIO_DURATION_MS: "0",

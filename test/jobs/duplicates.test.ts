@@ -172,11 +172,10 @@ describe.skipIf(REDIS_URL === undefined)("dedupe across two replicas on one Redi
 });
 
 describe("dedupe when the job could not be saved", () => {
-  // BUG (job-service.ts `start`): the dedupe key is claimed before the job is saved and never
-  // given back when saving fails (a store blip, or the process dying between the two). The
-  // event is not acknowledged, Slack delivers it again — and the retry, the very thing the
-  // claim exists to absorb, is now a "duplicate" of a job that does not exist: the recording
-  // is silently dropped for the claim's lifetime (36 h).
+  // Regression: the dedupe key is claimed before the job is saved, and was once kept when
+  // saving failed (a store blip). Slack delivers the unacknowledged event again, and the
+  // retry was taken for a "duplicate" of a job that did not exist: the recording was dropped
+  // for the claim's lifetime (36 h). `JobService.start` now gives the claim back.
   it("a start that failed to save its job does not turn the retry into a duplicate", async () => {
     const store = await openStore("memory://", { keyPrefix: `${RUN_PREFIX}-${random()}` });
     let failNextJobWrite = true;

@@ -7,7 +7,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Gateway, Job, NoteTakerPort } from "../../src/jobs/index.ts";
+import { type Gateway, type Job, jobLeaseKey, type NoteTakerPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
@@ -274,9 +274,16 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
 
   describe("takeover of a dead replica's job", () => {
     /** Replica B, in this process, on the same Redis and journal (and temp folder) as A. */
-    async function replicaB(env: WorkerEnv, log: CallRecord[], tempDir = env.TEMP_DIR) {
+    async function replicaB(
+      env: WorkerEnv,
+      log: CallRecord[],
+      tempDir = env.TEMP_DIR,
+      watch?: { refusedLeasesOf: string; refused: { count: number } },
+    ) {
       const store = await openStore(REDIS_URL, { keyPrefix: env.KEY_PREFIX });
       stores.push(store);
+      if (watch !== undefined)
+        countRefusedLeases(store, jobLeaseKey(watch.refusedLeasesOf), watch.refused);
       const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
       const gateway: Gateway = {
         ...instrumentGateway(recording, "B", log),
@@ -334,10 +341,16 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
         (job) => job?.stage === "downloading",
       );
 
-      // B comes up while A holds the job: it sees the job but must leave it alone.
+      // B comes up while A holds the job: it sees the job but must leave it alone. Proven
+      // once B has asked for the job's lease twice and been refused both times.
       const log: CallRecord[] = [];
-      const b = await replicaB(env, log);
-      await sleep(400);
+      const refused = { count: 0 };
+      const b = await replicaB(env, log, env.TEMP_DIR, { refusedLeasesOf: id, refused });
+      await until(
+        "B to be refused the job twice",
+        async () => refused.count,
+        (count) => count >= 2,
+      );
       expect((await b.service.get(id))?.stage).toBe("downloading");
       expect(log).toEqual([]);
 
@@ -375,11 +388,11 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       expect(emulator.stats.noteSubmissions).toHaveLength(1);
     });
 
-    // BUG (runner.ts, `#context().commit` and `#runUnderLease`): losing the lease only aborts
-    // the step's AbortSignal, which the delivery loop never looks at (`postNotePart` takes
-    // none, `commit` does not check it), and `commit` saves unconditionally. A replica that
-    // comes back after its lease lapsed re-posts every remaining part and writes its stale
-    // job over the successor's (`done` goes back to `delivering`).
+    // Regression: losing the lease once only aborted the step's AbortSignal, which the
+    // delivery loop did not look at, and a step's save was unconditional: a replica back from
+    // a pause past its lease re-posted the remaining parts and wrote its stale job over its
+    // successor's (`done` went back to `delivering`). Every save now renews the lease first
+    // (StepContext `holdLease`) and the step stops when it is gone.
     it("a replica frozen past its lease does not deliver again what its successor delivered", async () => {
       emulator.reset();
       Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
@@ -422,10 +435,17 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
         },
         (awake) => awake,
       );
-      for (let i = 0; i < 50; i++) {
-        stages.add((await b.service.get(id))?.stage ?? "gone");
-        await sleep(10);
-      }
+      // Its stale step runs out (it meets the lost lease at its next checkpoint); the job
+      // record is watched until then.
+      await until(
+        "A's stale step to end",
+        async () => {
+          stages.add((await b.service.get(id))?.stage ?? "gone");
+          return replicaA.running();
+        },
+        (running) => running === 0,
+      );
+      stages.add((await b.service.get(id))?.stage ?? "gone");
 
       const delivered = deliveredOf(readJournal(env.JOURNAL), id);
       expect(delivered.totals).toHaveLength(1);
@@ -434,13 +454,11 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       expect([...stages]).toEqual(["done"]);
     });
 
-    // BUG (steps.ts `delivering`): the job remembers the absolute `docxPath` on the disk of
-    // the replica that downloaded it, and every later run trusts it (`docxPath !== undefined`
-    // skips the download). A replica that takes the job over (or a restart with a fresh
-    // temp folder, e.g. a new container) cannot upload a file it does not have; the DOCX link
-    // is good for 24 h, but it is never fetched again. Add the "delivery_reconciled resets
-    // attempts" bug (delivery-retries.test.ts) and the job retries the upload forever; with
-    // that fixed it fails, and Retry (which keeps `docxPath`) fails the same way.
+    // Regression: the job remembers `docxPath` on the disk of the replica that downloaded it,
+    // and later runs once trusted it without looking: a replica taking the job over (or a
+    // restart in a fresh container) could not upload a file it did not have, and never
+    // fetched the link (good for 24 h) again. The delivering stage now downloads the DOCX
+    // again when the file is not on this disk (stages/delivering.ts).
     it("B on another machine (its own temp folder) finishes a job A died delivering", async () => {
       emulator.reset();
       Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
@@ -477,3 +495,13 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
     });
   });
 });
+
+/** Counts, in `refused`, the times `store` refuses this process the lease named `key`. */
+function countRefusedLeases(store: Store, key: string, refused: { count: number }): void {
+  const acquire = store.acquireLease.bind(store);
+  store.acquireLease = async (leaseKey, ttlMs) => {
+    const token = await acquire(leaseKey, ttlMs);
+    if (leaseKey === key && token === undefined) refused.count++;
+    return token;
+  };
+}

@@ -18,10 +18,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
-import type { KnobsPatch } from "../../emulator/knobs.ts";
+import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
+import { applyKnobsPatch, type KnobsPatch } from "../../emulator/knobs.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
-import { type EmulatorProcess, spawnEmulator } from "../../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 import {
   deliveredOf,
@@ -148,25 +148,21 @@ const backends = [
   { name: "Redis", enabled: REDIS_URL !== undefined, storeUrl: () => REDIS_URL ?? "" },
 ];
 
-// The two backends run side by side (each with its own emulator, whose knobs are global);
-// the scenarios of one backend run one after the other.
+// Every scenario has its own emulator (in this process: knobs are per emulator) and its own
+// store, so they run side by side, vitest's maxConcurrency (5) at a time.
 for (const backend of backends) {
   describe.skipIf(!backend.enabled)(
     `kill -9 and restart on ${backend.name}`,
     { concurrent: true },
     () => {
-      let emulator: EmulatorProcess;
-      beforeAll(async () => {
-        emulator = await spawnEmulator();
-      });
-      afterAll(async () => {
-        await emulator?.stop();
-      });
       for (const scenario of SCENARIOS) {
-        it(`killed in ${scenario.name}: done, one set of parts, one DOCX, one task of each kind`, {
-          concurrent: false,
-        }, async () => {
-          await runScenario(emulator, backend.storeUrl, scenario);
+        it(`killed in ${scenario.name}: done, one set of parts, one DOCX, one task of each kind`, async () => {
+          const emulator = await createEmulator({ knobs: { ...BASE_KNOBS, ...scenario.knobs } });
+          try {
+            await runScenario(emulator, backend.storeUrl, scenario);
+          } finally {
+            await emulator.close();
+          }
         });
       }
     },
@@ -174,7 +170,7 @@ for (const backend of backends) {
 }
 
 async function runScenario(
-  emulator: EmulatorProcess,
+  emulator: Emulator,
   storeUrl: (dir: string) => string,
   scenario: Scenario,
 ) {
@@ -193,10 +189,7 @@ async function runScenario(
     LEASE_TTL_MS: "1000",
     SWEEP_INTERVAL_MS: "100",
   };
-  // Both the file name and the context text reach the Note Service: they tell this job's
-  // submissions apart from the other scenarios' in the shared emulator.
   const filename = `${marker}.m4a`;
-  await emulator.setKnobs({ ...BASE_KNOBS, ...scenario.knobs });
 
   const seen = { audio: new Set<string>(), note: new Set<string>() };
   const note = (job: Job | undefined) => {
@@ -238,11 +231,12 @@ async function runScenario(
     );
     if (killed === "kill") await first.kill();
     expect(await first.exited).toBe("SIGKILL");
-    const before = await emulator.stats();
+    // A copy: the emulator's stats are live.
+    const before = structuredClone(emulator.stats);
     scenario.atKill?.(deliveredOf(readJournal(env.JOURNAL), id));
 
     // The restart: same store, journal and temp folder; no CRASH_AT, no artificial delays.
-    await emulator.setKnobs(BASE_KNOBS);
+    applyKnobsPatch(emulator.knobs, BASE_KNOBS);
     second = await spawnWorker(env);
     const worker = second;
     const final = await until(
@@ -290,7 +284,7 @@ async function runScenario(
     );
 
     // Exactly one audio and one note task for this job at the Note Service.
-    const stats = await emulator.stats();
+    const stats = emulator.stats;
     const audio = stats.audioSubmissions.filter((s) => s.filename === filename);
     const notes = stats.noteSubmissions.filter((s) => s.contextText === marker);
     expect(audio).toHaveLength(1);

@@ -103,9 +103,10 @@ describe("a delivery call that keeps failing transiently", () => {
     );
   });
 
-  // BUG: `delivery_reconciled` (transitions.ts) resets `attempts` to 0, and every retry of a
-  // failed post starts with a reconcile (the `postingPart` intent is still set): the job
-  // retries forever instead of failing after maxAttempts.
+  // Regression: `delivery_reconciled` once reset `attempts` to 0, and every retry of a failed
+  // post starts with a reconcile (the `postingPart` intent is still set), so the job retried
+  // forever. Reading the thread is no progress: `attempts` must survive it
+  // (stages/delivering.ts).
   it("a failing note part fails the job after maxAttempts", async () => {
     const { final, calls } = await runWithFailing("postNotePart");
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.postNotePart }).toEqual({
@@ -115,7 +116,7 @@ describe("a delivery call that keeps failing transiently", () => {
     });
   });
 
-  // BUG: same cause, through the `uploadingDocx` intent.
+  // Regression: the same endless retry, through the `uploadingDocx` intent.
   it("a failing DOCX upload fails the job after maxAttempts", async () => {
     const { final, calls } = await runWithFailing("uploadDocx");
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.uploadDocx }).toEqual({

@@ -7,6 +7,7 @@ import { createClient } from "@keyv/redis";
 import { type DeliveredState, type Job, jobSchema } from "../../../src/jobs/index.ts";
 import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
 import type { GatewayRecord } from "../../fakes/recording-gateway.ts";
+import { childEnv } from "../../helpers/child-env.ts";
 
 const WORKER = fileURLToPath(new URL("./worker.ts", import.meta.url));
 
@@ -57,13 +58,15 @@ export interface WorkerProcess {
   exited: Promise<string>;
   /** Everything it wrote (logs only with TEST_LOG_LEVEL), for failure messages. */
   output(): string;
+  /** How many steps the worker's runner has under way. */
+  running(): Promise<number>;
 }
 
 /** Starts `worker.ts` and waits for its `{"port","pid"}` line. */
 export async function spawnWorker(env: WorkerEnv): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [WORKER], {
     env: {
-      PATH: process.env.PATH ?? "",
+      ...childEnv(),
       ...(process.env.TEST_LOG_LEVEL ? { TEST_LOG_LEVEL: process.env.TEST_LOG_LEVEL } : {}),
       ...env,
     },
@@ -120,6 +123,7 @@ export async function spawnWorker(env: WorkerEnv): Promise<WorkerProcess> {
     names: async (id, speakerMap) =>
       (await call("POST", `/jobs/${id}/names`, { speakerMap })).body as CommandReply,
     skip: async (id) => (await call("POST", `/jobs/${id}/skip`)).body as CommandReply,
+    running: async () => ((await call("GET", "/runner")).body as { running: number }).running,
     kill: () => signalled("SIGKILL"),
     stop: () => signalled("SIGTERM"),
     exited,

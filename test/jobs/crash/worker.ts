@@ -17,7 +17,7 @@
  * Control API on 127.0.0.1 (port printed as `{"port":N,"pid":P}` on stdout once ready):
  * `POST /start` `{fileId, filename?, teamId?, channelId?, options?}` → StartResult (+ jobId),
  * `POST /jobs/:id/names` `{speakerMap}`, `POST /jobs/:id/skip` → CommandResult,
- * `GET /jobs/:id` → the job or 404. SIGTERM stops the runner and closes the store.
+ * `GET /jobs/:id` → the job or 404, `GET /runner` → the runner's stats (steps running). SIGTERM stops the runner and closes the store.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -145,6 +145,7 @@ async function route(method: string, path: string, body: unknown): Promise<[numb
     });
     return [200, result.status === "created" ? { ...result, jobId: result.job.id } : result];
   }
+  if (method === "GET" && path === "/runner") return [200, jobs.runner.stats()];
   const match = /^\/jobs\/([^/]+)(\/names|\/skip)?$/.exec(path);
   const id = match?.[1];
   if (id === undefined) return [404, { error: "no such route" }];
