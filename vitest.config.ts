@@ -10,6 +10,9 @@ export default defineConfig({
     // (a third of the suite's time went to imports). Tests keep no state in modules: every
     // stack, store and fake is created per file and closed in its afterAll.
     isolate: false,
+    // Both cores: vitest's default leaves one free, and most of the suite waits on sockets
+    // and child processes rather than computing.
+    maxWorkers: 2,
     // The 50-odd child processes (bots, crash workers, emulators) reuse Node's compile cache
     // (test/helpers/child-env.ts passes it on).
     env: { NODE_COMPILE_CACHE: resolve("node_modules/.cache/node-compile-cache") },

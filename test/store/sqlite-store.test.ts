@@ -140,9 +140,10 @@ describe("sqlite store", () => {
     const listed = await store.listActive();
     const listMs = performance.now() - listStarted;
     expect(listed).toHaveLength(5000);
-    // Generous bounds (a loaded CI machine); measured locally far lower.
-    expect(perWriteMs).toBeLessThan(20);
-    expect(listMs).toBeLessThan(100);
+    // Bounds for a loaded machine (≈2 ms and ≈0.5 ms when quiet): they catch a store that
+    // pages through the table (seconds), not a busy CPU. The figures are the bench's.
+    expect(perWriteMs).toBeLessThan(100);
+    expect(listMs).toBeLessThan(500);
     await store.close();
   }, 60_000);
 
