@@ -193,7 +193,7 @@ export type FakeWebClient = ReturnType<typeof createFakeWebClient>;
  * (with the bearer token required, as Slack does), 404 otherwise. Nothing reaches the net.
  */
 export function createFileHost(ws: FakeWorkspace, botToken: string): MockAgent {
-  const agent = new MockAgent();
+  const agent = new MockAgent({ enableCallHistory: true });
   agent.disableNetConnect();
   agent
     .get(FILE_HOST)

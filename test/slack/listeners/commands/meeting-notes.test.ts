@@ -107,6 +107,13 @@ describe("/meeting-notes status", () => {
     expect(said).not.toContain("elsewhere.mp3");
   });
 
+  it("does the work, not the instant reply, for a person already known", async () => {
+    await kit.deps.directory.user(ALICE);
+    const ack = await run(slash("status"));
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.respond.mock.calls[0]?.[1].text).toMatch(/^No meeting notes/);
+  });
+
   it("says there is nothing yet in a channel without jobs", async () => {
     await run(slash("status"));
     expect(kit.respond.mock.calls[0]?.[1].text).toMatch(/^No meeting notes/);
@@ -203,6 +210,31 @@ describe("/meeting-notes with no subcommand", () => {
       channelId: CHANNEL,
       recent: [fileId],
     });
+  });
+
+  it("offers at most ten recent recordings, newest first, each once", async () => {
+    const mp3 = (i: number) =>
+      (
+        loadObject(
+          "event-message-file_share-mp3",
+          fixtureIds({ file: `F0REC${String(i).padStart(5, "0")}` }),
+        ).event as { files: Record<string, unknown>[] }
+      ).files;
+    const messages = Array.from({ length: 12 }, (_, i) => ({
+      ts: `1700000000.0001${String(i).padStart(2, "0")}`,
+      user: ALICE,
+      text: "",
+      files: mp3(i),
+    }));
+    // The newest message shares again the file of the one before it.
+    messages.push({ ts: "1700000000.000200", user: BOB, text: "", files: mp3(11) });
+    kit.workspace.messages.set(CHANNEL, messages);
+    await run(slash(""));
+    const view = kit.slack.views.open.mock.calls[0]?.[0].view;
+    const offered = JSON.parse(String(view?.private_metadata)).recent;
+    expect(offered).toEqual(
+      [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `F0REC${String(i).padStart(5, "0")}`),
+    );
   });
 
   it("still opens the modal when the channel's history cannot be read", async () => {

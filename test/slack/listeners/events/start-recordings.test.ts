@@ -102,6 +102,21 @@ describe("startRecordings", () => {
     expectNotices([{ name: "here we go again.mp3", reason: "too_large" }]);
   });
 
+  it("starts one job however often Slack delivers the upload", async () => {
+    const mp3 = recording();
+    await share([mp3]);
+    await share([mp3]);
+    expect((await channelJobs()).map((job) => job.source.fileId)).toEqual([mp3.id]);
+    expect(threadReplies()).toEqual([]);
+  });
+
+  it("still starts recordings, and stays quiet otherwise, when Slack cannot say who the bot is", async () => {
+    kit.slack.auth.test.mockRejectedValue(new Error("socket hang up"));
+    await share([recording(), screenshot()], { text: `<@${BOT}> notes please` });
+    expect(await channelJobs()).toHaveLength(1);
+    expect(threadReplies()).toEqual([]);
+  });
+
   it("answers in the sharer's language", async () => {
     await share([movie()], { userId: LAN });
     expectNotices([{ name: "standup.mov", reason: "unsupported_format" }], "vi");
