@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { type Mock, vi } from "vitest";
 import {
   Admission,
@@ -47,6 +47,7 @@ export const BOB = "U0BOB00001";
 export const LAN = "U0LAN00001";
 export const GUEST = "U0GUEST001";
 export const ADMIN = "U0ADMIN001";
+const RETENTION_MS = 24 * 60 * 60_000;
 /** Starts every test clock; jobs' times are near it. */
 export const NOW = Date.UTC(2025, 0, 15, 9, 0, 0);
 
@@ -111,36 +112,38 @@ export function defaultWorkspace(): FakeWorkspace {
   };
 }
 
+/** The real job service over `store`, with a runner double that only records. */
+function jobServiceOver(store: Store, logger: Logger, clock: { now: number }) {
+  const repo = new JobRepository(store, { retentionMs: RETENTION_MS, logger });
+  const runner = { kick: vi.fn(), abort: vi.fn(), settle: vi.fn(), discard: vi.fn(async () => {}) };
+  const admission = new Admission({
+    store,
+    limits: defaultAdmissionLimits,
+    logger,
+    stillHolds: async () => true,
+  });
+  const jobs = new JobService({
+    repo,
+    store,
+    admission,
+    runner,
+    logger,
+    retentionMs: RETENTION_MS,
+    now: () => clock.now,
+  });
+  return { jobs, repo, runner };
+}
+
 /**
  * `ListenerDeps` over fakes at the edges only: the job service is the real one (a runner
  * double records kicks), so a test asserts on jobs, settings and templates themselves.
  */
-export async function buildListenerDeps(
-  options: { regenerateCooldownMs?: number } = {},
-): Promise<ListenerKit> {
+export async function buildListenerDeps(): Promise<ListenerKit> {
   const { logger, lines } = recordingLogger();
   // Only the memory backend is imported: the store barrel pulls in Redis and SQLite too.
   const store = openMemoryStore({ keyPrefix: "listener-test", sweepIntervalMs: 0 });
   const clock = { now: NOW };
-  const repo = new JobRepository(store, { retentionMs: 24 * 60 * 60_000, logger });
-  const runner = { kick: vi.fn(), abort: vi.fn(), settle: vi.fn(), discard: vi.fn(async () => {}) };
-  const jobs = new JobService({
-    repo,
-    store,
-    admission: new Admission({
-      store,
-      limits: defaultAdmissionLimits,
-      logger,
-      stillHolds: async () => true,
-    }),
-    runner,
-    logger,
-    retentionMs: 24 * 60 * 60_000,
-    now: () => clock.now,
-    ...(options.regenerateCooldownMs === undefined
-      ? {}
-      : { regenerateCooldownMs: options.regenerateCooldownMs }),
-  });
+  const { jobs, repo, runner } = jobServiceOver(store, logger, clock);
   const workspace = defaultWorkspace();
   const slack = createFakeWebClient(workspace);
   // The one place the fake stands in for the SDK's client type.
