@@ -201,12 +201,11 @@ export function createFileHost(ws: FakeWorkspace, botToken: string): MockAgent {
     .reply(({ path, headers }) => {
       const auth = new Headers(headers as Record<string, string>).get("authorization");
       const bytes = ws.downloads.get(path);
-      if (auth !== `Bearer ${botToken}`)
-        return {
-          statusCode: 200,
-          data: "<html>sign in</html>",
-          responseOptions: { headers: { "content-type": "text/html" } },
-        };
+      if (auth !== `Bearer ${botToken}`) {
+        // What Slack answers a file URL without the token: 200 with its sign-in page.
+        const html = { headers: { "content-type": "text/html" } };
+        return { statusCode: 200, data: "<html>sign in</html>", responseOptions: html };
+      }
       if (bytes === undefined) return { statusCode: 404, data: "not found" };
       return { statusCode: 200, data: Buffer.from(bytes) };
     })
