@@ -1,0 +1,258 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { meetingNotesCommand } from "../../../../src/slack/listeners/commands/meeting-notes.ts";
+import {
+  buildCancelReply,
+  buildChannelStatus,
+  buildHelpMessage,
+  buildNewNotesModal,
+  buildPermissionRefusal,
+  buildSettingsModal,
+  buildUnknownCommand,
+} from "../../../../src/slack/views/index.ts";
+import { loadForm, loadObject } from "../../../fixtures/slack-payloads/index.ts";
+import { platformError } from "../../../helpers/fake-web-client.ts";
+import {
+  ADMIN,
+  ALICE,
+  BOB,
+  buildCommandArgs,
+  buildListenerDeps,
+  CHANNEL,
+  fakeAck,
+  fixtureIds,
+  GUEST,
+  LAN,
+  type ListenerKit,
+  OTHER_CHANNEL,
+  startJob,
+  TEAM,
+} from "../../../helpers/listener-args.ts";
+
+let kit: ListenerKit;
+beforeEach(async () => {
+  kit = await buildListenerDeps();
+});
+afterEach(() => kit.close());
+
+const RESPONSE_URL = "https://hooks.slack.com/commands/T0FAKE/1/listener-test";
+const TRIGGER = "1700000000.1.0123456789abcdef0123456789abcdef";
+
+/** `/meeting-notes <text>` as Slack posts it (bolt-python's published form), parsed. */
+function slash(text: string, user = ALICE, channel = CHANNEL): Record<string, string> {
+  const form = loadForm(
+    "command-slash",
+    fixtureIds({
+      user,
+      channel,
+      command: "/meeting-notes",
+      responseUrl: RESPONSE_URL,
+      trigger: TRIGGER,
+    }),
+  );
+  return { ...Object.fromEntries(new URLSearchParams(form)), text };
+}
+
+async function run(fields: Record<string, unknown>) {
+  const ack = fakeAck();
+  await meetingNotesCommand(kit.deps)(buildCommandArgs(kit, fields, { ack }));
+  return ack;
+}
+
+describe("/meeting-notes help and unknown words", () => {
+  it("answers help on the ack itself when the person is known, in their language", async () => {
+    await kit.deps.directory.user(LAN);
+    kit.slack.users.info.mockClear();
+    const ack = await run(slash("help", LAN));
+    expect(ack.mock.calls).toEqual([[{ response_type: "ephemeral", ...buildHelpMessage("vi") }]]);
+    expect(kit.respond).not.toHaveBeenCalled();
+    expect(kit.slack.users.info).not.toHaveBeenCalled();
+  });
+
+  it("quotes an unknown word on the ack when the person is known", async () => {
+    await kit.deps.directory.user(ALICE);
+    const ack = await run(slash("Dance now"));
+    expect(ack.mock.calls).toEqual([
+      [{ response_type: "ephemeral", ...buildUnknownCommand("Dance", "en") }],
+    ]);
+    expect(JSON.stringify(ack.mock.calls)).toContain("“Dance”");
+    expect(kit.respond).not.toHaveBeenCalled();
+  });
+
+  it("acks at once, then answers help through response_url when the person is not cached", async () => {
+    const ack = await run(slash("  HELP  ", LAN));
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.slack.users.info).toHaveBeenCalledWith({ user: LAN, include_locale: true });
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, buildHelpMessage("vi")]]);
+  });
+
+  it("acks, then quotes an unknown word through response_url when the person is not cached", async () => {
+    const ack = await run(slash("frobnicate"));
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.respond.mock.calls).toEqual([
+      [RESPONSE_URL, buildUnknownCommand("frobnicate", "en")],
+    ]);
+  });
+});
+
+describe("/meeting-notes status", () => {
+  it("lists this channel's jobs and no other channel's", async () => {
+    const here = await startJob(kit, { filename: "weekly-sync.m4a" });
+    await startJob(kit, { channelId: OTHER_CHANNEL, userId: BOB, filename: "elsewhere.mp3" });
+    const ack = await run(slash("status"));
+    expect(ack.mock.calls).toEqual([[]]);
+    const expected = buildChannelStatus([here], { locale: "en", now: kit.clock.now });
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, expected]]);
+    const said = JSON.stringify(kit.respond.mock.calls);
+    expect(said).toContain("weekly-sync.m4a");
+    expect(said).not.toContain("elsewhere.mp3");
+  });
+
+  it("does the work, not the instant reply, for a person already known", async () => {
+    await kit.deps.directory.user(ALICE);
+    const ack = await run(slash("status"));
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.respond.mock.calls[0]?.[1].text).toMatch(/^No meeting notes/);
+  });
+
+  it("says there is nothing yet in a channel without jobs", async () => {
+    await run(slash("status"));
+    expect(kit.respond.mock.calls[0]?.[1].text).toMatch(/^No meeting notes/);
+  });
+});
+
+describe("/meeting-notes settings", () => {
+  it("opens the settings modal, with the channel's current settings, for a member", async () => {
+    await kit.jobs.setChannelSettings(TEAM, CHANNEL, { autoTranscribe: false, languageHint: "vi" });
+    const ack = await run(slash("settings"));
+    expect(ack.mock.calls).toEqual([[]]);
+    const view = buildSettingsModal(
+      { autoTranscribe: false, languageHint: "vi" },
+      { locale: "en", channelId: CHANNEL },
+    );
+    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expect(kit.respond).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ["a guest", GUEST, CHANNEL],
+    ["someone not in the channel", ALICE, OTHER_CHANNEL],
+  ])("tells %s who may change the settings, and opens nothing", async (_who, user, channel) => {
+    await run(slash("settings", user, channel));
+    const refusal = buildPermissionRefusal("channel_member", "settings", "en");
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, refusal]]);
+    expect(kit.slack.views.open).not.toHaveBeenCalled();
+  });
+});
+
+describe("/meeting-notes cancel", () => {
+  it("cancels the person's own running job before the channel's newer one", async () => {
+    const own = await startJob(kit, { userId: ALICE, filename: "mine.m4a" });
+    const other = await startJob(kit, { userId: BOB, filename: "bobs.m4a" });
+    await run(slash("cancel"));
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, buildCancelReply(own, "en")]]);
+    expect(await kit.jobs.get(own.id)).toMatchObject({ stage: "canceled", canceledBy: ALICE });
+    expect(await kit.jobs.get(other.id)).toMatchObject({ stage: "queued" });
+  });
+
+  it("cancels the job named by its id", async () => {
+    const first = await startJob(kit, { filename: "first.m4a" });
+    const second = await startJob(kit, { filename: "second.m4a" });
+    await run(slash(`cancel ${first.id}`));
+    expect(await kit.jobs.get(first.id)).toMatchObject({ stage: "canceled" });
+    expect(await kit.jobs.get(second.id)).toMatchObject({ stage: "queued" });
+  });
+
+  it("says so when nothing is running in the channel", async () => {
+    const job = await startJob(kit);
+    await kit.jobs.cancel(job.id, ALICE);
+    await run(slash("cancel"));
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, buildCancelReply(undefined, "en")]]);
+    expect(kit.respond.mock.calls[0]?.[1].text).toBe(
+      "There is no running job to cancel in this channel.",
+    );
+  });
+
+  it("refuses someone else's job to a member who is not an admin, and leaves it running", async () => {
+    const job = await startJob(kit, { userId: BOB });
+    await run(slash("cancel"));
+    const refusal = buildPermissionRefusal("starter_or_admin", "cancel", "en");
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, refusal]]);
+    expect(await kit.jobs.get(job.id)).toMatchObject({ stage: "queued" });
+  });
+
+  it("lets a workspace admin cancel anyone's job", async () => {
+    const job = await startJob(kit, { userId: BOB });
+    await run(slash("cancel", ADMIN));
+    expect(await kit.jobs.get(job.id)).toMatchObject({ stage: "canceled", canceledBy: ADMIN });
+  });
+});
+
+describe("/meeting-notes with no subcommand", () => {
+  it("opens the new-notes modal offering the channel's recent recordings only", async () => {
+    const shared = (name: string) =>
+      (loadObject(name, fixtureIds()).event as { files: Record<string, unknown>[] }).files;
+    const mp3 = shared("event-message-file_share-mp3");
+    const image = shared("event-message-file_share-image");
+    kit.workspace.messages.set(CHANNEL, [
+      { ts: "1700000000.000100", user: ALICE, text: "", files: mp3 },
+      { ts: "1700000000.000200", user: ALICE, text: "", files: image },
+    ]);
+    const ack = await run(slash(""));
+    expect(ack.mock.calls).toEqual([[]]);
+    const fileId = String(mp3[0]?.id);
+    const view = buildNewNotesModal({
+      locale: "en",
+      channelId: CHANNEL,
+      recentRecordings: [{ fileId, name: "here we go again.mp3" }],
+    });
+    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expect(JSON.parse(String(view.private_metadata))).toEqual({
+      channelId: CHANNEL,
+      recent: [fileId],
+    });
+  });
+
+  it("offers at most ten recent recordings, newest first, each once", async () => {
+    const mp3 = (i: number) =>
+      (
+        loadObject(
+          "event-message-file_share-mp3",
+          fixtureIds({ file: `F0REC${String(i).padStart(5, "0")}` }),
+        ).event as { files: Record<string, unknown>[] }
+      ).files;
+    const messages = Array.from({ length: 12 }, (_, i) => ({
+      ts: `1700000000.0001${String(i).padStart(2, "0")}`,
+      user: ALICE,
+      text: "",
+      files: mp3(i),
+    }));
+    // The newest message shares again the file of the one before it.
+    messages.push({ ts: "1700000000.000200", user: BOB, text: "", files: mp3(11) });
+    kit.workspace.messages.set(CHANNEL, messages);
+    await run(slash(""));
+    const view = kit.slack.views.open.mock.calls[0]?.[0].view;
+    const offered = JSON.parse(String(view?.private_metadata)).recent;
+    expect(offered).toEqual(
+      [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `F0REC${String(i).padStart(5, "0")}`),
+    );
+  });
+
+  it("still opens the modal when the channel's history cannot be read", async () => {
+    kit.slack.conversations.history.mockRejectedValueOnce(platformError("not_in_channel"));
+    await run(slash(""));
+    const view = buildNewNotesModal({ locale: "en", channelId: CHANNEL, recentRecordings: [] });
+    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+  });
+});
+
+describe("a malformed slash command", () => {
+  it("is acked at once and nothing else happens when the form has no text", async () => {
+    const { text: _text, ...withoutText } = slash("help");
+    const ack = await run(withoutText);
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.respond).not.toHaveBeenCalled();
+    expect(kit.slack.views.open).not.toHaveBeenCalled();
+    expect(kit.slack.users.info).not.toHaveBeenCalled();
+    expect(kit.logged("warn")).toEqual(["a malformed slash command"]);
+  });
+});

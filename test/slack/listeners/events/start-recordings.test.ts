@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  type SharedFiles,
+  startRecordings,
+} from "../../../../src/slack/listeners/events/start-recordings.ts";
+import type { SlackFile } from "../../../../src/slack/recording-file.ts";
+import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/index.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
+import {
+  ALICE,
+  BOT,
+  buildListenerDeps,
+  CHANNEL,
+  fixtureIds,
+  LAN,
+  type ListenerKit,
+  TEAM,
+} from "../../../helpers/listener-args.ts";
+
+let kit: ListenerKit;
+beforeEach(async () => {
+  kit = await buildListenerDeps();
+});
+afterEach(() => kit.close());
+
+const THREAD = "1700000400.000100";
+
+/** The files of a published `file_share` delivery (their ids fresh, or `file` when given). */
+function filesOf(name: string, file?: string): SlackFile[] {
+  const ids = fixtureIds(file === undefined ? {} : { file });
+  const envelope = loadObject(name, ids);
+  return (envelope.event as { files: SlackFile[] }).files;
+}
+
+/** A file object as published, by fixture name, with fields changed. */
+function fileFrom(name: string, changes: Partial<SlackFile> = {}): SlackFile {
+  const [file] = filesOf(name);
+  if (file === undefined) throw new Error(`${name} has no file`);
+  return { ...file, ...changes };
+}
+
+/** A QuickTime movie: audio/video the Note Service does not take. */
+const movie = () =>
+  fileFrom("event-message-file_share-mp4", {
+    id: "F0MOVIE001",
+    name: "standup.mov",
+    title: "standup.mov",
+    filetype: "mov",
+    mimetype: "video/quicktime",
+  });
+const recording = () => fileFrom("event-message-file_share-mp3");
+const screenshot = () => fileFrom("event-message-file_share-image");
+
+async function share(files: SlackFile[], changes: Partial<SharedFiles> = {}) {
+  await startRecordings(kit.deps, kit.client, {
+    teamId: TEAM,
+    channelId: CHANNEL,
+    userId: ALICE,
+    threadTs: THREAD,
+    text: undefined,
+    files,
+    ...changes,
+  });
+}
+
+/** What the bot said in the upload's thread, for everyone. */
+function threadReplies() {
+  return kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
+}
+
+function expectNotices(notices: FileNotice[], locale: "en" | "vi" = "en") {
+  expect(threadReplies()).toEqual([
+    { channel: CHANNEL, thread_ts: THREAD, ...buildFileNotices(notices, locale) },
+  ]);
+}
+
+const channelJobs = () => kit.jobs.listByChannel(TEAM, CHANNEL);
+
+describe("startRecordings", () => {
+  it("stays quiet about a screenshot", async () => {
+    await share([screenshot()]);
+    expect(threadReplies()).toEqual([]);
+    expect(await channelJobs()).toEqual([]);
+  });
+
+  it("answers about a screenshot when the message @mentions the bot", async () => {
+    await share([screenshot()], { text: `<@${BOT}> notes please` });
+    expectNotices([{ name: "file.png", reason: "unsupported_format" }]);
+  });
+
+  it("says once that a movie format is not taken, however often Slack delivers it", async () => {
+    await share([movie()]);
+    await share([movie()]);
+    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+    expect(await channelJobs()).toEqual([]);
+  });
+
+  it("says once that a recording is too large, however often Slack delivers it", async () => {
+    const huge = { ...recording(), id: "F0HUGE0001", size: 301 * 1024 * 1024 };
+    await share([huge]);
+    await share([huge]);
+    expectNotices([{ name: "here we go again.mp3", reason: "too_large" }]);
+  });
+
+  it("starts one job however often Slack delivers the upload", async () => {
+    const mp3 = recording();
+    await share([mp3]);
+    await share([mp3]);
+    expect((await channelJobs()).map((job) => job.source.fileId)).toEqual([mp3.id]);
+    expect(threadReplies()).toEqual([]);
+  });
+
+  it("still starts recordings, and stays quiet otherwise, when Slack cannot say who the bot is", async () => {
+    kit.slack.auth.test.mockRejectedValue(new Error("socket hang up"));
+    await share([recording(), screenshot()], { text: `<@${BOT}> notes please` });
+    expect(await channelJobs()).toHaveLength(1);
+    expect(threadReplies()).toEqual([]);
+  });
+
+  it("answers in the sharer's language", async () => {
+    await share([movie()], { userId: LAN });
+    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }], "vi");
+  });
+
+  it("starts one job per recording and one reply for the rest of the upload", async () => {
+    await share([recording(), movie(), screenshot()]);
+    const jobs = await channelJobs();
+    expect(jobs.map((job) => job.source.filename)).toEqual(["here we go again.mp3"]);
+    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+  });
+
+  it("does nothing in a channel that turned automatic notes off", async () => {
+    await kit.jobs.setChannelSettings(TEAM, CHANNEL, { autoTranscribe: false });
+    await share([recording(), movie()], { text: `<@${BOT}>` });
+    expect(await channelJobs()).toEqual([]);
+    expect(threadReplies()).toEqual([]);
+  });
+
+  it("starts the job with the channel's settings and the upload's text after the channel's context", async () => {
+    const docx = new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]);
+    const scope = { teamId: TEAM, channelId: CHANNEL };
+    const templateId = await kit.jobs.saveTemplate(scope, "minutes.docx", docx, { pinned: true });
+    await kit.jobs.setChannelSettings(TEAM, CHANNEL, {
+      autoTranscribe: true,
+      languageHint: "vi",
+      contextText: "Glossary: OKR = objectives and key results",
+      templateId,
+    });
+    await share([recording()], { text: "  Agenda: Q3 planning  " });
+    const [job] = await channelJobs();
+    expect(job?.options).toEqual({
+      contextText: "Glossary: OKR = objectives and key results\n\nAgenda: Q3 planning",
+      languageHint: "vi",
+      templateId,
+    });
+    expect(job?.origin).toEqual({
+      teamId: TEAM,
+      channelId: CHANNEL,
+      threadTs: THREAD,
+      userId: ALICE,
+      locale: "en-US",
+    });
+  });
+
+  it("never reacts to the bot's own upload", async () => {
+    await share([recording(), movie()], { userId: BOT });
+    expect(await channelJobs()).toEqual([]);
+    expect(threadReplies()).toEqual([]);
+    expect(kit.slack.users.info).not.toHaveBeenCalled();
+  });
+
+  it("skips a file the bot uploaded, even in someone's message that mentions it", async () => {
+    const own = { ...movie(), user: BOT };
+    await share([own, { ...recording(), user: BOT }], { text: `<@${BOT}> see this` });
+    expect(await channelJobs()).toEqual([]);
+    expect(threadReplies()).toEqual([]);
+  });
+
+  it("completes a Slack Connect stub with files.info and starts its job", async () => {
+    const [stub] = filesOf("event-message-file_share-slack-connect-stub", "F0STUB0001");
+    const [full] = filesOf("event-message-file_share-mp3", "F0STUB0001");
+    kit.workspace.files.set("F0STUB0001", { ...full });
+    await share(stub === undefined ? [] : [stub]);
+    expect(kit.slack.files.info).toHaveBeenCalledWith({ file: "F0STUB0001" });
+    expect((await channelJobs()).map((job) => job.source.fileId)).toEqual(["F0STUB0001"]);
+  });
+
+  it("says a file cannot be read when Slack will not describe a stub, or it was deleted", async () => {
+    const [stub] = filesOf("event-message-file_share-slack-connect-stub");
+    const tombstone = loadObject("file-tombstone") as SlackFile;
+    await share(stub === undefined ? [tombstone] : [stub, tombstone]);
+    expectNotices([
+      { name: undefined, reason: "unreadable" },
+      { name: undefined, reason: "unreadable" },
+    ]);
+    expect(JSON.stringify(threadReplies())).toContain("the file shared here");
+  });
+
+  it("still answers for the other files when one file's job cannot be started", async () => {
+    vi.spyOn(kit.jobs, "startFromUpload").mockRejectedValueOnce(new Error("store unavailable"));
+    await share([recording(), movie()]);
+    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+    expect(kit.logged("error")).toEqual(["could not take a shared file"]);
+  });
+});

@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChannelSettings } from "../../../../src/jobs/index.ts";
+import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
+import { channelSettingsSubmitted } from "../../../../src/slack/listeners/views/channel-settings.ts";
+import { t } from "../../../../src/slack/messages/index.ts";
+import {
+  buildSettingsAnnouncement,
+  buildSettingsSaved,
+  permissionSentence,
+} from "../../../../src/slack/views/index.ts";
+import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
+import { platformError } from "../../../helpers/fake-web-client.ts";
+import {
+  ALICE,
+  buildListenerDeps,
+  buildViewArgs,
+  CHANNEL,
+  docxBytes,
+  ephemerals,
+  fakeAck,
+  GUEST,
+  knowUpload,
+  LAN,
+  type ListenerKit,
+  OTHER_CHANNEL,
+  TEAM,
+} from "../../../helpers/listener-args.ts";
+import {
+  checkboxes,
+  fileInput,
+  radioButtons,
+  type StateValues,
+  stateValues,
+  staticSelect,
+  textInput,
+} from "../../../helpers/view-state.ts";
+
+let kit: ListenerKit;
+beforeEach(async () => {
+  kit = await buildListenerDeps();
+});
+afterEach(() => kit.close());
+
+interface Form {
+  auto?: "on" | "off";
+  language?: string;
+  context?: string;
+  template?: string;
+  clearTemplate?: boolean;
+}
+
+/** The settings modal's inputs as Slack submits them. */
+function formValues(form: Form): StateValues {
+  const { autoTranscribe, language, context, template, clearTemplate } = INPUTS;
+  const file =
+    form.template === undefined ? fileInput() : fileInput({ id: form.template, name: "t" });
+  return stateValues([
+    [autoTranscribe.block, autoTranscribe.action, radioButtons(form.auto)],
+    [language.block, language.action, staticSelect(form.language ?? "auto")],
+    [context.block, context.action, textInput(form.context)],
+    [template.block, template.action, file],
+    [
+      clearTemplate.block,
+      clearTemplate.action,
+      form.clearTemplate ? checkboxes(clearTemplate.action) : checkboxes(),
+    ],
+  ]);
+}
+
+async function submit(
+  form: Form,
+  options: { user?: string; channel?: string; metadata?: string } = {},
+) {
+  const body = viewSubmissionPayload({
+    callbackId: VIEWS.channelSettings,
+    privateMetadata: options.metadata ?? JSON.stringify({ channelId: options.channel ?? CHANNEL }),
+    values: formValues(form),
+    user: options.user ?? ALICE,
+    teamId: TEAM,
+  });
+  const ack = fakeAck();
+  await channelSettingsSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+  return ack;
+}
+
+const BLOCK = INPUTS.autoTranscribe.block;
+const errorsOn = (errors: Record<string, string>) => [[{ response_action: "errors", errors }]];
+const settings = (channel = CHANNEL) => kit.jobs.getChannelSettings(TEAM, channel);
+const announcements = () => kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
+const saved = (locale: "en" | "vi" = "en") => ({
+  channel: CHANNEL,
+  user: locale === "en" ? ALICE : LAN,
+  ...buildSettingsSaved(locale),
+});
+
+async function withTemplate(): Promise<ChannelSettings> {
+  const docx = docxBytes(7);
+  const id = await kit.jobs.saveTemplate({ teamId: TEAM, channelId: CHANNEL }, "old.docx", docx, {
+    pinned: true,
+  });
+  const current = { autoTranscribe: true, templateId: id };
+  await kit.jobs.setChannelSettings(TEAM, CHANNEL, current);
+  return current;
+}
+
+describe("channelSettingsSubmitted: refused on the modal", () => {
+  it.each([
+    ["a guest", GUEST, CHANNEL],
+    ["someone not in the channel", ALICE, OTHER_CHANNEL],
+  ])("tells %s who may change the settings, and saves nothing", async (_who, user, channel) => {
+    const ack = await submit({ auto: "off" }, { user, channel });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [BLOCK]: permissionSentence("channel_member", "settings", "en") }),
+    );
+    expect(await settings(channel)).toEqual({ autoTranscribe: true });
+    expect(announcements()).toEqual([]);
+  });
+
+  it("refuses a form without the on/off choice", async () => {
+    const ack = await submit({});
+    expect(ack.mock.calls).toEqual(errorsOn({ [BLOCK]: t("en", "validation.unreadable") }));
+  });
+
+  it("refuses a form that does not say its channel", async () => {
+    const ack = await submit({ auto: "off" }, { metadata: "not json" });
+    expect(ack.mock.calls).toEqual(errorsOn({ [BLOCK]: t("en", "validation.unreadable") }));
+    expect(kit.slack.conversations.members).not.toHaveBeenCalled();
+  });
+});
+
+describe("channelSettingsSubmitted: saved", () => {
+  it("saves the settings, tells the person, and says in the channel who changed what", async () => {
+    const ack = await submit({ auto: "off", language: "vi", context: "Glossary: OKR" });
+    expect(ack.mock.calls).toEqual([[]]);
+    const after = { autoTranscribe: false, languageHint: "vi", contextText: "Glossary: OKR" };
+    expect(await settings()).toEqual(after);
+    expect(ephemerals(kit)).toEqual([saved()]);
+    const announcement = buildSettingsAnnouncement(ALICE, { autoTranscribe: true }, after, "en");
+    expect(announcements()).toEqual([{ channel: CHANNEL, ...announcement }]);
+    expect(announcement?.text).toContain(`<@${ALICE}>`);
+  });
+
+  it("answers in the person's language", async () => {
+    await submit({ auto: "off" }, { user: LAN });
+    expect(ephemerals(kit)).toEqual([saved("vi")]);
+  });
+
+  it("announces nothing when nothing changed", async () => {
+    await submit({ auto: "on" });
+    expect(ephemerals(kit)).toEqual([saved()]);
+    expect(announcements()).toEqual([]);
+  });
+
+  it("keeps a new template for the channel and says so", async () => {
+    const id = knowUpload(kit, { id: "F0TEMPL003", name: "minutes.docx", bytes: docxBytes(3) });
+    await submit({ auto: "on", template: id });
+    const templateId = (await settings()).templateId ?? "";
+    expect(await kit.store.get("templates", templateId)).toMatchObject({
+      filename: "minutes.docx",
+    });
+    expect(JSON.stringify(announcements())).toContain(t("en", "settings.change.template_set"));
+  });
+
+  it("keeps the current template and says so when the new one cannot be read", async () => {
+    const current = await withTemplate();
+    const id = knowUpload(kit, { id: "F0NOTDOCX1", name: "notes.txt", bytes: new Uint8Array(9) });
+    await submit({ auto: "on", template: id });
+    expect(await settings()).toEqual(current);
+    expect(ephemerals(kit)).toEqual([
+      saved(),
+      { channel: CHANNEL, user: ALICE, text: t("en", "template.unreadable"), blocks: [] },
+    ]);
+    expect(kit.logged("warn")).toContain("could not keep the template");
+  });
+
+  it("stops using the template when asked to", async () => {
+    await withTemplate();
+    await submit({ auto: "on", clearTemplate: true });
+    expect(await settings()).toEqual({ autoTranscribe: true });
+    expect(JSON.stringify(announcements())).toContain(t("en", "settings.change.template_cleared"));
+  });
+
+  it("keeps the saved settings when the announcement cannot be posted", async () => {
+    kit.slack.chat.postMessage.mockRejectedValueOnce(platformError("is_archived"));
+    await submit({ auto: "off" });
+    expect(await settings()).toEqual({ autoTranscribe: false });
+    expect(kit.logged("warn")).toEqual(["could not announce a settings change"]);
+  });
+});

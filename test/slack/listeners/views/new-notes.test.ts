@@ -1,0 +1,297 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
+import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
+import { t } from "../../../../src/slack/messages/index.ts";
+import { buildRefusal } from "../../../../src/slack/views/index.ts";
+import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
+import { platformError } from "../../../helpers/fake-web-client.ts";
+import {
+  ALICE,
+  BOB,
+  buildListenerDeps,
+  buildViewArgs,
+  CHANNEL,
+  docxBytes,
+  ephemerals,
+  fakeAck,
+  fixtureIds,
+  knowUpload,
+  LAN,
+  type ListenerKit,
+  OTHER_CHANNEL,
+  TEAM,
+} from "../../../helpers/listener-args.ts";
+import {
+  conversationsSelect,
+  fileInput,
+  multiUsersSelect,
+  type StateValues,
+  stateValues,
+  staticSelect,
+  textInput,
+} from "../../../helpers/view-state.ts";
+
+let kit: ListenerKit;
+beforeEach(async () => {
+  kit = await buildListenerDeps();
+  knowRecording(UPLOADED);
+  knowRecording(RECENT);
+});
+afterEach(() => kit.close());
+
+const UPLOADED = "F0UPLOAD01";
+const RECENT = "F0RECENT01";
+const METADATA = JSON.stringify({ channelId: CHANNEL, recent: [RECENT] });
+const MP3 = "here we go again.mp3";
+
+/** Alice's mp3 of a published upload, as `files.info` gives it, under `id`. */
+function knowRecording(id: string, changes: Record<string, unknown> = {}) {
+  const event = loadObject("event-message-file_share-mp3", fixtureIds({ file: id })).event;
+  const [file] = (event as { files: Record<string, unknown>[] }).files;
+  kit.workspace.files.set(id, { ...file, ...changes });
+}
+
+interface Form {
+  recording?: string;
+  recent?: string;
+  participants?: string[];
+  extraNames?: string;
+  context?: string;
+  language?: string;
+  template?: string;
+  destination?: string;
+}
+
+/** The new-notes modal's inputs as Slack submits them. */
+function formValues(form: Form): StateValues {
+  const file = (id?: string) => (id === undefined ? fileInput() : fileInput({ id, name: id }));
+  return stateValues([
+    [INPUTS.recording.block, INPUTS.recording.action, file(form.recording)],
+    [INPUTS.recentRecording.block, INPUTS.recentRecording.action, staticSelect(form.recent)],
+    [
+      INPUTS.participants.block,
+      INPUTS.participants.action,
+      multiUsersSelect(...(form.participants ?? [])),
+    ],
+    [INPUTS.extraNames.block, INPUTS.extraNames.action, textInput(form.extraNames)],
+    [INPUTS.context.block, INPUTS.context.action, textInput(form.context)],
+    [INPUTS.language.block, INPUTS.language.action, staticSelect(form.language ?? "auto")],
+    [INPUTS.template.block, INPUTS.template.action, file(form.template)],
+    [INPUTS.destination.block, INPUTS.destination.action, conversationsSelect(form.destination)],
+  ]);
+}
+
+async function submit(form: Form, options: { user?: string; metadata?: string } = {}) {
+  const body = viewSubmissionPayload({
+    callbackId: VIEWS.newNotes,
+    privateMetadata: options.metadata ?? METADATA,
+    values: formValues(form),
+    user: options.user ?? ALICE,
+    teamId: TEAM,
+  });
+  const ack = fakeAck();
+  await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+  return ack;
+}
+
+const errorsOn = (errors: Record<string, string>) => [[{ response_action: "errors", errors }]];
+const jobsIn = (channel = CHANNEL) => kit.jobs.listByChannel(TEAM, channel);
+
+describe("newNotesSubmitted: problems shown in the modal", () => {
+  it("asks for a recording and a destination when Slack's published submission has neither", async () => {
+    const body = loadObject(
+      "interaction-view_submission",
+      fixtureIds({ callbackId: VIEWS.newNotes, privateMetadata: METADATA }),
+    );
+    (body.view as { state: unknown }).state = { values: formValues({}) };
+    const ack = fakeAck();
+    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    expect(ack.mock.calls).toEqual(
+      errorsOn({
+        [INPUTS.recording.block]: "Upload a recording or choose a recent one.",
+        [INPUTS.destination.block]: t("en", "validation.unreadable"),
+      }),
+    );
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
+  it("refuses a recording both uploaded and chosen, in the person's language", async () => {
+    const ack = await submit(
+      { recording: UPLOADED, recent: RECENT, destination: CHANNEL },
+      { user: LAN },
+    );
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recording.block]: t("vi", "validation.recording_both") }),
+    );
+  });
+
+  it("refuses a form whose private_metadata cannot be read", async () => {
+    const ack = await submit({ recording: UPLOADED, destination: CHANNEL }, { metadata: "{" });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recording.block]: t("en", "validation.unreadable") }),
+    );
+  });
+
+  it("refuses a recent recording the modal did not offer, without looking it up", async () => {
+    const ack = await submit({ recent: UPLOADED, destination: CHANNEL });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recentRecording.block]: "Choose a recording from the list." }),
+    );
+    expect(kit.slack.files.info).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ["the bot is not in", "C0NOBOT001", [ALICE], "bot_not_in"],
+    ["the person is not in", OTHER_CHANNEL, undefined, "user_not_in"],
+    ["Slack cannot tell about", "C0UNKNOWN1", undefined, "unknown"],
+  ] as const)("refuses a destination %s", async (_what, channel, members, problem) => {
+    if (members !== undefined) kit.workspace.members.set(channel, [...members]);
+    const ack = await submit({ recording: UPLOADED, destination: channel });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.destination.block]: t("en", `permission.destination.${problem}`) }),
+    );
+    expect(await jobsIn(channel)).toEqual([]);
+  });
+
+  it("says a recording Slack will not describe cannot be read, with a bad destination too", async () => {
+    const ack = await submit({ recording: "F0MISSING1", destination: OTHER_CHANNEL });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({
+        [INPUTS.recording.block]: t("en", "new_notes.file_unreadable"),
+        [INPUTS.destination.block]: t("en", "permission.destination.user_not_in"),
+      }),
+    );
+  });
+
+  it("refuses someone else's recording shared only where the person is not", async () => {
+    knowRecording("F0BOBS0001", { user: BOB, channels: [OTHER_CHANNEL] });
+    const ack = await submit({ recording: "F0BOBS0001", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recording.block]: t("en", "permission.recording") }),
+    );
+  });
+
+  it("accepts someone else's recording shared in a conversation the person is in", async () => {
+    knowRecording("F0BOBS0002", { user: BOB, channels: [CHANNEL] });
+    const ack = await submit({ recording: "F0BOBS0002", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(await jobsIn()).toHaveLength(1);
+  });
+
+  it("says which formats it takes when the file is not a recording", async () => {
+    knowUpload(kit, { id: "F0AGENDA01", name: "agenda.pdf", filetype: "pdf", bytes: docxBytes() });
+    kit.workspace.files.set("F0AGENDA01", {
+      ...kit.workspace.files.get("F0AGENDA01"),
+      mimetype: "application/pdf",
+    });
+    const ack = await submit({ recording: "F0AGENDA01", destination: CHANNEL });
+    const refusal = buildRefusal("unsupported_format", "agenda.pdf", "en").text;
+    expect(ack.mock.calls).toEqual(errorsOn({ [INPUTS.recording.block]: refusal }));
+  });
+});
+
+describe("newNotesSubmitted: starting the notes", () => {
+  it("acks, opens a thread in the destination, and starts the job there with the form's options", async () => {
+    const template = knowUpload(kit, {
+      id: "F0TEMPL001",
+      name: "minutes.docx",
+      bytes: docxBytes(),
+    });
+    const ack = await submit({
+      recent: RECENT,
+      participants: [BOB, LAN],
+      extraNames: "Minh Pham, Bob Le",
+      context: "Agenda: hiring",
+      language: "vi",
+      template,
+      destination: CHANNEL,
+    });
+    expect(ack.mock.calls).toEqual([[]]);
+    const [posted] = kit.slack.chat.postMessage.mock.calls;
+    expect(posted?.[0]).toEqual({
+      channel: CHANNEL,
+      text: `Meeting notes for *${MP3}*, asked for by <@${ALICE}>.`,
+      mrkdwn: true,
+    });
+    expect(ack.mock.invocationCallOrder[0]).toBeLessThan(
+      kit.slack.chat.postMessage.mock.invocationCallOrder[0] ?? 0,
+    );
+    const threadTs = (await kit.slack.chat.postMessage.mock.results[0]?.value)?.ts;
+    const [job] = await jobsIn();
+    expect(job).toMatchObject({
+      stage: "queued",
+      origin: { teamId: TEAM, channelId: CHANNEL, threadTs, userId: ALICE, locale: "en-US" },
+      source: { fileId: RECENT, filename: MP3 },
+      options: {
+        speakers: [{ name: "Bob Le" }, { name: "Lan Nguyen" }, { name: "Minh Pham" }],
+        contextText: "Agenda: hiring",
+        languageHint: "vi",
+      },
+    });
+    const templateId = job?.options.templateId ?? "";
+    expect(await kit.store.get("templates", templateId)).toMatchObject({
+      filename: "minutes.docx",
+    });
+  });
+
+  it("tells the person alone when the bot cannot post in the destination after all", async () => {
+    kit.slack.chat.postMessage.mockRejectedValueOnce(platformError("not_in_channel"));
+    await submit({ recording: UPLOADED, destination: CHANNEL });
+    expect(ephemerals(kit)).toEqual([
+      { channel: CHANNEL, user: ALICE, text: t("en", "new_notes.not_in_channel"), blocks: [] },
+    ]);
+    expect(await jobsIn()).toEqual([]);
+  });
+
+  it("says the recording could not be read when the thread fails for another reason", async () => {
+    kit.slack.chat.postMessage.mockRejectedValueOnce(platformError("ratelimited"));
+    await submit({ recording: UPLOADED, destination: CHANNEL });
+    expect(ephemerals(kit).map((reply) => reply.text)).toEqual([
+      t("en", "new_notes.file_unreadable"),
+    ]);
+  });
+
+  it("answers in the new thread when the service refuses the recording", async () => {
+    knowRecording("F0EMPTY001", { size: 0 });
+    await submit({ recording: "F0EMPTY001", destination: CHANNEL });
+    const calls = kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
+    const threadTs = (await kit.slack.chat.postMessage.mock.results[0]?.value)?.ts;
+    expect(calls[1]).toEqual({
+      channel: CHANNEL,
+      thread_ts: threadTs,
+      ...buildRefusal("empty", MP3, "en"),
+    });
+    expect(await jobsIn()).toEqual([]);
+  });
+
+  it("starts the job without a template it could not read", async () => {
+    const ack = await submit({ recording: UPLOADED, template: "F0NOTEMPL1", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual([[]]);
+    const [job] = await jobsIn();
+    expect(job?.options).toEqual({});
+  });
+
+  // new-notes.ts:160-166 drops an unreadable template silently; the speaker and settings
+  // modals say "template.unreadable" (speaker-names.ts:82, channel-settings.ts:61).
+  it.todo("tells the person when the template they chose could not be read");
+
+  // The claim is per destination and file (job-service.ts:119): asking again for the same
+  // recording in the same channel posts a second thread parent and then says nothing.
+  it.todo("says the notes are already being made when the same recording is asked for again");
+
+  it("only acks a submission without a user", async () => {
+    const body = viewSubmissionPayload({
+      callbackId: VIEWS.newNotes,
+      privateMetadata: METADATA,
+      values: formValues({ recording: UPLOADED, destination: CHANNEL }),
+      user: ALICE,
+    });
+    delete body.user;
+    const ack = fakeAck();
+    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    expect(ack.mock.calls).toEqual([[]]);
+    expect(kit.slack.users.info).not.toHaveBeenCalled();
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+});
