@@ -25,11 +25,12 @@ const MAX_URL_CHARS = 3_000;
 
 /**
  * The App Home tab: the person's running and recent jobs, newest first, each with its file
- * name, where it stands, when it started, and a button to its thread.
+ * name, where it stands, when it started, and a button to its thread; `total`, when the
+ * items are the newest of more, says how many there are.
  */
 export function buildAppHome(
   items: HomeItem[],
-  options: { locale: Locale; now: number },
+  options: { locale: Locale; now: number; total?: number },
 ): HomeView {
   const { locale, now } = options;
   const blocks: KnownBlock[] = [
@@ -44,8 +45,10 @@ export function buildAppHome(
   const sorted = [...items].sort((a, b) => b.job.createdAt - a.job.createdAt);
   const shown = sorted.slice(0, MAX_HOME_JOBS);
   for (const item of shown) blocks.push(...jobBlocks(item, locale, now));
-  if (sorted.length > shown.length) {
-    blocks.push(context(t(locale, "home.more", { shown: shown.length, count: sorted.length })));
+  // The person may have more jobs than the caller looked up (`total`).
+  const count = Math.max(options.total ?? 0, sorted.length);
+  if (count > shown.length) {
+    blocks.push(context(t(locale, "home.more", { shown: shown.length, count })));
   }
   return { type: "home", blocks };
 }

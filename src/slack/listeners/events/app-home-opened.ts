@@ -16,8 +16,10 @@ export function appHomeOpened(deps: ListenerDeps) {
       deps.jobs.listByUser(teamId, event.user),
       deps.directory.user(event.user),
     ]);
+    // Links only for the jobs that fit: the newest.
+    const newest = jobs.toSorted((a, b) => b.createdAt - a.createdAt).slice(0, MAX_HOME_JOBS);
     const items: HomeItem[] = await Promise.all(
-      jobs.slice(0, MAX_HOME_JOBS).map(async (job) => {
+      newest.map(async (job) => {
         const permalink = await client.chat
           .getPermalink({ channel: job.origin.channelId, message_ts: job.origin.threadTs })
           .then(
@@ -29,7 +31,11 @@ export function appHomeOpened(deps: ListenerDeps) {
     );
     await client.views.publish({
       user_id: event.user,
-      view: buildAppHome(items, { locale: localeOf(user.locale), now: deps.now() }),
+      view: buildAppHome(items, {
+        locale: localeOf(user.locale),
+        now: deps.now(),
+        total: jobs.length,
+      }),
     });
   };
 }

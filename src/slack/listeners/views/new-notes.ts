@@ -75,6 +75,11 @@ export function newNotesSubmitted(deps: ListenerDeps) {
     );
     if (threadTs === undefined) return;
     const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const options = await jobOptions(deps, request, teamId);
+    // The notes go ahead without it, as with the other modals; the person hears why.
+    if (request.templateFileId !== undefined && options.templateId === undefined) {
+      await tell(t(locale, "template.unreadable"));
+    }
     const result = await deps.jobs.start({
       origin: {
         teamId,
@@ -84,7 +89,7 @@ export function newNotesSubmitted(deps: ListenerDeps) {
         ...(slackLocale === undefined ? {} : { locale: slackLocale }),
       },
       source,
-      options: await jobOptions(deps, request, teamId),
+      options,
     });
     if (result.status === "refused") {
       const refusal = buildRefusal(result.reason, source.filename, locale);

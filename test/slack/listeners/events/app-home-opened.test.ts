@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appHomeOpened } from "../../../../src/slack/listeners/events/app-home-opened.ts";
-import { buildAppHome, type HomeItem } from "../../../../src/slack/views/index.ts";
+import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../../../src/slack/views/index.ts";
 import { eventCallback } from "../../../fakes/slack/slack-payloads.ts";
 import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { platformError } from "../../../helpers/fake-web-client.ts";
@@ -76,7 +76,19 @@ describe("appHomeOpened", () => {
     expect(kit.slack.chat.getPermalink).not.toHaveBeenCalled();
   });
 
-  // app-home-opened.ts:20 keeps only MAX_HOME_JOBS (48) jobs before buildAppHome counts them,
-  // so its "Showing the latest 48 of 50." line can never appear (the user index keeps 50).
-  it.todo("says how many jobs are not shown when the person has more than fit");
+  // Regression: the listener once kept only the first MAX_HOME_JOBS (48) jobs before
+  // buildAppHome counted them, so "Showing the latest 48 of 50." could never appear.
+  it("says how many jobs are not shown when the person has more than fit, showing the newest", async () => {
+    const jobs = [];
+    for (let i = 0; i < 50; i++) {
+      jobs.push(await startJob(kit, { filename: `meeting-${i}.m4a` }));
+      kit.clock.now += 1_000;
+    }
+    await deliver(opened());
+    const shown = JSON.stringify(kit.slack.views.publish.mock.calls[0]?.[0]);
+    expect(shown).toContain(`Showing the latest ${MAX_HOME_JOBS} of 50.`);
+    expect(shown).toContain("meeting-49.m4a");
+    expect(shown).not.toContain("meeting-0.m4a");
+    expect(kit.slack.chat.getPermalink).toHaveBeenCalledTimes(MAX_HOME_JOBS);
+  });
 });

@@ -272,9 +272,14 @@ describe("newNotesSubmitted: starting the notes", () => {
     expect(job?.options).toEqual({});
   });
 
-  // new-notes.ts:160-166 drops an unreadable template silently; the speaker and settings
-  // modals say "template.unreadable" (speaker-names.ts:82, channel-settings.ts:61).
-  it.todo("tells the person when the template they chose could not be read");
+  // Regression: an unreadable template was once dropped silently here, while the speaker
+  // and settings modals say so.
+  it("tells the person when the template they chose could not be read", async () => {
+    await submit({ recording: UPLOADED, template: "F0NOTEMPL1", destination: CHANNEL });
+    expect(ephemerals(kit)).toEqual([
+      { channel: CHANNEL, user: ALICE, text: t("en", "template.unreadable"), blocks: [] },
+    ]);
+  });
 
   // The claim is per destination and file (job-service.ts:119): asking again for the same
   // recording in the same channel posts a second thread parent and then says nothing.
