@@ -22,6 +22,6 @@ export {
 export type { NoteTakerPort } from "./note-taker-port.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";
-export { defaultStageLimits, type StageLimits } from "./step-context.ts";
+export { defaultStageLimits, type StageLimits } from "./step.ts";
 export type { StoredTemplate, TemplateScope } from "./templates.ts";
 export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

@@ -5,13 +5,8 @@ import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-polic
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { jobLeaseKey } from "./job-repository.ts";
 import { isTransfer, runStep } from "./stages/index.ts";
-import {
-  createStepContext,
-  defaultStageLimits,
-  type JobPorts,
-  type StageLimits,
-  type StepContext,
-} from "./step-context.ts";
+import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
+import { createStepContext } from "./step-context.ts";
 import { afterFailedStep, CanceledDuringStep, cancelNow } from "./step-failure.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 import { TempFiles } from "./temp-files.ts";

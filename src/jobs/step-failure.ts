@@ -1,7 +1,7 @@
 import { decideFailure, type FailurePolicyOptions } from "./failure-policy.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
-import type { StepContext } from "./step-context.ts";
+import type { StepContext } from "./step.ts";
 import type { TempFiles } from "./temp-files.ts";
 import { LeaseLost } from "./with-lease.ts";
 

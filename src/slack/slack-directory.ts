@@ -4,7 +4,7 @@ import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
-import { cleanName } from "./views/index.ts";
+import { cleanName } from "./views/name-rules.ts";
 
 /** What the bot knows of a member: how to name them, their language, their role. */
 export interface UserInfo {

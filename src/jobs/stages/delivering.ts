@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import { advance, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
 
 type Delivering = JobIn<"delivering">;

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { checkDownload } from "../check-download.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import { enter, NEW_POLL, type Reducers } from "./kit.ts";
 
 /** The recording on its way from Slack to the temp folder. */

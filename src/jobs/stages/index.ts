@@ -1,6 +1,6 @@
 import type { JobEvent } from "../events.ts";
 import type { ActiveJob, ActiveStage, Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import { deliveringReducers, deliveringStep } from "./delivering.ts";
 import { downloadingReducers, downloadingStep } from "./downloading.ts";
 import type { Reducers } from "./kit.ts";

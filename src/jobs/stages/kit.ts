@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { audioFormatOf } from "../../notetaker/index.ts";
 import type { EventOf, JobEventType } from "../events.ts";
 import type { Job, JobIn, NoteInputs, Stage } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 
 /**
  * What a stage module holds beside its step: for each event the stage takes, the job it

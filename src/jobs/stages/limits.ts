@@ -1,6 +1,6 @@
 import { JobStepError } from "../failure-policy.ts";
 import type { ActiveJob } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 
 /** Fails the job (retryably) once its stage has run longer than `limitMs`. */
 export function checkLimit(ctx: StepContext, job: ActiveJob, limitMs: number): void {

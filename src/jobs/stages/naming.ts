@@ -1,6 +1,6 @@
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
 import type { Job, JobIn, NoteInputs } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import type { Reducers } from "./kit.ts";
 import { startWriting } from "./kit.ts";
 

@@ -1,5 +1,5 @@
 import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import { advance, audioPath, enter, type Reducers } from "./kit.ts";
 
 /** A new job, waiting for a fair-use slot before its recording is downloaded. */

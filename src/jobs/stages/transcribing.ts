@@ -2,7 +2,7 @@ import { rm, stat } from "node:fs/promises";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import { advance, audioPath, enter, optional, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 

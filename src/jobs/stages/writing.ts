@@ -1,6 +1,6 @@
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step-context.ts";
+import type { StepContext } from "../step.ts";
 import type { StoredTemplate } from "../templates.ts";
 import { advance, enter, optional, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";

@@ -1,0 +1,61 @@
+import type { Logger } from "pino";
+import type { PollSchedule } from "../notetaker/index.ts";
+import type { Store } from "../store/index.ts";
+import type { Admission } from "./admission.ts";
+import type { JobEvent } from "./events.ts";
+import type { Gateway } from "./gateway.ts";
+import type { Job } from "./job.ts";
+import type { JobRepository } from "./job-repository.ts";
+import type { NoteTakerPort } from "./note-taker-port.ts";
+
+/*
+ * The contract between a stage's step and the runner: what a step may use. Kept apart from
+ * its implementation (step-context.ts), which goes through applyEvent and so through every
+ * stage's reducers: the stages import this file, never that one.
+ */
+
+/** How long a stage may run before the job fails with a clear reason. */
+export interface StageLimits {
+  transcribingMs: number;
+  writingMs: number;
+}
+
+export const defaultStageLimits: StageLimits = {
+  transcribingMs: 3 * 60 * 60_000,
+  writingMs: 60 * 60_000,
+};
+
+/** What a step may use. `commit` applies an event and persists the result before returning. */
+export interface StepContext {
+  client: NoteTakerPort;
+  gateway: Gateway;
+  store: Store;
+  /** Fair-use slots: a queued job starts only when one is free. */
+  admission: Admission;
+  schedule: PollSchedule;
+  limits: StageLimits;
+  tempDir: string;
+  now: () => number;
+  signal: AbortSignal;
+  logger: Logger;
+  commit(job: Job, event: JobEvent): Promise<Job>;
+  /** `commit` for an event that keeps the job in its stage (checked), typed as it was. */
+  update<J extends Job>(job: J, event: JobEvent): Promise<J>;
+  /**
+   * Shows the job's state in Slack. "progress" edits are throttled; "stage" ones always go
+   * out but a failure is only logged; a "required" one (a prompt the user must act on) throws.
+   */
+  showStatus(job: Job, mode: "progress" | "stage" | "required"): Promise<Job>;
+}
+
+/** What steps work with: the job records, the store, the two services, the poll plan. */
+export interface JobPorts {
+  repo: JobRepository;
+  store: Store;
+  /** Fair-use slots shared by every replica. */
+  admission: Admission;
+  client: NoteTakerPort;
+  gateway: Gateway;
+  schedule: PollSchedule;
+  logger: Logger;
+}

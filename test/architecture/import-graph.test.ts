@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SRC = join(ROOT, "src");
+
+/** Every `.ts` file under `dir`, relative to the repository root. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [relative(ROOT, path)] : [];
+  });
+}
+
+const SPECIFIER = /(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/gs;
+
+/** Each file's imports (type-only ones too: a cycle of types still ties two files). */
+function importGraph(): Map<string, { local: string[]; packages: string[] }> {
+  const graph = new Map<string, { local: string[]; packages: string[] }>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const local: string[] = [];
+    const packages: string[] = [];
+    for (const match of text.matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2] ?? "";
+      if (specifier.startsWith(".")) local.push(normalize(join(dirname(file), specifier)));
+      else packages.push(specifier);
+    }
+    graph.set(file, { local, packages });
+  }
+  return graph;
+}
+
+/** The import cycles (strongly connected components of more than one file), Tarjan's way. */
+function cycles(graph: Map<string, { local: string[] }>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file)?.local ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() ?? file;
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+describe("src/ import graph", () => {
+  const graph = importGraph();
+
+  it("reads the source (the scan works)", () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get(join("src", "app.ts"))?.local).toContain(join("src", "config.ts"));
+  });
+
+  it("has no import cycle, type-only imports included", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("finds a cycle when there is one (the check works)", () => {
+    const a = { local: ["b"], packages: [] };
+    const b = { local: ["a"], packages: [] };
+    expect(
+      cycles(
+        new Map([
+          ["a", a],
+          ["b", b],
+        ]),
+      ),
+    ).toEqual([["a", "b"]]);
+  });
+
+  it("keeps the layers: jobs and notetaker know nothing of Slack, notetaker nothing of jobs", () => {
+    const offending: string[] = [];
+    for (const [file, { local, packages }] of graph) {
+      const layer = file.split("/")[1];
+      const slack = packages.some((p) => p.startsWith("@slack/"));
+      const reaches = (dir: string) => local.some((l) => l.startsWith(join("src", dir)));
+      if ((layer === "jobs" || layer === "notetaker") && (slack || reaches("slack"))) {
+        offending.push(`${file} → Slack`);
+      }
+      if (layer === "notetaker" && reaches("jobs")) offending.push(`${file} → jobs`);
+      if (layer === "store" && (reaches("jobs") || reaches("slack"))) {
+        offending.push(`${file} → a layer above`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
