@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEmulator, type Emulator } from "./create-emulator.ts";
 import { audioForm, callApi, dialogForm, last, pollUntilDone, submit } from "./emulator-client.ts";
 import type { DialogEntry } from "./schemas.ts";
@@ -176,14 +176,21 @@ describe("task knobs", () => {
   it("walks through extra statuses and waits for the audio duration", async () => {
     emulator.knobs.extraStatuses = ["uploading", "diarizing"];
     emulator.knobs.audioDurationMs = 40;
-    const taskId = await submit(emulator, "/audio2dialog", audioForm());
-    const early = [];
-    for (let poll = 0; poll < 4; poll++) {
-      early.push((await callApi<TaskView>(emulator, `/audio2dialog/${taskId}`)).body.data.status);
+    // Only Date is faked: the emulator reads the clock with Date.now(), and a loaded machine
+    // must not let 40 ms of real time pass between the four polls.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const taskId = await submit(emulator, "/audio2dialog", audioForm());
+      const early = [];
+      for (let poll = 0; poll < 4; poll++) {
+        early.push((await callApi<TaskView>(emulator, `/audio2dialog/${taskId}`)).body.data.status);
+      }
+      expect(early).toEqual(["queued", "uploading", "diarizing", "processing"]);
+      vi.setSystemTime(Date.now() + 45);
+      expect(last(await pollUntilDone(emulator, "/audio2dialog", taskId)).status).toBe("completed");
+    } finally {
+      vi.useRealTimers();
     }
-    expect(early).toEqual(["queued", "uploading", "diarizing", "processing"]);
-    await new Promise((resolve) => setTimeout(resolve, 45));
-    expect(last(await pollUntilDone(emulator, "/audio2dialog", taskId)).status).toBe("completed");
   });
 
   it("shapes the dialog: speaker count, segments, injected text, raw body", async () => {
