@@ -22,6 +22,7 @@ import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { openStore, type Store } from "./store/index.ts";
+import { withTimeout } from "./store/with-timeout.ts";
 
 /** What tests and the process may swap in. */
 export interface AppDeps {
@@ -47,9 +48,21 @@ export interface MeetingNotesApp {
   start(): Promise<number>;
   /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
   readonly metricsPort: number | undefined;
-  /** Stops taking work, lets running steps reach a checkpoint, closes the store. */
+  /**
+   * Resolves once no Slack request is being handled and no job step is under way or due:
+   * whatever the bot does next waits for a timer or a request. Tests wait on it rather than
+   * sleep to show that something did not happen.
+   */
+  idle(): Promise<void>;
+  /**
+   * Stops taking work, lets Slack requests in hand finish (up to 10 s) and running steps
+   * reach a checkpoint, closes the store.
+   */
   stop(): Promise<void>;
 }
+
+/** How long a stop waits for listeners still handling requests. */
+const LISTENERS_STOP_MS = 10_000;
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -174,6 +187,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
       return port;
     },
+    async idle() {
+      for (;;) {
+        await bolt.handling.idle();
+        await built.runner.settled();
+        // A step may have started no listener, but a listener may have kicked a step.
+        if (bolt.handling.size === 0) return;
+      }
+    },
     async stop() {
       stopping = true;
       await Promise.all([
@@ -181,6 +202,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         metricsHttp?.close(),
         bolt.stop().catch((error: unknown) => logger.warn({ err: error }, "bolt stop failed")),
       ]);
+      // A listener that acked may still be starting a job: not cut off by the store closing.
+      await withTimeout(bolt.handling.idle(), LISTENERS_STOP_MS, "listeners still running").catch(
+        () => logger.warn("stopping with Slack requests still in hand"),
+      );
       await built.runner.stop();
       await store.close();
       logger.info("meeting-notes stopped");

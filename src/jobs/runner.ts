@@ -156,6 +156,19 @@ export class JobRunner {
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
   }
 
+  /**
+   * Resolves once no step runs or waits here and no timer is due: what this process does
+   * next, it does on a later timer or a request. (Tests wait for this instead of sleeping.)
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.#scheduler.idle();
+      if (this.#running.size === 0 && !this.#scheduler.hasDue(this.#o.now())) return;
+      // A timer due now fires at the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   /** Jobs with a timer or a step under way here; queue sizes (metrics, benchmarks). */
   stats() {
     return { ...this.#scheduler.stats(), running: this.#running.size };

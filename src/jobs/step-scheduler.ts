@@ -18,6 +18,8 @@ export interface StepSchedulerOptions {
 export class StepScheduler {
   readonly #o: StepSchedulerOptions;
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** When each timer fires. */
+  readonly #dueAt = new Map<string, number>();
   readonly #calls: PQueue;
   readonly #transfers: PQueue;
   #stopped = false;
@@ -35,6 +37,7 @@ export class StepScheduler {
     const delay = Math.max(0, at - this.#o.now());
     const timer = setTimeout(() => {
       this.#timers.delete(jobId);
+      this.#dueAt.delete(jobId);
       (transfer ? this.#transfers : this.#calls)
         .add(() => this.#o.run(jobId))
         .catch((error: unknown) => {
@@ -42,12 +45,20 @@ export class StepScheduler {
         });
     }, delay);
     this.#timers.set(jobId, timer);
+    this.#dueAt.set(jobId, at);
   }
 
   /** Forgets the job's timer, if it has one. */
   clear(jobId: string): void {
     clearTimeout(this.#timers.get(jobId));
     this.#timers.delete(jobId);
+    this.#dueAt.delete(jobId);
+  }
+
+  /** Whether a timer is due by `now` (it fires at the next turn of the event loop). */
+  hasDue(now: number): boolean {
+    for (const at of this.#dueAt.values()) if (at <= now) return true;
+    return false;
   }
 
   /** Whether the job has a timer here. */

@@ -11,6 +11,7 @@ import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { guardRequests } from "./guard-requests.ts";
+import { InFlight } from "./in-flight.ts";
 import {
   createSocketConnection,
   type ReconnectBackoff,
@@ -76,6 +77,8 @@ export interface BoltApp {
   slackRoute: Route | undefined;
   /** Socket Mode: the connection to Slack (readiness, metrics); undefined in HTTP mode. */
   socket: Pick<SocketConnection, "connected"> | undefined;
+  /** Slack requests whose listeners are still running (acked or not). */
+  handling: InFlight;
   /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -116,6 +119,10 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
           processEventErrorHandler: answerProcessingError(options.logger),
         });
   const app = new App({ token: config.slack.botToken, receiver, logger, clientOptions });
+  // Counted from before any listener runs (so before anything is acked) until every
+  // listener of the request has finished.
+  const handling = new InFlight();
+  app.use(({ next }) => handling.run(next));
   app.error(async (error) => {
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
@@ -123,6 +130,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   if (receiver instanceof HTTPReceiver) {
     return {
       app,
+      handling,
       slackRoute: slackRoute(receiver, options),
       socket: undefined,
       // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
@@ -140,6 +148,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   });
   return {
     app,
+    handling,
     slackRoute: undefined,
     socket,
     // Bolt's app.start() only starts the receiver, and its stop() does not wait for the

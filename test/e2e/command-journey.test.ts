@@ -52,8 +52,8 @@ async function replyOf(text: string, user = ALICE): Promise<Reply> {
   expect(answer.status).toBe(200);
   if (answer.body !== "") {
     expect(answer.json).toMatchObject({ response_type: "ephemeral" });
-    // One answer, not two.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // One answer, not two: nothing more once the listener has finished.
+    await stack.settled();
     expect(stack.fake.responseUrlPosts.length).toBe(before);
     return { via: "ack", body: answer.body };
   }

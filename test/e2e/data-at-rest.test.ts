@@ -115,9 +115,14 @@ describe("a workspace that removes the app", () => {
       () => readdir(tmp),
       (names) => names.filter((n) => !n.endsWith(".part")).length === 0,
     );
-    // The held job made no call after the removal.
+    // The held job made no call after the removal: once no timer or step is left for it,
+    // none can come.
     const submissions = stack.emulator.stats.audioSubmissions.length;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually(
+      () => stack.app.jobs.runner.stats(),
+      (queues) => queues.scheduled === 0 && queues.running === 0,
+    );
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions.length).toBe(submissions);
     stack.emulator.knobs.faults = [];
   });

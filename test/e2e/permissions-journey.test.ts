@@ -65,9 +65,6 @@ async function toldTo(user: string, from: number) {
   return told[0]?.text ?? "";
 }
 
-/** Waits until nothing more happens for a moment (the refused click is fully handled). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
-
 describe("job buttons", () => {
   it("refuses Bob's Cancel on Alice's job with a private sentence, and the job goes on", async () => {
     const { ts } = await upload("bob-cancels.m4a");
@@ -75,7 +72,7 @@ describe("job buttons", () => {
     const from = stack.fake.ephemerals.length;
     await click(ACTIONS.cancel, jobId, BOB, statusTs);
     expect(await toldTo(BOB, from)).toMatch(/Only the person who started .* admin, can cancel/);
-    await settle();
+    await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
     // Alice can still finish it.
     await click(ACTIONS.skipNaming, jobId, ALICE, statusTs);
@@ -150,7 +147,7 @@ describe("job buttons", () => {
     );
     expect(answer.json).toMatchObject({ response_action: "errors" });
     expect(JSON.stringify(answer.json)).toMatch(/not a guest/);
-    await settle();
+    await stack.settled();
     expect(stack.fake.views.length).toBe(views);
     expect((await stack.job(jobId))?.stage).toBe("naming");
     expect(stack.emulator.stats.noteSubmissions).toHaveLength(0);
@@ -177,7 +174,7 @@ describe("job buttons", () => {
       }),
     );
     expect(JSON.stringify(forged.json)).toMatch(/admin, can regenerate/);
-    await settle();
+    await stack.settled();
     expect(stack.fake.views.length).toBe(views);
     expect(stack.emulator.stats.noteSubmissions.length).toBe(notes);
     expect((await stack.job(jobId))?.stage).toBe("done");
@@ -191,7 +188,7 @@ describe("job buttons", () => {
     // Alice's own job, but the click claims to come from another message.
     await click(ACTIONS.cancel, jobId, ALICE, ts);
     expect(await toldTo(ALICE, from)).toMatch(/does not belong/);
-    await settle();
+    await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
   });
 });
@@ -324,7 +321,7 @@ describe("/meeting-notes", () => {
     expect(noBot.json).toMatchObject({
       errors: { [INPUTS.destination.block]: expect.stringMatching(/Invite me/) },
     });
-    await settle();
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(0);
     expect(stack.fake.downloads.filter((d) => d.fileId === file.id)).toHaveLength(0);
   });
@@ -380,7 +377,7 @@ describe("/meeting-notes", () => {
       (p) => p.length > 0,
     );
     expect(JSON.stringify(reply[0]?.body)).toMatch(/admin, can cancel/);
-    await settle();
+    await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
     await command(`cancel ${jobId}`, ALICE);
     await eventually(

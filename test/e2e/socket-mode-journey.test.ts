@@ -179,7 +179,7 @@ describe("over Socket Mode", () => {
       [1, 0],
     ]);
     await buttonOn(ts, ACTIONS.nameSpeakers);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     const statuses = stack.thread(ts).filter((m) => m.metadata?.event_payload.kind === "status");
     expect(statuses).toHaveLength(1);
@@ -219,7 +219,7 @@ describe("over Socket Mode", () => {
     await click(ACTIONS.skipNaming, job);
     expect(socket.deliveries.at(-1)?.connection).toBe(after?.id);
     await finished(ts);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(stack.emulator.stats.noteSubmissions).toHaveLength(1);
     expect(stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed)).toHaveLength(1);

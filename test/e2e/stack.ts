@@ -125,6 +125,18 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     /** Messages of a thread, parent first. */
     thread: (ts: string): FakeMessage[] => fake.thread(CHANNEL, ts),
     job: (id: string): Promise<Job | undefined> => app.jobs.service.get(id),
+    /**
+     * Resolves once the app and the fake Slack are quiet: every event the fake queued was
+     * delivered, no listener runs, no job step runs or is due. What happens next waits for a
+     * timer (a poll) or a request, so a test that checks something did NOT happen checks
+     * after this rather than after a sleep.
+     */
+    async settled(): Promise<void> {
+      do {
+        await fake.deliveriesSettled();
+        await app.idle();
+      } while (fake.deliveriesPending > 0);
+    },
     async stop() {
       fake.deliverEvents(undefined);
       await fake.deliveriesSettled();
@@ -172,21 +184,7 @@ export async function shareRecording(
   return { ts: message.ts, file, event, sent };
 }
 
-/** Polls until `read` gives a value `done` accepts. */
-export async function eventually<T>(
-  read: () => T | Promise<T>,
-  done: (value: T) => boolean,
-  ms = 10_000,
-) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until)
-      throw new Error(`gave up waiting; last: ${JSON.stringify(value)?.slice(0, 800)}`);
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
+export { eventually } from "../helpers/eventually.ts";
 
 /** The job's status message: the thread message whose metadata says "status". */
 export function statusMessage(messages: FakeMessage[]): FakeMessage | undefined {

@@ -79,6 +79,16 @@ const done = (threadTs: string) =>
   );
 
 describe("the upload journey", () => {
+  it("is settled only once an acked upload's job is started and its recording submitted", async () => {
+    // Slack's ack comes first; the job starts after it. settled() must wait for all of it,
+    // or every "nothing more happened" check after it would pass for nothing.
+    const { ts } = await upload("settles.m4a");
+    await stack.settled();
+    expect(statusMessage(stack.thread(ts))).toBeDefined();
+    expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
+    await waitForButton(ts, ACTIONS.nameSpeakers);
+  });
+
   it("answers in the thread at once, asks for names, and delivers the note and DOCX with them", async () => {
     stack.emulator.knobs.pollsToComplete = 3;
     const { ts } = await upload();
@@ -167,7 +177,7 @@ describe("the upload journey", () => {
     const shared = { type: "file_shared", channel_id: CHANNEL, file_id: file.id, user_id: ALICE };
     await sendEvent(stack.url, SIGNING_SECRET, shared, { teamId: stack.fake.teamId });
     await waitForButton(ts, ACTIONS.nameSpeakers);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(
       stack.thread(ts).filter((m) => m.metadata?.event_payload.kind === "status"),

@@ -11,6 +11,7 @@ import {
 } from "../../src/jobs/index.ts";
 import { createPollSchedule } from "../../src/notetaker/index.ts";
 import type { Store } from "../../src/store/index.ts";
+import { eventually } from "./eventually.ts";
 
 /** A job layer with test speeds: polls every few ms, no retention worries. */
 export function testJobs(options: {
@@ -50,30 +51,13 @@ export const source = (overrides: Partial<SourceFile> = {}): SourceFile => ({
   ...overrides,
 });
 
-/** Polls `read` until `done` holds; fails after `timeoutMs` with the last value seen. */
-export async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > until)
-      throw new Error(`timed out; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    last = await read();
-  }
-  return last;
-}
-
 /** Waits until the job is in one of `stages`. */
 export function waitForStage(
   get: (id: string) => Promise<Job | undefined>,
   id: string,
   ...stages: Job["stage"][]
 ): Promise<Job | undefined> {
-  return waitFor(
+  return eventually(
     () => get(id),
     (job) => job !== undefined && stages.includes(job.stage),
   );

@@ -278,7 +278,7 @@ describe("hostile message events", () => {
       { numRuns: 200 },
     );
     // Whatever was still running settles; then not one of those files became a job.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.stack.settled();
     const created = new Set(createdJobFiles(h.stack));
     expect(ids.filter((id) => created.has(id))).toEqual([]);
     expect(await activeJobCount(h.stack)).toBe(activeBefore);
@@ -417,7 +417,7 @@ describe("hostile message events", () => {
       }),
       { numRuns: 200 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.stack.settled();
     const created = new Set(createdJobFiles(h.stack));
     expect(realIds.filter((id) => created.has(id))).toEqual([]);
     expect(await activeJobCount(h.stack)).toBe(activeBefore);
@@ -477,7 +477,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
       );
       expect(submitted).toBeDefined();
       // …and nothing escaped: in production this exception ends the process.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await h.stack.settled();
       expect(h.watch.describe()).toEqual([]);
     } finally {
       h.watch.take();

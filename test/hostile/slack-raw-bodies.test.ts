@@ -326,7 +326,9 @@ describe.concurrent("raw bodies", () => {
           ANSWER_WITHIN_MS,
         ),
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Once the app is quiet, a rejection of those requests would have been reported.
+      await h.stack.settled();
+      await new Promise((resolve) => setImmediate(resolve));
       // Bolt's HTTPReceiver reads `body.ssl_check` of the parsed body outside any try: for
       // `null` it throws inside a request handler nobody awaits. Node 24 ends a process on
       // an unhandled rejection (src/main.ts now logs it instead), and the request is never

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Job, JobRepository, jobLeaseKey } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
@@ -37,8 +38,11 @@ describe("JobRepository", () => {
     const repo = new JobRepository(store, { retentionMs: 80, logger: pino({ level: "silent" }) });
     await repo.create(job("j1"));
     expect(await repo.get("j1")).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await repo.get("j1")).toBeUndefined();
+    await eventually(
+      () => repo.get("j1"),
+      (found) => found === undefined,
+      { what: "the job to expire" },
+    );
   });
 
   it("keeps the active index in step with the stage", async () => {

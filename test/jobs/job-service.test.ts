@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   Admission,
   defaultAdmissionLimits,
@@ -155,6 +155,8 @@ describe("JobService", () => {
   });
 
   it("keeps a settings template as long as the settings name it, then for the retention", async () => {
+    // The store reads expiry from Date.now(): move the clock instead of waiting it out.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const expiring = await openStore("memory://");
     const logger = pino({ level: "silent" });
     const short = new JobService({
@@ -173,13 +175,14 @@ describe("JobService", () => {
     try {
       const id = await short.saveTemplate(scope, "team.docx", docx(3), { pinned: true });
       await short.setChannelSettings("T1", "C1", { autoTranscribe: true, templateId: id });
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      vi.setSystemTime(Date.now() + 400);
       expect(await expiring.get("templates", id)).toBeDefined();
       await short.setChannelSettings("T1", "C1", { autoTranscribe: true });
       expect(await expiring.get("templates", id)).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      vi.setSystemTime(Date.now() + 400);
       expect(await expiring.get("templates", id)).toBeUndefined();
     } finally {
+      vi.useRealTimers();
       await expiring.close();
     }
   });

@@ -13,7 +13,8 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { origin, source, testJobs, waitFor } from "../helpers/jobs-kit.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { origin, source, testJobs } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import {
   deliveredOf,
@@ -23,7 +24,6 @@ import {
   readJournal,
   runPrefix,
   spawnWorker,
-  until,
   type WorkerEnv,
   type WorkerProcess,
 } from "./crash/harness.ts";
@@ -243,7 +243,7 @@ async function twentyJobsOnTwoReplicas(options: {
   const final = (jobs: (Job | undefined)[]) =>
     options.enough?.(log) === true ||
     jobs.every((job) => job?.stage === "done" || job?.stage === "failed");
-  const finals = await waitFor(read, final, options.waitMs).catch(() => read());
+  const finals = await eventually(read, final, { timeoutMs: options.waitMs, orLast: true });
   return { finals, log, slack, markers };
 }
 
@@ -347,10 +347,10 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const replicaA: WorkerProcess = await spawnWorker({ ...env, DOWNLOAD_DELAY_MS: "5000" });
       stoppers.push(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
-      await until(
-        "A to download",
+      await eventually(
         () => replicaA.job(id),
         (job) => job?.stage === "downloading",
+        { what: "A to download" },
       );
 
       // B comes up while A holds the job: it sees the job but must leave it alone. Proven
@@ -358,10 +358,10 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const log: CallRecord[] = [];
       const refused = { count: 0 };
       const b = await replicaB(env, log, env.TEMP_DIR, { refusedLeasesOf: id, refused });
-      await until(
-        "B to be refused the job twice",
+      await eventually(
         async () => refused.count,
         (count) => count >= 2,
+        { what: "B to be refused the job twice" },
       );
       expect((await b.service.get(id))?.stage).toBe("downloading");
       expect(log).toEqual([]);
@@ -370,19 +370,17 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const killedAt = performance.now();
       expect(await replicaA.exited).toBe("SIGKILL");
 
-      const naming = await until(
-        "B to take the job to naming",
+      const naming = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "naming" && job.wakeAt === undefined,
-        10_000,
+        { what: "B to take the job to naming", timeoutMs: 10_000 },
       );
       expect(naming?.stage).toBe("naming");
       expect((await b.service.skipNaming(id)).ok).toBe(true);
-      const done = await until(
-        "B to finish",
+      const done = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        10_000,
+        { what: "B to finish", timeoutMs: 10_000 },
       );
       expect(done?.stage).toBe("done");
 
@@ -415,47 +413,46 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const replicaA = await spawnWorker({ ...env, STALL_AT: "part:1", STALL_MS: "3000" });
       stoppers.push(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
-      await until(
-        "A to ask for names",
+      await eventually(
         () => replicaA.job(id),
         (job) => job?.stage === "naming",
+        { what: "A to ask for names" },
       );
       expect((await replicaA.skip(id)).ok).toBe(true);
-      await until(
-        "A to freeze after part 1",
+      await eventually(
         async () => deliveredOf(readJournal(env.JOURNAL), id).indexes,
         (indexes) => indexes.includes(1),
+        { what: "A to freeze after part 1" },
       );
       // B takes over once A's lease lapses, finds parts 0 and 1 in the thread, and finishes.
       const log: CallRecord[] = [];
       const b = await replicaB(env, log);
-      const done = await until(
-        "B to finish",
+      const done = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        10_000,
+        { what: "B to finish", timeoutMs: 10_000 },
       );
       expect(done?.stage).toBe("done");
       // A wakes up (3 s after it froze) and carries on where it was; let it run out, watching
       // the job record meanwhile: once done, it must stay done.
       const stages = new Set<string>();
-      await until(
-        "A to wake up and settle",
+      await eventually(
         async () => {
           stages.add((await b.service.get(id))?.stage ?? "gone");
           return (await replicaA.job(id).catch(() => undefined)) !== undefined;
         },
         (awake) => awake,
+        { what: "A to wake up and settle" },
       );
       // Its stale step runs out (it meets the lost lease at its next checkpoint); the job
       // record is watched until then.
-      await until(
-        "A's stale step to end",
+      await eventually(
         async () => {
           stages.add((await b.service.get(id))?.stage ?? "gone");
           return replicaA.running();
         },
         (running) => running === 0,
+        { what: "A's stale step to end" },
       );
       stages.add((await b.service.get(id))?.stage ?? "gone");
 
@@ -480,10 +477,10 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       const replicaA = await spawnWorker({ ...env, CRASH_AT: "part:1" });
       stoppers.push(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
-      await until(
-        "A to ask for names",
+      await eventually(
         () => replicaA.job(id),
         (job) => job?.stage === "naming",
+        { what: "A to ask for names" },
       );
       await replicaA.skip(id);
       expect(await replicaA.exited).toBe("SIGKILL");
@@ -491,11 +488,10 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       // Replicas do not share disks: A's went with A; B has its own (same store, same Slack).
       await rm(join(env.TEMP_DIR, "jobs"), { recursive: true, force: true });
       const b = await replicaB(env, [], join(env.TEMP_DIR, "replica-b"));
-      const final = await until(
-        "B to finish",
+      const final = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        4000,
+        { what: "B to finish", timeoutMs: 4000 },
       ).catch(() => b.service.get(id));
       expect({ stage: final?.stage, attempts: final?.attempts }).toEqual({
         stage: "done",

@@ -8,6 +8,7 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
@@ -146,16 +147,20 @@ describe("job runner against the emulator", () => {
     expect((await jobs.service.cancel(id, "U1")).ok).toBe(true);
     await waitForStage(get, id, "canceled");
     const after = emulator.stats.polls.audio;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // No timer or step is left for the job, so no poll can come any more.
+    await eventually(
+      () => jobs.runner.stats(),
+      (queues) => queues.scheduled === 0 && queues.running === 0,
+    );
+    await jobs.runner.settled();
     expect(emulator.stats.polls.audio).toBeLessThanOrEqual(after + 1);
     expect(polled).toBeGreaterThanOrEqual(2);
     expect(existsSync(join(temp.dir, "jobs", `${id}.m4a`))).toBe(false);
   });
 });
 
-async function waitForPolls(n: number) {
-  for (let i = 0; i < 500 && emulator.stats.polls.audio < n; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return emulator.stats.polls.audio;
+/** The audio polls so far, once there are `n` (or after 5 s, however many). */
+function waitForPolls(n: number) {
+  const polls = () => emulator.stats.polls.audio;
+  return eventually(polls, (count) => count >= n, { timeoutMs: 5_000, orLast: true });
 }

@@ -71,7 +71,11 @@ async function advance(ms: number, stepMs = 250): Promise<void> {
  * Advances the fake clock until `check` holds, at most `maxMs` of fake time (0: the clock
  * stands still and only due timers and real I/O run).
  */
-async function until(check: () => Promise<boolean> | boolean, maxMs = 120_000, stepMs = 250) {
+async function advanceUntil(
+  check: () => Promise<boolean> | boolean,
+  maxMs = 120_000,
+  stepMs = 250,
+) {
   for (let passed = 0, spins = 0; ; spins++) {
     if (await check()) return;
     if (passed >= maxMs && spins > 50) {
@@ -96,7 +100,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       { status: "completed", result: { dialog_url: "https://r.test/d" } },
     ];
     const id = await start();
-    await until(inStage(id, "naming"));
+    await advanceUntil(inStage(id, "naming"));
     const t0 = client.calls.audioPolls[0] ?? 0;
     const gaps = client.calls.audioPolls
       .slice(1)
@@ -108,9 +112,9 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("fails a transcription that runs past its 3-hour limit, with a clear reason", async () => {
     client.audioScript = [running("processing")];
     const id = await start();
-    await until(() => client.calls.audioPolls.length > 0);
+    await advanceUntil(() => client.calls.audioPolls.length > 0);
     await advance(3 * 3600_000, 60_000);
-    await until(inStage(id, "failed"));
+    await advanceUntil(inStage(id, "failed"));
     const job = await jobs.service.get(id);
     expect(job).toMatchObject({ stage: "failed", failedStage: "transcribing", retryable: true });
     expect(job?.stage === "failed" && job.failure).toEqual({ code: "timeout", detail: "180" });
@@ -120,7 +124,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("cancel stops polling", async () => {
     client.audioScript = [running("processing")];
     const id = await start();
-    await until(() => client.calls.audioPolls.length > 1);
+    await advanceUntil(() => client.calls.audioPolls.length > 1);
     const polls = client.calls.audioPolls.length;
     expect((await jobs.service.cancel(id, "U1")).ok).toBe(true);
     await advance(120_000);
@@ -135,28 +139,28 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       { status: "completed", result: { markdown: "# N\n\n## A\nx", docx_url: "https://r.test/n" } },
     ];
     const id = await start();
-    await until(inStage(id, "naming"));
+    await advanceUntil(inStage(id, "naming"));
     expect((await jobs.service.skipNaming(id)).ok).toBe(true);
-    await until(inStage(id, "failed"));
+    await advanceUntil(inStage(id, "failed"));
     expect(await jobs.service.get(id)).toMatchObject({ stage: "failed", failedStage: "writing" });
     expect((await jobs.service.retry(id)).ok).toBe(true);
-    await until(inStage(id, "done"));
+    await advanceUntil(inStage(id, "done"));
     expect(client.calls.submitAudio).toBe(1);
     expect(client.calls.submitDialog).toBe(2);
   });
 
   it("regenerate reruns only the note step, with the new names", async () => {
     const id = await start();
-    await until(inStage(id, "naming"));
+    await advanceUntil(inStage(id, "naming"));
     await jobs.service.submitNames(id, [{ speaker_id: "speaker_1", name: "Lan" }]);
-    await until(inStage(id, "done"));
+    await advanceUntil(inStage(id, "done"));
     const result = await jobs.service.regenerate(id, {
       speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
       contextText: "Budget review",
     });
     expect(result.ok).toBe(true);
-    await until(() => client.calls.submitDialog === 2);
-    await until(inStage(id, "done"));
+    await advanceUntil(() => client.calls.submitDialog === 2);
+    await advanceUntil(inStage(id, "done"));
     expect(client.calls.submitAudio).toBe(1);
     expect(client.calls.audioPolls).toHaveLength(1);
     expect(client.submittedDialogs.at(-1)).toMatchObject({
@@ -168,9 +172,9 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("waits out transient errors with growing delays, then fails saying the service is unavailable", async () => {
     client.audioScript = [new NoteTakerTransientError("503")];
     const id = await start();
-    await until(() => client.calls.audioPolls.length > 0);
+    await advanceUntil(() => client.calls.audioPolls.length > 0);
     expect(await stageOf(id)).toBe("transcribing");
-    await until(inStage(id, "failed"));
+    await advanceUntil(inStage(id, "failed"));
     const job = await jobs.service.get(id);
     expect(job?.stage === "failed" && job.failure.code).toBe("unavailable");
     expect(client.calls.audioPolls).toHaveLength(3);
@@ -179,7 +183,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("resumes overdue polls at start-up at once and future ones on time", async () => {
     client.audioScript = [running("processing")];
     const id = await start();
-    await until(() => client.calls.audioPolls.length > 0);
+    await advanceUntil(() => client.calls.audioPolls.length > 0);
     await jobs.runner.stop(100);
     const before = client.calls.audioPolls.length;
     const stored = await jobs.service.get(id);
@@ -196,7 +200,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       retentionMs: 30 * 24 * 3600_000,
     });
     expect(await restarted.runner.start()).toBe(1);
-    await until(() => client.calls.audioPolls.length > before, 0);
+    await advanceUntil(() => client.calls.audioPolls.length > before, 0);
     expect(client.calls.audioPolls.at(-1)).toBe(wakeAt + 60_000);
     // The next poll follows the stored schedule, not the restart.
     const nextWake = (await jobs.service.get(id))?.wakeAt ?? 0;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LeaseLost, withLease } from "../../src/jobs/with-lease.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let store: Store;
 beforeEach(async () => {
@@ -83,8 +84,11 @@ describe("withLease", () => {
       },
     });
     await withLease(counting, "alive", { ttlMs: 30, keepAlive: true }, async () => {
-      const until = Date.now() + 2_000;
-      while (renewals < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      await eventually(
+        () => renewals,
+        (n) => n >= 2,
+        { timeoutMs: 2_000, intervalMs: 5, orLast: true },
+      );
     });
     expect(renewals).toBeGreaterThanOrEqual(2);
   });

@@ -212,6 +212,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     deliverEvents: (target) => delivery.setTarget(target),
     deliveries: delivery.delivered,
     deliveriesSettled: () => delivery.settled(),
+    get deliveriesPending() {
+      return delivery.pending;
+    },
     deliverShare,
     shareCanvas: (where) => {
       const user = where.user ?? "U0FAKEUSER";

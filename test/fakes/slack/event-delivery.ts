@@ -33,6 +33,7 @@ export class EventDelivery {
   readonly #workspace: DeliveryWorkspace;
   #target: DeliveryTarget | undefined;
   #queue: Promise<void> = Promise.resolve();
+  #pending = 0;
 
   constructor(workspace: DeliveryWorkspace) {
     this.#workspace = workspace;
@@ -51,9 +52,18 @@ export class EventDelivery {
   send(event: Record<string, unknown>): void {
     const target = this.#target;
     if (target === undefined) return;
+    this.#pending += 1;
     this.#queue = this.#queue
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.#deliver(target, event));
+      .then(() => this.#deliver(target, event))
+      .finally(() => {
+        this.#pending -= 1;
+      });
+  }
+
+  /** Events queued and not yet answered by the app. */
+  get pending(): number {
+    return this.#pending;
   }
 
   /** Resolves once every event queued so far, and any they led to meanwhile, was delivered. */

@@ -128,6 +128,8 @@ export interface FakeSlack {
   readonly deliveries: readonly FakeDelivery[];
   /** Resolves when every callback queued so far has been delivered. */
   deliveriesSettled(): Promise<void>;
+  /** Callbacks queued and not yet answered by the app. */
+  readonly deliveriesPending: number;
   /** Sends the events Slack sends for a share someone made (`file_shared` + the message). */
   deliverShare(message: FakeMessage): void;
   /** Someone shares a canvas: its file object, the message, and the events Slack sends. */

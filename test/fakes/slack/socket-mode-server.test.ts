@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../../helpers/eventually.ts";
 import { createFakeSlack, type FakeSlack } from "./create-fake-slack.ts";
 import type { FakeSocketMode } from "./socket-mode-server.ts";
 
@@ -43,12 +44,9 @@ async function connect(url: string) {
     closed: () => closed,
     /** The first message of `type` not taken yet (waits up to 3 s for it). */
     async next(type: string): Promise<Record<string, unknown>> {
-      for (let waited = 0; waited < 3000; waited += 10) {
-        const index = messages.findIndex((m) => m.type === type);
-        if (index >= 0) return messages.splice(index, 1)[0] as Record<string, unknown>;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error(`no ${type} message came`);
+      const find = () => messages.findIndex((m) => m.type === type);
+      const index = await eventually(find, (i) => i >= 0, { timeoutMs: 3000, what: type });
+      return messages.splice(index, 1)[0] as Record<string, unknown>;
     },
     ack(envelope: Record<string, unknown>, payload?: unknown) {
       ws.send(JSON.stringify({ envelope_id: envelope.envelope_id, payload }));
@@ -56,12 +54,9 @@ async function connect(url: string) {
   };
 }
 
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > ms) throw new Error("gave up waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = async (check: () => boolean, ms = 3000) => {
+  await eventually(check, (ok) => ok, ms);
+};
 
 let fake: FakeSlack;
 let socket: FakeSocketMode;

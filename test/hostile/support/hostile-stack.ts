@@ -160,20 +160,18 @@ export function ephemeralsFor(stack: Stack, user: string, from: number): FakeEph
 }
 
 /**
- * Waits (briefly) for something that should happen; undefined when it did not. Polls every
+ * Waits (briefly) for something that should happen; undefined when it did not. Reads every
  * few milliseconds: most cases wait for a reply that comes within ten.
  */
-export async function within<T>(
+export function within<T>(
   read: () => T | undefined | Promise<T | undefined>,
   ms = 1_500,
 ): Promise<T | undefined> {
-  const until = performance.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (performance.now() > until) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  return eventually(read, (value) => value !== undefined, {
+    timeoutMs: ms,
+    intervalMs: 2,
+    orLast: true,
+  });
 }
 
 /** Alice uploads a real recording to the channel, as in the upload journey. */

@@ -22,6 +22,7 @@ import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts
 import { applyKnobsPatch, type KnobsPatch } from "../../emulator/knobs.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
+import { eventually } from "../../helpers/eventually.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 import {
   deliveredOf,
@@ -30,7 +31,6 @@ import {
   readJournal,
   runPrefix,
   spawnWorker,
-  until,
   type WorkerEnv,
   type WorkerProcess,
 } from "./harness.ts";
@@ -213,8 +213,7 @@ async function runScenario(
     // Drive the first worker (names when asked) until it is killed, by us or by CRASH_AT.
     const { killWhen } = scenario;
     let named = false;
-    const killed = await until(
-      "the first worker to reach its crash point",
+    const killed = await eventually(
       async () => {
         const job = note(await first.job(id).catch(() => undefined));
         if (job === undefined) return "dead";
@@ -226,8 +225,11 @@ async function runScenario(
         return "running";
       },
       (state) => state !== "running",
-      15_000,
-      first.output,
+      {
+        what: "the first worker to reach its crash point",
+        timeoutMs: 15_000,
+        context: first.output,
+      },
     );
     if (killed === "kill") await first.kill();
     expect(await first.exited).toBe("SIGKILL");
@@ -239,8 +241,7 @@ async function runScenario(
     applyKnobsPatch(emulator.knobs, BASE_KNOBS);
     second = await spawnWorker(env);
     const worker = second;
-    const final = await until(
-      "the restarted worker to finish the job",
+    const final = await eventually(
       async () => {
         const job = note(await worker.job(id));
         if (job?.stage === "naming" && job.wakeAt === undefined && !named) {
@@ -254,8 +255,7 @@ async function runScenario(
         return job;
       },
       (job) => job !== undefined && (job.stage === "done" || job.stage === "failed"),
-      15_000,
-      worker.output,
+      { what: "the restarted worker to finish the job", timeoutMs: 15_000, context: worker.output },
     );
 
     expect(final?.stage, JSON.stringify(final)).toBe("done");
@@ -275,12 +275,11 @@ async function runScenario(
     expect(delivered.docx).toHaveLength(1);
     expect(final.docxFileId).toBe(delivered.docx[0]?.fileId);
     // The status line says done (it is edited right after the `delivered` checkpoint).
-    await until(
-      "the status line to say done",
+    await eventually(
       async () =>
         readJournal(env.JOURNAL).flatMap((r) => (r.jobId === id && r.op === "status" ? [r] : [])),
       (statuses) => statuses.at(-1)?.stage === "done",
-      5000,
+      { what: "the status line to say done", timeoutMs: 5000 },
     );
 
     // Exactly one audio and one note task for this job at the Note Service.

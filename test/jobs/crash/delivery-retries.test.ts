@@ -12,7 +12,8 @@ import { openStore, type Store } from "../../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
-import { origin, source, testJobs, waitFor } from "../../helpers/jobs-kit.ts";
+import { eventually } from "../../helpers/eventually.ts";
+import { origin, source, testJobs } from "../../helpers/jobs-kit.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 
 let emulator: Emulator;
@@ -84,7 +85,10 @@ async function runWithFailing(failing: Failing) {
     return job;
   };
   // Two seconds is over ten times what three attempts need.
-  const final = await waitFor(read, (job) => job?.stage === "failed", 2000).catch(() => read());
+  const final = await eventually(read, (job) => job?.stage === "failed", {
+    timeoutMs: 2000,
+    orLast: true,
+  });
   return { final, calls };
 }
 

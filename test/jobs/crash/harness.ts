@@ -161,26 +161,6 @@ export function deliveredOf(records: GatewayRecord[], jobId: string) {
   return { parts, docx, downloads, indexes, totals };
 }
 
-/** Polls `read` every 10 ms until `done` holds; the error names the last value seen. */
-export async function until<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-  context: () => string = () => "",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      const shown = JSON.stringify(value)?.slice(0, 800);
-      throw new Error(`timed out waiting for ${what}; last: ${shown}\n${context()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 export const randomId = () => Math.random().toString(36).slice(2, 10);
 
 /** A key prefix per test file and run (`mn-test-…`); tests add their own suffix to it. */
