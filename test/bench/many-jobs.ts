@@ -139,6 +139,8 @@ export async function runManyJobs(n: number, windowMs = 45_000): Promise<ManyJob
     logger: pino({ level: "warn" }, pino.destination(2)),
     tempDir: `${temp.dir}/jobs`,
     retentionMs: 24 * 3600_000,
+    // Every job at once: the fair-use limits (3 per person) would keep all but a few queued.
+    admission: { perUser: n, perChannel: n, total: n },
   });
   try {
     await jobs.runner.start();

@@ -163,6 +163,8 @@ async function buildActiveJobs(
     logger: pino({ level: "warn" }),
     tempDir,
     retentionMs: 24 * 3600_000,
+    // Every job at once: the fair-use limits (3 per person) would keep all but a few queued.
+    admission: { perUser: n, perChannel: n, total: n },
   });
   await jobs.runner.start();
   for (let i = 0; i < n; i++) {
