@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   BOB,
+  buttonOn,
   buttonValue,
-  CHANNEL,
+  clickButton,
   eventually,
   SIGNING_SECRET,
   type Stack,
@@ -41,22 +42,11 @@ const status = (ts: string) => statusMessage(stack.thread(ts));
 const submitted = (name: string) =>
   stack.emulator.stats.audioSubmissions.filter((s) => s.filename === name).length;
 
+/** Clicks a job's button in the upload's thread; returns the job's id. */
 async function click(actionId: string, ts: string, user = ALICE) {
-  const message = await eventually(
-    () => status(ts),
-    (m) => buttonValue(m, actionId) !== undefined,
-  );
-  const payload = blockActionPayload({
-    actionId,
-    value: buttonValue(message, actionId) ?? "",
-    user,
-    channel: CHANNEL,
-    messageTs: message?.ts ?? "",
-    // The status message sits in the upload's thread, as Slack says in the payload.
-    threadTs: ts,
-  });
-  expect((await sendAction(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
-  return buttonValue(message, actionId) ?? "";
+  const job = await buttonOn(stack, ts, actionId);
+  await clickButton(stack, actionId, job, user);
+  return job.jobId;
 }
 
 describe("fair use", () => {

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   BOB,
-  buttonValue,
+  buttonOn,
   CHANNEL,
+  clickButton,
   eventually,
   noteParts,
   SIGNING_SECRET,
   type Stack,
   shareRecording,
   startStack,
-  statusMessage,
 } from "./stack.ts";
 
 /**
@@ -43,19 +43,6 @@ beforeEach(() => stack.emulator.reset());
 
 const upload = (name: string) => shareRecording(stack, name);
 
-async function buttonOn(threadTs: string, actionId: string) {
-  const status = await eventually(
-    () => statusMessage(stack.thread(threadTs)),
-    (m) => buttonValue(m, actionId) !== undefined,
-  );
-  return { statusTs: status?.ts ?? "", jobId: buttonValue(status, actionId) ?? "" };
-}
-
-async function click(actionId: string, jobId: string, user: string, messageTs: string) {
-  const payload = blockActionPayload({ actionId, value: jobId, user, channel: CHANNEL, messageTs });
-  expect((await sendAction(stack.url, SIGNING_SECRET, payload)).status).toBe(200);
-}
-
 /** The next ephemeral message for `user` after `from`. */
 async function toldTo(user: string, from: number) {
   const told = await eventually(
@@ -68,21 +55,21 @@ async function toldTo(user: string, from: number) {
 describe("job buttons", () => {
   it("refuses Bob's Cancel on Alice's job with a private sentence, and the job goes on", async () => {
     const { ts } = await upload("bob-cancels.m4a");
-    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const { statusTs, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const from = stack.fake.ephemerals.length;
-    await click(ACTIONS.cancel, jobId, BOB, statusTs);
+    await clickButton(stack, ACTIONS.cancel, { jobId, statusTs }, BOB);
     expect(await toldTo(BOB, from)).toMatch(/Only the person who started .* admin, can cancel/);
     await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
     // Alice can still finish it.
-    await click(ACTIONS.skipNaming, jobId, ALICE, statusTs);
-    await buttonOn(ts, ACTIONS.regenerate);
+    await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs }, ALICE);
+    await buttonOn(stack, ts, ACTIONS.regenerate);
   });
 
   it("lets an admin cancel anyone's job", async () => {
     const { ts } = await upload("admin-cancels.m4a");
-    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
-    await click(ACTIONS.cancel, jobId, ADA, statusTs);
+    const { statusTs, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
+    await clickButton(stack, ACTIONS.cancel, { jobId, statusTs }, ADA);
     await eventually(
       async () => (await stack.job(jobId))?.stage,
       (stage) => stage === "canceled",
@@ -93,9 +80,9 @@ describe("job buttons", () => {
 
   it("lets Bob, a member, name the speakers of Alice's job", async () => {
     const { ts } = await upload("bob-names.m4a");
-    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const { statusTs, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const views = stack.fake.views.length;
-    await click(ACTIONS.nameSpeakers, jobId, BOB, statusTs);
+    await clickButton(stack, ACTIONS.nameSpeakers, { jobId, statusTs }, BOB);
     const opened = await eventually(
       () => stack.fake.views.slice(views),
       (v) => v.length > 0,
@@ -116,7 +103,7 @@ describe("job buttons", () => {
       }),
     );
     expect(answer.json).toBeUndefined();
-    await buttonOn(ts, ACTIONS.regenerate);
+    await buttonOn(stack, ts, ACTIONS.regenerate);
     expect(stack.emulator.stats.noteSubmissions.at(-1)?.speakerMap).toEqual([
       { speaker_id: "speaker_1", name: "Lan" },
       { speaker_id: "speaker_2", name: "Minh" },
@@ -125,13 +112,13 @@ describe("job buttons", () => {
 
   it("refuses a guest's Name speakers and Skip, and their forged names submission", async () => {
     const { ts } = await upload("guest-names.m4a");
-    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const { statusTs, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const views = stack.fake.views.length;
     let from = stack.fake.ephemerals.length;
-    await click(ACTIONS.nameSpeakers, jobId, GUS, statusTs);
+    await clickButton(stack, ACTIONS.nameSpeakers, { jobId, statusTs }, GUS);
     expect(await toldTo(GUS, from)).toMatch(/not a guest, can name the speakers/);
     from = stack.fake.ephemerals.length;
-    await click(ACTIONS.skipNaming, jobId, GUS, statusTs);
+    await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs }, GUS);
     expect(await toldTo(GUS, from)).toMatch(/not a guest, can skip/);
     const answer = await sendViewSubmission(
       stack.url,
@@ -155,13 +142,18 @@ describe("job buttons", () => {
 
   it("refuses Bob's Regenerate of Alice's notes and makes no Note Service call", async () => {
     const { ts } = await upload("bob-regenerates.m4a");
-    const naming = await buttonOn(ts, ACTIONS.skipNaming);
-    await click(ACTIONS.skipNaming, naming.jobId, ALICE, naming.statusTs);
-    const { statusTs, jobId } = await buttonOn(ts, ACTIONS.regenerate);
+    const naming = await buttonOn(stack, ts, ACTIONS.skipNaming);
+    await clickButton(
+      stack,
+      ACTIONS.skipNaming,
+      { jobId: naming.jobId, statusTs: naming.statusTs },
+      ALICE,
+    );
+    const { statusTs, jobId } = await buttonOn(stack, ts, ACTIONS.regenerate);
     const notes = stack.emulator.stats.noteSubmissions.length;
     const views = stack.fake.views.length;
     const from = stack.fake.ephemerals.length;
-    await click(ACTIONS.regenerate, jobId, BOB, statusTs);
+    await clickButton(stack, ACTIONS.regenerate, { jobId, statusTs }, BOB);
     expect(await toldTo(BOB, from)).toMatch(/admin, can regenerate/);
     const forged = await sendViewSubmission(
       stack.url,
@@ -183,10 +175,10 @@ describe("job buttons", () => {
 
   it("refuses a button that is not on the job's own status message", async () => {
     const { ts } = await upload("forged-button.m4a");
-    const { jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const { jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const from = stack.fake.ephemerals.length;
     // Alice's own job, but the click claims to come from another message.
-    await click(ACTIONS.cancel, jobId, ALICE, ts);
+    await clickButton(stack, ACTIONS.cancel, { jobId, statusTs: ts }, ALICE);
     expect(await toldTo(ALICE, from)).toMatch(/does not belong/);
     await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
@@ -369,7 +361,7 @@ describe("/meeting-notes", () => {
 
   it("refuses Bob's /meeting-notes cancel of Alice's job, and lets Alice's go through", async () => {
     const { ts } = await upload("command-cancel.m4a");
-    const { jobId } = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const { jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const posts = stack.fake.responseUrlPosts.length;
     await command(`cancel ${jobId}`, BOB);
     const reply = await eventually(

@@ -3,9 +3,8 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import { blockActionPayload } from "../fakes/slack/slack-payloads.ts";
+import { sendAction } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
   buttonValue,
@@ -14,6 +13,7 @@ import {
   noteParts,
   SIGNING_SECRET,
   type Stack,
+  shareRecording,
   startStack,
   statusMessage,
 } from "./stack.ts";
@@ -25,22 +25,8 @@ const TOO_LARGE =
   "The transcript the Note Service returned is larger than 20 MB, so I stopped reading it.";
 
 /** Alice shares a recording in the channel; returns the thread's ts. */
-async function upload(stack: Stack): Promise<string> {
-  const file = stack.fake.addFile({
-    name: "weekly-sync.m4a",
-    bytes: recordingBytes("weekly-sync.m4a"),
-  });
-  const message = stack.fake.shareFile(file, { channel: CHANNEL, user: ALICE, text: "sync" });
-  const event = fileShareMessageEvent(file, {
-    channel: CHANNEL,
-    user: ALICE,
-    text: "sync",
-    ts: message.ts,
-  });
-  const sent = await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-  expect(sent.status).toBe(200);
-  return message.ts;
-}
+const upload = async (stack: Stack) =>
+  (await shareRecording(stack, "weekly-sync.m4a", { text: "sync" })).ts;
 
 /** Waits until the status message says `sentence`; returns it. */
 function failedWith(stack: Stack, threadTs: string, sentence: string) {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
 import type { FakeSocketMode } from "../fakes/slack/socket-mode-server.ts";
 import {
   ALICE,
   BOB,
+  buttonOn,
   buttonValue,
   CHANNEL,
+  clickButton,
   eventually,
   markdownOf,
   noteParts,
@@ -30,34 +32,6 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 beforeEach(() => stack.emulator.reset());
 
-interface JobButton {
-  jobId: string;
-  statusTs: string;
-  threadTs: string;
-}
-
-async function buttonOn(threadTs: string, actionId: string): Promise<JobButton> {
-  const status = await eventually(
-    () => statusMessage(stack.thread(threadTs)),
-    (m) => buttonValue(m, actionId) !== undefined,
-  );
-  return { statusTs: status?.ts ?? "", jobId: buttonValue(status, actionId) ?? "", threadTs };
-}
-
-/** A click on a job's status message (a reply in the upload's thread), as `interactive`. */
-async function click(actionId: string, job: JobButton, user = ALICE) {
-  const payload = blockActionPayload({
-    actionId,
-    value: job.jobId,
-    user,
-    channel: CHANNEL,
-    messageTs: job.statusTs,
-    threadTs: job.threadTs,
-  });
-  const answer = await stack.deliver.interaction(payload);
-  expect(answer).toMatchObject({ acked: true, payload: undefined });
-}
-
 async function readyz(): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${stack.origin}/readyz`);
   return { status: res.status, body: await res.json() };
@@ -73,11 +47,11 @@ describe("over Socket Mode", () => {
   it("takes an upload, asks for names in a modal, and delivers the note and DOCX", async () => {
     stack.emulator.knobs.pollsToComplete = 3;
     const { ts } = await shareRecording(stack, "socket-sync.m4a", { text: "Roadmap" });
-    const job = await buttonOn(ts, ACTIONS.nameSpeakers);
+    const job = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const { jobId } = job;
     expect(stack.emulator.stats.audioSubmissions[0]?.contextText).toBe("Roadmap");
 
-    await click(ACTIONS.nameSpeakers, job);
+    await clickButton(stack, ACTIONS.nameSpeakers, job);
     const opened = await eventually(
       () => stack.fake.views.at(-1),
       (v) => v?.op === "open" && v.view.private_metadata === jobId,
@@ -148,11 +122,11 @@ describe("over Socket Mode", () => {
   it("cancels from an interactive envelope, and refuses Bob's Cancel of Alice's job", async () => {
     stack.emulator.knobs.pollsToComplete = 1000;
     const { ts } = await shareRecording(stack, "socket-cancel.m4a");
-    const job = await buttonOn(ts, ACTIONS.cancel);
+    const job = await buttonOn(stack, ts, ACTIONS.cancel);
     const { jobId } = job;
 
     const from = stack.fake.ephemerals.length;
-    await click(ACTIONS.cancel, job, BOB);
+    await clickButton(stack, ACTIONS.cancel, job, BOB);
     const told = await eventually(
       () => stack.fake.ephemerals.slice(from).filter((e) => e.user === BOB),
       (e) => e.length > 0,
@@ -160,7 +134,7 @@ describe("over Socket Mode", () => {
     expect(told[0]?.text).toMatch(/Only the person who started .* admin, can cancel/);
     expect((await stack.job(jobId))?.stage).not.toBe("canceled");
 
-    await click(ACTIONS.cancel, job);
+    await clickButton(stack, ACTIONS.cancel, job);
     const canceled = await eventually(
       () => stack.job(jobId),
       (j) => j?.stage === "canceled",
@@ -178,7 +152,7 @@ describe("over Socket Mode", () => {
       [0, 1],
       [1, 0],
     ]);
-    await buttonOn(ts, ACTIONS.nameSpeakers);
+    await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     const statuses = stack.thread(ts).filter((m) => m.metadata?.event_payload.kind === "status");
@@ -204,7 +178,7 @@ describe("over Socket Mode", () => {
     ).toMatchObject({ body: { ok: false, socket: false } });
     expect(before).toMatchObject({ closedBy: "app", closeCode: 1000 });
     // The job goes on without the socket: it needs the Web API and the Note Service.
-    const job = await buttonOn(ts, ACTIONS.skipNaming);
+    const job = await buttonOn(stack, ts, ACTIONS.skipNaming);
     expect((await readyz()).status).toBe(503);
 
     socket.knobs.refuseConnections = false;
@@ -216,7 +190,7 @@ describe("over Socket Mode", () => {
     const [after] = socket.openConnections();
     expect(after?.id).not.toBe(before?.id);
 
-    await click(ACTIONS.skipNaming, job);
+    await clickButton(stack, ACTIONS.skipNaming, job);
     expect(socket.deliveries.at(-1)?.connection).toBe(after?.id);
     await finished(ts);
     await stack.settled();

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Writable } from "node:stream";
 import { Agent } from "undici";
+import { expect } from "vitest";
 import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
@@ -10,8 +11,9 @@ import { createEmulator } from "../emulator/create-emulator.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
-import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import type { FakeSocketModeOptions, SendOptions } from "../fakes/slack/socket-mode-server.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
@@ -184,7 +186,51 @@ export async function shareRecording(
   return { ts: message.ts, file, event, sent };
 }
 
-export { eventually } from "../helpers/eventually.ts";
+export { eventually };
+
+/** A job's button as a test finds it: the job, and the status message that carries it. */
+export interface JobButton {
+  jobId: string;
+  statusTs: string;
+  /** The upload's thread, which Slack names in a click on a threaded message. */
+  threadTs?: string;
+}
+
+/** Waits for the thread's status message to offer `actionId`; returns the job and the message. */
+export async function buttonOn(
+  stack: Stack,
+  threadTs: string,
+  actionId: string,
+): Promise<JobButton & { status: FakeMessage | undefined }> {
+  const status = await eventually(
+    () => statusMessage(stack.thread(threadTs)),
+    (m) => buttonValue(m, actionId) !== undefined,
+  );
+  return {
+    status,
+    statusTs: status?.ts ?? "",
+    jobId: buttonValue(status, actionId) ?? "",
+    threadTs,
+  };
+}
+
+/**
+ * Someone (Alice by default) clicks a job's button, delivered the stack's way (a signed
+ * request or an `interactive` envelope); the app must ack it with nothing in the answer.
+ */
+export async function clickButton(stack: Stack, actionId: string, at: JobButton, user = ALICE) {
+  const payload = blockActionPayload({
+    actionId,
+    value: at.jobId,
+    user,
+    channel: CHANNEL,
+    messageTs: at.statusTs,
+    ...(at.threadTs === undefined ? {} : { threadTs: at.threadTs }),
+  });
+  const answer = await stack.deliver.interaction(payload);
+  expect(answer).toMatchObject({ acked: true, payload: undefined });
+  return answer;
+}
 
 /** The job's status message: the thread message whose metadata says "status". */
 export function statusMessage(messages: FakeMessage[]): FakeMessage | undefined {

@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
-import {
-  blockActionPayload,
-  fileShareMessageEvent,
-  viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
-import {
-  redeliverEvent,
-  sendAction,
-  sendEvent,
-  sendViewSubmission,
-} from "../fakes/slack/slack-request.ts";
+import { fileShareMessageEvent, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { redeliverEvent, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import { liveMentions } from "../helpers/reader-view.ts";
 import {
   ALICE,
   BOB,
+  buttonOn,
   buttonValue,
   CHANNEL,
+  clickButton,
   eventually,
   markdownOf,
   noteParts,
@@ -51,27 +44,6 @@ async function upload(name = "weekly-sync.m4a", text = "Q3 budget review") {
   return { ts: message.ts, file, event, sent };
 }
 
-/** Waits for the status message to offer a button; returns its job id. */
-async function waitForButton(threadTs: string, actionId: string) {
-  const status = await eventually(
-    () => statusMessage(stack.thread(threadTs)),
-    (m) => buttonValue(m, actionId) !== undefined,
-  );
-  return { status, jobId: buttonValue(status, actionId) ?? "" };
-}
-
-async function click(actionId: string, jobId: string, messageTs: string) {
-  const payload = blockActionPayload({
-    actionId,
-    value: jobId,
-    user: ALICE,
-    channel: CHANNEL,
-    messageTs,
-  });
-  const res = await sendAction(stack.url, SIGNING_SECRET, payload);
-  expect(res.status).toBe(200);
-}
-
 const done = (threadTs: string) =>
   eventually(
     () => statusMessage(stack.thread(threadTs)),
@@ -86,7 +58,7 @@ describe("the upload journey", () => {
     await stack.settled();
     expect(statusMessage(stack.thread(ts))).toBeDefined();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
-    await waitForButton(ts, ACTIONS.nameSpeakers);
+    await buttonOn(stack, ts, ACTIONS.nameSpeakers);
   });
 
   it("answers in the thread at once, asks for names, and delivers the note and DOCX with them", async () => {
@@ -103,11 +75,11 @@ describe("the upload journey", () => {
     );
     expect(submitted[0]?.contextText).toBe("Q3 budget review");
 
-    const { status, jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     expect(buttonValue(status, ACTIONS.skipNaming)).toBe(jobId);
     expect(status?.text).toMatch(/2 speakers/);
 
-    await click(ACTIONS.nameSpeakers, jobId, status?.ts ?? "");
+    await clickButton(stack, ACTIONS.nameSpeakers, { jobId, statusTs: status?.ts ?? "" });
     const opened = await eventually(
       () => stack.fake.views.at(-1),
       (v) => v?.op === "open",
@@ -159,8 +131,8 @@ describe("the upload journey", () => {
 
   it("skips naming and still delivers", async () => {
     const { ts } = await upload("standup.mp3");
-    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
-    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.skipNaming);
+    await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs: status?.ts ?? "" });
     await done(ts);
     expect(noteParts(stack.thread(ts)).length).toBeGreaterThan(0);
     // Skipped: every speaker keeps a neutral label in the clicker's language.
@@ -176,7 +148,7 @@ describe("the upload journey", () => {
     expect((await redeliverEvent(stack.url, SIGNING_SECRET, sent, 1)).status).toBe(200);
     const shared = { type: "file_shared", channel_id: CHANNEL, file_id: file.id, user_id: ALICE };
     await sendEvent(stack.url, SIGNING_SECRET, shared, { teamId: stack.fake.teamId });
-    await waitForButton(ts, ACTIONS.nameSpeakers);
+    await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(
@@ -224,7 +196,7 @@ describe("the upload journey", () => {
     };
     event.files = [audio, slides];
     await sendEvent(stack.url, SIGNING_SECRET, event, { teamId: stack.fake.teamId });
-    await waitForButton(message.ts, ACTIONS.nameSpeakers);
+    await buttonOn(stack, message.ts, ACTIONS.nameSpeakers);
     // The slides were handled before the recording's status reached naming: no reply.
     const replies = stack.thread(message.ts).filter((m) => m.metadata === undefined && m.bot_id);
     expect(replies).toEqual([]);
@@ -252,7 +224,7 @@ describe("the upload journey", () => {
   it("says an admin must fix the configuration when the API key is refused", async () => {
     stack.emulator.knobs.faults = [{ match: "POST /audio2dialog", status: 401, count: 1 }];
     const { ts } = await upload("auth.mp3");
-    const { status } = await waitForButton(ts, ACTIONS.retry);
+    const { status } = await buttonOn(stack, ts, ACTIONS.retry);
     expect(status?.text).toMatch(/admin/i);
   });
 
@@ -261,19 +233,19 @@ describe("the upload journey", () => {
       { kind: "audio", message: "The audio track is corrupt." },
     ];
     const { ts } = await upload("broken.wav");
-    const { status } = await waitForButton(ts, ACTIONS.retry);
+    const { status } = await buttonOn(stack, ts, ACTIONS.retry);
     expect(JSON.stringify(status?.blocks)).toContain("The audio track is corrupt.");
   });
 
   it("cancel stops the job", async () => {
     stack.emulator.knobs.pollsToComplete = 100_000;
     const { ts } = await upload("long-meeting.webm");
-    const { status, jobId } = await waitForButton(ts, ACTIONS.cancel);
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.cancel);
     await eventually(
       () => stack.emulator.stats.polls.audio,
       (n) => n > 1,
     );
-    await click(ACTIONS.cancel, jobId, status?.ts ?? "");
+    await clickButton(stack, ACTIONS.cancel, { jobId, statusTs: status?.ts ?? "" });
     await eventually(
       () => stack.job(jobId),
       (job) => job?.stage === "canceled",
@@ -290,10 +262,10 @@ describe("the upload journey", () => {
 
   it("Regenerate with new names reruns only the note task", async () => {
     const { ts } = await upload("planning.flac");
-    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
-    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.skipNaming);
+    await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs: status?.ts ?? "" });
     const ready = await done(ts);
-    await click(ACTIONS.regenerate, jobId, ready?.ts ?? "");
+    await clickButton(stack, ACTIONS.regenerate, { jobId, statusTs: ready?.ts ?? "" });
     const opened = await eventually(
       () => stack.fake.views.at(-1),
       (v) => v?.view.callback_id === VIEWS.regenerate,
@@ -326,8 +298,8 @@ describe("the upload journey", () => {
   it("delivers a 30,000-character note complete, in several parts", async () => {
     stack.emulator.knobs.noteMinChars = 30_000;
     const { ts } = await upload("quarterly.m4a");
-    const { status, jobId } = await waitForButton(ts, ACTIONS.skipNaming);
-    await click(ACTIONS.skipNaming, jobId, status?.ts ?? "");
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.skipNaming);
+    await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs: status?.ts ?? "" });
     await done(ts);
     const parts = noteParts(stack.thread(ts));
     expect(parts.length).toBeGreaterThanOrEqual(3);
@@ -345,7 +317,7 @@ describe("the upload journey", () => {
   it("pings nobody: <!channel> in the recording and a typed <@U123> name", async () => {
     stack.emulator.knobs.dialogText = "Heads up <!channel> and <!here>, budget first.";
     const { ts } = await upload("allhands.mp3", "agenda <!everyone>");
-    const { status, jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    const { status, jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const values = {
       [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "<@U123>" } },
       [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Lan" } },
@@ -386,7 +358,7 @@ describe("the upload journey", () => {
     );
     expect(submitted?.filename).toBe("evil_3pm.m4a");
 
-    const { jobId } = await waitForButton(ts, ACTIONS.nameSpeakers);
+    const { jobId } = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
     const values = {
       [speakerBlock.user("speaker_1")]: { user: { type: "users_select", selected_user: RLO_USER } },
       [speakerBlock.name("speaker_2")]: {
