@@ -143,4 +143,16 @@ describe.each(backends)("Admission (%s)", (_kind, open) => {
       expect(inside.filter((j) => j.origin.channelId === channel).length).toBeLessThanOrEqual(3);
     }
   });
+
+  it("takes a burst of 500 releases in one process without giving up on the lease", async () => {
+    // Regression: every caller polled the store's lease every 20 ms, so 1,000 jobs leaving
+    // transcription at once waited 30 s and some threw "The admission lease stayed busy".
+    const n = 500;
+    const { admission } = admissionOn(store, { perUser: n, perChannel: n, total: n });
+    const jobs = Array.from({ length: n }, (_, i) => job(`b${i}`, `u${i}`, "C1", i));
+    for (const j of jobs) expect(await admission.request(j)).toEqual(admitted);
+    const released = await Promise.allSettled(jobs.map((j) => admission.release(j.id)));
+    expect(released.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(await admission.request(job("last", "u0", "C1", n))).toEqual(admitted);
+  });
 });
