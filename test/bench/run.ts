@@ -121,6 +121,11 @@ const body = NAMES.map((name) => {
   const kept = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(previous);
   return kept?.[0];
 }).filter((section): section is string => section !== undefined);
+// Sections written by hand (a before/after comparison, say) are kept as they are, after
+// the generated ones.
+for (const match of previous.matchAll(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->/g)) {
+  if (!(NAMES as readonly string[]).includes(match[1] ?? "")) body.push(match[0]);
+}
 const document = `${header}\n\n${body.join("\n\n")}\n`;
 await writeFile(out, document);
 process.stdout.write(document);
