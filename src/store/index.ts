@@ -1,6 +1,7 @@
 export { DEFAULT_KEY_PREFIX, openStore } from "./open-store.ts";
 export {
   checkTtl,
+  type DueClaim,
   INDEX_LIMIT,
   NAMESPACES,
   type Namespace,

@@ -1,6 +1,8 @@
 import type Keyv from "keyv";
 import type { Logger } from "pino";
+import type { ActiveIndex } from "./active-index.ts";
 import { BriefClaims } from "./brief-claims.ts";
+import { claimFromQueue, type DueQueue } from "./due-heap.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LeaseTable } from "./lease-table.ts";
 import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
@@ -18,6 +20,10 @@ export interface KeyvBackend {
    * process's mutex.
    */
   claim?(key: string, ttlMs: number): Promise<boolean>;
+  /** The due queue of this store's prefix (SQLite: a table; memory: a heap). */
+  dueQueue(scope: string): DueQueue;
+  /** The active-job index of this store's prefix (SQLite: a table; memory: a Map). */
+  activeIndex(scope: string): ActiveIndex;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,8 @@ export class KeyvStore implements Store {
   readonly #mutex = new KeyedMutex();
   readonly #leases = new LeaseTable();
   readonly #briefClaims = new BriefClaims();
+  readonly #due: DueQueue;
+  readonly #active: ActiveIndex;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #sweepTimer: NodeJS.Timeout | undefined;
   #sweeping = false;
@@ -63,6 +71,8 @@ export class KeyvStore implements Store {
     this.#keyv = backend.keyv;
     this.#prefix = options.keyPrefix;
     this.#logger = options.logger;
+    this.#due = backend.dueQueue(options.keyPrefix);
+    this.#active = backend.activeIndex(options.keyPrefix);
     const interval = options.sweepIntervalMs ?? HOUR_MS;
     if (interval > 0) {
       this.#sweepTimer = setInterval(() => void this.#scheduledSweep(), interval);
@@ -133,33 +143,36 @@ export class KeyvStore implements Store {
   }
 
   async addActive(jobId: string, stage: string): Promise<void> {
-    return this.#updateActive((active) =>
-      active[jobId] === stage ? undefined : { ...active, [jobId]: stage },
-    );
+    return this.#track(async () => this.#active.set(jobId, stage));
   }
 
   async removeActive(jobId: string): Promise<void> {
-    return this.#updateActive((active) => {
-      if (!Object.hasOwn(active, jobId)) return undefined;
-      const { [jobId]: _, ...rest } = active;
-      return rest;
-    });
+    return this.#track(async () => this.#active.delete(jobId));
   }
 
   async listActive(): Promise<string[]> {
-    return this.#track(async () => Object.keys(await this.#readActive()));
+    return this.#track(async () => this.#active.ids());
   }
 
-  /** One read of the id → stage map: no job record is read. */
+  /** From the index alone: no job record is read. */
   async countActive(): Promise<Record<string, number>> {
-    return this.#track(async () => {
-      const counts: Record<string, number> = {};
-      for (const stage of Object.values(await this.#readActive())) {
-        // Ids from before stages were recorded count once they next change stage.
-        if (stage !== "") counts[stage] = (counts[stage] ?? 0) + 1;
-      }
-      return counts;
-    });
+    return this.#track(async () => this.#active.counts());
+  }
+
+  async schedule(jobId: string, at: number): Promise<void> {
+    return this.#track(async () => this.#due.set(jobId, at));
+  }
+
+  async unschedule(jobId: string): Promise<void> {
+    return this.#track(async () => this.#due.delete(jobId));
+  }
+
+  /** Atomic because it is synchronous: the queue and the leases live in this process. */
+  async claimDue(now: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
+    const ttl = checkTtl(leaseTtlMs);
+    return this.#track(async () =>
+      claimFromQueue(this.#due, this.#leases, { now, limit, leasePrefix, ttlMs: ttl }),
+    );
   }
 
   async addMember(set: string, member: string): Promise<void> {
@@ -220,30 +233,19 @@ export class KeyvStore implements Store {
   }
 
   /**
-   * The active index: one JSON object of id → stage. An index written by an earlier
-   * version (a JSON array of ids under `:active`) is read as ids of no known stage.
+   * Moves an active index written by an earlier version (one JSON object of id → stage
+   * under `:active-stages`, or before that a JSON array of ids under `:active`) into the
+   * backend's index, once, at open.
    */
-  async #readActive(): Promise<Record<string, string>> {
-    const active = await this.#keyv.get<Record<string, string>>(`${this.#prefix}:active-stages`);
-    const legacy = await this.#keyv.get<string[]>(`${this.#prefix}:active`);
-    if (legacy === undefined) return active ?? {};
-    return { ...Object.fromEntries(legacy.map((id) => [id, ""])), ...active };
-  }
-
-  /** Read-modify-write of the active index under the mutex; undefined means no write. */
-  #updateActive(
-    change: (active: Record<string, string>) => Record<string, string> | undefined,
-  ): Promise<void> {
-    const key = `${this.#prefix}:active-stages`;
-    return this.#track(() =>
-      this.#mutex.run(key, async () => {
-        const next = change(await this.#readActive());
-        if (next === undefined) return;
-        await this.#keyv.set(key, next);
-        // The old array, folded into `next`, goes once the new index holds its ids.
-        await this.#keyv.delete(`${this.#prefix}:active`);
-      }),
-    );
+  async moveLegacyActiveIndex(): Promise<void> {
+    const stagesKey = `${this.#prefix}:active-stages`;
+    const idsKey = `${this.#prefix}:active`;
+    const legacy = (await this.#keyv.get<string[]>(idsKey)) ?? [];
+    const stages = (await this.#keyv.get<Record<string, string>>(stagesKey)) ?? {};
+    for (const id of legacy) if (!Object.hasOwn(stages, id)) this.#active.set(id, "");
+    for (const [id, stage] of Object.entries(stages)) this.#active.set(id, stage);
+    if (legacy.length > 0) await this.#keyv.delete(idsKey);
+    if (Object.keys(stages).length > 0) await this.#keyv.delete(stagesKey);
   }
 
   /** Read-modify-write of a JSON array under the mutex; `change` → undefined means no write. */

@@ -46,6 +46,12 @@ export class LeaseTable {
     return true;
   }
 
+  /** When the lease on `key` ends, while someone holds it. */
+  expiresAt(key: string): number | undefined {
+    const current = this.#leases.get(key);
+    return current !== undefined && current.expiresAt > this.#now() ? current.expiresAt : undefined;
+  }
+
   /** Frees the lease when `token` holds it; anything else is left as it is. */
   release(key: string, token: string): void {
     if (this.#leases.get(key)?.token === token) this.#leases.delete(key);

@@ -1,3 +1,5 @@
+import { MapActiveIndex } from "./active-index.ts";
+import { DueHeap } from "./due-heap.ts";
 import { createJsonKeyv, expiresOf } from "./json-keyv.ts";
 import { KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
 
@@ -21,6 +23,8 @@ export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
         }
         return removed;
       },
+      dueQueue: () => new DueHeap(),
+      activeIndex: () => new MapActiveIndex(),
       close: async () => map.clear(),
     },
     options,

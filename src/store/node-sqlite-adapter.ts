@@ -1,10 +1,16 @@
 import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
+import type { ActiveIndex } from "./active-index.ts";
+import type { DueQueue } from "./due-heap.ts";
 import { EXPIRES_PREFIX } from "./json-keyv.ts";
 
 /** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
 const TABLE = "keyv";
+/** When each active job is next due, per store prefix. */
+const DUE = "due";
+/** The active jobs and their stages, per store prefix. */
+const ACTIVE = "active";
 
 /**
  * A Keyv storage adapter on Node's built-in `node:sqlite`: no native module to compile,
@@ -25,6 +31,18 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   readonly #delete: StatementSync;
   readonly #sweep: StatementSync;
   readonly #claim: StatementSync;
+  readonly #active: {
+    set: StatementSync;
+    delete: StatementSync;
+    ids: StatementSync;
+    counts: StatementSync;
+  };
+  readonly #due: {
+    set: StatementSync;
+    delete: StatementSync;
+    by: StatementSync;
+    next: StatementSync;
+  };
   #open = true;
 
   constructor(path: string, options: { busyTimeoutMs?: number } = {}) {
@@ -49,6 +67,60 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
        WHERE ${TABLE}.expires IS NOT NULL AND ${TABLE}.expires <= ?`,
     );
+    this.#active = {
+      set: this.#db.prepare(
+        `INSERT INTO ${ACTIVE} (scope, id, stage) VALUES (?, ?, ?)
+         ON CONFLICT (scope, id) DO UPDATE SET stage = excluded.stage`,
+      ),
+      delete: this.#db.prepare(`DELETE FROM ${ACTIVE} WHERE scope = ? AND id = ?`),
+      ids: this.#db.prepare(`SELECT id FROM ${ACTIVE} WHERE scope = ?`),
+      counts: this.#db.prepare(
+        `SELECT stage, COUNT(*) AS n FROM ${ACTIVE} WHERE scope = ? AND stage <> '' GROUP BY stage`,
+      ),
+    };
+    this.#due = {
+      set: this.#db.prepare(
+        `INSERT INTO ${DUE} (scope, id, at) VALUES (?, ?, ?)
+         ON CONFLICT (scope, id) DO UPDATE SET at = excluded.at`,
+      ),
+      delete: this.#db.prepare(`DELETE FROM ${DUE} WHERE scope = ? AND id = ?`),
+      by: this.#db.prepare(`SELECT id FROM ${DUE} WHERE scope = ? AND at <= ? ORDER BY at LIMIT ?`),
+      next: this.#db.prepare(`SELECT MIN(at) AS at FROM ${DUE} WHERE scope = ?`),
+    };
+  }
+
+  /**
+   * The active jobs under `scope` (a store's key prefix), one row each: a stage change
+   * writes one row, a count is one pass over the (scope, stage) index.
+   */
+  activeIndex(scope: string): ActiveIndex {
+    const active = this.#active;
+    return {
+      set: (id, stage) => void active.set.run(scope, id, stage),
+      delete: (id) => void active.delete.run(scope, id),
+      ids: () => (active.ids.all(scope) as { id: string }[]).map((row) => row.id),
+      counts: () =>
+        Object.fromEntries(
+          (active.counts.all(scope) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]),
+        ),
+    };
+  }
+
+  /**
+   * The due queue of the jobs under `scope` (a store's key prefix): one indexed row per
+   * job, so finding the jobs due is one index range, whatever the number of jobs.
+   */
+  dueQueue(scope: string): DueQueue {
+    const due = this.#due;
+    return {
+      set: (id, at) => void due.set.run(scope, id, at),
+      delete: (id) => void due.delete.run(scope, id),
+      due: (now, limit) => (due.by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
+      next: () => {
+        const row = due.next.get(scope) as { at: number | null } | undefined;
+        return row?.at ?? undefined;
+      },
+    };
   }
 
   /**
@@ -136,4 +208,14 @@ function migrate(db: DatabaseSync): void {
   db.exec(
     `CREATE INDEX IF NOT EXISTS ${TABLE}_expires ON ${TABLE} (expires) WHERE expires IS NOT NULL`,
   );
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${DUE} (
+       scope TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (scope, id))`,
+  );
+  db.exec(`CREATE INDEX IF NOT EXISTS ${DUE}_at ON ${DUE} (scope, at)`);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${ACTIVE} (
+       scope TEXT NOT NULL, id TEXT NOT NULL, stage TEXT NOT NULL, PRIMARY KEY (scope, id))`,
+  );
+  db.exec(`CREATE INDEX IF NOT EXISTS ${ACTIVE}_stage ON ${ACTIVE} (scope, stage)`);
 }

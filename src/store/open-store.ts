@@ -30,7 +30,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     case "redis":
     case "rediss": {
       // Loaded only when asked for: the Redis client is a sixth of a SQLite bot's start-up.
-      const { openRedisStore } = await import("./redis-store.ts");
+      const { openRedisStore } = await import("./open-redis-store.ts");
       return openRedisStore(url, common);
     }
     case "memory":

@@ -44,3 +44,37 @@ for _, stage in ipairs(redis.call("SMEMBERS", KEYS[2])) do
   redis.call("SREM", ARGV[2] .. stage, ARGV[1])
 end
 return 1`;
+
+/**
+ * KEYS[1] due sorted set (score: when due); ARGV[1] now, ARGV[2] limit, ARGV[3] lease ttl
+ * ms, ARGV[4] lease key prefix, ARGV[5] token prefix → id, token, id, token, …, and last
+ * the earliest score left ("" when empty). A due job whose lease is free is leased and
+ * moved past the lease; one whose lease is held moves to when that lease ends.
+ */
+export const CLAIM_DUE = `
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local ttl = tonumber(ARGV[3])
+local out = {}
+local claimed = 0
+if limit > 0 then
+  local ids = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", now, "LIMIT", 0, limit * 2)
+  for i, id in ipairs(ids) do
+    if claimed >= limit then break end
+    local lease = ARGV[4] .. id
+    local token = ARGV[5] .. i
+    if redis.call("SET", lease, token, "NX", "PX", ttl) then
+      redis.call("ZADD", KEYS[1], now + ttl, id)
+      claimed = claimed + 1
+      out[#out + 1] = id
+      out[#out + 1] = token
+    else
+      local left = redis.call("PTTL", lease)
+      if left < 1 then left = ttl end
+      redis.call("ZADD", KEYS[1], now + left, id)
+    end
+  end
+end
+local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
+out[#out + 1] = first[2] or ""
+return out`;

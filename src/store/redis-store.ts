@@ -1,40 +1,29 @@
 import { randomUUID } from "node:crypto";
-import KeyvRedis, { createClient } from "@keyv/redis";
+import KeyvRedis, { type createClient } from "@keyv/redis";
 import type Keyv from "keyv";
-import type { Logger } from "pino";
 import { createJsonKeyv } from "./json-keyv.ts";
 import {
+  CLAIM_DUE,
   PUSH_INDEX,
   RELEASE_LEASE,
   REMOVE_ACTIVE,
   RENEW_LEASE,
   SET_ACTIVE_STAGE,
 } from "./redis-scripts.ts";
-import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
+import {
+  checkTtl,
+  type DueClaim,
+  INDEX_LIMIT,
+  type Namespace,
+  type Store,
+  StoreClosedError,
+} from "./store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
-type RedisClient = ReturnType<typeof createClient>;
-
-export interface RedisStoreOptions {
-  keyPrefix: string;
-  logger?: Logger;
-  /** A command without an answer after this long rejects (default 5 s). */
-  commandTimeoutMs?: number;
-  /** A connection attempt gives up after this long (default 3 s). */
-  connectTimeoutMs?: number;
-}
+export type RedisClient = ReturnType<typeof createClient>;
 
 /** /readyz must answer quickly even when Redis hangs. */
 const PING_TIMEOUT_MS = 1000;
-
-/**
- * Delay before the next reconnection attempt: 100 ms doubling to 1 s, plus jitter so that
- * replicas do not reconnect in lockstep. Never gives up: Redis coming back must heal the
- * app without a restart. The cap stays low so a `close()` during an outage exits soon.
- */
-function reconnectDelay(retries: number): number {
-  return Math.min(100 * 2 ** retries, 1000) + Math.floor(Math.random() * 100);
-}
 
 /**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
@@ -160,6 +149,37 @@ export class RedisStore implements Store {
     return Object.fromEntries(stages.map((stage, i) => [stage, counts[i] ?? 0]));
   }
 
+  async schedule(jobId: string, at: number): Promise<void> {
+    await this.#run("ZADD", () => this.#client.zAdd(this.#dueKey(), { score: at, value: jobId }));
+  }
+
+  async unschedule(jobId: string): Promise<void> {
+    await this.#run("ZREM", () => this.#client.zRem(this.#dueKey(), jobId));
+  }
+
+  /** One script: the due ids, their leases and their new due times in one atomic step. */
+  async claimDue(now: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
+    const ttl = checkTtl(leaseTtlMs);
+    const reply = (await this.#run("EVAL claim-due", () =>
+      this.#client.eval(CLAIM_DUE, {
+        keys: [this.#dueKey()],
+        arguments: [
+          String(Math.floor(now)),
+          String(Math.max(0, Math.floor(limit))),
+          String(ttl),
+          this.#leaseKey(leasePrefix),
+          `${randomUUID()}:`,
+        ],
+      }),
+    )) as string[];
+    const claimed: DueClaim[] = [];
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      claimed.push({ jobId: reply[i] as string, token: reply[i + 1] as string });
+    }
+    const last = reply.at(-1);
+    return { claimed, next: last === undefined || last === "" ? undefined : Number(last) };
+  }
+
   async addMember(set: string, member: string): Promise<void> {
     await this.#run("SADD", () => this.#client.sAdd(`${this.#prefix}:set:${set}`, member));
   }
@@ -219,6 +239,10 @@ export class RedisStore implements Store {
     return `${this.#prefix}:${ns}:${key}`;
   }
 
+  #dueKey(): string {
+    return `${this.#prefix}:due`;
+  }
+
   #leaseKey(key: string): string {
     return `${this.#prefix}:lease:${key}`;
   }
@@ -237,53 +261,4 @@ export class RedisStore implements Store {
       throw new Error(`Redis ${command} failed: ${reason}`, { cause: error });
     }
   }
-}
-
-/**
- * Connects to Redis at `url` (redis:// or rediss://). Resolves once connected or after the
- * first failed attempt — an unreachable Redis does not block start-up: commands reject and
- * `ping()` answers false until it is back.
- */
-export async function openRedisStore(url: string, options: RedisStoreOptions): Promise<RedisStore> {
-  const { logger } = options;
-  const connectTimeout = options.connectTimeoutMs ?? 3000;
-  let client: RedisClient;
-  try {
-    client = createClient({
-      url,
-      disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
-      socket: { connectTimeout, reconnectStrategy: reconnectDelay },
-    });
-  } catch {
-    // Not the parser's message: it may quote the URL, password included.
-    throw new Error(
-      "STORE_URL is not a valid Redis URL: expected redis://[user:password@]host[:port][/db] or rediss://…",
-    );
-  }
-
-  // Log changes of state only: while Redis is down the client reports every failed attempt.
-  let reachable: boolean | undefined;
-  client.on("error", (error: Error) => {
-    if (reachable !== false) logger?.warn({ err: error }, "store: Redis unreachable; retrying");
-    reachable = false;
-  });
-  client.on("ready", () => {
-    if (reachable === false) logger?.info("store: Redis reachable again");
-    reachable = true;
-  });
-
-  const firstAttempt = new Promise<void>((resolve) => {
-    const settle = () => {
-      client.off("ready", settle);
-      client.off("error", settle);
-      resolve();
-    };
-    client.once("ready", settle);
-    client.once("error", settle);
-  });
-  // Never rejects with a retrying strategy; it resolves on connect (or when closed).
-  client.connect().catch(() => {});
-  await withTimeout(firstAttempt, connectTimeout + 500, "").catch(() => {});
-  return new RedisStore(client, { keyPrefix: options.keyPrefix });
 }

@@ -38,9 +38,12 @@ export async function openSqliteStore(
       const now = Date.now();
       return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
     },
+    dueQueue: (scope) => adapter.dueQueue(scope),
+    activeIndex: (scope) => adapter.activeIndex(scope),
     close: () => adapter.disconnect(),
   };
   const store = new KeyvStore(backend, options);
+  await store.moveLegacyActiveIndex();
   // Rows that expired while the process was down go now rather than an hour from now.
   await store.sweepExpired();
   return store;

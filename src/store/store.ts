@@ -51,6 +51,26 @@ export interface Store {
   listActive(): Promise<string[]>;
   /** How many active ids each stage holds, without reading a job (metrics). */
   countActive(): Promise<Record<string, number>>;
+  /**
+   * The due queue: when each active job is next to be looked at. Puts the job in it for
+   * `at`, or moves it there.
+   */
+  schedule(jobId: string, at: number): Promise<void>;
+  /** Takes the job out of the due queue (it waits for a person, or it is over). */
+  unschedule(jobId: string): Promise<void>;
+  /**
+   * Claims up to `limit` jobs due by `now`, in one atomic step: each one's lease
+   * (`leasePrefix + id`) is taken for `leaseTtlMs` and its due time moved past the lease, so
+   * no one sees it again before the lease could have lapsed (a holder that dies frees it by
+   * expiry). A due job whose lease someone else holds moves to when that lease ends. With
+   * `limit` 0, claims nothing. `next` is the earliest due time left in the queue.
+   */
+  claimDue(
+    now: number,
+    limit: number,
+    leasePrefix: string,
+    leaseTtlMs: number,
+  ): Promise<{ claimed: DueClaim[]; next: number | undefined }>;
   /** An unbounded set of strings (what a workspace left in the store, say). */
   addMember(set: string, member: string): Promise<void>;
   listMembers(set: string): Promise<string[]>;
@@ -65,6 +85,12 @@ export interface Store {
   ping(): Promise<boolean>;
   /** Closes connections and timers so the process can exit. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A job taken from the due queue, and the token of the lease taken with it. */
+export interface DueClaim {
+  jobId: string;
+  token: string;
 }
 
 /** Thrown by every method of a store after `close()`. */

@@ -194,6 +194,74 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect((await store.countActive()).writing).toBe(3);
     });
 
+    it("claims due jobs earliest first, each with its lease, and says when the next is due", async () => {
+      const now = Date.now();
+      await store.schedule("late", now + 60_000);
+      await store.schedule("second", now - 1_000);
+      await store.schedule("first", now - 2_000);
+      await store.schedule("gone", now - 3_000);
+      await store.unschedule("gone");
+      const { claimed, next } = await store.claimDue(now, 10, "job:", 60_000);
+      expect(claimed.map((c) => c.jobId)).toEqual(["first", "second"]);
+      // The claim holds the job's lease: nobody else takes it, the token renews it.
+      for (const { jobId, token } of claimed) {
+        expect(await store.acquireLease(`job:${jobId}`, 60_000)).toBeUndefined();
+        expect(await store.renewLease(`job:${jobId}`, token, 60_000)).toBe(true);
+      }
+      expect(next).toBe(now + 60_000);
+      // Claimed jobs are out of sight until their lease could have lapsed.
+      expect((await store.claimDue(now + 1_000, 10, "job:", 60_000)).claimed).toEqual([]);
+      // Its step done, the holder sets the next due time and gives the lease back.
+      const second = claimed.find((c) => c.jobId === "second");
+      await store.schedule("second", now + 5_000);
+      await store.releaseLease("job:second", second?.token ?? "");
+      expect((await store.claimDue(now + 5_000, 10, "job:", 60_000)).claimed).toEqual([
+        { jobId: "second", token: expect.any(String) },
+      ]);
+    });
+
+    it("claims no more than asked, and nothing with a limit of 0", async () => {
+      const now = Date.now();
+      for (let i = 0; i < 5; i++) await store.schedule(`j${i}`, now - 10 + i);
+      const none = await store.claimDue(now, 0, "job:", 60_000);
+      expect(none).toEqual({ claimed: [], next: now - 10 });
+      const some = await store.claimDue(now, 2, "job:", 60_000);
+      expect(some.claimed.map((c) => c.jobId)).toEqual(["j0", "j1"]);
+      expect(some.next).toBe(now - 8);
+    });
+
+    it("moves a due job whose lease someone holds to when that lease ends", async () => {
+      const now = Date.now();
+      const token = await store.acquireLease("job:busy", 30_000);
+      expect(token).toBeDefined();
+      await store.schedule("busy", now - 1);
+      const { claimed, next } = await store.claimDue(now, 5, "job:", 60_000);
+      expect(claimed).toEqual([]);
+      expect(next).toBeGreaterThan(now + 20_000);
+      expect(next).toBeLessThanOrEqual(now + 30_000 + 1_000);
+    });
+
+    it("lets another claim a job whose claimant's lease lapsed (a replica died)", async () => {
+      await store.schedule("orphan", Date.now() - 1);
+      const first = await store.claimDue(Date.now(), 1, "job:", TTL_MS);
+      expect(first.claimed).toHaveLength(1);
+      await sleep(PAST_TTL_MS);
+      const again = await store.claimDue(Date.now(), 1, "job:", 60_000);
+      expect(again.claimed.map((c) => c.jobId)).toEqual(["orphan"]);
+      expect(again.claimed[0]?.token).not.toBe(first.claimed[0]?.token);
+    });
+
+    it("gives each due job to one of many claims made at once", async () => {
+      const now = Date.now();
+      for (let i = 0; i < 30; i++) await store.schedule(`c${i}`, now - 1);
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () => store.claimDue(now, 5, "job:", 60_000)),
+      );
+      const ids = claims.flatMap((c) => c.claimed.map((x) => x.jobId));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(30);
+    });
+
     it("deletes an index", async () => {
       await store.pushIndex("channel:T1:C1", "j1");
       await store.pushIndex("channel:T1:C2", "j2");
@@ -250,6 +318,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
         expect(await store.claim("T1:C1:F9", 60_000)).toBe(true);
         await store.addActive("j1", "transcribing");
         await store.pushIndex("channel:C1", "j1");
+        await store.schedule("j1", 1_000);
         await store.close();
 
         const again = await reopen();
@@ -259,6 +328,9 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
         expect(await again.listActive()).toEqual(["j1"]);
         expect((await again.countActive()).transcribing).toBe(1);
         expect(await again.listIndex("channel:C1")).toEqual(["j1"]);
+        expect((await again.claimDue(2_000, 5, "job:", 60_000)).claimed).toEqual([
+          { jobId: "j1", token: expect.any(String) },
+        ]);
         await sleep(PAST_TTL_MS);
         expect(await again.get("jobs", "gone-soon")).toBeUndefined();
       });

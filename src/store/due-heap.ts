@@ -1,0 +1,137 @@
+import type { LeaseTable } from "./lease-table.ts";
+import type { DueClaim } from "./store.ts";
+
+/** When jobs are next due, in one process (memory and SQLite stores); synchronous. */
+export interface DueQueue {
+  /** Puts the job in the queue for `at`, or moves it there. */
+  set(id: string, at: number): void;
+  delete(id: string): void;
+  /** Up to `limit` ids due by `now`, earliest first (they stay in the queue). */
+  due(now: number, limit: number): string[];
+  /** The earliest due time, if any. */
+  next(): number | undefined;
+}
+
+/**
+ * Claims due jobs of a one-process store: each one whose lease is free is leased and moved
+ * past the lease; one whose lease is held moves to when that lease ends (see
+ * `Store.claimDue`). Synchronous, so nothing runs between the checks and the writes.
+ */
+export function claimFromQueue(
+  due: DueQueue,
+  leases: LeaseTable,
+  o: { now: number; limit: number; leasePrefix: string; ttlMs: number },
+): { claimed: DueClaim[]; next: number | undefined } {
+  const claimed: DueClaim[] = [];
+  if (o.limit > 0) {
+    for (const jobId of due.due(o.now, o.limit * 2)) {
+      if (claimed.length >= o.limit) break;
+      const key = o.leasePrefix + jobId;
+      const token = leases.acquire(key, o.ttlMs);
+      if (token !== undefined) claimed.push({ jobId, token });
+      const held = token === undefined ? leases.expiresAt(key) : undefined;
+      due.set(jobId, held ?? o.now + o.ttlMs);
+    }
+  }
+  return { claimed, next: due.next() };
+}
+
+/**
+ * Due times of jobs in one process (the memory store): a map holds the truth, a binary
+ * min-heap finds the earliest in O(log n). A moved or removed entry leaves a stale heap
+ * node behind, skipped when it surfaces (lazy deletion), so every change is O(log n).
+ */
+export class DueHeap implements DueQueue {
+  readonly #at = new Map<string, number>();
+  #heap: { id: string; at: number }[] = [];
+
+  get size(): number {
+    return this.#at.size;
+  }
+
+  set(id: string, at: number): void {
+    if (this.#at.get(id) === at) return;
+    this.#at.set(id, at);
+    this.#push({ id, at });
+    // Stale nodes may pile up under heavy rescheduling: rebuild once they outnumber the live.
+    if (this.#heap.length > 2 * this.#at.size + 1024) this.#rebuild();
+  }
+
+  delete(id: string): void {
+    this.#at.delete(id);
+  }
+
+  /** Up to `limit` ids due by `now`, earliest first (left in the queue). */
+  due(now: number, limit: number): string[] {
+    const out: string[] = [];
+    const popped: { id: string; at: number }[] = [];
+    const seen = new Set<string>();
+    while (out.length < limit) {
+      const top = this.#peekLive();
+      if (top === undefined || top.at > now) break;
+      this.#pop();
+      // An id moved away and back has two live nodes: one is enough.
+      if (seen.has(top.id)) continue;
+      seen.add(top.id);
+      popped.push(top);
+      out.push(top.id);
+    }
+    for (const node of popped) this.#push(node);
+    return out;
+  }
+
+  /** The earliest due time, if any. */
+  next(): number | undefined {
+    return this.#peekLive()?.at;
+  }
+
+  #peekLive(): { id: string; at: number } | undefined {
+    for (;;) {
+      const top = this.#heap[0];
+      if (top === undefined) return undefined;
+      if (this.#at.get(top.id) === top.at) return top;
+      this.#pop();
+    }
+  }
+
+  #rebuild(): void {
+    this.#heap = [];
+    for (const [id, at] of this.#at) this.#push({ id, at });
+  }
+
+  #push(node: { id: string; at: number }): void {
+    const heap = this.#heap;
+    heap.push(node);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent] as { id: string; at: number };
+      if (p.at <= node.at) break;
+      heap[i] = p;
+      i = parent;
+    }
+    heap[i] = node;
+  }
+
+  #pop(): { id: string; at: number } | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const l = heap[left] as { id: string; at: number };
+      const r = heap[right];
+      const child = r !== undefined && r.at < l.at ? right : left;
+      const c = heap[child] as { id: string; at: number };
+      if (c.at >= last.at) break;
+      heap[i] = c;
+      i = child;
+    }
+    heap[i] = last;
+    return top;
+  }
+}
