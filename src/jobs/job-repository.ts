@@ -6,6 +6,8 @@ import { withLease } from "./with-lease.ts";
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
 const cancelKey = (jobId: string) => `cancel:${jobId}`;
+/** Set once every active job of the store is in the due queue. */
+const DUE_QUEUE_MARK = "due-queue";
 /** The lease under which one process at a time changes a job (runner steps, commands). */
 export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
 
@@ -55,8 +57,37 @@ export class JobRepository {
     if (active && (!wasActive || previous.stage !== job.stage)) {
       await this.#store.addActive(job.id, job.stage);
     }
+    // The due queue learns the next step's time before the record does: a crash between
+    // the two leaves an entry the runner finds not due, never a due job nobody claims.
+    const due = active ? job.wakeAt : undefined;
+    if (due !== undefined) await this.#store.schedule(job.id, due);
     await this.#store.set("jobs", job.id, job, this.#retentionMs);
+    const wasDue = previous === undefined || (wasActive && previous.wakeAt !== undefined);
+    if (due === undefined && wasDue) await this.#store.unschedule(job.id);
     if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);
+  }
+
+  /**
+   * Puts every active job with a next step in the due queue, once per store: a store
+   * written before the queue existed. Later starts read nothing. Returns how many jobs
+   * the queue holds for now (0 on later starts: the queue is not counted).
+   */
+  async queueEveryActiveJobOnce(): Promise<number> {
+    if ((await this.#store.get<number>("meta", DUE_QUEUE_MARK)) !== undefined) return 0;
+    let queued = 0;
+    for (const id of await this.#store.listActive()) {
+      const job = await this.get(id);
+      if (job === undefined || !isActive(job)) {
+        await this.forgetIfInactive(id);
+        continue;
+      }
+      if (job.wakeAt === undefined) continue;
+      await this.#store.schedule(id, job.wakeAt);
+      queued += 1;
+    }
+    await this.#store.set("meta", DUE_QUEUE_MARK, 1);
+    if (queued > 0) this.#logger.info({ queued }, "active jobs put in the due queue");
+    return queued;
   }
 
   /** Saves a new job and lists it under its channel and its user. */
@@ -78,6 +109,7 @@ export class JobRepository {
   /** Deletes a job's record and takes it out of the active index (its workspace is gone). */
   async forget(id: string): Promise<void> {
     await this.#store.delete("jobs", id);
+    await this.#store.unschedule(id);
     await this.#store.removeActive(id);
   }
 
@@ -99,8 +131,9 @@ export class JobRepository {
   }
 
   /** Drops an id from the active index (its record expired or is unreadable). */
-  forgetActive(id: string): Promise<void> {
-    return this.#store.removeActive(id);
+  async forgetActive(id: string): Promise<void> {
+    await this.#store.unschedule(id);
+    await this.#store.removeActive(id);
   }
 
   /**
@@ -113,6 +146,7 @@ export class JobRepository {
     const result = await withLease(this.#store, jobLeaseKey(id), { ttlMs: 10_000 }, async () => {
       const job = await this.get(id);
       if (job !== undefined && isActive(job)) return false;
+      await this.#store.unschedule(id);
       await this.#store.removeActive(id);
       return true;
     });

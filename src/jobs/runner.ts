@@ -1,6 +1,8 @@
 import { chmod, mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
+import type { DueClaim } from "../store/index.ts";
 import type { StageObserver } from "./apply-event.ts";
+import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { jobLeaseKey } from "./job-repository.ts";
@@ -19,8 +21,13 @@ export interface RunnerOptions extends JobPorts {
   failurePolicy?: FailurePolicyOptions;
   /** How long one replica may drive a job without renewing its lease. */
   leaseTtlMs?: number;
-  /** How often the active index is read again, to pick up jobs of other replicas. */
+  /**
+   * The longest this process goes without looking at the due queue: jobs other replicas
+   * schedule, and those a dead replica leaves behind, are seen within this time.
+   */
   sweepIntervalMs?: number;
+  /** The shortest time between two claims from the due queue (see `DuePump`). */
+  claimGapMs?: number;
   /** The shortest gap between two progress edits of one status message. */
   statusThrottleMs?: number;
   /** Steps run at once: heavy transfers, and everything else. */
@@ -33,9 +40,10 @@ export interface RunnerOptions extends JobPorts {
 export type { StageObserver } from "./apply-event.ts";
 
 /**
- * Drives every active job to its end. Each step runs under the job's lease, so exactly one
- * replica works on a job at a time; the time of the next step is stored in the job itself
- * (`wakeAt`), so a restarted or other replica picks up exactly where the last one stopped.
+ * Drives every active job to its end. The time of a job's next step is stored in the job
+ * (`wakeAt`) and in the store's due queue; a replica claims due jobs from the queue with
+ * their leases (`DuePump`), so exactly one replica works on a job at a time, and a
+ * restarted or other replica picks up exactly where the last one stopped.
  */
 export class JobRunner {
   readonly #o: Required<Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange">> & {
@@ -44,12 +52,12 @@ export class JobRunner {
     failurePolicy: FailurePolicyOptions;
   };
   readonly #scheduler: StepScheduler;
+  readonly #pump: DuePump;
   readonly #running = new Set<string>();
   readonly #rerun = new Set<string>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #lastStatusAt = new Map<string, number>();
   readonly #files: TempFiles;
-  #sweeper: NodeJS.Timeout | undefined;
   #stopped = false;
 
   constructor(options: RunnerOptions) {
@@ -57,7 +65,8 @@ export class JobRunner {
       limits: defaultStageLimits,
       failurePolicy: defaultFailurePolicy,
       leaseTtlMs: 60_000,
-      sweepIntervalMs: 30_000,
+      sweepIntervalMs: 1_000,
+      claimGapMs: 100,
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
       now: Date.now,
@@ -65,72 +74,54 @@ export class JobRunner {
       ...options,
     };
     this.#files = new TempFiles(this.#o.tempDir);
-    this.#scheduler = new StepScheduler({
-      now: this.#o.now,
-      concurrency: this.#o.concurrency,
+    this.#scheduler = new StepScheduler({ concurrency: this.#o.concurrency });
+    const { concurrency } = this.#o;
+    this.#pump = new DuePump({
+      store: this.#o.store,
       logger: this.#o.logger,
-      run: (id) => this.#run(id),
+      now: this.#o.now,
+      leasePrefix: jobLeaseKey(""),
+      leaseTtlMs: this.#o.leaseTtlMs,
+      capacity: concurrency.calls + concurrency.transfers,
+      checkMs: this.#o.sweepIntervalMs,
+      gapMs: this.#o.claimGapMs,
+      drive: (claim) => this.#drive(claim),
     });
   }
 
-  /** Schedules every active job (overdue ones at once) and starts the periodic sweep. */
+  /**
+   * Puts every active job in the due queue the first time a store is used by this version
+   * (a store written before the queue existed), removes orphan temp files, and starts
+   * claiming due jobs. Resolves to how many active jobs the store holds (from its counts).
+   */
   async start(): Promise<number> {
     // Recordings and DOCX files wait here: private to the app's user (0700).
     await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
     await chmod(this.#o.tempDir, 0o700);
-    // Orphans are judged before any step runs, against the records as they were at start.
-    const active = await this.#loadActive();
-    await this.#removeOrphanFiles(active.map(([, job]) => job));
-    const count = await this.#scheduleLoaded(active);
-    this.#sweeper = setInterval(() => {
-      this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, "sweep failed"));
-    }, this.#o.sweepIntervalMs);
-    this.#sweeper.unref();
-    return count;
-  }
-
-  /** Reads the active index and schedules the jobs this process has no timer for. */
-  async sweep(): Promise<number> {
-    return this.#scheduleLoaded(await this.#loadActive());
-  }
-
-  /**
-   * Reads every active job the process has no timer for, all at once: read one by one,
-   * each read queued behind the overdue steps already started (1,000 jobs: 1.9 s → 0.1 s).
-   */
-  async #loadActive(): Promise<[string, Job | undefined][]> {
-    const ids = (await this.#o.repo.listActiveIds()).filter(
-      (id) => !this.#scheduler.has(id) && !this.#running.has(id),
-    );
-    return Promise.all(
-      ids.map(async (id) => [id, await this.#o.repo.get(id)] as [string, Job | undefined]),
-    );
-  }
-
-  async #scheduleLoaded(loaded: [string, Job | undefined][]): Promise<number> {
-    let scheduled = 0;
-    for (const [id, job] of loaded) {
-      if (job === undefined || !isActive(job)) {
-        await this.#o.repo.forgetIfInactive(id);
-        continue;
-      }
-      if (job.wakeAt !== undefined) {
-        this.#schedule(job.id, job.wakeAt, job);
-        scheduled++;
-      }
-    }
-    return scheduled;
+    const { repo } = this.#o;
+    // Orphans are judged before any step runs, against the records of this disk's files.
+    const count = await this.#files.removeOrphans((id) => repo.get(id));
+    if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
+    await repo.queueEveryActiveJobOnce();
+    this.#pump.start();
+    const counts = await repo.countActiveByStage();
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
   }
 
   /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
   kick(id: string): void {
-    this.#schedule(id, this.#o.now());
+    if (this.#stopped) return;
+    // Driven here now: it goes again once this run ends.
+    if (this.#running.has(id)) return void this.#rerun.add(id);
+    this.#o.store
+      .schedule(id, this.#o.now())
+      .then(() => this.#pump.wake(true))
+      .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
   }
 
   /** Stops a step under way in this process (cancel); the job record says the rest. */
   abort(id: string): void {
     this.#controllers.get(id)?.abort(new CanceledDuringStep());
-    this.#scheduler.clear(id);
   }
 
   /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
@@ -145,7 +136,6 @@ export class JobRunner {
    * go and its status message says how it ended.
    */
   settle(job: Job): void {
-    this.#scheduler.clear(job.id);
     const logger = this.#o.logger.child({ jobId: job.id });
     this.#scheduler
       .enqueue(async () => {
@@ -163,15 +153,17 @@ export class JobRunner {
   async settled(): Promise<void> {
     for (;;) {
       await this.#scheduler.idle();
-      if (this.#running.size === 0 && !this.#scheduler.hasDue(this.#o.now())) return;
-      // A timer due now fires at the next turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#running.size === 0 && this.#pump.quiet(this.#o.now())) return;
+      // A claim is on its way (at most the claim gap from now).
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
 
-  /** Jobs with a timer or a step under way here; queue sizes (metrics, benchmarks). */
+  /** Jobs claimed here (waiting for their turn or running) and queue sizes (metrics). */
   stats() {
-    return { ...this.#scheduler.stats(), running: this.#running.size };
+    const { queued } = this.#scheduler.stats();
+    const running = this.#running.size;
+    return { scheduled: this.#pump.driving - running, queued, running };
   }
 
   /**
@@ -180,57 +172,55 @@ export class JobRunner {
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#sweeper);
+    this.#pump.stop();
     if ((await this.#scheduler.stop(timeoutMs)) === "timeout") {
       for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
       await this.#scheduler.idle();
     }
   }
 
-  #schedule(id: string, at: number, known?: ActiveJob): void {
-    if (this.#stopped) return;
-    this.#scheduler.schedule(id, at, known !== undefined && isTransfer(known));
-  }
-
-  async #run(id: string): Promise<void> {
-    if (this.#stopped) return;
-    if (this.#running.has(id)) {
-      this.#rerun.add(id);
-      return;
-    }
+  /** Drives a job claimed from the due queue, under the lease taken with the claim. */
+  async #drive({ jobId: id, token }: DueClaim): Promise<void> {
+    const { store, leaseTtlMs, repo } = this.#o;
     this.#running.add(id);
     try {
-      await this.#runUnderLease(id);
+      const options = { ttlMs: leaseTtlMs, keepAlive: true, token };
+      await withLease(store, jobLeaseKey(id), options, async (lease) => {
+        // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
+        const controller = new AbortController();
+        this.#controllers.set(id, controller);
+        try {
+          const signal = AbortSignal.any([controller.signal, lease.signal]);
+          const job = await repo.get(id);
+          const transfer = job !== undefined && isActive(job) && isTransfer(job);
+          const renew = () => lease.renew();
+          await this.#scheduler.run(transfer, () => this.#stepWhileDue(id, signal, renew, job));
+        } finally {
+          this.#controllers.delete(id);
+        }
+      });
     } finally {
       this.#running.delete(id);
       if (this.#rerun.delete(id)) this.kick(id);
     }
   }
 
-  async #runUnderLease(id: string): Promise<void> {
-    const { store, leaseTtlMs, now } = this.#o;
-    const options = { ttlMs: leaseTtlMs, keepAlive: true };
-    const result = await withLease(store, jobLeaseKey(id), options, async (lease) => {
-      // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
-      const controller = new AbortController();
-      this.#controllers.set(id, controller);
-      try {
-        const signal = AbortSignal.any([controller.signal, lease.signal]);
-        await this.#stepWhileDue(id, signal, () => lease.renew());
-      } finally {
-        this.#controllers.delete(id);
-      }
-    });
-    // Another replica drives this job now; look again once its lease could have lapsed.
-    if (!result.held) this.#schedule(id, now() + leaseTtlMs / 2);
-  }
-
-  /** Runs steps back to back while the job is due, then sets a timer for its next one. */
-  async #stepWhileDue(id: string, signal: AbortSignal, holdLease: () => Promise<void>) {
+  /**
+   * Runs steps back to back while the job is due. Each step's save puts the job's next due
+   * time in the queue; where no save does, this does.
+   */
+  async #stepWhileDue(
+    id: string,
+    signal: AbortSignal,
+    holdLease: () => Promise<void>,
+    first: Job | undefined,
+  ) {
+    const { repo, store } = this.#o;
     for (let round = 0; round < 50 && !this.#stopped; round++) {
-      const job = await this.#o.repo.get(id);
+      const job = round === 0 ? first : await repo.get(id);
       if (job === undefined || !isActive(job)) {
-        if (job === undefined) await this.#o.repo.forgetActive(id);
+        if (job === undefined) await repo.forgetActive(id);
+        else await store.unschedule(id);
         this.#lastStatusAt.delete(id);
         return;
       }
@@ -240,13 +230,16 @@ export class JobRunner {
         await cancelNow(this.#o.repo, this.#files, ctx, job);
         return;
       }
-      if (job.wakeAt === undefined) return; // waiting for a person
-      if (job.wakeAt > this.#o.now()) return this.#schedule(id, job.wakeAt, job);
+      // Waiting for a person, or not due yet (the claim moved it past the lease): the queue
+      // says so again.
+      if (job.wakeAt === undefined) return void (await store.unschedule(id));
+      if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
       const next = await this.#stepSafely(job, signal, holdLease);
       if (signal.reason instanceof LeaseLost) return;
       if (!isActive(next) || next.wakeAt === undefined) return;
-      if (next.wakeAt > this.#o.now()) return this.#schedule(id, next.wakeAt, next);
-      if (isTransfer(next) !== isTransfer(job)) return this.#schedule(id, next.wakeAt, next);
+      if (next.wakeAt > this.#o.now()) return;
+      // Due now, in the other queue: it goes again once this run ends.
+      if (isTransfer(next) !== isTransfer(job)) return this.kick(id);
     }
     this.kick(id);
   }
@@ -264,16 +257,6 @@ export class JobRunner {
       const deps = { ...this.#o, files: this.#files, stopped: this.#stopped };
       return afterFailedStep(deps, { ctx, job, error, signal });
     }
-  }
-
-  /**
-   * Deletes temp files no active job refers to (left by a crash between a step's last
-   * save and its clean-up).
-   */
-  async #removeOrphanFiles(loaded: (Job | undefined)[]): Promise<void> {
-    const jobs = loaded.filter((job): job is Job => job !== undefined);
-    const count = await this.#files.removeOrphans(jobs);
-    if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
   }
 
   #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {

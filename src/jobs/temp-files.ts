@@ -1,6 +1,6 @@
 import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
-import type { Job } from "./job.ts";
+import { basename, join } from "node:path";
+import { isActive, type Job } from "./job.ts";
 
 /**
  * The job layer's temp folder. Recordings and DOCX files are named after their job
@@ -20,6 +20,13 @@ export class TempFiles {
       "docxPath" in job ? job.docxPath : undefined,
     ];
     return paths.filter((path): path is string => path !== undefined);
+  }
+
+  /** The job a temp file belongs to: files are named `<jobId>.<ext>`. */
+  static jobIdOf(path: string): string {
+    const name = basename(path);
+    const dot = name.indexOf(".");
+    return dot === -1 ? name : name.slice(0, dot);
   }
 
   /** Deletes the files a job names. */
@@ -42,12 +49,18 @@ export class TempFiles {
    * clean-up); returns how many. On a shared disk, another replica's file is kept while
    * its job names it; partial downloads (`.part`) are left to their writer.
    */
-  async removeOrphans(activeJobs: Iterable<Job>): Promise<number> {
-    const referenced = new Set<string>();
-    for (const job of activeJobs) for (const path of TempFiles.pathsOf(job)) referenced.add(path);
-    const orphans = (await this.#names())
+  async removeOrphans(lookup: (jobId: string) => Promise<Job | undefined>): Promise<number> {
+    const paths = (await this.#names())
       .map((name) => join(this.dir, name))
-      .filter((path) => !referenced.has(path) && !path.endsWith(".part"));
+      .filter((path) => !path.endsWith(".part"));
+    // Only the jobs this disk has files of are read, however many jobs the store holds.
+    const owners = [...new Set(paths.map((path) => TempFiles.jobIdOf(path)))];
+    const referenced = new Set<string>();
+    for (const job of await Promise.all(owners.map(lookup))) {
+      if (job === undefined || !isActive(job)) continue;
+      for (const path of TempFiles.pathsOf(job)) referenced.add(path);
+    }
+    const orphans = paths.filter((path) => !referenced.has(path));
     await Promise.all(orphans.map((path) => rm(path, { force: true })));
     return orphans.length;
   }

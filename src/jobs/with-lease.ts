@@ -23,6 +23,8 @@ export interface LeaseOptions {
    * aborts with {@link LeaseLost} (long work: a runner's step).
    */
   keepAlive?: boolean;
+  /** A lease already taken (with a claim from the due queue): run under it, do not acquire. */
+  token?: string;
 }
 
 /** What work under a lease may use. */
@@ -46,7 +48,7 @@ export async function withLease<T>(
   options: LeaseOptions,
   work: (lease: HeldLease) => Promise<T>,
 ): Promise<LeaseResult<T>> {
-  const token = await acquire(store, key, options);
+  const token = options.token ?? (await acquire(store, key, options));
   if (token === undefined) return { held: false };
   const controller = new AbortController();
   const lease: HeldLease = {

@@ -89,6 +89,24 @@ async function advanceUntil(
 }
 const inStage = (id: string, stage: Job["stage"]) => async () => (await stageOf(id)) === stage;
 
+/** A job in transcribing, polling task `t<i>`, as the store would hold it. */
+async function jobOf(i: number): Promise<Job> {
+  const now = Date.now();
+  return {
+    id: `idle-${i}`,
+    stage: "transcribing",
+    createdAt: now,
+    updatedAt: now,
+    stageStartedAt: now,
+    wakeAt: now,
+    attempts: 0,
+    origin: origin(),
+    source: source(),
+    options: {},
+    audio: { taskId: `t${i}`, submittedAt: now, pollAttempt: 3, progress: null },
+  };
+}
+
 describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("keeps polling through statuses it has never heard of, on the 2-4-8-15 s schedule", async () => {
     client.audioScript = [
@@ -210,5 +228,50 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
     await advance(1000);
     expect(client.calls.audioPolls.length).toBe(before + 2);
     await restarted.runner.stop(100);
+  });
+
+  it("reads no job while none is due, and looks at the queue as often for 300 jobs as for 1", async () => {
+    // Regression: every replica read the whole active index every 30 s and every job it had
+    // no timer for, so its store work grew with jobs × replicas even with nothing due.
+    const counted = async (jobCount: number) => {
+      const counting = await openStore("memory://");
+      const calls = { get: 0, listActive: 0, claimDue: 0 };
+      for (const name of Object.keys(calls) as (keyof typeof calls)[]) {
+        const original = (counting[name] as (...args: unknown[]) => unknown).bind(counting);
+        (counting as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+          calls[name] += 1;
+          return original(...args);
+        };
+      }
+      const replicas = [0, 1].map(() =>
+        createJobs({
+          store: counting,
+          client,
+          gateway,
+          schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+          logger: pino({ level: "silent" }),
+          tempDir: `${temp.dir}/jobs`,
+          retentionMs: 30 * 24 * 3600_000,
+        }),
+      );
+      const later = Date.now() + 3600_000;
+      for (let i = 0; i < jobCount; i++) {
+        const job = { ...(await jobOf(i)), wakeAt: later };
+        await replicas[0]?.repo.create(job);
+      }
+      for (const replica of replicas) await replica.runner.start();
+      for (const name of Object.keys(calls) as (keyof typeof calls)[]) calls[name] = 0;
+      await advance(60_000, 1_000);
+      for (const replica of replicas) await replica.runner.stop(100);
+      await counting.close();
+      return calls;
+    };
+    const one = await counted(1);
+    const many = await counted(300);
+    expect(many.get).toBe(0);
+    expect(many.listActive).toBe(0);
+    // One look at the queue per second per replica (the default), whatever the jobs.
+    expect(many.claimDue).toBeLessThanOrEqual(2 * 62);
+    expect(many.claimDue).toBeLessThanOrEqual(one.claimDue + 4);
   });
 });

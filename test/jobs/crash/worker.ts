@@ -115,6 +115,7 @@ const jobs = testJobs({
     runner: {
       leaseTtlMs: number("LEASE_TTL_MS", 2000),
       sweepIntervalMs: number("SWEEP_INTERVAL_MS", 200),
+      claimGapMs: 5,
       statusThrottleMs: 0,
     },
   },
