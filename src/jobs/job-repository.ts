@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
 import type { Store } from "../store/index.ts";
+import { moveOut, type Stored } from "./blobs.ts";
 import { isActive, type Job, storedJobSchema } from "./job.ts";
 import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
 const cancelKey = (jobId: string) => `cancel:${jobId}`;
+const DAY_MS = 24 * 60 * 60_000;
 /** Set once every active job of the store is in the due queue. */
 const DUE_QUEUE_MARK = "due-queue";
 /** The lease under which one process at a time changes a job (runner steps, commands). */
@@ -51,6 +53,7 @@ export class JobRepository {
    * extra id (dropped by the runner's sweep), never an active job that no one resumes.
    */
   async save(job: Job, previous?: Job): Promise<void> {
+    await this.#keepBlobs(job, previous);
     const active = isActive(job);
     const wasActive = previous !== undefined && isActive(previous);
     // The stage is recorded with the id (for counts without reads) on every stage change.
@@ -90,6 +93,20 @@ export class JobRepository {
     return queued;
   }
 
+  /**
+   * Writes the job's new large values as blobs (the record then holds references) and, on a
+   * stage change, gives its older blobs the record's lifetime again: a blob outlives its
+   * record while the job runs (a day more), and goes with it once the job is over.
+   */
+  async #keepBlobs(job: Job, previous: Job | undefined): Promise<void> {
+    const ttlMs = isActive(job) ? this.#retentionMs + DAY_MS : this.#retentionMs;
+    const stageChanged = previous === undefined || previous.stage !== job.stage;
+    for (const stored of storedFieldsOf(job)) {
+      const { key, written } = await moveOut(this.#store, job.id, stored, ttlMs);
+      if (!written && stageChanged) await this.#store.touch("blobs", key, ttlMs);
+    }
+  }
+
   /** Saves a new job and lists it under its channel and its user. */
   async create(job: Job): Promise<void> {
     await this.save(job);
@@ -108,6 +125,10 @@ export class JobRepository {
 
   /** Deletes a job's record and takes it out of the active index (its workspace is gone). */
   async forget(id: string): Promise<void> {
+    const job = await this.get(id);
+    for (const stored of job === undefined ? [] : storedFieldsOf(job)) {
+      if ("blob" in stored) await this.#store.delete("blobs", stored.blob);
+    }
     await this.#store.delete("jobs", id);
     await this.#store.unschedule(id);
     await this.#store.removeActive(id);
@@ -158,5 +179,22 @@ export class JobRepository {
     const ids = await this.#store.listIndex(index);
     const jobs = await Promise.all(ids.map((id) => this.get(id)));
     return jobs.filter((job): job is Job => job !== undefined);
+  }
+}
+
+/** The large values a record holds (transcript, note), a failed job's resume point included. */
+function storedFieldsOf(job: Job): Stored<unknown>[] {
+  switch (job.stage) {
+    case "naming":
+      return [job.dialog];
+    case "writing":
+      return [job.note.dialog];
+    case "delivering":
+    case "done":
+      return [job.note.dialog, job.markdown];
+    case "failed":
+      return storedFieldsOf(job.resume);
+    default:
+      return [];
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dialogSchema, speakerHintSchema, speakerMapEntrySchema } from "../notetaker/schemas.ts";
+import { storedSchema } from "./blobs.ts";
 
 /**
  * A job is one recording on its way to a note (DESIGN.md §3). The record is a union tagged
@@ -65,7 +66,8 @@ const progressSchema = z.object({ fraction: z.number().nullable(), label: z.stri
 
 /** The note's inputs: kept so Regenerate and an expired DOCX link rerun only the note step. */
 const noteInputsSchema = z.object({
-  dialog: dialogSchema,
+  /** The transcript, kept as a blob: read when the note is written, not on every poll. */
+  dialog: storedSchema(dialogSchema),
   speakers: z.array(speakerSummarySchema),
   speakerMap: z.array(speakerMapEntrySchema),
   contextText: z.string().optional(),
@@ -116,7 +118,7 @@ const transcribingSchema = commonSchema.extend({
 });
 const namingSchema = commonSchema.extend({
   stage: z.literal("naming"),
-  dialog: dialogSchema,
+  dialog: storedSchema(dialogSchema),
   speakers: z.array(speakerSummarySchema),
 });
 const writingSchema = commonSchema.extend({
@@ -131,7 +133,7 @@ const writingSchema = commonSchema.extend({
 const deliveringSchema = commonSchema.extend({
   stage: z.literal("delivering"),
   note: noteInputsSchema,
-  markdown: z.string(),
+  markdown: storedSchema(z.string()),
   docxUrl: z.string(),
   relinks: z.number().int().nonnegative(),
   delivery: z.number().int().positive(),
@@ -146,7 +148,7 @@ const deliveringSchema = commonSchema.extend({
 const doneSchema = commonSchema.extend({
   stage: z.literal("done"),
   note: noteInputsSchema,
-  markdown: z.string(),
+  markdown: storedSchema(z.string()),
   /** How many note parts were posted (the last delivery's). */
   postedParts: z.number().int().nonnegative(),
   delivery: z.number().int().positive(),

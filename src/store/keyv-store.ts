@@ -92,6 +92,18 @@ export class KeyvStore implements Store {
     });
   }
 
+  /** Keyv has no expire: the value is written again with the new TTL. */
+  async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {
+    const ttl = checkTtl(ttlMs);
+    const fullKey = this.#key(ns, key);
+    return this.#track(() =>
+      this.#mutex.run(fullKey, async () => {
+        const value = await this.#keyv.get(fullKey);
+        if (value !== undefined) await this.#keyv.set(fullKey, value, ttl);
+      }),
+    );
+  }
+
   async delete(ns: Namespace, key: string): Promise<void> {
     return this.#track(async () => {
       await this.#keyv.delete(this.#key(ns, key));

@@ -59,6 +59,11 @@ export class RedisStore implements Store {
     await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl));
   }
 
+  async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {
+    const ttl = checkTtl(ttlMs);
+    await this.#run("PEXPIRE", () => this.#client.pExpire(this.#key(ns, key), ttl));
+  }
+
   async delete(ns: Namespace, key: string): Promise<void> {
     await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
   }

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 /** The namespaces of generic JSON values. Each one is a separate key space. */
-export const NAMESPACES = ["jobs", "settings", "templates", "meta"] as const;
+export const NAMESPACES = ["jobs", "blobs", "settings", "templates", "meta"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type StoreKind = "sqlite" | "redis" | "memory";
@@ -25,6 +25,8 @@ export interface Store {
   get<T>(ns: Namespace, key: string): Promise<T | undefined>;
   set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void>;
   delete(ns: Namespace, key: string): Promise<void>;
+  /** Gives a value a new TTL without changing it; nothing when the key is gone. */
+  touch(ns: Namespace, key: string, ttlMs: number): Promise<void>;
   /** Atomic "claim once": true only for the first caller while the key lives (event dedupe). */
   claim(key: string, ttlMs: number): Promise<boolean>;
   /**

@@ -4,6 +4,7 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
 import { redeliverEvent, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import { liveMentions } from "../helpers/reader-view.ts";
+import { inlineValue, withValuesInline } from "../helpers/stored-values.ts";
 import {
   ALICE,
   BOB,
@@ -304,7 +305,8 @@ describe("the upload journey", () => {
     const parts = noteParts(stack.thread(ts));
     expect(parts.length).toBeGreaterThanOrEqual(3);
     const job = await stack.job(jobId);
-    const markdown = job?.stage === "done" ? job.markdown : "";
+    const read = job?.stage === "done" ? await withValuesInline(stack.app.store, job) : undefined;
+    const markdown = read?.stage === "done" ? inlineValue(read.markdown) : "";
     expect(markdown.length).toBeGreaterThanOrEqual(30_000);
     const squash = (s: string) => s.replace(/\s+/g, "");
     expect(squash(markdownOf(parts))).toBe(squash(markdown));

@@ -1,6 +1,8 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadStored } from "../../src/jobs/blobs.ts";
 import { type Job, JobRepository, jobLeaseKey } from "../../src/jobs/index.ts";
+import { dialogSchema } from "../../src/notetaker/schemas.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
@@ -123,5 +125,35 @@ describe("JobRepository", () => {
     });
     await store.set("jobs", "bad", { id: "bad", stage: "transcribing", audio: "??" });
     expect(await repo.get("bad")).toBeUndefined();
+  });
+
+  it("moves a transcript held inline by an older record out to a blob on its next save", async () => {
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    const dialog = Array.from({ length: 2000 }, (_, i) => ({
+      speaker_id: `speaker_${(i % 3) + 1}`,
+      start_seconds: i * 4,
+      end_seconds: i * 4 + 3.5,
+      text: `Sentence number ${i} of a long meeting about the budget and the roadmap.`,
+    }));
+    // As an earlier version wrote it: the dialog itself in the record.
+    const { wakeAt: _, ...waiting } = job("legacy");
+    await store.set("jobs", "legacy", { ...waiting, stage: "naming", dialog, speakers: [] });
+    const read = await repo.get("legacy");
+    expect(read?.stage === "naming" && read.dialog).toEqual({ inline: dialog });
+    if (read === undefined) return;
+    await repo.save(read, read);
+    const raw = await store.get<Record<string, unknown>>("jobs", "legacy");
+    expect(JSON.stringify(raw).length).toBeLessThan(2048);
+    const ref = raw?.dialog as { blob: string };
+    expect(await store.get("blobs", ref.blob)).toEqual(dialog);
+    const again = await repo.get("legacy");
+    if (again?.stage !== "naming") throw new Error("not naming");
+    expect(await loadStored(store, again.dialog, dialogSchema)).toEqual(dialog);
+    // A workspace that leaves takes its blobs with its jobs.
+    await repo.forget("legacy");
+    expect(await store.get("blobs", ref.blob)).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
+import { inlineValue, withValuesInline } from "../helpers/stored-values.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
 let emulator: Emulator;
@@ -53,6 +54,31 @@ async function startJob() {
 const get = (id: string) => jobs.service.get(id);
 
 describe("job runner against the emulator", () => {
+  it("keeps every job record under 2 KB while the transcript and the note are large", async () => {
+    Object.assign(emulator.knobs, {
+      pollsToComplete: 3,
+      dialogBytes: 600_000,
+      noteMinChars: 40_000,
+    });
+    const records: number[] = [];
+    const set = store.set.bind(store);
+    store.set = async (ns, key, value, ttlMs) => {
+      if (ns === "jobs") records.push(JSON.stringify(value).length);
+      return set(ns, key, value, ttlMs);
+    };
+    const id = await startJob();
+    await waitForStage(get, id, "naming");
+    expect((await jobs.service.skipNaming(id)).ok).toBe(true);
+    const done = await waitForStage(get, id, "done");
+    if (done?.stage !== "done") throw new Error(`ended ${done?.stage}`);
+    const read = await withValuesInline(store, done);
+    if (read.stage !== "done") throw new Error("not done");
+    expect(JSON.stringify(inlineValue(read.note.dialog)).length).toBeGreaterThan(500_000);
+    expect(inlineValue(read.markdown).length).toBeGreaterThan(40_000);
+    expect(records.length).toBeGreaterThan(8);
+    expect(Math.max(...records)).toBeLessThanOrEqual(2048);
+  });
+
   it("takes a recording to naming, then with names to one set of parts and one DOCX", async () => {
     emulator.knobs.pollsToComplete = 3;
     const id = await startJob();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { inline } from "../../src/jobs/blobs.ts";
 import {
   canTransition,
   IllegalTransitionError,
@@ -11,7 +12,7 @@ import { origin, source } from "../helpers/jobs-kit.ts";
 const T = 1_000;
 const dialog = [{ speaker_id: "speaker_1", start_seconds: 0, end_seconds: 3, text: "Hi." }];
 const speakers = [{ speakerId: "speaker_1", seconds: 3, share: 1, quotes: [] }];
-const note = { dialog, speakers, speakerMap: [] };
+const note = { dialog: inline(dialog), speakers, speakerMap: [] };
 const common = {
   id: "job-1",
   createdAt: T,
@@ -28,13 +29,13 @@ const poll = { pollAttempt: 0, progress: null };
 const queued: Job = { ...common, stage: "queued" };
 const downloading: Job = { ...common, stage: "downloading", tempPath: "/tmp/a.m4a" };
 const transcribing: Job = { ...common, stage: "transcribing", tempPath: "/tmp/a.m4a", audio: poll };
-const naming: Job = { ...common, stage: "naming", dialog, speakers };
+const naming: Job = { ...common, stage: "naming", dialog: inline(dialog), speakers };
 const writing: Job = { ...common, stage: "writing", note, task: poll, relinks: 0, delivery: 1 };
 const delivering: Job = {
   ...common,
   stage: "delivering",
   note,
-  markdown: "# N",
+  markdown: inline("# N"),
   docxUrl: "https://r.test/n",
   relinks: 0,
   delivery: 1,
@@ -45,7 +46,7 @@ const done: Job = {
   ...finished,
   stage: "done",
   note,
-  markdown: "# N",
+  markdown: inline("# N"),
   postedParts: 1,
   delivery: 1,
   finishedAt: T,
@@ -242,7 +243,7 @@ describe("job transitions", () => {
     );
     expect(next).toMatchObject({
       stage: "writing",
-      note: { dialog, speakerMap: [{ name: "Hoa" }] },
+      note: { dialog: { inline: dialog }, speakerMap: [{ name: "Hoa" }] },
     });
   });
 });

@@ -1,6 +1,8 @@
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
+import { loadStored } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
@@ -58,7 +60,7 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   const fetched = await fetchDocx(ctx, job);
   if (fetched.stage !== "delivering") return fetched;
   job = fetched;
-  const parts = ctx.gateway.splitNote(job.markdown);
+  const parts = ctx.gateway.splitNote(await loadStored(ctx.store, job.markdown, z.string()));
   for (let index = job.postedParts; index < parts.length; index++) {
     job = await ctx.update(job, { type: "part_posting", index });
     await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length);

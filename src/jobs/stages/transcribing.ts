@@ -1,4 +1,5 @@
 import { rm, stat } from "node:fs/promises";
+import { inline } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
@@ -26,7 +27,7 @@ export const transcribingReducers: Reducers<"transcribing"> = {
       audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
     }),
   transcribed: (job, event, now) =>
-    enter(job, "naming", now, { dialog: event.dialog, speakers: event.speakers }),
+    enter(job, "naming", now, { dialog: inline(event.dialog), speakers: event.speakers }),
 };
 
 /** Submits the recording, or polls its task; fetches the dialog once it is done. */

@@ -1,3 +1,5 @@
+import { dialogSchema } from "../../notetaker/schemas.ts";
+import { inline, loadStored } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
@@ -22,7 +24,7 @@ export const writingReducers: Reducers<"writing"> = {
   note_written: (job, event, now) =>
     enter(job, "delivering", now, {
       note: job.note,
-      markdown: event.markdown,
+      markdown: inline(event.markdown),
       docxUrl: event.docxUrl,
       relinks: job.relinks,
       delivery: job.delivery,
@@ -63,7 +65,7 @@ async function submitNote(ctx: StepContext, job: JobIn<"writing">): Promise<Job>
   const submitting = await ctx.update(job, { type: "note_submitting" });
   const taskId = await ctx.client.submitDialog(
     {
-      dialog: note.dialog,
+      dialog: await loadStored(ctx.store, note.dialog, dialogSchema),
       ...(note.speakerMap.length === 0 ? {} : { speakerMap: note.speakerMap }),
       ...optional("contextText", note.contextText),
       ...optional("template", template),

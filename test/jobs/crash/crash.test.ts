@@ -23,6 +23,7 @@ import { applyKnobsPatch, type KnobsPatch } from "../../emulator/knobs.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
 import { eventually } from "../../helpers/eventually.ts";
+import { inlineValue } from "../../helpers/stored-values.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 import {
   deliveredOf,
@@ -265,7 +266,7 @@ async function runScenario(
     // are the note's parts.
     const journal = readJournal(env.JOURNAL);
     const delivered = deliveredOf(journal, id);
-    const expected = new RecordingGateway({ sourcePath }).splitNote(final.markdown);
+    const expected = new RecordingGateway({ sourcePath }).splitNote(inlineValue(final.markdown));
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(delivered.totals).toEqual([expected.length]);
     expect(delivered.indexes).toEqual([...expected.keys()]);

@@ -30,6 +30,7 @@ import {
 import { openStore } from "../../../src/store/index.ts";
 import { type GatewayRecord, RecordingGateway } from "../../fakes/recording-gateway.ts";
 import { origin, source, testJobs } from "../../helpers/jobs-kit.ts";
+import { withValuesInline } from "../../helpers/stored-values.ts";
 import { findInJournal } from "./harness.ts";
 
 const env = process.env;
@@ -152,7 +153,10 @@ async function route(method: string, path: string, body: unknown): Promise<[numb
   if (id === undefined) return [404, { error: "no such route" }];
   if (method === "GET" && match?.[2] === undefined) {
     const job = await jobs.service.get(id);
-    return job === undefined ? [404, { error: "no such job" }] : [200, job];
+    // Transcript and note as values, not blob references: what the test compares.
+    return job === undefined
+      ? [404, { error: "no such job" }]
+      : [200, await withValuesInline(store, job)];
   }
   if (method === "POST" && match?.[2] === "/names") {
     const { speakerMap } = body as { speakerMap: SpeakerMapEntry[] };

@@ -1,3 +1,4 @@
+import { inline } from "../../../src/jobs/blobs.ts";
 import type { Job, JobIn, SpeakerSummary } from "../../../src/jobs/index.ts";
 import { origin, source } from "../../helpers/jobs-kit.ts";
 
@@ -54,7 +55,7 @@ const common = {
   options: {},
 };
 const { wakeAt: _w, ...finished } = common;
-const note = { dialog, speakers, speakerMap: [] };
+const note = { dialog: inline(dialog), speakers, speakerMap: [] };
 
 export const queued: Job = { ...common, stage: "queued" };
 export const downloading: Job = { ...common, stage: "downloading", tempPath: "/tmp/a.m4a" };
@@ -67,7 +68,7 @@ export const transcribing = (progress: { fraction: number | null; label: string 
 export const naming = (overrides: Partial<JobIn<"naming">> = {}): JobIn<"naming"> => ({
   ...common,
   stage: "naming",
-  dialog,
+  dialog: inline(dialog),
   speakers,
   ...overrides,
 });
@@ -83,7 +84,7 @@ export const delivering: Job = {
   ...common,
   stage: "delivering",
   note,
-  markdown: "# Notes",
+  markdown: inline("# Notes"),
   docxUrl: "https://r.test/n",
   relinks: 0,
   delivery: 1,
@@ -98,7 +99,7 @@ export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => (
     speakerMap: [{ speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" }],
   },
   delivery: 1,
-  markdown: "# Notes",
+  markdown: inline("# Notes"),
   postedParts: 1,
   finishedAt: T0 + 760_000,
   ...overrides,
