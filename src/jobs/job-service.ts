@@ -275,10 +275,14 @@ export class JobService {
       const kick = (id: string) => this.#o.runner.kick(id);
       const { onStageChange } = this.#o;
       const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
-      if (isActive(next)) this.#o.runner.kick(jobId);
-      else this.#o.runner.settle(next);
       return { ok: true, job: next } as const;
     });
-    return result.held ? result.value : { ok: false, reason: "busy" };
+    if (!result.held) return { ok: false, reason: "busy" };
+    // Once the lease is given back: a claim while this command held it would have moved
+    // the job to when the lease ends.
+    const { value } = result;
+    if (value.ok && isActive(value.job)) this.#o.runner.kick(jobId);
+    else if (value.ok) this.#o.runner.settle(value.job);
+    return value;
   }
 }
