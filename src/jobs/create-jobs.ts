@@ -24,7 +24,7 @@ export type JobsOptions = Pick<
   runner?: Partial<
     Pick<
       RunnerOptions,
-      "leaseTtlMs" | "sweepIntervalMs" | "claimGapMs" | "statusThrottleMs" | "concurrency" | "now"
+      "leaseTtlMs" | "queueCheckMs" | "claimGapMs" | "statusThrottleMs" | "concurrency" | "now"
     >
   >;
 };

@@ -25,7 +25,7 @@ export interface RunnerOptions extends JobPorts {
    * The longest this process goes without looking at the due queue: jobs other replicas
    * schedule, and those a dead replica leaves behind, are seen within this time.
    */
-  sweepIntervalMs?: number;
+  queueCheckMs?: number;
   /** The shortest time between two claims from the due queue (see `DuePump`). */
   claimGapMs?: number;
   /** The shortest gap between two progress edits of one status message. */
@@ -65,7 +65,7 @@ export class JobRunner {
       limits: defaultStageLimits,
       failurePolicy: defaultFailurePolicy,
       leaseTtlMs: 60_000,
-      sweepIntervalMs: 1_000,
+      queueCheckMs: 1_000,
       claimGapMs: 100,
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
@@ -83,7 +83,7 @@ export class JobRunner {
       leasePrefix: jobLeaseKey(""),
       leaseTtlMs: this.#o.leaseTtlMs,
       capacity: concurrency.calls + concurrency.transfers,
-      checkMs: this.#o.sweepIntervalMs,
+      checkMs: this.#o.queueCheckMs,
       gapMs: this.#o.claimGapMs,
       drive: (claim) => this.#drive(claim),
     });

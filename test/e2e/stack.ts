@@ -91,7 +91,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     noteTakerRetry: fastRetryPolicy,
     jobs: {
       failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
-      runner: { statusThrottleMs: 0, sweepIntervalMs: 500, claimGapMs: 5 },
+      runner: { statusThrottleMs: 0, queueCheckMs: 500, claimGapMs: 5 },
     },
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },

@@ -30,7 +30,7 @@ export function testJobs(options: {
     tempDir: join(options.tempDir, "jobs"),
     retentionMs: 24 * 60 * 60_000,
     failurePolicy: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
-    runner: { leaseTtlMs: 2_000, sweepIntervalMs: 200, claimGapMs: 5, statusThrottleMs: 0 },
+    runner: { leaseTtlMs: 2_000, queueCheckMs: 200, claimGapMs: 5, statusThrottleMs: 0 },
     ...options.overrides,
   });
 }

@@ -188,7 +188,7 @@ async function runScenario(
     // Short leases: on Redis the dead worker's lease must lapse before the restart can
     // drive the job (SQLite leases live in the process and die with it).
     LEASE_TTL_MS: "1000",
-    SWEEP_INTERVAL_MS: "100",
+    QUEUE_CHECK_MS: "100",
   };
   const filename = `${marker}.m4a`;
 

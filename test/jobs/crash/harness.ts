@@ -23,7 +23,7 @@ export interface WorkerEnv {
   DOWNLOAD_DELAY_MS?: string;
   PART_DELAY_MS?: string;
   LEASE_TTL_MS?: string;
-  SWEEP_INTERVAL_MS?: string;
+  QUEUE_CHECK_MS?: string;
   CRASH_AT?: string;
   STALL_AT?: string;
   STALL_MS?: string;

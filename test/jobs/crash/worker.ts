@@ -8,7 +8,7 @@
  * - JOURNAL, SOURCE, TEMP_DIR — gateway journal, the "Slack file", the runner's temp folder;
  * - DOWNLOAD_DELAY_MS — how long each download takes (to catch a job in `downloading`);
  * - PART_DELAY_MS — a pause before each note part is posted (to catch `delivering`);
- * - LEASE_TTL_MS (default 2000), SWEEP_INTERVAL_MS (default 200);
+ * - LEASE_TTL_MS (default 2000), QUEUE_CHECK_MS (default 200);
  * - CRASH_AT — `op[:arg]` (`part:1`, `docx`, `download`, `status:transcribing`): the process
  *   kills itself with SIGKILL right after the first matching gateway record is written;
  * - STALL_AT (same form), STALL_MS — instead, the whole process freezes for STALL_MS after
@@ -115,7 +115,7 @@ const jobs = testJobs({
   overrides: {
     runner: {
       leaseTtlMs: number("LEASE_TTL_MS", 2000),
-      sweepIntervalMs: number("SWEEP_INTERVAL_MS", 200),
+      queueCheckMs: number("QUEUE_CHECK_MS", 200),
       claimGapMs: 5,
       statusThrottleMs: 0,
     },
