@@ -339,7 +339,16 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
       : `${num(x.p50, digits)} / ${num(x.p99, digits)} / ${num(x.max, digits)}`;
   const kb = (bytes: number | null | undefined) =>
     bytes === undefined ? "–" : bytes === null ? "n/a" : (bytes / 1024).toFixed(1);
-  const ok = result.runs.filter((r) => r.error === undefined || r.window !== undefined);
+  // Side by side: each configuration's baseline row right above its current row.
+  const rank = (r: FleetRun) =>
+    [r.jobs, r.store === "redis" ? 0 : 1, r.replicas, r.code === "baseline" ? 0 : 1] as const;
+  const sorted = [...result.runs].sort((a, b) => {
+    const x = rank(a);
+    const y = rank(b);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  });
+  const ok = sorted.filter((r) => r.window !== undefined);
   const lines = [
     "## 5. Fleet: many jobs, several replicas, old and new runner",
     "",
@@ -407,18 +416,45 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
       return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
     }),
   ];
-  const seeds = result.runs.filter((r) => r.seed !== undefined);
+  const pairs = ok.flatMap((current) => {
+    const base = ok.find(
+      (r) =>
+        r.code === "baseline" &&
+        current.code === "current" &&
+        r.jobs === current.jobs &&
+        r.store === current.store &&
+        r.replicas === current.replicas,
+    );
+    return base === undefined ? [] : [{ base, current }];
+  });
+  if (pairs.length > 0) {
+    const ratio = (a: number | undefined, b: number | undefined) =>
+      a === undefined || b === undefined || b === 0 ? "–" : `${(a / b).toFixed(2)}×`;
+    const cpu = (r: FleetRun) => (r.window ?? []).reduce((sum, f) => sum + f.cpuSeconds, 0);
+    lines.push(
+      "",
+      "**Current ÷ baseline** (below 1 is better):",
+      "",
+      "| jobs | store × replicas | Redis cmds/s | store calls/s | CPU, all replicas | notice p99 | takeover max |",
+      "|---:|---|---:|---:|---:|---:|---:|",
+      ...pairs.map(
+        ({ base, current }) =>
+          `| ${current.jobs} | ${where(current)} | ${ratio(current.redisCallsPerSecond, base.redisCallsPerSecond)} | ${ratio(current.storeCallsPerSecond, base.storeCallsPerSecond)} | ${ratio(cpu(current), cpu(base))} | ${ratio(current.notice?.latency.p99, base.notice?.latency.p99)} | ${ratio(current.takeover?.maxSeconds, base.takeover?.maxSeconds)} |`,
+      ),
+    );
+  }
+  const seeds = sorted.filter((r) => r.seed !== undefined);
   if (seeds.length > 0) {
     lines.push(
       "",
-      "Seeding (not measured against a target): " +
+      "Seeding, tasks submitted + records written (no target): " +
         seeds
           .map(
             (r) =>
-              `${r.jobs} ${r.store} ${r.code} ${r.seed?.submitSeconds} + ${r.seed?.writeSeconds} s`,
+              `${r.jobs} on ${where(r)} ${r.code} ${r.seed?.submitSeconds} + ${r.seed?.writeSeconds} s`,
           )
           .join("; ") +
-        " (tasks submitted + records written).",
+        ".",
     );
   }
   if (result.metrics.length > 0) {
@@ -438,7 +474,7 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
       ),
     );
   }
-  const noted = result.runs.filter(
+  const noted = sorted.filter(
     (r) =>
       r.error !== undefined ||
       Object.keys(r.logged ?? {}).length > 0 ||
