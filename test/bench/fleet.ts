@@ -582,6 +582,8 @@ class Replica {
       createInterface({ input: stderr }).on("line", (line) => {
         this.tail.push(line.slice(0, 400));
         if (this.tail.length > 20) this.tail.shift();
+        // What a replica logs while it stops (steps dropped from its queues) is not news.
+        if (this.#stopping) return;
         try {
           const entry = JSON.parse(line) as { level?: number; msg?: string };
           if ((entry.level ?? 0) >= 40) {
