@@ -61,6 +61,8 @@ export interface FleetOptions {
   noticeWaitS: number | undefined;
   /** A Redis to use instead of a private `redis-server` (its commands are counted too). */
   redisUrl: string | undefined;
+  /** NODE_OPTIONS of the replicas and the real app (a larger heap: `--max-old-space-size=8192`). */
+  nodeOptions: string | undefined;
 }
 
 export type CodeLabel = "baseline" | "current";
@@ -226,6 +228,7 @@ async function runFleet(
       TEMP_DIR: dir,
       LEASE_MS: String(options.leaseS * 1000),
       ADMISSION_N: String(n),
+      ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }),
     });
     replica.onShown = onShown;
     started.push(replica);
@@ -513,6 +516,7 @@ async function timeMetrics(
         MAX_ACTIVE_JOBS_PER_USER: limit,
         MAX_ACTIVE_JOBS_PER_CHANNEL: limit,
         MAX_ACTIVE_JOBS: limit,
+        ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }),
       },
       join(code.root, "src/main.ts"),
     );

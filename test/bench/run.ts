@@ -17,6 +17,7 @@
  *   BENCH_FLEET_WAKE_DELAY_S=20  BENCH_FLEET_SETTLE_S=10     BENCH_FLEET_NOTICE_DIALOG_KB=400
  *   BENCH_FLEET_NOTICE_WAIT_S=   (default 90 s + 20 ms per job)
  *   BENCH_FLEET_REDIS_URL=       (default: a private redis-server, so its command counts are ours)
+ *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app, e.g. a larger heap)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -131,6 +132,7 @@ for (const name of selected) {
           ? envNumber("BENCH_FLEET_NOTICE_WAIT_S", 90)
           : undefined,
         redisUrl: process.env.BENCH_FLEET_REDIS_URL?.trim() || undefined,
+        nodeOptions: process.env.BENCH_FLEET_NODE_OPTIONS?.trim() || undefined,
       });
       sections.set(name, renderFleet(result, at));
       break;
