@@ -1,5 +1,6 @@
 /** Markdown sections of RESULTS.md: one per benchmark, each with its targets and verdicts. */
 import type { AckLoad, AckResult } from "./ack-latency.ts";
+import type { FleetResult, FleetRun, Quantiles } from "./fleet.ts";
 import type { ManyJobsResult } from "./many-jobs.ts";
 import type { RelayResult } from "./relay.ts";
 import type { RestartResult } from "./restart.ts";
@@ -317,6 +318,186 @@ export function renderRestart(r: RestartResult, at: RunFacts): string {
       "What is left then is Node's start-up and imports (≈0.35 s for the job layer, ≈0.55 s",
       "with Bolt and the Web API client).",
     );
+  }
+  return lines.join("\n");
+}
+
+export const FLEET_RECORD_TARGET_BYTES = 2048;
+
+export function renderFleet(result: FleetResult, at: RunFacts): string {
+  const o = result.options;
+  const codes = o.baseline === undefined ? "the current code only" : "baseline and current code";
+  const where = (r: FleetRun) => `${r.store === "redis" ? "Redis" : "SQLite"} × ${r.replicas}`;
+  const code = (r: FleetRun) => (r.code === "baseline" ? "baseline" : "**current**");
+  const num = (value: number | undefined, digits = 1) =>
+    value === undefined || Number.isNaN(value) ? "–" : value.toFixed(digits);
+  const list = (values: (number | undefined)[], digits = 1) =>
+    values.length === 0 ? "–" : values.map((v) => num(v, digits)).join(" / ");
+  const q = (x: Quantiles | undefined, digits = 2) =>
+    x === undefined || x.count === 0
+      ? "–"
+      : `${num(x.p50, digits)} / ${num(x.p99, digits)} / ${num(x.max, digits)}`;
+  const kb = (bytes: number | null | undefined) =>
+    bytes === undefined ? "–" : bytes === null ? "n/a" : (bytes / 1024).toFixed(1);
+  // Side by side: each configuration's baseline row right above its current row.
+  const rank = (r: FleetRun) =>
+    [r.jobs, r.store === "redis" ? 0 : 1, r.replicas, r.code === "baseline" ? 0 : 1] as const;
+  const sorted = [...result.runs].sort((a, b) => {
+    const x = rank(a);
+    const y = rank(b);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  });
+  const ok = sorted.filter((r) => r.window !== undefined);
+  const lines = [
+    "## 5. Fleet: many jobs, several replicas, old and new runner",
+    "",
+    measured(at),
+    "",
+    o.baseline === undefined
+      ? "**Only the current code was measured**: `BENCH_FLEET_BASELINE` was not set."
+      : `Baseline: \`${o.baseline}\`; current: \`${o.current}\`. Each configuration runs both, taking turns (which goes first alternates).`,
+    "",
+    `N active jobs (${o.mix.join(" / ")} % transcribing / naming / writing) are written straight into a`,
+    "fresh store (a key prefix of its own per run) by the repository of the code under test",
+    "(`fleet-seed.ts`), after their audio and note tasks were submitted to the emulator (own",
+    "process, tasks never finish), so every poll hits a real task. Naming and writing jobs hold",
+    "the dialog of a 1–3 hour meeting (diarized phrases of 0.5–3 s,",
+    `${result.runs.find((r) => r.seed)?.seed?.dialogKiB.min ?? "?"}–${result.runs.find((r) => r.seed)?.seed?.dialogKiB.max ?? "?"} KiB of JSON); polling jobs are at the 15 s poll cap, each due at its own`,
+    "point of the cycle. R replica processes (`fleet-replica.ts`, the code's `createJobs` with",
+    `\`leaseTtlMs\` ${o.leaseS * 1000}, the production sweep and poll schedule) then share ${result.redis};`,
+    "SQLite runs one process. Once every job has been polled by the replicas, a",
+    `${o.windowS} s window measures: Redis commands per second (\`INFO commandstats\`, all`,
+    "commands, before and after), store calls and lease misses (`acquireLease` finding the",
+    "lease taken) counted in each replica, polls per second against the jobs ÷ 15 s the",
+    "schedule asks for, and per replica its CPU seconds, peak RSS (sampled in the window;",
+    "after the slash the kernel's high-water mark since start, `runner.start()` included) and",
+    "event-loop delay (10 ms sampling, the 10 ms taken off). The largest job record per stage",
+    "is the stored value's size (Keyv's ~35-byte expiry wrapper included) read from the store",
+    `after the window (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024} KiB). **Takeover** (R ≥ 2): replica 0 is killed with SIGKILL; the jobs`,
+    "it drove are those whose task it polled last; the time is from its death until the",
+    "emulator's poll log shows each of them polled again (p50 / max), beside the lease TTL.",
+    "Replica 0 is then started again. **Notice**: every task is made to complete at its next",
+    `poll (\`pollsToComplete: 0\`; transcriptions return a ${o.noticeDialogKiB} KiB dialog), and per job the time from`,
+    "that flip until a replica's gateway shows its next stage (transcribing → naming, writing",
+    "→ delivering). *Transition* is the part of it inside the replica that did the work: from",
+    "the task seen done (dialog fetched, or note task answered) to the next stage shown —",
+    "saving the job, giving back its fair-use slot (one store key under one global lease),",
+    "the status update. The emulator builds one DOCX for all the identical notes.",
+    "",
+    `Measured: ${codes}.`,
+    "",
+    "**Steady state** (the window):",
+    "",
+    "| jobs | store × replicas | code | Redis cmds/s | top Redis commands /s | store calls/s (lease misses/s) | polls/s (jobs ÷ 15 s) | job timers per replica | CPU s per replica | peak RSS MiB per replica (window / since start) | loop p99 / max ms (worst replica) | `runner.start()` s per replica |",
+    "|---:|---|---|---:|---|---:|---:|---|---|---|---:|---|",
+    ...ok.map((r) => {
+      const w = r.window ?? [];
+      const worstP99 = Math.max(...w.map((f) => f.loopP99Ms));
+      const worstMax = Math.max(...w.map((f) => f.loopMaxMs));
+      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${r.redisCallsPerSecond ?? "–"} | ${(r.redisTop ?? []).map(([c, v]) => `${c} ${v}`).join(", ") || "–"} | ${r.storeCallsPerSecond ?? "–"} (${num(r.leaseMissesPerSecond)}) | ${num(r.pollsPerSecond)} (${num(r.expectedPollsPerSecond)}) | ${list(
+        w.map((f) => f.runner.scheduled),
+        0,
+      )} | ${list(w.map((f) => f.cpuSeconds))} | ${w.map((f) => `${f.peakRssMiB} / ${f.maxRssMiB}`).join("; ") || "–"} | ${w.length ? `${num(worstP99)} / ${num(worstMax)}` : "–"} | ${list(
+        (r.startMs ?? []).map((ms) => ms / 1000),
+        2,
+      )} |`;
+    }),
+    "",
+    "**Notice, takeover, record size**:",
+    "",
+    `| jobs | store × replicas | code | noticed | notice p50 / p99 / max s | → naming p50 / p99 / max s | → delivering p50 / p99 / max s | transition → naming p50 / p99 / max s | transition → delivering p50 / p99 / max s | loop p99 ms while completing (worst) | takeover p50 / max s (jobs; lease TTL) | largest record KiB: transcribing / naming / writing (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024}) |`,
+    "|---:|---|---|---:|---|---|---|---|---|---:|---|---|",
+    ...ok.map((r) => {
+      const n = r.notice;
+      const t = r.takeover;
+      const rec = r.records ?? {};
+      const worst = n ? Math.max(...n.figures.map((f) => f.loopP99Ms)) : undefined;
+      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
+    }),
+  ];
+  const pairs = ok.flatMap((current) => {
+    const base = ok.find(
+      (r) =>
+        r.code === "baseline" &&
+        current.code === "current" &&
+        r.jobs === current.jobs &&
+        r.store === current.store &&
+        r.replicas === current.replicas,
+    );
+    return base === undefined ? [] : [{ base, current }];
+  });
+  if (pairs.length > 0) {
+    const ratio = (a: number | undefined, b: number | undefined) =>
+      a === undefined || b === undefined || b === 0 ? "–" : `${(a / b).toFixed(2)}×`;
+    const cpu = (r: FleetRun) => (r.window ?? []).reduce((sum, f) => sum + f.cpuSeconds, 0);
+    lines.push(
+      "",
+      "**Current ÷ baseline** (below 1 is better):",
+      "",
+      "| jobs | store × replicas | Redis cmds/s | store calls/s | CPU, all replicas | notice p99 | takeover max |",
+      "|---:|---|---:|---:|---:|---:|---:|",
+      ...pairs.map(
+        ({ base, current }) =>
+          `| ${current.jobs} | ${where(current)} | ${ratio(current.redisCallsPerSecond, base.redisCallsPerSecond)} | ${ratio(current.storeCallsPerSecond, base.storeCallsPerSecond)} | ${ratio(cpu(current), cpu(base))} | ${ratio(current.notice?.latency.p99, base.notice?.latency.p99)} | ${ratio(current.takeover?.maxSeconds, base.takeover?.maxSeconds)} |`,
+      ),
+    );
+  }
+  const seeds = sorted.filter((r) => r.seed !== undefined);
+  if (seeds.length > 0) {
+    lines.push(
+      "",
+      "Seeding, tasks submitted + records written (no target): " +
+        seeds
+          .map(
+            (r) =>
+              `${r.jobs} on ${where(r)} ${r.code} ${r.seed?.submitSeconds} + ${r.seed?.writeSeconds} s`,
+          )
+          .join("; ") +
+        ".",
+    );
+  }
+  if (result.metrics.length > 0) {
+    lines.push(
+      "",
+      "**`GET /metrics` of the real app** (`node src/main.ts` of each checkout, HTTP mode, its",
+      "store a Redis database of its own holding the seeded jobs under the default key prefix,",
+      "its runner driving them against the emulator and the fake Slack): 20 requests one after",
+      "the other, 5 s after start-up; and `repo.countActiveByStage()` (what the jobs gauge",
+      "reads) timed 20 times in the seeding process.",
+      "",
+      "| code | active jobs | median / max (ms) | jobs in the gauge | `countActiveByStage()` median / max (ms) | app start (s) |",
+      "|---|---:|---:|---:|---:|---:|",
+      ...result.metrics.map(
+        (m) =>
+          `| ${m.code === "baseline" ? "baseline" : "**current**"} | ${m.jobs} | ${m.error ? `failed: ${m.error.split("\n")[0]}` : `${num(m.medianMs)} / ${num(m.maxMs)}`} | ${m.gaugeTotal ?? "–"} | ${m.countActiveMs ? `${m.countActiveMs.median} / ${m.countActiveMs.max}` : "–"} | ${num(m.startSeconds)} |`,
+      ),
+    );
+  }
+  const noted = sorted.filter(
+    (r) =>
+      r.error !== undefined ||
+      Object.keys(r.logged ?? {}).length > 0 ||
+      Object.keys(r.notice?.beforeFlip ?? {}).length > 0,
+  );
+  if (noted.length > 0) {
+    lines.push("", "**What the replicas logged, and runs that failed**:", "");
+    for (const r of noted) {
+      const logged = Object.entries(r.logged ?? {})
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([message, count]) => `"${message}" × ${count}`)
+        .join(", ");
+      const early = Object.entries(r.notice?.beforeFlip ?? {})
+        .map(([stage, count]) => `${count} in ${stage}`)
+        .join(", ");
+      lines.push(
+        `- ${r.jobs} jobs, ${where(r)}, ${r.code}:` +
+          (r.error ? ` **failed**: ${r.error.split("\n")[0]}` : "") +
+          (logged ? ` logged ${logged}` : "") +
+          (early ? `; before the flip ${early}` : ""),
+      );
+    }
   }
   return lines.join("\n");
 }

@@ -8,17 +8,29 @@
  *   BENCH_JOBS=1000,5000       BENCH_WINDOW_S=45
  *   BENCH_RESTART_JOBS=1000    BENCH_RESTART_RUNS=5
  *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
+ * The fleet benchmark is long (≈1 h at its defaults) and runs only when named: `BENCH=fleet`.
+ *   BENCH_FLEET_BASELINE=/path/to/checkout   the code before the due queue, measured beside
+ *                                            this checkout's (unset: this checkout only)
+ *   BENCH_FLEET_JOBS=1000,10000  BENCH_FLEET_REPLICAS=1,2,4  BENCH_FLEET_SQLITE=1 (0: none)
+ *   BENCH_FLEET_WINDOW_S=30      BENCH_FLEET_LEASE_S=10      BENCH_FLEET_MIX=50,20,30
+ *   BENCH_FLEET_METRICS_JOBS=    (default: the largest of BENCH_FLEET_JOBS; 0: not timed)
+ *   BENCH_FLEET_WAKE_DELAY_S=20  BENCH_FLEET_SETTLE_S=10     BENCH_FLEET_NOTICE_DIALOG_KB=400
+ *   BENCH_FLEET_NOTICE_WAIT_S=   (default 90 s + 20 ms per job)
+ *   BENCH_FLEET_REDIS_URL=       (default: a private redis-server, so its command counts are ours)
+ *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app, e.g. a larger heap)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
+import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
 import { benchRelay } from "./relay.ts";
 import {
   type RunFacts,
   renderAckLatency,
+  renderFleet,
   renderManyJobs,
   renderRelay,
   renderRestart,
@@ -26,8 +38,10 @@ import {
 import { benchRestart } from "./restart.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
-const NAMES = ["relay", "ack-latency", "many-jobs", "restart"] as const;
+const NAMES = ["relay", "ack-latency", "many-jobs", "restart", "fleet"] as const;
 type Name = (typeof NAMES)[number];
+/** Run only when named in BENCH: the fleet takes about an hour at its defaults. */
+const OPT_IN: readonly Name[] = ["fleet"];
 
 const only = (process.env.BENCH ?? "")
   .split(",")
@@ -38,7 +52,9 @@ for (const name of only) {
     throw new Error(`BENCH=${name}: not one of ${NAMES.join(", ")}`);
   }
 }
-const selected = NAMES.filter((name) => only.length === 0 || only.includes(name));
+const selected = NAMES.filter((name) =>
+  only.length === 0 ? !OPT_IN.includes(name) : only.includes(name),
+);
 const sections = new Map<Name, string>();
 const facts = (): RunFacts => ({
   date: new Date().toISOString().slice(0, 16).replace("T", " "),
@@ -94,6 +110,33 @@ for (const name of selected) {
       sections.set(name, renderRestart(result, at));
       break;
     }
+    case "fleet": {
+      const jobs = envNumbers("BENCH_FLEET_JOBS", [1000, 10_000]);
+      const result = await benchFleet({
+        jobs,
+        replicas: envNumbers("BENCH_FLEET_REPLICAS", [1, 2, 4]),
+        sqlite: envSwitch("BENCH_FLEET_SQLITE", true),
+        windowS: envNumber("BENCH_FLEET_WINDOW_S", 30),
+        leaseS: envNumber("BENCH_FLEET_LEASE_S", 10),
+        mix: envNumbers("BENCH_FLEET_MIX", [50, 20, 30]),
+        baseline: process.env.BENCH_FLEET_BASELINE?.trim() || undefined,
+        current: CURRENT_ROOT,
+        metricsJobs:
+          process.env.BENCH_FLEET_METRICS_JOBS?.trim() === "0"
+            ? 0
+            : envNumber("BENCH_FLEET_METRICS_JOBS", Math.max(...jobs)),
+        wakeDelayS: envNumber("BENCH_FLEET_WAKE_DELAY_S", 20),
+        settleS: envNumber("BENCH_FLEET_SETTLE_S", 10),
+        noticeDialogKiB: envNumber("BENCH_FLEET_NOTICE_DIALOG_KB", 400),
+        noticeWaitS: process.env.BENCH_FLEET_NOTICE_WAIT_S?.trim()
+          ? envNumber("BENCH_FLEET_NOTICE_WAIT_S", 90)
+          : undefined,
+        redisUrl: process.env.BENCH_FLEET_REDIS_URL?.trim() || undefined,
+        nodeOptions: process.env.BENCH_FLEET_NODE_OPTIONS?.trim() || undefined,
+      });
+      sections.set(name, renderFleet(result, at));
+      break;
+    }
   }
   log(`== ${name} took ${Math.round((performance.now() - t0) / 1000)} s`);
 }
@@ -129,6 +172,14 @@ for (const match of previous.matchAll(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/ben
 const document = `${header}\n\n${body.join("\n\n")}\n`;
 await writeFile(out, document);
 process.stdout.write(document);
+
+/** `1`/`0` (or unset: the default) from the environment. */
+function envSwitch(name: string, fallback: boolean): boolean {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw !== "0" && raw !== "1") throw new Error(`${name} must be 0 or 1, not "${raw}"`);
+  return raw === "1";
+}
 
 function curlVersion(): string {
   try {

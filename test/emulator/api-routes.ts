@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BASE_PATH, type EmulatorContext } from "./context.ts";
+import { BASE_PATH, type EmulatorContext, POLL_LOG_PER_TASK } from "./context.ts";
 import { handleControlRequest } from "./control-routes.ts";
 import { faultReply, takeFault } from "./faults.ts";
 import { drained, sendError, sendFailure, sendJson, sleep } from "./http-reply.ts";
@@ -78,6 +78,7 @@ async function pollTask(
   id: string,
 ): Promise<void> {
   ctx.stats.polls[kind] += 1;
+  logPoll(ctx, id);
   const task = ctx.tasks.get(kind, id);
   if (task === undefined) {
     await sleep(ctx.knobs.latencyMs);
@@ -87,6 +88,15 @@ async function pollTask(
   const data = await ctx.tasks.poll(task, Date.now());
   await sleep(ctx.knobs.latencyMs);
   sendJson(res, 200, { ok: true, data });
+}
+
+/** Notes the poll's task id and time in the poll log, when it is on. */
+function logPoll(ctx: EmulatorContext, id: string): void {
+  if (ctx.pollLog === undefined) return;
+  const times = ctx.pollLog.get(id) ?? [];
+  times.push(Date.now());
+  if (times.length > POLL_LOG_PER_TASK) times.shift();
+  ctx.pollLog.set(id, times);
 }
 
 /**

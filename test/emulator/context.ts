@@ -15,4 +15,12 @@ export interface EmulatorContext {
   stats: EmulatorStats;
   tasks: TaskStore;
   signer: Signer;
+  /**
+   * When on (`pollLog` option, `EMULATOR_POLL_LOG=1`): the times (epoch ms) each task id was
+   * polled, the latest {@link POLL_LOG_PER_TASK} per task, for `GET /_emulator/polls`.
+   */
+  pollLog?: Map<string, number[]>;
 }
+
+/** How many poll times the poll log keeps per task: enough for minutes of polling. */
+export const POLL_LOG_PER_TASK = 64;

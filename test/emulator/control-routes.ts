@@ -8,6 +8,7 @@ import { resetStats } from "./stats.ts";
 /** Returns the emulator to its initial state: no tasks, empty stats, default knobs. */
 export function resetEmulatorState(ctx: EmulatorContext): void {
   ctx.tasks.clear();
+  ctx.pollLog?.clear();
   resetStats(ctx.stats);
   resetKnobs(ctx.knobs);
 }
@@ -18,6 +19,8 @@ export function resetEmulatorState(ctx: EmulatorContext): void {
  * - `GET /_emulator/stats` → the stats as JSON
  * - `POST /_emulator/knobs` → merges a JSON object into the knobs, answers the knobs
  * - `POST /_emulator/reset` → see `resetEmulatorState`
+ * - `GET /_emulator/polls?since=MS` → `{ polls: { taskId: [epoch ms, …] } }`, the polls at
+ *   or after `since` (default 0), when the poll log is on (409 otherwise)
  */
 export async function handleControlRequest(
   ctx: EmulatorContext,
@@ -41,6 +44,15 @@ export async function handleControlRequest(
         sendJson(res, 200, ctx.knobs);
         return;
       }
+      case "GET /_emulator/polls": {
+        await drained(req);
+        if (ctx.pollLog === undefined) {
+          throw new ApiError(409, "The poll log is off: start with pollLog (EMULATOR_POLL_LOG=1).");
+        }
+        const since = Number(new URL(req.url ?? "/", "http://emulator").searchParams.get("since"));
+        sendJson(res, 200, { polls: pollsSince(ctx.pollLog, Number.isFinite(since) ? since : 0) });
+        return;
+      }
       case "POST /_emulator/reset":
         await drained(req);
         resetEmulatorState(ctx);
@@ -53,6 +65,15 @@ export async function handleControlRequest(
   } catch (error) {
     sendFailure(res, error);
   }
+}
+
+function pollsSince(log: Map<string, number[]>, since: number): Record<string, number[]> {
+  const polls: Record<string, number[]> = {};
+  for (const [id, times] of log) {
+    const recent = times.filter((at) => at >= since);
+    if (recent.length > 0) polls[id] = recent;
+  }
+  return polls;
 }
 
 function parseBody(text: string): unknown {

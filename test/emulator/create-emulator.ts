@@ -22,6 +22,13 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** Knobs to start with, on top of the defaults (`reset()` goes back to the defaults). */
   knobs?: KnobsPatch;
+  /** Keep each poll's task id and time for `GET /_emulator/polls` (benchmarks). */
+  pollLog?: boolean;
+  /**
+   * Build a note's DOCX once per distinct Markdown and hand out the same bytes after
+   * (benchmarks: thousands of identical notes would each cost ≈10 ms of this process).
+   */
+  reuseDocx?: boolean;
 }
 
 export interface Emulator {
@@ -82,7 +89,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     knobs,
     stats,
     signer,
-    tasks: new TaskStore(knobs, signer, resultOrigin),
+    tasks: new TaskStore(knobs, signer, resultOrigin, { reuseDocx: options.reuseDocx ?? false }),
+    ...(options.pollLog ? { pollLog: new Map<string, number[]>() } : {}),
   };
   const context = ctx;
 

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     host: env.EMULATOR_HOST || "127.0.0.1",
     apiKey: env.EMULATOR_API_KEY || "dev-key",
     knobs,
+    pollLog: env.EMULATOR_POLL_LOG === "1",
+    reuseDocx: env.EMULATOR_REUSE_DOCX === "1",
   });
 
   const { baseUrl, resultOrigin, apiKey } = emulator;

@@ -71,11 +71,19 @@ export class TaskStore {
   readonly #knobs: Knobs;
   readonly #signer: Signer;
   readonly #resultOrigin: string;
+  /** DOCX bytes by Markdown, when `reuseDocx` is on (a few entries at most). */
+  readonly #docxByMarkdown: Map<string, Buffer> | undefined;
 
-  constructor(knobs: Knobs, signer: Signer, resultOrigin: string) {
+  constructor(
+    knobs: Knobs,
+    signer: Signer,
+    resultOrigin: string,
+    options: { reuseDocx?: boolean } = {},
+  ) {
     this.#knobs = knobs;
     this.#signer = signer;
     this.#resultOrigin = resultOrigin;
+    this.#docxByMarkdown = options.reuseDocx ? new Map() : undefined;
   }
 
   /** Registers a submitted audio task, consuming a matching `failNextTasks` entry. */
@@ -151,7 +159,7 @@ export class TaskStore {
       return;
     }
     const markdown = buildNoteMarkdown({ ...task.input, minChars: knobs.noteMinChars });
-    const bytes = await buildNoteDocx(markdown);
+    const bytes = await this.#docx(markdown);
     // The spec's 24 hours count from completion.
     const expires = knobs.expireDocxLinks ? now - 1 : now + knobs.docxTtlMs;
     task.docx = { bytes, expires };
@@ -159,6 +167,18 @@ export class TaskStore {
       knobs.docxUrl ??
       linkOrigin(this.#resultOrigin, knobs) + this.#signer.signPath(docxPath(task.id), expires);
     task.outcome = { status: "completed", result: { markdown, docx_url: docxUrl } };
+  }
+
+  async #docx(markdown: string): Promise<Buffer> {
+    const cache = this.#docxByMarkdown;
+    const cached = cache?.get(markdown);
+    if (cached !== undefined) return cached;
+    const bytes = await buildNoteDocx(markdown);
+    if (cache !== undefined) {
+      if (cache.size >= 8) cache.clear();
+      cache.set(markdown, bytes);
+    }
+    return bytes;
   }
 
   #view(task: Task, now: number): TaskView {
