@@ -159,11 +159,10 @@ export class JobRunner {
     }
   }
 
-  /** Jobs claimed here (waiting for their turn or running) and queue sizes (metrics). */
+  /** Jobs claimed here, of which waiting for their turn, and stepping now (metrics). */
   stats() {
     const { queued } = this.#scheduler.stats();
-    const running = this.#running.size;
-    return { scheduled: this.#pump.driving - running, queued, running };
+    return { scheduled: this.#pump.driving, queued, running: this.#running.size - queued };
   }
 
   /**
@@ -194,7 +193,13 @@ export class JobRunner {
           const job = await repo.get(id);
           const transfer = job !== undefined && isActive(job) && isTransfer(job);
           const renew = () => lease.renew();
-          await this.#scheduler.run(transfer, () => this.#stepWhileDue(id, signal, renew, job));
+          const ran = await this.#scheduler.run(transfer, () =>
+            this.#stepWhileDue(id, signal, renew, job),
+          );
+          // Stopping before its turn: the claim hid it for a lease time; due again now.
+          if (ran === "dropped" && job !== undefined && isActive(job) && job.wakeAt !== undefined) {
+            await store.schedule(id, job.wakeAt).catch(() => undefined);
+          }
         } finally {
           this.#controllers.delete(id);
         }

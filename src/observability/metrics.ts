@@ -64,7 +64,7 @@ export function createMetrics(sources: MetricsSources) {
   });
   new Gauge({
     name: "meeting_notes_runner_jobs",
-    help: "Jobs this process has a timer for (scheduled), is stepping (running), or queued.",
+    help: "Jobs this process has claimed (scheduled), of them stepping (running) and waiting for a slot (queued).",
     labelNames: ["state"],
     registers: [registry],
     collect() {

@@ -11,7 +11,8 @@
  * The fleet benchmark is long (≈1 h at its defaults) and runs only when named: `BENCH=fleet`.
  *   BENCH_FLEET_BASELINE=/path/to/checkout   the code before the due queue, measured beside
  *                                            this checkout's (unset: this checkout only)
- *   BENCH_FLEET_JOBS=1000,10000  BENCH_FLEET_REPLICAS=1,2,4  BENCH_FLEET_SQLITE=1 (0: none)
+ *   BENCH_FLEET_JOBS=1000,10000  BENCH_FLEET_REPLICAS=1,2,4 (none: no Redis runs)
+ *   BENCH_FLEET_SQLITE=1 (0: none)
  *   BENCH_FLEET_WINDOW_S=30      BENCH_FLEET_LEASE_S=10      BENCH_FLEET_MIX=50,20,30
  *   BENCH_FLEET_METRICS_JOBS=    (default: the largest of BENCH_FLEET_JOBS; 0: not timed)
  *   BENCH_FLEET_WAKE_DELAY_S=20  BENCH_FLEET_SETTLE_S=10     BENCH_FLEET_NOTICE_DIALOG_KB=400
@@ -114,7 +115,11 @@ for (const name of selected) {
       const jobs = envNumbers("BENCH_FLEET_JOBS", [1000, 10_000]);
       const result = await benchFleet({
         jobs,
-        replicas: envNumbers("BENCH_FLEET_REPLICAS", [1, 2, 4]),
+        // "none": the SQLite process only.
+        replicas:
+          process.env.BENCH_FLEET_REPLICAS?.trim() === "none"
+            ? []
+            : envNumbers("BENCH_FLEET_REPLICAS", [1, 2, 4]),
         sqlite: envSwitch("BENCH_FLEET_SQLITE", true),
         windowS: envNumber("BENCH_FLEET_WINDOW_S", 30),
         leaseS: envNumber("BENCH_FLEET_LEASE_S", 10),

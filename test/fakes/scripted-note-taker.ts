@@ -36,7 +36,7 @@ export class ScriptedNoteTaker implements NoteTakerPort {
     return `audio-${this.calls.submitAudio}`;
   }
 
-  async getAudioTask(): Promise<Task<AudioResult>> {
+  async getAudioTask(_taskId: string): Promise<Task<AudioResult>> {
     this.calls.audioPolls.push(Date.now());
     return next(this.audioScript);
   }

@@ -230,6 +230,59 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
     await restarted.runner.stop(100);
   });
 
+  it("gives back at stop the jobs it claimed but had not started, so a peer takes them at once", async () => {
+    // Regression: a claim hides a job for a lease time (60 s); a job still waiting for a
+    // slot when the process stopped stayed hidden that long.
+    await jobs.runner.stop(100);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const polled: string[] = [];
+    const holding = new ScriptedNoteTaker();
+    holding.getAudioTask = async (taskId: string) => {
+      polled.push(taskId);
+      await held;
+      return running("processing");
+    };
+    const options = {
+      store,
+      gateway,
+      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+      logger: pino({ level: "silent" }),
+      tempDir: `${temp.dir}/jobs`,
+      retentionMs: 30 * 24 * 3600_000,
+    };
+    const one = createJobs({
+      ...options,
+      client: holding,
+      runner: { concurrency: { transfers: 1, calls: 1 } },
+    });
+    for (let i = 0; i < 3; i++) await one.repo.create(await jobOf(i));
+    await one.runner.start();
+    await advanceUntil(() => polled.length === 1 && one.runner.stats().queued === 1, 0);
+    // Two claimed (one slot for calls, one for transfers): one stepping, one waiting.
+    expect(one.runner.stats()).toEqual({ scheduled: 2, running: 1, queued: 1 });
+    const stopping = one.runner.stop(100);
+    release();
+    await stopping;
+
+    const peerPolls: string[] = [];
+    const peerClient = new ScriptedNoteTaker();
+    peerClient.audioScript = [running("processing")];
+    const original = peerClient.getAudioTask.bind(peerClient);
+    peerClient.getAudioTask = async (taskId: string) => {
+      peerPolls.push(taskId);
+      return original(taskId);
+    };
+    const peer = createJobs({ ...options, client: peerClient });
+    await peer.runner.start();
+    await advance(2_000);
+    await peer.runner.stop(100);
+    // The two it had not polled, long before the 60 s lease would have lapsed.
+    expect(new Set(peerPolls)).toEqual(new Set(["t0", "t1", "t2"].filter((t) => t !== polled[0])));
+  });
+
   it("reads no job while none is due, and looks at the queue as often for 300 jobs as for 1", async () => {
     // Regression: every replica read the whole active index every 30 s and every job it had
     // no timer for, so its store work grew with jobs × replicas even with nothing due.
