@@ -1,5 +1,5 @@
 import type { Dialog, Progress, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { Failure, SpeakerSummary } from "./job.ts";
+import type { Failure, SpeakerQuotes, SpeakerSummary } from "./job.ts";
 
 /**
  * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
@@ -14,7 +14,7 @@ export type JobEvent =
   | { type: "audio_submitting" }
   | { type: "audio_submitted"; taskId: string; wakeAt: number }
   | { type: "audio_polled"; progress: Progress | null; wakeAt: number }
-  | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[] }
+  | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[]; quotes: SpeakerQuotes }
   | { type: "awaiting_names" }
   | {
       type: "names_given";

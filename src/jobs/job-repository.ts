@@ -182,16 +182,19 @@ export class JobRepository {
   }
 }
 
-/** The large values a record holds (transcript, note), a failed job's resume point included. */
+/**
+ * The large values a record holds (transcript, quotes, note), a failed job's resume point
+ * included.
+ */
 function storedFieldsOf(job: Job): Stored<unknown>[] {
   switch (job.stage) {
     case "naming":
-      return [job.dialog];
+      return [job.dialog, job.quotes];
     case "writing":
-      return [job.note.dialog];
+      return [job.note.dialog, job.note.quotes];
     case "delivering":
     case "done":
-      return [job.note.dialog, job.markdown];
+      return [job.note.dialog, job.note.quotes, job.markdown];
     case "failed":
       return storedFieldsOf(job.resume);
     default:

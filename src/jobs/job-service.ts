@@ -4,10 +4,19 @@ import type { SpeakerMapEntry } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
+import { loadStored } from "./blobs.ts";
 import { type ChannelSettings, ChannelSettingsStore, uploadOptions } from "./channel-settings.ts";
 import { checkRecording, type StartRefusal } from "./check-recording.ts";
 import { forgetWorkspace } from "./forget-workspace.ts";
-import { isActive, type Job, type JobOptions, type Origin, type SourceFile } from "./job.ts";
+import {
+  isActive,
+  type Job,
+  type JobOptions,
+  type Origin,
+  type SourceFile,
+  type SpeakerQuotes,
+  speakerQuotesSchema,
+} from "./job.ts";
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 import type { JobRunner } from "./runner.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
@@ -199,6 +208,22 @@ export class JobService {
     const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);
     if (waitMs > 0) return { ok: false, reason: "cooldown", retryInMs: waitMs };
     return this.#command(jobId, { type: "regenerate", ...changes });
+  }
+
+  /**
+   * The quotes the speaker modal shows for each speaker of a job (none where it has no
+   * speakers, or their blob is gone: the modal still opens, without quotes).
+   */
+  async quotesOf(job: Job): Promise<SpeakerQuotes> {
+    const stored =
+      job.stage === "naming" ? job.quotes : "note" in job ? job.note.quotes : undefined;
+    if (stored === undefined) return {};
+    try {
+      return await loadStored(this.#o.store, stored, speakerQuotesSchema);
+    } catch (error) {
+      this.#o.logger.warn({ jobId: job.id, err: error }, "speaker quotes unreadable");
+      return {};
+    }
   }
 
   /** How long until the job's notes may be regenerated again (0: now). */

@@ -53,14 +53,22 @@ export const jobOptionsSchema = z.object({
 });
 export type JobOptions = z.infer<typeof jobOptionsSchema>;
 
-/** How much one speaker talked, and two short quotes to recognise them by. */
+/** How much one speaker talked (kept in the record: the status message lists it). */
 export const speakerSummarySchema = z.object({
   speakerId: z.string(),
   seconds: z.number().nonnegative(),
   share: z.number().min(0).max(1),
-  quotes: z.array(z.object({ atSeconds: z.number().nonnegative(), text: z.string() })),
 });
 export type SpeakerSummary = z.infer<typeof speakerSummarySchema>;
+
+const quoteSchema = z.object({ atSeconds: z.number().nonnegative(), text: z.string() });
+export type Quote = z.infer<typeof quoteSchema>;
+/**
+ * Short quotes to recognise each speaker by, by speaker id: only the speaker modal shows
+ * them, so they are kept as a blob, out of the record every poll rewrites.
+ */
+export const speakerQuotesSchema = z.record(z.string(), z.array(quoteSchema));
+export type SpeakerQuotes = z.infer<typeof speakerQuotesSchema>;
 
 const progressSchema = z.object({ fraction: z.number().nullable(), label: z.string() }).nullable();
 
@@ -69,6 +77,7 @@ const noteInputsSchema = z.object({
   /** The transcript, kept as a blob: read when the note is written, not on every poll. */
   dialog: storedSchema(dialogSchema),
   speakers: z.array(speakerSummarySchema),
+  quotes: storedSchema(speakerQuotesSchema),
   speakerMap: z.array(speakerMapEntrySchema),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
@@ -120,6 +129,7 @@ const namingSchema = commonSchema.extend({
   stage: z.literal("naming"),
   dialog: storedSchema(dialogSchema),
   speakers: z.array(speakerSummarySchema),
+  quotes: storedSchema(speakerQuotesSchema),
 });
 const writingSchema = commonSchema.extend({
   stage: z.literal("writing"),
@@ -221,18 +231,43 @@ export const jobSchema = z.discriminatedUnion("stage", [
 
 /**
  * A record as read from the store, brought up to date first: records written by an earlier
- * version keep working (a finished job's `partsPosted` is now `postedParts`, as in delivery).
+ * version keep working (a finished job's `partsPosted` is now `postedParts`, as in delivery;
+ * the speakers' quotes, once inline in each speaker, are now a field of their own, moved out
+ * to a blob at the next save).
  */
 export const storedJobSchema = z.preprocess(migrateStoredJob, jobSchema);
 
 function migrateStoredJob(raw: unknown): unknown {
-  if (typeof raw !== "object" || raw === null) return raw;
-  const record = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return raw;
+  let record = raw;
   if (record.stage === "done" && record.postedParts === undefined && "partsPosted" in record) {
     const { partsPosted, ...rest } = record;
-    return { ...rest, postedParts: partsPosted };
+    record = { ...rest, postedParts: partsPosted };
   }
-  return raw;
+  if (isRecord(record.resume)) record = { ...record, resume: withSpeakersMigrated(record.resume) };
+  return withSpeakersMigrated(record);
+}
+
+function withSpeakersMigrated(job: Record<string, unknown>): Record<string, unknown> {
+  const migrated = withQuotesApart(job);
+  return isRecord(migrated.note) ? { ...migrated, note: withQuotesApart(migrated.note) } : migrated;
+}
+
+/** `{speakers: [{…, quotes}]}` as written before quotes had a field: `{speakers, quotes}`. */
+function withQuotesApart(holder: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(holder.speakers) || "quotes" in holder) return holder;
+  const quotes: Record<string, unknown> = {};
+  const speakers = holder.speakers.map((speaker: unknown) => {
+    if (!isRecord(speaker)) return speaker;
+    const { quotes: own, ...rest } = speaker;
+    if (typeof rest.speakerId === "string" && own !== undefined) quotes[rest.speakerId] = own;
+    return rest;
+  });
+  return { ...holder, speakers, quotes: { inline: quotes } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type Job = z.infer<typeof jobSchema>;

@@ -1,15 +1,19 @@
 import type { Dialog } from "../notetaker/index.ts";
-import type { SpeakerSummary } from "./job.ts";
+import type { SpeakerQuotes, SpeakerSummary } from "./job.ts";
 
 const QUOTE_CHARS = 140;
 const QUOTES_PER_SPEAKER = 2;
 
 /**
- * For each speaker of a dialog: talk time, share of the total, and two short quotes with
- * their timestamps — what a person needs to tell who `speaker_2` is. Speakers come in order
- * of first appearance; the quotes are the speaker's longest segments, in time order.
+ * For each speaker of a dialog: talk time and share of the total, and apart from those two
+ * short quotes with their timestamps — what a person needs to tell who `speaker_2` is.
+ * Speakers come in order of first appearance; the quotes are the speaker's longest
+ * segments, in time order.
  */
-export function summarizeSpeakers(dialog: Dialog): SpeakerSummary[] {
+export function summarizeSpeakers(dialog: Dialog): {
+  speakers: SpeakerSummary[];
+  quotes: SpeakerQuotes;
+} {
   const bySpeaker = new Map<string, { seconds: number; segments: Dialog }>();
   for (const entry of dialog) {
     const speaker = bySpeaker.get(entry.speaker_id) ?? { seconds: 0, segments: [] };
@@ -18,17 +22,21 @@ export function summarizeSpeakers(dialog: Dialog): SpeakerSummary[] {
     bySpeaker.set(entry.speaker_id, speaker);
   }
   const total = [...bySpeaker.values()].reduce((sum, s) => sum + s.seconds, 0);
-  return [...bySpeaker].map(([speakerId, { seconds, segments }]) => ({
+  const speakers = [...bySpeaker].map(([speakerId, { seconds }]) => ({
     speakerId,
     seconds: round(seconds),
     share: total > 0 ? round(seconds / total, 3) : 1 / bySpeaker.size,
-    quotes: segments
+  }));
+  const quotes: SpeakerQuotes = {};
+  for (const [speakerId, { segments }] of bySpeaker) {
+    quotes[speakerId] = segments
       .filter((s) => s.text.trim() !== "")
       .sort((a, b) => b.text.length - a.text.length)
       .slice(0, QUOTES_PER_SPEAKER)
       .sort((a, b) => a.start_seconds - b.start_seconds)
-      .map((s) => ({ atSeconds: round(s.start_seconds), text: shorten(s.text.trim()) })),
-  }));
+      .map((s) => ({ atSeconds: round(s.start_seconds), text: shorten(s.text.trim()) }));
+  }
+  return { speakers, quotes };
 }
 
 function shorten(text: string): string {

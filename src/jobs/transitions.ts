@@ -118,6 +118,7 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
   const inputs: NoteInputs = {
     dialog: note.dialog,
     speakers: note.speakers,
+    quotes: note.quotes,
     speakerMap: event.speakerMap ?? note.speakerMap,
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateId === undefined ? {} : { templateId }),

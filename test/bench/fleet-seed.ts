@@ -80,10 +80,24 @@ const meetingCount = Math.min(12, Math.max(1, holders));
 const meetings = Array.from({ length: meetingCount }, (_, k) => {
   const hours = meetingCount === 1 ? 2 : 1 + (2 * k) / (meetingCount - 1);
   const dialog = meetingDialog(hours, 1000 + k);
-  const speakers = code.jobs.summarizeSpeakers(dialog);
+  const speakers = speakersWithQuotes(code.jobs.summarizeSpeakers(dialog) as unknown);
   return { dialog, speakers, bytes: Buffer.byteLength(JSON.stringify(dialog)) };
 });
 const NAMES = ["Lan", "Minh", "Hoa", "Tuấn", "Mai", "Dũng"];
+
+type HeardSpeaker = { speakerId: string; quotes: unknown[] };
+/**
+ * The speakers as the older code keeps them, each with its quotes: the code under test
+ * reads them through its own `storedJobSchema`, which moves the quotes where it keeps them.
+ */
+function speakersWithQuotes(summary: unknown): HeardSpeaker[] {
+  if (Array.isArray(summary)) return summary as HeardSpeaker[];
+  const { speakers, quotes } = summary as {
+    speakers: { speakerId: string }[];
+    quotes: Record<string, unknown[]>;
+  };
+  return speakers.map((s) => ({ ...s, quotes: quotes[s.speakerId] ?? [] }));
+}
 
 const teamId = process.env.ORIGIN_TEAM || "T0FLEET";
 const fixedChannel = process.env.ORIGIN_CHANNEL;

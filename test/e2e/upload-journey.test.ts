@@ -92,6 +92,10 @@ describe("the upload journey", () => {
     );
     expect(blockIds).toContain(speakerBlock.user("speaker_1"));
     expect(blockIds).toContain(speakerBlock.name("speaker_2"));
+    // Each speaker's quotes, read from their blob (the job record holds a reference).
+    const shownText = JSON.stringify(opened?.view.blocks);
+    expect(shownText.match(/> `\d{2}:\d{2}` \w/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(shownText).not.toContain("No quotes to show.");
 
     const values = {
       [speakerBlock.user("speaker_1")]: { user: { type: "users_select", selected_user: BOB } },

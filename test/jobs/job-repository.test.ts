@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadStored } from "../../src/jobs/blobs.ts";
-import { type Job, JobRepository, jobLeaseKey } from "../../src/jobs/index.ts";
+import { type Job, JobRepository, jobLeaseKey, speakerQuotesSchema } from "../../src/jobs/index.ts";
 import { dialogSchema } from "../../src/notetaker/schemas.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../helpers/eventually.ts";
@@ -155,5 +155,78 @@ describe("JobRepository", () => {
     // A workspace that leaves takes its blobs with its jobs.
     await repo.forget("legacy");
     expect(await store.get("blobs", ref.blob)).toBeUndefined();
+  });
+
+  it("keeps speakers' quotes out of the record (12 speakers: under 2 KB), older records' too", async () => {
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    const ids = Array.from({ length: 12 }, (_, i) => `speaker_${i + 1}`);
+    const quotes = Object.fromEntries(
+      ids.map((id, i) => [
+        id,
+        [
+          { atSeconds: i * 60, text: `${"a".repeat(138)}…` },
+          { atSeconds: i * 60 + 30, text: `${"b".repeat(138)}…` },
+        ],
+      ]),
+    );
+    // As an earlier version wrote them: each speaker with its quotes, in the record.
+    const heard = ids.map((speakerId) => ({
+      speakerId,
+      seconds: 180,
+      share: 0.05,
+      quotes: quotes[speakerId],
+    }));
+    const speakerMap = ids.map((speaker_id) => ({ speaker_id, name: "Lan" }));
+    const { wakeAt: _, ...base } = job("x");
+    const dialog = { blob: "x:d" };
+    const writing = {
+      ...base,
+      stage: "writing",
+      wakeAt: 5,
+      note: { dialog, speakers: heard, speakerMap },
+      task: { taskId: "n1", pollAttempt: 4, progress: null },
+      relinks: 0,
+      delivery: 1,
+    };
+    const legacy = {
+      naming: { ...base, id: "naming", stage: "naming", dialog, speakers: heard },
+      writing: { ...writing, id: "writing" },
+      failed: {
+        ...base,
+        id: "failed",
+        stage: "failed",
+        failedStage: "writing",
+        failure: { code: "task_failed" },
+        retryable: true,
+        resume: writing,
+        finishedAt: 9,
+      },
+    };
+    for (const [id, record] of Object.entries(legacy)) {
+      await store.set("jobs", id, record);
+      const read = await repo.get(id);
+      if (read === undefined) throw new Error(`${id} unreadable`);
+      const held = read.stage === "failed" ? read.resume : read;
+      const stored = held.stage === "naming" ? held.quotes : "note" in held && held.note.quotes;
+      if (!stored) throw new Error(`${id} has no quotes`);
+      expect(stored).toEqual({ inline: quotes });
+      const speakers =
+        held.stage === "naming" ? held.speakers : "note" in held && held.note.speakers;
+      expect(speakers).toEqual(heard.map(({ quotes: _q, ...rest }) => rest));
+      await repo.save(read, read);
+      const raw = await store.get<unknown>("jobs", id);
+      // The records polled (a failed one, read on Retry only, holds the job twice: ~2.1 KB).
+      if (id !== "failed") expect(JSON.stringify(raw).length, id).toBeLessThan(2048);
+      expect(JSON.stringify(raw)).not.toContain("aaaa");
+      const again = await repo.get(id);
+      const kept = again?.stage === "failed" ? again.resume : again;
+      const ref =
+        kept?.stage === "naming" ? kept.quotes : kept && "note" in kept && kept.note.quotes;
+      if (!ref || !("blob" in ref)) throw new Error(`${id}: quotes not moved out`);
+      expect(await loadStored(store, ref, speakerQuotesSchema)).toEqual(quotes);
+    }
   });
 });

@@ -86,7 +86,7 @@ describe("job runner against the emulator", () => {
     expect(naming?.stage).toBe("naming");
     if (naming?.stage !== "naming") return;
     expect(naming.speakers.map((s) => s.speakerId)).toEqual(["speaker_1", "speaker_2"]);
-    expect(naming.speakers[0]?.quotes).toHaveLength(2);
+    expect((await jobs.service.quotesOf(naming)).speaker_1).toHaveLength(2);
     expect(naming.wakeAt).toBeUndefined();
     expect(await readdir(join(temp.dir, "jobs"))).toEqual([]); // temp audio gone
 

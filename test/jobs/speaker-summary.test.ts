@@ -14,7 +14,7 @@ import {
 describe("summarizeSpeakers", () => {
   it("gives talk time, share and the two longest quotes in time order", () => {
     const long = "x".repeat(200);
-    const summary = summarizeSpeakers([
+    const { speakers, quotes } = summarizeSpeakers([
       { speaker_id: "speaker_1", start_seconds: 0, end_seconds: 30, text: "Short." },
       {
         speaker_id: "speaker_2",
@@ -30,13 +30,14 @@ describe("summarizeSpeakers", () => {
       },
       { speaker_id: "speaker_1", start_seconds: 70, end_seconds: 90, text: long },
     ]);
-    expect(summary.map((s) => [s.speakerId, s.seconds, s.share])).toEqual([
-      ["speaker_1", 80, 0.889],
-      ["speaker_2", 10, 0.111],
+    expect(speakers).toEqual([
+      { speakerId: "speaker_1", seconds: 80, share: 0.889 },
+      { speakerId: "speaker_2", seconds: 10, share: 0.111 },
     ]);
-    expect(summary[0]?.quotes.map((q) => q.atSeconds)).toEqual([40, 70]);
-    expect(summary[0]?.quotes[1]?.text).toHaveLength(140);
-    expect(summary[0]?.quotes[1]?.text.endsWith("…")).toBe(true);
+    expect(quotes.speaker_1?.map((q) => q.atSeconds)).toEqual([40, 70]);
+    expect(quotes.speaker_1?.[1]?.text).toHaveLength(140);
+    expect(quotes.speaker_1?.[1]?.text.endsWith("…")).toBe(true);
+    expect(quotes.speaker_2).toEqual([{ atSeconds: 30, text: "Budget is tight this quarter." }]);
   });
 });
 

@@ -11,8 +11,9 @@ import { origin, source } from "../helpers/jobs-kit.ts";
 
 const T = 1_000;
 const dialog = [{ speaker_id: "speaker_1", start_seconds: 0, end_seconds: 3, text: "Hi." }];
-const speakers = [{ speakerId: "speaker_1", seconds: 3, share: 1, quotes: [] }];
-const note = { dialog: inline(dialog), speakers, speakerMap: [] };
+const speakers = [{ speakerId: "speaker_1", seconds: 3, share: 1 }];
+const quotes = { speaker_1: [{ atSeconds: 0, text: "Hi." }] };
+const note = { dialog: inline(dialog), speakers, quotes: inline(quotes), speakerMap: [] };
 const common = {
   id: "job-1",
   createdAt: T,
@@ -29,7 +30,13 @@ const poll = { pollAttempt: 0, progress: null };
 const queued: Job = { ...common, stage: "queued" };
 const downloading: Job = { ...common, stage: "downloading", tempPath: "/tmp/a.m4a" };
 const transcribing: Job = { ...common, stage: "transcribing", tempPath: "/tmp/a.m4a", audio: poll };
-const naming: Job = { ...common, stage: "naming", dialog: inline(dialog), speakers };
+const naming: Job = {
+  ...common,
+  stage: "naming",
+  dialog: inline(dialog),
+  speakers,
+  quotes: inline(quotes),
+};
 const writing: Job = { ...common, stage: "writing", note, task: poll, relinks: 0, delivery: 1 };
 const delivering: Job = {
   ...common,
@@ -103,7 +110,7 @@ const legal: [JobEvent, Partial<Record<Fixture, Job["stage"] | "same">>][] = [
   [{ type: "audio_submitting" }, { transcribing: "transcribing" }],
   [{ type: "audio_submitted", taskId: "a1", wakeAt: T }, { transcribing: "transcribing" }],
   [{ type: "audio_polled", progress: null, wakeAt: T }, { transcribing: "transcribing" }],
-  [{ type: "transcribed", dialog, speakers }, { transcribing: "naming" }],
+  [{ type: "transcribed", dialog, speakers, quotes }, { transcribing: "naming" }],
   [{ type: "awaiting_names" }, { naming: "naming" }],
   [
     { type: "names_given", speakerMap: [{ speaker_id: "speaker_1", name: "Lan" }] },

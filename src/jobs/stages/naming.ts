@@ -37,6 +37,7 @@ function noteInputs(
   return {
     dialog: job.dialog,
     speakers: job.speakers,
+    quotes: job.quotes,
     speakerMap,
     ...(context === undefined ? {} : { contextText: context }),
     ...(template === undefined ? {} : { templateId: template }),

@@ -27,7 +27,11 @@ export const transcribingReducers: Reducers<"transcribing"> = {
       audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
     }),
   transcribed: (job, event, now) =>
-    enter(job, "naming", now, { dialog: inline(event.dialog), speakers: event.speakers }),
+    enter(job, "naming", now, {
+      dialog: inline(event.dialog),
+      speakers: event.speakers,
+      quotes: inline(event.quotes),
+    }),
 };
 
 /** Submits the recording, or polls its task; fetches the dialog once it is done. */
@@ -48,7 +52,7 @@ export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribin
   if (!dialog.some((entry) => entry.text.trim() !== "")) {
     throw new JobStepError({ code: "no_speech" }, false);
   }
-  return ctx.commit(job, { type: "transcribed", dialog, speakers: summarizeSpeakers(dialog) });
+  return ctx.commit(job, { type: "transcribed", dialog, ...summarizeSpeakers(dialog) });
 }
 
 async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {

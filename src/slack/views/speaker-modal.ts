@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slack/types";
-import type { Job, SpeakerSummary } from "../../jobs/index.ts";
+import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, formatDuration } from "../text/index.ts";
@@ -22,6 +22,8 @@ export interface SpeakerModalOptions {
   mode: "names" | "regenerate";
   /** Values by speaker id; they win over what the job itself knows. */
   prefill?: Record<string, SpeakerPrefill>;
+  /** Quotes to recognise each speaker by (kept apart from the job: `JobService.quotesOf`). */
+  quotes?: SpeakerQuotes;
 }
 
 /** Blocks of one speaker: the summary, member, typed name, gender, and a divider. */
@@ -60,7 +62,8 @@ export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): Modal
   const blocks: KnownBlock[] = [context(asMrkdwn(intro))];
   for (const speaker of shown) {
     const prefill = prefillFor(job, speaker.speakerId, options.prefill);
-    blocks.push(...speakerBlocks(speaker, prefill, locale));
+    const quotes = options.quotes?.[speaker.speakerId] ?? [];
+    blocks.push(...speakerBlocks(speaker, quotes, prefill, locale));
   }
   const hidden = all.length - shown.length;
   if (hidden > 0) {
@@ -112,7 +115,12 @@ function prefillFor(
 /** A speaker heard for less than this is likely a split-off of another (diarization). */
 const BRIEF_SPEAKER_SECONDS = 10;
 
-function speakerBlocks(speaker: SpeakerSummary, prefill: SpeakerPrefill, locale: Locale) {
+function speakerBlocks(
+  speaker: SpeakerSummary,
+  quotes: Quote[],
+  prefill: SpeakerPrefill,
+  locale: Locale,
+) {
   const id = speaker.speakerId;
   const nameInput = {
     type: "plain_text_input" as const,
@@ -129,7 +137,7 @@ function speakerBlocks(speaker: SpeakerSummary, prefill: SpeakerPrefill, locale:
   };
   return [
     divider(),
-    section(speakerSummaryText(speaker, locale)),
+    section(speakerSummaryText(speaker, quotes, locale)),
     input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect, { optional: true }),
     input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput, { optional: true }),
     input(
@@ -145,7 +153,7 @@ function speakerBlocks(speaker: SpeakerSummary, prefill: SpeakerPrefill, locale:
 }
 
 /** "*Speaker 1* · 45% of talk time" and up to two quotes with their timestamps. */
-function speakerSummaryText(speaker: SpeakerSummary, locale: Locale): string {
+function speakerSummaryText(speaker: SpeakerSummary, quotes: Quote[], locale: Locale): string {
   const label = `*${asMrkdwn(speakerLabel(speaker.speakerId, locale))}*`;
   const percent = Math.round(speaker.share * 100);
   const lines = [t(locale, "speakers.share", { speaker: label, percent })];
@@ -154,8 +162,7 @@ function speakerSummaryText(speaker: SpeakerSummary, locale: Locale): string {
       `_${t(locale, "speakers.brief", { seconds: Math.max(1, Math.round(speaker.seconds)) })}_`,
     );
   }
-  const quotes = speaker.quotes.slice(0, 2);
-  for (const quote of quotes) {
+  for (const quote of quotes.slice(0, 2)) {
     lines.push(`> \`${formatDuration(quote.atSeconds)}\` ${asMrkdwn(clampText(quote.text, 300))}`);
   }
   if (quotes.length === 0) lines.push(`_${t(locale, "speakers.no_quotes")}_`);

@@ -1,5 +1,5 @@
 import { inline } from "../../../src/jobs/blobs.ts";
-import type { Job, JobIn, SpeakerSummary } from "../../../src/jobs/index.ts";
+import type { Job, JobIn, SpeakerQuotes, SpeakerSummary } from "../../../src/jobs/index.ts";
 import { origin, source } from "../../helpers/jobs-kit.ts";
 
 /** Realistic jobs in every stage, built like test/jobs/transitions.test.ts builds them. */
@@ -25,23 +25,19 @@ const dialog = [
 ];
 
 export const speakers: SpeakerSummary[] = [
-  {
-    speakerId: "speaker_1",
-    seconds: 810,
-    share: 0.45,
-    quotes: [
-      { atSeconds: 12, text: "Let's start with the roadmap & the <!channel> launch." },
-      { atSeconds: 754, text: "We ship on Friday unless QA finds something." },
-    ],
-  },
-  {
-    speakerId: "speaker_2",
-    seconds: 630,
-    share: 0.35,
-    quotes: [{ atSeconds: 3725, text: "I have the numbers ready, cc <@U999>." }],
-  },
-  { speakerId: "speaker_3", seconds: 360, share: 0.2, quotes: [] },
+  { speakerId: "speaker_1", seconds: 810, share: 0.45 },
+  { speakerId: "speaker_2", seconds: 630, share: 0.35 },
+  { speakerId: "speaker_3", seconds: 360, share: 0.2 },
 ];
+/** The quotes of `speakers`, as `JobService.quotesOf` gives them to the modal. */
+export const quotes: SpeakerQuotes = {
+  speaker_1: [
+    { atSeconds: 12, text: "Let's start with the roadmap & the <!channel> launch." },
+    { atSeconds: 754, text: "We ship on Friday unless QA finds something." },
+  ],
+  speaker_2: [{ atSeconds: 3725, text: "I have the numbers ready, cc <@U999>." }],
+  speaker_3: [],
+};
 
 const common = {
   id: "job-1",
@@ -55,7 +51,11 @@ const common = {
   options: {},
 };
 const { wakeAt: _w, ...finished } = common;
-const note = { dialog: inline(dialog), speakers, speakerMap: [] };
+/**
+ * Fresh wrappers for each job: saving a job moves its inline values out to blobs in place,
+ * and a wrapper shared between tests would then point into an earlier test's store.
+ */
+const note = () => ({ dialog: inline(dialog), speakers, quotes: inline(quotes), speakerMap: [] });
 
 export const queued: Job = { ...common, stage: "queued" };
 export const downloading: Job = { ...common, stage: "downloading", tempPath: "/tmp/a.m4a" };
@@ -70,12 +70,13 @@ export const naming = (overrides: Partial<JobIn<"naming">> = {}): JobIn<"naming"
   stage: "naming",
   dialog: inline(dialog),
   speakers,
+  quotes: inline(quotes),
   ...overrides,
 });
 export const writing: Job = {
   ...common,
   stage: "writing",
-  note,
+  note: note(),
   task: { pollAttempt: 0, progress: null },
   relinks: 0,
   delivery: 1,
@@ -83,7 +84,7 @@ export const writing: Job = {
 export const delivering: Job = {
   ...common,
   stage: "delivering",
-  note,
+  note: note(),
   markdown: inline("# Notes"),
   docxUrl: "https://r.test/n",
   relinks: 0,
@@ -94,7 +95,7 @@ export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => (
   ...finished,
   stage: "done",
   note: {
-    ...note,
+    ...note(),
     contextText: "Agenda: roadmap, budget",
     speakerMap: [{ speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" }],
   },
@@ -137,15 +138,11 @@ export const everyStage: Job[] = [
   canceled,
 ];
 
-/** `n` speakers with ids speaker_1…speaker_n and quotes. */
+/** `n` speakers with ids speaker_1…speaker_n. */
 export function manySpeakers(n: number): SpeakerSummary[] {
   return Array.from({ length: n }, (_, i) => ({
     speakerId: `speaker_${i + 1}`,
     seconds: 60,
     share: 1 / n,
-    quotes: [
-      { atSeconds: i * 10, text: `Quote one of speaker ${i + 1}` },
-      { atSeconds: i * 10 + 5, text: `Quote two of speaker ${i + 1}` },
-    ],
   }));
 }

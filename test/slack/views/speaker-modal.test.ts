@@ -7,7 +7,7 @@ import {
   MAX_MODAL_SPEAKERS,
   speakersInModal,
 } from "../../../src/slack/views/index.ts";
-import { done, manySpeakers, naming, writing } from "./fixtures.ts";
+import { done, manySpeakers, naming, quotes, writing } from "./fixtures.ts";
 import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 function inputs(blocks: { type: string }[]): InputBlock[] {
@@ -21,7 +21,11 @@ function block(view: { blocks: { type: string }[] }, id: string): InputBlock | u
 describe("buildSpeakerModal", () => {
   it.each(LOCALES)("stays within Slack's limits in both modes (%s)", (locale) => {
     for (const mode of ["names", "regenerate"] as const) {
-      const view = buildSpeakerModal(mode === "names" ? naming() : done(), { locale, mode });
+      const view = buildSpeakerModal(mode === "names" ? naming() : done(), {
+        locale,
+        mode,
+        quotes,
+      });
       expectModalLimits(view);
       expectNoLiveMentions(view);
     }
@@ -54,7 +58,7 @@ describe("buildSpeakerModal", () => {
 
   it("shows each speaker's share and two quotes with timestamps, escaped", () => {
     const json = JSON.stringify(
-      buildSpeakerModal(naming(), { locale: "en", mode: "names" }).blocks,
+      buildSpeakerModal(naming(), { locale: "en", mode: "names", quotes }).blocks,
     );
     expect(json).toContain("*Speaker 1* · 45% of talk time");
     expect(json).toContain(
@@ -76,8 +80,8 @@ describe("buildSpeakerModal", () => {
     const job = naming({
       options: { speakers: [{ name: "Lan", gender: "female" }, { name: "Minh" }] },
       speakers: [
-        { speakerId: "Lan", seconds: 10, share: 0.5, quotes: [] },
-        { speakerId: "speaker_2", seconds: 10, share: 0.5, quotes: [] },
+        { speakerId: "Lan", seconds: 10, share: 0.5 },
+        { speakerId: "speaker_2", seconds: 10, share: 0.5 },
       ],
     });
     const view = buildSpeakerModal(job, { locale: "en", mode: "names" });
@@ -139,7 +143,17 @@ describe("buildSpeakerModal", () => {
     for (const mode of ["names", "regenerate"] as const) {
       const source =
         mode === "names" ? job : done({ note: { ...done().note, speakers: manySpeakers(n) } });
-      const view = buildSpeakerModal(source, { locale: "en", mode });
+      // Each with two quotes as long as the summary makes them.
+      const long = Object.fromEntries(
+        manySpeakers(n).map(({ speakerId }, i) => [
+          speakerId,
+          [
+            { atSeconds: i * 10, text: `${"a".repeat(138)}…` },
+            { atSeconds: i * 10 + 5, text: `${"b".repeat(138)}…` },
+          ],
+        ]),
+      );
+      const view = buildSpeakerModal(source, { locale: "en", mode, quotes: long });
       expectModalLimits(view);
       const shown = speakersInModal(source);
       expect(shown).toHaveLength(Math.min(n, MAX_MODAL_SPEAKERS));

@@ -5,7 +5,7 @@ import { type ButtonArgs, permittedJob, readButton, tellClicker } from "./job-ac
 /**
  * "Name speakers" (job waiting for names) and "Regenerate" (job done) open the speaker
  * modal for whoever may do it; `trigger_id` is valid for ~3 s, so the modal opens before
- * anything slow.
+ * anything slow (the quotes are one store read).
  */
 export function openSpeakerModal(deps: ListenerDeps, mode: "names" | "regenerate") {
   return async (args: ButtonArgs) => {
@@ -20,9 +20,10 @@ export function openSpeakerModal(deps: ListenerDeps, mode: "names" | "regenerate
       await tellClicker(deps, args, click, buildCommandRefusal(reason, mode, click.locale, waitMs));
       return;
     }
+    const quotes = await deps.jobs.quotesOf(job);
     await args.client.views.open({
       trigger_id: click.triggerId,
-      view: buildSpeakerModal(job, { locale: click.locale, mode }),
+      view: buildSpeakerModal(job, { locale: click.locale, mode, quotes }),
     });
   };
 }

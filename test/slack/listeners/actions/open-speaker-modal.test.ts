@@ -20,7 +20,7 @@ import {
   type ListenerKit,
   ourJob,
 } from "../../../helpers/listener-args.ts";
-import { done, naming, writing } from "../../views/fixtures.ts";
+import { done, naming, quotes, writing } from "../../views/fixtures.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {
@@ -46,14 +46,17 @@ describe("Name speakers", () => {
     const job = await kit.seed(ourJob(naming()));
     const ack = await click("names", job, ALICE);
     expect(ack).toHaveBeenCalledOnce();
-    const view = buildSpeakerModal(job, { locale: "en", mode: "names" });
+    const view = buildSpeakerModal(job, { locale: "en", mode: "names", quotes });
     expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    // The quotes come from their blob: the record holds a reference only.
+    expect(job.stage === "naming" && "blob" in job.quotes).toBe(true);
+    expect(JSON.stringify(view.blocks)).toContain("We ship on Friday unless QA finds something.");
   });
 
   it("opens it for a member of the channel too, in their language", async () => {
     const job = await kit.seed(ourJob(naming()));
     await click("names", job, LAN);
-    const view = buildSpeakerModal(job, { locale: "vi", mode: "names" });
+    const view = buildSpeakerModal(job, { locale: "vi", mode: "names", quotes });
     expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
   });
 
@@ -94,7 +97,7 @@ describe("Regenerate", () => {
   it("opens the regenerate modal on finished notes for their starter", async () => {
     const job = await kit.seed(ourJob(done()));
     await click("regenerate", job, ALICE);
-    const view = buildSpeakerModal(job, { locale: "en", mode: "regenerate" });
+    const view = buildSpeakerModal(job, { locale: "en", mode: "regenerate", quotes });
     expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
   });
 
