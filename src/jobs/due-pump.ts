@@ -16,9 +16,10 @@ export interface DuePumpOptions {
    */
   checkMs: number;
   /**
-   * The shortest time between two claims, unless this process asks for one at once: with
-   * jobs due all the time, each replica claims in batches at most this often, so the
-   * store's work grows with the jobs, not with jobs × replicas.
+   * The shortest time between two claims, unless this process asks for one at once or is
+   * behind (then it claims whenever half its room is free): with jobs due all the time, each
+   * replica claims in batches, so the store's work grows with the jobs, not with
+   * jobs × replicas.
    */
   gapMs: number;
   /** Drives a claimed job; resolves once its lease is given back. */
@@ -40,6 +41,8 @@ export class DuePump {
   #again = false;
   #wanted = false;
   #next: number | undefined;
+  /** The last claim filled the room and more jobs were due: claim again as room frees. */
+  #backlog = false;
   #driving = 0;
   #stopped = true;
 
@@ -108,8 +111,9 @@ export class DuePump {
         this.#lastClaimAt = now();
         this.#next = next;
         for (const claim of claimed) this.#drive(claim);
-        const more = claimed.length === room && room > 0 && next !== undefined && next <= now();
-        if (this.#stopped || !(this.#again || more)) break;
+        const more = claimed.length === room && next !== undefined && next <= now();
+        this.#backlog = more;
+        if (this.#stopped || this.#driving >= capacity || !(this.#again || more)) break;
       }
     } catch (error) {
       this.#o.logger.warn({ err: error }, "could not claim due jobs; trying again");
@@ -133,7 +137,10 @@ export class DuePump {
       })
       .finally(() => {
         this.#driving -= 1;
-        this.wake();
+        // Behind: claim again once half the room is free, without waiting out the gap (each
+        // claim still takes a batch). Else the gap keeps claims few while little is due.
+        const room = this.#o.capacity - this.#driving;
+        this.wake(this.#backlog && room >= Math.ceil(this.#o.capacity / 2));
       });
   }
 }

@@ -230,6 +230,38 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
     await restarted.runner.stop(100);
   });
 
+  it("keeps up with a backlog: claims again as room frees, not once per claim gap", async () => {
+    // Regression: a replica claimed at most its room (18) every 100 ms, so it could not poll
+    // more than 180 jobs a second however light the polls: 10,000 jobs fell minutes behind.
+    await jobs.runner.stop(100);
+    const claims = { count: 0 };
+    const claimDue = store.claimDue.bind(store);
+    store.claimDue = (...args) => {
+      claims.count += 1;
+      return claimDue(...args);
+    };
+    client.audioScript = [running("processing")];
+    const busy = createJobs({
+      store,
+      client,
+      gateway,
+      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+      logger: pino({ level: "silent" }),
+      tempDir: `${temp.dir}/jobs`,
+      retentionMs: 30 * 24 * 3600_000,
+    });
+    for (let i = 0; i < 300; i++) await busy.repo.create(await jobOf(i));
+    const startedAt = Date.now();
+    await busy.runner.start();
+    await advanceUntil(() => client.calls.audioPolls.length >= 300, 5_000, 10);
+    const took = Date.now() - startedAt;
+    await busy.runner.stop(100);
+    // At one claim of 18 per 100 ms this took 1.7 s; the polls themselves take no time here.
+    expect(took).toBeLessThan(500);
+    // Still in batches: at least half the room (9) per claim, give or take the ends.
+    expect(claims.count).toBeLessThanOrEqual(Math.ceil(300 / 9) + 5);
+  });
+
   it("gives back at stop the jobs it claimed but had not started, so a peer takes them at once", async () => {
     // Regression: a claim hides a job for a lease time (60 s); a job still waiting for a
     // slot when the process stopped stayed hidden that long.
