@@ -35,6 +35,12 @@ export interface PhaseFigures {
   peakRssMiB: number;
   /** The kernel's high-water mark since the process started (start-up included). */
   maxRssMiB: number;
+  /** Where the RSS is, sampled with it: V8's heap (total, used) and Buffers outside it. */
+  peakHeapTotalMiB: number;
+  peakHeapUsedMiB: number;
+  peakExternalMiB: number;
+  /** The heap still in use after a full GC at the phase's end (with `--expose-gc` only). */
+  liveHeapMiB?: number;
   loopP99Ms: number;
   loopMaxMs: number;
   polls: number;
@@ -180,8 +186,13 @@ const MiB = 1024 * 1024;
 const LOOP_RESOLUTION_MS = 10;
 const loopMs = (ns: number) => Math.round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS) * 10) / 10;
 let peakRss = 0;
+const peakHeap = { total: 0, used: 0, external: 0 };
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  const { heapTotal, heapUsed, external } = process.memoryUsage();
+  peakHeap.total = Math.max(peakHeap.total, heapTotal);
+  peakHeap.used = Math.max(peakHeap.used, heapUsed);
+  peakHeap.external = Math.max(peakHeap.external, external);
 }, 100).unref();
 let phase:
   | {
@@ -198,6 +209,7 @@ function startPhase(): void {
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   peakRss = process.memoryUsage.rss();
+  Object.assign(peakHeap, { total: 0, used: 0, external: 0 });
   phase = {
     started: performance.now(),
     cpu: process.cpuUsage(),
@@ -223,6 +235,9 @@ function endPhase(): PhaseFigures {
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: Math.round(Math.max(peakRss, process.memoryUsage.rss()) / MiB),
     maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakHeapTotalMiB: Math.round(peakHeap.total / MiB),
+    peakHeapUsedMiB: Math.round(peakHeap.used / MiB),
+    peakExternalMiB: Math.round(peakHeap.external / MiB),
     loopP99Ms: loopMs(loop.percentile(99)),
     loopMaxMs: loopMs(loop.max),
     polls: polls - phase.polls,
@@ -230,6 +245,11 @@ function endPhase(): PhaseFigures {
     leaseMisses: leaseMisses - phase.leaseMisses,
     runner: { ...jobs.runner.stats() },
   };
+  const { gc } = globalThis as { gc?: () => void };
+  if (gc !== undefined) {
+    gc();
+    figures.liveHeapMiB = Math.round(process.memoryUsage().heapUsed / MiB);
+  }
   phase = undefined;
   return figures;
 }

@@ -57,6 +57,13 @@ export interface FleetOptions {
   settleS: number;
   /** Size of the dialog each transcription returns once tasks complete. */
   noticeDialogKiB: number;
+  /**
+   * Jobs whose tasks complete while all the others keep running (spread over the polled
+   * jobs): the notice latency of a fleet at work (0: not measured).
+   */
+  noticeSample: number;
+  /** Then every other task completes at once: how a replica drains a burst. */
+  noticeBurst: boolean;
   /** How long to wait for every job to show its next stage after the flip (default 90 s + 20 ms a job). */
   noticeWaitS: number | undefined;
   /** A Redis to use instead of a private `redis-server` (its commands are counted too). */
@@ -100,6 +107,13 @@ export interface FleetRun {
     maxSeconds: number;
     missing: number;
     leaseSeconds: number;
+  };
+  /** The sample's notice: its tasks complete while the rest keep polling. */
+  sampleNotice?: {
+    expected: number;
+    noticed: number;
+    latency: Quantiles;
+    figures: PhaseFigures[];
   };
   notice?: {
     expected: number;
@@ -303,8 +317,16 @@ async function runFleet(
       await sleep(5000);
     }
 
-    // 6. Notice: every task completes at its next poll.
-    run.notice = await notice(options, emulator, replicas, manifest, shown, n);
+    // 6. Notice: a sample of tasks completes while the rest keep running; then every task.
+    let sampled = new Set<string>();
+    if (options.noticeSample > 0) {
+      const measured = await sampleNotice(options, emulator, replicas, manifest, shown);
+      run.sampleNotice = measured.result;
+      sampled = measured.ids;
+    }
+    if (options.noticeBurst) {
+      run.notice = await notice(options, emulator, replicas, manifest, shown, n, sampled);
+    }
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error);
     log(`run failed: ${run.error}`);
@@ -373,6 +395,49 @@ async function takeover(
   };
 }
 
+/**
+ * Makes the tasks of `noticeSample` jobs, spread over the polled ones, complete at their
+ * next poll while every other task keeps running; times each until its next stage shows.
+ * Target: within the poll cap (15 s) + 1 s.
+ */
+async function sampleNotice(
+  options: FleetOptions,
+  emulator: EmulatorProcess,
+  replicas: Replica[],
+  manifest: ManifestEntry[],
+  shown: Map<string, Shown>,
+): Promise<{ result: NonNullable<FleetRun["sampleNotice"]>; ids: Set<string> }> {
+  const polled = manifest.filter((e) => e.stage !== "naming" && e.taskId !== undefined);
+  const k = Math.min(options.noticeSample, polled.length);
+  const sample = Array.from(
+    { length: k },
+    (_, i) => polled[Math.floor((i * polled.length) / k)],
+  ).filter((e): e is ManifestEntry => e !== undefined);
+  await Promise.all(replicas.map((replica) => replica.request("notice-start")));
+  const flippedAt = epochNow();
+  await emulator.setKnobs({
+    completeTaskIds: sample.map((e) => e.taskId ?? ""),
+    dialogBytes: options.noticeDialogKiB * 1024,
+  });
+  const deadline = flippedAt + (POLL_MAX_MS + 45_000);
+  while (!sample.every((e) => shown.has(e.id)) && epochNow() < deadline) await sleep(200);
+  await sleep(300);
+  const replies = await Promise.all(replicas.map((replica) => replica.request("notice-end")));
+  await emulator.setKnobs({ completeTaskIds: [] });
+  const seen = sample.flatMap((e) => {
+    const item = shown.get(e.id);
+    return item === undefined ? [] : [(item[2] - flippedAt) / 1000];
+  });
+  log(`sample notice: ${seen.length} of ${sample.length}, max ${Math.max(...seen).toFixed(1)} s`);
+  const result = {
+    expected: sample.length,
+    noticed: seen.length,
+    latency: quantiles(seen, 2),
+    figures: replies.map((reply) => must(reply.figures)),
+  };
+  return { result, ids: new Set(sample.map((e) => e.id)) };
+}
+
 /** Makes every task complete at its next poll; times each job until its next stage shows. */
 async function notice(
   options: FleetOptions,
@@ -381,10 +446,13 @@ async function notice(
   manifest: ManifestEntry[],
   shown: Map<string, Shown>,
   n: number,
+  sampled: ReadonlySet<string>,
 ): Promise<NonNullable<FleetRun["notice"]>> {
-  const expected = manifest.filter((e) => e.stage !== "naming");
+  const expected = manifest.filter((e) => e.stage !== "naming" && !sampled.has(e.id));
   const beforeFlip: Record<string, number> = {};
-  for (const [, stage] of shown.values()) beforeFlip[stage] = (beforeFlip[stage] ?? 0) + 1;
+  for (const [id, stage] of shown.values()) {
+    if (!sampled.has(id)) beforeFlip[stage] = (beforeFlip[stage] ?? 0) + 1;
+  }
   const earlier = new Set(shown.keys());
   await Promise.all(replicas.map((replica) => replica.request("notice-start")));
   const flippedAt = epochNow();

@@ -1,6 +1,7 @@
 /** Markdown sections of RESULTS.md: one per benchmark, each with its targets and verdicts. */
 import type { AckLoad, AckResult } from "./ack-latency.ts";
 import type { FleetResult, FleetRun, Quantiles } from "./fleet.ts";
+import { POLL_MAX_MS } from "./fleet-common.ts";
 import type { ManyJobsResult } from "./many-jobs.ts";
 import type { RelayResult } from "./relay.ts";
 import type { RestartResult } from "./restart.ts";
@@ -377,7 +378,10 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
     `after the window (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024} KiB). **Takeover** (R ≥ 2): replica 0 is killed with SIGKILL; the jobs`,
     "it drove are those whose task it polled last; the time is from its death until the",
     "emulator's poll log shows each of them polled again (p50 / max), beside the lease TTL.",
-    "Replica 0 is then started again. **Notice**: every task is made to complete at its next",
+    `Replica 0 is then started again. **Notice of a sample**: the tasks of ${o.noticeSample} jobs spread over the`,
+    "polled ones complete at their next poll (`completeTaskIds`) while every other task keeps",
+    "running, and per job the time from that flip until a replica's gateway shows its next",
+    `stage (target: poll cap + 1 s = ${POLL_MAX_MS / 1000 + 1} s). **Notice, all at once**${o.noticeBurst ? "" : " (not run)"}: then every other task is made to complete at its next`,
     `poll (\`pollsToComplete: 0\`; transcriptions return a ${o.noticeDialogKiB} KiB dialog), and per job the time from`,
     "that flip until a replica's gateway shows its next stage (transcribing → naming, writing",
     "→ delivering). *Transition* is the part of it inside the replica that did the work: from",
@@ -406,14 +410,16 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
     "",
     "**Notice, takeover, record size**:",
     "",
-    `| jobs | store × replicas | code | noticed | notice p50 / p99 / max s | → naming p50 / p99 / max s | → delivering p50 / p99 / max s | transition → naming p50 / p99 / max s | transition → delivering p50 / p99 / max s | loop p99 ms while completing (worst) | takeover p50 / max s (jobs; lease TTL) | largest record KiB: transcribing / naming / writing (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024}) |`,
-    "|---:|---|---|---:|---|---|---|---|---|---:|---|---|",
+    `| jobs | store × replicas | code | sample: noticed, p50 / p99 / max s | all at once: noticed | notice p50 / p99 / max s | → naming p50 / p99 / max s | → delivering p50 / p99 / max s | transition → naming p50 / p99 / max s | transition → delivering p50 / p99 / max s | loop p99 ms while completing (worst) | takeover p50 / max s (jobs; lease TTL) | largest record KiB: transcribing / naming / writing (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024}) |`,
+    "|---:|---|---|---|---:|---|---|---|---|---|---:|---|---|",
     ...ok.map((r) => {
       const n = r.notice;
       const t = r.takeover;
       const rec = r.records ?? {};
       const worst = n ? Math.max(...n.figures.map((f) => f.loopP99Ms)) : undefined;
-      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
+      const s = r.sampleNotice;
+      const sample = s ? `${s.noticed} of ${s.expected}, ${q(s.latency)}` : "–";
+      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${sample} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
     }),
   ];
   const pairs = ok.flatMap((current) => {

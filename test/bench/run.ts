@@ -16,6 +16,8 @@
  *   BENCH_FLEET_WINDOW_S=30      BENCH_FLEET_LEASE_S=10      BENCH_FLEET_MIX=50,20,30
  *   BENCH_FLEET_METRICS_JOBS=    (default: the largest of BENCH_FLEET_JOBS; 0: not timed)
  *   BENCH_FLEET_WAKE_DELAY_S=20  BENCH_FLEET_SETTLE_S=10     BENCH_FLEET_NOTICE_DIALOG_KB=400
+ *   BENCH_FLEET_NOTICE_SAMPLE=100 (jobs finishing while the rest run; 0: none)
+ *   BENCH_FLEET_NOTICE_BURST=1   (then every task at once; 0: not)
  *   BENCH_FLEET_NOTICE_WAIT_S=   (default 90 s + 20 ms per job)
  *   BENCH_FLEET_REDIS_URL=       (default: a private redis-server, so its command counts are ours)
  *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app, e.g. a larger heap)
@@ -133,6 +135,8 @@ for (const name of selected) {
         wakeDelayS: envNumber("BENCH_FLEET_WAKE_DELAY_S", 20),
         settleS: envNumber("BENCH_FLEET_SETTLE_S", 10),
         noticeDialogKiB: envNumber("BENCH_FLEET_NOTICE_DIALOG_KB", 400),
+        noticeSample: envNumber("BENCH_FLEET_NOTICE_SAMPLE", 100),
+        noticeBurst: envSwitch("BENCH_FLEET_NOTICE_BURST", true),
         noticeWaitS: process.env.BENCH_FLEET_NOTICE_WAIT_S?.trim()
           ? envNumber("BENCH_FLEET_NOTICE_WAIT_S", 90)
           : undefined,

@@ -64,6 +64,17 @@ describe("faults", () => {
     expect((await fetch(docxUrl)).status).toBe(200);
   });
 
+  it("completes the listed tasks at their next poll while the others keep running", async () => {
+    emulator.knobs.pollsToComplete = 1000;
+    const listed = await submit(emulator, "/audio2dialog", audioForm());
+    const other = await submit(emulator, "/audio2dialog", audioForm());
+    emulator.knobs.completeTaskIds = [listed];
+    const status = async (id: string) =>
+      ((await callApi(emulator, `/audio2dialog/${id}`)).body.data as TaskView).status;
+    expect(await status(listed)).toBe("completed");
+    expect(await status(other)).not.toBe("completed");
+  });
+
   it("makes the next task of a kind fail with the given message", async () => {
     emulator.knobs.failNextTasks.push({ kind: "audio", message: "The audio has no speech." });
     const failedId = await submit(emulator, "/audio2dialog", audioForm());

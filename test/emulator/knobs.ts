@@ -81,6 +81,11 @@ export const knobsSchema = z.strictObject({
   docxTtlMs: count,
   /** Hand out docx links that have already expired, and refuse every docx download with 410. */
   expireDocxLinks: z.boolean(),
+  /**
+   * Tasks (by id) that complete at their next poll whatever `pollsToComplete` and the
+   * durations say: a benchmark finishes a few tasks while the rest keep running.
+   */
+  completeTaskIds: z.array(z.string()),
   /** Each entry makes the next submitted task of its kind fail (used once). */
   failNextTasks: z.array(failNextTaskSchema),
   /** Each entry answers the next `count` matching requests with `status` (used up). */
@@ -136,6 +141,7 @@ export function defaultKnobs(): Knobs {
     noteMinChars: 0,
     docxTtlMs: DOCX_TTL_MS,
     expireDocxLinks: false,
+    completeTaskIds: [],
     failNextTasks: [],
     faults: [],
     latencyMs: 0,

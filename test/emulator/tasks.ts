@@ -132,6 +132,7 @@ export class TaskStore {
   }
 
   #isDue(task: Task, now: number): boolean {
+    if (this.#knobs.completeTaskIds.includes(task.id)) return true;
     return (
       task.polls >= this.#knobs.pollsToComplete && now - task.createdAt >= this.#duration(task)
     );
