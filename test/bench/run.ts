@@ -135,7 +135,10 @@ for (const name of selected) {
         wakeDelayS: envNumber("BENCH_FLEET_WAKE_DELAY_S", 20),
         settleS: envNumber("BENCH_FLEET_SETTLE_S", 10),
         noticeDialogKiB: envNumber("BENCH_FLEET_NOTICE_DIALOG_KB", 400),
-        noticeSample: envNumber("BENCH_FLEET_NOTICE_SAMPLE", 100),
+        noticeSample:
+          process.env.BENCH_FLEET_NOTICE_SAMPLE?.trim() === "0"
+            ? 0
+            : envNumber("BENCH_FLEET_NOTICE_SAMPLE", 100),
         noticeBurst: envSwitch("BENCH_FLEET_NOTICE_BURST", true),
         noticeWaitS: process.env.BENCH_FLEET_NOTICE_WAIT_S?.trim()
           ? envNumber("BENCH_FLEET_NOTICE_WAIT_S", 90)
