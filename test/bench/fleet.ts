@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -68,7 +69,7 @@ export interface FleetOptions {
   noticeWaitS: number | undefined;
   /** A Redis to use instead of a private `redis-server` (its commands are counted too). */
   redisUrl: string | undefined;
-  /** NODE_OPTIONS of the replicas and the real app (a larger heap: `--max-old-space-size=8192`). */
+  /** More NODE_OPTIONS of the replicas and the real app, after the flags of `npm start`. */
   nodeOptions: string | undefined;
 }
 
@@ -242,7 +243,7 @@ async function runFleet(
       TEMP_DIR: dir,
       LEASE_MS: String(options.leaseS * 1000),
       ADMISSION_N: String(n),
-      ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }),
+      NODE_OPTIONS: nodeOptionsOf(code.root, options),
     });
     replica.onShown = onShown;
     started.push(replica);
@@ -438,6 +439,18 @@ async function sampleNotice(
   return { result, ids: new Set(sample.map((e) => e.id)) };
 }
 
+/**
+ * NODE_OPTIONS of a checkout's replicas and app: the V8 flags its `npm start` runs the bot
+ * with (so each code is measured as it runs in production), then `BENCH_FLEET_NODE_OPTIONS`.
+ */
+function nodeOptionsOf(root: string, options: FleetOptions): string {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    scripts?: { start?: string };
+  };
+  const flags = pkg.scripts?.start?.match(/--max-[\w-]+=\d+/g) ?? [];
+  return [...flags, options.nodeOptions ?? ""].join(" ").trim();
+}
+
 /** Makes every task complete at its next poll; times each job until its next stage shows. */
 async function notice(
   options: FleetOptions,
@@ -584,7 +597,7 @@ async function timeMetrics(
         MAX_ACTIVE_JOBS_PER_USER: limit,
         MAX_ACTIVE_JOBS_PER_CHANNEL: limit,
         MAX_ACTIVE_JOBS: limit,
-        ...(options.nodeOptions === undefined ? {} : { NODE_OPTIONS: options.nodeOptions }),
+        NODE_OPTIONS: nodeOptionsOf(code.root, options),
       },
       join(code.root, "src/main.ts"),
     );

@@ -20,7 +20,8 @@
  *   BENCH_FLEET_NOTICE_BURST=1   (then every task at once; 0: not)
  *   BENCH_FLEET_NOTICE_WAIT_S=   (default 90 s + 20 ms per job)
  *   BENCH_FLEET_REDIS_URL=       (default: a private redis-server, so its command counts are ours)
- *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app, e.g. a larger heap)
+ *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app after the V8 flags
+ *                                of `npm start`, e.g. --expose-gc for the live heap)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";

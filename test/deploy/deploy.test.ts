@@ -231,10 +231,19 @@ describe("Dockerfile", () => {
     const healthcheck = at("HEALTHCHECK", /CMD \["node", "src\/healthcheck\.ts"\]$/);
     expect(instructions[healthcheck]?.args).toMatch(/--timeout=\d+s/);
     const cmd = instructions.findIndex((i) => i.keyword === "CMD");
-    expect(instructions[cmd]?.args).toBe('["node", "src/main.ts"]');
+    expect(instructions[cmd]?.args).toBe('["node", "--max-semi-space-size=32", "src/main.ts"]');
     expect(instructions.filter((i) => i.keyword === "CMD")).toHaveLength(1);
     expect(user).toBeLessThan(cmd);
     expect(instructions.findLastIndex((i) => i.keyword === "USER")).toBe(user);
+  });
+
+  it("runs the bot with the V8 flags of `npm start`", () => {
+    const start = (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts
+      .start;
+    const flags = (text: string) => text.match(/--max-[\w-]+=\d+/g) ?? [];
+    const cmd = instructions.find((i) => i.keyword === "CMD")?.args ?? "";
+    expect(flags(start)).toEqual(["--max-semi-space-size=32"]);
+    expect(flags(cmd)).toEqual(flags(start));
   });
 
   it("copies only files that exist in the repository", () => {
