@@ -182,6 +182,8 @@ export class JobRunner {
   async #drive({ jobId: id, token }: DueClaim): Promise<void> {
     const { store, leaseTtlMs, repo } = this.#o;
     this.#running.add(id);
+    /** Due time of a job given back unstarted at stop: queued again once the lease is free. */
+    let giveBackAt: number | undefined;
     try {
       const options = { ttlMs: leaseTtlMs, keepAlive: true, token };
       await withLease(store, jobLeaseKey(id), options, async (lease) => {
@@ -196,14 +198,14 @@ export class JobRunner {
           const ran = await this.#scheduler.run(transfer, () =>
             this.#stepWhileDue(id, signal, renew, job),
           );
-          // Stopping before its turn: the claim hid it for a lease time; due again now.
-          if (ran === "dropped" && job !== undefined && isActive(job) && job.wakeAt !== undefined) {
-            await store.schedule(id, job.wakeAt).catch(() => undefined);
-          }
+          // Stopping before its turn: the claim hid it for a lease time.
+          if (ran === "dropped" && job !== undefined && isActive(job)) giveBackAt = job.wakeAt;
         } finally {
           this.#controllers.delete(id);
         }
       });
+      // After the release: a claim that found the lease still held would hide it again.
+      if (giveBackAt !== undefined) await store.schedule(id, giveBackAt).catch(() => undefined);
     } finally {
       this.#running.delete(id);
       if (this.#rerun.delete(id)) this.kick(id);
