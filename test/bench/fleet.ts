@@ -106,6 +106,11 @@ export interface FleetRun {
     victimJobs: number;
     p50Seconds: number;
     maxSeconds: number;
+    /**
+     * From the time each job became claimable (its due time in the queue, or the end of
+     * the dead replica's lease on it) to its poll by a survivor (Redis queue only).
+     */
+    afterClaimable?: { p50Seconds: number; maxSeconds: number };
     missing: number;
     leaseSeconds: number;
   };
@@ -309,7 +314,9 @@ async function runFleet(
 
     // 5. Takeover: one replica is killed; every job it drove must be polled by another.
     if (r >= 2) {
-      run.takeover = await takeover(options, emulator, replicas, manifest);
+      const dueKey = `${prefix}:due`;
+      const claimableAt = (ids: string[]) => redis.scores(dueKey, ids);
+      run.takeover = await takeover(options, emulator, replicas, manifest, claimableAt);
       const victim = replicas[0];
       if (victim !== undefined) victim.onShown = undefined;
       const fresh = await startReplica(0);
@@ -357,6 +364,8 @@ async function takeover(
   emulator: EmulatorProcess,
   replicas: Replica[],
   manifest: ManifestEntry[],
+  /** When each job becomes claimable, from the store's due queue (null: not known). */
+  claimableAt: (jobIds: string[]) => Promise<(number | null)[]>,
 ): Promise<NonNullable<FleetRun["takeover"]>> {
   // Which replica polled each task last: that one drives it now.
   const snapshots = await Promise.all(replicas.map((replica) => replica.request("snapshot")));
@@ -369,6 +378,9 @@ async function takeover(
   });
   const polled = new Set(manifest.flatMap((e) => (e.taskId === undefined ? [] : [e.taskId])));
   const driven = [...latest].filter(([taskId, l]) => l.replica === 0 && polled.has(taskId));
+  const jobOfTask = new Map(manifest.map((e) => [e.taskId, e.id]));
+  // Read just before the kill: a job the victim holds then is claimable when its lease ends.
+  const due = await claimableAt(driven.map(([taskId]) => jobOfTask.get(taskId) ?? ""));
   const victim = must(replicas[0]);
   const killedAt = await victim.kill();
   const deadline = killedAt + options.leaseS * 1000 + 2 * POLL_MAX_MS + 30_000;
@@ -387,10 +399,24 @@ async function takeover(
     await sleep(500);
   }
   const waits = [...firstAfter.values()].map((at) => Math.max(0, at - killedAt) / 1000);
+  const late = driven.flatMap(([taskId], i) => {
+    const at = firstAfter.get(taskId);
+    const claimable = due[i];
+    if (at === undefined || claimable === null || claimable === undefined) return [];
+    return [Math.max(0, at - Math.max(killedAt, claimable)) / 1000];
+  });
   return {
     victimJobs: driven.length,
     p50Seconds: round(percentile(waits, 50), 1),
     maxSeconds: round(waits.length > 0 ? Math.max(...waits) : Number.NaN, 1),
+    ...(late.length === 0
+      ? {}
+      : {
+          afterClaimable: {
+            p50Seconds: round(percentile(late, 50), 1),
+            maxSeconds: round(Math.max(...late), 1),
+          },
+        }),
     missing: driven.length - firstAfter.size,
     leaseSeconds: options.leaseS,
   };
@@ -766,6 +792,8 @@ interface RedisHandle {
   describe: string;
   commandCalls(): Promise<Map<string, number>>;
   strLen(key: string): Promise<number>;
+  /** Scores of members of a sorted set (null: not in it). */
+  scores(key: string, members: string[]): Promise<(number | null)[]>;
   drop(prefix: string): Promise<void>;
   emptyDatabase(): Promise<number>;
   flushDatabase(db: number): Promise<void>;
@@ -814,6 +842,8 @@ async function openRedis(url: string | undefined): Promise<RedisHandle> {
       return calls;
     },
     strLen: (key) => client.strLen(key),
+    scores: (key, members) =>
+      members.length === 0 ? Promise.resolve([]) : client.zmScore(key, members),
     async drop(prefix) {
       if (isPrivate) {
         await client.flushDb();

@@ -377,7 +377,9 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
     "is the stored value's size (Keyv's ~35-byte expiry wrapper included) read from the store",
     `after the window (target ≤ ${FLEET_RECORD_TARGET_BYTES / 1024} KiB). **Takeover** (R ≥ 2): replica 0 is killed with SIGKILL; the jobs`,
     "it drove are those whose task it polled last; the time is from its death until the",
-    "emulator's poll log shows each of them polled again (p50 / max), beside the lease TTL.",
+    "emulator's poll log shows each of them polled again (p50 / max), beside the lease TTL;",
+    "*after claimable* counts from when each became claimable instead (its score in the due",
+    "queue just before the kill: its next poll time, or the end of the victim's lease on it).",
     `Replica 0 is then started again. **Notice of a sample**: the tasks of ${o.noticeSample} jobs spread over the`,
     "polled ones complete at their next poll (`completeTaskIds`) while every other task keeps",
     "running, and per job the time from that flip until a replica's gateway shows its next",
@@ -419,7 +421,7 @@ export function renderFleet(result: FleetResult, at: RunFacts): string {
       const worst = n ? Math.max(...n.figures.map((f) => f.loopP99Ms)) : undefined;
       const s = r.sampleNotice;
       const sample = s ? `${s.noticed} of ${s.expected}, ${q(s.latency)}` : "–";
-      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${sample} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
+      return `| ${r.jobs} | ${where(r)} | ${code(r)} | ${sample} | ${n ? `${n.noticed} of ${n.expected}` : "–"} | ${q(n?.latency)} | ${q(n?.byStage.naming)} | ${q(n?.byStage.delivering)} | ${q(n?.transition.naming, 3)} | ${q(n?.transition.delivering, 3)} | ${num(worst)} | ${t ? `${num(t.p50Seconds)} / ${num(t.maxSeconds)} (${t.victimJobs}${t.missing ? `, ${t.missing} never` : ""}; ${t.leaseSeconds} s)${t.afterClaimable ? `; after claimable ${num(t.afterClaimable.p50Seconds)} / ${num(t.afterClaimable.maxSeconds)}` : ""}` : "–"} | ${kb(rec.transcribing)} / ${kb(rec.naming)} / ${kb(rec.writing)} |`;
     }),
   ];
   const pairs = ok.flatMap((current) => {
