@@ -136,7 +136,7 @@ export class Admission {
         const place = next.waiting.filter((s) => plan.places.get(s.id)?.admitted).map((s) => s.id);
         return changed ? { place, next } : { place };
       });
-      batch.forEach((r, i) => r.done(i === 0 ? ready : []));
+      for (const [i, r] of batch.entries()) r.done(i === 0 ? ready : []);
     } catch (error) {
       // Taken before the failure, or still waiting (then failed with this turn).
       if (batch.length === 0) [batch, this.#releases] = [this.#releases, []];
