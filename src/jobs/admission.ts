@@ -196,11 +196,12 @@ export class Admission {
     const { store } = this.#o;
     const result = await withLease(store, LEASE_KEY, ADMISSION_LEASE, async () => {
       let record = await this.#read();
-      if (this.#o.now() - record.checkedAt > VERIFY_EVERY_MS) record = await this.#verify(record);
+      // A checked record is saved even when the change itself changes nothing: else every
+      // call of the next minute would check all the listed jobs again.
+      const check = this.#o.now() - record.checkedAt > VERIFY_EVERY_MS;
+      if (check) record = await this.#verify(record);
       const { place, next } = await change(record);
-      if (next !== undefined || record.checkedAt === 0) {
-        await store.set("meta", KEY, next ?? record);
-      }
+      if (next !== undefined || check) await store.set("meta", KEY, next ?? record);
       return place;
     });
     if (!result.held) throw new Error("The admission lease stayed busy.");

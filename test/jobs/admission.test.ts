@@ -128,6 +128,34 @@ describe.each(backends)("Admission (%s)", (_kind, open) => {
     expect(await admission.request(job("a2", "alice", "C1", 2))).toEqual(admitted);
   });
 
+  it("checks the listed jobs once a minute, even when the check is all that changed", async () => {
+    // Regression: a checked record was saved only with another change, so once a check had
+    // dropped the ids the calls were about, every call read every listed job again (1,000
+    // jobs: a million reads while 1,000 notices came in).
+    const holding = new Set(["c1", "c2", "c3"]);
+    let checks = 0;
+    const admission = new Admission({
+      store,
+      limits: { perUser: 5, perChannel: 5, total: 5 },
+      logger,
+      stillHolds: async (id) => {
+        checks += 1;
+        return holding.has(id);
+      },
+      now: () => now,
+    });
+    let now = 1_000_000;
+    for (const id of holding) await admission.request(job(id, "u", "C1", 1));
+    checks = 0;
+    now += 61_000;
+    // c1 left without giving its slot back; its release comes after the check dropped it.
+    holding.delete("c1");
+    expect(await admission.release("c1")).toEqual([]);
+    expect(checks).toBe(3);
+    for (let i = 0; i < 5; i++) await admission.release("c1");
+    expect(checks).toBe(3);
+  });
+
   it("never admits more than the limits allow, however many ask at once", async () => {
     const limits = { perUser: 2, perChannel: 3, total: 4 };
     const replicas = [admissionOn(store, limits).admission, admissionOn(store, limits).admission];
