@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createJobs, type Job } from "../../src/jobs/index.ts";
+import { createJobs, type Job, type NoteTakerPort } from "../../src/jobs/index.ts";
 import { createPollSchedule, NoteTakerTransientError } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
@@ -88,6 +88,24 @@ async function advanceUntil(
   }
 }
 const inStage = (id: string, stage: Job["stage"]) => async () => (await stageOf(id)) === stage;
+
+/** Another job layer on `store`, as another replica or the process after a restart. */
+function jobsOn(
+  on: Store,
+  noteTaker: NoteTakerPort,
+  runner?: NonNullable<Parameters<typeof createJobs>[0]["runner"]>,
+) {
+  return createJobs({
+    store: on,
+    client: noteTaker,
+    gateway,
+    schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+    logger: pino({ level: "silent" }),
+    tempDir: `${temp.dir}/jobs`,
+    retentionMs: 30 * 24 * 3600_000,
+    ...(runner === undefined ? {} : { runner }),
+  });
+}
 
 /** A job in transcribing, polling task `t<i>`, as the store would hold it. */
 async function jobOf(i: number): Promise<Job> {
@@ -208,15 +226,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
     const wakeAt = stored?.wakeAt ?? 0;
     // A new runner on the same store, as after a restart, long after the poll was due.
     vi.setSystemTime(wakeAt + 60_000);
-    const restarted = createJobs({
-      store,
-      client,
-      gateway,
-      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
-      logger: pino({ level: "silent" }),
-      tempDir: `${temp.dir}/jobs`,
-      retentionMs: 30 * 24 * 3600_000,
-    });
+    const restarted = jobsOn(store, client);
     expect(await restarted.runner.start()).toBe(1);
     await advanceUntil(() => client.calls.audioPolls.length > before, 0);
     expect(client.calls.audioPolls.at(-1)).toBe(wakeAt + 60_000);
@@ -241,15 +251,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       return claimDue(...args);
     };
     client.audioScript = [running("processing")];
-    const busy = createJobs({
-      store,
-      client,
-      gateway,
-      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
-      logger: pino({ level: "silent" }),
-      tempDir: `${temp.dir}/jobs`,
-      retentionMs: 30 * 24 * 3600_000,
-    });
+    const busy = jobsOn(store, client);
     for (let i = 0; i < 300; i++) await busy.repo.create(await jobOf(i));
     const startedAt = Date.now();
     await busy.runner.start();
@@ -277,19 +279,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       await held;
       return running("processing");
     };
-    const options = {
-      store,
-      gateway,
-      schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
-      logger: pino({ level: "silent" }),
-      tempDir: `${temp.dir}/jobs`,
-      retentionMs: 30 * 24 * 3600_000,
-    };
-    const one = createJobs({
-      ...options,
-      client: holding,
-      runner: { concurrency: { transfers: 1, calls: 1 } },
-    });
+    const one = jobsOn(store, holding, { concurrency: { transfers: 1, calls: 1 } });
     for (let i = 0; i < 3; i++) await one.repo.create(await jobOf(i));
     await one.runner.start();
     await advanceUntil(() => polled.length === 1 && one.runner.stats().queued === 1, 0);
@@ -307,7 +297,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       peerPolls.push(taskId);
       return original(taskId);
     };
-    const peer = createJobs({ ...options, client: peerClient });
+    const peer = jobsOn(store, peerClient);
     await peer.runner.start();
     await advance(2_000);
     await peer.runner.stop(100);
@@ -328,17 +318,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
           return original(...args);
         };
       }
-      const replicas = [0, 1].map(() =>
-        createJobs({
-          store: counting,
-          client,
-          gateway,
-          schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
-          logger: pino({ level: "silent" }),
-          tempDir: `${temp.dir}/jobs`,
-          retentionMs: 30 * 24 * 3600_000,
-        }),
-      );
+      const replicas = [0, 1].map(() => jobsOn(counting, client));
       const later = Date.now() + 3600_000;
       for (let i = 0; i < jobCount; i++) {
         const job = { ...(await jobOf(i)), wakeAt: later };
