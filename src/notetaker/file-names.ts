@@ -24,6 +24,18 @@ const FALLBACK_STEM = "recording";
  * nothing more.
  */
 export function safeFileName(name: string, options: { fallbackExtension?: string } = {}): string {
+  // Cutting a long name can leave an end that reads as an extension (`…..abab`): cleaned
+  // again until nothing changes, so a second call never changes the name.
+  let safe = cleanOnce(name, options);
+  for (let pass = 0; pass < 5; pass++) {
+    const again = cleanOnce(safe, {});
+    if (again === safe) break;
+    safe = again;
+  }
+  return safe;
+}
+
+function cleanOnce(name: string, options: { fallbackExtension?: string }): string {
   const flat = stripInvisibleChars(name)
     .replace(CONTROL_CHARS, "")
     .replace(LONE_SURROGATES, "")
@@ -32,7 +44,9 @@ export function safeFileName(name: string, options: { fallbackExtension?: string
     .split(SEPARATORS)
     // Empty pieces, `.` and `..` are path syntax, not part of a name.
     .filter((piece) => !/^[\s.]*$/.test(piece))
-    .join("_");
+    .join("_")
+    // Before the extension is looked for: `a..b.` and its result `a..b` must both be `a.b`.
+    .replace(/[\s.]+$/, "");
   const match = EXTENSION.exec(flat);
   const fallback = options.fallbackExtension;
   const extension =

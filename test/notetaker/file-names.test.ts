@@ -87,6 +87,16 @@ describe("safeFileName", () => {
     );
   });
 
+  it("reads the extension after trailing dots are gone, so a second pass changes nothing", () => {
+    // Regression: `@here..NaN.` became `@here..NaN`, and that became `@here.NaN`.
+    expect(safeFileName("@here..NaN.")).toBe("@here.NaN");
+    expect(safeFileName("meeting.m4a. ", { fallbackExtension: "m4a" })).toBe("meeting.m4a");
+    // Cut to 200 characters, a long name's end read as an extension the second time.
+    const long = safeFileName(`${"ab".repeat(95)}..${"ab".repeat(7)}`);
+    expect(long.length).toBeLessThanOrEqual(200);
+    expect(safeFileName(long)).toBe(long);
+  });
+
   it("is safe and idempotent for any input", () => {
     const name = fc.oneof(
       nastyText(400),
