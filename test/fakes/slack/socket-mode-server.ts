@@ -79,6 +79,9 @@ export async function createFakeSocketMode(
         ? "401 Unauthorized"
         : undefined;
     if (refusal !== undefined) {
+      // The client may reset the connection before or while it reads the refusal: an
+      // ECONNRESET here is expected, not a crash of the test process.
+      socket.on("error", () => {});
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
