@@ -12,6 +12,8 @@ const DAY_MS = 24 * 60 * 60_000;
 const DUE_QUEUE_MARK = "due-queue";
 /** The lease under which one process at a time changes a job (runner steps, commands). */
 export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
+/** How long a new job's queue entry waits for its record to be written (see `save`). */
+const NEW_JOB_WAIT_MS = 60_000;
 
 /**
  * Job records in the store. Every record read back is validated: a record damaged on disk or
@@ -62,9 +64,13 @@ export class JobRepository {
     }
     // The due queue learns the next step's time before the record does: a crash between
     // the two leaves an entry the runner finds not due, never a due job nobody claims.
+    // A new job's entry first waits a minute: claimed before its record exists, it would be
+    // found missing and forgotten (seen with two replicas claiming as fast as jobs came).
     const due = active ? job.wakeAt : undefined;
-    if (due !== undefined) await this.#store.schedule(job.id, due);
+    const isNew = previous === undefined;
+    if (due !== undefined) await this.#store.schedule(job.id, isNew ? due + NEW_JOB_WAIT_MS : due);
     await this.#store.set("jobs", job.id, job, this.#retentionMs);
+    if (due !== undefined && isNew) await this.#store.schedule(job.id, due);
     const wasDue = previous === undefined || (wasActive && previous.wakeAt !== undefined);
     if (due === undefined && wasDue) await this.#store.unschedule(job.id);
     if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);

@@ -118,6 +118,29 @@ describe("JobRepository", () => {
     expect(await repo.listActiveIds()).toEqual([]);
   });
 
+  it("keeps a new job out of the claims until its record is written", async () => {
+    // Regression: the queue learnt a new job before its record did, so a replica claiming at
+    // that moment found no record and forgot the job: it was never driven (1 in ~4 suites).
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    let claimedEarly: string[] | undefined;
+    const set = store.set.bind(store);
+    store.set = async (ns, key, value, ttlMs) => {
+      if (ns === "jobs") {
+        const early = await store.claimDue(Date.now() + 1000, 10, jobLeaseKey(""), 5000);
+        claimedEarly = early.claimed.map((c) => c.jobId);
+      }
+      return set(ns, key, value, ttlMs);
+    };
+    await repo.create({ ...job("fresh"), wakeAt: Date.now() });
+    expect(claimedEarly).toEqual([]);
+    store.set = set;
+    const after = await store.claimDue(Date.now() + 1000, 10, jobLeaseKey(""), 5000);
+    expect(after.claimed.map((c) => c.jobId)).toEqual(["fresh"]);
+  });
+
   it("treats a damaged record as gone instead of trusting it", async () => {
     const repo = new JobRepository(store, {
       retentionMs: 60_000,
