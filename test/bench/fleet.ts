@@ -27,6 +27,7 @@ import {
 } from "./fleet-common.ts";
 import type { FleetCommand, FleetReply, PhaseFigures, Shown } from "./fleet-replica.ts";
 import {
+  benchAppEnv,
   benchFile,
   lastJson,
   median,
@@ -613,13 +614,7 @@ async function timeMetrics(
     const started = performance.now();
     app = await spawnApp(
       {
-        SLACK_BOT_TOKEN: fake.botToken,
-        SLACK_SIGNING_SECRET: "bench-signing-secret-0123456789",
-        SLACK_API_URL: fake.apiUrl,
-        NOTE_TAKER_BASE_URL: emulator.baseUrl,
-        NOTE_TAKER_API_KEY: emulator.apiKey,
-        STORE_URL: storeUrl,
-        LOG_LEVEL: "info",
+        ...benchAppEnv(fake, emulator, storeUrl),
         MAX_ACTIVE_JOBS_PER_USER: limit,
         MAX_ACTIVE_JOBS_PER_CHANNEL: limit,
         MAX_ACTIVE_JOBS: limit,

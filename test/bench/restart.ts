@@ -12,6 +12,7 @@ import { spawnApp } from "../helpers/spawn-app.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import {
+  benchAppEnv,
   benchFile,
   countTranscribing,
   lastJson,
@@ -87,13 +88,7 @@ export async function benchRestart(n: number, runs = 5): Promise<RestartResult> 
         await restore();
         const started = performance.now();
         const proc = await spawnApp({
-          SLACK_BOT_TOKEN: fake.botToken,
-          SLACK_SIGNING_SECRET: "bench-signing-secret-0123456789",
-          SLACK_API_URL: fake.apiUrl,
-          NOTE_TAKER_BASE_URL: emulator.baseUrl,
-          NOTE_TAKER_API_KEY: emulator.apiKey,
-          STORE_URL: storeUrl,
-          LOG_LEVEL: "info",
+          ...benchAppEnv(fake, emulator, storeUrl),
           ...profile,
         });
         const ms = performance.now() - started;

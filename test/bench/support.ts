@@ -7,6 +7,23 @@ import { stopChild } from "../helpers/stop-child.ts";
 
 export const MiB = 1024 * 1024;
 
+/** The environment of a benchmarked bot: HTTP mode against a fake Slack and the emulator. */
+export function benchAppEnv(
+  fake: { botToken: string; apiUrl: string },
+  emulator: { baseUrl: string; apiKey: string },
+  storeUrl: string,
+): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: "bench-signing-secret-0123456789",
+    SLACK_API_URL: fake.apiUrl,
+    NOTE_TAKER_BASE_URL: emulator.baseUrl,
+    NOTE_TAKER_API_KEY: emulator.apiKey,
+    STORE_URL: storeUrl,
+    LOG_LEVEL: "info",
+  };
+}
+
 /** Rounds to one decimal. */
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
