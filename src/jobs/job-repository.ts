@@ -49,10 +49,10 @@ export class JobRepository {
    * as long as a finished one, then expires with its dialog and note.
    *
    * `previous` is the record this save replaces, as read under the job's lease. The active
-   * index changes only when the job enters or leaves the active stages (an index update
-   * reads the whole list on SQLite: 0.6 ms per poll at 5,000 jobs). It joins the index
-   * before its record says active and leaves it after, so a crash in between leaves an
-   * extra id (dropped by the runner's sweep), never an active job that no one resumes.
+   * index changes only when the job enters or leaves the active stages or changes stage
+   * (it feeds the stage gauge). It joins the index before its record says active and leaves
+   * it after, so a crash in between leaves an extra id (counted by the gauge until a
+   * workspace's data is forgotten), never an active job that no one resumes.
    */
   async save(job: Job, previous?: Job): Promise<void> {
     await this.#keepBlobs(job, previous);
