@@ -1,0 +1,86 @@
+import { runTool } from "./run-tool.ts";
+import type { MediaTools } from "./tools.ts";
+
+export interface ExtractSpeechOptions {
+  input: string;
+  /** Written as Ogg Opus; the caller names it (`.ogg`, one of the Note Service's formats). */
+  output: string;
+  /** From `probeMedia`: progress is a fraction of it. */
+  durationSec: number | undefined;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Called as FFmpeg reports its position, with a fraction in 0..1. */
+  onProgress?: ((fraction: number) => void) | undefined;
+  onStart?: ((pid: number) => void) | undefined;
+}
+
+/**
+ * The audio the Note Service gets from a recording it would not take as it is: the first
+ * audio stream, down-mixed to mono at 16 kHz (speech's band; what speech recognisers work
+ * at) and coded as Opus at 32 kbit/s with its speech tuning — an hour is ~14 MB, so even a
+ * 21-hour recording fits the service's 300 MB. Video, subtitles and data streams are not
+ * decoded at all (`-map 0:a:0`), which is what keeps an hour of 720p video fast.
+ */
+export const SPEECH_ARGS = [
+  "-map",
+  "0:a:0",
+  "-vn",
+  "-sn",
+  "-dn",
+  "-ac",
+  "1",
+  "-ar",
+  "16000",
+  "-c:a",
+  "libopus",
+  "-b:a",
+  "32k",
+  "-application",
+  "voip",
+  "-f",
+  "ogg",
+] as const;
+
+/** Extracts the speech of `input` into `output` (see {@link SPEECH_ARGS}). */
+export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions): Promise<void> {
+  const durationUs = o.durationSec === undefined ? undefined : o.durationSec * 1e6;
+  await runTool(
+    tools.ffmpeg,
+    [
+      "-nostdin",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-i",
+      o.input,
+      ...SPEECH_ARGS,
+      // key=value lines on stdout, a block every half second; no stats on stderr.
+      "-progress",
+      "pipe:1",
+      "-stats_period",
+      "0.5",
+      "-nostats",
+      o.output,
+    ],
+    {
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+      onStart: o.onStart,
+      onLine: (line) => {
+        if (durationUs === undefined || o.onProgress === undefined) return;
+        const position = positionUsOf(line);
+        if (position !== undefined) o.onProgress(Math.min(1, Math.max(0, position / durationUs)));
+      },
+    },
+  );
+}
+
+/**
+ * The position in microseconds of an `-progress` line `out_time_us=…` (FFmpeg 5 also
+ * prints `out_time_ms`, in microseconds despite its name, and `N/A` before the first packet).
+ */
+export function positionUsOf(line: string): number | undefined {
+  const match = /^out_time_us=(\d+)$/.exec(line.trim());
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}

@@ -1,0 +1,48 @@
+import { dirname, join } from "node:path";
+import { runTool } from "./run-tool.ts";
+
+/** The FFmpeg programs the bot prepares recordings with. */
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** The first line of `ffmpeg -version`, for the start-up log. */
+  version: string;
+}
+
+const CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * Finds FFmpeg and ffprobe: `ffmpegPath` (FFMPEG_PATH) or `ffmpeg` on PATH, and
+ * `ffprobePath` (FFPROBE_PATH), else the ffprobe beside that ffmpeg, else `ffprobe` on
+ * PATH. Undefined when either does not run: the bot then takes only what the Note Service
+ * takes as it is.
+ */
+export async function findMediaTools(o: {
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+}): Promise<MediaTools | undefined> {
+  const ffmpeg = o.ffmpegPath ?? "ffmpeg";
+  const version = await versionOf(ffmpeg);
+  if (version === undefined) return undefined;
+  const candidates =
+    o.ffprobePath !== undefined
+      ? [o.ffprobePath]
+      : ffmpeg.includes("/")
+        ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
+        : ["ffprobe"];
+  for (const ffprobe of candidates) {
+    if ((await versionOf(ffprobe)) !== undefined) return { ffmpeg, ffprobe, version };
+  }
+  return undefined;
+}
+
+async function versionOf(command: string): Promise<string | undefined> {
+  try {
+    const out = await runTool(command, ["-hide_banner", "-version"], {
+      timeoutMs: CHECK_TIMEOUT_MS,
+    });
+    return out.split("\n")[0]?.trim() || command;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Runs FFmpeg quietly (tests make their recordings with it); rejects on failure. */
+export async function ffmpeg(...args: string[]): Promise<void> {
+  await run("ffmpeg", ["-v", "error", "-nostdin", "-y", ...args]);
+}
+
+/** What ffprobe says of a file: its duration in seconds and its streams' kinds. */
+export async function probe(path: string): Promise<{ duration: number; streams: string[] }> {
+  const { stdout } = await run("ffprobe", [
+    "-v",
+    "error",
+    "-show_format",
+    "-show_streams",
+    "-of",
+    "json",
+    path,
+  ]);
+  const json = JSON.parse(stdout) as {
+    format: { duration?: string; format_name?: string };
+    streams: { codec_type: string }[];
+  };
+  return {
+    duration: Number(json.format.duration),
+    streams: json.streams.map((s) => s.codec_type),
+  };
+}
+
+/**
+ * Processes whose command line mentions `text` (a test's temp folder): an FFmpeg a test
+ * started through the bot. Read from /proc: no `ps` needed.
+ */
+export async function processesMentioning(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const cmdline = await readFile(join("/proc", pid, "cmdline"), "utf8").catch(() => "");
+    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll("\0", " ")}`);
+  }
+  return found;
+}
