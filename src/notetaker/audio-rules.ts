@@ -38,11 +38,25 @@ export async function checkAudioFile(path: string, filename: string): Promise<nu
     throw new NoteTakerInputError(`The recording ${filename} could not be read.`, { cause });
   });
   if (!info.isFile()) throw new NoteTakerInputError(`The recording ${filename} is not a file.`);
-  if (info.size === 0) throw new NoteTakerInputError(`The recording ${filename} is empty.`);
-  if (info.size > MAX_AUDIO_BYTES) {
+  checkAudioSize(filename, info.size);
+  return info.size;
+}
+
+/** Checks a recording's name and size against the API's rules (a stream, not yet on disk). */
+export function checkAudioMeta(filename: string, size: number): void {
+  if (audioFormatOf(filename) === undefined) {
+    throw new NoteTakerInputError(
+      `${filename} is not a supported recording: use ${SUPPORTED_AUDIO_FORMATS.join(", ")}.`,
+    );
+  }
+  checkAudioSize(filename, size);
+}
+
+function checkAudioSize(filename: string, size: number): void {
+  if (size === 0) throw new NoteTakerInputError(`The recording ${filename} is empty.`);
+  if (size > MAX_AUDIO_BYTES) {
     throw new NoteTakerInputError(`The recording ${filename} is over 300 MB.`);
   }
-  return info.size;
 }
 
 /** Normalises an ISO 639-1 code ("EN" → "en"); rejects anything else. */

@@ -15,6 +15,12 @@ export interface SubmitAudioInput {
   languageHint?: string;
 }
 
+/** A recording still arriving: `open` streams exactly `size` bytes, each time it is called. */
+export interface RelayAudioInput extends Omit<SubmitAudioInput, "path"> {
+  size: number;
+  open: () => AsyncIterable<Uint8Array>;
+}
+
 export interface SubmitDialogInput {
   dialog: Dialog;
   speakerMap?: SpeakerMapInput;

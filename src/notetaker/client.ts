@@ -5,8 +5,13 @@ import { type Logger, pino } from "pino";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
 import type { z } from "zod";
 import { type ApiTarget, callApi } from "./api-call.ts";
-import { checkAudioFile, checkLanguageHint, checkSpeakerHints } from "./audio-rules.ts";
-import type { SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
+import {
+  checkAudioFile,
+  checkAudioMeta,
+  checkLanguageHint,
+  checkSpeakerHints,
+} from "./audio-rules.ts";
+import type { RelayAudioInput, SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
 import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
 import { NoteTakerError, NoteTakerProtocolError } from "./errors.ts";
 import { safeFileName } from "./file-names.ts";
@@ -17,7 +22,7 @@ import {
   type Sleep,
   withRetries,
 } from "./http.ts";
-import { buildForm, diskFile, encodeMultipart, memoryFile } from "./multipart.ts";
+import { buildForm, diskFile, encodeMultipart, FilePart, memoryFile } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
 import {
   createResultLinkGuard,
@@ -37,7 +42,12 @@ import {
   submitResponseSchema,
 } from "./schemas.ts";
 
-export type { SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
+export type {
+  RelayAudioInput,
+  SubmitAudioInput,
+  SubmitDialogInput,
+  Task,
+} from "./client-types.ts";
 
 export interface NoteTakerClientOptions {
   /** Including `/api/v1/third-party/note-taker`. */
@@ -128,23 +138,54 @@ export class NoteTakerClient {
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
     const filename = safeFileName(input.filename);
     await checkAudioFile(input.path, filename);
-    const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
-    const languageHint =
-      input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint);
+    const fields = this.#audioFields(input);
     return this.#submit(
       "/audio2dialog",
       async () =>
         buildForm({
           // A fresh file reference per attempt: each attempt streams the recording from disk.
           audio: await diskFile(input.path, filename),
-          speakers:
-            speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
-          contextText: nonEmpty(input.contextText),
-          languageHint,
+          ...fields,
         }),
       this.#uploadTimeoutMs,
       signal,
     );
+  }
+
+  /**
+   * Sends a recording that is still arriving (§4.1) — the relay of a download — in one
+   * attempt: a failure is not retried here, the caller sends the finished download with
+   * `submitAudio` instead (the same rules, its retries).
+   */
+  async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
+    const filename = safeFileName(input.filename);
+    checkAudioMeta(filename, input.size);
+    const form = buildForm({
+      audio: new FilePart(filename, "application/octet-stream", input.size, input.open),
+      ...this.#audioFields(input),
+    });
+    const { headers, body } = encodeMultipart(form);
+    const envelope = await this.#observed("POST audio2dialog", () =>
+      callApi(this.#api, "POST", "/audio2dialog", submitResponseSchema, {
+        headers,
+        body,
+        timeoutMs: this.#uploadTimeoutMs,
+        signal,
+      }),
+    );
+    return envelope.data.task_id;
+  }
+
+  /** The text fields of an audio submission, checked. */
+  #audioFields(input: Omit<SubmitAudioInput, "path" | "filename">) {
+    const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
+    return {
+      speakers:
+        speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
+      contextText: nonEmpty(input.contextText),
+      languageHint:
+        input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint),
+    };
   }
 
   /** Sends a dialog for note writing (§4.3); the speaker map always goes in array form. */

@@ -2,6 +2,7 @@ export { audioFormatOf, MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "./audio
 export {
   NoteTakerClient,
   type NoteTakerClientOptions,
+  type RelayAudioInput,
   type SubmitAudioInput,
   type SubmitDialogInput,
   type Task,

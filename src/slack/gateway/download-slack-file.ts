@@ -1,6 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
-import { Transform } from "node:stream";
+import { type FileHandle, open, rm } from "node:fs/promises";
+import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { isTransientStatus } from "../../notetaker/index.ts";
@@ -42,6 +41,8 @@ export interface DownloadOptions extends SlackFileRequest {
   destPath: string;
   /** The size Slack reported, when known: a shorter body means a cut download. */
   expectedBytes?: number;
+  /** Told the file's length after each write reaches the disk (a reader following it). */
+  onWritten?: (bytes: number) => void;
 }
 
 const MAX_REDIRECTS = 5;
@@ -189,15 +190,9 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
     },
   });
   try {
-    await pipeline(
-      body,
-      counter,
-      // Private to the app's user: a recording is personal data.
-      createWriteStream(options.destPath, { highWaterMark: WRITE_BUFFER_BYTES, mode: 0o600 }),
-      {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      },
-    );
+    await pipeline(body, counter, fileSink(options.destPath, options.onWritten), {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
     await rm(options.destPath, { force: true });
     if (error instanceof SlackDownloadError || options.signal?.aborted) throw error;
@@ -215,4 +210,67 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
     );
   }
   return total;
+}
+
+/**
+ * Writes a stream to a new file (0600: a recording is personal data), gathering what
+ * arrived while the last write ran into one `writev`, and says after each write how long
+ * the file is: a reader may follow the download (the relay's upload) without polling.
+ */
+function fileSink(path: string, onWritten: ((bytes: number) => void) | undefined): Writable {
+  let handle: FileHandle | undefined;
+  let written = 0;
+  return new Writable({
+    highWaterMark: WRITE_BUFFER_BYTES,
+    construct(callback) {
+      open(path, "w", 0o600).then((opened) => {
+        handle = opened;
+        callback();
+      }, callback);
+    },
+    writev(chunks, callback) {
+      const buffers = chunks.map(({ chunk }) => chunk as Buffer);
+      writeAll(handle as FileHandle, buffers).then((bytes) => {
+        written += bytes;
+        onWritten?.(written);
+        callback();
+      }, callback);
+    },
+    final(callback) {
+      (handle as FileHandle).close().then(() => callback(), callback);
+    },
+    destroy(error, callback) {
+      if (handle === undefined) callback(error);
+      else
+        handle.close().then(
+          () => callback(error),
+          () => callback(error),
+        );
+    },
+  });
+}
+
+/** `writev` until every byte is written (it may write fewer than given). */
+async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<number> {
+  let total = 0;
+  let rest = buffers;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest);
+    total += bytesWritten;
+    rest = dropBytes(rest, bytesWritten);
+  }
+  return total;
+}
+
+function dropBytes(buffers: Buffer[], bytes: number): Buffer[] {
+  let left = bytes;
+  const out: Buffer[] = [];
+  for (const buffer of buffers) {
+    if (left >= buffer.byteLength) left -= buffer.byteLength;
+    else {
+      out.push(left === 0 ? buffer : buffer.subarray(left));
+      left = 0;
+    }
+  }
+  return out;
 }
