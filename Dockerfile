@@ -3,8 +3,9 @@
 # Stage "build": installs the production dependencies only (`npm ci --omit=dev`, exactly as
 #   package-lock.json says): plain JavaScript, nothing to compile (the SQLite store is Node's
 #   built-in node:sqlite), so no compiler is installed. Then the source is copied.
-# Stage "runtime": a clean node:24-slim with no compilers, the app in /app, run as the
-#   unprivileged `node` user. /app/data is a volume: the default SQLite store
+# Stage "runtime": a clean node:24-slim with no compilers, Debian's ffmpeg (the bot prepares
+#   videos and recordings the Note Service would refuse as they are; ~100 MB of the image),
+#   the app in /app, run as the unprivileged `node` user. /app/data is a volume: the default SQLite store
 #   (STORE_URL=sqlite://data/meeting-notes.sqlite) and the recordings' temp folder
 #   (data/tmp) live there, so keeping that one volume keeps every job.
 #
@@ -22,6 +23,9 @@ COPY src/ ./src/
 
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The code stays owned by root: the app user may write only its data folder.
 COPY --from=build /app /app

@@ -6,8 +6,9 @@ import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
-import { createJobs, type Jobs, type JobsOptions } from "./jobs/index.ts";
+import { createJobs, type Jobs, type JobsOptions, type MediaPort } from "./jobs/index.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createPreparer, findMediaTools } from "./media/index.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
@@ -135,8 +136,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...dispatcher,
     onError: metrics.onSlackError,
   });
+  const media = await openMedia(config, logger);
   jobs = createJobs({
     store,
+    media,
     client: noteTaker,
     gateway,
     schedule: createPollSchedule({ initialMs: config.poll.initialMs, maxMs: config.poll.maxMs }),
@@ -224,4 +227,28 @@ function defaultTempDir(storeUrl: string): string {
     return join(dirname(resolve(storeUrl.slice("sqlite://".length))), "tmp");
   }
   return join(tmpdir(), "meeting-notes");
+}
+
+/**
+ * FFmpeg, when installed: recordings the Note Service would refuse as they are get their
+ * audio prepared. Without it the bot says so of those files only; everything else works.
+ */
+async function openMedia(config: Config, logger: Logger): Promise<MediaPort | undefined> {
+  const tools = await findMediaTools(config.media);
+  if (tools === undefined) {
+    logger.warn(
+      { ffmpegPath: config.media.ffmpegPath ?? "ffmpeg" },
+      "FFmpeg not found: videos and recordings over 300 MB or in other formats are refused",
+    );
+    return undefined;
+  }
+  logger.info(
+    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, version: tools.version },
+    "FFmpeg found",
+  );
+  return createPreparer(tools, {
+    concurrency: config.media.concurrency,
+    timeoutMs: config.media.timeoutMs,
+    logger: logger.child({ name: "media" }),
+  });
 }

@@ -142,6 +142,15 @@ const envSchema = z.object({
     86_400,
     "the shortest time between two Regenerates of one job's notes.",
   ),
+  FFMPEG_PATH: optionalText,
+  FFPROBE_PATH: optionalText,
+  FFMPEG_CONCURRENCY: integer(1, 1, 64, "FFmpeg processes that may prepare recordings at once."),
+  FFMPEG_TIMEOUT_MINUTES: integer(
+    60,
+    1,
+    1440,
+    "the longest one recording's preparation by FFmpeg may take, in minutes.",
+  ),
   LOG_LEVEL: optionalText.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
   ),
@@ -202,6 +211,13 @@ export interface Config {
   retentionDays: number;
   /** Fair use: a job over a limit waits in `queued`; Regenerate has a cooldown. */
   fairUse: { perUser: number; perChannel: number; total: number; regenerateCooldownMs: number };
+  /** FFmpeg, for recordings the Note Service would refuse as they are (found at start-up). */
+  media: {
+    ffmpegPath: string | undefined;
+    ffprobePath: string | undefined;
+    concurrency: number;
+    timeoutMs: number;
+  };
   logLevel: LogLevel;
 }
 
@@ -257,6 +273,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       perChannel: e.MAX_ACTIVE_JOBS_PER_CHANNEL,
       total: e.MAX_ACTIVE_JOBS,
       regenerateCooldownMs: e.REGENERATE_COOLDOWN_SECONDS * 1000,
+    },
+    media: {
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+      concurrency: e.FFMPEG_CONCURRENCY,
+      timeoutMs: e.FFMPEG_TIMEOUT_MINUTES * 60_000,
     },
     logLevel: e.LOG_LEVEL ?? "info",
   };

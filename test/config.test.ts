@@ -38,6 +38,12 @@ describe("loadConfig", () => {
       poll: { initialMs: 2000, maxMs: 15_000 },
       retentionDays: 30,
       fairUse: { perUser: 3, perChannel: 5, total: 20, regenerateCooldownMs: 60_000 },
+      media: {
+        ffmpegPath: undefined,
+        ffprobePath: undefined,
+        concurrency: 1,
+        timeoutMs: 60 * 60_000,
+      },
       logLevel: "info",
     });
   });

@@ -23,7 +23,12 @@ export type Place = { admitted: true } | { admitted: false; ahead: number };
 
 /** The stages that hold or wait for a slot: the long, heavy ones. */
 export function holdsSlot(job: Job): boolean {
-  return job.stage === "queued" || job.stage === "downloading" || job.stage === "transcribing";
+  return (
+    job.stage === "queued" ||
+    job.stage === "downloading" ||
+    job.stage === "preparing" ||
+    job.stage === "transcribing"
+  );
 }
 
 const slotSchema = z.object({

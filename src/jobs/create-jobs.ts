@@ -15,6 +15,7 @@ export type JobsOptions = Pick<
   | "limits"
   | "failurePolicy"
   | "onStageChange"
+  | "media"
 > & {
   retentionMs: number;
   /** Fair use: recordings downloaded and transcribed at once, per person, channel, bot. */
@@ -52,6 +53,7 @@ export function createJobs(options: JobsOptions) {
     schedule: options.schedule,
     logger,
     tempDir: options.tempDir,
+    media: options.media,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.failurePolicy === undefined ? {} : { failurePolicy: options.failurePolicy }),
     ...options.runner,
@@ -64,6 +66,7 @@ export function createJobs(options: JobsOptions) {
     runner,
     logger,
     retentionMs: options.retentionMs,
+    canPrepare: options.media !== undefined,
     ...(options.regenerateCooldownMs === undefined
       ? {}
       : { regenerateCooldownMs: options.regenerateCooldownMs }),

@@ -9,7 +9,10 @@ export type JobEvent =
   | { type: "status_posted"; ts: string }
   | { type: "admission_waiting"; ahead: number; wakeAt: number }
   | { type: "download_started"; tempPath: string }
-  | { type: "downloaded" }
+  | { type: "relay_started" }
+  | { type: "relayed"; taskId: string; wakeAt: number }
+  | { type: "downloaded"; prepare?: boolean }
+  | { type: "prepared"; tempPath: string; audioName: string }
   | { type: "source_missing"; tempPath: string }
   | { type: "audio_submitting" }
   | { type: "audio_submitted"; taskId: string; wakeAt: number }

@@ -8,6 +8,12 @@ export interface DeliveredState {
   docxFileId: string | undefined;
 }
 
+/** How much of a recording may come, and who follows it as it does. */
+export interface DownloadLimits {
+  maxBytes: number;
+  onWritten?: (bytes: number) => void;
+}
+
 /**
  * Everything the job layer needs from Slack. `src/slack/gateway` implements it; tests use a
  * recording fake. Keeping this interface here is what keeps `src/jobs` free of Slack SDKs.
@@ -18,8 +24,11 @@ export interface Gateway {
    * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts.
    */
   showStatus(job: Job): Promise<string>;
-  /** Streams the job's source recording from Slack to `destPath`. */
-  downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Streams the job's source recording from Slack to `destPath`, refusing it past
+   * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.
+   */
+  downloadSource(job: Job, destPath: string, signal: AbortSignal, o: DownloadLimits): Promise<void>;
   /** Splits a Markdown note into the messages it is posted as. Pure and deterministic. */
   splitNote(markdown: string): string[];
   /** Posts part `index` of `total` in the thread, tagged so `findDelivered` can see it. */

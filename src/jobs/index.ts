@@ -9,7 +9,12 @@ export { type ChannelSettings, channelSettingsSchema, uploadOptions } from "./ch
 export { checkRecording, type StartRefusal } from "./check-recording.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
-export { type DeliveredState, type Gateway, GatewayError } from "./gateway.ts";
+export {
+  type DeliveredState,
+  type DownloadLimits,
+  type Gateway,
+  GatewayError,
+} from "./gateway.ts";
 export * from "./job.ts";
 export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 export {
@@ -19,6 +24,7 @@ export {
   type StartResult,
   type UploadResult,
 } from "./job-service.ts";
+export { MAX_SOURCE_BYTES, type MediaPort, type PrepareOutcome } from "./media-port.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";

@@ -53,6 +53,8 @@ export interface JobServiceOptions {
   regenerateCooldownMs?: number;
   now?: () => number;
   newId?: () => string;
+  /** FFmpeg is installed: recordings the Note Service would refuse as they are are prepared. */
+  canPrepare?: boolean;
   /** Told of every stage change a person's command makes (metrics). */
   onStageChange?: StageObserver;
 }
@@ -68,12 +70,18 @@ export class JobService {
   readonly #templates: Templates;
   readonly #settings: ChannelSettingsStore;
 
+  /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
+  get canPrepare(): boolean {
+    return this.#o.canPrepare;
+  }
+
   constructor(options: JobServiceOptions) {
     this.#o = {
       dedupeTtlMs: 36 * 60 * 60_000,
       regenerateCooldownMs: 60_000,
       now: Date.now,
       newId: randomUUID,
+      canPrepare: false,
       ...options,
     };
     this.#workspaces = new WorkspaceData(this.#o.store, this.#o.logger);
@@ -129,7 +137,7 @@ export class JobService {
     // Claimed before the checks, so a refusal too is said once however often Slack
     // delivers the event; a refused file stays refused, so the claim is kept.
     if (!(await this.claimOnce(key))) return { status: "duplicate" };
-    const refusal = checkRecording(source);
+    const refusal = checkRecording(source, this.#o.canPrepare);
     if (refusal !== undefined) return { status: "refused", reason: refusal };
     const now = this.#o.now();
     const job: Job = {

@@ -12,6 +12,7 @@ import { storedSchema } from "./blobs.ts";
 export const ACTIVE_STAGES = [
   "queued",
   "downloading",
+  "preparing",
   "transcribing",
   "naming",
   "writing",
@@ -119,10 +120,25 @@ const queuedSchema = commonSchema.extend({
 const downloadingSchema = commonSchema.extend({
   stage: z.literal("downloading"),
   tempPath: z.string(),
+  /**
+   * Set before the upload that runs while the download does (a relay): a crash from here on
+   * may have left a remote task, as with `audio.submittedAt`.
+   */
+  relayStartedAt: z.number().optional(),
+});
+/** A recording the Note Service would refuse as it is, its audio being extracted by FFmpeg. */
+const preparingSchema = commonSchema.extend({
+  stage: z.literal("preparing"),
+  /** The download, kept until the prepared audio is complete: a restart starts over from it. */
+  tempPath: z.string(),
+  /** How far FFmpeg is (0..1), for the status message; saved only with other changes. */
+  fraction: z.number().min(0).max(1).optional(),
 });
 const transcribingSchema = commonSchema.extend({
   stage: z.literal("transcribing"),
   tempPath: z.string().optional(),
+  /** The name the Note Service gets when it is not the source's (prepared audio: `.ogg`). */
+  audioName: z.string().optional(),
   audio: pollingSchema,
 });
 const namingSchema = commonSchema.extend({
@@ -169,6 +185,7 @@ const doneSchema = commonSchema.extend({
 const activeJobSchema = z.discriminatedUnion("stage", [
   queuedSchema,
   downloadingSchema,
+  preparingSchema,
   transcribingSchema,
   namingSchema,
   writingSchema,
@@ -191,6 +208,9 @@ export const FAILURE_CODES = [
   "download_failed",
   "not_audio",
   "unsupported_container",
+  "no_sound",
+  "prepare_failed",
+  "prepared_too_large",
   "slack_failed",
   "no_speech",
   "docx_expired",

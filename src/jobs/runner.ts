@@ -6,6 +6,7 @@ import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import { jobLeaseKey } from "./job-repository.ts";
+import type { MediaPort } from "./media-port.ts";
 import { isTransfer, runStep } from "./stages/index.ts";
 import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
 import { createStepContext } from "./step-context.ts";
@@ -46,8 +47,11 @@ export type { StageObserver } from "./apply-event.ts";
  * restarted or other replica picks up exactly where the last one stopped.
  */
 export class JobRunner {
-  readonly #o: Required<Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange">> & {
+  readonly #o: Required<
+    Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange" | "media">
+  > & {
     onStageChange: StageObserver | undefined;
+    media: MediaPort | undefined;
     limits: StageLimits;
     failurePolicy: FailurePolicyOptions;
   };
@@ -71,6 +75,7 @@ export class JobRunner {
       concurrency: { transfers: 2, calls: 16 },
       now: Date.now,
       onStageChange: undefined,
+      media: undefined,
       ...options,
     };
     this.#files = new TempFiles(this.#o.tempDir);

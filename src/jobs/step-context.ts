@@ -29,6 +29,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
   const ctx: StepContext = {
     client: o.client,
     gateway: o.gateway,
+    media: o.media,
     store: o.store,
     admission: o.admission,
     schedule: o.schedule,

@@ -6,6 +6,7 @@ import type { JobEvent } from "./events.ts";
 import type { Gateway } from "./gateway.ts";
 import type { Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
+import type { MediaPort } from "./media-port.ts";
 import type { NoteTakerPort } from "./note-taker-port.ts";
 
 /*
@@ -29,6 +30,8 @@ export const defaultStageLimits: StageLimits = {
 export interface StepContext {
   client: NoteTakerPort;
   gateway: Gateway;
+  /** FFmpeg, to prepare what the Note Service would refuse as it is; undefined without it. */
+  media: MediaPort | undefined;
   store: Store;
   /** Fair-use slots: a queued job starts only when one is free. */
   admission: Admission;
@@ -52,6 +55,8 @@ export interface StepContext {
 export interface JobPorts {
   repo: JobRepository;
   store: Store;
+  /** FFmpeg, when it is installed. */
+  media?: MediaPort | undefined;
   /** Fair-use slots shared by every replica. */
   admission: Admission;
   client: NoteTakerPort;

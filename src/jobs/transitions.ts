@@ -100,6 +100,7 @@ function retry(job: JobIn<"failed">, now: number): Job {
   };
   switch (resumed.stage) {
     case "downloading":
+    case "preparing":
     case "transcribing":
       return enter(resumed, "queued", now, {});
     case "writing":

@@ -97,16 +97,21 @@ export function needsFileInfo(file: SlackFile): boolean {
  * (`safeFileName`): it reaches the Note Service, Slack messages and logs. Undefined when
  * nothing says audio.
  */
-export function toSourceFile(file: SlackFile): SourceFile | undefined {
+export function toSourceFile(file: SlackFile, canPrepare = false): SourceFile | undefined {
   const name = safeFileName(file.name || file.title || file.id);
   const format =
     audioFormatOf(name) ??
     BY_FILETYPE[(file.filetype ?? "").toLowerCase()] ??
     BY_MIMETYPE[(file.mimetype ?? "").toLowerCase().split(";")[0]?.trim() ?? ""];
   const url = file.url_private_download ?? file.url_private;
-  if (format === undefined || url === undefined || !isHttpUrl(url)) return undefined;
+  if (url === undefined || !isHttpUrl(url)) return undefined;
+  // Audio or video in another format: FFmpeg prepares it, the name stays as people know it.
+  const prepared = format === undefined && canPrepare && isMediaFile(file);
+  if (format === undefined && !prepared) return undefined;
   const filename =
-    audioFormatOf(name) === undefined ? safeFileName(`${stemOf(name)}.${format}`) : name;
+    format === undefined || audioFormatOf(name) !== undefined
+      ? name
+      : safeFileName(`${stemOf(name)}.${format}`);
   return {
     fileId: file.id,
     filename,
@@ -185,20 +190,24 @@ const OTHER_MEDIA_EXTENSIONS = new Set([
 ]);
 const UNREADABLE_MODES = new Set(["hidden_by_limit", "tombstone"]);
 
-/** Sorts a shared file (as the event or `files.info` gives it) into a {@link FileKind}. */
-export function classifyFile(file: SlackFile): FileKind {
+/**
+ * Sorts a shared file (as the event or `files.info` gives it) into a {@link FileKind}; with
+ * `canPrepare` (FFmpeg installed) audio and video of any format is a recording.
+ */
+export function classifyFile(file: SlackFile, canPrepare = false): FileKind {
   if (UNREADABLE_MODES.has(file.mode ?? "") || file.file_access === "check_file_info") {
     return { kind: "unreadable" };
   }
-  const source = toSourceFile(file);
+  const source = toSourceFile(file, canPrepare);
   if (source !== undefined) return { kind: "recording", source };
-  if (!isMedia(file)) return { kind: "other" };
+  if (!isMediaFile(file)) return { kind: "other" };
   // Audio or video without a link to download it from: Slack is hiding it from the bot.
   const url = file.url_private_download ?? file.url_private;
   return url === undefined ? { kind: "unreadable" } : { kind: "media" };
 }
 
-function isMedia(file: SlackFile): boolean {
+/** Whether Slack's description of a file says audio or video (by MIME type, kind or extension). */
+export function isMediaFile(file: SlackFile): boolean {
   const mime = (file.mimetype ?? "").toLowerCase();
   const display = (file.media_display_type ?? "").toLowerCase();
   const extension = extname(file.name ?? "")

@@ -115,6 +115,7 @@ const lastPollAt = new Map<string, number>();
 const doneAt = new Map<string, number>();
 const port: NoteTakerPort = {
   submitAudio: (input, signal) => client.submitAudio(input, signal),
+  relayAudio: (input, signal) => client.relayAudio(input, signal),
   submitDialog: (input, signal) => client.submitDialog(input, signal),
   getAudioTask: async (taskId, signal) => {
     polls++;

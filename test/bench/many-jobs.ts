@@ -80,6 +80,11 @@ function countingClient(client: NoteTakerClient) {
       counts.submitted++;
       return id;
     },
+    relayAudio: async (input, signal) => {
+      const id = await client.relayAudio(input, signal);
+      counts.submitted++;
+      return id;
+    },
     getAudioTask: (taskId, signal) => {
       counts.polls++;
       return client.getAudioTask(taskId, signal);

@@ -28,7 +28,9 @@ import {
  */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // A bot without FFmpeg: what it cannot use gets its sentence (with FFmpeg a video is
+  // prepared instead; prepare-recordings.test.ts).
+  stack = await startStack({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
 });
 afterAll(() => stack.stop());
 beforeEach(() => stack.emulator.reset());
@@ -111,7 +113,9 @@ describe("quiet by default", () => {
       (r) => r.length > 0,
     );
     expect(movReply).toHaveLength(1);
-    expect(movReply[0]?.text).toMatch(/^interview\.mov is not a recording I can use/);
+    expect(movReply[0]?.text).toMatch(
+      /^I can't convert interview\.mov because FFmpeg is not installed/,
+    );
     const bigReply = await eventually(
       () => botReplies(big.ts),
       (r) => r.length > 0,

@@ -11,7 +11,9 @@ const VIET = "U0VIET001";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // Without FFmpeg: a container the Note Service does not take is refused, as it is where
+  // FFmpeg is not installed (prepare-recordings.test.ts: with it, such a file is prepared).
+  stack = await startStack({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
   stack.fake.addUser({ id: VIET, name: "lan", real_name: "Lan Pham", locale: "vi-VN" });
 });
 afterAll(() => stack.stop());

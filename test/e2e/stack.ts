@@ -173,11 +173,20 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 export async function shareRecording(
   stack: Stack,
   name: string,
-  options: { user?: string; text?: string; bytes?: Buffer; deliver?: SendOptions } = {},
+  options: {
+    user?: string;
+    text?: string;
+    bytes?: Buffer;
+    /** A file on disk instead of `bytes` (a large recording). */
+    path?: string;
+    deliver?: SendOptions;
+  } = {},
 ) {
   const user = options.user ?? ALICE;
-  const bytes = options.bytes ?? recordingBytes(name);
-  const file = stack.fake.addFile({ name, bytes, user });
+  const file =
+    options.path === undefined
+      ? stack.fake.addFile({ name, bytes: options.bytes ?? recordingBytes(name), user })
+      : stack.fake.addFile({ name, path: options.path, user });
   const text = options.text ?? "";
   const message = stack.fake.shareFile(file, { channel: CHANNEL, user, text });
   const event = fileShareMessageEvent(file, { channel: CHANNEL, user, text, ts: message.ts });

@@ -23,7 +23,9 @@ import {
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // Without FFmpeg: the Note Service's own formats and cap (prepare-recordings.test.ts is
+  // the journey of a recording FFmpeg prepares).
+  stack = await startStack({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
 });
 afterAll(() => stack.stop());
 beforeEach(() => {
@@ -168,7 +170,7 @@ describe("the upload journey", () => {
       (m) => m.length > 0,
     );
     // Named safely: no path, no right-to-left override.
-    expect(reply[0]?.text).toMatch(/^minutes\.mov is not a recording/);
+    expect(reply[0]?.text).toMatch(/^I can't convert minutes\.mov because FFmpeg is not installed/);
 
     const huge = await stack.temp.sparse("all-hands.wav", 300 * 1024 * 1024 + 1);
     const file = stack.fake.addFile({ name: "all-hands.wav", path: huge, user: ALICE });

@@ -94,6 +94,8 @@ export const knobsSchema = z.strictObject({
   latencyMs: count,
   /** Size limit of the audio part; lower it to test the 413 without a 300 MB upload. */
   maxAudioBytes: z.number().int().min(1),
+  /** Keep each uploaded recording in this folder (`keptPath` in the stats) to look at it. */
+  keepAudioIn: z.string().min(1).optional(),
 });
 
 export type Knobs = z.infer<typeof knobsSchema>;
@@ -104,6 +106,7 @@ export type ProgressForm = (typeof PROGRESS_FORMS)[number];
 
 /** The knobs that may be unset; a patch clears them with `null`. */
 const OPTIONAL_KNOBS = [
+  "keepAudioIn",
   "dialogText",
   "dialogBody",
   "dialogBytes",
@@ -118,6 +121,7 @@ const OPTIONAL_KNOBS = [
  */
 export const knobsPatchSchema = knobsSchema.partial().extend({
   dialogText: knobsSchema.shape.dialogText.nullable(),
+  keepAudioIn: knobsSchema.shape.keepAudioIn.nullable(),
   dialogBody: knobsSchema.shape.dialogBody.nullable(),
   dialogBytes: knobsSchema.shape.dialogBytes.nullable(),
   linkHost: knobsSchema.shape.linkHost.nullable(),

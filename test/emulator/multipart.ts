@@ -17,6 +17,8 @@ export interface FilePartRule {
   tooLarge: string;
   /** Checked when the part's headers arrive, before any byte is stored. */
   check?: (info: busboy.FileInfo) => ApiError | undefined;
+  /** `disk` parts: kept in this folder (named by a random id) instead of deleted once read. */
+  keepIn?: string | undefined;
 }
 
 export interface ReceivedFile {
@@ -26,6 +28,8 @@ export interface ReceivedFile {
   sha256: string;
   /** Only for `memory` parts. */
   buffer?: Buffer;
+  /** Only for `disk` parts with `keepIn`: where the bytes are. */
+  keptPath?: string;
 }
 
 export interface MultipartForm {
@@ -169,7 +173,7 @@ export function readMultipart(
 async function receive(
   stream: Readable,
   rule: Omit<FilePartRule, "store"> & { store: FilePartRule["store"] | "discard" },
-): Promise<{ bytes: number; sha256: string; buffer?: Buffer }> {
+): Promise<{ bytes: number; sha256: string; buffer?: Buffer; keptPath?: string }> {
   const hash = createHash("sha256");
   let bytes = 0;
   const meter = new Transform({
@@ -188,14 +192,16 @@ async function receive(
   if (rule.store !== "discard") stream.once("limit", () => meter.destroy(new Overflow()));
 
   if (rule.store === "disk") {
-    const path = join(tmpdir(), `note-emulator-${randomUUID()}.upload`);
+    const path = join(rule.keepIn ?? tmpdir(), `note-emulator-${randomUUID()}.upload`);
+    let kept = false;
     try {
       await pipeline(stream, meter, createWriteStream(path));
+      kept = rule.keepIn !== undefined;
     } finally {
-      // Only the numbers are kept; the audio itself is never needed again.
-      await rm(path, { force: true });
+      // Unless a test asked to look at it, only the numbers are kept.
+      if (!kept) await rm(path, { force: true });
     }
-    return { bytes, sha256: hash.digest("hex") };
+    return { bytes, sha256: hash.digest("hex"), ...(kept ? { keptPath: path } : {}) };
   }
 
   const chunks: Buffer[] = [];

@@ -11,6 +11,8 @@ export interface AudioSubmission {
   speakers: SpeakerHint[] | undefined;
   contextText: string | undefined;
   languageHint: string | undefined;
+  /** With the `keepAudioIn` knob: where the recording was kept. */
+  keptPath?: string;
 }
 
 /** One accepted `POST /dialog2meeting`. */

@@ -25,6 +25,7 @@ export async function submitAudio(ctx: EmulatorContext, req: IncomingMessage): P
         maxBytes: limit,
         tooLarge: `The audio file is larger than the ${formatLimit(limit)} limit.`,
         check: (info) => checkExtension(info.filename),
+        keepIn: ctx.knobs.keepAudioIn,
       },
     },
     textFields: ["speakers", "contextText", "languageHint"],
@@ -60,6 +61,7 @@ export async function submitAudio(ctx: EmulatorContext, req: IncomingMessage): P
     speakers,
     contextText,
     languageHint,
+    ...(audio.keptPath === undefined ? {} : { keptPath: audio.keptPath }),
   });
   return task.id;
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
-import type { DeliveredState, Gateway, Job } from "../../src/jobs/index.ts";
+import type { DeliveredState, DownloadLimits, Gateway, Job } from "../../src/jobs/index.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
 export type GatewayRecord =
@@ -53,9 +53,15 @@ export class RecordingGateway implements Gateway {
     return ts;
   }
 
-  async downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void> {
+  async downloadSource(
+    job: Job,
+    destPath: string,
+    signal: AbortSignal,
+    limits: DownloadLimits,
+  ): Promise<void> {
     if (this.#o.downloadDelayMs) await delay(this.#o.downloadDelayMs, signal);
     copyFileSync(this.#o.sourcePath, destPath);
+    limits.onWritten?.(statSync(destPath).size);
     this.#record({ op: "download", jobId: job.id });
   }
 

@@ -24,14 +24,31 @@ export class ScriptedNoteTaker implements NoteTakerPort {
   ];
   docxError: Error | undefined;
   readonly calls = {
+    /** Audio submissions of either kind: from disk, or relayed while downloading. */
     submitAudio: 0,
+    relayAudio: 0,
     submitDialog: 0,
     audioPolls: [] as number[],
     notePolls: [] as number[],
   };
   readonly submittedDialogs: Parameters<NoteTakerPort["submitDialog"]>[0][] = [];
 
-  async submitAudio(): Promise<string> {
+  /** The names recordings were sent under, relayed or from disk. */
+  readonly audioNames: string[] = [];
+
+  async submitAudio(input: Parameters<NoteTakerPort["submitAudio"]>[0]): Promise<string> {
+    this.audioNames.push(input.filename);
+    this.calls.submitAudio++;
+    return `audio-${this.calls.submitAudio}`;
+  }
+
+  /** Reads the whole relayed stream, as the service would, before answering. */
+  async relayAudio(input: Parameters<NoteTakerPort["relayAudio"]>[0]): Promise<string> {
+    let bytes = 0;
+    for await (const chunk of input.open()) bytes += chunk.byteLength;
+    if (bytes !== input.size) throw new Error(`relayed ${bytes} bytes of ${input.size}`);
+    this.audioNames.push(input.filename);
+    this.calls.relayAudio++;
     this.calls.submitAudio++;
     return `audio-${this.calls.submitAudio}`;
   }

@@ -113,7 +113,7 @@ export function defaultWorkspace(): FakeWorkspace {
 }
 
 /** The real job service over `store`, with a runner double that only records. */
-function jobServiceOver(store: Store, logger: Logger, clock: { now: number }) {
+function jobServiceOver(store: Store, logger: Logger, clock: { now: number }, canPrepare: boolean) {
   const repo = new JobRepository(store, { retentionMs: RETENTION_MS, logger });
   const runner = { kick: vi.fn(), abort: vi.fn(), settle: vi.fn(), discard: vi.fn(async () => {}) };
   const admission = new Admission({
@@ -130,6 +130,7 @@ function jobServiceOver(store: Store, logger: Logger, clock: { now: number }) {
     logger,
     retentionMs: RETENTION_MS,
     now: () => clock.now,
+    canPrepare,
   });
   return { jobs, repo, runner };
 }
@@ -138,12 +139,14 @@ function jobServiceOver(store: Store, logger: Logger, clock: { now: number }) {
  * `ListenerDeps` over fakes at the edges only: the job service is the real one (a runner
  * double records kicks), so a test asserts on jobs, settings and templates themselves.
  */
-export async function buildListenerDeps(): Promise<ListenerKit> {
+export async function buildListenerDeps(
+  options: { canPrepare?: boolean } = {},
+): Promise<ListenerKit> {
   const { logger, lines } = recordingLogger();
   // Only the memory backend is imported: the store barrel pulls in Redis and SQLite too.
   const store = openMemoryStore({ keyPrefix: "listener-test", sweepIntervalMs: 0 });
   const clock = { now: NOW };
-  const { jobs, repo, runner } = jobServiceOver(store, logger, clock);
+  const { jobs, repo, runner } = jobServiceOver(store, logger, clock, options.canPrepare ?? false);
   const workspace = defaultWorkspace();
   const slack = createFakeWebClient(workspace);
   // The one place the fake stands in for the SDK's client type.

@@ -51,7 +51,7 @@ describe("JobService", () => {
   it.each([
     ["notes.txt", 100, "unsupported_format"],
     ["call.wav", 0, "empty"],
-    ["call.wav", MAX_AUDIO_BYTES + 1, "too_large"],
+    ["call.wav", MAX_AUDIO_BYTES + 1, "too_large_needs_ffmpeg"],
   ] as const)("refuses %s of %i bytes as %s, creating nothing", async (filename, size, reason) => {
     const result = await service.start({
       origin: origin(),

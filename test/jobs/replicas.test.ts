@@ -99,6 +99,11 @@ function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]):
       timed("submitAudio", input.path, input.filename.replace(/\.m4a$/, ""), () =>
         port.submitAudio(input, signal),
       ),
+    // A relay is an audio submission too, of the job's recording as it downloads.
+    relayAudio: (input, signal) =>
+      timed("submitAudio", input.filename, input.filename.replace(/\.m4a$/, ""), () =>
+        port.relayAudio(input, signal),
+      ),
     getAudioTask: (taskId, signal) =>
       timed("getAudioTask", taskId, jobOfTask(taskId), () => port.getAudioTask(taskId, signal)),
     fetchDialog: (url, signal) =>
@@ -133,8 +138,8 @@ function instrumentGateway(gateway: Gateway, runner: string, log: CallRecord[]):
     showStatus: (job) => gateway.showStatus(job),
     splitNote: (markdown) => gateway.splitNote(markdown),
     findDelivered: (job) => gateway.findDelivered(job),
-    downloadSource: (job, dest, signal) =>
-      timed("downloadSource", job, () => gateway.downloadSource(job, dest, signal)),
+    downloadSource: (job, dest, signal, limits) =>
+      timed("downloadSource", job, () => gateway.downloadSource(job, dest, signal, limits)),
     postNotePart: (job, text, index, total) =>
       timed("postNotePart", job, () => gateway.postNotePart(job, text, index, total)),
     uploadDocx: (job, path, signal) =>

@@ -1,25 +1,87 @@
-import { stat } from "node:fs/promises";
-import { checkDownload } from "../check-download.ts";
+import { rm, stat } from "node:fs/promises";
+import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
+import { checkDownload, type DownloadVerdict } from "../check-download.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import { enter, NEW_POLL, type Reducers } from "./kit.ts";
+import { mayRelay, startRelay } from "./relay.ts";
 
-/** The recording on its way from Slack to the temp folder. */
+/** The recording on its way from Slack to the temp folder (and, relayed, to the service). */
 export const downloadingReducers: Reducers<"downloading"> = {
-  downloaded: (job, _event, now) =>
-    enter(job, "transcribing", now, { tempPath: job.tempPath, audio: { ...NEW_POLL } }),
+  // Not `advance`: the attempts of a failing download keep counting.
+  relay_started: (job, _event, now) => ({ ...job, relayStartedAt: now }),
+  relayed: (job, event, now) =>
+    enter(job, "transcribing", now, {
+      audio: {
+        ...NEW_POLL,
+        taskId: event.taskId,
+        ...(job.relayStartedAt === undefined ? {} : { submittedAt: job.relayStartedAt }),
+      },
+    }),
+  downloaded: (job, event, now) =>
+    event.prepare === true
+      ? enter(job, "preparing", now, { tempPath: job.tempPath })
+      : enter(job, "transcribing", now, { tempPath: job.tempPath, audio: { ...NEW_POLL } }),
 };
 
-/** Downloads the recording, then looks at its first bytes before the Note Service may. */
+/**
+ * Downloads the recording and looks at its first bytes before the Note Service may. A
+ * recording that goes as it is is uploaded while it downloads (`relay.ts`); one the service
+ * would refuse as it is goes to `preparing` when FFmpeg is there.
+ */
 export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading">): Promise<Job> {
-  await ctx.gateway.downloadSource(job, job.tempPath, ctx.signal);
+  // The intent is stored first, as before any submission: the API has no idempotency key.
+  const current = mayRelay(job) ? await ctx.update(job, { type: "relay_started" }) : job;
+  const relay = current.relayStartedAt === undefined ? undefined : startRelay(ctx, current);
+  try {
+    await ctx.gateway.downloadSource(current, current.tempPath, ctx.signal, {
+      maxBytes: ctx.media?.maxSourceBytes ?? MAX_AUDIO_BYTES,
+      ...(relay === undefined ? {} : { onWritten: (bytes) => relay.progress.update(bytes) }),
+    });
+    relay?.progress.finish();
+  } catch (error) {
+    relay?.progress.fail(error);
+    relay?.stop(error);
+    await relay?.taskId.catch(() => undefined);
+    throw error;
+  }
+  let verdict: DownloadVerdict;
+  try {
+    verdict = await check(ctx, current);
+  } catch (error) {
+    relay?.stop(error);
+    await relay?.taskId.catch(() => undefined);
+    throw error;
+  }
+  const taskId = await relay?.taskId;
+  if (taskId !== undefined) {
+    const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
+    const relayed = await ctx.commit(current, { type: "relayed", taskId, wakeAt });
+    // The service has the recording: the local copy goes at once.
+    await rm(current.tempPath, { force: true });
+    return ctx.showStatus(relayed, "stage");
+  }
+  const downloaded = await ctx.commit(current, {
+    type: "downloaded",
+    prepare: verdict === "prepare",
+  });
+  return ctx.showStatus(downloaded, "stage");
+}
+
+/**
+ * Refuses an empty download and looks at its first bytes; a failure here deletes the copy
+ * (the runner's clean-up) before any other Note Service call.
+ */
+async function check(ctx: StepContext, job: JobIn<"downloading">): Promise<DownloadVerdict> {
   const size = await stat(job.tempPath).then(
     (s) => s.size,
     () => 0,
   );
   if (size === 0) throw new JobStepError({ code: "download_failed" }, true);
-  // Before any Note Service call; a failure here deletes the copy (the runner's clean-up).
-  await checkDownload(job.tempPath);
-  return ctx.showStatus(await ctx.commit(job, { type: "downloaded" }), "stage");
+  return checkDownload(job.tempPath, {
+    filename: job.source.filename,
+    size,
+    canPrepare: ctx.media !== undefined,
+  });
 }

@@ -5,6 +5,7 @@ import { deliveringReducers, deliveringStep } from "./delivering.ts";
 import { downloadingReducers, downloadingStep } from "./downloading.ts";
 import type { Reducers } from "./kit.ts";
 import { namingReducers, namingStep } from "./naming.ts";
+import { preparingReducers, preparingStep } from "./preparing.ts";
 import { queuedReducers, queuedStep } from "./queued.ts";
 import { transcribingReducers, transcribingStep } from "./transcribing.ts";
 import { writingReducers, writingStep } from "./writing.ts";
@@ -15,6 +16,7 @@ export { MAX_RELINKS } from "./kit.ts";
 const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } = {
   queued: { reducers: queuedReducers, step: queuedStep },
   downloading: { reducers: downloadingReducers, step: downloadingStep },
+  preparing: { reducers: preparingReducers, step: preparingStep },
   transcribing: { reducers: transcribingReducers, step: transcribingStep },
   naming: { reducers: namingReducers, step: namingStep },
   writing: { reducers: writingReducers, step: writingStep },

@@ -73,7 +73,7 @@ async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promis
   const taskId = await ctx.client.submitAudio(
     {
       path: tempPath,
-      filename: job.source.filename,
+      filename: job.audioName ?? job.source.filename,
       ...optional("speakers", job.options.speakers),
       ...optional("contextText", job.options.contextText),
       ...optional("languageHint", job.options.languageHint),

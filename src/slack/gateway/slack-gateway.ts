@@ -3,8 +3,14 @@ import { basename, extname } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import { type DeliveredState, type Gateway, type Job, JobStepError } from "../../jobs/index.ts";
-import { MAX_AUDIO_BYTES, safeFileName } from "../../notetaker/index.ts";
+import {
+  type DeliveredState,
+  type DownloadLimits,
+  type Gateway,
+  type Job,
+  JobStepError,
+} from "../../jobs/index.ts";
+import { safeFileName } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { showLinkTargets, splitMarkdown } from "../text/index.ts";
@@ -93,16 +99,22 @@ export class SlackGateway implements Gateway {
     }
   }
 
-  async downloadSource(job: Job, destPath: string, signal: AbortSignal): Promise<void> {
+  async downloadSource(
+    job: Job,
+    destPath: string,
+    signal: AbortSignal,
+    limits: DownloadLimits,
+  ): Promise<void> {
     try {
       await downloadSlackFile({
         url: job.source.downloadUrl,
         token: this.#o.botToken,
         hosts: this.#o.slackHosts,
         destPath,
-        maxBytes: MAX_AUDIO_BYTES,
+        maxBytes: limits.maxBytes,
         expectedBytes: job.source.size,
         signal,
+        ...(limits.onWritten === undefined ? {} : { onWritten: limits.onWritten }),
         ...(this.#o.dispatcher === undefined ? {} : { dispatcher: this.#o.dispatcher }),
       });
     } catch (error) {

@@ -12,6 +12,9 @@ export const en = {
   "status.queued_waiting.other":
     "{file} is waiting its turn: {count} recordings are ahead of it. Nothing is lost, it starts on its own.",
   "status.downloading": "Downloading {file}…",
+  "status.preparing": "Taking the sound out of {file} so the Note Service can use it…",
+  "status.preparing_percent":
+    "Taking the sound out of {file} so the Note Service can use it… {percent}%",
   "status.transcribing": "Transcribing {file}…",
   "status.transcribing_percent": "Transcribing {file}… {percent}%",
   "status.naming.one": "Heard 1 speaker. Name them so the notes use real names.",
@@ -30,6 +33,8 @@ export const en = {
   "stage.queued": "Queued",
   "stage.queued_waiting": "Waiting its turn ({count} ahead)",
   "stage.downloading": "Downloading…",
+  "stage.preparing": "Preparing the audio…",
+  "stage.preparing_percent": "Preparing the audio… {percent}%",
   "stage.transcribing": "Transcribing…",
   "stage.transcribing_percent": "Transcribing… {percent}%",
   "stage.naming": "Waiting for speaker names",
@@ -63,6 +68,12 @@ export const en = {
   "failure.slack_failed":
     "Slack did not accept a message or file from me. Check that I am still in this channel.",
   "failure.no_speech": "I could not hear any speech in the recording.",
+  "failure.no_sound": "{file} has no sound, so there is nothing to make notes from.",
+  "failure.prepare_failed": "I could not read the sound of {file}; the file may be damaged.",
+  "failure.prepare_failed.no_ffmpeg":
+    "I can't prepare {file} because FFmpeg is no longer installed where I run; your admin can add it back, then Retry.",
+  "failure.prepared_too_large":
+    "{file} is too long: even as compressed speech it is over 300 MB, the most the Note Service takes.",
   "failure.docx_expired": "The Word document's link expired before I could fetch it.",
   "failure.link_refused":
     "The Note Service sent a link to an address I may not open (only public https links are allowed), so I stopped.",
@@ -80,6 +91,11 @@ export const en = {
   "refusal.unsupported_format":
     "{file} is not a recording I can use. Upload one of these formats: {formats}.",
   "refusal.too_large": "{file} is over 300 MB, the largest recording the Note Service takes.",
+  "refusal.too_large_to_prepare": "{file} is over 1 GB, the largest file Slack lets me take.",
+  "refusal.needs_ffmpeg":
+    "I can't convert {file} because FFmpeg is not installed where I run (your admin can add it), so upload one of these formats: {formats}.",
+  "refusal.too_large_needs_ffmpeg":
+    "{file} is over 300 MB, the most the Note Service takes, and I can't shrink it because FFmpeg is not installed where I run (your admin can add it).",
   "refusal.empty": "{file} is empty.",
   "refusal.unreadable":
     "I can't read {file}: Slack does not let me see it (shared from another organization, hidden by the workspace's file limit, or deleted). Download it and upload it here again, or send it with /meeting-notes.",

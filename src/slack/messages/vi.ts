@@ -11,6 +11,9 @@ export const vi: Catalog = {
   "status.queued_waiting.other":
     "{file} đang chờ đến lượt: còn {count} bản ghi âm trước nó. Không có gì bị mất, nó sẽ tự bắt đầu.",
   "status.downloading": "Đang tải {file}…",
+  "status.preparing": "Đang tách âm thanh khỏi {file} để Note Service dùng được…",
+  "status.preparing_percent":
+    "Đang tách âm thanh khỏi {file} để Note Service dùng được… {percent}%",
   "status.transcribing": "Đang phiên âm {file}…",
   "status.transcribing_percent": "Đang phiên âm {file}… {percent}%",
   "status.naming.one": "Đã nghe thấy 1 người nói. Hãy đặt tên để biên bản dùng tên thật.",
@@ -28,6 +31,8 @@ export const vi: Catalog = {
   "stage.queued": "Đang chờ",
   "stage.queued_waiting": "Đang chờ đến lượt (còn {count} trước)",
   "stage.downloading": "Đang tải…",
+  "stage.preparing": "Đang chuẩn bị âm thanh…",
+  "stage.preparing_percent": "Đang chuẩn bị âm thanh… {percent}%",
   "stage.transcribing": "Đang phiên âm…",
   "stage.transcribing_percent": "Đang phiên âm… {percent}%",
   "stage.naming": "Đang chờ đặt tên người nói",
@@ -61,6 +66,12 @@ export const vi: Catalog = {
   "failure.slack_failed":
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
+  "failure.no_sound": "{file} không có âm thanh, nên không có gì để tạo biên bản.",
+  "failure.prepare_failed": "Tôi không đọc được âm thanh của {file}; tệp có thể bị hỏng.",
+  "failure.prepare_failed.no_ffmpeg":
+    "Tôi không thể chuẩn bị {file} vì nơi tôi chạy không còn FFmpeg; quản trị viên có thể cài lại, rồi bấm Thử lại.",
+  "failure.prepared_too_large":
+    "{file} quá dài: dù đã nén thành giọng nói, nó vẫn lớn hơn 300 MB, mức tối đa mà Note Service nhận.",
   "failure.docx_expired": "Liên kết tài liệu Word đã hết hạn trước khi tôi kịp tải về.",
   "failure.link_refused":
     "Note Service gửi một liên kết tới địa chỉ mà tôi không được phép mở (chỉ cho phép liên kết https công khai), nên tôi đã dừng lại.",
@@ -77,6 +88,11 @@ export const vi: Catalog = {
   "refusal.unsupported_format":
     "{file} không phải bản ghi âm tôi dùng được. Hãy tải lên một trong các định dạng: {formats}.",
   "refusal.too_large": "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận.",
+  "refusal.too_large_to_prepare": "{file} lớn hơn 1 GB, mức tối đa Slack cho phép tôi nhận.",
+  "refusal.needs_ffmpeg":
+    "Tôi không thể chuyển đổi {file} vì nơi tôi chạy chưa cài FFmpeg (quản trị viên có thể cài), nên hãy tải lên một trong các định dạng: {formats}.",
+  "refusal.too_large_needs_ffmpeg":
+    "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận, và tôi không thể thu nhỏ nó vì nơi tôi chạy chưa cài FFmpeg (quản trị viên có thể cài).",
   "refusal.empty": "{file} trống.",
   "refusal.unreadable":
     "Tôi không đọc được {file}: Slack không cho tôi xem tệp này (chia sẻ từ tổ chức khác, bị ẩn do giới hạn tệp của workspace, hoặc đã bị xóa). Hãy tải tệp về rồi tải lên lại tại đây, hoặc gửi qua /meeting-notes.",

@@ -95,8 +95,8 @@ export function buildFileNotices(notices: readonly FileNotice[], locale: Locale)
 function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) => string) {
   const name = notice.name === undefined ? undefined : clampText(notice.name, MAX_FILENAME_CHARS);
   const file = name === undefined ? t(locale, "refusal.unnamed") : safe(name);
-  if (notice.reason === "unsupported_format") {
-    return t(locale, "refusal.unsupported_format", {
+  if (notice.reason === "unsupported_format" || notice.reason === "needs_ffmpeg") {
+    return t(locale, `refusal.${notice.reason}`, {
       file,
       formats: SUPPORTED_AUDIO_FORMATS.join(", "),
     });

@@ -29,6 +29,12 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
         : t(locale, "status.queued_waiting.other", { file, count: job.ahead });
     case "downloading":
       return t(locale, `status.${job.stage}`, { file });
+    case "preparing": {
+      const percent = percentOf(job.fraction);
+      return percent === undefined
+        ? t(locale, "status.preparing", { file })
+        : t(locale, "status.preparing_percent", { file, percent });
+    }
     case "transcribing": {
       const percent = percentOf(job.audio.progress?.fraction);
       return percent === undefined
@@ -67,6 +73,12 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
         ? t(locale, "stage.transcribing")
         : t(locale, "stage.transcribing_percent", { percent });
     }
+    case "preparing": {
+      const percent = percentOf(job.fraction);
+      return percent === undefined
+        ? t(locale, "stage.preparing")
+        : t(locale, "stage.preparing_percent", { percent });
+    }
     case "failed":
       return t(locale, "stage.failed", {
         reason: failureSentence(job.failure, locale, safe, job.source.filename),
@@ -80,7 +92,13 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
 const NUMBER_DETAIL = new Set<Failure["code"]>(["timeout", "dialog_too_large", "docx_too_large"]);
 
 /** Failures about the file itself: their sentence names it. */
-const FILE_FAILURES = new Set<Failure["code"]>(["not_audio", "unsupported_container"]);
+const FILE_FAILURES = new Set<Failure["code"]>([
+  "not_audio",
+  "unsupported_container",
+  "no_sound",
+  "prepare_failed",
+  "prepared_too_large",
+]);
 
 /**
  * Whether the failure's sentence names the file and so says it all: in the thread it
@@ -103,8 +121,14 @@ export function failureSentence(
   const detail = failure.detail?.trim() ?? "";
   const file = safe(clampText(filename, MAX_FILENAME_CHARS));
   switch (failure.code) {
+    case "prepare_failed":
+      return detail === "no_ffmpeg"
+        ? t(locale, "failure.prepare_failed.no_ffmpeg", { file })
+        : t(locale, "failure.prepare_failed", { file });
     case "not_audio":
-      return t(locale, "failure.not_audio", { file });
+    case "no_sound":
+    case "prepared_too_large":
+      return t(locale, `failure.${failure.code}`, { file });
     case "unsupported_container": {
       // `detail` is the container's name as the sniffer gives it ("AIFF", "AVI"…).
       const formats = SUPPORTED_AUDIO_FORMATS.join(", ");

@@ -39,7 +39,9 @@ export const NOBODY = "U0NOBODY1";
 
 export async function startHostileStack(): Promise<HostileStack> {
   const watch = watchProcess();
-  const stack = await startStack();
+  // Without FFmpeg: the runs' model of what becomes a job is the Note Service's own rules
+  // (`classifyFile` as it is without FFmpeg); prepare-recordings.test.ts covers FFmpeg.
+  const stack = await startStack({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
   stack.fake.addUser({ id: NOBODY, name: "nobody", real_name: "No Body", locale: "en-US" });
   return {
     stack,

@@ -54,9 +54,9 @@ async function runWithFailing(failing: Failing) {
     showStatus: (job) => slack.showStatus(job),
     splitNote: (markdown) => slack.splitNote(markdown),
     findDelivered: (job) => slack.findDelivered(job),
-    downloadSource: async (job, dest, signal) => {
+    downloadSource: async (job, dest, signal, limits) => {
       fail("downloadSource");
-      return slack.downloadSource(job, dest, signal);
+      return slack.downloadSource(job, dest, signal, limits);
     },
     postNotePart: async (job, text, index, total) => {
       if (index === 1) fail("postNotePart");

@@ -90,7 +90,8 @@ const recording = new RecordingGateway({
 const partDelayMs = number("PART_DELAY_MS", 0);
 const gateway: Gateway = {
   showStatus: (job) => recording.showStatus(job),
-  downloadSource: (job, dest, signal) => recording.downloadSource(job, dest, signal),
+  downloadSource: (job, dest, signal, limits) =>
+    recording.downloadSource(job, dest, signal, limits),
   splitNote: (markdown) => recording.splitNote(markdown),
   postNotePart: async (job, text, index, total) => {
     if (partDelayMs > 0) await sleep(partDelayMs);

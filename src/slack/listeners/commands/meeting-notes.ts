@@ -68,7 +68,11 @@ export function meetingNotesCommand(deps: ListenerDeps) {
           view: buildNewNotesModal({
             locale,
             channelId: command.channel_id,
-            recentRecordings: await recentRecordings(client, command.channel_id),
+            recentRecordings: await recentRecordings(
+              client,
+              command.channel_id,
+              deps.jobs.canPrepare,
+            ),
           }),
         });
         return;
@@ -126,14 +130,18 @@ async function cancel(
 }
 
 /** Recordings posted in the channel lately, for the modal's "recent recording" list. */
-async function recentRecordings(client: WebClient, channel: string): Promise<RecentRecording[]> {
+async function recentRecordings(
+  client: WebClient,
+  channel: string,
+  canPrepare: boolean,
+): Promise<RecentRecording[]> {
   try {
     const history = await client.conversations.history({ channel, limit: 100 });
     const recordings: RecentRecording[] = [];
     for (const message of history.messages ?? []) {
       for (const raw of message.files ?? []) {
         const file = slackFileSchema.safeParse(raw);
-        const source = file.success ? toSourceFile(file.data) : undefined;
+        const source = file.success ? toSourceFile(file.data, canPrepare) : undefined;
         if (source === undefined || recordings.some((r) => r.fileId === source.fileId)) continue;
         // The safe name, as the job will have it.
         recordings.push({ fileId: source.fileId, name: source.filename });

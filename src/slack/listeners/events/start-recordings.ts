@@ -87,7 +87,7 @@ async function takeFile(
   // The bot's own uploads (its DOCX in the thread) come back as events: never about them.
   if (start.bot !== undefined && file.user === start.bot) return undefined;
   const name = shownNameOf(file) ?? shownNameOf(shown);
-  const kind = classifyFile(file);
+  const kind = classifyFile(file, deps.jobs.canPrepare);
   if (kind.kind === "other" && !start.mentioned) return undefined;
   if (kind.kind === "recording") {
     const { origin, text } = start;
@@ -96,5 +96,11 @@ async function takeFile(
   }
   // Said once per file, however often Slack delivers the event.
   if (!(await deps.jobs.claimOnce(`notice:${channelId}:${file.id}`))) return undefined;
-  return { name, reason: kind.kind === "unreadable" ? "unreadable" : "unsupported_format" };
+  const reason =
+    kind.kind === "unreadable"
+      ? "unreadable"
+      : kind.kind === "media"
+        ? "needs_ffmpeg"
+        : "unsupported_format";
+  return { name, reason };
 }

@@ -5,7 +5,7 @@ import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { toSourceFile } from "../../recording-file.ts";
+import { isMediaFile, toSourceFile } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import {
   buildRefusal,
@@ -131,10 +131,11 @@ async function checkRequest(
   } else if (!(await deps.permissions.recording(file, userId))) {
     errors[fileBlock] = t(locale, "permission.recording");
   } else {
-    source = toSourceFile(file);
+    source = toSourceFile(file, deps.jobs.canPrepare);
     if (source === undefined) {
       const name = file.name ?? file.title ?? fileId;
-      errors[fileBlock] = buildRefusal("unsupported_format", name, locale).text;
+      const reason = isMediaFile(file) ? "needs_ffmpeg" : "unsupported_format";
+      errors[fileBlock] = buildRefusal(reason, name, locale).text;
     }
   }
   if (source === undefined || Object.keys(errors).length > 0) return { ok: false, errors };

@@ -88,10 +88,10 @@ describe("startRecordings", () => {
     expectNotices([{ name: "file.png", reason: "unsupported_format" }]);
   });
 
-  it("says once that a movie format is not taken, however often Slack delivers it", async () => {
+  it("says once that a movie format is not taken without FFmpeg, however often Slack delivers it", async () => {
     await share([movie()]);
     await share([movie()]);
-    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+    expectNotices([{ name: "standup.mov", reason: "needs_ffmpeg" }]);
     expect(await channelJobs()).toEqual([]);
   });
 
@@ -99,7 +99,28 @@ describe("startRecordings", () => {
     const huge = { ...recording(), id: "F0HUGE0001", size: 301 * 1024 * 1024 };
     await share([huge]);
     await share([huge]);
-    expectNotices([{ name: "here we go again.mp3", reason: "too_large" }]);
+    expectNotices([{ name: "here we go again.mp3", reason: "too_large_needs_ffmpeg" }]);
+  });
+
+  it("with FFmpeg, takes a movie and a recording over 300 MB, and refuses one over 1 GB", async () => {
+    await kit.close();
+    kit = await buildListenerDeps({ canPrepare: true });
+    const big = { ...recording(), id: "F0BIG00001", size: 350 * 1024 * 1024 };
+    const huge = {
+      ...recording(),
+      id: "F0HUGE0001",
+      name: "all day.mp3",
+      title: "all day.mp3",
+      size: 2 ** 30 + 1,
+    };
+    await share([movie(), big, huge]);
+    const jobs = await channelJobs();
+    // The movie keeps its name: people know it by it; the service gets `standup.ogg`.
+    expect(jobs.map((job) => job.source.filename).sort()).toEqual([
+      "here we go again.mp3",
+      "standup.mov",
+    ]);
+    expectNotices([{ name: "all day.mp3", reason: "too_large_to_prepare" }]);
   });
 
   it("starts one job however often Slack delivers the upload", async () => {
@@ -119,14 +140,14 @@ describe("startRecordings", () => {
 
   it("answers in the sharer's language", async () => {
     await share([movie()], { userId: LAN });
-    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }], "vi");
+    expectNotices([{ name: "standup.mov", reason: "needs_ffmpeg" }], "vi");
   });
 
   it("starts one job per recording and one reply for the rest of the upload", async () => {
     await share([recording(), movie(), screenshot()]);
     const jobs = await channelJobs();
     expect(jobs.map((job) => job.source.filename)).toEqual(["here we go again.mp3"]);
-    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+    expectNotices([{ name: "standup.mov", reason: "needs_ffmpeg" }]);
   });
 
   it("does nothing in a channel that turned automatic notes off", async () => {
@@ -199,7 +220,7 @@ describe("startRecordings", () => {
   it("still answers for the other files when one file's job cannot be started", async () => {
     vi.spyOn(kit.jobs, "startFromUpload").mockRejectedValueOnce(new Error("store unavailable"));
     await share([recording(), movie()]);
-    expectNotices([{ name: "standup.mov", reason: "unsupported_format" }]);
+    expectNotices([{ name: "standup.mov", reason: "needs_ffmpeg" }]);
     expect(kit.logged("error")).toEqual(["could not take a shared file"]);
   });
 });

@@ -1,0 +1,106 @@
+import { rename, rm, stat } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
+import { JobStepError } from "../failure-policy.ts";
+import type { Job, JobIn } from "../job.ts";
+import type { StepContext } from "../step.ts";
+import { audioPath, enter, NEW_POLL, type Reducers } from "./kit.ts";
+
+/** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
+export const preparingReducers: Reducers<"preparing"> = {
+  source_missing: (job, event, now) => enter(job, "downloading", now, { tempPath: event.tempPath }),
+  prepared: (job, event, now) =>
+    enter(job, "transcribing", now, {
+      tempPath: event.tempPath,
+      audioName: event.audioName,
+      audio: { ...NEW_POLL },
+    }),
+};
+
+/**
+ * Prepares the kept download into `<job>.prepared.ogg`. FFmpeg writes a `.part` file that
+ * becomes the prepared audio only once complete; a run cut short (a crash, a restart,
+ * Cancel) starts over from the download, after deleting what the last one left.
+ */
+export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): Promise<Job> {
+  const { media } = ctx;
+  if (media === undefined) {
+    // FFmpeg was there when the job was downloaded, and is gone since (a new image).
+    throw new JobStepError({ code: "prepare_failed", detail: "no_ffmpeg" }, true);
+  }
+  if (!(await isFile(job.tempPath))) {
+    // Downloaded by another replica, or lost with a container's disk: download it here.
+    return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
+  }
+  const output = preparedPath(ctx, job);
+  const partial = `${output}.part`;
+  await rm(partial, { force: true });
+  let shown: JobIn<"preparing"> = job;
+  // One redraw at a time, awaited before the next save: a late one never overwrites it.
+  let drawing = Promise.resolve();
+  const outcome = await media
+    .prepare({
+      input: job.tempPath,
+      output: partial,
+      signal: ctx.signal,
+      onProgress: (fraction) => {
+        // Drawn, not saved (unless the status message is new): a lost progress figure costs
+        // nothing, and "progress" redraws are throttled.
+        drawing = drawing
+          .then(async () => {
+            const next = await ctx.showStatus({ ...shown, fraction }, "progress");
+            if (next.stage === "preparing") shown = next;
+          })
+          // Only a save can fail here (canceled, lease lost): the step's own next save says so.
+          .catch((error: unknown) => ctx.logger.debug({ err: error }, "progress not drawn"));
+      },
+    })
+    .catch(async (error: unknown) => {
+      await rm(partial, { force: true });
+      throw error;
+    });
+  if (!outcome.ok) {
+    await rm(partial, { force: true });
+    if (outcome.reason === "timeout") {
+      throw new JobStepError({ code: "timeout", detail: String(outcome.minutes) }, true);
+    }
+    throw new JobStepError(
+      { code: outcome.reason === "no_sound" ? "no_sound" : "prepare_failed" },
+      false,
+    );
+  }
+  const size = (await stat(partial)).size;
+  if (size > MAX_AUDIO_BYTES) {
+    await rm(partial, { force: true });
+    throw new JobStepError({ code: "prepared_too_large" }, false);
+  }
+  await rename(partial, output);
+  await drawing;
+  const prepared = await ctx.commit(shown, {
+    type: "prepared",
+    tempPath: output,
+    audioName: preparedNameOf(job.source.filename),
+  });
+  // The prepared audio is all the job needs from here; the download goes at once.
+  await rm(job.tempPath, { force: true });
+  return ctx.showStatus(prepared, "stage");
+}
+
+/** The prepared audio of a job; named after it, so start-up clean-up knows whose it is. */
+export function preparedPath(ctx: StepContext, job: Job): string {
+  return join(ctx.tempDir, `${job.id}.prepared.ogg`);
+}
+
+/** `standup.mov` → `standup.ogg`: the name the Note Service gets for prepared audio. */
+export function preparedNameOf(filename: string): string {
+  const ext = extname(filename);
+  const stem = (ext === "" ? filename : filename.slice(0, -ext.length)) || "recording";
+  return `${stem}.ogg`;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
