@@ -1,11 +1,24 @@
 import type { ServerResponse } from "node:http";
-import {
-  App,
-  AuthorizationError,
-  HTTPReceiver,
-  SocketModeReceiver,
-  type SocketModeReceiverProcessEventErrorHandlerArgs,
-} from "@slack/bolt";
+import { createRequire } from "node:module";
+import type { SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
+
+// The classes from their own modules, not Bolt's index: the index also loads the Express
+// and AWS Lambda receivers (express, body-parser and ~60 more modules, ~5 MB of RSS) that
+// neither mode uses. Bolt has no `exports` map; the deep paths are its published files.
+// Loaded with `require`: they are CommonJS modules whose class is `exports.default`, which
+// an ESM default import gives differently under Node and under the test runner.
+const require = createRequire(import.meta.url);
+const { default: App } =
+  require("@slack/bolt/dist/App.js") as typeof import("@slack/bolt/dist/App.js");
+type App = InstanceType<typeof App>;
+const { AuthorizationError } =
+  require("@slack/bolt/dist/errors.js") as typeof import("@slack/bolt/dist/errors.js");
+const { default: HTTPReceiver } =
+  require("@slack/bolt/dist/receivers/HTTPReceiver.js") as typeof import("@slack/bolt/dist/receivers/HTTPReceiver.js");
+type HTTPReceiver = InstanceType<typeof HTTPReceiver>;
+const { default: SocketModeReceiver } =
+  require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js");
+
 import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
