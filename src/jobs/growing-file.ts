@@ -56,8 +56,12 @@ export class WriteProgress {
   }
 }
 
-/** The length of the chunks read for an upload: small, so little waits for the GC. */
-const READ_CHUNK_BYTES = 64 * 1024;
+/**
+ * The length of the chunks read for an upload: small, so little waits for the GC (the
+ * measure of `diskFile`'s reads: 64 KiB chunks left ~55-65 MiB of buffers at the peak of a
+ * 300 MB upload, 16 KiB ~26 MiB, at the same speed).
+ */
+const READ_CHUNK_BYTES = 16 * 1024;
 
 /**
  * Reads a file of `size` bytes while it is being written, chunk by chunk as the writer
