@@ -22,6 +22,11 @@
  *   BENCH_FLEET_REDIS_URL=       (default: a private redis-server, so its command counts are ours)
  *   BENCH_FLEET_NODE_OPTIONS=    (NODE_OPTIONS of the replicas and the app after the V8 flags
  *                                of `npm start`, e.g. --expose-gc for the live heap)
+ * Issue 15's two run only when named too (minutes each): `BENCH=relay-throttled,prepare`.
+ *   RELAY_MBIT=100               (relay-throttled: each direction of each server's link)
+ *   BENCH_THROTTLED_MB=300       BENCH_THROTTLED_RUNS=3
+ *   BENCH_APP_MAIN=PATH          (relay-throttled, ack-latency: another build of the bot)
+ *   BENCH_PREPARE_MINUTES=60     BENCH_PREPARE_RUNS=3
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -30,7 +35,9 @@ import { fileURLToPath } from "node:url";
 import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
+import { benchPrepare, renderPrepare } from "./prepare.ts";
 import { benchRelay } from "./relay.ts";
+import { benchRelayThrottled, renderRelayThrottled } from "./relay-throttled.ts";
 import {
   type RunFacts,
   renderAckLatency,
@@ -42,10 +49,21 @@ import {
 import { benchRestart } from "./restart.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
-const NAMES = ["relay", "ack-latency", "many-jobs", "restart", "fleet"] as const;
+const NAMES = [
+  "relay",
+  "ack-latency",
+  "many-jobs",
+  "restart",
+  "fleet",
+  "relay-throttled",
+  "prepare",
+] as const;
 type Name = (typeof NAMES)[number];
-/** Run only when named in BENCH: the fleet takes about an hour at its defaults. */
-const OPT_IN: readonly Name[] = ["fleet"];
+/**
+ * Run only when named in BENCH: the fleet takes about an hour at its defaults; the relay
+ * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg).
+ */
+const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare"];
 
 const only = (process.env.BENCH ?? "")
   .split(",")
@@ -148,6 +166,26 @@ for (const name of selected) {
         nodeOptions: process.env.BENCH_FLEET_NODE_OPTIONS?.trim() || undefined,
       });
       sections.set(name, renderFleet(result, at));
+      break;
+    }
+    case "relay-throttled": {
+      const result = await benchRelayThrottled({
+        sizeMiB: envNumber("BENCH_THROTTLED_MB", 300),
+        mbit: envNumber("RELAY_MBIT", 100),
+        runs: envNumber("BENCH_THROTTLED_RUNS", 3),
+        main: process.env.BENCH_APP_MAIN?.trim() || undefined,
+      });
+      log(`relay-throttled: ${JSON.stringify(result)}`);
+      sections.set(name, renderRelayThrottled(result, at));
+      break;
+    }
+    case "prepare": {
+      const result = await benchPrepare(
+        envNumber("BENCH_PREPARE_MINUTES", 60),
+        envNumber("BENCH_PREPARE_RUNS", 3),
+      );
+      log(`prepare: ${JSON.stringify(result)}`);
+      sections.set(name, renderPrepare(result, at));
       break;
     }
   }
