@@ -1,4 +1,4 @@
-import { runTool } from "./run-tool.ts";
+import { INPUT_GUARD, runTool } from "./run-tool.ts";
 import type { MediaTools } from "./tools.ts";
 
 export interface ExtractSpeechOptions {
@@ -52,6 +52,7 @@ export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions):
       "-loglevel",
       "error",
       "-y",
+      ...INPUT_GUARD,
       "-i",
       o.input,
       ...SPEECH_ARGS,

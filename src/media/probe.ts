@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runTool, ToolError } from "./run-tool.ts";
+import { INPUT_GUARD, runTool, ToolError } from "./run-tool.ts";
 import type { MediaTools } from "./tools.ts";
 
 /** What ffprobe says of a recording. */
@@ -29,7 +29,7 @@ export async function probeMedia(
 ): Promise<MediaInfo> {
   const out = await runTool(
     tools.ffprobe,
-    ["-v", "error", "-show_format", "-show_streams", "-of", "json", "--", path],
+    ["-v", "error", ...INPUT_GUARD, "-show_format", "-show_streams", "-of", "json", "--", path],
     { timeoutMs: PROBE_TIMEOUT_MS, signal },
   );
   let json: unknown;

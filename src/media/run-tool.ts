@@ -23,6 +23,15 @@ export interface RunToolOptions {
   onStart?: ((pid: number) => void) | undefined;
 }
 
+/**
+ * Options before FFmpeg's or ffprobe's input: the recording is a person's upload, so it may
+ * read nothing but its own file. A playlist or reference file (HLS, concat, a movie with
+ * external references) could otherwise make FFmpeg fetch URLs from inside our network or
+ * read other local files into the audio. Only the `file` protocol is allowed; the downloads
+ * are named by the bot, so the path itself is never a URL.
+ */
+export const INPUT_GUARD = ["-protocol_whitelist", "file"] as const;
+
 /** The last part of a tool's stderr kept for the log: its error is at the end. */
 const STDERR_TAIL_CHARS = 2000;
 
