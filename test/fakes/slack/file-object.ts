@@ -11,6 +11,7 @@ const TYPES: Record<string, [filetype: string, mimetype: string, pretty: string]
   webm: ["webm", "video/webm", "WebM"],
   mp4: ["mp4", "video/mp4", "MPEG 4 Video"],
   mov: ["mov", "video/quicktime", "QuickTime Movie"],
+  mkv: ["mkv", "video/x-matroska", "Matroska Video"],
   txt: ["text", "text/plain", "Plain Text"],
   md: ["markdown", "text/markdown", "Markdown (raw)"],
   pdf: ["pdf", "application/pdf", "PDF"],
