@@ -11,13 +11,30 @@ export interface MediaTools {
 
 const CHECK_TIMEOUT_MS = 10_000;
 
+/** What was found, by the paths asked for: each program is run once per process. */
+const found = new Map<string, Promise<MediaTools | undefined>>();
+
 /**
  * Finds FFmpeg and ffprobe: `ffmpegPath` (FFMPEG_PATH) or `ffmpeg` on PATH, and
  * `ffprobePath` (FFPROBE_PATH), else the ffprobe beside that ffmpeg, else `ffprobe` on
  * PATH. Undefined when either does not run: the bot then takes only what the Note Service
- * takes as it is.
+ * takes as it is. The answer is kept for the process: starting FFmpeg to read its version
+ * costs ~0.1 s of CPU (it loads dozens of libraries), once is enough.
  */
-export async function findMediaTools(o: {
+export function findMediaTools(o: {
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+}): Promise<MediaTools | undefined> {
+  const key = `${o.ffmpegPath ?? ""}\n${o.ffprobePath ?? ""}`;
+  let tools = found.get(key);
+  if (tools === undefined) {
+    tools = lookFor(o);
+    found.set(key, tools);
+  }
+  return tools;
+}
+
+async function lookFor(o: {
   ffmpegPath?: string | undefined;
   ffprobePath?: string | undefined;
 }): Promise<MediaTools | undefined> {
