@@ -1,9 +1,21 @@
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
+
+/**
+ * Whether FFmpeg and ffprobe are on PATH. The tests that make recordings with them run
+ * only then, as the Redis tests run only with REDIS_URL; CI installs FFmpeg and sets
+ * REQUIRE_FFMPEG=1, so there a missing FFmpeg fails the run instead of skipping them.
+ */
+export const FFMPEG_AVAILABLE = ["ffmpeg", "ffprobe"].every(
+  (tool) => spawnSync(tool, ["-hide_banner", "-version"], { stdio: "ignore" }).status === 0,
+);
+if (!FFMPEG_AVAILABLE && process.env.REQUIRE_FFMPEG === "1") {
+  throw new Error("FFmpeg and ffprobe must be on PATH (REQUIRE_FFMPEG=1): apt-get install ffmpeg");
+}
 
 /** Runs FFmpeg quietly (tests make their recordings with it); rejects on failure. */
 export async function ffmpeg(...args: string[]): Promise<void> {

@@ -8,117 +8,123 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
 import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { ffmpeg } from "../helpers/media-files.ts";
+import { FFMPEG_AVAILABLE, ffmpeg } from "../helpers/media-files.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
-let temp: Awaited<ReturnType<typeof makeTempDir>>;
-let store: Store;
-let client: ScriptedNoteTaker;
-let media: MediaPort;
-let jobs: ReturnType<typeof testJobs> | undefined;
+describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let store: Store;
+  let client: ScriptedNoteTaker;
+  let media: MediaPort;
+  let jobs: ReturnType<typeof testJobs> | undefined;
 
-beforeEach(async () => {
-  temp = await makeTempDir("mn-preparing-");
-  store = await openStore("memory://");
-  client = new ScriptedNoteTaker();
-  const tools = await findMediaTools({});
-  if (tools === undefined) throw new Error("FFmpeg is needed for these tests");
-  media = createPreparer(tools, {
-    concurrency: 1,
-    timeoutMs: 60_000,
-    logger: pino({ level: "silent" }),
-  });
-});
-afterEach(async () => {
-  await jobs?.runner.stop(100);
-  await store.close();
-  await temp.cleanup();
-});
-
-const tempFiles = () => readdir(join(temp.dir, "jobs")).catch(() => []);
-
-describe("the preparing stage", () => {
-  it("after a restart mid-way, starts over from the kept download and cleans the partial file", async () => {
-    const movie = join(temp.dir, "slack-standup.mov");
-    await ffmpeg(
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc2=s=160x120:r=10",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine",
-      "-t",
-      "3",
-      "-c:v",
-      "libx264",
-      "-c:a",
-      "aac",
-      movie,
-    );
-    jobs = testJobs({
-      store,
-      client,
-      gateway: new RecordingGateway({ sourcePath: movie }),
-      tempDir: temp.dir,
-      overrides: { media },
+  beforeEach(async () => {
+    temp = await makeTempDir("mn-preparing-");
+    store = await openStore("memory://");
+    client = new ScriptedNoteTaker();
+    const tools = await findMediaTools({});
+    if (tools === undefined) throw new Error("FFmpeg is needed for these tests");
+    media = createPreparer(tools, {
+      concurrency: 1,
+      timeoutMs: 60_000,
+      logger: pino({ level: "silent" }),
     });
-    // The job as a crash left it: in `preparing`, its download kept, FFmpeg's output half written.
-    const now = Date.now();
-    const id = "job-restarted-mid-prepare";
-    const download = join(temp.dir, "jobs", `${id}.audio`);
-    const partial = join(temp.dir, "jobs", `${id}.prepared.ogg.part`);
-    await jobs.runner.start();
-    await ffmpeg("-i", movie, "-c", "copy", "-f", "mov", download);
-    await writeFile(partial, "half of an ogg file");
-    const crashed: Job = {
-      id,
-      stage: "preparing",
-      tempPath: download,
-      fraction: 0.4,
-      createdAt: now,
-      updatedAt: now,
-      stageStartedAt: now,
-      wakeAt: now,
-      attempts: 0,
-      origin: origin(),
-      source: source({ filename: "standup.mov", size: 1 }),
-      options: {},
-    };
-    await jobs.repo.create(crashed);
-    const job = await waitForStage(jobs.service.get.bind(jobs.service), id, "naming", "failed");
-    expect(job?.stage).toBe("naming");
-    expect(client.audioNames).toEqual(["standup.ogg"]);
-    // The half-written file, the download and the prepared audio are all gone.
-    expect(await tempFiles()).toEqual([]);
+  });
+  afterEach(async () => {
+    await jobs?.runner.stop(100);
+    await store.close();
+    await temp.cleanup();
   });
 
-  it("without FFmpeg any more, fails the job with a sentence rather than waiting forever", async () => {
-    const movie = join(temp.dir, "slack.mov");
-    await writeFile(movie, "x");
-    jobs = testJobs({
-      store,
-      client,
-      gateway: new RecordingGateway({ sourcePath: movie }),
-      tempDir: temp.dir,
+  const tempFiles = () => readdir(join(temp.dir, "jobs")).catch(() => []);
+
+  describe("the preparing stage", () => {
+    it("after a restart mid-way, starts over from the kept download and cleans the partial file", async () => {
+      const movie = join(temp.dir, "slack-standup.mov");
+      await ffmpeg(
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=s=160x120:r=10",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine",
+        "-t",
+        "3",
+        "-c:v",
+        "libx264",
+        "-c:a",
+        "aac",
+        movie,
+      );
+      jobs = testJobs({
+        store,
+        client,
+        gateway: new RecordingGateway({ sourcePath: movie }),
+        tempDir: temp.dir,
+        overrides: { media },
+      });
+      // The job as a crash left it: in `preparing`, its download kept, FFmpeg's output half written.
+      const now = Date.now();
+      const id = "job-restarted-mid-prepare";
+      const download = join(temp.dir, "jobs", `${id}.audio`);
+      const partial = join(temp.dir, "jobs", `${id}.prepared.ogg.part`);
+      await jobs.runner.start();
+      await ffmpeg("-i", movie, "-c", "copy", "-f", "mov", download);
+      await writeFile(partial, "half of an ogg file");
+      const crashed: Job = {
+        id,
+        stage: "preparing",
+        tempPath: download,
+        fraction: 0.4,
+        createdAt: now,
+        updatedAt: now,
+        stageStartedAt: now,
+        wakeAt: now,
+        attempts: 0,
+        origin: origin(),
+        source: source({ filename: "standup.mov", size: 1 }),
+        options: {},
+      };
+      await jobs.repo.create(crashed);
+      const job = await waitForStage(jobs.service.get.bind(jobs.service), id, "naming", "failed");
+      expect(job?.stage).toBe("naming");
+      expect(client.audioNames).toEqual(["standup.ogg"]);
+      // The half-written file, the download and the prepared audio are all gone.
+      expect(await tempFiles()).toEqual([]);
     });
-    await jobs.runner.start();
-    const now = Date.now();
-    await jobs.repo.create({
-      id: "job-no-ffmpeg",
-      stage: "preparing",
-      tempPath: movie,
-      createdAt: now,
-      updatedAt: now,
-      stageStartedAt: now,
-      wakeAt: now,
-      attempts: 0,
-      origin: origin(),
-      source: source({ filename: "standup.mov" }),
-      options: {},
+
+    it("without FFmpeg any more, fails the job with a sentence rather than waiting forever", async () => {
+      const movie = join(temp.dir, "slack.mov");
+      await writeFile(movie, "x");
+      jobs = testJobs({
+        store,
+        client,
+        gateway: new RecordingGateway({ sourcePath: movie }),
+        tempDir: temp.dir,
+      });
+      await jobs.runner.start();
+      const now = Date.now();
+      await jobs.repo.create({
+        id: "job-no-ffmpeg",
+        stage: "preparing",
+        tempPath: movie,
+        createdAt: now,
+        updatedAt: now,
+        stageStartedAt: now,
+        wakeAt: now,
+        attempts: 0,
+        origin: origin(),
+        source: source({ filename: "standup.mov" }),
+        options: {},
+      });
+      const job = await waitForStage(
+        jobs.service.get.bind(jobs.service),
+        "job-no-ffmpeg",
+        "failed",
+      );
+      expect(job).toMatchObject({ failure: { code: "prepare_failed", detail: "no_ffmpeg" } });
     });
-    const job = await waitForStage(jobs.service.get.bind(jobs.service), "job-no-ffmpeg", "failed");
-    expect(job).toMatchObject({ failure: { code: "prepare_failed", detail: "no_ffmpeg" } });
   });
 });

@@ -8,125 +8,127 @@ import {
   type MediaTools,
   positionUsOf,
 } from "../../src/media/index.ts";
-import { ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";
+import { FFMPEG_AVAILABLE, ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
-let temp: Awaited<ReturnType<typeof makeTempDir>>;
-let tools: MediaTools;
-const logger = pino({ level: "silent" });
-const path = (name: string) => join(temp.dir, name);
+describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let tools: MediaTools;
+  const logger = pino({ level: "silent" });
+  const path = (name: string) => join(temp.dir, name);
 
-beforeAll(async () => {
-  temp = await makeTempDir("mn-preparer-");
-  const found = await findMediaTools({});
-  if (found === undefined)
-    throw new Error("FFmpeg is needed for these tests (apt-get install ffmpeg)");
-  tools = found;
-  const video = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=10"];
-  await Promise.all([
-    ffmpeg(
-      ...video,
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=f=300",
-      "-t",
-      "4",
-      "-c:v",
-      "libx264",
-      "-c:a",
-      "aac",
-      path("talk.mov"),
-    ),
-    ffmpeg(...video, "-t", "2", "-c:v", "libx264", path("mute.mov")),
-    ffmpeg("-f", "lavfi", "-i", "sine=f=300", "-t", "300", "-c:a", "flac", path("long.flac")),
-  ]);
-  await writeFile(path("notes.mov"), "These are not the minutes you are looking for.\n");
-});
-afterAll(() => temp.cleanup());
-
-describe("findMediaTools", () => {
-  it("finds FFmpeg on PATH, and nothing where FFMPEG_PATH points at no program", async () => {
-    expect(tools.version).toMatch(/^ffmpeg version/);
-    expect(await findMediaTools({ ffmpegPath: path("missing/ffmpeg") })).toBeUndefined();
-    expect(await findMediaTools({ ffprobePath: path("missing/ffprobe") })).toBeUndefined();
+  beforeAll(async () => {
+    temp = await makeTempDir("mn-preparer-");
+    const found = await findMediaTools({});
+    if (found === undefined)
+      throw new Error("FFmpeg is needed for these tests (apt-get install ffmpeg)");
+    tools = found;
+    const video = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=10"];
+    await Promise.all([
+      ffmpeg(
+        ...video,
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=f=300",
+        "-t",
+        "4",
+        "-c:v",
+        "libx264",
+        "-c:a",
+        "aac",
+        path("talk.mov"),
+      ),
+      ffmpeg(...video, "-t", "2", "-c:v", "libx264", path("mute.mov")),
+      ffmpeg("-f", "lavfi", "-i", "sine=f=300", "-t", "300", "-c:a", "flac", path("long.flac")),
+    ]);
+    await writeFile(path("notes.mov"), "These are not the minutes you are looking for.\n");
   });
-});
+  afterAll(() => temp.cleanup());
 
-describe("the preparer", () => {
-  const preparer = (timeoutMs = 60_000) =>
-    createPreparer(tools, { concurrency: 1, timeoutMs, logger });
-  const signal = () => new AbortController().signal;
-
-  it("extracts mono speech as Ogg Opus, as long as the source, reporting progress up to 1", async () => {
-    const fractions: number[] = [];
-    const outcome = await preparer().prepare({
-      input: path("talk.mov"),
-      output: path("talk.ogg"),
-      signal: signal(),
-      onProgress: (f) => fractions.push(f),
+  describe("findMediaTools", () => {
+    it("finds FFmpeg on PATH, and nothing where FFMPEG_PATH points at no program", async () => {
+      expect(tools.version).toMatch(/^ffmpeg version/);
+      expect(await findMediaTools({ ffmpegPath: path("missing/ffmpeg") })).toBeUndefined();
+      expect(await findMediaTools({ ffprobePath: path("missing/ffprobe") })).toBeUndefined();
     });
-    expect(outcome).toEqual({ ok: true });
-    const out = await probe(path("talk.ogg"));
-    expect(out.streams).toEqual(["audio"]);
-    expect(Math.abs(out.duration - 4)).toBeLessThanOrEqual(0.2);
-    expect(fractions.at(-1)).toBe(1);
-    expect([...fractions].sort((a, b) => a - b)).toEqual(fractions);
   });
 
-  it("says a video has no sound, and a file FFmpeg cannot read is unreadable", async () => {
-    const p = preparer();
-    const run = (input: string) =>
-      p.prepare({ input, output: path("out.ogg"), signal: signal(), onProgress: () => {} });
-    expect(await run(path("mute.mov"))).toEqual({ ok: false, reason: "no_sound" });
-    expect(await run(path("notes.mov"))).toEqual({ ok: false, reason: "unreadable" });
-  });
+  describe("the preparer", () => {
+    const preparer = (timeoutMs = 60_000) =>
+      createPreparer(tools, { concurrency: 1, timeoutMs, logger });
+    const signal = () => new AbortController().signal;
 
-  it("kills FFmpeg past its time limit", async () => {
-    const outcome = await preparer(50).prepare({
-      input: path("long.flac"),
-      output: path("long-timeout.ogg"),
-      signal: signal(),
-      onProgress: () => {},
+    it("extracts mono speech as Ogg Opus, as long as the source, reporting progress up to 1", async () => {
+      const fractions: number[] = [];
+      const outcome = await preparer().prepare({
+        input: path("talk.mov"),
+        output: path("talk.ogg"),
+        signal: signal(),
+        onProgress: (f) => fractions.push(f),
+      });
+      expect(outcome).toEqual({ ok: true });
+      const out = await probe(path("talk.ogg"));
+      expect(out.streams).toEqual(["audio"]);
+      expect(Math.abs(out.duration - 4)).toBeLessThanOrEqual(0.2);
+      expect(fractions.at(-1)).toBe(1);
+      expect([...fractions].sort((a, b) => a - b)).toEqual(fractions);
     });
-    expect(outcome).toMatchObject({ ok: false, reason: "timeout" });
-    expect(await processesMentioning(path("long-timeout.ogg"))).toEqual([]);
-  });
 
-  it("kills FFmpeg at once on abort and rejects with the abort's reason", async () => {
-    const controller = new AbortController();
-    const running = preparer().prepare({
-      input: path("long.flac"),
-      output: path("long-abort.ogg"),
-      signal: controller.signal,
-      onProgress: () => controller.abort(new Error("canceled by Bob")),
+    it("says a video has no sound, and a file FFmpeg cannot read is unreadable", async () => {
+      const p = preparer();
+      const run = (input: string) =>
+        p.prepare({ input, output: path("out.ogg"), signal: signal(), onProgress: () => {} });
+      expect(await run(path("mute.mov"))).toEqual({ ok: false, reason: "no_sound" });
+      expect(await run(path("notes.mov"))).toEqual({ ok: false, reason: "unreadable" });
     });
-    await expect(running).rejects.toThrow("canceled by Bob");
-    expect(await processesMentioning(path("long-abort.ogg"))).toEqual([]);
-  });
 
-  it("runs one FFmpeg at a time by default: the second waits for the first", async () => {
-    await copyFile(path("talk.mov"), path("talk-2.mov"));
-    const p = preparer();
-    // Whenever the first reports progress, nothing runs on the second's file yet.
-    const seenWhileFirst: string[] = [];
-    // The first is five minutes of sound: it reports progress several times.
-    const first = p.prepare({
-      input: path("long.flac"),
-      output: path("first.ogg"),
-      signal: signal(),
-      onProgress: () => {
-        void processesMentioning("talk-2.mov").then((found) => seenWhileFirst.push(...found));
-      },
+    it("kills FFmpeg past its time limit", async () => {
+      const outcome = await preparer(50).prepare({
+        input: path("long.flac"),
+        output: path("long-timeout.ogg"),
+        signal: signal(),
+        onProgress: () => {},
+      });
+      expect(outcome).toMatchObject({ ok: false, reason: "timeout" });
+      expect(await processesMentioning(path("long-timeout.ogg"))).toEqual([]);
     });
-    const second = p.prepare({
-      input: path("talk-2.mov"),
-      output: path("second.ogg"),
-      signal: signal(),
-      onProgress: () => {},
+
+    it("kills FFmpeg at once on abort and rejects with the abort's reason", async () => {
+      const controller = new AbortController();
+      const running = preparer().prepare({
+        input: path("long.flac"),
+        output: path("long-abort.ogg"),
+        signal: controller.signal,
+        onProgress: () => controller.abort(new Error("canceled by Bob")),
+      });
+      await expect(running).rejects.toThrow("canceled by Bob");
+      expect(await processesMentioning(path("long-abort.ogg"))).toEqual([]);
     });
-    expect(await Promise.all([first, second])).toEqual([{ ok: true }, { ok: true }]);
-    expect(seenWhileFirst).toEqual([]);
+
+    it("runs one FFmpeg at a time by default: the second waits for the first", async () => {
+      await copyFile(path("talk.mov"), path("talk-2.mov"));
+      const p = preparer();
+      // Whenever the first reports progress, nothing runs on the second's file yet.
+      const seenWhileFirst: string[] = [];
+      // The first is five minutes of sound: it reports progress several times.
+      const first = p.prepare({
+        input: path("long.flac"),
+        output: path("first.ogg"),
+        signal: signal(),
+        onProgress: () => {
+          void processesMentioning("talk-2.mov").then((found) => seenWhileFirst.push(...found));
+        },
+      });
+      const second = p.prepare({
+        input: path("talk-2.mov"),
+        output: path("second.ogg"),
+        signal: signal(),
+        onProgress: () => {},
+      });
+      expect(await Promise.all([first, second])).toEqual([{ ok: true }, { ok: true }]);
+      expect(seenWhileFirst).toEqual([]);
+    });
   });
 });
 
