@@ -2,7 +2,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Job, MediaPort } from "../../src/jobs/index.ts";
+import type { JobIn, MediaPort } from "../../src/jobs/index.ts";
 import { createPreparer, findMediaTools } from "../../src/media/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
@@ -36,6 +36,24 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
     await temp.cleanup();
   });
 
+  /** A job in `preparing`, due now, its download at `tempPath`. */
+  const preparingJob = (id: string, tempPath: string): JobIn<"preparing"> => {
+    const now = Date.now();
+    return {
+      id,
+      stage: "preparing",
+      tempPath,
+      createdAt: now,
+      updatedAt: now,
+      stageStartedAt: now,
+      wakeAt: now,
+      attempts: 0,
+      origin: origin(),
+      source: source({ filename: "standup.mov", size: 1 }),
+      options: {},
+    };
+  };
+
   const tempFiles = () => readdir(join(temp.dir, "jobs")).catch(() => []);
 
   describe("the preparing stage", () => {
@@ -66,28 +84,13 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
         overrides: { media },
       });
       // The job as a crash left it: in `preparing`, its download kept, FFmpeg's output half written.
-      const now = Date.now();
       const id = "job-restarted-mid-prepare";
       const download = join(temp.dir, "jobs", `${id}.audio`);
       const partial = join(temp.dir, "jobs", `${id}.prepared.ogg.part`);
       await jobs.runner.start();
       await ffmpeg("-i", movie, "-c", "copy", "-f", "mov", download);
       await writeFile(partial, "half of an ogg file");
-      const crashed: Job = {
-        id,
-        stage: "preparing",
-        tempPath: download,
-        fraction: 0.4,
-        createdAt: now,
-        updatedAt: now,
-        stageStartedAt: now,
-        wakeAt: now,
-        attempts: 0,
-        origin: origin(),
-        source: source({ filename: "standup.mov", size: 1 }),
-        options: {},
-      };
-      await jobs.repo.create(crashed);
+      await jobs.repo.create({ ...preparingJob(id, download), fraction: 0.4 });
       const job = await waitForStage(jobs.service.get.bind(jobs.service), id, "naming", "failed");
       expect(job?.stage).toBe("naming");
       expect(client.audioNames).toEqual(["standup.ogg"]);
@@ -105,20 +108,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
         tempDir: temp.dir,
       });
       await jobs.runner.start();
-      const now = Date.now();
-      await jobs.repo.create({
-        id: "job-no-ffmpeg",
-        stage: "preparing",
-        tempPath: movie,
-        createdAt: now,
-        updatedAt: now,
-        stageStartedAt: now,
-        wakeAt: now,
-        attempts: 0,
-        origin: origin(),
-        source: source({ filename: "standup.mov" }),
-        options: {},
-      });
+      await jobs.repo.create(preparingJob("job-no-ffmpeg", movie));
       const job = await waitForStage(
         jobs.service.get.bind(jobs.service),
         "job-no-ffmpeg",
