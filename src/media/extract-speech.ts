@@ -22,6 +22,10 @@ export interface ExtractSpeechOptions {
  * decoded at all (`-map 0:a:0`), which is what keeps an hour of 720p video fast.
  */
 export const SPEECH_ARGS = [
+  // One thread: FFMPEG_CONCURRENCY then bounds the cores FFmpeg takes (the audio is decoded
+  // and encoded on one anyway; more threads only crowd the bot's own event loop).
+  "-threads",
+  "1",
   "-map",
   "0:a:0",
   "-vn",
@@ -52,6 +56,8 @@ export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions):
       "-loglevel",
       "error",
       "-y",
+      "-threads",
+      "1",
       ...INPUT_GUARD,
       "-i",
       o.input,

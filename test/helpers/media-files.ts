@@ -17,9 +17,23 @@ if (!FFMPEG_AVAILABLE && process.env.REQUIRE_FFMPEG === "1") {
   throw new Error("FFmpeg and ffprobe must be on PATH (REQUIRE_FFMPEG=1): apt-get install ffmpeg");
 }
 
-/** Runs FFmpeg quietly (tests make their recordings with it); rejects on failure. */
+/**
+ * Runs FFmpeg quietly (tests make their recordings with it) on one thread, so it leaves the
+ * other core to the suite's timing-sensitive tests; rejects on failure.
+ */
 export async function ffmpeg(...args: string[]): Promise<void> {
-  await run("ffmpeg", ["-v", "error", "-nostdin", "-y", ...args]);
+  // The output's encoder threads: an output option goes just before the output file (last).
+  const output = args.slice(-1);
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-nostdin",
+    "-y",
+    ...args.slice(0, -1),
+    "-threads",
+    "1",
+    ...output,
+  ]);
 }
 
 /** What ffprobe says of a file: its duration in seconds and its streams' kinds. */
