@@ -6,12 +6,28 @@ import type { WorkspaceData } from "./workspace-data.ts";
 
 export const channelSettingsSchema = z.object({
   autoTranscribe: z.boolean(),
+  /**
+   * How the note reaches the channel besides its thread messages and DOCX: as a canvas
+   * (on unless turned off; where the workspace refuses canvases the thread still has it),
+   * with a speaker-named transcript (on), and with the speakers picked as Slack members
+   * mentioned (off). Settings saved before these existed read as the defaults.
+   */
+  canvas: z.boolean().default(true),
+  transcript: z.boolean().default(true),
+  mentions: z.boolean().default(false),
   languageHint: z.string().optional(),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
 });
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-const DEFAULT_SETTINGS: ChannelSettings = { autoTranscribe: true };
+/** Settings as a caller may give them: the delivery options default as in the schema. */
+export type ChannelSettingsInput = z.input<typeof channelSettingsSchema>;
+const DEFAULT_SETTINGS: ChannelSettings = {
+  autoTranscribe: true,
+  canvas: true,
+  transcript: true,
+  mentions: false,
+};
 
 /**
  * A channel's defaults for the recordings uploaded to it. They are configuration, not a
@@ -29,14 +45,12 @@ export class ChannelSettingsStore {
   }
 
   /** The channel's settings; the defaults when none were saved or they no longer parse. */
-  async get(teamId: string, channelId: string): Promise<ChannelSettings> {
-    const raw = await this.#store.get<unknown>("settings", `${teamId}:${channelId}`);
-    const parsed = channelSettingsSchema.safeParse(raw);
-    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  get(teamId: string, channelId: string): Promise<ChannelSettings> {
+    return readChannelSettings(this.#store, teamId, channelId);
   }
 
   /** Saves them; a template they stop naming then lives as long as jobs may need it. */
-  async set(teamId: string, channelId: string, settings: ChannelSettings): Promise<void> {
+  async set(teamId: string, channelId: string, settings: ChannelSettingsInput): Promise<void> {
     const valid = channelSettingsSchema.parse(settings);
     const key = `${teamId}:${channelId}`;
     const before = await this.get(teamId, channelId);
@@ -46,6 +60,17 @@ export class ChannelSettingsStore {
       await this.#templates.unpin(before.templateId);
     }
   }
+}
+
+/** A channel's settings read from the store, as `ChannelSettingsStore.get` reads them. */
+export async function readChannelSettings(
+  store: Store,
+  teamId: string,
+  channelId: string,
+): Promise<ChannelSettings> {
+  const raw = await store.get<unknown>("settings", `${teamId}:${channelId}`);
+  const parsed = channelSettingsSchema.safeParse(raw);
+  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
 }
 
 /**

@@ -5,7 +5,13 @@ export {
   holdsSlot,
   type Place,
 } from "./admission.ts";
-export { type ChannelSettings, channelSettingsSchema, uploadOptions } from "./channel-settings.ts";
+export {
+  type ChannelSettings,
+  type ChannelSettingsInput,
+  channelSettingsSchema,
+  readChannelSettings,
+  uploadOptions,
+} from "./channel-settings.ts";
 export { checkRecording, type StartRefusal } from "./check-recording.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";

@@ -5,7 +5,12 @@ import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
 import { loadStored } from "./blobs.ts";
-import { type ChannelSettings, ChannelSettingsStore, uploadOptions } from "./channel-settings.ts";
+import {
+  type ChannelSettings,
+  type ChannelSettingsInput,
+  ChannelSettingsStore,
+  uploadOptions,
+} from "./channel-settings.ts";
 import { checkRecording, type StartRefusal } from "./check-recording.ts";
 import { forgetWorkspace } from "./forget-workspace.ts";
 import {
@@ -286,7 +291,7 @@ export class JobService {
   }
 
   /** Saves a channel's settings (configuration: they do not expire). */
-  setChannelSettings(teamId: string, channelId: string, settings: ChannelSettings) {
+  setChannelSettings(teamId: string, channelId: string, settings: ChannelSettingsInput) {
     return this.#settings.set(teamId, channelId, settings);
   }
 

@@ -51,6 +51,7 @@ export const INPUTS = {
   destination: { block: "destination", action: "conversation" },
   autoTranscribe: { block: "auto_transcribe", action: "choice" },
   clearTemplate: { block: "clear_template", action: "clear" },
+  delivery: { block: "delivery", action: "options" },
 } as const;
 
 /** Only speakers' inputs have user/name/gender action ids. */

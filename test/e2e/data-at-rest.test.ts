@@ -108,7 +108,12 @@ describe("a workspace that removes the app", () => {
     );
     for (const job of jobs) expect(await service.get(job.id)).toBeUndefined();
     expect(await service.listByChannel(team, CHANNEL)).toEqual([]);
-    expect(await service.getChannelSettings(team, CHANNEL)).toEqual({ autoTranscribe: true });
+    expect(await service.getChannelSettings(team, CHANNEL)).toEqual({
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(await stack.app.store.listActive()).toEqual([]);
     expect(await stack.app.store.listMembers(`team:${team}`)).toEqual([]);
     await eventually(

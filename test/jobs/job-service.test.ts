@@ -116,11 +116,19 @@ describe("JobService", () => {
     await expect(service.saveTemplate(scope, "t.docx", new Uint8Array())).rejects.toThrow(
       /non-empty/,
     );
-    expect(await service.getChannelSettings("T1", "C1")).toEqual({ autoTranscribe: true });
+    expect(await service.getChannelSettings("T1", "C1")).toEqual({
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     await service.setChannelSettings("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
     expect(await service.getChannelSettings("T1", "C1")).toEqual({
       autoTranscribe: false,
       languageHint: "vi",
+      canvas: true,
+      transcript: true,
+      mentions: false,
     });
   });
 
@@ -208,7 +216,12 @@ describe("JobService", () => {
     expect(await service.listByChannel("T1", "C1")).toEqual([]);
     expect(await store.listIndex("user:T1:U1")).toEqual([]);
     expect(await store.get("templates", template)).toBeUndefined();
-    expect(await service.getChannelSettings("T1", "C1")).toEqual({ autoTranscribe: true });
+    expect(await service.getChannelSettings("T1", "C1")).toEqual({
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(await store.listActive()).toEqual([kept.job.id]);
     expect(aborted).toContain(gone.job.id);
     expect(discarded).toEqual([gone.job.id]);
@@ -216,7 +229,12 @@ describe("JobService", () => {
     expect(await store.get("meta", `cancel:${gone.job.id}`)).toBe("workspace_removed");
 
     expect((await service.get(kept.job.id))?.stage).toBe("queued");
-    expect(await service.getChannelSettings("T2", "C9")).toEqual({ autoTranscribe: false });
+    expect(await service.getChannelSettings("T2", "C9")).toEqual({
+      autoTranscribe: false,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(await service.forgetWorkspace("T1")).toEqual({ jobs: 0, values: 0 });
   });
 });

@@ -188,6 +188,12 @@ export const vi: Catalog = {
   "settings.context_hint":
     "Chương trình họp, thuật ngữ hoặc tên thường gặp trong các cuộc họp của kênh.",
   "settings.template_label": "Mẫu Word (DOCX)",
+  "settings.delivery_label": "Ngoài các tin nhắn trong luồng và tài liệu Word",
+  "settings.delivery_hint":
+    "Chỉ nhắc đến những người được chọn là thành viên Slack trong Đặt tên người nói.",
+  "settings.delivery_canvas": "Đưa biên bản vào một canvas mà kênh có thể đọc",
+  "settings.delivery_transcript": "Tải lên bản ghi lời nói kèm tên người nói (.txt và .vtt)",
+  "settings.delivery_mentions": "Nhắc đến những người được nêu tên trong biên bản",
   "settings.template_hint_none":
     "Không bắt buộc. Nếu để trống, Note Service dùng mẫu riêng của mình.",
   "settings.template_hint_set": "Kênh đã có mẫu. Tải lên mẫu mới để thay thế.",
@@ -242,6 +248,12 @@ export const vi: Catalog = {
   "settings.announced": "{user} đã đổi cài đặt biên bản của kênh này: {changes}.",
   "settings.change.auto_on": "bản ghi âm tải lên đây được tự động làm biên bản",
   "settings.change.auto_off": "bản ghi âm tải lên đây không còn được tự động làm biên bản",
+  "settings.change.canvas_on": "biên bản được đưa vào một canvas",
+  "settings.change.canvas_off": "không tạo canvas cho biên bản",
+  "settings.change.transcript_on": "bản ghi lời nói được tải lên cùng biên bản",
+  "settings.change.transcript_off": "không tải lên bản ghi lời nói",
+  "settings.change.mentions_on": "những người được nêu tên trong biên bản sẽ được nhắc đến",
+  "settings.change.mentions_off": "không nhắc đến ai trong biên bản",
   "settings.change.language": "ngôn ngữ {language}",
   "settings.change.language_auto": "tự nhận diện ngôn ngữ",
   "settings.change.context_set": "bối cảnh mới",

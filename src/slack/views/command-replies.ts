@@ -1,5 +1,11 @@
 import type { KnownBlock } from "@slack/types";
-import type { ChannelSettings, CommandRefusal, Job, StartRefusal } from "../../jobs/index.ts";
+import {
+  type ChannelSettingsInput,
+  type CommandRefusal,
+  channelSettingsSchema,
+  type Job,
+  type StartRefusal,
+} from "../../jobs/index.ts";
 import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
 import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
@@ -181,11 +187,18 @@ export function permissionSentence(
  */
 export function buildSettingsAnnouncement(
   userId: string,
-  before: ChannelSettings,
-  after: ChannelSettings,
+  given: ChannelSettingsInput,
+  changed: ChannelSettingsInput,
   locale: Locale,
 ): MessageContent | undefined {
+  const before = channelSettingsSchema.parse(given);
+  const after = channelSettingsSchema.parse(changed);
   const changes: string[] = [];
+  for (const key of ["canvas", "transcript", "mentions"] as const) {
+    if (before[key] !== after[key]) {
+      changes.push(t(locale, `settings.change.${key}_${after[key] ? "on" : "off"}`));
+    }
+  }
   if (before.autoTranscribe !== after.autoTranscribe) {
     changes.push(
       t(locale, after.autoTranscribe ? "settings.change.auto_on" : "settings.change.auto_off"),

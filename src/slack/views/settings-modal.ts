@@ -6,7 +6,11 @@ import type {
   PlainTextOption,
   RadioButtons,
 } from "@slack/types";
-import type { ChannelSettings } from "../../jobs/index.ts";
+import {
+  type ChannelSettings,
+  type ChannelSettingsInput,
+  channelSettingsSchema,
+} from "../../jobs/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
@@ -37,7 +41,15 @@ export interface SettingsSubmission {
   templateFileId?: string;
   /** The person asked to stop using the current template. */
   clearTemplate: boolean;
+  /**
+   * The note as a canvas, the transcript, the people named (see `ChannelSettings`); absent
+   * when the submitted modal had no such block (opened before it existed): kept as they are.
+   */
+  delivery?: { canvas: boolean; transcript: boolean; mentions: boolean };
 }
+
+/** The delivery options, in the order the modal lists them. */
+const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
 /**
  * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
@@ -45,10 +57,11 @@ export interface SettingsSubmission {
  * `{"channelId": …}`, as for the new-notes modal.
  */
 export function buildSettingsModal(
-  settings: ChannelSettings,
+  given: ChannelSettingsInput,
   options: { locale: Locale; channelId: string },
 ): ModalView {
   const { locale, channelId } = options;
+  const settings = channelSettingsSchema.parse(given);
   const texts = {
     title: t(locale, "modal.settings.title"),
     submit: t(locale, "modal.settings.submit"),
@@ -80,6 +93,15 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
       optional: true,
       hint: t(locale, templateHint),
     }),
+    input(
+      INPUTS.delivery.block,
+      t(locale, "settings.delivery_label"),
+      deliveryBoxes(settings, locale),
+      {
+        optional: true,
+        hint: t(locale, "settings.delivery_hint"),
+      },
+    ),
   ];
   if (settings.templateId !== undefined) blocks.push(clearTemplateInput(locale));
   return blocks;
@@ -107,10 +129,19 @@ export function parseSettingsSubmission(
   const templateFileId = stateOf(state, INPUTS.template.block, INPUTS.template.action)?.files?.[0]
     ?.id;
   const clear = stateOf(state, CLEAR_TEMPLATE.block, CLEAR_TEMPLATE.action)?.selected_options;
+  const boxes = stateOf(state, INPUTS.delivery.block, INPUTS.delivery.action);
+  const ticked = new Set((boxes?.selected_options ?? []).map((o) => o.value));
   const value: SettingsSubmission = {
     autoTranscribe: auto === AUTO_ON,
     clearTemplate: (clear ?? []).some((o) => o.value === CLEAR_TEMPLATE.action),
   };
+  if (boxes !== undefined) {
+    value.delivery = {
+      canvas: ticked.has("canvas"),
+      transcript: ticked.has("transcript"),
+      mentions: ticked.has("mentions"),
+    };
+  }
   if (language.code !== undefined) value.languageHint = language.code;
   if (contextText !== undefined) value.contextText = contextText;
   if (templateFileId !== undefined) value.templateFileId = templateFileId;
@@ -128,6 +159,21 @@ function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
     action_id: INPUTS.autoTranscribe.action,
     options,
     ...(initial === undefined ? {} : { initial_option: initial }),
+  };
+}
+
+/** The three delivery options as checkboxes, ticked as the channel has them. */
+function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
+  const options = DELIVERY_OPTIONS.map((key) => option(t(locale, `settings.delivery_${key}`), key));
+  const ticked = options.filter((_, index) => {
+    const key = DELIVERY_OPTIONS[index];
+    return key !== undefined && settings[key];
+  });
+  return {
+    type: "checkboxes",
+    action_id: INPUTS.delivery.action,
+    options,
+    ...(ticked.length === 0 ? {} : { initial_options: ticked }),
   };
 }
 

@@ -153,3 +153,63 @@ describe("parseSettingsSubmission", () => {
     expect(parseSettingsSubmission("nope")).toMatchObject({ ok: false });
   });
 });
+
+describe("the delivery options (issue 16)", () => {
+  const deliveryOf = (locale: "en" | "vi", settings = {}) =>
+    block(
+      buildSettingsModal({ autoTranscribe: true, ...settings }, { locale, channelId: "C1" }).blocks,
+      INPUTS.delivery.block,
+    );
+
+  it.each([
+    [
+      "en",
+      [
+        "Put the notes in a canvas the channel can read",
+        "Upload the transcript with the speakers' names (.txt and .vtt)",
+        "Mention the people named in the notes",
+      ],
+    ],
+    [
+      "vi",
+      [
+        "Đưa biên bản vào một canvas mà kênh có thể đọc",
+        "Tải lên bản ghi lời nói kèm tên người nói (.txt và .vtt)",
+        "Nhắc đến những người được nêu tên trong biên bản",
+      ],
+    ],
+  ] as const)(
+    "shows the three options in %s, canvas and transcript ticked by default",
+    (locale, texts) => {
+      const delivery = deliveryOf(locale);
+      expect(delivery?.optional).toBe(true);
+      const element = delivery?.element as { options: { text: { text: string } }[] };
+      expect(element.options.map((o) => o.text.text)).toEqual(texts);
+      expect(delivery?.element).toMatchObject({
+        type: "checkboxes",
+        initial_options: [{ value: "canvas" }, { value: "transcript" }],
+      });
+    },
+  );
+
+  it("ticks what the channel has, and none when all are off", () => {
+    expect(deliveryOf("en", { canvas: false, mentions: true })?.element).toMatchObject({
+      initial_options: [{ value: "transcript" }, { value: "mentions" }],
+    });
+    const none = deliveryOf("en", { canvas: false, transcript: false, mentions: false });
+    expect(none?.element).not.toHaveProperty("initial_options");
+  });
+
+  it("reads the ticked options, and keeps them when the modal had no such block", () => {
+    const state = values({ auto: "on" }) as Record<string, unknown>;
+    state[INPUTS.delivery.block] = {
+      [INPUTS.delivery.action]: { type: "checkboxes", selected_options: [{ value: "mentions" }] },
+    };
+    expect(parseSettingsSubmission(state)).toMatchObject({
+      ok: true,
+      value: { delivery: { canvas: false, transcript: false, mentions: true } },
+    });
+    const older = parseSettingsSubmission(values({ auto: "on" }));
+    expect(older.ok && older.value.delivery).toBeUndefined();
+  });
+});

@@ -79,6 +79,9 @@ function nextSettings(
   const templateId = request.clearTemplate ? undefined : (uploadedTemplateId ?? current.templateId);
   return {
     autoTranscribe: request.autoTranscribe,
+    canvas: request.delivery?.canvas ?? current.canvas,
+    transcript: request.delivery?.transcript ?? current.transcript,
+    mentions: request.delivery?.mentions ?? current.mentions,
     ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
     ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
     ...(templateId === undefined ? {} : { templateId }),

@@ -42,7 +42,12 @@ async function workspaceWithData(teamId: string) {
 async function expectGone(teamId: string, data: { job: { id: string }; templateId: string }) {
   expect(await kit.jobs.get(data.job.id)).toBeUndefined();
   expect(await kit.jobs.listByChannel(teamId, CHANNEL)).toEqual([]);
-  expect(await kit.jobs.getChannelSettings(teamId, CHANNEL)).toEqual({ autoTranscribe: true });
+  expect(await kit.jobs.getChannelSettings(teamId, CHANNEL)).toEqual({
+    autoTranscribe: true,
+    canvas: true,
+    transcript: true,
+    mentions: false,
+  });
   expect(await kit.store.get("templates", data.templateId)).toBeUndefined();
 }
 

@@ -98,7 +98,13 @@ async function withTemplate(): Promise<ChannelSettings> {
   const id = await kit.jobs.saveTemplate({ teamId: TEAM, channelId: CHANNEL }, "old.docx", docx, {
     pinned: true,
   });
-  const current = { autoTranscribe: true, templateId: id };
+  const current = {
+    autoTranscribe: true,
+    canvas: true,
+    transcript: true,
+    mentions: false,
+    templateId: id,
+  };
   await kit.jobs.setChannelSettings(TEAM, CHANNEL, current);
   return current;
 }
@@ -112,7 +118,12 @@ describe("channelSettingsSubmitted: refused on the modal", () => {
     expect(ack.mock.calls).toEqual(
       errorsOn({ [BLOCK]: permissionSentence("channel_member", "settings", "en") }),
     );
-    expect(await settings(channel)).toEqual({ autoTranscribe: true });
+    expect(await settings(channel)).toEqual({
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(announcements()).toEqual([]);
   });
 
@@ -132,7 +143,14 @@ describe("channelSettingsSubmitted: saved", () => {
   it("saves the settings, tells the person, and says in the channel who changed what", async () => {
     const ack = await submit({ auto: "off", language: "vi", context: "Glossary: OKR" });
     expect(ack.mock.calls).toEqual([[]]);
-    const after = { autoTranscribe: false, languageHint: "vi", contextText: "Glossary: OKR" };
+    const after = {
+      autoTranscribe: false,
+      languageHint: "vi",
+      contextText: "Glossary: OKR",
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    };
     expect(await settings()).toEqual(after);
     expect(ephemerals(kit)).toEqual([saved()]);
     const announcement = buildSettingsAnnouncement(ALICE, { autoTranscribe: true }, after, "en");
@@ -176,14 +194,24 @@ describe("channelSettingsSubmitted: saved", () => {
   it("stops using the template when asked to", async () => {
     await withTemplate();
     await submit({ auto: "on", clearTemplate: true });
-    expect(await settings()).toEqual({ autoTranscribe: true });
+    expect(await settings()).toEqual({
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(JSON.stringify(announcements())).toContain(t("en", "settings.change.template_cleared"));
   });
 
   it("keeps the saved settings when the announcement cannot be posted", async () => {
     kit.slack.chat.postMessage.mockRejectedValueOnce(platformError("is_archived"));
     await submit({ auto: "off" });
-    expect(await settings()).toEqual({ autoTranscribe: false });
+    expect(await settings()).toEqual({
+      autoTranscribe: false,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+    });
     expect(kit.logged("warn")).toEqual(["could not announce a settings change"]);
   });
 });
