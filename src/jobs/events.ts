@@ -36,7 +36,14 @@ export type JobEvent =
   | { type: "part_posted"; index: number }
   | { type: "docx_uploading" }
   | { type: "docx_uploaded"; fileId: string }
-  | { type: "delivery_reconciled"; postedParts: number; docxFileId: string | undefined }
+  | { type: "transcript_uploading" }
+  | { type: "transcript_uploaded"; fileIds: string[] }
+  | {
+      type: "delivery_reconciled";
+      postedParts: number;
+      docxFileId: string | undefined;
+      transcriptFileIds?: string[];
+    }
   | { type: "delivered" }
   | { type: "retry_later"; wakeAt: number }
   | { type: "failed"; failure: Failure; retryable: boolean }

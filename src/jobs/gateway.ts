@@ -1,3 +1,4 @@
+import type { Dialog, SpeakerMapEntry } from "../notetaker/index.ts";
 import type { Job } from "./job.ts";
 
 /** What of a job's delivery is already in its thread, as Slack shows it. */
@@ -6,6 +7,8 @@ export interface DeliveredState {
   parts: number[];
   /** The DOCX uploaded for this job, if one is there. */
   docxFileId: string | undefined;
+  /** The files of this delivery's transcript found in the thread (none when not uploaded). */
+  transcriptFileIds: string[];
 }
 
 /** How much of a recording may come, and who follows it as it does. */
@@ -35,6 +38,18 @@ export interface Gateway {
   postNotePart(job: Job, text: string, index: number, total: number): Promise<void>;
   /** Uploads the note's DOCX into the thread; resolves with the Slack file id. */
   uploadDocx(job: Job, path: string, signal: AbortSignal): Promise<string>;
+  /**
+   * Uploads the speaker-named transcript (`.txt` and `.vtt`) of `dialog`, with the names of
+   * `speakerMap`, into the thread; resolves with the Slack file ids.
+   */
+  uploadTranscript(
+    job: Job,
+    dialog: Dialog,
+    speakerMap: readonly SpeakerMapEntry[],
+    signal: AbortSignal,
+  ): Promise<string[]>;
+  /** Deletes a file the bot uploaded (an earlier transcript); one already gone is fine. */
+  deleteFile(fileId: string): Promise<void>;
   /** Reads the thread to learn what a crashed run had already delivered. */
   findDelivered(job: Job): Promise<DeliveredState>;
 }

@@ -110,6 +110,13 @@ const commonSchema = z.object({
   attempts: z.number().int().nonnegative(),
   /** When a person last asked to regenerate the note (for the cooldown). */
   regeneratedAt: z.number().optional(),
+  /**
+   * The speaker-named transcript in the thread: its files and the delivery they belong to;
+   * kept across Regenerates, whose new transcript replaces these files.
+   */
+  transcript: z
+    .object({ delivery: z.number().int().positive(), fileIds: z.array(z.string()) })
+    .optional(),
 });
 
 const queuedSchema = commonSchema.extend({
@@ -170,6 +177,8 @@ const deliveringSchema = commonSchema.extend({
   postingPart: z.number().int().nonnegative().optional(),
   uploadingDocx: z.boolean().optional(),
   docxFileId: z.string().optional(),
+  /** Set before the transcript's upload whose outcome is not yet recorded. */
+  uploadingTranscript: z.boolean().optional(),
 });
 const doneSchema = commonSchema.extend({
   stage: z.literal("done"),

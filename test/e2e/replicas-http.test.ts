@@ -99,7 +99,11 @@ describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => 
       expect(parts.map((p) => Number(p?.part)).sort((a, b) => a - b)).toEqual([
         ...Array(total).keys(),
       ]);
-      expect(world.fake.uploads.filter((u) => u.thread_ts === ts && u.completed)).toHaveLength(1);
+      expect(
+        world.fake.uploads.filter(
+          (u) => u.thread_ts === ts && u.completed && u.filename.endsWith(".docx"),
+        ),
+      ).toHaveLength(1);
     }
     expect(world.emulator.stats.audioSubmissions).toHaveLength(JOBS);
     expect(world.emulator.stats.noteSubmissions).toHaveLength(JOBS);

@@ -65,7 +65,9 @@ describe("graceful shutdown", () => {
     expect(parts.length).toBeGreaterThan(1);
     expect(new Set(parts).size).toBe(parts.length);
     expect(
-      world.fake.uploads.filter((u) => u.thread_ts === message.ts && u.completed),
+      world.fake.uploads.filter(
+        (u) => u.thread_ts === message.ts && u.completed && u.filename.endsWith(".docx"),
+      ),
     ).toHaveLength(1);
     expect(world.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(world.emulator.stats.noteSubmissions).toHaveLength(1);

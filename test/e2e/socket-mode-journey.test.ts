@@ -76,7 +76,9 @@ describe("over Socket Mode", () => {
     const parts = noteParts(stack.thread(ts));
     expect(markdownOf(parts)).toContain("Bob Tran");
     expect(markdownOf(parts)).toContain("Minh Pham");
-    const docx = stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed);
+    const docx = stack.fake.uploads.filter(
+      (u) => u.thread_ts === ts && u.completed && u.filename.endsWith(".docx"),
+    );
     expect(docx.map((u) => u.filename)).toEqual(["socket-sync - notes.docx"]);
   });
 
@@ -196,7 +198,11 @@ describe("over Socket Mode", () => {
     await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(stack.emulator.stats.noteSubmissions).toHaveLength(1);
-    expect(stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed)).toHaveLength(1);
+    expect(
+      stack.fake.uploads.filter(
+        (u) => u.thread_ts === ts && u.completed && u.filename.endsWith(".docx"),
+      ),
+    ).toHaveLength(1);
     const statuses = stack.thread(ts).filter((m) => m.metadata?.event_payload.kind === "status");
     expect(statuses).toHaveLength(1);
   });

@@ -32,6 +32,15 @@ beforeEach(() => {
   stack.emulator.reset();
 });
 
+/** The text of a file the bot uploaded into the thread, by name. */
+function uploaded(ts: string, filename: string): string {
+  const file = stack.fake.uploads.find(
+    (u) => u.thread_ts === ts && u.completed && u.filename === filename,
+  );
+  if (file?.data === undefined) throw new Error(`no upload named ${filename} in ${ts}`);
+  return file.data.toString("utf8");
+}
+
 /** Alice uploads a recording with a message; returns the thread's ts. */
 async function upload(name = "weekly-sync.m4a", text = "Q3 budget review") {
   const file = stack.fake.addFile({ name, bytes: recordingBytes(name), user: ALICE });
@@ -131,9 +140,20 @@ describe("the upload journey", () => {
       { speaker_id: "speaker_2", name: "Minh Pham", gender: "male" },
     ]);
     const uploads = stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed);
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.filename).toBe("weekly-sync - notes.docx");
-    expect(uploads[0]?.bytes).toBeGreaterThan(1000);
+    expect(uploads.map((u) => u.filename).sort()).toEqual([
+      "weekly-sync - notes.docx",
+      "weekly-sync - transcript.txt",
+      "weekly-sync - transcript.vtt",
+    ]);
+    expect(uploads.find((u) => u.filename.endsWith(".docx"))?.bytes).toBeGreaterThan(1000);
+    // The transcript names the speakers as chosen, a timestamp on every line.
+    const transcript = uploaded(ts, "weekly-sync - transcript.txt").split("\n").filter(Boolean);
+    expect(transcript.length).toBeGreaterThan(1);
+    for (const line of transcript)
+      expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] (Bob Tran|Minh Pham): \S/);
+    expect(transcript.some((l) => l.includes("Bob Tran:"))).toBe(true);
+    expect(transcript.some((l) => l.includes("Minh Pham:"))).toBe(true);
+    expect(uploaded(ts, "weekly-sync - transcript.vtt")).toMatch(/^WEBVTT\n\n00:00:00\.000 --> /);
   });
 
   it("skips naming and still delivers", async () => {
@@ -293,13 +313,35 @@ describe("the upload journey", () => {
       }),
     );
     await eventually(
-      () => stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed),
-      (u) => u.length === 2,
+      () => stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed && !u.deleted),
+      (u) => u.some((f) => f.filename === "planning - transcript v2.vtt"),
     );
+    await stack.settled();
     expect(stack.emulator.stats.audioSubmissions).toHaveLength(1);
     expect(stack.emulator.stats.noteSubmissions).toHaveLength(2);
     expect(markdownOf(noteParts(stack.thread(ts)))).toContain("Hoa Le");
-    expect(stack.fake.uploads.at(-1)?.filename).toBe("planning - notes v2.docx");
+    // The new note's DOCX, and the transcript replaced: the first one deleted, the new one
+    // with the new names.
+    const files = stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed);
+    expect(
+      files
+        .filter((u) => !u.deleted)
+        .map((u) => u.filename)
+        .sort(),
+    ).toEqual([
+      "planning - notes v2.docx",
+      "planning - notes.docx",
+      "planning - transcript v2.txt",
+      "planning - transcript v2.vtt",
+    ]);
+    expect(
+      files
+        .filter((u) => u.deleted)
+        .map((u) => u.filename)
+        .sort(),
+    ).toEqual(["planning - transcript.txt", "planning - transcript.vtt"]);
+    expect(uploaded(ts, "planning - transcript v2.txt")).toMatch(/\] (Hoa Le|Quang Do): /);
+    expect(uploaded(ts, "planning - transcript v2.txt")).not.toMatch(/Speaker \d/);
   });
 
   it("delivers a 30,000-character note complete, in several parts", async () => {

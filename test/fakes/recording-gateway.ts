@@ -1,11 +1,22 @@
 import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
 import type { DeliveredState, DownloadLimits, Gateway, Job } from "../../src/jobs/index.ts";
+import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
 export type GatewayRecord =
   | { op: "status"; jobId: string; stage: string; ts: string; detail?: string }
   | { op: "part"; jobId: string; index: number; total: number; text: string }
   | { op: "docx"; jobId: string; fileId: string; bytes: number }
+  | {
+      op: "transcript";
+      jobId: string;
+      delivery: number;
+      fileIds: string[];
+      /** The `.txt` file's lines. */
+      lines: string[];
+    }
+  | { op: "delete"; jobId: string; fileId: string }
   | { op: "download"; jobId: string };
 
 export interface RecordingGatewayOptions {
@@ -80,11 +91,36 @@ export class RecordingGateway implements Gateway {
     return fileId;
   }
 
+  async uploadTranscript(
+    job: Job,
+    dialog: Dialog,
+    speakerMap: readonly SpeakerMapEntry[],
+  ): Promise<string[]> {
+    const [txt] = buildTranscript(dialog, speakerMap, "en");
+    const n = this.records.length;
+    const fileIds = [`FT${job.id.slice(0, 8)}${n}a`, `FT${job.id.slice(0, 8)}${n}b`];
+    const delivery = "delivery" in job ? job.delivery : 1;
+    const lines = (txt?.content ?? "").trim().split("\n");
+    this.#record({ op: "transcript", jobId: job.id, delivery, fileIds, lines });
+    return fileIds;
+  }
+
+  async deleteFile(fileId: string): Promise<void> {
+    const owner = this.records.find((r) => r.op === "transcript" && r.fileIds.includes(fileId));
+    this.#record({ op: "delete", jobId: owner?.jobId ?? "?", fileId });
+  }
+
   async findDelivered(job: Job): Promise<DeliveredState> {
     const mine = this.records.filter((r) => r.jobId === job.id);
     const parts = mine.flatMap((r) => (r.op === "part" ? [r.index] : []));
     const docx = mine.find((r) => r.op === "docx");
-    return { parts, docxFileId: docx?.op === "docx" ? docx.fileId : undefined };
+    const delivery = "delivery" in job ? job.delivery : 1;
+    const transcript = mine.find((r) => r.op === "transcript" && r.delivery === delivery);
+    return {
+      parts,
+      docxFileId: docx?.op === "docx" ? docx.fileId : undefined,
+      transcriptFileIds: transcript?.op === "transcript" ? transcript.fileIds : [],
+    };
   }
 
   /** Records of one kind for one job. */

@@ -144,6 +144,9 @@ function instrumentGateway(gateway: Gateway, runner: string, log: CallRecord[]):
       timed("postNotePart", job, () => gateway.postNotePart(job, text, index, total)),
     uploadDocx: (job, path, signal) =>
       timed("uploadDocx", job, () => gateway.uploadDocx(job, path, signal)),
+    uploadTranscript: (job, dialog, map, signal) =>
+      timed("uploadTranscript", job, () => gateway.uploadTranscript(job, dialog, map, signal)),
+    deleteFile: (fileId) => gateway.deleteFile(fileId),
   };
 }
 

@@ -2,7 +2,9 @@ import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
+import { dialogSchema } from "../../notetaker/schemas.ts";
 import { loadStored } from "../blobs.ts";
+import { readChannelSettings } from "../channel-settings.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
@@ -31,6 +33,11 @@ export const deliveringReducers: Reducers<"delivering"> = {
       postedParts: Math.max(job.postedParts, event.index + 1),
     }),
   docx_uploading: (job) => ({ ...job, uploadingDocx: true }),
+  transcript_uploading: (job) => ({ ...job, uploadingTranscript: true }),
+  transcript_uploaded: ({ uploadingTranscript: _, ...job }, event, now) =>
+    advance(job, now, {
+      transcript: { delivery: job.delivery, fileIds: event.fileIds },
+    }),
   docx_uploaded: ({ uploadingDocx: _, ...job }, event, now) =>
     advance(job, now, {
       docxFileId: event.fileId,
@@ -38,7 +45,7 @@ export const deliveringReducers: Reducers<"delivering"> = {
   // Reading the thread is no progress: `attempts` stays, so a post that keeps failing still
   // reaches the failure policy's limit.
   delivery_reconciled: (
-    { postingPart: _p, uploadingDocx: _u, docxFileId: _d, ...job },
+    { postingPart: _p, uploadingDocx: _u, docxFileId: _d, uploadingTranscript: _t, ...job },
     event,
     now,
   ) => ({
@@ -46,6 +53,9 @@ export const deliveringReducers: Reducers<"delivering"> = {
     wakeAt: now,
     postedParts: event.postedParts,
     ...(event.docxFileId === undefined ? {} : { docxFileId: event.docxFileId }),
+    ...(event.transcriptFileIds === undefined || event.transcriptFileIds.length === 0
+      ? {}
+      : { transcript: { delivery: job.delivery, fileIds: event.transcriptFileIds } }),
   }),
   delivered: ({ docxUrl: _u, docxPath: _p, relinks: _r, wakeAt: _w, ...job }, _event, now) => ({
     ...job,
@@ -73,7 +83,29 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
     job = await ctx.update(job, { type: "docx_uploaded", fileId });
   }
   if (docxPath !== undefined) await rm(docxPath, { force: true });
+  const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
+  if (settings.transcript) job = await deliverTranscript(ctx, job);
   return ctx.showStatus(await ctx.commit(job, { type: "delivered" }), "stage");
+}
+
+/**
+ * Uploads this delivery's transcript unless it is there, checkpointed like the DOCX; an
+ * earlier delivery's transcript (names since changed by Regenerate) is then deleted, so
+ * the thread holds one. A failed delete is only logged: an extra old file is no loss.
+ */
+async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<Delivering> {
+  if (start.transcript?.delivery === start.delivery) return start;
+  const earlier = start.transcript?.fileIds ?? [];
+  let job = await ctx.update(start, { type: "transcript_uploading" });
+  const dialog = await loadStored(ctx.store, job.note.dialog, dialogSchema);
+  const fileIds = await ctx.gateway.uploadTranscript(job, dialog, job.note.speakerMap, ctx.signal);
+  job = await ctx.update(job, { type: "transcript_uploaded", fileIds });
+  for (const fileId of earlier) {
+    await ctx.gateway.deleteFile(fileId).catch((error: unknown) => {
+      ctx.logger.warn({ err: error, fileId }, "could not delete the earlier transcript");
+    });
+  }
+  return job;
 }
 
 /**
@@ -102,7 +134,9 @@ async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
 
 /** After a crash mid-post, asks the thread what is already there instead of guessing. */
 async function reconcile(ctx: StepContext, job: Delivering): Promise<Delivering> {
-  if (job.postingPart === undefined && job.uploadingDocx !== true) return job;
+  const unsure =
+    job.postingPart !== undefined || job.uploadingDocx === true || job.uploadingTranscript === true;
+  if (!unsure) return job;
   const found = await ctx.gateway.findDelivered(job);
   const postedParts = Math.max(job.postedParts, ...found.parts.map((index) => index + 1));
   ctx.logger.info({ jobId: job.id, postedParts, docx: found.docxFileId }, "delivery reconciled");
@@ -110,5 +144,6 @@ async function reconcile(ctx: StepContext, job: Delivering): Promise<Delivering>
     type: "delivery_reconciled",
     postedParts,
     docxFileId: found.docxFileId,
+    transcriptFileIds: found.transcriptFileIds,
   });
 }

@@ -21,7 +21,7 @@ export const MAX_RELINKS = 3;
 /** The common part of a job with every stage-specific field dropped. */
 export function commonOf(job: Job) {
   const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
-  const { attempts, regeneratedAt } = job;
+  const { attempts, regeneratedAt, transcript } = job;
   return {
     id,
     createdAt,
@@ -33,6 +33,7 @@ export function commonOf(job: Job) {
     attempts,
     ...(statusTs === undefined ? {} : { statusTs }),
     ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
+    ...(transcript === undefined ? {} : { transcript }),
   };
 }
 

@@ -10,11 +10,12 @@ import {
   type Job,
   JobStepError,
 } from "../../jobs/index.ts";
-import { safeFileName } from "../../notetaker/index.ts";
+import { type Dialog, type SpeakerMapEntry, safeFileName } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { showLinkTargets, splitMarkdown } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
+import { buildTranscript } from "../views/transcript.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 
@@ -41,6 +42,15 @@ export function docxFilename(job: Job): string {
   const delivery = deliveryOf(job);
   // A job stored before file names were made safe may still hold an unsafe one.
   return safeFileName(delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`);
+}
+
+/** "standup - transcript.txt", "standup - transcript v2.vtt" after a Regenerate. */
+export function transcriptFilename(job: Job, extension: "txt" | "vtt"): string {
+  const stem =
+    basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
+  const delivery = deliveryOf(job);
+  const version = delivery > 1 ? ` v${delivery}` : "";
+  return safeFileName(`${stem} - transcript${version}.${extension}`);
 }
 
 function deliveryOf(job: Job): number {
@@ -171,9 +181,55 @@ export class SlackGateway implements Gateway {
     }
   }
 
+  async uploadTranscript(
+    job: Job,
+    dialog: Dialog,
+    speakerMap: readonly SpeakerMapEntry[],
+  ): Promise<string[]> {
+    const locale = localeOf(job.origin.locale);
+    const files = buildTranscript(dialog, speakerMap, locale).map((file) => {
+      const filename = transcriptFilename(job, file.extension);
+      return { file: Buffer.from(file.content, "utf8"), filename, title: filename };
+    });
+    try {
+      const result = await this.#o.client.filesUploadV2({
+        channel_id: job.origin.channelId,
+        thread_ts: job.origin.threadTs,
+        file_uploads: files,
+      });
+      const uploads = (result as { files?: { files?: { id?: string }[] }[] }).files ?? [];
+      const ids = uploads.flatMap((u) => u.files ?? []).map((f) => f.id);
+      if (ids.length !== files.length || ids.some((id) => id === undefined)) {
+        throw new Error("files.uploadV2 returned no file id for the transcript");
+      }
+      return ids as string[];
+    } catch (error) {
+      throw this.#fail(error, "transcript upload");
+    }
+  }
+
+  async deleteFile(fileId: string): Promise<void> {
+    try {
+      await this.#o.client.files.delete({ file: fileId });
+    } catch (error) {
+      if (
+        platformErrorOf(error) === "file_deleted" ||
+        platformErrorOf(error) === "file_not_found"
+      ) {
+        return;
+      }
+      throw this.#fail(error, "file delete");
+    }
+  }
+
   async findDelivered(job: Job): Promise<DeliveredState> {
     const parts = new Set<number>();
     let docxFileId: string | undefined;
+    const transcript = new Map<string, string>();
+    const transcriptNames = new Set([
+      transcriptFilename(job, "txt"),
+      transcriptFilename(job, "vtt"),
+    ]);
     const wanted = docxFilename(job);
     try {
       for await (const page of this.#o.client.paginate("conversations.replies", {
@@ -187,12 +243,20 @@ export class SlackGateway implements Gateway {
           if (part !== undefined) parts.add(part);
           const file = message.files?.find((f) => f.name === wanted || f.title === wanted);
           if (file?.id !== undefined) docxFileId = file.id;
+          for (const f of message.files ?? []) {
+            if (f.id !== undefined && f.name !== undefined && transcriptNames.has(f.name)) {
+              transcript.set(f.name, f.id);
+            }
+          }
         }
       }
     } catch (error) {
       throw this.#fail(error, "thread read");
     }
-    return { parts: [...parts].sort((a, b) => a - b), docxFileId };
+    // Both files or none: a transcript half found is uploaded again, whole.
+    const transcriptFileIds =
+      transcript.size === transcriptNames.size ? [...transcript.values()] : [];
+    return { parts: [...parts].sort((a, b) => a - b), docxFileId, transcriptFileIds };
   }
 }
 

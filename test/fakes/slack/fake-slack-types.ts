@@ -132,6 +132,8 @@ export interface FakeUpload {
   /** Content type of the upload POST: `multipart/form-data; …` for the SDK. */
   content_type: string;
   completed: boolean;
+  /** Deleted with `files.delete`. */
+  deleted?: boolean;
   channel_id?: string;
   thread_ts?: string;
   initial_comment?: string;

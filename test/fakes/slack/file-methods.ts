@@ -126,9 +126,34 @@ const completeUploadExternal: ApiMethod = (args, store) => {
   return { files: answer };
 };
 
+/**
+ * `files.delete`: the bot may delete the files it uploaded (https://docs.slack.dev/reference/
+ * methods/files.delete: `file_not_found`, `file_deleted`, `cant_delete_file`). Messages that
+ * carried it keep a tombstone, as Slack shows "This file was deleted".
+ */
+const remove: ApiMethod = (args, store) => {
+  const { file } = parseArgs(z.object({ file: idArg }), args);
+  const upload = store.uploads.find((u) => u.file_id === file);
+  if (upload?.deleted === true) throw new SlackApiError("file_deleted");
+  const entry = store.files.get(file);
+  if (entry === undefined) throw new SlackApiError("file_not_found");
+  if (entry.file.user !== store.workspace.botUserId) throw new SlackApiError("cant_delete_file");
+  store.files.delete(file);
+  if (upload !== undefined) upload.deleted = true;
+  for (const channel of store.channels.keys()) {
+    for (const message of store.messages(channel)) {
+      for (const shown of message.files ?? []) {
+        if (shown.id === file) Object.assign(shown, { mode: "tombstone", name: "", title: "" });
+      }
+    }
+  }
+  return {};
+};
+
 /** The Web API methods about files. */
 export const fileMethods: Record<string, ApiMethod> = {
   "files.info": info,
+  "files.delete": remove,
   "files.getUploadURLExternal": getUploadURLExternal,
   "files.completeUploadExternal": completeUploadExternal,
 };

@@ -66,6 +66,8 @@ async function runWithFailing(failing: Failing) {
       fail("uploadDocx");
       return slack.uploadDocx(job, path);
     },
+    uploadTranscript: (job, dialog, map) => slack.uploadTranscript(job, dialog, map),
+    deleteFile: (fileId) => slack.deleteFile(fileId),
   };
   const client = new NoteTakerClient({
     baseUrl: emulator.baseUrl,

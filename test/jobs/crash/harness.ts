@@ -144,9 +144,11 @@ export function readJournal(path: string): GatewayRecord[] {
 export function findInJournal(path: string, jobId: string): DeliveredState {
   const mine = readJournal(path).filter((r) => r.jobId === jobId);
   const docx = mine.find((r) => r.op === "docx");
+  const transcript = mine.find((r) => r.op === "transcript");
   return {
     parts: mine.flatMap((r) => (r.op === "part" ? [r.index] : [])),
     docxFileId: docx?.op === "docx" ? docx.fileId : undefined,
+    transcriptFileIds: transcript?.op === "transcript" ? transcript.fileIds : [],
   };
 }
 

@@ -98,6 +98,8 @@ const gateway: Gateway = {
     return recording.postNotePart(job, text, index, total);
   },
   uploadDocx: (job, path) => recording.uploadDocx(job, path),
+  uploadTranscript: (job, dialog, map) => recording.uploadTranscript(job, dialog, map),
+  deleteFile: (fileId) => recording.deleteFile(fileId),
   // Reads the thread (the journal) afresh: another process may have posted since we started.
   findDelivered: async (job) => findInJournal(journalPath, job.id),
 };

@@ -1,0 +1,67 @@
+import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import { stripBidiControls, stripInvisibleChars } from "../../notetaker/index.ts";
+import type { Locale } from "../messages/index.ts";
+import { speakerLabel } from "./job-phrases.ts";
+
+/** One file of the transcript: its name stem's suffix, and its text. */
+export interface TranscriptFile {
+  extension: "txt" | "vtt";
+  content: string;
+}
+
+/**
+ * The transcript with the speakers' names, as two files: `.txt` for reading
+ * (`[hh:mm:ss] Name: text`, one line a turn) and WebVTT for players (a cue a turn, the
+ * speaker as a `<v>` voice). Names come from the speaker map the note was written with; a
+ * speaker not in it (naming skipped) gets the neutral label in the person's language. The
+ * text is the service's: control, invisible and bidi characters are taken out, line breaks
+ * inside a turn become spaces, and in WebVTT `&`, `<`, `>` are escaped (its cue markup).
+ */
+export function buildTranscript(
+  dialog: Dialog,
+  speakerMap: readonly SpeakerMapEntry[],
+  locale: Locale,
+): TranscriptFile[] {
+  const names = new Map(speakerMap.map((entry) => [entry.speaker_id, clean(entry.name)]));
+  const nameOf = (id: string) => names.get(id) || speakerLabel(id, locale);
+  const turns = dialog
+    .map((entry) => ({
+      start: Math.max(0, entry.start_seconds),
+      end: Math.max(entry.start_seconds, entry.end_seconds),
+      name: nameOf(entry.speaker_id),
+      text: clean(entry.text),
+    }))
+    .filter((turn) => turn.text !== "");
+  const txt = turns.map((t) => `[${clock(t.start)}] ${t.name}: ${t.text}`).join("\n");
+  const vtt = [
+    "WEBVTT",
+    ...turns.map(
+      (t) =>
+        `${clock(t.start, true)} --> ${clock(t.end, true)}\n<v ${escapeVtt(t.name)}>${escapeVtt(t.text)}`,
+    ),
+  ].join("\n\n");
+  return [
+    { extension: "txt", content: `${txt}\n` },
+    { extension: "vtt", content: `${vtt}\n` },
+  ];
+}
+
+/** `hh:mm:ss`, or `hh:mm:ss.mmm` for WebVTT. */
+function clock(seconds: number, millis = false): string {
+  const whole = Math.floor(seconds);
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  const hms = `${pad(Math.floor(whole / 3600))}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}`;
+  return millis ? `${hms}.${pad(Math.round((seconds - whole) * 1000) % 1000, 3)}` : hms;
+}
+
+function clean(text: string): string {
+  return stripBidiControls(stripInvisibleChars(text))
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** WebVTT cue text: `&`, `<` and `>` start markup; `-->` would end a cue's timing line. */
+function escapeVtt(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
