@@ -22,6 +22,8 @@ export type JobEvent =
   | {
       type: "names_given";
       speakerMap: SpeakerMapEntry[];
+      /** Speaker id → Slack user id, for the speakers named by picking a member. */
+      members?: Record<string, string>;
       contextText?: string;
       templateId?: string;
     }
@@ -52,6 +54,7 @@ export type JobEvent =
   | {
       type: "regenerate";
       speakerMap?: SpeakerMapEntry[];
+      members?: Record<string, string>;
       contextText?: string;
       templateId?: string;
     };

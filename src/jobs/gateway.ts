@@ -11,6 +11,12 @@ export interface DeliveredState {
   transcriptFileIds: string[];
 }
 
+/** A speaker named by picking a Slack member: the name the note uses, and who it is. */
+export interface NotePerson {
+  name: string;
+  userId: string;
+}
+
 /** How much of a recording may come, and who follows it as it does. */
 export interface DownloadLimits {
   maxBytes: number;
@@ -34,8 +40,17 @@ export interface Gateway {
   downloadSource(job: Job, destPath: string, signal: AbortSignal, o: DownloadLimits): Promise<void>;
   /** Splits a Markdown note into the messages it is posted as. Pure and deterministic. */
   splitNote(markdown: string): string[];
-  /** Posts part `index` of `total` in the thread, tagged so `findDelivered` can see it. */
-  postNotePart(job: Job, text: string, index: number, total: number): Promise<void>;
+  /**
+   * Posts part `index` of `total` in the thread, tagged so `findDelivered` can see it; the
+   * names of `people` (speakers named by picking a member) become mentions of them.
+   */
+  postNotePart(
+    job: Job,
+    text: string,
+    index: number,
+    total: number,
+    people?: readonly NotePerson[],
+  ): Promise<void>;
   /** Uploads the note's DOCX into the thread; resolves with the Slack file id. */
   uploadDocx(job: Job, path: string, signal: AbortSignal): Promise<string>;
   /**

@@ -20,6 +20,7 @@ export {
   type DownloadLimits,
   type Gateway,
   GatewayError,
+  type NotePerson,
 } from "./gateway.ts";
 export * from "./job.ts";
 export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";

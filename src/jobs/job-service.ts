@@ -195,7 +195,7 @@ export class JobService {
   submitNames(
     jobId: string,
     speakerMap: SpeakerMapEntry[],
-    changes: { contextText?: string; templateId?: string } = {},
+    changes: { contextText?: string; templateId?: string; members?: Record<string, string> } = {},
   ): Promise<CommandResult> {
     return this.#command(jobId, { type: "names_given", speakerMap, ...changes });
   }
@@ -215,7 +215,12 @@ export class JobService {
    */
   async regenerate(
     jobId: string,
-    changes: { speakerMap?: SpeakerMapEntry[]; contextText?: string; templateId?: string },
+    changes: {
+      speakerMap?: SpeakerMapEntry[];
+      members?: Record<string, string>;
+      contextText?: string;
+      templateId?: string;
+    },
   ): Promise<CommandResult> {
     const job = await this.#o.repo.get(jobId);
     const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);

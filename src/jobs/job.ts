@@ -80,6 +80,11 @@ const noteInputsSchema = z.object({
   speakers: z.array(speakerSummarySchema),
   quotes: storedSchema(speakerQuotesSchema),
   speakerMap: z.array(speakerMapEntrySchema),
+  /**
+   * The speakers named by picking a Slack member (speaker id → user id), not by typing: the
+   * only people a note may mention (channel setting "people named").
+   */
+  members: z.record(z.string(), z.string().regex(/^[UW][A-Z0-9]{2,}$/)).optional(),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
 });

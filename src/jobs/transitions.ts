@@ -116,11 +116,14 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
   if (note === undefined) return undefined;
   const contextText = event.contextText ?? note.contextText;
   const templateId = event.templateId ?? note.templateId;
+  // New names bring their own members; without new names the earlier ones stand.
+  const members = event.speakerMap === undefined ? note.members : event.members;
   const inputs: NoteInputs = {
     dialog: note.dialog,
     speakers: note.speakers,
     quotes: note.quotes,
     speakerMap: event.speakerMap ?? note.speakerMap,
+    ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateId === undefined ? {} : { templateId }),
   };

@@ -6,7 +6,8 @@ import { dialogSchema } from "../../notetaker/schemas.ts";
 import { loadStored } from "../blobs.ts";
 import { readChannelSettings } from "../channel-settings.ts";
 import { JobStepError } from "../failure-policy.ts";
-import type { Job, JobIn } from "../job.ts";
+import type { NotePerson } from "../gateway.ts";
+import type { Job, JobIn, NoteInputs } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import { advance, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
 
@@ -70,10 +71,12 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   const fetched = await fetchDocx(ctx, job);
   if (fetched.stage !== "delivering") return fetched;
   job = fetched;
+  const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
+  const people = settings.mentions ? peopleOf(job.note) : [];
   const parts = ctx.gateway.splitNote(await loadStored(ctx.store, job.markdown, z.string()));
   for (let index = job.postedParts; index < parts.length; index++) {
     job = await ctx.update(job, { type: "part_posting", index });
-    await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length);
+    await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length, people);
     job = await ctx.update(job, { type: "part_posted", index });
   }
   const { docxPath } = job;
@@ -83,7 +86,6 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
     job = await ctx.update(job, { type: "docx_uploaded", fileId });
   }
   if (docxPath !== undefined) await rm(docxPath, { force: true });
-  const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
   if (settings.transcript) job = await deliverTranscript(ctx, job);
   return ctx.showStatus(await ctx.commit(job, { type: "delivered" }), "stage");
 }
@@ -145,5 +147,14 @@ async function reconcile(ctx: StepContext, job: Delivering): Promise<Delivering>
     postedParts,
     docxFileId: found.docxFileId,
     transcriptFileIds: found.transcriptFileIds,
+  });
+}
+
+/** The speakers named by picking a member, with the names the note was written with. */
+export function peopleOf(note: NoteInputs): NotePerson[] {
+  const members = note.members ?? {};
+  return note.speakerMap.flatMap((entry) => {
+    const userId = members[entry.speaker_id];
+    return userId === undefined ? [] : [{ name: entry.name, userId }];
   });
 }

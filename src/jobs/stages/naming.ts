@@ -10,7 +10,7 @@ export const namingReducers: Reducers<"naming"> = {
   names_given: (job, event, now) =>
     startWriting(
       job,
-      noteInputs(job, event.speakerMap, event.contextText, event.templateId),
+      noteInputs(job, event.speakerMap, event.contextText, event.templateId, event.members),
       0,
       1,
       now,
@@ -31,6 +31,7 @@ function noteInputs(
   speakerMap: SpeakerMapEntry[],
   contextText: string | undefined,
   templateId: string | undefined,
+  members?: Record<string, string>,
 ): NoteInputs {
   const context = contextText ?? job.options.contextText;
   const template = templateId ?? job.options.templateId;
@@ -39,6 +40,7 @@ function noteInputs(
     speakers: job.speakers,
     quotes: job.quotes,
     speakerMap,
+    ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
     ...(context === undefined ? {} : { contextText: context }),
     ...(template === undefined ? {} : { templateId: template }),
   };

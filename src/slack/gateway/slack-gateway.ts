@@ -9,6 +9,7 @@ import {
   type Gateway,
   type Job,
   JobStepError,
+  type NotePerson,
 } from "../../jobs/index.ts";
 import { type Dialog, type SpeakerMapEntry, safeFileName } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
@@ -143,10 +144,16 @@ export class SlackGateway implements Gateway {
     return splitMarkdown(showLinkTargets(markdown));
   }
 
-  async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
+  async postNotePart(
+    job: Job,
+    text: string,
+    index: number,
+    total: number,
+    people: readonly NotePerson[] = [],
+  ): Promise<void> {
     const locale = localeOf(job.origin.locale);
     const delivery = deliveryOf(job);
-    const part = buildNotePart(text, { index, total, jobId: job.id, delivery, locale });
+    const part = buildNotePart(text, { index, total, jobId: job.id, delivery, locale, people });
     try {
       await this.#o.client.chat.postMessage({
         channel: job.origin.channelId,

@@ -1,6 +1,7 @@
 export { clampMrkdwn, clampText } from "./clamp-text.ts";
 export { escapeMrkdwn, safeMrkdwn } from "./escape-mrkdwn.ts";
 export { formatDuration } from "./format-duration.ts";
+export { mentionPeople, type Person } from "./mention-people.ts";
 export {
   defuseBareBroadcasts,
   hasControlChars,

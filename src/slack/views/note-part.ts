@@ -1,7 +1,7 @@
 import type { KnownBlock, MarkdownBlock } from "@slack/types";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
-import { neutralizeMentions } from "../text/index.ts";
+import { mentionPeople, neutralizeMentions, type Person } from "../text/index.ts";
 import { context } from "./block-kit.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { TaggedMessageContent } from "./message-content.ts";
@@ -14,6 +14,8 @@ export interface NotePartOptions {
   /** Which delivery of the job's note (a Regenerate makes a new one): parts of older ones don't count. */
   delivery: number;
   locale: Locale;
+  /** Speakers named by picking a member: their names become mentions of them. */
+  people?: readonly Person[];
 }
 
 /**
@@ -25,11 +27,13 @@ export interface NotePartOptions {
  * silently cut by Slack.
  */
 export function buildNotePart(text: string, options: NotePartOptions): TaggedMessageContent {
-  const { index, total, jobId, delivery, locale } = options;
+  const { index, total, jobId, delivery, locale, people = [] } = options;
   if (!Number.isInteger(index) || index < 0 || index >= total) {
     throw new RangeError(`note part ${index} of ${total} does not exist`);
   }
-  const markdown = neutralizeMentions(text);
+  // Mentions in the text are neutralised first; then only the people picked as members in
+  // the naming modal (channel setting "people named") become mentions.
+  const markdown = mentionPeople(neutralizeMentions(text), people, (userId) => `<@${userId}>`);
   if (markdown.trim() === "") throw new RangeError("a note part must not be empty");
   if (markdown.length > SLACK_LIMITS.messageMarkdownChars) {
     throw new RangeError(

@@ -67,6 +67,7 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
     const changes = {
       ...(parsed.contextText === undefined ? {} : { contextText: parsed.contextText }),
       ...(templateId === undefined ? {} : { templateId }),
+      members: membersOf(parsed.entries),
     };
     const result =
       mode === "names"
@@ -89,6 +90,22 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
       );
     }
   };
+}
+
+/**
+ * The speakers named by picking a member and nothing typed: the only ones a note may
+ * mention. A typed name wins over the member, so it is never turned into a mention.
+ */
+const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+
+function membersOf(entries: SpeakerEntry[]): Record<string, string> {
+  const members: Record<string, string> = {};
+  for (const entry of entries) {
+    if (entry.name === undefined && entry.userId !== undefined && SLACK_USER.test(entry.userId)) {
+      members[entry.speakerId] = entry.userId;
+    }
+  }
+  return members;
 }
 
 /** A chosen member gives their real name; a typed name wins over it. */

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { mentionPeople } from "../../../src/slack/text/index.ts";
+
+const at = (id: string) => `<@${id}>`;
+
+describe("mentionPeople", () => {
+  it("turns whole-word names into mentions, the longest name first", () => {
+    const people = [
+      { name: "Anna", userId: "U0ANNA001" },
+      { name: "Anna Lee", userId: "U0ANNALEE" },
+    ];
+    expect(mentionPeople("- **Anna Lee**: ask Anna; Annabel stays", people, at)).toBe(
+      "- **<@U0ANNALEE>**: ask <@U0ANNA001>; Annabel stays",
+    );
+  });
+
+  it("mentions no one for an id that is not a Slack user's, or a one-letter name", () => {
+    const text = "Bob and B met.";
+    expect(mentionPeople(text, [{ name: "Bob", userId: "<!channel>" }], at)).toBe(text);
+    expect(mentionPeople(text, [{ name: "B", userId: "U0B000001" }], at)).toBe(text);
+  });
+
+  it("takes names with characters a regular expression would read as its own", () => {
+    const people = [{ name: "J. (Jay) Doe+", userId: "W0JAY0001" }];
+    expect(mentionPeople("Owner: J. (Jay) Doe+.", people, at)).toBe("Owner: <@W0JAY0001>.");
+  });
+
+  it("leaves a name that is part of an e-mail handle alone", () => {
+    expect(mentionPeople("write to @Bob", [{ name: "Bob", userId: "U0BOB0001" }], at)).toBe(
+      "write to @Bob",
+    );
+  });
+});
