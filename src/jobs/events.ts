@@ -1,5 +1,5 @@
 import type { Dialog, Progress, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { Failure, SpeakerQuotes, SpeakerSummary } from "./job.ts";
+import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary } from "./job.ts";
 
 /**
  * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
@@ -38,6 +38,12 @@ export type JobEvent =
   | { type: "part_posted"; index: number }
   | { type: "docx_uploading" }
   | { type: "docx_uploaded"; fileId: string }
+  | { type: "canvas_creating"; at: number }
+  | { type: "canvas_created"; canvasId: string }
+  | { type: "canvas_updated" }
+  | { type: "canvas_shared"; url: string }
+  | { type: "canvas_gone" }
+  | { type: "canvas_refused"; reason: CanvasRefusal }
   | { type: "transcript_uploading" }
   | { type: "transcript_uploaded"; fileIds: string[] }
   | {

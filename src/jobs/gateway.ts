@@ -1,5 +1,5 @@
 import type { Dialog, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { Job } from "./job.ts";
+import type { CanvasRefusal, Job } from "./job.ts";
 
 /** What of a job's delivery is already in its thread, as Slack shows it. */
 export interface DeliveredState {
@@ -10,6 +10,9 @@ export interface DeliveredState {
   /** The files of this delivery's transcript found in the thread (none when not uploaded). */
   transcriptFileIds: string[];
 }
+
+/** What came of asking for a canvas. */
+export type CanvasOutcome = { ok: true; canvasId: string } | { ok: false; refused: CanvasRefusal };
 
 /** A speaker named by picking a Slack member: the name the note uses, and who it is. */
 export interface NotePerson {
@@ -63,6 +66,22 @@ export interface Gateway {
     speakerMap: readonly SpeakerMapEntry[],
     signal: AbortSignal,
   ): Promise<string[]>;
+  /**
+   * Makes the note's canvas (title: the recording and its date) from its Markdown, the
+   * names of `people` as mentions; or says why the workspace will not have one.
+   */
+  createCanvas(job: Job, markdown: string, people: readonly NotePerson[]): Promise<CanvasOutcome>;
+  /** Replaces the canvas's content (a Regenerate); `gone` when someone deleted it. */
+  editCanvas(
+    job: Job,
+    canvasId: string,
+    markdown: string,
+    people: readonly NotePerson[],
+  ): Promise<CanvasOutcome | { ok: false; gone: true }>;
+  /** Lets the job's channel read the canvas; resolves with its link. Idempotent. */
+  shareCanvas(job: Job, canvasId: string): Promise<string>;
+  /** The canvas a crashed run made for this job since `since` (ms), if Slack has one. */
+  findCanvas(job: Job, since: number): Promise<string | undefined>;
   /** Deletes a file the bot uploaded (an earlier transcript); one already gone is fine. */
   deleteFile(fileId: string): Promise<void>;
   /** Reads the thread to learn what a crashed run had already delivered. */

@@ -16,6 +16,7 @@ export { checkRecording, type StartRefusal } from "./check-recording.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export {
+  type CanvasOutcome,
   type DeliveredState,
   type DownloadLimits,
   type Gateway,

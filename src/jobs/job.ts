@@ -98,6 +98,10 @@ const pollingSchema = z.object({
   progress: progressSchema,
 });
 
+/** Why there is no canvas: turned off, the plan, a missing scope, or a note too long for one. */
+export const CANVAS_REFUSALS = ["not_allowed", "free_plan", "missing_scope", "too_large"] as const;
+export type CanvasRefusal = (typeof CANVAS_REFUSALS)[number];
+
 const commonSchema = z.object({
   id: z.string().min(1),
   createdAt: z.number(),
@@ -122,6 +126,19 @@ const commonSchema = z.object({
   transcript: z
     .object({ delivery: z.number().int().positive(), fileIds: z.array(z.string()) })
     .optional(),
+  /**
+   * The note's canvas: its id, the delivery whose note it holds, and its link once the
+   * channel may read it. Kept across Regenerates, which edit it instead of making another.
+   */
+  canvas: z
+    .object({
+      id: z.string().min(1),
+      delivery: z.number().int().positive(),
+      url: z.string().optional(),
+    })
+    .optional(),
+  /** Why the workspace refused the canvas (the status message says it once). */
+  canvasRefused: z.enum(CANVAS_REFUSALS).optional(),
 });
 
 const queuedSchema = commonSchema.extend({
@@ -184,6 +201,8 @@ const deliveringSchema = commonSchema.extend({
   docxFileId: z.string().optional(),
   /** Set before the transcript's upload whose outcome is not yet recorded. */
   uploadingTranscript: z.boolean().optional(),
+  /** When `canvases.create` was called and its canvas id not yet recorded (after a crash: look for it). */
+  creatingCanvasAt: z.number().optional(),
 });
 const doneSchema = commonSchema.extend({
   stage: z.literal("done"),

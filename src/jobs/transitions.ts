@@ -127,7 +127,14 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateId === undefined ? {} : { templateId }),
   };
-  const writing = startWriting(job, inputs, 0, (lastDeliveryOf(job) ?? 0) + 1, now);
+  // A refused canvas is asked for again: the admin may have allowed canvases since.
+  const { canvasRefused: _, ...writing } = startWriting(
+    job,
+    inputs,
+    0,
+    (lastDeliveryOf(job) ?? 0) + 1,
+    now,
+  );
   return { ...writing, regeneratedAt: now };
 }
 

@@ -1,5 +1,12 @@
 import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
-import type { DeliveredState, DownloadLimits, Gateway, Job } from "../../src/jobs/index.ts";
+import type {
+  CanvasOutcome,
+  CanvasRefusal,
+  DeliveredState,
+  DownloadLimits,
+  Gateway,
+  Job,
+} from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
@@ -17,6 +24,9 @@ export type GatewayRecord =
       lines: string[];
     }
   | { op: "delete"; jobId: string; fileId: string }
+  | { op: "canvas"; jobId: string; canvasId: string; delivery: number; markdown: string }
+  | { op: "canvas_edit"; jobId: string; canvasId: string; delivery: number; markdown: string }
+  | { op: "canvas_share"; jobId: string; canvasId: string }
   | { op: "download"; jobId: string };
 
 export interface RecordingGatewayOptions {
@@ -31,7 +41,11 @@ export interface RecordingGatewayOptions {
   afterRecord?: (record: GatewayRecord) => void;
   /** Delay of each download, to catch a job in `downloading`. */
   downloadDelayMs?: number;
+  /** The workspace refuses canvases for this reason. */
+  canvasRefusal?: CanvasRefusal;
 }
+
+const deliveryOf = (job: Job) => ("delivery" in job ? job.delivery : 1);
 
 /**
  * A fake of everything the job layer asks of Slack. It records what it was asked to do and
@@ -103,6 +117,35 @@ export class RecordingGateway implements Gateway {
     const lines = (txt?.content ?? "").trim().split("\n");
     this.#record({ op: "transcript", jobId: job.id, delivery, fileIds, lines });
     return fileIds;
+  }
+
+  async createCanvas(job: Job, markdown: string): Promise<CanvasOutcome> {
+    if (this.#o.canvasRefusal !== undefined) return { ok: false, refused: this.#o.canvasRefusal };
+    const canvasId = `FC${job.id.slice(0, 8)}${this.records.length}`;
+    this.#record({ op: "canvas", jobId: job.id, canvasId, delivery: deliveryOf(job), markdown });
+    return { ok: true, canvasId };
+  }
+
+  async editCanvas(job: Job, canvasId: string, markdown: string): Promise<CanvasOutcome> {
+    this.#record({
+      op: "canvas_edit",
+      jobId: job.id,
+      canvasId,
+      delivery: deliveryOf(job),
+      markdown,
+    });
+    return { ok: true, canvasId };
+  }
+
+  async shareCanvas(job: Job, canvasId: string): Promise<string> {
+    this.#record({ op: "canvas_share", jobId: job.id, canvasId });
+    return `https://slack.test/docs/T1/${canvasId}`;
+  }
+
+  /** The canvas a crashed run made: the journal is the workspace's files. */
+  async findCanvas(job: Job): Promise<string | undefined> {
+    const made = this.records.find((r) => r.op === "canvas" && r.jobId === job.id);
+    return made?.op === "canvas" ? made.canvasId : undefined;
   }
 
   async deleteFile(fileId: string): Promise<void> {

@@ -147,6 +147,10 @@ function instrumentGateway(gateway: Gateway, runner: string, log: CallRecord[]):
     uploadTranscript: (job, dialog, map, signal) =>
       timed("uploadTranscript", job, () => gateway.uploadTranscript(job, dialog, map, signal)),
     deleteFile: (fileId) => gateway.deleteFile(fileId),
+    createCanvas: (job, markdown, people) => gateway.createCanvas(job, markdown, people),
+    editCanvas: (job, id, markdown, people) => gateway.editCanvas(job, id, markdown, people),
+    shareCanvas: (job, id) => gateway.shareCanvas(job, id),
+    findCanvas: (job, since) => gateway.findCanvas(job, since),
   };
 }
 

@@ -34,6 +34,21 @@ export const deliveringReducers: Reducers<"delivering"> = {
       postedParts: Math.max(job.postedParts, event.index + 1),
     }),
   docx_uploading: (job) => ({ ...job, uploadingDocx: true }),
+  canvas_creating: (job, event) => ({ ...job, creatingCanvasAt: event.at }),
+  canvas_created: ({ creatingCanvasAt: _, canvasRefused: _r, ...job }, event, now) =>
+    advance(job, now, { canvas: { id: event.canvasId, delivery: job.delivery } }),
+  canvas_updated: (job, _event, now) =>
+    job.canvas === undefined
+      ? undefined
+      : advance(job, now, { canvas: { ...job.canvas, delivery: job.delivery } }),
+  canvas_shared: (job, event, now) =>
+    job.canvas === undefined
+      ? undefined
+      : advance(job, now, { canvas: { ...job.canvas, url: event.url } }),
+  // Someone deleted the canvas: the next step makes a new one.
+  canvas_gone: ({ canvas: _, ...job }) => job,
+  canvas_refused: ({ creatingCanvasAt: _, ...job }, event, now) =>
+    advance(job, now, { canvasRefused: event.reason }),
   transcript_uploading: (job) => ({ ...job, uploadingTranscript: true }),
   transcript_uploaded: ({ uploadingTranscript: _, ...job }, event, now) =>
     advance(job, now, {
@@ -73,7 +88,8 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   job = fetched;
   const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
   const people = settings.mentions ? peopleOf(job.note) : [];
-  const parts = ctx.gateway.splitNote(await loadStored(ctx.store, job.markdown, z.string()));
+  const markdown = await loadStored(ctx.store, job.markdown, z.string());
+  const parts = ctx.gateway.splitNote(markdown);
   for (let index = job.postedParts; index < parts.length; index++) {
     job = await ctx.update(job, { type: "part_posting", index });
     await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length, people);
@@ -87,7 +103,48 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   }
   if (docxPath !== undefined) await rm(docxPath, { force: true });
   if (settings.transcript) job = await deliverTranscript(ctx, job);
+  if (settings.canvas && job.canvasRefused === undefined) {
+    job = await deliverCanvas(ctx, job, markdown, people);
+  }
   return ctx.showStatus(await ctx.commit(job, { type: "delivered" }), "stage");
+}
+
+/**
+ * The note as a canvas the channel can read: made once (a Regenerate edits it), each call
+ * checkpointed — the intent before `canvases.create`, so a run that crashed before saving
+ * the canvas id first looks for the canvas it made rather than making a second. A
+ * workspace that refuses canvases keeps the thread delivery; the reason is kept and shown.
+ */
+async function deliverCanvas(
+  ctx: StepContext,
+  start: Delivering,
+  markdown: string,
+  people: readonly NotePerson[],
+): Promise<Delivering> {
+  let job = start;
+  if (job.canvas !== undefined && job.canvas.delivery !== job.delivery) {
+    const edited = await ctx.gateway.editCanvas(job, job.canvas.id, markdown, people);
+    if (!edited.ok && "gone" in edited) job = await ctx.update(job, { type: "canvas_gone" });
+    else if (!edited.ok) return ctx.update(job, { type: "canvas_refused", reason: edited.refused });
+    else job = await ctx.update(job, { type: "canvas_updated" });
+  }
+  if (job.canvas === undefined && job.creatingCanvasAt !== undefined) {
+    const found = await ctx.gateway.findCanvas(job, job.creatingCanvasAt);
+    if (found !== undefined)
+      job = await ctx.update(job, { type: "canvas_created", canvasId: found });
+  }
+  if (job.canvas === undefined) {
+    job = await ctx.update(job, { type: "canvas_creating", at: ctx.now() });
+    const made = await ctx.gateway.createCanvas(job, markdown, people);
+    if (!made.ok) return ctx.update(job, { type: "canvas_refused", reason: made.refused });
+    job = await ctx.update(job, { type: "canvas_created", canvasId: made.canvasId });
+  }
+  const canvas = job.canvas;
+  if (canvas !== undefined && canvas.url === undefined) {
+    const url = await ctx.gateway.shareCanvas(job, canvas.id);
+    job = await ctx.update(job, { type: "canvas_shared", url });
+  }
+  return job;
 }
 
 /**

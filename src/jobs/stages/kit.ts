@@ -21,7 +21,7 @@ export const MAX_RELINKS = 3;
 /** The common part of a job with every stage-specific field dropped. */
 export function commonOf(job: Job) {
   const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
-  const { attempts, regeneratedAt, transcript } = job;
+  const { attempts, regeneratedAt, transcript, canvas, canvasRefused } = job;
   return {
     id,
     createdAt,
@@ -34,6 +34,8 @@ export function commonOf(job: Job) {
     ...(statusTs === undefined ? {} : { statusTs }),
     ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
     ...(transcript === undefined ? {} : { transcript }),
+    ...(canvas === undefined ? {} : { canvas }),
+    ...(canvasRefused === undefined ? {} : { canvasRefused }),
   };
 }
 

@@ -16,9 +16,10 @@ import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { showLinkTargets, splitMarkdown } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
-import { buildTranscript } from "../views/transcript.ts";
+import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
+import { transcriptFilename, uploadTranscript } from "./transcript-upload.ts";
 
 export interface SlackGatewayOptions {
   client: WebClient;
@@ -45,15 +46,6 @@ export function docxFilename(job: Job): string {
   return safeFileName(delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`);
 }
 
-/** "standup - transcript.txt", "standup - transcript v2.vtt" after a Regenerate. */
-export function transcriptFilename(job: Job, extension: "txt" | "vtt"): string {
-  const stem =
-    basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
-  const delivery = deliveryOf(job);
-  const version = delivery > 1 ? ` v${delivery}` : "";
-  return safeFileName(`${stem} - transcript${version}.${extension}`);
-}
-
 function deliveryOf(job: Job): number {
   return "delivery" in job ? job.delivery : 1;
 }
@@ -65,6 +57,8 @@ function deliveryOf(job: Job): number {
  */
 export class SlackGateway implements Gateway {
   readonly #o: SlackGatewayOptions;
+  /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
+  #botUserId: Promise<string> | undefined;
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
@@ -193,25 +187,44 @@ export class SlackGateway implements Gateway {
     dialog: Dialog,
     speakerMap: readonly SpeakerMapEntry[],
   ): Promise<string[]> {
-    const locale = localeOf(job.origin.locale);
-    const files = buildTranscript(dialog, speakerMap, locale).map((file) => {
-      const filename = transcriptFilename(job, file.extension);
-      return { file: Buffer.from(file.content, "utf8"), filename, title: filename };
-    });
     try {
-      const result = await this.#o.client.filesUploadV2({
-        channel_id: job.origin.channelId,
-        thread_ts: job.origin.threadTs,
-        file_uploads: files,
-      });
-      const uploads = (result as { files?: { files?: { id?: string }[] }[] }).files ?? [];
-      const ids = uploads.flatMap((u) => u.files ?? []).map((f) => f.id);
-      if (ids.length !== files.length || ids.some((id) => id === undefined)) {
-        throw new Error("files.uploadV2 returned no file id for the transcript");
-      }
-      return ids as string[];
+      return await uploadTranscript(this.#o.client, job, dialog, speakerMap);
     } catch (error) {
       throw this.#fail(error, "transcript upload");
+    }
+  }
+
+  async createCanvas(job: Job, markdown: string, people: readonly NotePerson[]) {
+    try {
+      return await createCanvas(this.#o.client, job, markdown, people);
+    } catch (error) {
+      throw this.#fail(error, "canvas create");
+    }
+  }
+
+  async editCanvas(_job: Job, canvasId: string, markdown: string, people: readonly NotePerson[]) {
+    try {
+      return await editCanvas(this.#o.client, canvasId, markdown, people);
+    } catch (error) {
+      throw this.#fail(error, "canvas edit");
+    }
+  }
+
+  async shareCanvas(job: Job, canvasId: string): Promise<string> {
+    try {
+      return await shareCanvas(this.#o.client, job, canvasId);
+    } catch (error) {
+      throw this.#fail(error, "canvas share");
+    }
+  }
+
+  async findCanvas(job: Job, since: number): Promise<string | undefined> {
+    try {
+      this.#botUserId ??= this.#o.client.auth.test().then((auth) => String(auth.user_id ?? ""));
+      return await findCanvas(this.#o.client, await this.#botUserId, job, since);
+    } catch (error) {
+      this.#botUserId = undefined;
+      throw this.#fail(error, "canvas lookup");
     }
   }
 

@@ -23,6 +23,15 @@ export const en = {
   "status.writing": "Writing the notes…",
   "status.delivering": "Posting the notes…",
   "status.done": "Notes ready.",
+  "status.canvas": ":memo: <{url}|The notes as a canvas> — the channel can read it.",
+  "status.no_canvas.not_allowed":
+    "No canvas: this workspace does not let apps make canvases, so the notes are only in this thread.",
+  "status.no_canvas.free_plan":
+    "No canvas: this workspace's plan does not let apps make canvases, so the notes are only in this thread.",
+  "status.no_canvas.missing_scope":
+    "No canvas: the app lacks the canvases:write permission (an admin can reinstall it), so the notes are only in this thread.",
+  "status.no_canvas.too_large":
+    "No canvas: the notes are longer than a canvas holds, so they are only in this thread.",
   "status.failed": "Could not make notes from {file}.",
   "status.canceled": "Canceled by {user}.",
   "status.elapsed": "Elapsed {time}",

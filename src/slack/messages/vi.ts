@@ -22,6 +22,15 @@ export const vi: Catalog = {
   "status.writing": "Đang viết biên bản…",
   "status.delivering": "Đang đăng biên bản…",
   "status.done": "Biên bản đã sẵn sàng.",
+  "status.canvas": ":memo: <{url}|Biên bản dạng canvas> — mọi người trong kênh đều đọc được.",
+  "status.no_canvas.not_allowed":
+    "Không có canvas: workspace này không cho ứng dụng tạo canvas, nên biên bản chỉ có trong luồng này.",
+  "status.no_canvas.free_plan":
+    "Không có canvas: gói của workspace này không cho ứng dụng tạo canvas, nên biên bản chỉ có trong luồng này.",
+  "status.no_canvas.missing_scope":
+    "Không có canvas: ứng dụng thiếu quyền canvases:write (quản trị viên có thể cài lại), nên biên bản chỉ có trong luồng này.",
+  "status.no_canvas.too_large":
+    "Không có canvas: biên bản dài hơn mức một canvas chứa được, nên chỉ có trong luồng này.",
   "status.failed": "Không thể tạo biên bản từ {file}.",
   "status.canceled": "{user} đã hủy.",
   "status.elapsed": "Đã chạy {time}",

@@ -61,6 +61,7 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
     }
   }
   if (job.stage === "naming") lines.push(...speakerLines(job, locale));
+  if (job.stage === "done") lines.push(...canvasLines(job, locale));
   if (job.stage === "failed") {
     // A failure that names the file is already the stage sentence.
     if (!failureNamesFile(job.failure)) {
@@ -69,6 +70,16 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
     if (job.retryable) lines.push(t(locale, "status.retry_hint"));
   }
   return lines.join("\n");
+}
+
+/** The canvas's link once the channel may read it, or once why there is none. */
+function canvasLines(job: Job, locale: Locale): string[] {
+  const url = job.canvas?.url;
+  if (url !== undefined && /^https?:\/\/[^\s|<>]+$/.test(url)) {
+    return [t(locale, "status.canvas", { url })];
+  }
+  if (job.canvasRefused !== undefined) return [t(locale, `status.no_canvas.${job.canvasRefused}`)];
+  return [];
 }
 
 function speakerLines(job: JobIn<"naming">, locale: Locale): string[] {

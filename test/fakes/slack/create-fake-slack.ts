@@ -8,6 +8,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CanvasPolicy } from "./canvas-methods.ts";
 import { EventDelivery } from "./event-delivery.ts";
 import type {
   AddFileInput,
@@ -190,6 +191,10 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     knobs,
     socket,
     calls: s.calls,
+    canvases: s.canvases,
+    setCanvasPolicy: (policy: CanvasPolicy) => {
+      s.canvasPolicy = policy;
+    },
     downloads: s.downloads,
     uploads: s.uploads,
     views: s.viewRecords,

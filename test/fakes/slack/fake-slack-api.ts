@@ -1,3 +1,4 @@
+import type { CanvasPolicy, FakeCanvas } from "./canvas-methods.ts";
 import type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
 import type {
   FakeCall,
@@ -91,6 +92,10 @@ export interface FakeSlack {
   readonly socket: FakeSocketMode | undefined;
   /** Every Web API request, in order. */
   readonly calls: readonly FakeCall[];
+  /** Canvases the app made (`canvases.create`), by id, with their Markdown and access. */
+  readonly canvases: ReadonlyMap<string, FakeCanvas>;
+  /** What the workspace allows of canvases: plan, admin setting, scope (`reset()` allows). */
+  setCanvasPolicy(policy: CanvasPolicy): void;
   /** Every GET of a file URL (both origins), with its headers. */
   readonly downloads: readonly FakeDownload[];
   readonly uploads: readonly FakeUpload[];

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { CanvasPolicy, FakeCanvas } from "./canvas-methods.ts";
 import type {
   FakeCall,
   FakeChannel,
@@ -50,6 +51,10 @@ export class FakeSlackStore {
   >();
   /** Upload URL path → file id. */
   readonly uploadPaths = new Map<string, string>();
+  /** Canvases made with `canvases.create`, by id (also in `files`, as Slack lists them). */
+  readonly canvases = new Map<string, FakeCanvas>();
+  /** What the workspace's plan and admins allow of canvases (see `canvas-methods.ts`). */
+  canvasPolicy: CanvasPolicy = "allowed";
   readonly uploads: FakeUpload[] = [];
   readonly views = new Map<string, StoredView>();
   readonly homeViews = new Map<string, string>();
@@ -199,6 +204,8 @@ export class FakeSlackStore {
     }
     for (const id of [...this.files.keys()]) if (!this.#seeded.files.has(id)) this.files.delete(id);
     this.uploadPaths.clear();
+    this.canvases.clear();
+    this.canvasPolicy = "allowed";
     this.views.clear();
     this.homeViews.clear();
     for (const list of [

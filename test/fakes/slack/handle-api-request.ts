@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiRequest, readApiRequest } from "./api-args.ts";
+import { canvasMethods } from "./canvas-methods.ts";
 import { chatMethods } from "./chat-methods.ts";
 import { conversationMethods } from "./conversation-methods.ts";
 import type { FakeSlackStore } from "./fake-slack-store.ts";
@@ -33,6 +34,7 @@ export interface ApiAuth {
 
 /** Every Web API method the fake implements. */
 export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
+  ...canvasMethods,
   ...chatMethods,
   ...conversationMethods,
   ...fileMethods,

@@ -130,6 +130,16 @@ const SCENARIOS: Scenario[] = [
       expect(delivered.indexes).toEqual([...Array(delivered.totals[0]).keys()]);
     },
   },
+  {
+    // The canvas exists at Slack, its `canvas_created` checkpoint is not in the store
+    // (issue 16): the restart must find it, not make a second one.
+    name: "delivering, right after canvases.create (CRASH_AT=canvas)",
+    tasksAtKill: [1, 1],
+    first: { CRASH_AT: "canvas" },
+    atKill: (delivered) => {
+      expect(delivered.docx).toHaveLength(1);
+    },
+  },
 ];
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -275,6 +285,16 @@ async function runScenario(
     // Exactly one DOCX upload, and it is the one the job remembers.
     expect(delivered.docx).toHaveLength(1);
     expect(final.docxFileId).toBe(delivered.docx[0]?.fileId);
+    // Exactly one transcript and one canvas (the channel's defaults have both), the ones
+    // the job remembers; the canvas shared with the channel.
+    const mine = journal.filter((r) => r.jobId === id);
+    const transcripts = mine.flatMap((r) => (r.op === "transcript" ? [r] : []));
+    expect(transcripts).toHaveLength(1);
+    expect(final.transcript?.fileIds).toEqual(transcripts[0]?.fileIds);
+    const canvases = mine.flatMap((r) => (r.op === "canvas" ? [r] : []));
+    expect(canvases).toHaveLength(1);
+    expect(final.canvas?.id).toBe(canvases[0]?.canvasId);
+    expect(final.canvas?.url).toContain(canvases[0]?.canvasId ?? "?");
     // The status line says done (it is edited right after the `delivered` checkpoint).
     await eventually(
       async () =>

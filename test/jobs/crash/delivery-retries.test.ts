@@ -68,6 +68,10 @@ async function runWithFailing(failing: Failing) {
     },
     uploadTranscript: (job, dialog, map) => slack.uploadTranscript(job, dialog, map),
     deleteFile: (fileId) => slack.deleteFile(fileId),
+    createCanvas: (job, markdown) => slack.createCanvas(job, markdown),
+    editCanvas: (job, id, markdown) => slack.editCanvas(job, id, markdown),
+    shareCanvas: (job, id) => slack.shareCanvas(job, id),
+    findCanvas: (job) => slack.findCanvas(job),
   };
   const client = new NoteTakerClient({
     baseUrl: emulator.baseUrl,

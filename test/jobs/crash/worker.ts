@@ -100,6 +100,11 @@ const gateway: Gateway = {
   uploadDocx: (job, path) => recording.uploadDocx(job, path),
   uploadTranscript: (job, dialog, map) => recording.uploadTranscript(job, dialog, map),
   deleteFile: (fileId) => recording.deleteFile(fileId),
+  createCanvas: (job, markdown) => recording.createCanvas(job, markdown),
+  editCanvas: (job, id, markdown) => recording.editCanvas(job, id, markdown),
+  shareCanvas: (job, id) => recording.shareCanvas(job, id),
+  findCanvas: (job) => recording.findCanvas(job),
+
   // Reads the thread (the journal) afresh: another process may have posted since we started.
   findDelivered: async (job) => findInJournal(journalPath, job.id),
 };

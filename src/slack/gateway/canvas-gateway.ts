@@ -1,0 +1,132 @@
+import type { WebClient } from "@slack/web-api";
+import type { CanvasOutcome, CanvasRefusal, Job, NotePerson } from "../../jobs/index.ts";
+import { localeOf } from "../messages/index.ts";
+import { CANVAS_MAX_CHARS, toCanvasMarkdown } from "../text/canvas-markdown.ts";
+import { platformErrorOf } from "./slack-errors.ts";
+
+/**
+ * Slack's answers that mean "no canvas here", and what the status says of them (errors of
+ * canvases.create/edit/access.set on docs.slack.dev). Anything else is a failed call.
+ */
+const REFUSALS: Record<string, CanvasRefusal> = {
+  canvas_disabled_user_team: "not_allowed",
+  restricted_action: "not_allowed",
+  not_allowed_token_type: "not_allowed",
+  free_teams_cannot_create_non_tabbed_canvases: "free_plan",
+  team_tier_cannot_create_channel_canvases: "free_plan",
+  missing_scope: "missing_scope",
+};
+
+/** The refusal an error of a canvas call stands for, if it is one. */
+export function canvasRefusalOf(error: unknown): CanvasRefusal | undefined {
+  return REFUSALS[platformErrorOf(error) ?? ""];
+}
+
+/** "standup.mov · Nov 23, 2026": the recording and the meeting's date, in the person's language. */
+export function canvasTitle(job: Job): string {
+  const locale = localeOf(job.origin.locale);
+  const date = new Intl.DateTimeFormat(locale === "vi" ? "vi-VN" : "en-US", {
+    dateStyle: "medium",
+    timeZone: "UTC",
+  }).format(new Date(job.createdAt));
+  return `${job.source.filename} · ${date}`.slice(0, 250);
+}
+
+/** The note as canvas Markdown, or `too_large` when a canvas cannot hold it. */
+export function canvasContent(
+  markdown: string,
+  people: readonly NotePerson[],
+): { markdown: string } | { refused: "too_large" } {
+  const content = toCanvasMarkdown(markdown, people);
+  return content.length > CANVAS_MAX_CHARS ? { refused: "too_large" } : { markdown: content };
+}
+
+/** `canvases.create` of a standalone canvas; a refusal is an outcome, not an error. */
+export async function createCanvas(
+  client: WebClient,
+  job: Job,
+  markdown: string,
+  people: readonly NotePerson[],
+): Promise<CanvasOutcome> {
+  const content = canvasContent(markdown, people);
+  if ("refused" in content) return { ok: false, refused: content.refused };
+  try {
+    const made = await client.canvases.create({
+      title: canvasTitle(job),
+      document_content: { type: "markdown", markdown: content.markdown },
+    });
+    if (typeof made.canvas_id !== "string") throw new Error("canvases.create returned no id");
+    return { ok: true, canvasId: made.canvas_id };
+  } catch (error) {
+    const refused = canvasRefusalOf(error);
+    if (refused === undefined) throw error;
+    return { ok: false, refused };
+  }
+}
+
+/** Replaces the whole canvas with the new note (`canvases.edit`, one `replace`). */
+export async function editCanvas(
+  client: WebClient,
+  canvasId: string,
+  markdown: string,
+  people: readonly NotePerson[],
+): Promise<CanvasOutcome | { ok: false; gone: true }> {
+  const content = canvasContent(markdown, people);
+  if ("refused" in content) return { ok: false, refused: content.refused };
+  try {
+    await client.canvases.edit({
+      canvas_id: canvasId,
+      changes: [
+        {
+          operation: "replace",
+          document_content: { type: "markdown", markdown: content.markdown },
+        },
+      ],
+    });
+    return { ok: true, canvasId };
+  } catch (error) {
+    if (platformErrorOf(error) === "canvas_not_found") return { ok: false, gone: true };
+    const refused = canvasRefusalOf(error);
+    if (refused === undefined) throw error;
+    return { ok: false, refused };
+  }
+}
+
+/** Read access for the job's channel, then the canvas's link (its file permalink). */
+export async function shareCanvas(client: WebClient, job: Job, canvasId: string): Promise<string> {
+  await client.canvases.access.set({
+    canvas_id: canvasId,
+    access_level: "read",
+    channel_ids: [job.origin.channelId],
+  });
+  const info = await client.files.info({ file: canvasId });
+  const url = info.file?.permalink;
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) {
+    throw new Error("files.info gave the canvas no link");
+  }
+  return url;
+}
+
+/**
+ * The canvas the bot made for this job since `since`, found by its title among the files
+ * the bot made from then on (a canvas is a file: filetype `quip`). Two jobs of the same
+ * recording name and day made in the same moment could be confused; the job's own id is
+ * not in the title to keep it readable.
+ */
+export async function findCanvas(
+  client: WebClient,
+  botUserId: string,
+  job: Job,
+  since: number,
+): Promise<string | undefined> {
+  const listed = await client.files.list({
+    user: botUserId,
+    ts_from: String(Math.floor(since / 1000) - 60),
+    count: 100,
+  });
+  const title = canvasTitle(job);
+  const found = (listed.files ?? []).find(
+    (file) => (file.filetype === "quip" || file.filetype === "canvas") && file.title === title,
+  );
+  return found?.id;
+}
