@@ -62,6 +62,8 @@ describe("Slack app manifests", () => {
           "groups:read",
           // A recording sent to the bot in a direct message.
           "im:history",
+          // The note as a canvas, shared with the channel, edited by Regenerate (issue 16).
+          "canvases:write",
         ].sort(),
       );
       expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
