@@ -1,6 +1,7 @@
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
-import { stripBidiControls, stripInvisibleChars } from "../../notetaker/index.ts";
+import { stripInvisibleChars } from "../../notetaker/index.ts";
 import type { Locale } from "../messages/index.ts";
+import { stripUnsafeChars } from "../text/index.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
 /** One file of the transcript: its name stem's suffix, and its text. */
@@ -55,10 +56,8 @@ function clock(seconds: number, millis = false): string {
 }
 
 function clean(text: string): string {
-  return stripBidiControls(stripInvisibleChars(text))
-    .replace(/[\u0000-\u001f\u007f]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  // Tabs and line breaks (kept by stripUnsafeChars) become the spaces between words.
+  return stripUnsafeChars(stripInvisibleChars(text)).replace(/\s+/g, " ").trim();
 }
 
 /** WebVTT cue text: `&`, `<` and `>` start markup; `-->` would end a cue's timing line. */
