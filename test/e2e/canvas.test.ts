@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { ACTIONS } from "../../src/slack/ids.ts";
 import {
-  ALICE,
   buttonOn,
   buttonValue,
   CHANNEL,
@@ -11,7 +8,7 @@ import {
   eventually,
   markdownOf,
   noteParts,
-  SIGNING_SECRET,
+  regenerateWithNames,
   type Stack,
   shareRecording,
   startStack,
@@ -88,24 +85,10 @@ describe("the note as a canvas", () => {
     const { ts, jobId, done } = await deliveredNote("planning.m4a");
     const before = canvasesOf("planning.m4a · ");
     expect(before).toHaveLength(1);
-    await clickButton(stack, ACTIONS.regenerate, { jobId, statusTs: done?.ts ?? "" });
-    await eventually(
-      () => stack.fake.views.at(-1),
-      (v) => v?.view.callback_id === VIEWS.regenerate,
-    );
-    const values = {
-      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Hoa Le" } },
-      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Quang Do" } },
-    };
-    await sendViewSubmission(
-      stack.url,
-      SIGNING_SECRET,
-      viewSubmissionPayload({
-        callbackId: VIEWS.regenerate,
-        privateMetadata: jobId,
-        values,
-        user: ALICE,
-      }),
+    await regenerateWithNames(
+      stack,
+      { jobId, statusTs: done?.ts ?? "" },
+      { speaker_1: "Hoa Le", speaker_2: "Quang Do" },
     );
     const canvas = before[0];
     await eventually(

@@ -7,11 +7,16 @@ import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts"
 import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
+import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+  viewSubmissionPayload,
+} from "../fakes/slack/slack-payloads.ts";
 import type { FakeSocketModeOptions, SendOptions } from "../fakes/slack/socket-mode-server.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -272,4 +277,35 @@ export function markdownOf(messages: FakeMessage[]): string {
     .filter((b) => b.type === "markdown")
     .map((b) => b.text ?? "")
     .join("\n");
+}
+
+/**
+ * Alice clicks Regenerate on a done job, waits for the modal, and submits new typed names
+ * (speaker id → name), as a person would.
+ */
+export async function regenerateWithNames(
+  stack: Stack,
+  at: JobButton,
+  names: Record<string, string>,
+): Promise<void> {
+  await clickButton(stack, ACTIONS.regenerate, at);
+  const opened = await eventually(
+    () => stack.fake.views.at(-1),
+    (v) => v?.view.callback_id === VIEWS.regenerate,
+  );
+  expect(opened?.view.private_metadata).toBe(at.jobId);
+  const values = Object.fromEntries(
+    Object.entries(names).map(([speakerId, name]) => [
+      speakerBlock.name(speakerId),
+      { name: { type: "plain_text_input", value: name } },
+    ]),
+  );
+  const payload = viewSubmissionPayload({
+    callbackId: VIEWS.regenerate,
+    privateMetadata: at.jobId,
+    values,
+    user: ALICE,
+  });
+  const answer = await stack.deliver.interaction(payload);
+  expect(answer.acked).toBe(true);
 }

@@ -15,6 +15,7 @@ import {
   eventually,
   markdownOf,
   noteParts,
+  regenerateWithNames,
   SIGNING_SECRET,
   type Stack,
   startStack,
@@ -292,25 +293,10 @@ describe("the upload journey", () => {
     const { status, jobId } = await buttonOn(stack, ts, ACTIONS.skipNaming);
     await clickButton(stack, ACTIONS.skipNaming, { jobId, statusTs: status?.ts ?? "" });
     const ready = await done(ts);
-    await clickButton(stack, ACTIONS.regenerate, { jobId, statusTs: ready?.ts ?? "" });
-    const opened = await eventually(
-      () => stack.fake.views.at(-1),
-      (v) => v?.view.callback_id === VIEWS.regenerate,
-    );
-    expect(opened?.view.private_metadata).toBe(jobId);
-    const values = {
-      [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Hoa Le" } },
-      [speakerBlock.name("speaker_2")]: { name: { type: "plain_text_input", value: "Quang Do" } },
-    };
-    await sendViewSubmission(
-      stack.url,
-      SIGNING_SECRET,
-      viewSubmissionPayload({
-        callbackId: VIEWS.regenerate,
-        privateMetadata: jobId,
-        values,
-        user: ALICE,
-      }),
+    await regenerateWithNames(
+      stack,
+      { jobId, statusTs: ready?.ts ?? "" },
+      { speaker_1: "Hoa Le", speaker_2: "Quang Do" },
     );
     await eventually(
       () => stack.fake.uploads.filter((u) => u.thread_ts === ts && u.completed && !u.deleted),
