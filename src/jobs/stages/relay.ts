@@ -48,7 +48,7 @@ export function startRelay(ctx: StepContext, job: JobIn<"downloading">): Relay {
     await progress.reach(Math.min(SNIFF_BYTES, size), signal);
     const head = await readHead(job.tempPath, SNIFF_BYTES);
     const facts = { filename, size, canPrepare: ctx.media !== undefined };
-    if (verdictOf(sniffContainer(head), facts) !== "as_is") return undefined;
+    if (!goesAsIs(head, facts)) return undefined;
     return ctx.client.relayAudio(
       {
         filename,
@@ -76,4 +76,14 @@ export function startRelay(ctx: StepContext, job: JobIn<"downloading">): Relay {
   // Handled here too: it may reject while the download still runs, before the step awaits it.
   taskId.catch(() => undefined);
   return { progress, taskId, stop: (reason) => controller.abort(reason) };
+}
+
+/** Whether these first bytes go to the service as they are; what does not is the step's to say. */
+function goesAsIs(head: Uint8Array, facts: Parameters<typeof verdictOf>[1]): boolean {
+  try {
+    return verdictOf(sniffContainer(head), facts) === "as_is";
+  } catch {
+    // Not audio, or a container without FFmpeg: the finished download's check fails the job.
+    return false;
+  }
 }
