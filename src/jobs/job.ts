@@ -9,6 +9,9 @@ import { storedSchema } from "./blobs.ts";
  * boundary instead of deep in the runner.
  */
 
+/** A Slack user id (`U…`, or `W…` on Enterprise Grid): the only ids a note may mention. */
+export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
 export const ACTIVE_STAGES = [
   "queued",
   "downloading",
@@ -84,7 +87,7 @@ const noteInputsSchema = z.object({
    * The speakers named by picking a Slack member (speaker id → user id), not by typing: the
    * only people a note may mention (channel setting "people named").
    */
-  members: z.record(z.string(), z.string().regex(/^[UW][A-Z0-9]{2,}$/)).optional(),
+  members: z.record(z.string(), z.string().regex(SLACK_USER_ID)).optional(),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
 });

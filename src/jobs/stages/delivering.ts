@@ -1,4 +1,4 @@
-import { rm, stat } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
@@ -9,7 +9,7 @@ import { JobStepError } from "../failure-policy.ts";
 import type { NotePerson } from "../gateway.ts";
 import type { Job, JobIn, NoteInputs } from "../job.ts";
 import type { StepContext } from "../step.ts";
-import { advance, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
+import { advance, isFile, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
 
 type Delivering = JobIn<"delivering">;
 
@@ -172,12 +172,7 @@ async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<D
  * 24 hours, and another replica's disk is not this one. An expired link rewrites the note.
  */
 async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
-  const onDisk =
-    job.docxPath !== undefined &&
-    (await stat(job.docxPath).then(
-      () => true,
-      () => false,
-    ));
+  const onDisk = job.docxPath !== undefined && (await isFile(job.docxPath));
   if (onDisk || job.docxFileId !== undefined) return job;
   const path = join(ctx.tempDir, `${job.id}.docx`);
   try {

@@ -34,22 +34,17 @@ export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading"
   // The intent is stored first, as before any submission: the API has no idempotency key.
   const current = mayRelay(job) ? await ctx.update(job, { type: "relay_started" }) : job;
   const relay = current.relayStartedAt === undefined ? undefined : startRelay(ctx, current);
+  let verdict: DownloadVerdict;
   try {
     await ctx.gateway.downloadSource(current, current.tempPath, ctx.signal, {
       maxBytes: ctx.media?.maxSourceBytes ?? MAX_AUDIO_BYTES,
       ...(relay === undefined ? {} : { onWritten: (bytes) => relay.progress.update(bytes) }),
     });
     relay?.progress.finish();
-  } catch (error) {
-    relay?.progress.fail(error);
-    relay?.stop(error);
-    await relay?.taskId.catch(() => undefined);
-    throw error;
-  }
-  let verdict: DownloadVerdict;
-  try {
     verdict = await check(ctx, current);
   } catch (error) {
+    // A failed download or check: the upload following it stops, unfinished.
+    relay?.progress.fail(error);
     relay?.stop(error);
     await relay?.taskId.catch(() => undefined);
     throw error;

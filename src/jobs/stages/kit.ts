@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { audioFormatOf } from "../../notetaker/index.ts";
 import type { EventOf, JobEventType } from "../events.ts";
@@ -88,4 +89,12 @@ export function audioPath(ctx: StepContext, job: Job): string {
 /** `{ [key]: value }` when the value is there, `{}` otherwise (optional fields). */
 export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Whether a regular file is at `path` on this disk (another replica's disk is not this one). */
+export async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }

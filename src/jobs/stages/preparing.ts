@@ -4,7 +4,7 @@ import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
-import { audioPath, enter, NEW_POLL, type Reducers } from "./kit.ts";
+import { audioPath, enter, isFile, NEW_POLL, type Reducers } from "./kit.ts";
 
 /** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
 export const preparingReducers: Reducers<"preparing"> = {
@@ -96,11 +96,4 @@ export function preparedNameOf(filename: string): string {
   const ext = extname(filename);
   const stem = (ext === "" ? filename : filename.slice(0, -ext.length)) || "recording";
   return `${stem}.ogg`;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
 }

@@ -1,10 +1,10 @@
-import { rm, stat } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { inline } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
 import type { StepContext } from "../step.ts";
-import { advance, audioPath, enter, optional, type Reducers } from "./kit.ts";
+import { advance, audioPath, enter, isFile, optional, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The recording submitted for speaker-labelled transcription and polled. */
@@ -57,13 +57,7 @@ export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribin
 
 async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
   const { tempPath } = job;
-  const onDisk =
-    tempPath !== undefined &&
-    (await stat(tempPath).then(
-      () => true,
-      () => false,
-    ));
-  if (tempPath === undefined || !onDisk) {
+  if (tempPath === undefined || !(await isFile(tempPath))) {
     // Downloaded by another replica, or lost with a container's disk: download it here.
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }

@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import { basename, extname } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
@@ -11,7 +10,7 @@ import {
   JobStepError,
   type NotePerson,
 } from "../../jobs/index.ts";
-import { type Dialog, type SpeakerMapEntry, safeFileName } from "../../notetaker/index.ts";
+import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { showLinkTargets, splitMarkdown } from "../text/index.ts";
@@ -19,6 +18,7 @@ import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
+import { deliveryOf, threadFilename } from "./thread-files.ts";
 import { transcriptFilename, uploadTranscript } from "./transcript-upload.ts";
 
 export interface SlackGatewayOptions {
@@ -39,15 +39,7 @@ export interface SlackGatewayOptions {
  * Regenerate. `findDelivered` looks for exactly this name in the job's thread.
  */
 export function docxFilename(job: Job): string {
-  const stem =
-    basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
-  const delivery = deliveryOf(job);
-  // A job stored before file names were made safe may still hold an unsafe one.
-  return safeFileName(delivery > 1 ? `${stem} - notes v${delivery}.docx` : `${stem} - notes.docx`);
-}
-
-function deliveryOf(job: Job): number {
-  return "delivery" in job ? job.delivery : 1;
+  return threadFilename(job, "notes", "docx");
 }
 
 /**

@@ -1,17 +1,13 @@
-import { basename, extname } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
-import { type Dialog, type SpeakerMapEntry, safeFileName } from "../../notetaker/index.ts";
+import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { localeOf } from "../messages/index.ts";
 import { buildTranscript } from "../views/transcript.ts";
+import { threadFilename } from "./thread-files.ts";
 
 /** "standup - transcript.txt", "standup - transcript v2.vtt" after a Regenerate. */
 export function transcriptFilename(job: Job, extension: "txt" | "vtt"): string {
-  const stem =
-    basename(job.source.filename, extname(job.source.filename)).slice(0, 80) || "meeting";
-  const delivery = "delivery" in job ? job.delivery : 1;
-  const version = delivery > 1 ? ` v${delivery}` : "";
-  return safeFileName(`${stem} - transcript${version}.${extension}`);
+  return threadFilename(job, "transcript", extension);
 }
 
 /**

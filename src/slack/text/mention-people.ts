@@ -1,10 +1,10 @@
+import { SLACK_USER_ID } from "../../jobs/index.ts";
+
 /** A speaker the person named by picking a Slack member: the name the note uses, and who. */
 export interface Person {
   name: string;
   userId: string;
 }
-
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 /**
  * Turns the names of `people` in a note into mentions (`mention(userId)`), whole words
@@ -20,7 +20,7 @@ export function mentionPeople(
   const byName = new Map<string, string>();
   for (const person of people) {
     const name = person.name.trim();
-    if (USER_ID.test(person.userId) && name.length >= 2 && !byName.has(name)) {
+    if (SLACK_USER_ID.test(person.userId) && name.length >= 2 && !byName.has(name)) {
       byName.set(name, person.userId);
     }
   }

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import { SLACK_USER_ID } from "../../../jobs/index.ts";
 import { speakerBlock } from "../../ids.ts";
 import { localeOf, t } from "../../messages/index.ts";
 import {
@@ -96,12 +97,14 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
  * The speakers named by picking a member and nothing typed: the only ones a note may
  * mention. A typed name wins over the member, so it is never turned into a mention.
  */
-const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
-
 function membersOf(entries: SpeakerEntry[]): Record<string, string> {
   const members: Record<string, string> = {};
   for (const entry of entries) {
-    if (entry.name === undefined && entry.userId !== undefined && SLACK_USER.test(entry.userId)) {
+    if (
+      entry.name === undefined &&
+      entry.userId !== undefined &&
+      SLACK_USER_ID.test(entry.userId)
+    ) {
       members[entry.speakerId] = entry.userId;
     }
   }
