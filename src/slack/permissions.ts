@@ -1,11 +1,12 @@
 import type { Job } from "../jobs/index.ts";
 import type { SlackFile } from "./recording-file.ts";
-import { FRESH_MS, type UserInfo } from "./slack-directory.ts";
+import type { UserInfo } from "./slack-directory.ts";
 
 /**
- * Who may do what (DESIGN.md §9, README "Who may do what"). Every listener asks this module;
- * roles and membership come from Slack (`users.info`, `conversations.members`, cached for
- * a minute), never from what a payload claims.
+ * Who may do what (README "Who may do what"). Every listener asks this module; roles and
+ * membership come from Slack as they are at the moment of the decision (`users.info`,
+ * `conversations.members`, never a cached answer: someone removed from the channel or no
+ * longer an admin is refused at their very next click), never from what a payload claims.
  *
  * | action                       | allowed                                                   |
  * |------------------------------|-----------------------------------------------------------|
@@ -14,9 +15,10 @@ import { FRESH_MS, type UserInfo } from "./slack-directory.ts";
  * | channel settings             | non-guest members of the channel                          |
  * | `/meeting-notes` destination | a conversation both the requester and the bot are in      |
  * | `/meeting-notes` recording   | the requester's own upload, or one shared where they are  |
+ * | a modal's DOCX template      | the submitter's own upload, or one shared where they are  |
  *
- * When Slack cannot be asked, the answer is no (except for the starter, who needs no
- * look-up).
+ * When Slack cannot be asked, or does not answer within `DECISION_BUDGET_MS`, the answer is
+ * no (except for the starter and a file's uploader, who need no look-up).
  */
 
 /** What a person can do to a job from its status message or a command. */
@@ -35,10 +37,13 @@ export type Decision = { ok: true } | { ok: false; reason: Refusal };
 /** Why a destination conversation cannot take the notes. */
 export type DestinationProblem = "bot_not_in" | "user_not_in" | "unknown";
 
-/** What the rules need from Slack; `SlackDirectory` provides it. */
+/**
+ * What the rules need from Slack, as it is now; `SlackDirectory` provides it. Undefined
+ * membership, or an unknown user, means Slack could not tell: the answer is then no.
+ */
 export interface PermissionLookups {
-  user(userId: string, maxAgeMs?: number): Promise<UserInfo>;
-  isMember(channelId: string, userId: string): Promise<boolean | undefined>;
+  userNow(userId: string): Promise<UserInfo>;
+  isMemberNow(channelId: string, userId: string): Promise<boolean | undefined>;
   botUserId(): Promise<string | undefined>;
 }
 
@@ -76,7 +81,7 @@ export class Permissions {
     }
     if (userId === job.origin.userId) return ALLOWED;
     if (STARTER_OR_ADMIN.has(action)) {
-      const user = await this.#lookups.user(userId, FRESH_MS);
+      const user = await this.#lookups.userNow(userId);
       return user.known && user.isAdmin ? ALLOWED : { ok: false, reason: "starter_or_admin" };
     }
     return (await this.#isNonGuestMember(job.origin.channelId, userId))
@@ -95,8 +100,8 @@ export class Permissions {
   async destination(channelId: string, userId: string): Promise<DestinationProblem | undefined> {
     const bot = await this.#lookups.botUserId();
     const [userIn, botIn] = await Promise.all([
-      this.#lookups.isMember(channelId, userId),
-      bot === undefined ? Promise.resolve(undefined) : this.#lookups.isMember(channelId, bot),
+      this.#lookups.isMemberNow(channelId, userId),
+      bot === undefined ? Promise.resolve(undefined) : this.#lookups.isMemberNow(channelId, bot),
     ]);
     if (userIn === false) return "user_not_in";
     if (botIn === false) return "bot_not_in";
@@ -105,21 +110,20 @@ export class Permissions {
   }
 
   /**
-   * May `userId` have notes made of `file`? Their own upload, or a file shared in a
-   * conversation they are in (as `files.info` lists its shares).
+   * May `userId` use `file`: have notes made of a recording, or a DOCX as their template?
+   * Their own upload, or a file shared in a conversation they are in now. `file` must be as
+   * `files.info` describes it (uploader, shares), never the copy a payload carries: a
+   * payload names a file id, and anyone can name any id.
    */
-  async recording(file: SlackFile, userId: string): Promise<boolean> {
-    if (file.user === userId) return true;
-    const answers = await Promise.all(
-      sharedIn(file).map((channelId) => this.#lookups.isMember(channelId, userId)),
-    );
-    return answers.includes(true);
+  file(file: SlackFile, userId: string): Promise<boolean> {
+    if (file.user === userId) return Promise.resolve(true);
+    return anyTrue(sharedIn(file).map((channelId) => this.#lookups.isMemberNow(channelId, userId)));
   }
 
   async #isNonGuestMember(channelId: string, userId: string): Promise<boolean> {
     const [user, member] = await Promise.all([
-      this.#lookups.user(userId, FRESH_MS),
-      this.#lookups.isMember(channelId, userId),
+      this.#lookups.userNow(userId),
+      this.#lookups.isMemberNow(channelId, userId),
     ]);
     return user.known && !user.isGuest && member === true;
   }
@@ -146,4 +150,23 @@ function sharedIn(file: SlackFile): string[] {
     ...Object.keys(file.shares?.private ?? {}),
   ]);
   return [...ids].slice(0, 20);
+}
+
+/** True as soon as one check says true (the others need not be waited for); else false. */
+function anyTrue(checks: Promise<boolean | undefined>[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    let left = checks.length;
+    if (left === 0) resolve(false);
+    for (const check of checks) {
+      void check.then(
+        (member) => {
+          if (member === true) resolve(true);
+          else if (--left === 0) resolve(false);
+        },
+        () => {
+          if (--left === 0) resolve(false);
+        },
+      );
+    }
+  });
 }

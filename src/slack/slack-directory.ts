@@ -18,27 +18,41 @@ export interface UserInfo {
   known: boolean;
 }
 
+/** Names and locales change nothing: they are kept ten minutes. */
 const CACHE_MS = 10 * 60_000;
-/** Roles and membership decide permissions: trusted for a minute, then asked again. */
-export const FRESH_MS = 60_000;
-/** Members read per channel at most (pages of 1,000): a bigger channel is not listed whole. */
+/** People kept at most; past it, the one unused the longest goes. */
+export const MAX_CACHED_USERS = 5_000;
+/** Members read per channel at most: a bigger channel is not listed whole. */
 const MAX_MEMBER_PAGES = 50;
-const MAX_CACHED_CHANNELS = 1_000;
+/**
+ * Members per page. Slack: "specify a limit value under 1000"
+ * (https://docs.slack.dev/reference/methods/conversations.members).
+ */
+const MEMBER_PAGE = 999;
+/**
+ * How long a live look-up for a decision may take. A modal's answer (its field errors) must
+ * reach Slack within 3 seconds of the submission, and a person waits on a button; past
+ * this, the look-up is "Slack cannot tell", which refuses.
+ */
+export const DECISION_BUDGET_MS = 2_000;
 
 /**
- * Slack look-ups the listeners need: people's real names and locales (cached briefly, as
- * every job and every speaker modal asks), file objects, and small files (DOCX templates).
+ * Slack look-ups the listeners need: people's real names and locales (cached, as every job
+ * and every speaker modal asks), people's roles and conversations' members as they are now
+ * (for decisions, never cached), file objects, and small files (DOCX templates).
  */
 export class SlackDirectory {
   readonly #client: WebClient;
   readonly #token: string;
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher | undefined;
+  readonly #budgetMs: number;
+  /** Least recently used first: a Map keeps insertion order, and a hit is moved last. */
   readonly #users = new Map<string, { info: UserInfo; at: number }>();
-  readonly #members = new Map<
-    string,
-    { ids: Promise<ReadonlySet<string> | undefined>; at: number }
-  >();
+  /** `users.info` calls under way: asking twice at once makes one request. */
+  readonly #asking = new Map<string, Promise<UserInfo>>();
+  /** Member listings under way, by conversation: checks arriving meanwhile share one. */
+  readonly #walks = new Map<string, MemberWalk>();
   readonly #slackHosts: SlackHosts;
   #botUserId: Promise<string | undefined> | undefined;
 
@@ -49,22 +63,51 @@ export class SlackDirectory {
     slackHosts: SlackHosts;
     logger: Logger;
     dispatcher?: Dispatcher;
+    /** {@link DECISION_BUDGET_MS} unless a test shortens it. */
+    decisionBudgetMs?: number;
   }) {
     this.#client = options.client;
     this.#slackHosts = options.slackHosts;
     this.#token = options.botToken;
     this.#logger = options.logger;
     this.#dispatcher = options.dispatcher;
+    this.#budgetMs = options.decisionBudgetMs ?? DECISION_BUDGET_MS;
   }
 
   /**
-   * A member's real name (display name, else user name), Slack locale and role. A cached
-   * answer is used while younger than `maxAgeMs` (ten minutes for names; permission checks
-   * ask for {@link FRESH_MS}).
+   * A member's real name (display name, else user name) and Slack locale, kept ten
+   * minutes: for showing, never for deciding (see {@link userNow}).
    */
-  async user(userId: string, maxAgeMs = CACHE_MS): Promise<UserInfo> {
-    const cached = this.cachedUser(userId, maxAgeMs);
-    if (cached !== undefined) return cached;
+  async user(userId: string): Promise<UserInfo> {
+    return this.cachedUser(userId) ?? this.#ask(userId);
+  }
+
+  /**
+   * The member as Slack describes them now (`users.info`, nothing cached), for a decision:
+   * a role taken away a second ago counts. Unknown when Slack does not answer in time.
+   */
+  userNow(userId: string): Promise<UserInfo> {
+    return withinBudget(this.#ask(userId), this.#budgetMs, unknownUser(userId));
+  }
+
+  /** The member as cached by an earlier look-up, without asking Slack. */
+  cachedUser(userId: string, maxAgeMs = CACHE_MS): UserInfo | undefined {
+    const cached = this.#users.get(userId);
+    if (cached === undefined || Date.now() - cached.at >= maxAgeMs) return undefined;
+    this.#users.delete(userId);
+    this.#users.set(userId, cached);
+    return cached.info;
+  }
+
+  #ask(userId: string): Promise<UserInfo> {
+    const asking = this.#asking.get(userId);
+    if (asking !== undefined) return asking;
+    const answer = this.#usersInfo(userId).finally(() => this.#asking.delete(userId));
+    this.#asking.set(userId, answer);
+    return answer;
+  }
+
+  async #usersInfo(userId: string): Promise<UserInfo> {
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
       const user = result.user;
@@ -83,27 +126,60 @@ export class SlackDirectory {
         isGuest: user?.is_restricted === true || user?.is_ultra_restricted === true,
         known: user !== undefined && user.deleted !== true,
       };
+      this.#users.delete(userId);
       this.#users.set(userId, { info, at: Date.now() });
+      const oldest = this.#users.keys().next();
+      if (this.#users.size > MAX_CACHED_USERS && !oldest.done) this.#users.delete(oldest.value);
       return info;
     } catch (error) {
       this.#logger.warn({ err: error, userId }, "users.info failed; using the id");
-      return { name: userId, locale: undefined, isAdmin: false, isGuest: false, known: false };
+      return unknownUser(userId);
     }
   }
 
-  /** The member as cached by an earlier `user()` call, without asking Slack. */
-  cachedUser(userId: string, maxAgeMs = CACHE_MS): UserInfo | undefined {
-    const cached = this.#users.get(userId);
-    return cached !== undefined && Date.now() - cached.at < maxAgeMs ? cached.info : undefined;
+  /**
+   * Whether `userId` is in the conversation now, from `conversations.members` (nothing
+   * cached: someone removed a second ago is out); undefined when Slack cannot tell (no
+   * access, too big, too slow, an error). The listing stops once everyone asked is found.
+   */
+  isMemberNow(channelId: string, userId: string): Promise<boolean | undefined> {
+    const running = this.#walks.get(channelId);
+    if (running !== undefined) return running.ask(userId);
+    const walk = new MemberWalk(() => {
+      if (this.#walks.get(channelId) === walk) this.#walks.delete(channelId);
+    });
+    this.#walks.set(channelId, walk);
+    const answer = walk.ask(userId);
+    void this.#listMembers(channelId, walk);
+    return answer;
   }
 
-  /**
-   * Whether `userId` is in the conversation, from `conversations.members` (cached for
-   * {@link FRESH_MS}); undefined when Slack cannot tell (no access, too big, an error).
-   */
-  async isMember(channelId: string, userId: string): Promise<boolean | undefined> {
-    const ids = await this.#membersOf(channelId);
-    return ids === undefined ? undefined : ids.has(userId);
+  async #listMembers(channelId: string, walk: MemberWalk): Promise<void> {
+    const timer = setTimeout(() => {
+      this.#logger.warn({ channelId }, "conversation members not listed in time");
+      walk.end(undefined);
+    }, this.#budgetMs);
+    timer.unref();
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_MEMBER_PAGES && !walk.over; page++) {
+        const result = await this.#client.conversations.members({
+          channel: channelId,
+          limit: MEMBER_PAGE,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        cursor = result.response_metadata?.next_cursor || undefined;
+        // Everyone waiting found, or the whole list read: what is not in it is out.
+        if (walk.take(result.members ?? []) || cursor === undefined) return walk.end(false);
+      }
+      if (!walk.over) this.#logger.warn({ channelId }, "conversation too large to list");
+      walk.end(undefined);
+    } catch (error) {
+      this.#logger.warn({ err: error, channelId }, "conversations.members failed");
+      walk.end(undefined);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The bot's own user id (`auth.test`, asked once). */
@@ -117,41 +193,6 @@ export class SlackDirectory {
       },
     );
     return this.#botUserId;
-  }
-
-  #membersOf(channelId: string): Promise<ReadonlySet<string> | undefined> {
-    const cached = this.#members.get(channelId);
-    if (cached !== undefined && Date.now() - cached.at < FRESH_MS) return cached.ids;
-    if (this.#members.size >= MAX_CACHED_CHANNELS) this.#members.clear();
-    // Callers at the same moment share one listing.
-    const ids = this.#listMembers(channelId);
-    this.#members.set(channelId, { ids, at: Date.now() });
-    void ids.then((result) => {
-      if (result === undefined) this.#members.delete(channelId);
-    });
-    return ids;
-  }
-
-  async #listMembers(channelId: string): Promise<ReadonlySet<string> | undefined> {
-    const ids = new Set<string>();
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_MEMBER_PAGES; page++) {
-        const result = await this.#client.conversations.members({
-          channel: channelId,
-          limit: 1000,
-          ...(cursor === undefined ? {} : { cursor }),
-        });
-        for (const id of result.members ?? []) ids.add(id);
-        cursor = result.response_metadata?.next_cursor || undefined;
-        if (cursor === undefined) return ids;
-      }
-      this.#logger.warn({ channelId }, "conversation too large to list its members");
-      return undefined;
-    } catch (error) {
-      this.#logger.warn({ err: error, channelId }, "conversations.members failed");
-      return undefined;
-    }
   }
 
   async locale(userId: string): Promise<string | undefined> {
@@ -173,12 +214,12 @@ export class SlackDirectory {
   /**
    * Downloads a small file (a DOCX template, at most 10 MB) into memory, by the same guarded
    * download as recordings (Slack's hosts only, https, the token nowhere else), stopping at
-   * the cap while it streams. Undefined when it cannot be had.
+   * the cap while it streams. `file` is as `files.info` gave it ({@link file}), never as a
+   * payload claims. Undefined when it cannot be had.
    */
-  async smallFile(fileId: string): Promise<{ filename: string; data: Uint8Array } | undefined> {
-    const file = await this.file(fileId);
-    const url = file?.url_private_download ?? file?.url_private;
-    if (file === undefined || url === undefined) return undefined;
+  async smallFile(file: SlackFile): Promise<{ filename: string; data: Uint8Array } | undefined> {
+    const url = file.url_private_download ?? file.url_private;
+    if (url === undefined) return undefined;
     if ((file.size ?? 0) > MAX_TEMPLATE_BYTES) return undefined;
     try {
       const data = await readSlackFile({
@@ -188,10 +229,71 @@ export class SlackDirectory {
         maxBytes: MAX_TEMPLATE_BYTES,
         ...(this.#dispatcher === undefined ? {} : { dispatcher: this.#dispatcher }),
       });
-      return { filename: file.name ?? `${fileId}.docx`, data };
+      return { filename: file.name ?? `${file.id}.docx`, data };
     } catch (error) {
-      this.#logger.warn({ err: error, fileId }, "small file download failed");
+      this.#logger.warn({ err: error, fileId: file.id }, "small file download failed");
       return undefined;
     }
+  }
+}
+
+/** Someone Slack could not describe: named by their id, no role known. */
+function unknownUser(userId: string): UserInfo {
+  return { name: userId, locale: undefined, isAdmin: false, isGuest: false, known: false };
+}
+
+/** `answer`, or `fallback` once `ms` have passed without it. */
+function withinBudget<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref();
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One listing of a conversation's members, page by page, and the checks waiting on it:
+ * each hears `true` as soon as its person shows up, or the listing's end answer. Once over
+ * (everyone found, list read, failed), it takes no one new: a later check lists afresh.
+ */
+class MemberWalk {
+  readonly #seen = new Set<string>();
+  readonly #waiting = new Map<string, ((member: boolean | undefined) => void)[]>();
+  readonly #onOver: () => void;
+  #over = false;
+
+  constructor(onOver: () => void) {
+    this.#onOver = onOver;
+  }
+
+  get over(): boolean {
+    return this.#over;
+  }
+
+  ask(userId: string): Promise<boolean | undefined> {
+    if (this.#seen.has(userId)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.#waiting.set(userId, [...(this.#waiting.get(userId) ?? []), resolve]);
+    });
+  }
+
+  /** Reads one page; true when no check is left waiting. */
+  take(members: readonly string[]): boolean {
+    for (const id of members) {
+      this.#seen.add(id);
+      for (const resolve of this.#waiting.get(id) ?? []) resolve(true);
+      this.#waiting.delete(id);
+    }
+    return this.#waiting.size === 0;
+  }
+
+  /** Over: every check still waiting hears `member` (false: not in the list read whole). */
+  end(member: false | undefined): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#onOver();
+    for (const waiting of this.#waiting.values()) for (const resolve of waiting) resolve(member);
+    this.#waiting.clear();
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
 import { sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import {
   ALICE,
@@ -10,6 +10,7 @@ import {
   CHANNEL,
   clickButton,
   eventually,
+  type JobButton,
   noteParts,
   SIGNING_SECRET,
   type Stack,
@@ -182,6 +183,105 @@ describe("job buttons", () => {
     expect(await toldTo(ALICE, from)).toMatch(/does not belong/);
     await stack.settled();
     expect((await stack.job(jobId))?.stage).toBe("naming");
+  });
+});
+
+describe("membership and roles as Slack has them now", () => {
+  const everyone = [ALICE, BOB, ADA, GUS];
+  const setMembers = (members: string[]) =>
+    stack.fake.addChannel({ id: CHANNEL, name: "weekly-sync", members });
+
+  /**
+   * A click with a `response_url` the fake Slack answers (clickButton's points nowhere): a
+   * reply to someone no longer in the channel can only go there.
+   */
+  async function clickWithReplyUrl(actionId: string, at: JobButton, user: string) {
+    const payload = blockActionPayload({
+      actionId,
+      value: at.jobId,
+      user,
+      teamId: stack.fake.teamId,
+      channel: CHANNEL,
+      messageTs: at.statusTs,
+      responseUrl: stack.fake.responseUrl(),
+    });
+    expect(await stack.deliver.interaction(payload)).toMatchObject({ acked: true });
+  }
+
+  it("refuses a member removed from the channel at their very next click, privately, and nothing changes", async () => {
+    const { ts } = await upload("removed-member.m4a");
+    const at = await buttonOn(stack, ts, ACTIONS.nameSpeakers);
+    const views = stack.fake.views.length;
+    // Bob, a member, opens the names modal: his membership and role were just looked up.
+    await clickButton(stack, ACTIONS.nameSpeakers, at, BOB);
+    await eventually(
+      () => stack.fake.views.length,
+      (n) => n > views,
+    );
+    setMembers([ALICE, ADA, GUS]);
+    try {
+      const posts = stack.fake.responseUrlPosts.length;
+      const ephemerals = stack.fake.ephemerals.length;
+      await clickWithReplyUrl(ACTIONS.skipNaming, at, BOB);
+      const told = await eventually(
+        () => stack.fake.responseUrlPosts.slice(posts),
+        (p) => p.length > 0,
+      );
+      expect(told[0]?.body).toMatchObject({
+        response_type: "ephemeral",
+        text: expect.stringMatching(/not a guest, can skip/),
+      });
+      // Slack shows no ephemeral message in a channel to someone not in it.
+      expect(stack.fake.ephemerals.slice(ephemerals).filter((e) => e.user === BOB)).toEqual([]);
+      await clickWithReplyUrl(ACTIONS.nameSpeakers, at, BOB);
+      await eventually(
+        () => stack.fake.responseUrlPosts.length,
+        (n) => n > posts + 1,
+      );
+      expect(JSON.stringify(stack.fake.responseUrlPosts.at(-1)?.body)).toMatch(
+        /not a guest, can name the speakers/,
+      );
+      // The modal he opened before is refused on submission too.
+      const answer = await sendViewSubmission(
+        stack.url,
+        SIGNING_SECRET,
+        viewSubmissionPayload({
+          callbackId: VIEWS.speakerNames,
+          privateMetadata: at.jobId,
+          values: {
+            [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "X" } },
+          },
+          user: BOB,
+        }),
+      );
+      expect(JSON.stringify(answer.json)).toMatch(/not a guest, can name the speakers/);
+      await stack.settled();
+      expect(stack.fake.views.length).toBe(views + 1);
+      expect((await stack.job(at.jobId))?.stage).toBe("naming");
+      expect(stack.emulator.stats.noteSubmissions).toHaveLength(0);
+    } finally {
+      setMembers(everyone);
+    }
+  });
+
+  it("refuses a demoted admin's Cancel at once, though they cancelled a moment before", async () => {
+    const first = await buttonOn(stack, (await upload("demoted-1.m4a")).ts, ACTIONS.nameSpeakers);
+    const second = await buttonOn(stack, (await upload("demoted-2.m4a")).ts, ACTIONS.nameSpeakers);
+    await clickButton(stack, ACTIONS.cancel, first, ADA);
+    await eventually(
+      async () => (await stack.job(first.jobId))?.stage,
+      (stage) => stage === "canceled",
+    );
+    stack.fake.addUser({ id: ADA, name: "ada", real_name: "Ada Admin", is_admin: false });
+    try {
+      const from = stack.fake.ephemerals.length;
+      await clickButton(stack, ACTIONS.cancel, second, ADA);
+      expect(await toldTo(ADA, from)).toMatch(/Only the person who started .* admin, can cancel/);
+      await stack.settled();
+      expect((await stack.job(second.jobId))?.stage).toBe("naming");
+    } finally {
+      stack.fake.addUser({ id: ADA, name: "ada", real_name: "Ada Admin", is_admin: true });
+    }
   });
 });
 

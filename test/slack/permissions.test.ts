@@ -18,7 +18,7 @@ type Person = Partial<Pick<UserInfo, "isAdmin" | "isGuest" | "known">>;
 function lookups(people: Record<string, Person>, members: Record<string, string[] | "error">) {
   const asked: string[] = [];
   const source: PermissionLookups = {
-    async user(userId) {
+    async userNow(userId) {
       asked.push(`user:${userId}`);
       const person = people[userId];
       return {
@@ -29,7 +29,7 @@ function lookups(people: Record<string, Person>, members: Record<string, string[
         known: person?.known ?? person !== undefined,
       };
     },
-    async isMember(channelId, userId) {
+    async isMemberNow(channelId, userId) {
       asked.push(`members:${channelId}`);
       const list = members[channelId];
       if (list === "error" || list === undefined) return undefined;
@@ -166,26 +166,69 @@ describe("Permissions.destination", () => {
   });
 });
 
-describe("Permissions.recording", () => {
+describe("Permissions.file", () => {
   const file = (extra: Partial<SlackFile>): SlackFile => ({ id: "F0REC0001", ...extra });
   it("takes the requester's own upload, or a file shared where they are a member", async () => {
     const permissions = new Permissions(
       lookups(people, { [CHANNEL]: ["U0BOB0001"], C0PRIVATE: ["U0ALICE01"] }).source,
     );
-    expect(await permissions.recording(file({ user: "U0BOB0001" }), "U0BOB0001")).toBe(true);
+    expect(await permissions.file(file({ user: "U0BOB0001" }), "U0BOB0001")).toBe(true);
     expect(
-      await permissions.recording(file({ user: "U0ALICE01", channels: [CHANNEL] }), "U0BOB0001"),
+      await permissions.file(file({ user: "U0ALICE01", channels: [CHANNEL] }), "U0BOB0001"),
     ).toBe(true);
     expect(
-      await permissions.recording(
+      await permissions.file(
         file({ user: "U0ALICE01", shares: { private: { C0PRIVATE: [] } } }),
         "U0BOB0001",
       ),
     ).toBe(false);
     expect(
-      await permissions.recording(file({ user: "U0BOB0001", groups: ["C0PRIVATE"] }), "U0ALICE01"),
+      await permissions.file(file({ user: "U0BOB0001", groups: ["C0PRIVATE"] }), "U0ALICE01"),
     ).toBe(true);
-    expect(await permissions.recording(file({ user: "U0ALICE01" }), "U0BOB0001")).toBe(false);
-    expect(await permissions.recording(file({}), "U0BOB0001")).toBe(false);
+    expect(await permissions.file(file({ user: "U0ALICE01" }), "U0BOB0001")).toBe(false);
+    expect(await permissions.file(file({}), "U0BOB0001")).toBe(false);
+  });
+
+  it("answers yes as soon as one share is the requester's, without waiting for the others", async () => {
+    const { source } = lookups(people, { [CHANNEL]: ["U0BOB0001"] });
+    const slow = new Promise<boolean | undefined>(() => {});
+    const permissions = new Permissions({
+      ...source,
+      isMemberNow: (channelId, userId) =>
+        channelId === "C0SLOW001" ? slow : source.isMemberNow(channelId, userId),
+    });
+    const shared = file({ user: "U0ALICE01", channels: ["C0SLOW001", CHANNEL] });
+    expect(await permissions.file(shared, "U0BOB0001")).toBe(true);
+  });
+
+  it("refuses when no share can be checked (Slack could not tell)", async () => {
+    const permissions = new Permissions(lookups(people, { C0BROKEN1: "error" }).source);
+    expect(
+      await permissions.file(file({ user: "U0ALICE01", channels: ["C0BROKEN1"] }), "U0BOB0001"),
+    ).toBe(false);
+  });
+});
+
+describe("decisions follow Slack as it is now", () => {
+  it("asks Slack again at every decision: a member removed, an admin demoted, are refused at once", async () => {
+    const roles: Record<string, Person> = { ...people };
+    const channel = [...(members[CHANNEL] ?? [])];
+    const { source, asked } = lookups(roles, { [CHANNEL]: channel });
+    const permissions = new Permissions(source);
+    expect(await permissions.jobAction("skip", job, "U0BOB0001", here)).toEqual({ ok: true });
+    expect(await permissions.jobAction("cancel", job, "U0ADMIN01", here)).toEqual({ ok: true });
+    channel.splice(channel.indexOf("U0BOB0001"), 1);
+    roles.U0ADMIN01 = {};
+    expect(await permissions.jobAction("skip", job, "U0BOB0001", here)).toEqual({
+      ok: false,
+      reason: "starter_or_member",
+    });
+    expect(await permissions.jobAction("cancel", job, "U0ADMIN01", here)).toEqual({
+      ok: false,
+      reason: "starter_or_admin",
+    });
+    expect(await permissions.channelSettings(CHANNEL, "U0BOB0001")).toMatchObject({ ok: false });
+    expect(asked.filter((a) => a === `members:${CHANNEL}`)).toHaveLength(3);
+    expect(asked.filter((a) => a === "user:U0ADMIN01")).toHaveLength(2);
   });
 });

@@ -263,6 +263,8 @@ export const en = {
   "permission.recording":
     "Choose one of your own recordings, or one shared in a conversation you are in.",
   "permission.recent": "Choose a recording from the list.",
+  "permission.template":
+    "Choose a Word template you uploaded, or one shared in a conversation you are in.",
   "settings.announced": "{user} changed the meeting notes settings of this channel: {changes}.",
   "settings.change.auto_on": "recordings uploaded here get notes automatically",
   "settings.change.auto_off": "recordings uploaded here no longer get notes automatically",

@@ -254,6 +254,8 @@ export const vi: Catalog = {
   "permission.recording":
     "Hãy chọn bản ghi âm của chính bạn, hoặc bản được chia sẻ trong cuộc trò chuyện bạn tham gia.",
   "permission.recent": "Hãy chọn một bản ghi âm trong danh sách.",
+  "permission.template":
+    "Hãy chọn mẫu Word do bạn tải lên, hoặc mẫu được chia sẻ trong cuộc trò chuyện bạn tham gia.",
   "settings.announced": "{user} đã đổi cài đặt biên bản của kênh này: {changes}.",
   "settings.change.auto_on": "bản ghi âm tải lên đây được tự động làm biên bản",
   "settings.change.auto_off": "bản ghi âm tải lên đây không còn được tự động làm biên bản",

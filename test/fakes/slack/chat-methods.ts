@@ -87,7 +87,9 @@ const ephemeralArgs = z.object({ ...contentArgs, user: idArg, thread_ts: z.strin
 const postEphemeral: ApiMethod = (args, store) => {
   const channel = requireChannel(store, args.channel);
   const a = parseArgs(ephemeralArgs, args);
-  // Slack shows an ephemeral message only to a member of the conversation.
+  // Slack shows an ephemeral message only to a member of the conversation: "user_not_in_channel:
+  // Intended recipient is not in the specified channel"
+  // (https://docs.slack.dev/reference/methods/chat.postEphemeral).
   if (!store.membersOf(channel).includes(a.user)) throw new SlackApiError("user_not_in_channel");
   const content = checkContent(a, true);
   const message_ts = store.nextTs();

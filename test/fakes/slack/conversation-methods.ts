@@ -117,10 +117,14 @@ const usersInfo: ApiMethod = (args, store) => {
 /**
  * `conversations.members`: user ids, paginated with `cursor`/`limit` (Slack's default page
  * is 100 and it recommends at most 200); the bot is listed when it is in the conversation.
+ * A `limit` of 1000 or more is `invalid_limit`: "specify a limit value under 1000"
+ * (https://docs.slack.dev/reference/methods/conversations.members; the Node SDK's
+ * `CursorPaginationEnabled.limit`: "an integer with a max value of 999").
  */
 const members: ApiMethod = (args, store) => {
   const channel = requireChannel(store, args.channel);
   const a = parseArgs(listArgs, args);
+  if (a.limit !== undefined && a.limit >= 1000) throw new SlackApiError("invalid_limit");
   const p = page(store.membersOf(channel), a.cursor, a.limit ?? 100);
   return {
     members: p.items,

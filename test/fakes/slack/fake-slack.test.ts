@@ -335,6 +335,12 @@ describe("roles and membership", () => {
     expect((await client.conversations.members({ channel: "C0NOBOT01" })).members).toEqual([
       "U0MEM0001",
     ]);
+    expect((await client.conversations.members({ channel: "C0NOBOT01", limit: 999 })).ok).toBe(
+      true,
+    );
+    await expect(
+      client.conversations.members({ channel: "C0NOBOT01", limit: 1000 }),
+    ).rejects.toMatchObject({ data: { error: "invalid_limit" } });
   });
 
   it("refuses an ephemeral message to someone who is not in the conversation", async () => {

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
 import type { Job } from "../../../jobs/index.ts";
+import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import type { Locale } from "../../messages/index.ts";
 import { localeOf } from "../../messages/index.ts";
 import type { JobAction } from "../../permissions.ts";
@@ -11,7 +12,6 @@ import {
   type MessageContent,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { tellUser } from "../replies.ts";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -21,6 +21,7 @@ const buttonSchema = z.object({
   trigger_id: z.string().optional(),
   channel: z.looseObject({ id: z.string() }).optional(),
   message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
+  response_url: z.string().min(1).optional(),
   /** Where the button sits, as Slack also says it (bolt's own fixtures have only this). */
   container: z
     .looseObject({ message_ts: z.string().optional(), thread_ts: z.string().optional() })
@@ -35,6 +36,8 @@ export interface ButtonClick {
   /** The message the button sits on (the job's status message, if the click is genuine). */
   messageTs: string | undefined;
   threadTs: string | undefined;
+  /** Where a reply reaches the clicker alone even when they are not in the channel. */
+  responseUrl: string | undefined;
   locale: Locale;
 }
 
@@ -52,7 +55,7 @@ export async function readButton(
     deps.logger.warn({ issues: parsed.error.issues.slice(0, 2) }, "unreadable button payload");
     return undefined;
   }
-  const { actions, user, trigger_id, channel, message, container } = parsed.data;
+  const { actions, user, trigger_id, channel, message, container, response_url } = parsed.data;
   const messageTs = message?.ts ?? container?.message_ts;
   const jobId = actions[0]?.value ?? "";
   return {
@@ -62,6 +65,7 @@ export async function readButton(
     channelId: channel?.id,
     messageTs,
     threadTs: message?.thread_ts ?? container?.thread_ts ?? messageTs,
+    responseUrl: response_url,
     locale: localeOf((await deps.directory.user(user.id)).locale),
   };
 }
@@ -107,7 +111,14 @@ export async function permittedJob(
   return undefined;
 }
 
-/** Tells the clicker alone, in the clicked message's thread; nothing when no channel is known. */
+/**
+ * Tells the clicker alone, in the clicked message's thread; nothing when no channel is
+ * known. Someone not in the channel (removed from it, or looking at a public channel they
+ * never joined) can still click, but Slack refuses them an ephemeral message there
+ * (`user_not_in_channel`, https://docs.slack.dev/reference/methods/chat.postEphemeral): the
+ * click's own `response_url` (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload)
+ * then reaches them, as an ephemeral reply too. Failures are only logged.
+ */
 export async function tellClicker(
   deps: ListenerDeps,
   args: ButtonArgs,
@@ -115,14 +126,20 @@ export async function tellClicker(
   content: MessageContent,
 ): Promise<void> {
   if (click.channelId === undefined) return;
-  await tellUser(
-    args.client,
-    deps.logger,
-    {
+  try {
+    await args.client.chat.postEphemeral({
       channel: click.channelId,
       user: click.userId,
-      ...(click.threadTs ? { threadTs: click.threadTs } : {}),
-    },
-    content,
-  );
+      text: content.text,
+      blocks: content.blocks,
+      ...(click.threadTs ? { thread_ts: click.threadTs } : {}),
+    });
+  } catch (error) {
+    const code = platformErrorOf(error);
+    if (code === "user_not_in_channel" && click.responseUrl !== undefined) {
+      await deps.respond(click.responseUrl, content);
+      return;
+    }
+    deps.logger.warn({ err: error, channel: click.channelId }, "could not send an ephemeral reply");
+  }
 }

@@ -12,14 +12,15 @@ import {
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { announce, tellUser } from "../replies.ts";
-import { saveTemplate } from "../save-template.ts";
+import { chooseTemplate, saveTemplate, templateRefusal } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
  * `/meeting-notes settings`: the channel's defaults for new jobs. Only non-guest members of
- * the channel may change them (checked again here: the modal names its channel in
- * `private_metadata`), and every change is said in the channel with who made it.
+ * the channel may change them (checked again here, as Slack has it now: the modal names its
+ * channel in `private_metadata`, and membership may have changed since it opened), a new
+ * template must be theirs to use, and every change is said in the channel with who made it.
  */
 export function channelSettingsSubmitted(deps: ListenerDeps) {
   return async ({ ack, view, body, client }: ViewArgs) => {
@@ -40,25 +41,30 @@ export function channelSettingsSubmitted(deps: ListenerDeps) {
       });
       return;
     }
-    const allowed = await deps.permissions.channelSettings(channelId, userId);
+    const request = parsed.value;
+    // Asked together: both must be answered before the ack, within Slack's 3 seconds.
+    const [allowed, template] = await Promise.all([
+      deps.permissions.channelSettings(channelId, userId),
+      chooseTemplate(deps, request.templateFileId, userId),
+    ]);
     if (!allowed.ok) {
       const refusal = permissionSentence(allowed.reason, "settings", locale);
       await ack({ response_action: "errors", errors: { [block]: refusal } });
       return;
     }
+    if (template.kind === "refused") {
+      await ack({ response_action: "errors", errors: templateRefusal(locale) });
+      return;
+    }
     await ack();
     const teamId = body.team?.id ?? body.user.team_id ?? "";
     const current = await deps.jobs.getChannelSettings(teamId, channelId);
-    const request = parsed.value;
-    const uploaded =
-      request.templateFileId === undefined
-        ? undefined
-        : await saveTemplate(deps, request.templateFileId, { teamId, channelId }, { pinned: true });
+    const uploaded = await saveTemplate(deps, template, { teamId, channelId }, { pinned: true });
     const next = nextSettings(current, request, uploaded);
     await deps.jobs.setChannelSettings(teamId, channelId, next);
     const target = { channel: channelId, user: userId };
     await tellUser(client, deps.logger, target, buildSettingsSaved(locale));
-    if (request.templateFileId !== undefined && uploaded === undefined) {
+    if (template.kind !== "none" && uploaded === undefined) {
       await tellUser(client, deps.logger, target, {
         text: t(locale, "template.unreadable"),
         blocks: [],

@@ -15,16 +15,22 @@ import {
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { replyInThread, tellUser } from "../replies.ts";
-import { saveTemplate } from "../save-template.ts";
+import {
+  chooseTemplate,
+  saveTemplate,
+  type TemplateChoice,
+  templateRefusal,
+} from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
  * The `/meeting-notes` modal: a recording (uploaded in the modal or chosen from the
  * channel's recent ones), participants as speaker hints with their real names, context,
- * language, template and where to post. Before the ack (so problems show in the modal):
- * the destination must hold both the requester and the bot, and the recording must be the
- * requester's own or shared where they are a member (a recent one: one the modal offered).
+ * language, template and where to post. Before the ack (so problems show in the modal),
+ * with membership as Slack has it now: the destination must hold both the requester and
+ * the bot, and the recording and the template must each be the requester's own or shared
+ * where they are a member (a recent recording: one the modal offered).
  * The bot then opens a thread in the destination with a message of its own and the job
  * answers there.
  */
@@ -52,7 +58,7 @@ export function newNotesSubmitted(deps: ListenerDeps) {
       return;
     }
     await ack();
-    const { source } = checked;
+    const { source, template } = checked;
     const tell = (text: string) =>
       tellUser(
         client,
@@ -75,9 +81,9 @@ export function newNotesSubmitted(deps: ListenerDeps) {
     );
     if (threadTs === undefined) return;
     const teamId = body.team?.id ?? body.user.team_id ?? "";
-    const options = await jobOptions(deps, request, teamId);
+    const options = await jobOptions(deps, request, template, teamId);
     // The notes go ahead without it, as with the other modals; the person hears why.
-    if (request.templateFileId !== undefined && options.templateId === undefined) {
+    if (template.kind !== "none" && options.templateId === undefined) {
       await tell(t(locale, "template.unreadable"));
     }
     const result = await deps.jobs.start({
@@ -98,11 +104,14 @@ export function newNotesSubmitted(deps: ListenerDeps) {
   };
 }
 
-type Checked = { ok: true; source: SourceFile } | { ok: false; errors: Record<string, string> };
+type Checked =
+  | { ok: true; source: SourceFile; template: TemplateChoice }
+  | { ok: false; errors: Record<string, string> };
 
 /**
- * What needs Slack to judge, asked together: the file (`files.info`), whether the
- * requester may use it, and whether the destination holds both them and the bot.
+ * What needs Slack to judge, asked together: the recording (`files.info`) and whether the
+ * requester may use it, the same for the template, and whether the destination holds both
+ * them and the bot.
  */
 async function checkRequest(
   deps: ListenerDeps,
@@ -117,18 +126,19 @@ async function checkRequest(
   if (recent && !offered.includes(fileId)) {
     return { ok: false, errors: { [fileBlock]: t(locale, "permission.recent") } };
   }
-  const [file, destination] = await Promise.all([
-    deps.directory.file(fileId),
+  const [{ file, mayUse }, destination, template] = await Promise.all([
+    readRecording(deps, fileId, userId),
     deps.permissions.destination(request.destinationChannelId, userId),
+    chooseTemplate(deps, request.templateFileId, userId),
   ]);
-  const errors: Record<string, string> = {};
+  const errors: Record<string, string> = template.kind === "refused" ? templateRefusal(locale) : {};
   if (destination !== undefined) {
     errors[INPUTS.destination.block] = t(locale, `permission.destination.${destination}`);
   }
   let source: SourceFile | undefined;
   if (file === undefined) {
     errors[fileBlock] = t(locale, "new_notes.file_unreadable");
-  } else if (!(await deps.permissions.recording(file, userId))) {
+  } else if (!mayUse) {
     errors[fileBlock] = t(locale, "permission.recording");
   } else {
     source = toSourceFile(file, deps.jobs.canPrepare);
@@ -139,7 +149,13 @@ async function checkRequest(
     }
   }
   if (source === undefined || Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, source };
+  return { ok: true, source, template };
+}
+
+/** The recording as `files.info` describes it, and whether the requester may use it. */
+async function readRecording(deps: ListenerDeps, fileId: string, userId: string) {
+  const file = await deps.directory.file(fileId);
+  return { file, mayUse: file !== undefined && (await deps.permissions.file(file, userId)) };
 }
 
 /** The bot's own message that starts the job's thread. */
@@ -159,17 +175,19 @@ async function openThread(
   return posted.ts;
 }
 
-async function jobOptions(deps: ListenerDeps, request: NewNotesSubmission, teamId: string) {
+async function jobOptions(
+  deps: ListenerDeps,
+  request: NewNotesSubmission,
+  template: TemplateChoice,
+  teamId: string,
+) {
   const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
   const names = [...members.map((m) => m.name), ...request.extraNames];
   const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
-  const templateId =
-    request.templateFileId === undefined
-      ? undefined
-      : await saveTemplate(deps, request.templateFileId, {
-          teamId,
-          channelId: request.destinationChannelId,
-        });
+  const templateId = await saveTemplate(deps, template, {
+    teamId,
+    channelId: request.destinationChannelId,
+  });
   return {
     ...(speakers.length === 0 ? {} : { speakers }),
     ...(request.contextText === undefined ? {} : { contextText: request.contextText }),

@@ -13,14 +13,16 @@ import {
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { tellUser } from "../replies.ts";
-import { saveTemplate } from "../save-template.ts";
+import { chooseTemplate, saveTemplate, templateRefusal } from "../save-template.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
  * The speaker modal, in both its modes: names for a job waiting for them, or new names,
  * context and template for a finished job (Regenerate). `private_metadata` holds only the
- * job id; the job is read again here and must still be in the right stage.
+ * job id; the job is read again here and must still be in the right stage, the submitter
+ * still allowed (as Slack has their role and membership now), and a new template theirs to
+ * use.
  */
 export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regenerate") {
   return async ({ ack, view, body, client }: ViewArgs) => {
@@ -56,15 +58,17 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
       await ack({ response_action: "errors", errors: parsed.errors });
       return;
     }
+    const template = await chooseTemplate(deps, parsed.templateFileId, userId);
+    if (template.kind === "refused") {
+      await ack({ response_action: "errors", errors: templateRefusal(locale) });
+      return;
+    }
     await ack();
     const speakerMap = speakerMapFor(job, await namedSpeakers(deps, parsed.entries), locale);
-    const templateId =
-      parsed.templateFileId === undefined
-        ? undefined
-        : await saveTemplate(deps, parsed.templateFileId, {
-            teamId: job.origin.teamId,
-            channelId: job.origin.channelId,
-          });
+    const templateId = await saveTemplate(deps, template, {
+      teamId: job.origin.teamId,
+      channelId: job.origin.channelId,
+    });
     const changes = {
       ...(parsed.contextText === undefined ? {} : { contextText: parsed.contextText }),
       ...(templateId === undefined ? {} : { templateId }),
@@ -81,7 +85,7 @@ export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regen
         { channel: job.origin.channelId, user: userId },
         buildCommandRefusal(result.reason, mode, locale, result.retryInMs),
       );
-    } else if (parsed.templateFileId !== undefined && templateId === undefined) {
+    } else if (template.kind !== "none" && templateId === undefined) {
       const text = t(locale, "template.unreadable");
       await tellUser(
         client,

@@ -12,6 +12,7 @@ import { platformError } from "../../../helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
+  BOT,
   buildActionArgs,
   buildListenerDeps,
   CHANNEL,
@@ -19,11 +20,12 @@ import {
   ephemerals,
   fakeAck,
   fixtureIds,
+  GUEST,
   LAN,
   type ListenerKit,
   ourJob,
 } from "../../../helpers/listener-args.ts";
-import { queued } from "../../views/fixtures.ts";
+import { naming, queued } from "../../views/fixtures.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {
@@ -55,6 +57,7 @@ describe("readButton", () => {
       channelId: CHANNEL,
       messageTs: job.statusTs,
       threadTs: job.origin.threadTs,
+      responseUrl: expect.stringMatching(/^https:\/\/hooks\.slack\.test\/actions\//),
       locale: "vi",
     });
   });
@@ -77,6 +80,7 @@ describe("readButton", () => {
       channelId: CHANNEL,
       messageTs: "1700000500.000100",
       threadTs: "1700000500.000100",
+      responseUrl: "https://hooks.slack.com/actions/T0FAKE/1/abc",
       locale: "en",
     });
   });
@@ -148,6 +152,21 @@ describe("permittedJob", () => {
     expect(await decide(clickOn(job, ACTIONS.retry, BOB), "retry")).toEqual(job);
   });
 
+  it("tells someone no longer in the channel through the click's response_url", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    kit.workspace.members.set(CHANNEL, [ALICE, LAN, GUEST, BOT]);
+    kit.slack.chat.postEphemeral.mockRejectedValueOnce(platformError("user_not_in_channel"));
+    const body = clickOn(job, ACTIONS.skipNaming, BOB);
+    const args = buildActionArgs(kit, body);
+    const click = await readButton(kit.deps, args);
+    if (click === undefined) throw new Error("unreadable click");
+    expect(await permittedJob(kit.deps, args, click, "skip", "names")).toBeUndefined();
+    expect(kit.respond.mock.calls).toEqual([
+      [body.response_url, buildPermissionRefusal("starter_or_member", "skip", "en")],
+    ]);
+    expect(kit.logged("warn")).toEqual([]);
+  });
+
   it("only logs when the refusal cannot be delivered", async () => {
     kit.slack.chat.postEphemeral.mockRejectedValueOnce(platformError("channel_not_found"));
     expect(await decide(clickOn(ourJob(queued), ACTIONS.cancel, ALICE))).toBeUndefined();
@@ -164,6 +183,7 @@ describe("tellClicker", () => {
       channelId: undefined,
       messageTs: undefined,
       threadTs: undefined,
+      responseUrl: undefined,
       locale: "en",
     };
     const args = buildActionArgs(kit, clickOn(ourJob(queued), ACTIONS.cancel, ALICE));

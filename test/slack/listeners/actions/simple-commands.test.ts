@@ -7,8 +7,10 @@ import {
   ALICE,
   actionHandlers,
   BOB,
+  BOT,
   buildActionArgs,
   buildListenerDeps,
+  CHANNEL,
   clickOn,
   ephemeralTexts,
   fakeAck,
@@ -63,6 +65,19 @@ describe("Cancel", () => {
     expect(await stageOf(job)).toBe("queued");
   });
 
+  it("refuses an admin demoted a moment ago, though their role was looked up just before", async () => {
+    const first = await kit.seed(ourJob(queued));
+    await press(ACTIONS.cancel, first, ADMIN);
+    expect(await stageOf(first)).toBe("canceled");
+    kit.workspace.users.set(ADMIN, { ...kit.workspace.users.get(ADMIN), is_admin: false });
+    const job = await kit.seed(ourJob(queued));
+    await press(ACTIONS.cancel, job, ADMIN);
+    expect(toldClicker()).toEqual([
+      buildPermissionRefusal("starter_or_admin", "cancel", "en").text,
+    ]);
+    expect(await stageOf(job)).toBe("queued");
+  });
+
   it("says a finished job has already finished", async () => {
     const job = await kit.seed(ourJob(done()));
     await press(ACTIONS.cancel, job, ALICE);
@@ -84,6 +99,17 @@ describe("Skip", () => {
     ]);
     expect(kit.runner.kick).toHaveBeenCalledWith(job.id);
     expect(toldClicker()).toEqual([]);
+  });
+
+  it("refuses a member removed from the channel right after their last click", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    await press(ACTIONS.nameSpeakers, job, BOB);
+    expect(kit.slack.views.open).toHaveBeenCalledOnce();
+    kit.workspace.members.set(CHANNEL, [ALICE, LAN, GUEST, BOT]);
+    await press(ACTIONS.skipNaming, job, BOB);
+    expect(toldClicker()).toEqual([buildPermissionRefusal("starter_or_member", "skip", "en").text]);
+    expect(await stageOf(job)).toBe("naming");
+    expect(kit.slack.conversations.members).toHaveBeenCalledTimes(2);
   });
 
   it("refuses a guest", async () => {

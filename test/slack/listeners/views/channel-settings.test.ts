@@ -127,6 +127,32 @@ describe("channelSettingsSubmitted: refused on the modal", () => {
     expect(announcements()).toEqual([]);
   });
 
+  it("refuses a template the member did not upload and cannot see, and changes nothing", async () => {
+    const before = await withTemplate();
+    knowUpload(kit, { id: "F0BOBDOCX3", name: "bob.docx", bytes: docxBytes(6) });
+    kit.workspace.files.set("F0BOBDOCX3", {
+      ...kit.workspace.files.get("F0BOBDOCX3"),
+      user: "U0BOB00001",
+      groups: [OTHER_CHANNEL],
+    });
+    const ack = await submit({ auto: "off", template: "F0BOBDOCX3" });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.template.block]: t("en", "permission.template") }),
+    );
+    expect(await settings()).toEqual(before);
+    expect(kit.fileRequests()).toEqual([]);
+    expect(announcements()).toEqual([]);
+  });
+
+  it("refuses a member removed from the channel since the modal opened", async () => {
+    kit.workspace.members.set(CHANNEL, [LAN, GUEST, "U0FAKEBOT"]);
+    const ack = await submit({ auto: "off" });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [BLOCK]: permissionSentence("channel_member", "settings", "en") }),
+    );
+    expect((await settings()).autoTranscribe).toBe(true);
+  });
+
   it("refuses a form without the on/off choice", async () => {
     const ack = await submit({});
     expect(ack.mock.calls).toEqual(errorsOn({ [BLOCK]: t("en", "validation.unreadable") }));

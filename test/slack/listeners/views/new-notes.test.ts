@@ -179,6 +179,35 @@ describe("newNotesSubmitted: problems shown in the modal", () => {
     expect(await jobsIn()).toHaveLength(1);
   });
 
+  it("refuses a template someone else shared only where the person is not, and starts nothing", async () => {
+    knowUpload(kit, { id: "F0BOBDOCX1", name: "bob.docx", bytes: docxBytes(4) });
+    kit.workspace.files.set("F0BOBDOCX1", {
+      ...kit.workspace.files.get("F0BOBDOCX1"),
+      user: BOB,
+      groups: [OTHER_CHANNEL],
+    });
+    const ack = await submit({ recording: UPLOADED, template: "F0BOBDOCX1", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.template.block]: t("en", "permission.template") }),
+    );
+    expect(kit.fileRequests()).toEqual([]);
+    expect(await jobsIn()).toEqual([]);
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
+  it("takes someone else's template shared in a conversation the person is in", async () => {
+    knowUpload(kit, { id: "F0BOBDOCX2", name: "bob.docx", bytes: docxBytes(5) });
+    kit.workspace.files.set("F0BOBDOCX2", {
+      ...kit.workspace.files.get("F0BOBDOCX2"),
+      user: BOB,
+      channels: [CHANNEL],
+    });
+    const ack = await submit({ recording: UPLOADED, template: "F0BOBDOCX2", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual([[]]);
+    const [job] = await jobsIn();
+    expect(job?.options.templateId).toBeDefined();
+  });
+
   it("says which formats it takes when the file is not a recording", async () => {
     knowUpload(kit, { id: "F0AGENDA01", name: "agenda.pdf", filetype: "pdf", bytes: docxBytes() });
     kit.workspace.files.set("F0AGENDA01", {

@@ -180,6 +180,36 @@ describe("speakerNamesSubmitted: regenerate", () => {
     expect(ephemerals(kit)).toEqual([]);
   });
 
+  it("refuses a template the starter did not upload and cannot see, and regenerates nothing", async () => {
+    const job = await kit.seed(ourJob(done()));
+    knowUpload(kit, { id: "F0BOBDOCX4", name: "bob.docx", bytes: docxBytes(9) });
+    kit.workspace.files.set("F0BOBDOCX4", {
+      ...kit.workspace.files.get("F0BOBDOCX4"),
+      user: BOB,
+      groups: ["C0OTHER001"],
+    });
+    const ack = await submit("regenerate", job.id, modalValues({}, { template: "F0BOBDOCX4" }));
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.template.block]: t("en", "permission.template") }),
+    );
+    expect((await kit.jobs.get(job.id))?.stage).toBe("done");
+    expect(kit.fileRequests()).toEqual([]);
+  });
+
+  it("refuses an admin's Regenerate once they are no longer an admin", async () => {
+    const job = await kit.seed(ourJob(done()));
+    const values = modalValues({ speaker_1: { name: "Lan" } });
+    kit.workspace.users.set(BOB, { ...kit.workspace.users.get(BOB), is_admin: true });
+    expect((await submit("regenerate", job.id, values, BOB)).mock.calls).toEqual([[]]);
+    const again = await kit.seed(ourJob(done()));
+    kit.workspace.users.set(BOB, { ...kit.workspace.users.get(BOB), is_admin: false });
+    const ack = await submit("regenerate", again.id, values, BOB);
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [FIRST]: permissionSentence("starter_or_admin", "regenerate", "en") }),
+    );
+    expect((await kit.jobs.get(again.id))?.stage).toBe("done");
+  });
+
   it("regenerates anyway and says so when the template cannot be read", async () => {
     const job = await kit.seed(ourJob(done()));
     await submit("regenerate", job.id, modalValues({}, { template: "F0NOTHERE1" }));
