@@ -12,7 +12,7 @@ import {
   uploadOptions,
 } from "./channel-settings.ts";
 import { checkRecording, type StartRefusal } from "./check-recording.ts";
-import { forgetWorkspace } from "./forget-workspace.ts";
+import { forgetInstall, forgetWorkspace } from "./forget-workspace.ts";
 import {
   isActive,
   type Job,
@@ -306,6 +306,14 @@ export class JobService {
    */
   forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
     return forgetWorkspace({ ...this.#o, workspaces: this.#workspaces }, teamId);
+  }
+
+  /**
+   * Deletes everything the install left, under every team or enterprise id its data was
+   * noted under and the ids given (the uninstall's): see `forgetInstall`.
+   */
+  forgetInstall(ids: readonly string[]) {
+    return forgetInstall({ ...this.#o, workspaces: this.#workspaces }, ids);
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */

@@ -4,6 +4,13 @@ import { NAMESPACES, type Namespace, type Store } from "../store/index.ts";
 /** The set that lists what one workspace left in the store. */
 const teamSet = (teamId: string) => `team:${teamId}`;
 
+/**
+ * The set of sets: every id (team, or enterprise) that data was noted under. One install's
+ * data is filed under several: a Slack Connect channel's events carry the team id of the
+ * workspace that hosts the channel, not the install's own.
+ */
+const TEAMS = "teams";
+
 /** What a workspace's data is made of, as its set lists it. */
 export interface WorkspaceKeys {
   jobIds: string[];
@@ -14,7 +21,8 @@ export interface WorkspaceKeys {
 
 /**
  * Knows every key a workspace's data lives under, so that an uninstall can delete it all:
- * each value, index and job is noted in a set per workspace when it is first written.
+ * each value, index and job is noted in a set per workspace when it is first written, and
+ * each workspace in the set of all of them ({@link WorkspaceData.teamIds}).
  * Claims and leases are not noted: they hold no personal data and expire on their own.
  */
 export class WorkspaceData {
@@ -28,12 +36,17 @@ export class WorkspaceData {
 
   /** Notes a value of the workspace (`jobs`, `settings`, `templates`, `meta`). */
   note(teamId: string, ns: Namespace, key: string): Promise<void> {
-    return this.#store.addMember(teamSet(teamId), `${ns}:${key}`);
+    return this.#note(teamId, `${ns}:${key}`);
   }
 
   /** Notes an index (channel or user job list) of the workspace. */
   noteIndex(teamId: string, index: string): Promise<void> {
-    return this.#store.addMember(teamSet(teamId), `index:${index}`);
+    return this.#note(teamId, `index:${index}`);
+  }
+
+  /** Every team (or enterprise) id some data was noted under and not yet deleted. */
+  teamIds(): Promise<string[]> {
+    return this.#store.listMembers(TEAMS);
   }
 
   /** Everything noted for the workspace. */
@@ -57,5 +70,14 @@ export class WorkspaceData {
     for (const { ns, key } of keys.values) await this.#store.delete(ns, key);
     for (const index of keys.indexes) await this.#store.deleteIndex(index);
     await this.#store.deleteSet(teamSet(teamId));
+    // Last: should this stop halfway, the team is still listed and a retry finds the rest.
+    await this.#store.removeMember(TEAMS, teamId);
+  }
+
+  async #note(teamId: string, member: string): Promise<void> {
+    // The team first: a crash between the two writes leaves a listed team with nothing
+    // noted, never noted data under a team no uninstall would look for.
+    await this.#store.addMember(TEAMS, teamId);
+    await this.#store.addMember(teamSet(teamId), member);
   }
 }

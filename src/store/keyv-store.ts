@@ -24,6 +24,10 @@ export interface KeyvBackend {
   dueQueue(scope: string): DueQueue;
   /** The active-job index of this store's prefix (SQLite: a table; memory: a Map). */
   activeIndex(scope: string): ActiveIndex;
+  /** The full keys that start with `prefix` (values left alone). */
+  keys(prefix: string): Promise<string[]>;
+  /** Wipes deleted data from the backend's files (SQLite); see `Store.scrub`. */
+  scrub?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -199,6 +203,12 @@ export class KeyvStore implements Store {
     );
   }
 
+  async removeMember(set: string, member: string): Promise<void> {
+    return this.#updateList(`${this.#prefix}:set:${set}`, (members) =>
+      members.includes(member) ? members.filter((m) => m !== member) : undefined,
+    );
+  }
+
   async deleteSet(set: string): Promise<void> {
     return this.#updateList(`${this.#prefix}:set:${set}`, () => []);
   }
@@ -220,9 +230,20 @@ export class KeyvStore implements Store {
     return this.#updateList(`${this.#prefix}:index:${index}`, () => []);
   }
 
+  async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
+    const start = this.#key(ns, "").length;
+    return this.#track(async () =>
+      (await this.#backend.keys(this.#key(ns, prefix))).map((key) => key.slice(start)),
+    );
+  }
+
   async ping(): Promise<boolean> {
     if (this.#closed) return false;
     return this.#backend.ping().catch(() => false);
+  }
+
+  async scrub(): Promise<void> {
+    return this.#track(async () => this.#backend.scrub?.());
   }
 
   /** Deletes expired entries now (also runs on a timer); resolves to how many went. */
@@ -242,22 +263,6 @@ export class KeyvStore implements Store {
 
   #key(ns: Namespace, key: string): string {
     return `${this.#prefix}:${ns}:${key}`;
-  }
-
-  /**
-   * Moves an active index written by an earlier version (one JSON object of id → stage
-   * under `:active-stages`, or before that a JSON array of ids under `:active`) into the
-   * backend's index, once, at open.
-   */
-  async moveLegacyActiveIndex(): Promise<void> {
-    const stagesKey = `${this.#prefix}:active-stages`;
-    const idsKey = `${this.#prefix}:active`;
-    const legacy = (await this.#keyv.get<string[]>(idsKey)) ?? [];
-    const stages = (await this.#keyv.get<Record<string, string>>(stagesKey)) ?? {};
-    for (const id of legacy) if (!Object.hasOwn(stages, id)) this.#active.set(id, "");
-    for (const [id, stage] of Object.entries(stages)) this.#active.set(id, stage);
-    if (legacy.length > 0) await this.#keyv.delete(idsKey);
-    if (Object.keys(stages).length > 0) await this.#keyv.delete(stagesKey);
   }
 
   /** Read-modify-write of a JSON array under the mutex; `change` → undefined means no write. */

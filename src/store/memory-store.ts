@@ -23,6 +23,7 @@ export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
         }
         return removed;
       },
+      keys: async (prefix) => [...map.keys()].filter((key) => key.startsWith(prefix)),
       dueQueue: () => new DueHeap(),
       activeIndex: () => new MapActiveIndex(),
       close: async () => map.clear(),

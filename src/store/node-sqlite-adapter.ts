@@ -31,6 +31,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   readonly #delete: StatementSync;
   readonly #sweep: StatementSync;
   readonly #claim: StatementSync;
+  readonly #keys: StatementSync;
   readonly #active: {
     set: StatementSync;
     delete: StatementSync;
@@ -50,6 +51,10 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     this.#db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec("PRAGMA synchronous = NORMAL");
+    // Off by default, and a setting of the connection, not of the file: every connection
+    // that writes must turn it on, or the rows it deletes stay readable in freed pages.
+    // On, a delete overwrites the row's bytes (and the pages it frees) with zeros.
+    this.#db.exec("PRAGMA secure_delete = ON");
     migrate(this.#db);
     this.#get = this.#db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`);
     this.#set = this.#db.prepare(
@@ -67,6 +72,8 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
        WHERE ${TABLE}.expires IS NOT NULL AND ${TABLE}.expires <= ?`,
     );
+    // GLOB, unlike LIKE, is case-sensitive: a prefix pattern is one range of the key index.
+    this.#keys = this.#db.prepare(`SELECT key FROM ${TABLE} WHERE key GLOB ?`);
     this.#active = {
       set: this.#db.prepare(
         `INSERT INTO ${ACTIVE} (scope, id, stage) VALUES (?, ?, ?)
@@ -163,9 +170,39 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     this.#db.exec(`DELETE FROM ${TABLE}`);
   }
 
+  /** The keys that start with `prefix`, expired rows not yet swept included. */
+  keys(prefix: string): string[] {
+    const pattern = `${prefix.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+    return (this.#keys.all(pattern) as { key: string }[]).map((row) => row.key);
+  }
+
   /** Deletes the rows whose TTL has passed; returns how many. */
   sweepExpired(now = Date.now()): number {
     return Number(this.#sweep.run(now).changes);
+  }
+
+  /**
+   * Wipes deleted rows from the files. `secure_delete` zeroes them in the pages a delete
+   * writes, but in WAL mode those pages go to the log: the database file keeps the old
+   * ones until a checkpoint, and the log keeps old frames until it is truncated. So: copy
+   * every page into the database and empty the log (TRUNCATE). Pages freed while
+   * `secure_delete` was off (a file written by an earlier version) still hold their text:
+   * when any page is free, VACUUM rebuilds the file without free pages, and the log it
+   * wrote is emptied the same way. Throws when a reader kept the log from being emptied.
+   */
+  scrub(): void {
+    this.#checkpoint();
+    const free = this.#db.prepare("PRAGMA freelist_count").get() as { freelist_count: number };
+    if (free.freelist_count === 0) return;
+    this.#db.exec("VACUUM");
+    this.#checkpoint();
+  }
+
+  #checkpoint(): void {
+    const result = this.#db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
+    if (result.busy !== 0) {
+      throw new Error("SQLite could not empty its write-ahead log: another connection reads it");
+    }
   }
 
   /** A trivial query: the database file is open and readable. */

@@ -68,6 +68,19 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
   }
 
+  /** One SCAN over the whole key space: for rare sweeps only (see `Store.listKeys`). */
+  async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
+    const start = this.#key(ns, "").length;
+    const match = `${this.#key(ns, prefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+    return this.#run("SCAN", async () => {
+      const keys: string[] = [];
+      for await (const batch of this.#client.scanIterator({ MATCH: match, COUNT: 1000 })) {
+        keys.push(...batch.map((key) => key.slice(start)));
+      }
+      return keys;
+    });
+  }
+
   claim(key: string, ttlMs: number): Promise<boolean> {
     return this.#setOnce(`${this.#prefix}:claim:${key}`, ttlMs);
   }
@@ -193,6 +206,10 @@ export class RedisStore implements Store {
     return this.#run("SMEMBERS", () => this.#client.sMembers(`${this.#prefix}:set:${set}`));
   }
 
+  async removeMember(set: string, member: string): Promise<void> {
+    await this.#run("SREM", () => this.#client.sRem(`${this.#prefix}:set:${set}`, member));
+  }
+
   async deleteSet(set: string): Promise<void> {
     await this.#run("DEL", () => this.#client.del(`${this.#prefix}:set:${set}`));
   }
@@ -211,6 +228,14 @@ export class RedisStore implements Store {
   }
   async deleteIndex(index: string): Promise<void> {
     await this.#run("DEL", () => this.#client.del(this.#indexKey(index)));
+  }
+
+  /**
+   * Nothing to do: a deleted key is gone from Redis's memory at once. Copies in its RDB
+   * snapshots and AOF file are Redis's persistence, configured by whoever runs it.
+   */
+  async scrub(): Promise<void> {
+    if (this.#closed) throw new StoreClosedError();
   }
 
   async ping(): Promise<boolean> {

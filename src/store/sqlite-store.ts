@@ -40,13 +40,33 @@ export async function openSqliteStore(
     },
     dueQueue: (scope) => adapter.dueQueue(scope),
     activeIndex: (scope) => adapter.activeIndex(scope),
+    keys: async (prefix) => adapter.keys(prefix),
+    scrub: async () => adapter.scrub(),
     close: () => adapter.disconnect(),
   };
   const store = new KeyvStore(backend, options);
-  await store.moveLegacyActiveIndex();
+  await moveLegacyActiveIndex(backend, options.keyPrefix);
   // Rows that expired while the process was down go now rather than an hour from now.
   await store.sweepExpired();
   return store;
+}
+
+/**
+ * Moves an active index written by an earlier version (one JSON object of id → stage
+ * under `:active-stages`, or before that a JSON array of ids under `:active`) into the
+ * backend's index, once, at open.
+ */
+async function moveLegacyActiveIndex(backend: KeyvBackend, prefix: string): Promise<void> {
+  const { keyv } = backend;
+  const active = backend.activeIndex(prefix);
+  const stagesKey = `${prefix}:active-stages`;
+  const idsKey = `${prefix}:active`;
+  const legacy = (await keyv.get<string[]>(idsKey)) ?? [];
+  const stages = (await keyv.get<Record<string, string>>(stagesKey)) ?? {};
+  for (const id of legacy) if (!Object.hasOwn(stages, id)) active.set(id, "");
+  for (const [id, stage] of Object.entries(stages)) active.set(id, stage);
+  if (legacy.length > 0) await keyv.delete(idsKey);
+  if (Object.keys(stages).length > 0) await keyv.delete(stagesKey);
 }
 
 /** Jobs, dialogs and notes are personal data: the database and its WAL files are 0600. */

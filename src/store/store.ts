@@ -25,6 +25,11 @@ export interface Store {
   get<T>(ns: Namespace, key: string): Promise<T | undefined>;
   set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void>;
   delete(ns: Namespace, key: string): Promise<void>;
+  /**
+   * The keys of a namespace that start with `prefix` (`""`: all of them). For rare sweeps,
+   * such as an uninstall: Redis walks every key of the namespace (SCAN) to answer.
+   */
+  listKeys(ns: Namespace, prefix: string): Promise<string[]>;
   /** Gives a value a new TTL without changing it; nothing when the key is gone. */
   touch(ns: Namespace, key: string, ttlMs: number): Promise<void>;
   /** Atomic "claim once": true only for the first caller while the key lives (event dedupe). */
@@ -76,6 +81,8 @@ export interface Store {
   /** An unbounded set of strings (what a workspace left in the store, say). */
   addMember(set: string, member: string): Promise<void>;
   listMembers(set: string): Promise<string[]>;
+  /** Takes one member out of a set; nothing when it is not there. */
+  removeMember(set: string, member: string): Promise<void>;
   deleteSet(set: string): Promise<void>;
   /** Puts a job id first in a bounded index (newest {@link INDEX_LIMIT} kept, no duplicates). */
   pushIndex(index: string, jobId: string): Promise<void>;
@@ -83,6 +90,14 @@ export interface Store {
   listIndex(index: string): Promise<string[]>;
   /** Deletes an index (the workspace it belongs to is gone). */
   deleteIndex(index: string): Promise<void>;
+  /**
+   * Makes what was deleted so far unreadable in the store's own files, once the deletes
+   * have resolved: SQLite overwrites freed pages with zeros as it deletes (`secure_delete`),
+   * but its write-ahead log keeps the old pages until a checkpoint copies the new ones over
+   * and the log is truncated; this does that. Memory and Redis have no such files of ours
+   * (Redis's own RDB/AOF persistence is the Redis operator's): nothing to do.
+   */
+  scrub(): Promise<void>;
   /** Cheap reachability check for /readyz: resolves true/false, never throws. */
   ping(): Promise<boolean>;
   /** Closes connections and timers so the process can exit. Safe to call twice. */

@@ -2,9 +2,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { openStore } from "../../src/store/open-store.ts";
+import { describeForgetContract } from "./forget-contract.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
 describeStoreContract("memory", { open: () => openStore("memory://") });
+describeForgetContract("memory", () => openStore("memory://"));
 
 describe("memory store", () => {
   it("reports its kind and drops expired entries when swept", async () => {

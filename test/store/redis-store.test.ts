@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { TcpProxy } from "../helpers/tcp-proxy.ts";
 import { runStoreChild } from "./child-exit.ts";
+import { describeForgetContract } from "./forget-contract.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -40,6 +41,10 @@ describe.skipIf(!REDIS_URL)("redis store", () => {
       return openStore(url, { keyPrefix: lastPrefix });
     },
     reopen: () => openStore(url, { keyPrefix: lastPrefix }),
+  });
+  describeForgetContract("redis", () => {
+    count += 1;
+    return openStore(url, { keyPrefix: `${runPrefix}-${count}` });
   });
 
   describe("shared by replicas", () => {

@@ -8,6 +8,7 @@ import { openStore } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { runStoreChild } from "./child-exit.ts";
+import { describeForgetContract } from "./forget-contract.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -29,6 +30,10 @@ describeStoreContract("sqlite", {
     return openStore(`sqlite://${lastFile}`);
   },
   reopen: () => openStore(`sqlite://${lastFile}`),
+});
+describeForgetContract("sqlite", () => {
+  count += 1;
+  return openStore(`sqlite://${join(temp.dir, `forget-${count}.sqlite`)}`);
 });
 
 describe("sqlite store", () => {

@@ -264,3 +264,49 @@ export function commandFields(input: CommandInput): Record<string, string> {
     trigger_id: input.trigger_id ?? newTriggerId(),
   };
 }
+
+/** Envelope fields of an event in a Slack Connect channel that another workspace hosts. */
+export interface SharedChannelEventInput {
+  /** The workspace hosting the channel: the envelope's `team_id`. */
+  hostTeamId: string;
+  hostEnterpriseId?: string;
+  /** The install the event is delivered to: its `authorizations`. */
+  installTeamId: string;
+  installEnterpriseId?: string;
+  eventId: string;
+  botUserId?: string;
+  apiAppId?: string;
+}
+
+/**
+ * The `event_callback` wrapper of an event from a Slack Connect channel, shaped as Slack's
+ * SDK fixture shows it (slackapi/bolt-python tests/scenario_tests/
+ * test_events_shared_channels.py, kept in test/fixtures/slack/app_uninstalled-slack-connect.json):
+ * `team_id` and `enterprise_id` name the workspace hosting the channel, `authorizations`
+ * the install the event is delivered to.
+ */
+export function sharedChannelEventCallback(
+  event: Record<string, unknown>,
+  input: SharedChannelEventInput,
+): Record<string, unknown> {
+  return {
+    token: "fake-verification-token",
+    team_id: input.hostTeamId,
+    enterprise_id: input.hostEnterpriseId ?? null,
+    api_app_id: input.apiAppId ?? "A0FAKEAPP",
+    event,
+    type: "event_callback",
+    event_id: input.eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: input.installEnterpriseId ?? null,
+        team_id: input.installTeamId,
+        user_id: input.botUserId ?? "U0FAKEBOT",
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: true,
+  };
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { workspaceLeft } from "../../../../src/slack/listeners/events/app-uninstalled.ts";
+import { sharedChannelEventCallback } from "../../../fakes/slack/slack-payloads.ts";
 import {
   buildEventArgs,
   buildListenerDeps,
@@ -17,9 +18,12 @@ beforeEach(async () => {
 afterEach(() => kit.close());
 
 /** A delivery as Slack's events reference publishes it (test/fixtures/slack/, team TXXXXXXXX). */
-function published(name: "app_uninstalled" | "tokens_revoked"): Record<string, unknown> {
+function published(
+  name: "app_uninstalled" | "tokens_revoked" | "app_uninstalled-slack-connect",
+  part: "payload" | "sharedChannelEvent" = "payload",
+): Record<string, unknown> {
   const url = new URL(`../../../fixtures/slack/${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")).payload;
+  return JSON.parse(readFileSync(url, "utf8"))[part];
 }
 const LEAVING = "TXXXXXXXX";
 
@@ -52,17 +56,30 @@ async function expectGone(teamId: string, data: { job: { id: string }; templateI
 }
 
 describe("workspaceLeft", () => {
-  it("stops the workspace's jobs and deletes its data on app_uninstalled, and no other's", async () => {
+  it("stops the jobs and deletes the data of every team id on app_uninstalled", async () => {
+    // One bot token, one install: whatever team id its data was filed under is its own.
     const leaving = await workspaceWithData(LEAVING);
-    const staying = await workspaceWithData(TEAM);
+    const other = await workspaceWithData(TEAM);
     await deliver(published("app_uninstalled"));
     await expectGone(LEAVING, leaving);
+    await expectGone(TEAM, other);
     expect(kit.runner.abort).toHaveBeenCalledWith(leaving.job.id);
-    expect(await kit.jobs.get(staying.job.id)).toMatchObject({ stage: "queued" });
-    expect(await kit.jobs.getChannelSettings(TEAM, CHANNEL)).toMatchObject({
-      autoTranscribe: false,
-    });
+    expect(kit.runner.abort).toHaveBeenCalledWith(other.job.id);
+    expect(await kit.store.listMembers("teams")).toEqual([]);
     expect(kit.logged("warn")).toContain("the workspace removed the app");
+  });
+
+  it("deletes what a Slack Connect channel filed under its host's team id", async () => {
+    // Slack's SDK fixture: the shared channel's events name the host (T_SOURCE, E_SOURCE);
+    // the uninstall names the install (T_INSTALLED, E_INSTALLED).
+    const shared = published("app_uninstalled-slack-connect", "sharedChannelEvent");
+    const uninstall = published("app_uninstalled-slack-connect");
+    const host = await workspaceWithData(String(shared.team_id));
+    const own = await workspaceWithData(String(uninstall.team_id));
+    await deliver(uninstall);
+    await expectGone(String(shared.team_id), host);
+    await expectGone(String(uninstall.team_id), own);
+    expect(await kit.store.listMembers("teams")).toEqual([]);
   });
 
   it("deletes the workspace's data when its bot token is revoked", async () => {
@@ -80,10 +97,34 @@ describe("workspaceLeft", () => {
     expect(kit.runner.abort).not.toHaveBeenCalled();
   });
 
+  it("builds Slack Connect deliveries (for the E2E) in the shape of Slack's SDK fixture", () => {
+    const fixture = published("app_uninstalled-slack-connect", "sharedChannelEvent");
+    const built = sharedChannelEventCallback(fixture.event as Record<string, unknown>, {
+      hostTeamId: "T_SOURCE",
+      hostEnterpriseId: "E_SOURCE",
+      installTeamId: "T_INSTALLED",
+      installEnterpriseId: "E_INSTALLED",
+      eventId: "Ev111",
+      botUserId: "W111",
+      apiAppId: "A111",
+    });
+    expect(Object.keys(built)).toEqual(expect.arrayContaining(Object.keys(fixture)));
+    const { token: _t, event_time: _e, is_ext_shared_channel: shared, ...rest } = built;
+    const { token: _ft, event_time: _fe, ...expected } = fixture;
+    expect(rest).toEqual(expected);
+    expect(shared).toBe(true);
+  });
+
   it("does nothing for a delivery that names no workspace", async () => {
     const leaving = await workspaceWithData(LEAVING);
     const { team_id: _team, ...body } = published("app_uninstalled");
     await deliver(body);
     expect(await kit.jobs.get(leaving.job.id)).toMatchObject({ stage: "queued" });
+  });
+
+  it("still deletes everything when the envelope's other ids are malformed", async () => {
+    const leaving = await workspaceWithData(LEAVING);
+    await deliver({ ...published("app_uninstalled"), enterprise_id: 42, authorizations: "x" });
+    await expectGone(LEAVING, leaving);
   });
 });

@@ -1,0 +1,196 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  Admission,
+  defaultAdmissionLimits,
+  JobRepository,
+  JobService,
+} from "../../src/jobs/index.ts";
+import { openStore, type Store } from "../../src/store/index.ts";
+import { origin, source } from "../helpers/jobs-kit.ts";
+import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
+import { occurrencesInStoreFiles, total } from "../helpers/store-file-text.ts";
+
+/**
+ * An uninstall forgets the install's data under every id it was filed under: its own team,
+ * a team hosting a Slack Connect channel it is in (the envelope's `team_id` there), an
+ * enterprise. The ids are those of the Slack Connect fixture (test/fixtures/slack/).
+ */
+const OWN = "T_INSTALLED";
+const HOST = "T_SOURCE";
+const ENTERPRISE = "E_INSTALLED";
+const TEAMS = [OWN, HOST, ENTERPRISE];
+/** Unique texts planted under each id: a context, a speaker's name, a channel's context. */
+const planted = (teamId: string) => [
+  `context-of-${teamId}-5d1f`,
+  `Speaker Name ${teamId} 8e2a`,
+  `channel-context-${teamId}-0b7c`,
+];
+
+const REDIS_URL = process.env.REDIS_URL;
+// Made now, not in a hook: the backends below are listed when the file loads.
+const dir = mkdtempSync(join(tmpdir(), "mn-forget-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Backend {
+  name: string;
+  open(): Promise<Store>;
+  /** Every stored key and value of the store as text, after it is closed. */
+  leftovers?(): Promise<string[]>;
+  /** The raw bytes of the store's files, after it is closed. */
+  file?: string;
+}
+
+const backends: Backend[] = [
+  { name: "memory", open: () => openStore("memory://") },
+  {
+    name: "sqlite",
+    file: join(dir, "forget.sqlite"),
+    open: () => openStore(`sqlite://${join(dir, "forget.sqlite")}`),
+  },
+];
+if (REDIS_URL !== undefined) {
+  const keyPrefix = `mn-test-forget-${randomUUID().slice(0, 8)}`;
+  backends.push({
+    name: "redis",
+    open: () => openStore(REDIS_URL, { keyPrefix }),
+    leftovers: async () => {
+      const entries = await redisEntries(REDIS_URL, `${keyPrefix}:*`);
+      await deleteRedisKeys(REDIS_URL, `${keyPrefix}:*`);
+      return entries;
+    },
+  });
+}
+
+describe.each(backends)("forgetInstall on $name", (backend) => {
+  it("deletes the data of every team id and the enterprise id, and scrubs the store", async () => {
+    const store = await backend.open();
+    const scrubbed: number[] = [];
+    const watched = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target);
+        if (name === "scrub") return async () => scrubbed.push(await target.scrub().then(() => 1));
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const { service, aborted, discarded } = jobService(watched);
+    const jobIds: string[] = [];
+    for (const teamId of TEAMS) {
+      const [context, speaker, channelContext] = planted(teamId);
+      const started = await service.start({
+        origin: origin({ teamId, channelId: "C1", userId: "U1" }),
+        source: source(),
+        options: { contextText: context, speakers: [{ name: speaker ?? "" }] },
+      });
+      if (started.status !== "created") throw new Error(started.status);
+      jobIds.push(started.job.id);
+      const templateId = await service.saveTemplate({ teamId, channelId: "C1" }, "t.docx", docx);
+      await service.setChannelSettings(teamId, "C1", {
+        autoTranscribe: false,
+        contextText: channelContext,
+        templateId,
+      });
+    }
+
+    // The uninstall names the install's own team (and enterprise): the host team is found
+    // because its data was listed under the install's teams when it was noted.
+    const forgotten = await service.forgetInstall([OWN, ENTERPRISE]);
+    expect(forgotten.teamIds.sort()).toEqual([...TEAMS].sort());
+    expect(forgotten.jobs).toBe(3);
+    expect(scrubbed).toHaveLength(1);
+    expect(aborted.sort()).toEqual([...jobIds].sort());
+    expect(discarded.sort()).toEqual([...jobIds].sort());
+    for (const id of jobIds) expect(await service.get(id)).toBeUndefined();
+    for (const teamId of TEAMS) {
+      expect(await service.listByChannel(teamId, "C1")).toEqual([]);
+      expect(await service.listByUser(teamId, "U1")).toEqual([]);
+      expect(await service.getChannelSettings(teamId, "C1")).toMatchObject({
+        autoTranscribe: true,
+      });
+      expect(await store.listMembers(`team:${teamId}`)).toEqual([]);
+    }
+    expect(await store.listMembers("teams")).toEqual([]);
+    expect(await store.listActive()).toEqual([]);
+    // Once more (the second of app_uninstalled and tokens_revoked): nothing left to do.
+    expect(await service.forgetInstall([OWN])).toEqual({ teamIds: [OWN], jobs: 0, values: 0 });
+    await store.close();
+
+    const texts = TEAMS.flatMap(planted);
+    if (backend.file !== undefined) {
+      expect(total(await occurrencesInStoreFiles(backend.file, texts))).toBe(0);
+    }
+    if (backend.leftovers !== undefined) {
+      const left = await backend.leftovers();
+      for (const text of texts) expect(left.filter((entry) => entry.includes(text))).toEqual([]);
+      const dataKeys = /:(jobs|blobs|settings|templates|index|set):/;
+      expect(left.filter((entry) => dataKeys.test(entry.split(" = ")[0] ?? ""))).toEqual([]);
+    }
+  });
+});
+
+describe("forgetWorkspace", () => {
+  it("deletes one team's data, takes it off the install's teams, and scrubs", async () => {
+    const store = await openStore("memory://");
+    const { service } = jobService(store);
+    await service.setChannelSettings(OWN, "C1", { autoTranscribe: false });
+    await service.setChannelSettings(HOST, "C1", { autoTranscribe: false });
+    expect(await service.forgetWorkspace(HOST)).toEqual({ jobs: 0, values: 1 });
+    expect(await store.listMembers("teams")).toEqual([OWN]);
+    expect(await service.getChannelSettings(OWN, "C1")).toMatchObject({ autoTranscribe: false });
+    await store.close();
+  });
+
+  it("deletes the blobs no record names any more (a note before a Regenerate)", async () => {
+    const store = await openStore("memory://");
+    const { service } = jobService(store);
+    const start = async (teamId: string) => {
+      const started = await service.start({
+        origin: origin({ teamId }),
+        source: source(),
+        options: {},
+      });
+      if (started.status !== "created") throw new Error(started.status);
+      return started.job.id;
+    };
+    const gone = await start(HOST);
+    const kept = await start(OWN);
+    await store.set("blobs", `${gone}:earlier-note`, "# Notes by Speakername Quillfeather");
+    await store.set("blobs", `${kept}:earlier-note`, "# Notes kept");
+    await service.forgetWorkspace(HOST);
+    expect(await store.listKeys("blobs", "")).toEqual([`${kept}:earlier-note`]);
+    await store.close();
+  });
+});
+
+const docx = new Uint8Array([0x50, 0x4b, 3, 4, 7]);
+
+function jobService(store: Store) {
+  const logger = pino({ level: "silent" });
+  const aborted: string[] = [];
+  const discarded: string[] = [];
+  const service = new JobService({
+    repo: new JobRepository(store, { retentionMs: 60_000, logger }),
+    store,
+    admission: new Admission({
+      store,
+      limits: defaultAdmissionLimits,
+      logger,
+      stillHolds: async () => true,
+    }),
+    logger,
+    retentionMs: 60_000,
+    runner: {
+      kick: () => undefined,
+      abort: (id) => aborted.push(id),
+      settle: () => undefined,
+      discard: async (id) => {
+        discarded.push(id);
+      },
+    },
+  });
+  return { service, aborted, discarded };
+}
