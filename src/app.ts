@@ -242,13 +242,15 @@ async function openMedia(config: Config, logger: Logger): Promise<MediaPort | un
     );
     return undefined;
   }
-  logger.info(
-    { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, version: tools.version },
-    "FFmpeg found",
-  );
+  const { ffmpeg, ffprobe, version, addressSpace } = tools;
+  logger.info({ ffmpeg, ffprobe, version, memoryLimit: addressSpace?.bytes }, "FFmpeg found");
+  if (addressSpace === undefined) {
+    logger.warn("prlimit not found: FFmpeg runs without its memory limit (install util-linux)");
+  }
   return createPreparer(tools, {
     concurrency: config.media.concurrency,
     timeoutMs: config.media.timeoutMs,
+    maxHours: config.media.maxHours,
     logger: logger.child({ name: "media" }),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 /**
  * The configuration contract (DESIGN.md §6). This module is the only reader of the
@@ -151,6 +152,12 @@ const envSchema = z.object({
     1440,
     "the longest one recording's preparation by FFmpeg may take, in minutes.",
   ),
+  MAX_RECORDING_HOURS: integer(
+    DEFAULT_MAX_RECORDING_HOURS,
+    1,
+    24,
+    "the longest recording FFmpeg prepares, in hours; a longer one is refused before it is decoded.",
+  ),
   LOG_LEVEL: optionalText.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
   ),
@@ -217,6 +224,8 @@ export interface Config {
     ffprobePath: string | undefined;
     concurrency: number;
     timeoutMs: number;
+    /** The longest recording prepared (MAX_RECORDING_HOURS). */
+    maxHours: number;
   };
   logLevel: LogLevel;
 }
@@ -279,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ffprobePath: e.FFPROBE_PATH,
       concurrency: e.FFMPEG_CONCURRENCY,
       timeoutMs: e.FFMPEG_TIMEOUT_MINUTES * 60_000,
+      maxHours: e.MAX_RECORDING_HOURS,
     },
     logLevel: e.LOG_LEVEL ?? "info",
   };

@@ -43,6 +43,7 @@ describe("loadConfig", () => {
         ffprobePath: undefined,
         concurrency: 1,
         timeoutMs: 60 * 60_000,
+        maxHours: 8,
       },
       logLevel: "info",
     });
@@ -67,6 +68,15 @@ describe("loadConfig", () => {
         (p) => p.split(" ")[0],
       ),
     ).toEqual(["MAX_ACTIVE_JOBS_PER_USER", "MAX_ACTIVE_JOBS"]);
+  });
+
+  it("reads the longest recording FFmpeg prepares, and refuses none or more than a day", () => {
+    expect(loadConfig({ ...valid, MAX_RECORDING_HOURS: "3" }).media.maxHours).toBe(3);
+    for (const bad of ["0", "25", "1.5", "all"]) {
+      expect(
+        problemsOf({ ...valid, MAX_RECORDING_HOURS: bad }).map((p) => p.split(" ")[0]),
+      ).toEqual(["MAX_RECORDING_HOURS"]);
+    }
   });
 
   it("lists every missing variable at once", () => {

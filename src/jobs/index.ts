@@ -12,7 +12,6 @@ export {
   readChannelSettings,
   uploadOptions,
 } from "./channel-settings.ts";
-export { checkRecording, type StartRefusal } from "./check-recording.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export {
@@ -32,7 +31,7 @@ export {
   type StartResult,
   type UploadResult,
 } from "./job-service.ts";
-export { MAX_SOURCE_BYTES, type MediaPort, type PrepareOutcome } from "./media-port.ts";
+export type { MediaPort, PrepareOutcome } from "./media-port.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { SpeakerMapEntry } from "../notetaker/index.ts";
+import { checkRecording, type StartRefusal } from "../recordings/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
@@ -11,7 +12,6 @@ import {
   ChannelSettingsStore,
   uploadOptions,
 } from "./channel-settings.ts";
-import { checkRecording, type StartRefusal } from "./check-recording.ts";
 import { forgetInstall, forgetWorkspace } from "./forget-workspace.ts";
 import {
   isActive,

@@ -248,6 +248,8 @@ export class JobRunner {
       if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
       const next = await this.#stepSafely(job, signal, holdLease);
       if (signal.reason instanceof LeaseLost) return;
+      // Ended: its folder goes (empty by now, but for what a failure left).
+      if (!isActive(next)) await this.#files.removeAllOf(id);
       if (!isActive(next) || next.wakeAt === undefined) return;
       if (next.wakeAt > this.#o.now()) return;
       // Due now, in the other queue: it goes again once this run ends.

@@ -1,10 +1,18 @@
-import { INPUT_GUARD, runTool } from "./run-tool.ts";
+import { resolve } from "node:path";
+import { uploadInput } from "./read-upload.ts";
+import { runTool } from "./run-tool.ts";
 import type { MediaTools } from "./tools.ts";
 
 export interface ExtractSpeechOptions {
   input: string;
+  /** The demuxer the input's bytes were sniffed as: the only one FFmpeg may use. */
+  demuxer: string;
   /** Written as Ogg Opus; the caller names it (`.ogg`, one of the Note Service's formats). */
   output: string;
+  /** FFmpeg stops writing after this much sound (`-t`), whatever the container claimed. */
+  maxSeconds: number;
+  /** FFmpeg stops writing past this size (`-fs`). */
+  maxBytes: number;
   /** From `probeMedia`: progress is a fraction of it. */
   durationSec: number | undefined;
   timeoutMs: number;
@@ -45,9 +53,14 @@ export const SPEECH_ARGS = [
   "ogg",
 ] as const;
 
-/** Extracts the speech of `input` into `output` (see {@link SPEECH_ARGS}). */
-export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions): Promise<void> {
+/**
+ * Extracts the speech of `input` into `output` (see {@link SPEECH_ARGS}); resolves with how
+ * many seconds of sound were written (the last position FFmpeg reported), which is
+ * `maxSeconds` when the recording went on past it.
+ */
+export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions): Promise<number> {
   const durationUs = o.durationSec === undefined ? undefined : o.durationSec * 1e6;
+  let writtenUs = 0;
   await runTool(
     tools.ffmpeg,
     [
@@ -56,31 +69,35 @@ export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions):
       "-loglevel",
       "error",
       "-y",
-      "-threads",
-      "1",
-      ...INPUT_GUARD,
-      "-i",
-      o.input,
+      ...uploadInput(o.input, o.demuxer),
       ...SPEECH_ARGS,
+      "-t",
+      String(o.maxSeconds),
+      "-fs",
+      String(o.maxBytes),
       // key=value lines on stdout, a block every half second; no stats on stderr.
       "-progress",
       "pipe:1",
       "-stats_period",
       "0.5",
       "-nostats",
-      o.output,
+      `file:${resolve(o.output)}`,
     ],
     {
       timeoutMs: o.timeoutMs,
       signal: o.signal,
       onStart: o.onStart,
+      addressSpace: tools.addressSpace,
       onLine: (line) => {
-        if (durationUs === undefined || o.onProgress === undefined) return;
         const position = positionUsOf(line);
-        if (position !== undefined) o.onProgress(Math.min(1, Math.max(0, position / durationUs)));
+        if (position === undefined) return;
+        writtenUs = Math.max(writtenUs, position);
+        if (durationUs === undefined || o.onProgress === undefined) return;
+        o.onProgress(Math.min(1, Math.max(0, position / durationUs)));
       },
     },
   );
+  return writtenUs / 1e6;
 }
 
 /**

@@ -1,6 +1,7 @@
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import { MAX_SOURCE_BYTES, type MediaPort, type PrepareOutcome } from "../jobs/media-port.ts";
+import type { MediaPort, PrepareOutcome } from "../jobs/media-port.ts";
+import { checkProbed, MAX_AUDIO_BYTES, MAX_SOURCE_BYTES } from "../recordings/index.ts";
 import { extractSpeech } from "./extract-speech.ts";
 import { probeMedia } from "./probe.ts";
 import { ToolError } from "./run-tool.ts";
@@ -9,46 +10,90 @@ import type { MediaTools } from "./tools.ts";
 export interface PreparerOptions {
   /** FFmpeg processes at once in this process (FFMPEG_CONCURRENCY). */
   concurrency: number;
-  /** Time one preparation may take once it runs (FFMPEG_TIMEOUT_MINUTES). */
+  /** The most time one preparation may take once it runs (FFMPEG_TIMEOUT_MINUTES). */
   timeoutMs: number;
+  /** The longest recording taken (MAX_RECORDING_HOURS). */
+  maxHours: number;
   logger: Logger;
 }
 
 /**
- * The job layer's {@link MediaPort} over FFmpeg: ffprobe first (no audio stream → "no
- * sound"), then the extraction, at most `concurrency` at once — each FFmpeg takes a core.
+ * How fast FFmpeg must get through a recording, at the least, in seconds of sound per
+ * second: it decodes only the sound and writes 16 kHz mono, which goes at a few hundred
+ * times real time on one core (an hour of 720p video in ~19 s, test/bench/prepare.ts).
+ * A file that takes longer for the length it declares is not a recording to wait for.
+ */
+const MIN_SPEED = 20;
+/** What every run may take whatever its length: starting FFmpeg, a slow disk. */
+const MIN_RUN_MS = 60_000;
+
+/**
+ * The job layer's {@link MediaPort} over FFmpeg, at most `concurrency` at once (each
+ * FFmpeg takes a core). ffprobe reads the header first and the recording is refused,
+ * before anything is decoded, when it has no sound, declares more than `maxHours` or
+ * frames no meeting has; the extraction is then bounded by the declared length (run time,
+ * `-t`), the Note Service's size (`-fs`) and memory (`read-upload.ts`).
  */
 export function createPreparer(tools: MediaTools, o: PreparerOptions): MediaPort {
   const slots = new PQueue({ concurrency: o.concurrency });
+  const maxSeconds = o.maxHours * 3600;
   return {
     maxSourceBytes: MAX_SOURCE_BYTES,
-    prepare: ({ input, output, signal, onProgress }) =>
+    prepare: ({ input, demuxer, output, signal, onProgress }) =>
       slots.add(
         async (): Promise<PrepareOutcome> => {
+          let budget = { ms: o.timeoutMs, fromLength: false };
           try {
-            const info = await probeMedia(tools, input, signal);
-            if (!info.hasAudio) return { ok: false, reason: "no_sound" };
-            await extractSpeech(tools, {
+            const info = await probeMedia(tools, { path: input, demuxer, signal });
+            const refusal = checkProbed(info, o.maxHours);
+            if (refusal !== undefined) return refused(refusal, o.maxHours);
+            budget = runBudget(info.durationSec ?? maxSeconds, o.timeoutMs);
+            const written = await extractSpeech(tools, {
               input,
+              demuxer,
               output,
               durationSec: info.durationSec,
-              timeoutMs: o.timeoutMs,
+              // One byte over the cap: a file that reaches it is refused, never cut short.
+              maxBytes: MAX_AUDIO_BYTES + 1,
+              maxSeconds,
+              timeoutMs: budget.ms,
               signal,
               onProgress,
             });
+            // The container declared less than it holds: refused, never cut short.
+            if (written >= maxSeconds - 1) return refused("too_long", o.maxHours);
             return { ok: true };
           } catch (error) {
             if (!(error instanceof ToolError)) throw error;
-            o.logger.warn({ err: error }, "FFmpeg could not prepare a recording");
+            o.logger.warn({ err: error, demuxer }, "FFmpeg could not prepare a recording");
             if (error.reason === "timeout") {
-              return { ok: false, reason: "timeout", minutes: Math.round(o.timeoutMs / 60_000) };
+              // Far slower than its length allows: the file's doing. Past the admin's own
+              // limit: the limit's, and Retry may find a quieter machine.
+              return budget.fromLength
+                ? { ok: false, reason: "prepare_too_slow" }
+                : { ok: false, reason: "timeout", minutes: Math.round(o.timeoutMs / 60_000) };
             }
             // A spawn failure (FFmpeg removed since start-up) is not the file's fault.
             if (error.reason === "spawn") throw error;
-            return { ok: false, reason: "unreadable" };
+            return { ok: false, reason: "prepare_failed" };
           }
         },
         { signal },
       ),
   };
+}
+
+/** The time a recording of `seconds` may take, and whether its length (not the cap) set it. */
+function runBudget(seconds: number, capMs: number): { ms: number; fromLength: boolean } {
+  const ms = Math.ceil(MIN_RUN_MS + (seconds * 1000) / MIN_SPEED);
+  return ms < capMs ? { ms, fromLength: true } : { ms: capMs, fromLength: false };
+}
+
+function refused(
+  reason: "no_sound" | "too_long" | "frame_too_large",
+  maxHours: number,
+): PrepareOutcome {
+  return reason === "too_long"
+    ? { ok: false, reason, detail: String(maxHours) }
+    : { ok: false, reason };
 }

@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { INPUT_GUARD, runTool, ToolError } from "./run-tool.ts";
+import type { ProbedRecording } from "../recordings/index.ts";
+import { OVERSIZED_FRAME, uploadInput } from "./read-upload.ts";
+import { runTool, ToolError } from "./run-tool.ts";
 import type { MediaTools } from "./tools.ts";
 
 /** What ffprobe says of a recording. */
-export interface MediaInfo {
-  /** Length in seconds; undefined when the container does not say (progress is then unknown). */
-  durationSec: number | undefined;
-  hasAudio: boolean;
+export interface MediaInfo extends ProbedRecording {
   hasVideo: boolean;
 }
 
@@ -14,27 +13,43 @@ const PROBE_TIMEOUT_MS = 60_000;
 
 /** The parts of `ffprobe -show_format -show_streams -of json` read here. */
 const probeSchema = z.object({
-  streams: z.array(z.looseObject({ codec_type: z.string().optional() })).default([]),
+  streams: z
+    .array(
+      z.looseObject({
+        codec_type: z.string().optional(),
+        width: z.number().int().nonnegative().optional(),
+        height: z.number().int().nonnegative().optional(),
+      }),
+    )
+    .default([]),
   format: z.looseObject({ duration: z.string().optional() }).optional(),
 });
 
 /**
- * Reads a recording's streams and length. Rejects with a {@link ToolError} when ffprobe
- * cannot read the file at all (not media, or damaged).
+ * Reads a recording's streams, length and frame sizes with ffprobe, through the one
+ * demuxer its bytes were sniffed as (`uploadInput`). Rejects with a {@link ToolError} when
+ * ffprobe cannot read the file at all (not that container, or damaged).
  */
 export async function probeMedia(
   tools: MediaTools,
-  path: string,
-  signal?: AbortSignal,
+  o: { path: string; demuxer: string; signal?: AbortSignal | undefined },
 ): Promise<MediaInfo> {
   const out = await runTool(
     tools.ffprobe,
-    ["-v", "error", ...INPUT_GUARD, "-show_format", "-show_streams", "-of", "json", "--", path],
-    { timeoutMs: PROBE_TIMEOUT_MS, signal },
+    [
+      "-v",
+      "error",
+      ...uploadInput(o.path, o.demuxer),
+      "-show_format",
+      "-show_streams",
+      "-of",
+      "json",
+    ],
+    { timeoutMs: PROBE_TIMEOUT_MS, signal: o.signal, addressSpace: tools.addressSpace },
   );
   let json: unknown;
   try {
-    json = JSON.parse(out);
+    json = JSON.parse(out.stdout);
   } catch (cause) {
     throw new ToolError("ffprobe printed something that is not JSON.", "exit", { cause });
   }
@@ -44,11 +59,14 @@ export async function probeMedia(
       cause: parsed.error,
     });
   }
-  const types = parsed.data.streams.map((stream) => stream.codec_type);
-  const duration = Number(parsed.data.format?.duration);
+  const { streams, format } = parsed.data;
+  const duration = Number(format?.duration);
+  const video = streams.filter((stream) => stream.codec_type === "video");
   return {
     durationSec: Number.isFinite(duration) && duration > 0 ? duration : undefined,
-    hasAudio: types.includes("audio"),
-    hasVideo: types.includes("video"),
+    hasAudio: streams.some((stream) => stream.codec_type === "audio"),
+    hasVideo: video.length > 0,
+    largestFramePixels: Math.max(0, ...video.map((s) => (s.width ?? 0) * (s.height ?? 0))),
+    oversizedFrame: OVERSIZED_FRAME.test(out.stderr),
   };
 }

@@ -13,6 +13,12 @@ export class ToolError extends Error {
   }
 }
 
+/** What a tool printed once it exited 0: all of stdout (unless read line by line), the end of stderr. */
+export interface ToolOutput {
+  stdout: string;
+  stderr: string;
+}
+
 export interface RunToolOptions {
   /** Killed (SIGKILL) when this runs out. */
   timeoutMs: number;
@@ -21,32 +27,47 @@ export interface RunToolOptions {
   /** Each line the tool writes to stdout, as it comes. */
   onLine?: ((line: string) => void) | undefined;
   onStart?: ((pid: number) => void) | undefined;
+  /**
+   * The most virtual memory the process may map (RLIMIT_AS), set through util-linux's
+   * `prlimit` at this path; without a path, the tool runs without that limit.
+   */
+  addressSpace?: { prlimit: string; bytes: number } | undefined;
 }
 
 /**
- * Options before FFmpeg's or ffprobe's input: the recording is a person's upload, so it may
- * read nothing but its own file. A playlist or reference file (HLS, concat, a movie with
- * external references) could otherwise make FFmpeg fetch URLs from inside our network or
- * read other local files into the audio. Only the `file` protocol is allowed; the downloads
- * are named by the bot, so the path itself is never a URL.
+ * The environment a tool runs with: PATH to find it and a fixed locale, nothing else. The
+ * bot's own environment holds its tokens and keys, and a process's environment is readable
+ * in /proc by anything running as the same user; FFmpeg reads hostile files.
  */
-export const INPUT_GUARD = ["-protocol_whitelist", "file"] as const;
+export function toolEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", LC_ALL: "C" };
+}
 
 /** The last part of a tool's stderr kept for the log: its error is at the end. */
 const STDERR_TAIL_CHARS = 2000;
 
 /**
- * Runs an FFmpeg tool (no shell: the arguments go as they are) and resolves with its
- * stdout once it exits 0. Resolves only after the process is gone: a caller that cleans
- * up after it never races a process still writing.
+ * Runs an FFmpeg tool (no shell: the arguments go as they are) with nothing of the bot's
+ * environment ({@link toolEnvironment}) and resolves with its output once it exits 0.
+ * Resolves only after the process is gone: a caller that cleans up after it never races a
+ * process still writing.
  */
 export function runTool(command: string, args: readonly string[], o: RunToolOptions) {
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<ToolOutput>((resolve, reject) => {
     if (o.signal?.aborted) {
       reject(o.signal.reason);
       return;
     }
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const limit = o.addressSpace;
+    // prlimit sets the limit on itself, then executes the tool in its place: same process.
+    const [file, argv] =
+      limit === undefined
+        ? [command, args]
+        : [limit.prlimit, [`--as=${limit.bytes}`, "--", command, ...args]];
+    const child = spawn(file, argv, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: toolEnvironment(),
+    });
     let stdout = "";
     let partial = "";
     let stderr = "";
@@ -86,7 +107,7 @@ export function runTool(command: string, args: readonly string[], o: RunToolOpti
       o.signal?.removeEventListener("abort", onAbort);
       if (abortReason !== undefined) reject(abortReason);
       else if (ended !== undefined) reject(ended);
-      else if (code === 0) resolve(stdout);
+      else if (code === 0) resolve({ stdout, stderr });
       else {
         const tail = stderr.trim().split("\n").slice(-3).join(" | ");
         reject(new ToolError(`${command} exited with ${code ?? signal}: ${tail}`, "exit"));

@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { ADDRESS_SPACE_BYTES } from "./read-upload.ts";
 import { runTool } from "./run-tool.ts";
 
 /** The FFmpeg programs the bot prepares recordings with. */
@@ -7,6 +8,11 @@ export interface MediaTools {
   ffprobe: string;
   /** The first line of `ffmpeg -version`, for the start-up log. */
   version: string;
+  /**
+   * The memory limit each run gets, through util-linux's `prlimit` (on every Linux with
+   * util-linux, the Docker image included); undefined where there is no prlimit.
+   */
+  addressSpace: { prlimit: string; bytes: number } | undefined;
 }
 
 const CHECK_TIMEOUT_MS = 10_000;
@@ -48,17 +54,30 @@ async function lookFor(o: {
         ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
         : ["ffprobe"];
   for (const ffprobe of candidates) {
-    if ((await versionOf(ffprobe)) !== undefined) return { ffmpeg, ffprobe, version };
+    if ((await versionOf(ffprobe)) !== undefined) {
+      return { ffmpeg, ffprobe, version, addressSpace: await addressSpaceLimit() };
+    }
   }
   return undefined;
 }
 
+/** `prlimit` when it runs and can limit a process's address space here; else undefined. */
+async function addressSpaceLimit(): Promise<MediaTools["addressSpace"]> {
+  const limit = { prlimit: "prlimit", bytes: ADDRESS_SPACE_BYTES };
+  try {
+    await runTool("true", [], { timeoutMs: CHECK_TIMEOUT_MS, addressSpace: limit });
+    return limit;
+  } catch {
+    return undefined;
+  }
+}
+
 async function versionOf(command: string): Promise<string | undefined> {
   try {
-    const out = await runTool(command, ["-hide_banner", "-version"], {
+    const { stdout } = await runTool(command, ["-hide_banner", "-version"], {
       timeoutMs: CHECK_TIMEOUT_MS,
     });
-    return out.split("\n")[0]?.trim() || command;
+    return stdout.split("\n")[0]?.trim() || command;
   } catch {
     return undefined;
   }

@@ -1,31 +1,9 @@
 import { stat } from "node:fs/promises";
-import { extname } from "node:path";
 import { z } from "zod";
+import { audioFormatOf, MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../recordings/index.ts";
 import { NoteTakerInputError } from "./errors.ts";
 import { ISO_639_1_CODES } from "./iso-639-1.ts";
 import { type SpeakerHint, speakerHintSchema } from "./schemas.ts";
-
-/** note-taker-api.md §8. */
-export const SUPPORTED_AUDIO_FORMATS = [
-  "mp3",
-  "mp4",
-  "wav",
-  "m4a",
-  "ogg",
-  "flac",
-  "aac",
-  "opus",
-  "webm",
-] as const;
-
-/** 300 MB, read as binary megabytes (314,572,800 bytes) — the larger reading of the spec. */
-export const MAX_AUDIO_BYTES = 300 * 1024 * 1024;
-
-/** The lower-case extension of a file name when it is a supported audio format. */
-export function audioFormatOf(filename: string): string | undefined {
-  const extension = extname(filename).slice(1).toLowerCase();
-  return (SUPPORTED_AUDIO_FORMATS as readonly string[]).includes(extension) ? extension : undefined;
-}
 
 /** Checks a recording on disk against the API's rules; returns its size in bytes. */
 export async function checkAudioFile(path: string, filename: string): Promise<number> {

@@ -1,4 +1,3 @@
-export { audioFormatOf, MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "./audio-rules.ts";
 export {
   NoteTakerClient,
   type NoteTakerClientOptions,
@@ -37,9 +36,3 @@ export type {
   SpeakerMapEntry,
   SpeakerMapInput,
 } from "./schemas.ts";
-export {
-  type AudioContainer,
-  SNIFF_BYTES,
-  type Sniffed,
-  sniffContainer,
-} from "./sniff-container.ts";

@@ -1,7 +1,8 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import type { SourceFile } from "../jobs/index.ts";
-import { audioFormatOf, safeFileName } from "../notetaker/index.ts";
+import { safeFileName } from "../notetaker/index.ts";
+import { audioFormatOf, declaredAudioFormat, describesMedia } from "../recordings/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
 export const slackFileSchema = z.looseObject({
@@ -34,53 +35,6 @@ export const slackFileSchema = z.looseObject({
 });
 export type SlackFile = z.infer<typeof slackFileSchema>;
 
-/** Slack `filetype` values and audio/video MIME types that map to a supported format. */
-const BY_FILETYPE: Record<string, string> = {
-  mp3: "mp3",
-  mp4: "mp4",
-  m4a: "m4a",
-  wav: "wav",
-  ogg: "ogg",
-  flac: "flac",
-  aac: "aac",
-  opus: "opus",
-  webm: "webm",
-  mpg: "mp3",
-  mpeg: "mp3",
-};
-const BY_MIMETYPE: Record<string, string> = {
-  "audio/mpeg": "mp3",
-  "audio/mp3": "mp3",
-  "audio/mpeg3": "mp3",
-  "audio/x-mpeg": "mp3",
-  "audio/x-mpeg-3": "mp3",
-  "audio/x-mp3": "mp3",
-  "audio/mp4a-latm": "m4a",
-  "audio/x-mp4": "m4a",
-  "audio/vnd.wave": "wav",
-  "audio/vnd.wav": "wav",
-  "audio/x-pn-wav": "wav",
-  "audio/x-aac": "aac",
-  "audio/aacp": "aac",
-  "audio/x-opus": "opus",
-  "audio/x-ogg": "ogg",
-  "application/ogg": "ogg",
-  "audio/mp4": "m4a",
-  "audio/x-m4a": "m4a",
-  "audio/m4a": "m4a",
-  "video/mp4": "mp4",
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/wave": "wav",
-  "audio/ogg": "ogg",
-  "audio/flac": "flac",
-  "audio/x-flac": "flac",
-  "audio/aac": "aac",
-  "audio/opus": "opus",
-  "audio/webm": "webm",
-  "video/webm": "webm",
-};
-
 /** Whether the event's file object is only a stub that `files.info` must complete. */
 export function needsFileInfo(file: SlackFile): boolean {
   return (
@@ -99,10 +53,11 @@ export function needsFileInfo(file: SlackFile): boolean {
  */
 export function toSourceFile(file: SlackFile, canPrepare = false): SourceFile | undefined {
   const name = safeFileName(file.name || file.title || file.id);
-  const format =
-    audioFormatOf(name) ??
-    BY_FILETYPE[(file.filetype ?? "").toLowerCase()] ??
-    BY_MIMETYPE[(file.mimetype ?? "").toLowerCase().split(";")[0]?.trim() ?? ""];
+  const format = declaredAudioFormat({
+    name,
+    filetype: file.filetype,
+    mimetype: file.mimetype,
+  });
   const url = file.url_private_download ?? file.url_private;
   if (url === undefined || !isHttpUrl(url)) return undefined;
   // Audio or video in another format: FFmpeg prepares it, the name stays as people know it.
@@ -147,47 +102,6 @@ export type FileKind =
   | { kind: "other" }
   | { kind: "unreadable" };
 
-/** File extensions of audio and video formats the Note Service does not take. */
-const OTHER_MEDIA_EXTENSIONS = new Set([
-  "3g2",
-  "3gp",
-  "aif",
-  "aifc",
-  "aiff",
-  "amr",
-  "ape",
-  "asf",
-  "au",
-  "avi",
-  "caf",
-  "dv",
-  "f4v",
-  "flv",
-  "m2ts",
-  "m4b",
-  "m4v",
-  "mka",
-  "mkv",
-  "mov",
-  "mp2",
-  "mpe",
-  "mts",
-  "mxf",
-  "oga",
-  "qt",
-  "ra",
-  "ram",
-  "rm",
-  "rmvb",
-  "spx",
-  "ts",
-  "voc",
-  "vob",
-  "weba",
-  "wma",
-  "wmv",
-  "wv",
-]);
 const UNREADABLE_MODES = new Set(["hidden_by_limit", "tombstone"]);
 
 /**
@@ -208,19 +122,12 @@ export function classifyFile(file: SlackFile, canPrepare = false): FileKind {
 
 /** Whether Slack's description of a file says audio or video (by MIME type, kind or extension). */
 export function isMediaFile(file: SlackFile): boolean {
-  const mime = (file.mimetype ?? "").toLowerCase();
-  const display = (file.media_display_type ?? "").toLowerCase();
-  const extension = extname(file.name ?? "")
-    .slice(1)
-    .toLowerCase();
-  return (
-    mime.startsWith("audio/") ||
-    mime.startsWith("video/") ||
-    display === "audio" ||
-    display === "video" ||
-    OTHER_MEDIA_EXTENSIONS.has(extension) ||
-    OTHER_MEDIA_EXTENSIONS.has((file.filetype ?? "").toLowerCase())
-  );
+  return describesMedia({
+    name: file.name,
+    filetype: file.filetype,
+    mimetype: file.mimetype,
+    mediaDisplayType: file.media_display_type,
+  });
 }
 
 /**

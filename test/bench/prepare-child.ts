@@ -6,7 +6,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { fileReader } from "../../src/jobs/check-download.ts";
 import { extractSpeech, findMediaTools, probeMedia } from "../../src/media/index.ts";
+import { demuxerOf, MAX_AUDIO_BYTES, sniffRecording } from "../../src/recordings/index.ts";
 
 export interface PrepareReport {
   /** `ffmpeg -version`'s first line, as the bot found it. */
@@ -24,6 +26,8 @@ export interface PrepareReport {
   peakRss: number;
   /** FFmpeg: its last `VmHWM` and the largest `VmRSS` of its 50 ms samples. */
   ffmpegHwm: number;
+  /** FFmpeg's largest `VmPeak` (address space mapped): what its memory limit must leave room for. */
+  ffmpegVmPeak: number;
   ffmpegPeakRss: number;
   ffmpegSamples: number;
   inBytes: number;
@@ -70,7 +74,7 @@ const baselineRss = statusBytes("self", "VmRSS");
 const startupHwm = statusBytes("self", "VmHWM");
 writeFileSync("/proc/self/clear_refs", "5");
 
-const ffmpeg = { pid: 0, hwm: 0, peakRss: 0, samples: 0 };
+const ffmpeg = { pid: 0, hwm: 0, peakRss: 0, vmPeak: 0, samples: 0 };
 const sampler = setInterval(() => {
   if (ffmpeg.pid === 0) return;
   const hwm = statusBytes(ffmpeg.pid, "VmHWM");
@@ -78,6 +82,7 @@ const sampler = setInterval(() => {
   if (Number.isNaN(hwm)) return;
   ffmpeg.hwm = Math.max(ffmpeg.hwm, hwm);
   ffmpeg.peakRss = Math.max(ffmpeg.peakRss, rss);
+  ffmpeg.vmPeak = Math.max(ffmpeg.vmPeak, statusBytes(ffmpeg.pid, "VmPeak") || 0);
   ffmpeg.samples++;
 }, 50);
 
@@ -86,12 +91,17 @@ let lastFraction: number | undefined;
 const cpuBefore = process.cpuUsage();
 const childBefore = childrenCpuMs();
 const started = performance.now();
-const info = await probeMedia(tools, input);
+const demuxer = demuxerOf(await sniffRecording(fileReader(input)));
+if (demuxer === undefined) throw new Error(`${input} is not a recording the bot takes`);
+const info = await probeMedia(tools, { path: input, demuxer });
 const probed = performance.now();
 const childProbed = childrenCpuMs();
 await extractSpeech(tools, {
   input,
+  demuxer,
   output,
+  maxSeconds: 8 * 3600,
+  maxBytes: MAX_AUDIO_BYTES + 1,
   durationSec: info.durationSec,
   timeoutMs: 30 * 60_000,
   onStart: (pid) => {
@@ -118,6 +128,7 @@ const report: PrepareReport = {
   peakRss: statusBytes("self", "VmHWM"),
   ffmpegHwm: ffmpeg.hwm,
   ffmpegPeakRss: ffmpeg.peakRss,
+  ffmpegVmPeak: ffmpeg.vmPeak,
   ffmpegSamples: ffmpeg.samples,
   inBytes: (await stat(input)).size,
   outBytes: (await stat(output)).size,

@@ -6,7 +6,8 @@
  * Usage: node --expose-gc test/bench/relay-child.ts URL TOKEN DEST BYTES BASE_URL API_KEY
  */
 import { rm } from "node:fs/promises";
-import { MAX_AUDIO_BYTES, NoteTakerClient } from "../../src/notetaker/index.ts";
+import { NoteTakerClient } from "../../src/notetaker/index.ts";
+import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { downloadSlackFile, slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 
 const [url, token, destPath, bytes, baseUrl, apiKey] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { audioFormatOf } from "../../src/notetaker/index.ts";
+import { audioFormatOf } from "../../src/recordings/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import type { FakeMessage, SlackFileObject } from "../fakes/slack/fake-slack-types.ts";

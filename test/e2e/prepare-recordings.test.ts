@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
+import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { FFMPEG_AVAILABLE, ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import { sniffContainer } from "../../src/notetaker/index.ts";
+import { sniffContainer } from "../../src/recordings/index.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/audio");
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/notetaker/index.ts";
+import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/recordings/index.ts";
 import { classifyFile, type SlackFile } from "../../src/slack/recording-file.ts";
 import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "../e2e/stack.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
@@ -487,7 +487,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
   it("a file_share whose url_private_download is not a URL is answered, and leaves no unreadable job", async () => {
     const file = h.stack.fake.addFile({
       name: "standup.mp3",
-      bytes: recordingBytes("standup.mp3", 100, 1),
+      bytes: recordingBytes("standup.mp3", 512, 1),
       user: ALICE,
     });
     const ts = await share([{ ...file, url_private_download: "not a url", url_private: "nope" }]);
@@ -504,7 +504,7 @@ describe.concurrent("regressions: bugs the hostile event runs found", () => {
     try {
       const file = h.stack.fake.addFile({
         name: "sync.mp3",
-        bytes: recordingBytes("sync.mp3", 100, 1),
+        bytes: recordingBytes("sync.mp3", 512, 1),
         user: ALICE,
       });
       const ts = await share([{ ...file, url_private_download: `${foreign.origin}/x.mp3` }]);

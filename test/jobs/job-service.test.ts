@@ -6,7 +6,7 @@ import {
   JobRepository,
   JobService,
 } from "../../src/jobs/index.ts";
-import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
+import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -27,6 +27,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
     media = createPreparer(tools, {
       concurrency: 1,
       timeoutMs: 60_000,
+      maxHours: 8,
       logger: pino({ level: "silent" }),
     });
   });
@@ -56,45 +57,64 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
 
   const tempFiles = () => readdir(join(temp.dir, "jobs")).catch(() => []);
 
+  /** A three-second movie with sound, as Slack would serve it. */
+  const makeMovie = (path: string) =>
+    ffmpeg(
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=s=160x120:r=10",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine",
+      "-t",
+      "3",
+      "-c:v",
+      "libx264",
+      "-c:a",
+      "aac",
+      path,
+    );
+
   describe("the preparing stage", () => {
     it("after a restart mid-way, starts over from the kept download and cleans the partial file", async () => {
       const movie = join(temp.dir, "slack-standup.mov");
-      await ffmpeg(
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=s=160x120:r=10",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine",
-        "-t",
-        "3",
-        "-c:v",
-        "libx264",
-        "-c:a",
-        "aac",
-        movie,
-      );
-      jobs = testJobs({
-        store,
-        client,
-        gateway: new RecordingGateway({ sourcePath: movie }),
-        tempDir: temp.dir,
-        overrides: { media },
-      });
+      await makeMovie(movie);
+      const gateway = new RecordingGateway({ sourcePath: movie });
+      jobs = testJobs({ store, client, gateway, tempDir: temp.dir, overrides: { media } });
       // The job as a crash left it: in `preparing`, its download kept, FFmpeg's output half written.
       const id = "job-restarted-mid-prepare";
-      const download = join(temp.dir, "jobs", `${id}.audio`);
-      const partial = join(temp.dir, "jobs", `${id}.prepared.ogg.part`);
+      const download = join(temp.dir, "jobs", id, "source.audio");
+      const partial = join(temp.dir, "jobs", id, "prepared.ogg.part");
       await jobs.runner.start();
+      await mkdir(join(temp.dir, "jobs", id), { mode: 0o700 });
       await ffmpeg("-i", movie, "-c", "copy", "-f", "mov", download);
       await writeFile(partial, "half of an ogg file");
       await jobs.repo.create({ ...preparingJob(id, download), fraction: 0.4 });
       const job = await waitForStage(jobs.service.get.bind(jobs.service), id, "naming", "failed");
       expect(job?.stage).toBe("naming");
       expect(client.audioNames).toEqual(["standup.ogg"]);
-      // The half-written file, the download and the prepared audio are all gone.
+      // Not downloaded again: the kept download was prepared.
+      expect(gateway.records.filter((r) => r.op === "download")).toEqual([]);
+      // The half-written file, the download, the prepared audio and the folder are all gone.
+      expect(await tempFiles()).toEqual([]);
+    });
+
+    it("downloads again, into the job's own folder, what an earlier version kept beside other jobs' files", async () => {
+      const movie = join(temp.dir, "slack-standup.mov");
+      await makeMovie(movie);
+      const gateway = new RecordingGateway({ sourcePath: movie });
+      jobs = testJobs({ store, client, gateway, tempDir: temp.dir, overrides: { media } });
+      const id = "job-from-an-earlier-version";
+      const flat = join(temp.dir, "jobs", `${id}.audio`);
+      await jobs.runner.start();
+      await ffmpeg("-i", movie, "-c", "copy", "-f", "mov", flat);
+      await jobs.repo.create(preparingJob(id, flat));
+      const job = await waitForStage(jobs.service.get.bind(jobs.service), id, "naming", "failed");
+      expect(job?.stage).toBe("naming");
+      expect(gateway.records.filter((r) => r.op === "download")).toHaveLength(1);
+      expect(client.audioNames).toEqual(["standup.ogg"]);
       expect(await tempFiles()).toEqual([]);
     });
 

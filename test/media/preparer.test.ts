@@ -56,13 +56,14 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
 
   describe("the preparer", () => {
     const preparer = (timeoutMs = 60_000) =>
-      createPreparer(tools, { concurrency: 1, timeoutMs, logger });
+      createPreparer(tools, { concurrency: 1, timeoutMs, maxHours: 8, logger });
     const signal = () => new AbortController().signal;
 
     it("extracts mono speech as Ogg Opus, as long as the source, reporting progress up to 1", async () => {
       const fractions: number[] = [];
       const outcome = await preparer().prepare({
         input: path("talk.mov"),
+        demuxer: "mov",
         output: path("talk.ogg"),
         signal: signal(),
         onProgress: (f) => fractions.push(f),
@@ -78,14 +79,21 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
     it("says a video has no sound, and a file FFmpeg cannot read is unreadable", async () => {
       const p = preparer();
       const run = (input: string) =>
-        p.prepare({ input, output: path("out.ogg"), signal: signal(), onProgress: () => {} });
+        p.prepare({
+          input,
+          demuxer: "mov",
+          output: path("out.ogg"),
+          signal: signal(),
+          onProgress: () => {},
+        });
       expect(await run(path("mute.mov"))).toEqual({ ok: false, reason: "no_sound" });
-      expect(await run(path("notes.mov"))).toEqual({ ok: false, reason: "unreadable" });
+      expect(await run(path("notes.mov"))).toEqual({ ok: false, reason: "prepare_failed" });
     });
 
     it("kills FFmpeg past its time limit", async () => {
       const outcome = await preparer(50).prepare({
         input: path("long.flac"),
+        demuxer: "flac",
         output: path("long-timeout.ogg"),
         signal: signal(),
         onProgress: () => {},
@@ -98,6 +106,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
       const controller = new AbortController();
       const running = preparer().prepare({
         input: path("long.flac"),
+        demuxer: "flac",
         output: path("long-abort.ogg"),
         signal: controller.signal,
         onProgress: () => controller.abort(new Error("canceled by Bob")),
@@ -114,6 +123,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
       // The first is five minutes of sound: it reports progress several times.
       const first = p.prepare({
         input: path("long.flac"),
+        demuxer: "flac",
         output: path("first.ogg"),
         signal: signal(),
         onProgress: () => {
@@ -122,6 +132,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
       });
       const second = p.prepare({
         input: path("talk-2.mov"),
+        demuxer: "mov",
         output: path("second.ogg"),
         signal: signal(),
         onProgress: () => {},

@@ -4,7 +4,7 @@ import { createReadStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
+import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { type EmulatorProcess, spawnEmulator } from "../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 

@@ -1,5 +1,3 @@
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
@@ -9,7 +7,16 @@ import { JobStepError } from "../failure-policy.ts";
 import type { NotePerson } from "../gateway.ts";
 import type { Job, JobIn, NoteInputs } from "../job.ts";
 import type { StepContext } from "../step.ts";
-import { advance, isFile, MAX_RELINKS, type Reducers, startWriting } from "./kit.ts";
+import { TempFiles } from "../temp-files.ts";
+import {
+  advance,
+  isFile,
+  jobFile,
+  MAX_RELINKS,
+  type Reducers,
+  removeJobFile,
+  startWriting,
+} from "./kit.ts";
 
 type Delivering = JobIn<"delivering">;
 
@@ -101,7 +108,7 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
     const fileId = await ctx.gateway.uploadDocx(job, docxPath, ctx.signal);
     job = await ctx.update(job, { type: "docx_uploaded", fileId });
   }
-  if (docxPath !== undefined) await rm(docxPath, { force: true });
+  if (docxPath !== undefined) await removeJobFile(ctx, docxPath);
   if (settings.transcript) job = await deliverTranscript(ctx, job);
   if (settings.canvas && job.canvasRefused === undefined) {
     job = await deliverCanvas(ctx, job, markdown, people);
@@ -174,7 +181,8 @@ async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<D
 async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
   const onDisk = job.docxPath !== undefined && (await isFile(job.docxPath));
   if (onDisk || job.docxFileId !== undefined) return job;
-  const path = join(ctx.tempDir, `${job.id}.docx`);
+  const path = jobFile(ctx, job, "notes.docx");
+  await TempFiles.makeFolderFor(path);
   try {
     await ctx.client.downloadDocx(job.docxUrl, path, ctx.signal);
   } catch (error) {

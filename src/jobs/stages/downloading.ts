@@ -1,10 +1,11 @@
-import { rm, stat } from "node:fs/promises";
-import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
-import { checkDownload, type DownloadVerdict } from "../check-download.ts";
+import { stat } from "node:fs/promises";
+import { MAX_AUDIO_BYTES } from "../../recordings/index.ts";
+import { checkDownload } from "../check-download.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
-import { enter, NEW_POLL, type Reducers } from "./kit.ts";
+import { TempFiles } from "../temp-files.ts";
+import { enter, NEW_POLL, type Reducers, removeJobFile } from "./kit.ts";
 import { mayRelay, startRelay } from "./relay.ts";
 
 /** The recording on its way from Slack to the temp folder (and, relayed, to the service). */
@@ -33,8 +34,9 @@ export const downloadingReducers: Reducers<"downloading"> = {
 export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading">): Promise<Job> {
   // The intent is stored first, as before any submission: the API has no idempotency key.
   const current = mayRelay(job) ? await ctx.update(job, { type: "relay_started" }) : job;
+  await TempFiles.makeFolderFor(current.tempPath);
   const relay = current.relayStartedAt === undefined ? undefined : startRelay(ctx, current);
-  let verdict: DownloadVerdict;
+  let verdict: "as_is" | "prepare";
   try {
     await ctx.gateway.downloadSource(current, current.tempPath, ctx.signal, {
       maxBytes: ctx.media?.maxSourceBytes ?? MAX_AUDIO_BYTES,
@@ -54,7 +56,7 @@ export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading"
     const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
     const relayed = await ctx.commit(current, { type: "relayed", taskId, wakeAt });
     // The service has the recording: the local copy goes at once.
-    await rm(current.tempPath, { force: true });
+    await removeJobFile(ctx, current.tempPath);
     return ctx.showStatus(relayed, "stage");
   }
   const downloaded = await ctx.commit(current, {
@@ -68,7 +70,7 @@ export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading"
  * Refuses an empty download and looks at its first bytes; a failure here deletes the copy
  * (the runner's clean-up) before any other Note Service call.
  */
-async function check(ctx: StepContext, job: JobIn<"downloading">): Promise<DownloadVerdict> {
+async function check(ctx: StepContext, job: JobIn<"downloading">): Promise<"as_is" | "prepare"> {
   const size = await stat(job.tempPath).then(
     (s) => s.size,
     () => 0,

@@ -1,9 +1,10 @@
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
-import { audioFormatOf } from "../../notetaker/index.ts";
+import { rm, rmdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { audioFormatOf } from "../../recordings/index.ts";
 import type { EventOf, JobEventType } from "../events.ts";
 import type { Job, JobIn, NoteInputs, Stage } from "../job.ts";
 import type { StepContext } from "../step.ts";
+import { TempFiles } from "../temp-files.ts";
 
 /**
  * What a stage module holds beside its step: for each event the stage takes, the job it
@@ -79,11 +80,26 @@ export function startWriting(
 }
 
 /**
- * Temp files are named after their job: start-up clean-up knows whose they are. The
- * extension is one of the known audio formats, never a piece of the file's name.
+ * A file of the job in its own folder (`TempFiles`): start-up clean-up knows whose it is,
+ * and FFmpeg reading it can reach nothing of another job.
+ */
+export function jobFile(ctx: StepContext, job: Job, name: string): string {
+  return join(TempFiles.folderOf(ctx.tempDir, job.id), name);
+}
+
+/** Deletes a file of the job, and the job's folder once nothing else is in it. */
+export async function removeJobFile(ctx: StepContext, path: string): Promise<void> {
+  await rm(path, { force: true });
+  const folder = dirname(path);
+  if (dirname(folder) === ctx.tempDir) await rmdir(folder).catch(() => undefined);
+}
+
+/**
+ * Where the recording is downloaded. The extension is one of the known audio formats,
+ * never a piece of the file's name.
  */
 export function audioPath(ctx: StepContext, job: Job): string {
-  return join(ctx.tempDir, `${job.id}.${audioFormatOf(job.source.filename) ?? "audio"}`);
+  return jobFile(ctx, job, `source.${audioFormatOf(job.source.filename) ?? "audio"}`);
 }
 
 /** `{ [key]: value }` when the value is there, `{}` otherwise (optional fields). */

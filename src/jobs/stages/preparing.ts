@@ -1,10 +1,13 @@
 import { rename, rm, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
-import { MAX_AUDIO_BYTES } from "../../notetaker/index.ts";
+import { dirname, extname } from "node:path";
+import { demuxerOf, MAX_AUDIO_BYTES } from "../../recordings/index.ts";
+import { sniffFile } from "../check-download.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
+import type { PrepareOutcome } from "../media-port.ts";
 import type { StepContext } from "../step.ts";
-import { audioPath, enter, isFile, NEW_POLL, type Reducers } from "./kit.ts";
+import { TempFiles } from "../temp-files.ts";
+import { audioPath, enter, isFile, jobFile, NEW_POLL, type Reducers } from "./kit.ts";
 
 /** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
 export const preparingReducers: Reducers<"preparing"> = {
@@ -18,9 +21,11 @@ export const preparingReducers: Reducers<"preparing"> = {
 };
 
 /**
- * Prepares the kept download into `<job>.prepared.ogg`. FFmpeg writes a `.part` file that
- * becomes the prepared audio only once complete; a run cut short (a crash, a restart,
- * Cancel) starts over from the download, after deleting what the last one left.
+ * Prepares the kept download into `prepared.ogg` beside it. FFmpeg reads it with the one
+ * demuxer its bytes are (sniffed again here: the disk is the truth) and writes a `.part`
+ * file that becomes the prepared audio only once complete; a run cut short (a crash, a
+ * restart, Cancel) starts over from the download, after deleting what the last one left.
+ * A refusal for what the file is fails the job without Retry: FFmpeg never reads it again.
  */
 export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): Promise<Job> {
   const { media } = ctx;
@@ -28,10 +33,15 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
     // FFmpeg was there when the job was downloaded, and is gone since (a new image).
     throw new JobStepError({ code: "prepare_failed", detail: "no_ffmpeg" }, true);
   }
-  if (!(await isFile(job.tempPath))) {
-    // Downloaded by another replica, or lost with a container's disk: download it here.
+  const inOwnFolder = dirname(job.tempPath) === TempFiles.folderOf(ctx.tempDir, job.id);
+  if (!inOwnFolder || !(await isFile(job.tempPath))) {
+    // Downloaded by another replica, lost with a container's disk, or kept by an earlier
+    // version beside other jobs' files: download it here, into the job's own folder.
+    if (!inOwnFolder) await rm(job.tempPath, { force: true });
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
+  const demuxer = demuxerOf(await sniffFile(job.tempPath));
+  if (demuxer === undefined) throw new JobStepError({ code: "not_audio" }, false);
   const output = preparedPath(ctx, job);
   const partial = `${output}.part`;
   await rm(partial, { force: true });
@@ -41,6 +51,7 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
   const outcome = await media
     .prepare({
       input: job.tempPath,
+      demuxer,
       output: partial,
       signal: ctx.signal,
       onProgress: (fraction) => {
@@ -61,13 +72,7 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
     });
   if (!outcome.ok) {
     await rm(partial, { force: true });
-    if (outcome.reason === "timeout") {
-      throw new JobStepError({ code: "timeout", detail: String(outcome.minutes) }, true);
-    }
-    throw new JobStepError(
-      { code: outcome.reason === "no_sound" ? "no_sound" : "prepare_failed" },
-      false,
-    );
+    throw failureOf(outcome);
   }
   const size = (await stat(partial)).size;
   if (size > MAX_AUDIO_BYTES) {
@@ -86,9 +91,24 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
   return ctx.showStatus(prepared, "stage");
 }
 
-/** The prepared audio of a job; named after it, so start-up clean-up knows whose it is. */
+/**
+ * The job's failure for a preparation that did not end well: the admin's time limit may
+ * pass on a quieter machine (Retry); everything else is what the file is.
+ */
+function failureOf(outcome: Exclude<PrepareOutcome, { ok: true }>): JobStepError {
+  switch (outcome.reason) {
+    case "timeout":
+      return new JobStepError({ code: "timeout", detail: String(outcome.minutes) }, true);
+    case "too_long":
+      return new JobStepError({ code: "too_long", detail: outcome.detail }, false);
+    default:
+      return new JobStepError({ code: outcome.reason }, false);
+  }
+}
+
+/** The prepared audio of a job, in its folder. */
 export function preparedPath(ctx: StepContext, job: Job): string {
-  return join(ctx.tempDir, `${job.id}.prepared.ogg`);
+  return jobFile(ctx, job, "prepared.ogg");
 }
 
 /** `standup.mov` → `standup.ogg`: the name the Note Service gets for prepared audio. */

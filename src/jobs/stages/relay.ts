@@ -1,12 +1,12 @@
+import { isRetryable, NoteTakerError } from "../../notetaker/index.ts";
 import {
   audioFormatOf,
-  isRetryable,
   MAX_AUDIO_BYTES,
-  NoteTakerError,
-  SNIFF_BYTES,
-  sniffContainer,
-} from "../../notetaker/index.ts";
-import { readHead, verdictOf } from "../check-download.ts";
+  type ReadAt,
+  type Sniffed,
+  sniffRecording,
+} from "../../recordings/index.ts";
+import { decide, fileReader } from "../check-download.ts";
 import { readGrowingFile, WriteProgress } from "../growing-file.ts";
 import type { JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
@@ -43,12 +43,15 @@ export function startRelay(ctx: StepContext, job: JobIn<"downloading">): Relay {
   const signal = AbortSignal.any([ctx.signal, controller.signal]);
   const { size, filename } = job.source;
   const upload = async (): Promise<string | undefined> => {
-    // The first bytes decide, as they do for the finished download: what would not go as it
-    // is (not audio, a container to prepare) is not sent.
-    await progress.reach(Math.min(SNIFF_BYTES, size), signal);
-    const head = await readHead(job.tempPath, SNIFF_BYTES);
+    // The bytes decide, as they do for the finished download: what would not go as it is
+    // (not audio, a container to prepare) is not sent. They are read as they arrive.
+    const read = fileReader(job.tempPath);
+    const readArrived: ReadAt = async (offset, length) => {
+      await progress.reach(Math.min(offset + length, size), signal);
+      return read(offset, length);
+    };
     const facts = { filename, size, canPrepare: ctx.media !== undefined };
-    if (!goesAsIs(head, facts)) return undefined;
+    if (!goesAsIs(await sniffRecording(readArrived), facts)) return undefined;
     return ctx.client.relayAudio(
       {
         filename,
@@ -78,10 +81,10 @@ export function startRelay(ctx: StepContext, job: JobIn<"downloading">): Relay {
   return { progress, taskId, stop: (reason) => controller.abort(reason) };
 }
 
-/** Whether these first bytes go to the service as they are; what does not is the step's to say. */
-function goesAsIs(head: Uint8Array, facts: Parameters<typeof verdictOf>[1]): boolean {
+/** Whether these bytes go to the service as they are; what does not is the step's to say. */
+function goesAsIs(sniffed: Sniffed, facts: Parameters<typeof decide>[1]): boolean {
   try {
-    return verdictOf(sniffContainer(head), facts) === "as_is";
+    return decide(sniffed, facts) === "as_is";
   } catch {
     // Not audio, or a container without FFmpeg: the finished download's check fails the job.
     return false;

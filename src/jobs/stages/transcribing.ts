@@ -1,10 +1,17 @@
-import { rm } from "node:fs/promises";
 import { inline } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
 import type { StepContext } from "../step.ts";
-import { advance, audioPath, enter, isFile, optional, type Reducers } from "./kit.ts";
+import {
+  advance,
+  audioPath,
+  enter,
+  isFile,
+  optional,
+  type Reducers,
+  removeJobFile,
+} from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The recording submitted for speaker-labelled transcription and polled. */
@@ -77,6 +84,6 @@ async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promis
   const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
   const submitted = await ctx.commit(submitting, { type: "audio_submitted", taskId, wakeAt });
   // The service has the recording: the local copy goes at once.
-  await rm(tempPath, { force: true });
+  await removeJobFile(ctx, tempPath);
   return submitted;
 }

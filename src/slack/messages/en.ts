@@ -79,6 +79,12 @@ export const en = {
   "failure.no_speech": "I could not hear any speech in the recording.",
   "failure.no_sound": "{file} has no sound, so there is nothing to make notes from.",
   "failure.prepare_failed": "I could not read the sound of {file}; the file may be damaged.",
+  "failure.too_long": "{file} is longer than {hours} hours, the longest recording I take.",
+  "failure.too_long.plain": "{file} is longer than the longest recording I take.",
+  "failure.frame_too_large":
+    "{file} holds video frames far larger than any meeting's, so I won't read it.",
+  "failure.prepare_too_slow":
+    "{file} took far longer to read than a recording of its length should; the file may be damaged.",
   "failure.prepare_failed.no_ffmpeg":
     "I can't prepare {file} because FFmpeg is no longer installed where I run; your admin can add it back, then Retry.",
   "failure.prepared_too_large":

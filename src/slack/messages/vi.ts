@@ -77,6 +77,12 @@ export const vi: Catalog = {
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
   "failure.no_sound": "{file} không có âm thanh, nên không có gì để tạo biên bản.",
   "failure.prepare_failed": "Tôi không đọc được âm thanh của {file}; tệp có thể bị hỏng.",
+  "failure.too_long": "{file} dài hơn {hours} giờ, thời lượng tối đa của bản ghi mà tôi nhận.",
+  "failure.too_long.plain": "{file} dài hơn thời lượng tối đa của bản ghi mà tôi nhận.",
+  "failure.frame_too_large":
+    "{file} chứa khung hình video lớn hơn nhiều so với bất kỳ cuộc họp nào, nên tôi sẽ không đọc nó.",
+  "failure.prepare_too_slow":
+    "Việc đọc {file} mất nhiều thời gian hơn hẳn so với độ dài của nó; tệp có thể bị hỏng.",
   "failure.prepare_failed.no_ffmpeg":
     "Tôi không thể chuẩn bị {file} vì nơi tôi chạy không còn FFmpeg; quản trị viên có thể cài lại, rồi bấm Thử lại.",
   "failure.prepared_too_large":

@@ -4,9 +4,8 @@ import {
   type CommandRefusal,
   channelSettingsSchema,
   type Job,
-  type StartRefusal,
 } from "../../jobs/index.ts";
-import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
+import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
 import { clampText, formatDuration } from "../text/index.ts";

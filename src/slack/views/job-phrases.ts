@@ -1,5 +1,5 @@
 import type { Failure, Job } from "../../jobs/index.ts";
-import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
 
@@ -96,7 +96,10 @@ const FILE_FAILURES = new Set<Failure["code"]>([
   "not_audio",
   "unsupported_container",
   "no_sound",
+  "too_long",
+  "frame_too_large",
   "prepare_failed",
+  "prepare_too_slow",
   "prepared_too_large",
 ]);
 
@@ -127,8 +130,15 @@ export function failureSentence(
         : t(locale, "failure.prepare_failed", { file });
     case "not_audio":
     case "no_sound":
+    case "frame_too_large":
+    case "prepare_too_slow":
     case "prepared_too_large":
       return t(locale, `failure.${failure.code}`, { file });
+    case "too_long":
+      // `detail` is MAX_RECORDING_HOURS when the job failed.
+      return /^\d+$/.test(detail)
+        ? t(locale, "failure.too_long", { file, hours: detail })
+        : t(locale, "failure.too_long.plain", { file });
     case "unsupported_container": {
       // `detail` is the container's name as the sniffer gives it ("AIFF", "AVI"…).
       const formats = SUPPORTED_AUDIO_FORMATS.join(", ");

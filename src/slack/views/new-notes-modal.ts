@@ -8,7 +8,7 @@ import type {
   StaticSelect,
 } from "@slack/types";
 import { z } from "zod";
-import { SUPPORTED_AUDIO_FORMATS } from "../../notetaker/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, type PlainKey, t } from "../messages/index.ts";
 import { clampText } from "../text/index.ts";

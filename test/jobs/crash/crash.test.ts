@@ -219,7 +219,7 @@ async function runScenario(
     });
     if (started.status !== "created") throw new Error(`not created: ${JSON.stringify(started)}`);
     const id = started.jobId;
-    const jobTempFile = join(dir, "jobs", `${id}.m4a`);
+    const jobTempFile = join(dir, "jobs", id, "source.m4a");
 
     // Drive the first worker (names when asked) until it is killed, by us or by CRASH_AT.
     const { killWhen } = scenario;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkRecording, MAX_SOURCE_BYTES, type SourceFile } from "../../src/jobs/index.ts";
-import { MAX_AUDIO_BYTES } from "../../src/notetaker/index.ts";
+import type { SourceFile } from "../../src/jobs/index.ts";
+import { checkRecording, MAX_AUDIO_BYTES, MAX_SOURCE_BYTES } from "../../src/recordings/index.ts";
 
 const source = (filename: string, size: number): SourceFile => ({
   fileId: "F1",

@@ -1,0 +1,101 @@
+import { audioFormatOf } from "./formats.ts";
+import { MAX_AUDIO_BYTES, MAX_FRAME_PIXELS, MAX_SOURCE_BYTES } from "./limits.ts";
+import type { Sniffed } from "./sniff.ts";
+
+/**
+ * Why a recording was not taken before a job exists (from what Slack says of the file).
+ * `needs_ffmpeg` and `too_large_needs_ffmpeg`: FFmpeg could prepare it, but it is not
+ * installed; `too_large_to_prepare`: over Slack's own 1 GB.
+ */
+export type StartRefusal =
+  | "unsupported_format"
+  | "too_large"
+  | "empty"
+  | "needs_ffmpeg"
+  | "too_large_needs_ffmpeg"
+  | "too_large_to_prepare";
+
+/**
+ * Why a recording was refused once its bytes were seen: not audio or video at all; a
+ * container the Note Service does not take with no FFmpeg to prepare it; no sound; longer
+ * than `MAX_RECORDING_HOURS`; video frames no meeting has; a file FFmpeg cannot read, or
+ * reads far slower than its length allows; audio still over 300 MB once prepared. Each is
+ * what the file is: the same bytes would be refused again, so none offers Retry.
+ */
+export type ContentRefusal =
+  | "not_audio"
+  | "unsupported_container"
+  | "no_sound"
+  | "too_long"
+  | "frame_too_large"
+  | "prepare_failed"
+  | "prepare_too_slow"
+  | "prepared_too_large";
+
+/** What the name and size Slack gives must meet before a job exists (see {@link StartRefusal}). */
+export function checkRecording(
+  source: { filename: string; size: number },
+  canPrepare: boolean,
+): StartRefusal | undefined {
+  if (audioFormatOf(source.filename) === undefined && !canPrepare) return "unsupported_format";
+  if (source.size === 0) return "empty";
+  if (canPrepare) return source.size > MAX_SOURCE_BYTES ? "too_large_to_prepare" : undefined;
+  if (source.size > MAX_AUDIO_BYTES) return "too_large_needs_ffmpeg";
+  return undefined;
+}
+
+/**
+ * What happens to a downloaded recording: it goes to the Note Service as it is, byte for
+ * byte, or FFmpeg prepares its audio first (a container the service does not take, a name
+ * it would refuse, a file over its 300 MB) — or it is refused for what its bytes are.
+ */
+export type DownloadVerdict =
+  | { verdict: "as_is" | "prepare" }
+  | { verdict: "refused"; refusal: "not_audio" }
+  | { verdict: "refused"; refusal: "unsupported_container"; format: string };
+
+/** The verdict on a download whose bytes say `sniffed` (see {@link DownloadVerdict}). */
+export function verdictOf(
+  sniffed: Sniffed,
+  facts: { filename: string; size: number; canPrepare: boolean },
+): DownloadVerdict {
+  if (sniffed.kind === "not_media") return { verdict: "refused", refusal: "not_audio" };
+  const takenAsIs =
+    sniffed.kind === "audio" &&
+    audioFormatOf(facts.filename) !== undefined &&
+    facts.size <= MAX_AUDIO_BYTES;
+  if (takenAsIs) return { verdict: "as_is" };
+  if (facts.canPrepare) return { verdict: "prepare" };
+  if (sniffed.kind === "other_media") {
+    return { verdict: "refused", refusal: "unsupported_container", format: sniffed.format };
+  }
+  // Without FFmpeg nothing else gets this far: the start refuses it and the download stops at 300 MB.
+  return { verdict: "as_is" };
+}
+
+/** What ffprobe read of a recording's header (`src/media` reads it). */
+export interface ProbedRecording {
+  /** Seconds, as the container declares them; undefined when it does not say. */
+  durationSec: number | undefined;
+  hasAudio: boolean;
+  /** The largest frame any video stream declares (width × height), 0 without video. */
+  largestFramePixels: number;
+  /** A decoder refused a frame for its size while probing (FFmpeg's `max_pixels`). */
+  oversizedFrame: boolean;
+}
+
+/**
+ * Whether a probed recording may be decoded: refused, before any decoding, when it has no
+ * sound, declares more than `maxHours`, or declares video frames no meeting has.
+ */
+export function checkProbed(
+  probed: ProbedRecording,
+  maxHours: number,
+): "no_sound" | "too_long" | "frame_too_large" | undefined {
+  if (probed.oversizedFrame || probed.largestFramePixels > MAX_FRAME_PIXELS) {
+    return "frame_too_large";
+  }
+  if (!probed.hasAudio) return "no_sound";
+  if (probed.durationSec !== undefined && probed.durationSec > maxHours * 3600) return "too_long";
+  return undefined;
+}
