@@ -12,7 +12,7 @@ import {
   ChannelSettingsStore,
   uploadOptions,
 } from "./channel-settings.ts";
-import { forgetInstall, forgetWorkspace } from "./forget-workspace.ts";
+import { forgetInstall } from "./forget-install.ts";
 import {
   isActive,
   type Job,
@@ -298,14 +298,6 @@ export class JobService {
   /** Saves a channel's settings (configuration: they do not expire). */
   setChannelSettings(teamId: string, channelId: string, settings: ChannelSettingsInput) {
     return this.#settings.set(teamId, channelId, settings);
-  }
-
-  /**
-   * Deletes everything of a workspace that uninstalled the app: its running jobs stop, and
-   * its jobs, indexes, settings, templates and temp files go.
-   */
-  forgetWorkspace(teamId: string): Promise<{ jobs: number; values: number }> {
-    return forgetWorkspace({ ...this.#o, workspaces: this.#workspaces }, teamId);
   }
 
   /**

@@ -195,46 +195,37 @@ describe("JobService", () => {
     }
   });
 
-  it("deletes everything of a workspace that uninstalled the app, and nothing of another", async () => {
+  it("deletes everything of the install when it is removed, under each of its team ids", async () => {
     const gone = await service.start({
       origin: origin({ teamId: "T1", channelId: "C1", userId: "U1" }),
       source: source(),
       options: {},
     });
-    const kept = await service.start({
+    // Filed under another team id of the same install (a Slack Connect channel's host).
+    const host = await service.start({
       origin: origin({ teamId: "T2", channelId: "C9", userId: "U9" }),
       source: source(),
       options: {},
     });
-    if (gone.status !== "created" || kept.status !== "created") throw new Error("not created");
+    if (gone.status !== "created" || host.status !== "created") throw new Error("not created");
     const template = await service.saveTemplate(scope, "t.docx", docx(5), { pinned: true });
     await service.setChannelSettings("T1", "C1", { autoTranscribe: false, templateId: template });
     await service.setChannelSettings("T2", "C9", { autoTranscribe: false });
 
-    expect(await service.forgetWorkspace("T1")).toEqual({ jobs: 1, values: 3 });
-    expect(await service.get(gone.job.id)).toBeUndefined();
+    expect(await service.forgetInstall(["T1"])).toMatchObject({ jobs: 2, values: 4 });
+    for (const job of [gone.job, host.job]) expect(await service.get(job.id)).toBeUndefined();
     expect(await service.listByChannel("T1", "C1")).toEqual([]);
+    expect(await service.listByChannel("T2", "C9")).toEqual([]);
     expect(await store.listIndex("user:T1:U1")).toEqual([]);
     expect(await store.get("templates", template)).toBeUndefined();
-    expect(await service.getChannelSettings("T1", "C1")).toEqual({
-      autoTranscribe: true,
-      canvas: true,
-      transcript: true,
-      mentions: false,
-    });
-    expect(await store.listActive()).toEqual([kept.job.id]);
-    expect(aborted).toContain(gone.job.id);
-    expect(discarded).toEqual([gone.job.id]);
+    const defaults = { autoTranscribe: true, canvas: true, transcript: true, mentions: false };
+    expect(await service.getChannelSettings("T1", "C1")).toEqual(defaults);
+    expect(await service.getChannelSettings("T2", "C9")).toEqual(defaults);
+    expect(await store.listActive()).toEqual([]);
+    expect(aborted).toEqual(expect.arrayContaining([gone.job.id, host.job.id]));
+    expect(discarded.sort()).toEqual([gone.job.id, host.job.id].sort());
     // A step of the job still running somewhere meets a cancel request and saves nothing.
     expect(await store.get("meta", `cancel:${gone.job.id}`)).toBe("workspace_removed");
-
-    expect((await service.get(kept.job.id))?.stage).toBe("queued");
-    expect(await service.getChannelSettings("T2", "C9")).toEqual({
-      autoTranscribe: false,
-      canvas: true,
-      transcript: true,
-      mentions: false,
-    });
-    expect(await service.forgetWorkspace("T1")).toEqual({ jobs: 0, values: 0 });
+    expect(await service.forgetInstall(["T1"])).toMatchObject({ jobs: 0, values: 0 });
   });
 });

@@ -30,18 +30,6 @@ export interface Forgotten {
 }
 
 /**
- * Deletes everything noted under one team id: its running jobs stop (on every replica: a
- * step meeting the cancel request of a job whose record is gone saves nothing), and its
- * jobs, indexes, settings, templates and temp files go; then the store's files are scrubbed.
- */
-export async function forgetWorkspace(deps: ForgetDeps, teamId: string): Promise<Forgotten> {
-  const forgotten = await forgetTeams(deps, [teamId]);
-  await scrub(deps, [teamId]);
-  deps.logger.info({ teamIds: [teamId], ...forgotten }, "workspace data deleted");
-  return forgotten;
-}
-
-/**
  * Deletes everything the install left in the store: the data of every id it was noted
  * under ({@link WorkspaceData.teamIds}: the install's own team, the teams hosting Slack
  * Connect channels it is in, an enterprise) and of the ids the uninstall names, whether

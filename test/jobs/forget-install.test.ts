@@ -132,36 +132,22 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
   });
 });
 
-describe("forgetWorkspace", () => {
-  it("deletes one team's data, takes it off the install's teams, and scrubs", async () => {
-    const store = await openStore("memory://");
-    const { service } = jobService(store);
-    await service.setChannelSettings(OWN, "C1", { autoTranscribe: false });
-    await service.setChannelSettings(HOST, "C1", { autoTranscribe: false });
-    expect(await service.forgetWorkspace(HOST)).toEqual({ jobs: 0, values: 1 });
-    expect(await store.listMembers("teams")).toEqual([OWN]);
-    expect(await service.getChannelSettings(OWN, "C1")).toMatchObject({ autoTranscribe: false });
-    await store.close();
-  });
-
+describe("forgetInstall, besides", () => {
   it("deletes the blobs no record names any more (a note before a Regenerate)", async () => {
     const store = await openStore("memory://");
     const { service } = jobService(store);
-    const start = async (teamId: string) => {
-      const started = await service.start({
-        origin: origin({ teamId }),
-        source: source(),
-        options: {},
-      });
-      if (started.status !== "created") throw new Error(started.status);
-      return started.job.id;
-    };
-    const gone = await start(HOST);
-    const kept = await start(OWN);
+    const started = await service.start({
+      origin: origin({ teamId: HOST }),
+      source: source(),
+      options: {},
+    });
+    if (started.status !== "created") throw new Error(started.status);
+    const gone = started.job.id;
     await store.set("blobs", `${gone}:earlier-note`, "# Notes by Speakername Quillfeather");
-    await store.set("blobs", `${kept}:earlier-note`, "# Notes kept");
-    await service.forgetWorkspace(HOST);
-    expect(await store.listKeys("blobs", "")).toEqual([`${kept}:earlier-note`]);
+    // A blob of no job of the install (none is left once it is forgotten) stays.
+    await store.set("blobs", "job-of-nobody:x", "# kept");
+    await service.forgetInstall([HOST]);
+    expect(await store.listKeys("blobs", "")).toEqual(["job-of-nobody:x"]);
     await store.close();
   });
 });
