@@ -4,7 +4,8 @@
 #   package-lock.json says): plain JavaScript, nothing to compile (the SQLite store is Node's
 #   built-in node:sqlite), so no compiler is installed. Then the source is copied.
 # Stage "runtime": a clean node:24-slim with no compilers, Debian's ffmpeg (the bot prepares
-#   videos and recordings the Note Service would refuse as they are; ~100 MB of the image),
+#   videos and recordings the Note Service would refuse as they are; ~100 MB of the image)
+#   and util-linux (its `prlimit` bounds each FFmpeg run's memory; part of Debian already),
 #   the app in /app, run as the unprivileged `node` user. /app/data is a volume: the default SQLite store
 #   (STORE_URL=sqlite://data/meeting-notes.sqlite) and the recordings' temp folder
 #   (data/tmp) live there, so keeping that one volume keeps every job.
@@ -24,7 +25,7 @@ COPY src/ ./src/
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg \
+  && apt-get install -y --no-install-recommends ffmpeg util-linux \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The code stays owned by root: the app user may write only its data folder.

@@ -5,8 +5,7 @@
  * Usage: node --expose-gc test/bench/prepare-child.ts INPUT OUTPUT
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
-import { fileReader } from "../../src/jobs/check-download.ts";
+import { open, stat } from "node:fs/promises";
 import { extractSpeech, findMediaTools, probeMedia } from "../../src/media/index.ts";
 import { demuxerOf, MAX_AUDIO_BYTES, sniffRecording } from "../../src/recordings/index.ts";
 
@@ -28,6 +27,8 @@ export interface PrepareReport {
   ffmpegHwm: number;
   /** FFmpeg's largest `VmPeak` (address space mapped): what its memory limit must leave room for. */
   ffmpegVmPeak: number;
+  /** The address-space limit FFmpeg ran under (bytes), as `findMediaTools` set it up. */
+  addressSpace: number | undefined;
   ffmpegPeakRss: number;
   ffmpegSamples: number;
   inBytes: number;
@@ -91,7 +92,15 @@ let lastFraction: number | undefined;
 const cpuBefore = process.cpuUsage();
 const childBefore = childrenCpuMs();
 const started = performance.now();
-const demuxer = demuxerOf(await sniffRecording(fileReader(input)));
+// The file's head, read as the job layer does (without loading the job layer: its imports
+// would count in this process's baseline).
+const file = await open(input, "r");
+const sniffed = await sniffRecording(async (at, length) => {
+  const { buffer, bytesRead } = await file.read(Buffer.alloc(length), 0, length, at);
+  return buffer.subarray(0, bytesRead);
+});
+await file.close();
+const demuxer = demuxerOf(sniffed);
 if (demuxer === undefined) throw new Error(`${input} is not a recording the bot takes`);
 const info = await probeMedia(tools, { path: input, demuxer });
 const probed = performance.now();
@@ -129,6 +138,7 @@ const report: PrepareReport = {
   ffmpegHwm: ffmpeg.hwm,
   ffmpegPeakRss: ffmpeg.peakRss,
   ffmpegVmPeak: ffmpeg.vmPeak,
+  addressSpace: tools.addressSpace?.bytes,
   ffmpegSamples: ffmpeg.samples,
   inBytes: (await stat(input)).size,
   outBytes: (await stat(output)).size,

@@ -33,8 +33,11 @@ export interface PrepareResult {
   /** The bot's process: its peak RSS over its baseline after start-up and a GC (max of runs). */
   botGrowthMiB: number;
   botBaselineMiB: number;
-  /** FFmpeg's VmHWM (max of runs). */
+  /** FFmpeg's VmHWM, and its VmPeak (address space, which its RLIMIT_AS bounds): max of runs. */
   ffmpegHwmMiB: number;
+  ffmpegVmPeakMiB: number;
+  /** The address-space limit FFmpeg ran under (MiB), or undefined without prlimit. */
+  addressSpaceMiB: number | undefined;
   outSizeMiB: number;
   outDurationSec: number;
   /** The progress the bot saw (median calls per run; the last fraction of the last run). */
@@ -89,6 +92,9 @@ export async function benchPrepare(minutes = 60, runs = 3): Promise<PrepareResul
       botGrowthMiB: max((r) => (r.peakRss - r.baselineRss) / MiB),
       botBaselineMiB: med((r) => r.baselineRss / MiB),
       ffmpegHwmMiB: max((r) => r.ffmpegHwm / MiB),
+      ffmpegVmPeakMiB: max((r) => r.ffmpegVmPeak / MiB),
+      addressSpaceMiB:
+        reports[0]?.addressSpace === undefined ? undefined : round(reports[0].addressSpace / MiB),
       outSizeMiB: med((r) => r.outBytes / MiB),
       outDurationSec: round(outDurationSec),
       progressCalls: med((r) => r.progressCalls, 0),
@@ -116,14 +122,15 @@ export function renderPrepare(r: PrepareResult, at: RunFacts): string {
     `process (\`test/bench/prepare-child.ts\`), ${r.runs} run(s); medians, and the largest memory figures.`,
     "The bot's memory is its process's `VmHWM` over its RSS after start-up and a GC (the",
     "high-water mark is reset there through `/proc/self/clear_refs`); FFmpeg's, its `VmHWM`",
-    "sampled every 50 ms. CPU time of FFmpeg and ffprobe is their own (`cutime` once reaped).",
+    "sampled every 50 ms, and its `VmPeak` (the address space its `prlimit --as` limit bounds).",
+    "CPU time of FFmpeg and ffprobe is their own (`cutime` once reaped).",
     "",
     `| wall: probe + extraction (s) | of which probe (s) | FFmpeg CPU (s) | ffprobe CPU (s) | bot CPU (s) | out: Ogg Opus (MiB) | out duration (s) | target ≤ ${PREPARE_WALL_TARGET_S} s |`,
     "|---:|---:|---:|---:|---:|---:|---:|---|",
     `| **${r.wallSeconds}** | ${r.probeSeconds} | ${r.ffmpegCpuSeconds} | ${r.probeCpuSeconds} | ${r.botCpuSeconds} | ${r.outSizeMiB} | ${r.outDurationSec} | ${verdict(r.wallSeconds <= PREPARE_WALL_TARGET_S)} |`,
     "",
-    `| bot RSS after start-up (MiB) | bot RSS growth (MiB) | FFmpeg VmHWM (MiB) | progress reports per run (last fraction) | target growth ≤ ${PREPARE_RSS_TARGET_MIB} MiB |`,
-    "|---:|---:|---:|---:|---|",
-    `| ${r.botBaselineMiB} | **${r.botGrowthMiB}** | ${r.ffmpegHwmMiB} | ${r.progressCalls} (${r.lastFraction ?? "none"}) | ${verdict(r.botGrowthMiB <= PREPARE_RSS_TARGET_MIB)} |`,
+    `| bot RSS after start-up (MiB) | bot RSS growth (MiB) | FFmpeg VmHWM (MiB) | FFmpeg VmPeak (MiB) / its limit | progress reports per run (last fraction) | target growth ≤ ${PREPARE_RSS_TARGET_MIB} MiB |`,
+    "|---:|---:|---:|---:|---:|---|",
+    `| ${r.botBaselineMiB} | **${r.botGrowthMiB}** | ${r.ffmpegHwmMiB} | ${r.ffmpegVmPeakMiB} / ${r.addressSpaceMiB ?? "none"} | ${r.progressCalls} (${r.lastFraction ?? "none"}) | ${verdict(r.botGrowthMiB <= PREPARE_RSS_TARGET_MIB)} |`,
   ].join("\n");
 }

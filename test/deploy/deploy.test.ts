@@ -204,11 +204,12 @@ describe("Dockerfile", () => {
     expect(
       runs.some((r) => /python3|\bmake\b|g\+\+|gcc|build-essential|node-gyp/.test(r.args)),
     ).toBe(false);
-    // Debian's packages are installed once, in the runtime stage: FFmpeg and nothing else.
+    // Debian's packages are installed once, in the runtime stage: FFmpeg, and util-linux
+    // for the prlimit that bounds its memory, and nothing else.
     const apt = runs.filter((r) => /apt-get/.test(r.args));
     expect(apt.map((r) => r.stage)).toEqual([runtime]);
     expect(apt[0]?.args).toMatch(
-      /apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf \/var\/lib\/apt\/lists\/\*/,
+      /apt-get update && apt-get install -y --no-install-recommends ffmpeg util-linux && rm -rf \/var\/lib\/apt\/lists\/\*/,
     );
     expect(instructions.some((i) => /--ignore-scripts/.test(i.args))).toBe(true);
     const npmCi = index("RUN", /\bnpm ci --omit=dev\b/);
