@@ -3,7 +3,15 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NoteTakerAuthError, NoteTakerInputError, NoteTakerLinkExpiredError, NoteTakerProtocolError, NoteTakerRefusedError, NoteTakerTaskNotFoundError, NoteTakerTransientError } from "../../src/notetaker/index.ts";
+import {
+  NoteTakerAuthError,
+  NoteTakerInputError,
+  NoteTakerLinkExpiredError,
+  NoteTakerProtocolError,
+  NoteTakerRefusedError,
+  NoteTakerTaskNotFoundError,
+  NoteTakerTransientError,
+} from "../../src/notetaker/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { API_KEY, BASE_PATH, json, mockedClient } from "../helpers/note-taker-mock.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
