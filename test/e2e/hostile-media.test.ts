@@ -138,7 +138,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
       // A tracker module (endless sound), bare and behind an ID3 tag.
       ["song.mov", id3Prefixed(trackerModule()), NOT_AUDIO("song.mov")],
       ["tune.mov", trackerModule(), NOT_AUDIO("tune.mov")],
-      // A frame of 16384 × 16000 in a few MB, with real sound.
+      // A frame of 12288 × 9216 in a few MB (~384 MB to decode), with real sound.
       [
         "huge.mkv",
         (path) => hugeFrameMkv(media, path, MALLORY_HZ),

@@ -74,8 +74,8 @@ export async function m4aClaiming(path: string, hours: number): Promise<void> {
 }
 
 /**
- * A PNG of `width` × `height` RGB pixels, all black: a few hundred KB that decode into
- * width × height × 3 bytes (16384 × 16000: 786 MB).
+ * A PNG of `width` × `height` RGB pixels, all black: a few MB that decode into
+ * width × height × 3 bytes (12288 × 9216: 340 MB).
  */
 export async function blackPng(width: number, height: number): Promise<Buffer> {
   const chunk = (type: string, data: Buffer) => {
@@ -111,12 +111,13 @@ export async function blackPng(width: number, height: number): Promise<Buffer> {
 }
 
 /**
- * A Matroska file with real sound (a `hz` tone for `seconds`) and one 16384 × 16000 PNG
- * frame: under a megabyte, and a decoder that reads the frame allocates ~800 MB.
+ * A Matroska file with real sound (a `hz` tone for `seconds`) and one 12288 × 9216 PNG
+ * frame: a few MB, and an ffprobe that decodes the frame peaks at ~384 MB (16384 × 16000,
+ * the size first seen, costs ~820 MB and only takes longer to make).
  */
 export async function hugeFrameMkv(dir: string, path: string, hz: number, seconds = 3) {
   const png = join(dir, "huge-frame.png");
-  await writeFile(png, await blackPng(16384, 16000));
+  await writeFile(png, await blackPng(12288, 9216));
   await ffmpeg(
     "-f",
     "lavfi",
