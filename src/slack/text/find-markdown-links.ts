@@ -27,7 +27,7 @@ const FAIL = -1;
 export function findMarkdownLinks(markdown: string): MarkdownLink[] {
   if (!markdown.includes("]")) return [];
   const scan = new Scan(markdown);
-  const definitions = readDefinitions(markdown);
+  const { definitions, starts } = readDefinitions(markdown);
   const links: MarkdownLink[] = [];
   const opens: number[] = [];
   for (let i = 0; i < markdown.length; i++) {
@@ -37,7 +37,7 @@ export function findMarkdownLinks(markdown: string): MarkdownLink[] {
     if (char !== "]") continue;
     const open = opens.pop();
     if (open === undefined) continue;
-    const tail = readTail(scan, i + 1, { start: open + 1, end: i }, definitions);
+    const tail = readTail(scan, i + 1, { start: open + 1, end: i }, definitions, starts);
     if (tail === undefined) continue;
     const image = open > 0 && markdown[open - 1] === "!" && !scan.isEscaped(open - 1);
     links.push({ start: image ? open - 1 : open, textStart: open + 1, textEnd: i, ...tail });
@@ -47,16 +47,36 @@ export function findMarkdownLinks(markdown: string): MarkdownLink[] {
   return links.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** The link reference definitions, by normalised label; the first one of a label wins. */
-function readDefinitions(markdown: string): Map<string, string> {
+/**
+ * The link reference definitions, by normalised label (the first one of a label wins), and
+ * where their `[` are. A definition cannot interrupt a paragraph, so one is taken only at
+ * the start of the text, after a blank line, or on the line after another definition;
+ * anything else that looks like one (`[r]:` with no target, or under a line of text) is
+ * read as the link it is.
+ */
+function readDefinitions(markdown: string): {
+  definitions: Map<string, string>;
+  starts: Set<number>;
+} {
   const definitions = new Map<string, string>();
-  if (!markdown.includes("]:")) return definitions;
+  const starts = new Set<number>();
+  if (!markdown.includes("]:")) return { definitions, starts };
+  let afterDefinition = -1;
   for (const match of markdown.matchAll(DEFINITION)) {
+    const lineStart = match.index;
+    const previousStart = markdown.lastIndexOf("\n", lineStart - 2) + 1;
+    const previousBlank = /^[ \t\r]*$/.test(
+      markdown.slice(previousStart, Math.max(previousStart, lineStart - 1)),
+    );
+    if (lineStart !== 0 && lineStart !== afterDefinition && !previousBlank) continue;
     const label = normalizeLabel(match[1] ?? "");
     const target = (match[2] ?? "").replace(/^<(.*)>$/, "$1");
     if (label !== "" && !definitions.has(label)) definitions.set(label, target);
+    starts.add(markdown.indexOf("[", lineStart));
+    const lineEnd = markdown.indexOf("\n", lineStart + match[0].length);
+    afterDefinition = lineEnd === -1 ? markdown.length : lineEnd + 1;
   }
-  return definitions;
+  return { definitions, starts };
 }
 
 /** Labels match without regard to case or runs of white space. */
@@ -70,6 +90,7 @@ function readTail(
   at: number,
   text: { start: number; end: number },
   definitions: Map<string, string>,
+  definitionStarts: Set<number>,
 ): { end: number; target: string } | undefined {
   const { source } = scan;
   if (source[at] === "(") {
@@ -88,8 +109,10 @@ function readTail(
       if (target !== undefined) return { end: close + 1, target };
     }
   }
-  // `[label]:` is the definition itself, not a use of it.
-  if (source[at] === ":" || ownLabel === undefined) return undefined;
+  // `[label]:` of a definition is the definition itself, not a use of it.
+  if ((source[at] === ":" && definitionStarts.has(text.start - 1)) || ownLabel === undefined) {
+    return undefined;
+  }
   const target = definitions.get(normalizeLabel(ownLabel));
   return target === undefined ? undefined : { end: at, target };
 }

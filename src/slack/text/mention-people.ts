@@ -6,6 +6,13 @@ export interface Person {
   userId: string;
 }
 
+/** Where the name of one of the people is in a text: [start, end), and who it is. */
+export interface NameFound {
+  start: number;
+  end: number;
+  userId: string;
+}
+
 /**
  * Turns the names of `people` in a note into mentions (`mention(userId)`), whole words
  * only, longest names first so "Anna Lee" wins over "Anna". Only these people can be
@@ -17,6 +24,24 @@ export function mentionPeople(
   people: readonly Person[],
   mention: (userId: string) => string,
 ): string {
+  const find = nameFinder(people);
+  if (find === undefined) return text;
+  let out = "";
+  let position = 0;
+  for (const found of find(text)) {
+    out += text.slice(position, found.start) + mention(found.userId);
+    position = found.end;
+  }
+  return out + text.slice(position);
+}
+
+/**
+ * What `mentionPeople` matches, for a caller that builds mentions itself rather than as
+ * text (the canvas inserts them as nodes of a Markdown tree): a function that finds the
+ * names of `people` in a text, in order, or undefined when no one can be mentioned. Built
+ * once for many texts.
+ */
+export function nameFinder(people: readonly Person[]): ((text: string) => NameFound[]) | undefined {
   const byName = new Map<string, string>();
   for (const person of people) {
     const name = person.name.trim();
@@ -24,16 +49,22 @@ export function mentionPeople(
       byName.set(name, person.userId);
     }
   }
-  if (byName.size === 0) return text;
+  if (byName.size === 0) return undefined;
   const names = [...byName.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const pattern = new RegExp(
     `(?<![\\p{L}\\p{N}_@])(?:${names.join("|")})(?![\\p{L}\\p{N}_])`,
     "gu",
   );
-  return text.replace(pattern, (name) => {
-    const userId = byName.get(name);
-    return userId === undefined ? name : mention(userId);
-  });
+  return (text) => {
+    const found: NameFound[] = [];
+    for (const match of text.matchAll(pattern)) {
+      const userId = byName.get(match[0]);
+      if (userId !== undefined) {
+        found.push({ start: match.index, end: match.index + match[0].length, userId });
+      }
+    }
+    return found;
+  };
 }
 
 function escapeRegExp(text: string): string {

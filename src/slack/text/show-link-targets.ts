@@ -1,6 +1,6 @@
-import { stripInvisibleChars } from "../../notetaker/index.ts";
 import { findMarkdownLinks, type MarkdownLink } from "./find-markdown-links.ts";
 import { readGlyphs } from "./read-glyphs.ts";
+import { formatShownLink, showLink } from "./show-link.ts";
 
 /** Slack's `<url|label>`, matched on glyphs so `&lt;url&#124;label&gt;` counts too. */
 const SLACK_LINK = /<([^\s<>|!@#][^\s<>|]*)\|([^<>\n]*)>/g;
@@ -19,8 +19,8 @@ interface Edit {
  * (`[text][ref]` with `[ref]: url`) and Slack's own `<https://evil.example|label>`
  * (whose brackets and bar may be written as character references, which a Markdown reader
  * sees as the characters). A link whose text is its target becomes the bare target;
- * autolinks and bare URLs stay as they are, as Slack shows them as themselves. The target
- * is shown without invisible characters.
+ * autolinks and bare URLs stay as they are, as Slack shows them as themselves. How a link
+ * is shown is `showLink`'s rule, which the canvas follows too (canvas-markdown.ts).
  *
  * Links are found as CommonMark finds them (find-markdown-links.ts), and also inside code,
  * where they would not be links: a reading that disagreed with Slack's about where code
@@ -42,15 +42,14 @@ export function showLinkTargets(markdown: string): string {
  * no text, or whose text is its target, becomes the target alone.
  */
 function editsFor(markdown: string, link: MarkdownLink, next: MarkdownLink | undefined): Edit[] {
-  const url = stripInvisibleChars(link.target).trim();
-  const text = markdown.slice(link.textStart, link.textEnd).trim();
+  const shown = showLink(markdown.slice(link.textStart, link.textEnd), link.target);
   const hasInnerLinks = next !== undefined && next.start < link.textEnd;
-  if (!hasInnerLinks && (url === "" || text === "" || text === url)) {
-    return [{ start: link.start, end: link.end, text: url === "" ? text : url }];
+  if (!hasInnerLinks && (shown.text === "" || shown.target === "")) {
+    return [{ start: link.start, end: link.end, text: formatShownLink(shown) }];
   }
   return [
     { start: link.start, end: link.textStart, text: "" },
-    { start: link.textEnd, end: link.end, text: url === "" ? "" : ` (${url})` },
+    { start: link.textEnd, end: link.end, text: shown.target === "" ? "" : ` (${shown.target})` },
   ];
 }
 
@@ -89,9 +88,9 @@ function showSlackLinks(text: string): string {
     const urlStart = match.index + 1;
     const urlEnd = urlStart + (match[1] ?? "").length;
     const labelEnd = urlEnd + 1 + (match[2] ?? "").length;
-    const url = stripInvisibleChars(text.slice(sourceAt(urlStart), sourceAt(urlEnd))).trim();
-    const label = text.slice(sourceAt(urlEnd + 1), sourceAt(labelEnd)).trim();
-    const shown = label === "" || label === url ? url : `${label} (${url})`;
+    const url = text.slice(sourceAt(urlStart), sourceAt(urlEnd));
+    const label = text.slice(sourceAt(urlEnd + 1), sourceAt(labelEnd));
+    const shown = formatShownLink(showLink(label, url));
     edits.push({ start: sourceAt(match.index), end: sourceAt(labelEnd + 1), text: shown });
   }
   return applyEdits(text, edits);

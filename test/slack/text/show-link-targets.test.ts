@@ -54,6 +54,20 @@ describe("showLinkTargets", () => {
   });
 
   it.each([
+    [
+      "[Docs]:\n\n[docs]: https://evil.example",
+      "Docs (https://evil.example):\n\n[docs]: https://evil.example",
+    ],
+    [
+      "Intro\n[docs]: https://decoy.example\n\n[Docs]\n\n[docs]: https://evil.example",
+      "Intro\ndocs (https://evil.example): https://decoy.example\n\nDocs (https://evil.example)\n\n" +
+        "[docs]: https://evil.example",
+    ],
+  ])("reads a `[label]:` that cannot be a definition as the link it is: %j", (note, expected) => {
+    expect(showLinkTargets(note)).toBe(expected);
+  });
+
+  it.each([
     "<https://auto.example> and https://bare.example/x",
     "[not a link] (https://x.example) and [undefined][ref]",
     '[a](https://e.example "unclosed title)',

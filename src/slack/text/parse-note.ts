@@ -1,0 +1,259 @@
+import type { Nodes, Root } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+
+/*
+ * The parser (micromark, through mdast-util-from-markdown) reads CommonMark and GFM exactly,
+ * but not in linear time. Measured: a paragraph of `[a](b\)` repeated 10,000 times (70 kB)
+ * costs it seconds; so do 4,000 lists or quotes each opened after another block, or 4,000
+ * setext headings, in one run of lines (about the square of their number times the run's
+ * length); deep nesting overflows the stack. A note is untrusted and up to a mebibyte. So:
+ * - it is cut into chunks where CommonMark closes every block anyway (a blank line, then
+ *   a line that starts at the margin, outside a fenced code block), each parsed alone;
+ * - a chunk is parsed only when a linear look at its lines says the parser's work stays
+ *   small, and while the note's total stays small; otherwise it is left as text.
+ */
+
+/** A chunk of the note: its text, and its tree unless it was not parsed. */
+export interface NotePiece {
+  text: string;
+  tree: Root | undefined;
+}
+
+/** Bound on one parse call's estimated work that grows faster than its length. */
+const MAX_CHUNK_WORK = 500_000_000;
+/** Chunks are parsed together up to this much (fewer calls, each with a fixed cost). */
+const GROUP_WORK = 30_000_000;
+/**
+ * Bound on the whole note's estimated work, in proportion to its length: the parser may
+ * spend on a note what it spends on a long, ordinary note of that length (about fifty
+ * characters a line), not the square of it; beyond that the rest stays text.
+ */
+const NOTE_WORK_PER_CHAR = 5_000;
+const MIN_NOTE_WORK = 200_000_000;
+/** What the parser spends on each line that is not blank, whatever it holds (~0.1 ms). */
+const LINE_WORK = 100_000;
+/** Containers on one line (`> > - …`, or indentation), and `[` open at once in a paragraph. */
+const MAX_NESTING = 32;
+/** Depth of a parsed tree: the serialiser's cost grows with depth times length. */
+const MAX_TREE_DEPTH = 48;
+/** What a block that opens after another costs, times their number squared and the length. */
+const OPENED_BLOCK_WEIGHT = 1 / 16;
+
+/** Made once: combining them costs more than parsing a short chunk. */
+const PARSE_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
+/** A line that always starts a new block: heading, non-empty bullet or `1.` item, fence. */
+const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|1[.)][ \t]+\S|```|~~~)/;
+/** One container marker (`>`, a bullet, an ordered marker) after optional indentation. */
+const CONTAINER = /[ \t]*(?:(>)|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))/y;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t\r]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
+const BLANK = /^[ \t\r]*$/;
+/** Characters where the inline tokenizer stops a run of plain text. */
+const MARK_CODES = new Set([..."!&*<>[\\]_`~()|"].map((char) => char.charCodeAt(0)));
+const BACKSLASH = 92;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/**
+ * The note as Markdown trees (CommonMark with GFM tables, strikethrough, task lists,
+ * autolink literals and footnotes), chunk by chunk, in order; a chunk the parser could
+ * take long over, or whose tree is too deep to walk and write back safely, stays text.
+ */
+export function parseNote(markdown: string): NotePiece[] {
+  const pieces: NotePiece[] = [];
+  let group: { lines: string[]; cost: Cost } | undefined;
+  const budget = Math.max(MIN_NOTE_WORK, NOTE_WORK_PER_CHAR * markdown.length);
+  let total = 0;
+  const flush = () => {
+    if (group === undefined) return;
+    const text = group.lines.join("\n");
+    total += work(group.cost) + group.cost.lines * LINE_WORK;
+    pieces.push(total > budget ? { text, tree: undefined } : parsed(text));
+    group = undefined;
+  };
+  for (const lines of splitChunks(markdown)) {
+    const cost = estimateCost(lines);
+    if (cost === undefined || work(cost) > MAX_CHUNK_WORK) {
+      flush();
+      pieces.push({ text: lines.join("\n"), tree: undefined });
+      continue;
+    }
+    const joined = group === undefined ? cost : addCosts(group.cost, cost);
+    if (group !== undefined && work(joined) <= GROUP_WORK) {
+      for (const line of lines) group.lines.push(line);
+      group.cost = joined;
+    } else {
+      flush();
+      group = { lines, cost };
+    }
+  }
+  flush();
+  return pieces;
+}
+
+function parsed(text: string): NotePiece {
+  const tree = fromMarkdown(text, PARSE_OPTIONS);
+  return { text, tree: treeDepth(tree) > MAX_TREE_DEPTH ? undefined : tree };
+}
+
+/**
+ * The note's lines cut before each line that starts at the margin after a blank line,
+ * unless a fenced code block opened at the margin is still open: there CommonMark has
+ * closed every paragraph, list and quote, so each chunk reads alone as it reads in the
+ * note. (A reference used in one chunk and defined in another stays text; the links were
+ * shown before parsing, see canvas-markdown.ts.)
+ */
+function splitChunks(markdown: string): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let fence: { char: string; length: number } | undefined;
+  let afterBlank = false;
+  for (const line of markdown.split("\n")) {
+    if (fence === undefined && afterBlank && current.length > 0 && /^[^ \t\r]/.test(line)) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(line);
+    if (fence === undefined) {
+      const open = FENCE_OPEN.exec(line);
+      const marker = open?.[1] ?? "";
+      // A backtick fence's info string has no backtick, or it is not a fence.
+      if (open !== null && !(marker.startsWith("`") && (open[2] ?? "").includes("`"))) {
+        fence = { char: marker.charAt(0), length: marker.length };
+      }
+    } else {
+      const marker = FENCE_CLOSE.exec(line)?.[1] ?? "";
+      if (marker.startsWith(fence.char) && marker.length >= fence.length) fence = undefined;
+    }
+    afterBlank = fence === undefined && BLANK.test(line);
+  }
+  chunks.push(current);
+  return chunks;
+}
+
+/** What the parser's work on a chunk grows with, gathered in one pass over its lines. */
+interface Cost {
+  /** Inline work: (marks + lines) × characters, summed over runs of lines. */
+  inline: number;
+  /** Lists and quotes opened after another block, and setext underlines. */
+  opened: number;
+  length: number;
+  /** Lines that are not blank. */
+  lines: number;
+}
+
+/** The estimated work of a parse, in units of about a nanosecond; it errs upwards. */
+function work(cost: Cost): number {
+  return cost.inline + cost.opened * cost.opened * cost.length * OPENED_BLOCK_WEIGHT;
+}
+
+function addCosts(a: Cost, b: Cost): Cost {
+  return {
+    inline: a.inline + b.inline,
+    opened: a.opened + b.opened,
+    length: a.length + b.length,
+    lines: a.lines + b.lines,
+  };
+}
+
+/**
+ * A chunk's cost, or undefined for a line with too many containers or a paragraph with too
+ * many `[` open at once. Inline work is counted on runs of lines up to a blank line or a
+ * line that must start a block: a run is never smaller than a paragraph the parser sees.
+ */
+function estimateCost(lines: readonly string[]): Cost | undefined {
+  const cost: Cost = { inline: 0, opened: 0, length: 0, lines: 0 };
+  let chars = 0;
+  let marks = 0;
+  let runLines = 0;
+  let brackets = 0;
+  let previous: Containers = { quote: false, listColumn: undefined, opened: false };
+  let previousBlank = true;
+  for (const line of lines) {
+    const blank = BLANK.test(line);
+    if (blank || BLOCK_START.test(line)) {
+      cost.inline += (marks + runLines) * chars;
+      chars = marks = runLines = brackets = 0;
+    }
+    // A blank line leaves the containers as they were: what follows tells.
+    const containers = blank ? { ...previous, opened: false } : containersOf(line, previous);
+    if (containers === undefined) return undefined;
+    if (containers.opened || (!previousBlank && SETEXT_UNDERLINE.test(line))) cost.opened++;
+    for (let i = 0; i < line.length; i++) {
+      const code = line.charCodeAt(i);
+      if (!MARK_CODES.has(code)) continue;
+      marks++;
+      if (i > 0 && line.charCodeAt(i - 1) === BACKSLASH) continue;
+      if (code === OPEN_BRACKET && ++brackets > MAX_NESTING) return undefined;
+      if (code === CLOSE_BRACKET && brackets > 0) brackets--;
+    }
+    chars += line.length + 1;
+    cost.length += line.length + 1;
+    if (!blank) cost.lines++;
+    runLines++;
+    previous = containers;
+    previousBlank = blank;
+  }
+  cost.inline += (marks + runLines) * chars;
+  return cost;
+}
+
+/** What a line holds: a quote, and the column of its list item, as far as it tells. */
+interface Containers {
+  quote: boolean;
+  listColumn: number | undefined;
+  /** Whether the line opens a quote or list that the line before was not in. */
+  opened: boolean;
+}
+
+/**
+ * The containers a line is in, judged from its markers and indentation (a nested item is
+ * indented at least two columns more than its parent), or undefined when it may be more
+ * than MAX_NESTING deep.
+ */
+function containersOf(line: string, previous: Containers): Containers | undefined {
+  const indentation = /^[ \t]*/.exec(line.slice(0, 2 * MAX_NESTING + 2))?.[0] ?? "";
+  const columns = indentation.replace(/\t/g, "    ").length;
+  let count = Math.floor(columns / 2);
+  let quote = false;
+  let listColumn: number | undefined;
+  let quoteInItem = false;
+  CONTAINER.lastIndex = 0;
+  for (let match = CONTAINER.exec(line); match !== null; match = CONTAINER.exec(line)) {
+    if (++count > MAX_NESTING) return undefined;
+    if (match[1] === ">") {
+      quoteInItem ||= listColumn !== undefined;
+      quote = true;
+    } else {
+      listColumn ??= match.index + (match[0].length - match[0].trimStart().length);
+    }
+  }
+  const openedQuote = quote && (!previous.quote || quoteInItem);
+  const openedList = listColumn !== undefined && listColumn !== previous.listColumn;
+  // A line indented into the item above stays in its list; anything else ends it.
+  const stillInList =
+    listColumn === undefined &&
+    previous.listColumn !== undefined &&
+    columns >= previous.listColumn + 2;
+  return {
+    quote,
+    listColumn: listColumn ?? (stillInList ? previous.listColumn : undefined),
+    opened: openedQuote || openedList,
+  };
+}
+
+/** The depth of a tree, walked without recursion. */
+function treeDepth(root: Root): number {
+  let deepest = 0;
+  const stack: Array<{ node: Nodes; depth: number }> = [{ node: root, depth: 0 }];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    deepest = Math.max(deepest, entry.depth);
+    if (!("children" in entry.node)) continue;
+    for (const child of entry.node.children) stack.push({ node: child, depth: entry.depth + 1 });
+  }
+  return deepest;
+}
