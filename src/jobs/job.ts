@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dialogSchema, speakerHintSchema, speakerMapEntrySchema } from "../notetaker/schemas.ts";
+import { CONTENT_REFUSALS } from "../recordings/index.ts";
 import { storedSchema } from "./blobs.ts";
 
 /**
@@ -242,14 +243,8 @@ export const FAILURE_CODES = [
   "bad_response",
   "invalid_input",
   "download_failed",
-  "not_audio",
-  "unsupported_container",
-  "no_sound",
-  "too_long",
-  "frame_too_large",
-  "prepare_failed",
-  "prepare_too_slow",
-  "prepared_too_large",
+  // The file itself, refused for what its bytes are (src/recordings).
+  ...CONTENT_REFUSALS,
   "slack_failed",
   "no_speech",
   "docx_expired",

@@ -17,7 +17,7 @@ export {
   MAX_SOURCE_BYTES,
 } from "./limits.ts";
 export {
-  type ContentRefusal,
+  CONTENT_REFUSALS,
   checkProbed,
   checkRecording,
   type DownloadVerdict,

@@ -22,15 +22,16 @@ export type StartRefusal =
  * reads far slower than its length allows; audio still over 300 MB once prepared. Each is
  * what the file is: the same bytes would be refused again, so none offers Retry.
  */
-export type ContentRefusal =
-  | "not_audio"
-  | "unsupported_container"
-  | "no_sound"
-  | "too_long"
-  | "frame_too_large"
-  | "prepare_failed"
-  | "prepare_too_slow"
-  | "prepared_too_large";
+export const CONTENT_REFUSALS = [
+  "not_audio",
+  "unsupported_container",
+  "no_sound",
+  "too_long",
+  "frame_too_large",
+  "prepare_failed",
+  "prepare_too_slow",
+  "prepared_too_large",
+] as const;
 
 /** What the name and size Slack gives must meet before a job exists (see {@link StartRefusal}). */
 export function checkRecording(

@@ -1,5 +1,5 @@
 import type { Failure, Job } from "../../jobs/index.ts";
-import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
+import { CONTENT_REFUSALS, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
 
@@ -91,17 +91,8 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
 /** Codes whose detail is a number (minutes, megabytes): any other detail reads as none. */
 const NUMBER_DETAIL = new Set<Failure["code"]>(["timeout", "dialog_too_large", "docx_too_large"]);
 
-/** Failures about the file itself: their sentence names it. */
-const FILE_FAILURES = new Set<Failure["code"]>([
-  "not_audio",
-  "unsupported_container",
-  "no_sound",
-  "too_long",
-  "frame_too_large",
-  "prepare_failed",
-  "prepare_too_slow",
-  "prepared_too_large",
-]);
+/** Failures about the file itself (refused for what its bytes are): their sentence names it. */
+const FILE_FAILURES = new Set<Failure["code"]>(CONTENT_REFUSALS);
 
 /**
  * Whether the failure's sentence names the file and so says it all: in the thread it
