@@ -17,7 +17,7 @@ import {
   toneShares,
   trackerModule,
 } from "../helpers/hostile-media.ts";
-import { FFMPEG_AVAILABLE, ffmpeg } from "../helpers/media-files.ts";
+import { FFMPEG_AVAILABLE, movie } from "../helpers/media-files.ts";
 import { startProcesses } from "./processes.ts";
 import { ALICE, eventually, SIGNING_SECRET } from "./stack.ts";
 
@@ -214,25 +214,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
 
   it("takes a normal recording uploaded right after the bombs within 150 s", async () => {
     const path = join(media, "standup.mkv");
-    await ffmpeg(
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc2=s=160x120:r=10",
-      "-f",
-      "lavfi",
-      "-i",
-      `sine=f=${LATER_HZ}:d=5`,
-      "-t",
-      "5",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "ultrafast",
-      "-c:a",
-      "libopus",
-      path,
-    );
+    await movie(path, { seconds: 5, hz: LATER_HZ, audio: "libopus" });
     const at = Date.now();
     await share("standup.mkv", path, MALLORY, MALLORY_CHANNEL);
     await eventually(

@@ -36,6 +36,35 @@ export async function ffmpeg(...args: string[]): Promise<void> {
   ]);
 }
 
+/**
+ * A small movie with sound: `seconds` of a 160 × 120 test picture in H.264 and a `hz` tone
+ * in `audio` (FFmpeg's encoder name), in the container `path`'s extension names.
+ */
+export function movie(
+  path: string,
+  o: { seconds: number; hz: number; audio: "aac" | "libopus" },
+): Promise<void> {
+  return ffmpeg(
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=s=160x120:r=10",
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=f=${o.hz}`,
+    "-t",
+    String(o.seconds),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-c:a",
+    o.audio,
+    path,
+  );
+}
+
 /** What ffprobe says of a file: its duration in seconds and its streams' kinds. */
 export async function probe(path: string): Promise<{ duration: number; streams: string[] }> {
   const { stdout } = await run("ffprobe", [

@@ -8,7 +8,7 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
 import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { FFMPEG_AVAILABLE, ffmpeg } from "../helpers/media-files.ts";
+import { FFMPEG_AVAILABLE, ffmpeg, movie } from "../helpers/media-files.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
 describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
@@ -58,24 +58,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
   const tempFiles = () => readdir(join(temp.dir, "jobs")).catch(() => []);
 
   /** A three-second movie with sound, as Slack would serve it. */
-  const makeMovie = (path: string) =>
-    ffmpeg(
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc2=s=160x120:r=10",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine",
-      "-t",
-      "3",
-      "-c:v",
-      "libx264",
-      "-c:a",
-      "aac",
-      path,
-    );
+  const makeMovie = (path: string) => movie(path, { seconds: 3, hz: 440, audio: "aac" });
 
   describe("the preparing stage", () => {
     it("after a restart mid-way, starts over from the kept download and cleans the partial file", async () => {
