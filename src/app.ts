@@ -1,24 +1,25 @@
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { RetryOptions } from "@slack/web-api";
+import { type RetryOptions, WebClient } from "@slack/web-api";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
 import { createJobs, type Jobs, type JobsOptions, type MediaPort } from "./jobs/index.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { createReadiness } from "./observability/readiness.ts";
-import { createBoltApp } from "./slack/create-bolt-app.ts";
+import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
 import { Permissions } from "./slack/permissions.ts";
+import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
@@ -39,6 +40,8 @@ export interface AppDeps {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Socket Mode: waits between reconnection attempts; tests shorten them. */
   socketBackoff?: Partial<ReconnectBackoff>;
+  /** Slack's rate budget: tests and benchmarks scale it, or shorten its waits. */
+  slackBudget?: Pick<SlackBudgetOptions, "allowanceScale" | "maxRetryWaitMs" | "timeoutMs">;
 }
 
 export interface MeetingNotesApp {
@@ -113,9 +116,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     registry: metrics.registry,
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
+  // One budget for the workspace: people waiting are never queued behind the job runner.
+  const budget = new SlackBudget({
+    logger: logger.child({ name: "slack-budget" }),
+    onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
+    ...deps.slackBudget,
+  });
   const bolt = createBoltApp({
     config,
     logger,
+    fetch: budget.fetchFor("interactive"),
     claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
     ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
     onListenerError: (error) =>
@@ -128,8 +138,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
+  // The job runner's own client: its calls are paced by the workspace's budget.
+  const background = new WebClient(botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    logger: toSlackLogger(logger.child({ name: "slack-background" })),
+    retryConfig: deps.slackRetry ?? defaultSlackRetry,
+    rejectRateLimitedCalls: true,
+    fetch: budget.fetchFor("background"),
+  });
   const gateway = new SlackGateway({
-    client,
+    client: background,
     botToken,
     slackHosts,
     logger,

@@ -78,7 +78,10 @@ export function decideFailure(
         ? "slack_failed"
         : "internal";
   if (attempts + 1 >= options.maxAttempts) return fail(transientCode, true);
-  const serverWait = error instanceof NoteTakerTransientError ? error.retryAfterMs : undefined;
+  const serverWait =
+    error instanceof NoteTakerTransientError || error instanceof GatewayError
+      ? error.retryAfterMs
+      : undefined;
   const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempts);
   const jitter = 1 + 0.2 * (options.random ?? Math.random)();
   return { kind: "retry_later", delayMs: Math.round(Math.max(backoff * jitter, serverWait ?? 0)) };

@@ -11,6 +11,12 @@ export interface DeliveredState {
   transcriptFileIds: string[];
 }
 
+/**
+ * Why a status message is drawn: a `progress` figure (throttled, never waited for), a
+ * `stage` change, or a `required` prompt a person must act on (its failure fails the step).
+ */
+export type StatusMode = "progress" | "stage" | "required";
+
 /** What came of asking for a canvas. */
 export type CanvasOutcome = { ok: true; canvasId: string } | { ok: false; refused: CanvasRefusal };
 
@@ -33,9 +39,11 @@ export interface DownloadLimits {
 export interface Gateway {
   /**
    * Shows the job's state in its status message: posts the message in the thread when
-   * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts.
+   * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts; for a
+   * `progress` figure, possibly before Slack has it (a figure lost costs nothing, and a
+   * newer state is always drawn after it).
    */
-  showStatus(job: Job): Promise<string>;
+  showStatus(job: Job, mode?: StatusMode): Promise<string>;
   /**
    * Streams the job's source recording from Slack to `destPath`, refusing it past
    * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.
@@ -93,10 +101,16 @@ export class GatewayError extends Error {
   readonly code = "gateway_failed";
   /** False when trying again cannot help (e.g. the bot was removed from the channel). */
   readonly transient: boolean;
+  /** Slack's `Retry-After` when it rate-limited the call: no try again before it. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { transient: boolean; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { transient: boolean; retryAfterMs?: number | undefined; cause?: unknown },
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = this.constructor.name;
     this.transient = options.transient;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -21,6 +21,7 @@ export {
   type Gateway,
   GatewayError,
   type NotePerson,
+  type StatusMode,
 } from "./gateway.ts";
 export * from "./job.ts";
 export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";

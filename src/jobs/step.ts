@@ -3,7 +3,7 @@ import type { PollSchedule } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import type { JobEvent } from "./events.ts";
-import type { Gateway } from "./gateway.ts";
+import type { Gateway, StatusMode } from "./gateway.ts";
 import type { Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
 import type { MediaPort } from "./media-port.ts";
@@ -48,7 +48,7 @@ export interface StepContext {
    * Shows the job's state in Slack. "progress" edits are throttled; "stage" ones always go
    * out but a failure is only logged; a "required" one (a prompt the user must act on) throws.
    */
-  showStatus(job: Job, mode: "progress" | "stage" | "required"): Promise<Job>;
+  showStatus(job: Job, mode: StatusMode): Promise<Job>;
 }
 
 /** What steps work with: the job records, the store, the two services, the poll plan. */

@@ -62,6 +62,12 @@ export function createMetrics(sources: MetricsSources) {
     labelNames: ["operation", "error"],
     registers: [registry],
   });
+  const rateLimited = new Counter({
+    name: "meeting_notes_slack_rate_limited_total",
+    help: "Slack Web API calls Slack answered with 429, by method and by who waited (interactive or background).",
+    labelNames: ["method", "caller"],
+    registers: [registry],
+  });
   new Gauge({
     name: "meeting_notes_runner_jobs",
     help: "Jobs this process has claimed (scheduled), of them stepping (running) and waiting for a slot (queued).",
@@ -93,6 +99,10 @@ export function createMetrics(sources: MetricsSources) {
     /** For the Slack gateway and listeners. */
     onSlackError(operation: string, error: string): void {
       slackErrors.inc({ operation, error });
+    },
+    /** For the Slack budget: Slack rate-limited a call of `method`. */
+    onSlackRateLimited(method: string, caller: string): void {
+      rateLimited.inc({ method, caller });
     },
     /** For the Socket Mode connection: it is back after it was lost. */
     onSocketReconnected(): void {

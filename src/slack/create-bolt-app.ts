@@ -25,6 +25,7 @@ import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
+import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 import {
   createSocketConnection,
   type ReconnectBackoff,
@@ -76,6 +77,8 @@ export interface BoltAppOptions {
   /** HTTP mode: remembers an accepted request signature, so a replay is refused. */
   claimSignature: (signature: string, ttlMs: number) => Promise<boolean>;
   retryConfig?: RetryOptions;
+  /** The interactive calls' `fetch` (`SlackBudget.fetchFor("interactive")`). */
+  fetch?: FetchFunction;
   /** Told of every listener that failed (metrics). */
   onListenerError?: (error: unknown) => void;
   /** Socket Mode: waits between reconnection attempts (tests shorten them). */
@@ -109,9 +112,13 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
   // One Web API base and retry policy for every Slack call, `apps.connections.open` too.
+  // These clients serve people waiting (acks, modals): a rate-limited call fails at once
+  // rather than pausing every other call behind Slack's Retry-After.
   const clientOptions = {
     slackApiUrl: config.slack.apiUrl,
     retryConfig: options.retryConfig ?? defaultSlackRetry,
+    rejectRateLimitedCalls: true,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   const appToken = config.slack.appToken;
   const receiver =

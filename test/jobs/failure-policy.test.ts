@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideFailure } from "../../src/jobs/index.ts";
+import { decideFailure, GatewayError } from "../../src/jobs/index.ts";
 import {
   NoteTakerLinkRefusedError,
   NoteTakerProtocolError,
@@ -34,5 +34,21 @@ describe("decideFailure for result links", () => {
       failure: { code: "bad_response" },
       retryable: true,
     });
+  });
+});
+
+describe("decideFailure for Slack", () => {
+  it("tries a rate-limited Slack call again no sooner than Slack's Retry-After", () => {
+    const limited = new GatewayError("Slack status update failed: ratelimited", {
+      transient: true,
+      retryAfterMs: 45_000,
+    });
+    const decision = decideFailure(limited, 0, {
+      maxAttempts: 8,
+      baseDelayMs: 2_000,
+      maxDelayMs: 300_000,
+      random: () => 0,
+    });
+    expect(decision).toEqual({ kind: "retry_later", delayMs: 45_000 });
   });
 });

@@ -30,7 +30,13 @@ export function toGatewayError(error: unknown, what: string): GatewayError {
       : error instanceof Error
         ? error.message
         : String(error);
-  return new GatewayError(`Slack ${what} failed: ${reason}`, { transient, cause: error });
+  const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
+  return new GatewayError(`Slack ${what} failed: ${reason}`, {
+    transient,
+    // WebAPIRateLimitedError: Slack's Retry-After, in seconds.
+    retryAfterMs: typeof retryAfter === "number" ? retryAfter * 1000 : undefined,
+    cause: error,
+  });
 }
 
 /** The Slack platform error code of a Web API error, if it is one. */

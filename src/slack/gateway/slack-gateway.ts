@@ -6,18 +6,22 @@ import {
   type DeliveredState,
   type DownloadLimits,
   type Gateway,
+  isActive,
   type Job,
   JobStepError,
   type NotePerson,
+  type StatusMode,
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { showLinkTargets, splitMarkdown } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
+import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
+import { StatusPainter } from "./status-painter.ts";
 import { deliveryOf, threadFilename } from "./thread-files.ts";
 import { transcriptFilename, uploadTranscript } from "./transcript-upload.ts";
 
@@ -49,11 +53,17 @@ export function docxFilename(job: Job): string {
  */
 export class SlackGateway implements Gateway {
   readonly #o: SlackGatewayOptions;
+  /** Status messages, drawn at Slack's pace, the newest state last. */
+  readonly #painter: StatusPainter<{ job: Job; content: MessageContent }>;
   /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
   #botUserId: Promise<string> | undefined;
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
+    this.#painter = new StatusPainter(
+      ({ job, content }, ts) => this.#drawStatus(job, content, ts),
+      ({ content }) => content,
+    );
   }
 
   /** Counts a failed Slack call and wraps its error for the job layer. */
@@ -66,34 +76,50 @@ export class SlackGateway implements Gateway {
     return wrapped;
   }
 
-  async showStatus(job: Job): Promise<string> {
+  /**
+   * Draws the job's status message through the painter: only when what it shows changes,
+   * the newest state last, a progress figure without waiting for Slack's budget.
+   */
+  async showStatus(job: Job, mode: StatusMode = "stage"): Promise<string> {
     const content = buildStatusMessage(job, {
       locale: localeOf(job.origin.locale),
       now: (this.#o.now ?? Date.now)(),
     });
-    const { client } = this.#o;
-    const channel = job.origin.channelId;
     try {
-      if (job.statusTs !== undefined) {
-        try {
-          await client.chat.update({ channel, ts: job.statusTs, ...content });
-          return job.statusTs;
-        } catch (error) {
-          // The status message was deleted: post a new one rather than lose the buttons.
-          if (platformErrorOf(error) !== "message_not_found") throw error;
-        }
-      }
-      const posted = await client.chat.postMessage({
-        channel,
-        thread_ts: job.origin.threadTs,
-        ...content,
-        metadata: buildStatusMetadata(job.id),
-      });
-      if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
-      return posted.ts;
+      const ts = await this.#painter.paint(
+        job.id,
+        job.statusTs,
+        { job, content },
+        mode !== "progress",
+      );
+      if (!isActive(job)) this.#painter.forget(job.id);
+      return ts;
     } catch (error) {
       throw this.#fail(error, "status update");
     }
+  }
+
+  /** Edits the status message at `ts`, or posts it in the thread when there is none. */
+  async #drawStatus(job: Job, content: MessageContent, ts: string | undefined): Promise<string> {
+    const { client } = this.#o;
+    const channel = job.origin.channelId;
+    if (ts !== undefined) {
+      try {
+        await client.chat.update({ channel, ts, ...content });
+        return ts;
+      } catch (error) {
+        // The status message was deleted: post a new one rather than lose the buttons.
+        if (platformErrorOf(error) !== "message_not_found") throw error;
+      }
+    }
+    const posted = await client.chat.postMessage({
+      channel,
+      thread_ts: job.origin.threadTs,
+      ...content,
+      metadata: buildStatusMetadata(job.id),
+    });
+    if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
+    return posted.ts;
   }
 
   async downloadSource(

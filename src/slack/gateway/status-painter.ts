@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+
+/** Draws one content into a job's status message; resolves with the message's ts. */
+export type Draw<C> = (content: C, ts: string | undefined) => Promise<string>;
+
+interface Canvas<C> {
+  /** The message as the bot last drew it (or as the job record names it). */
+  ts: string | undefined;
+  /** What the message shows now. */
+  shown: string | undefined;
+  /** A draw under way, and the newest content waiting for it to end. */
+  drawing: Promise<void> | undefined;
+  next: { content: C; digest: string; done: Deferred[] } | undefined;
+}
+
+interface Deferred {
+  resolve: (ts: string) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Draws status messages at the pace Slack allows, each only when what it shows changes,
+ * and the newest state of a job always last: while a draw of a job's message is under way
+ * (waiting for `chat.update`'s budget, say), later states replace each other and only the
+ * newest is drawn after it. A caller that must know the outcome (`wait`) gets it once its
+ * state — or a newer one — is on screen; a progress figure need not wait at all.
+ */
+export class StatusPainter<C> {
+  readonly #canvases = new Map<string, Canvas<C>>();
+  readonly #draw: Draw<C>;
+  readonly #visible: (content: C) => unknown;
+
+  /** `visible`: the part of a content people see; a draw is skipped when it is unchanged. */
+  constructor(draw: Draw<C>, visible: (content: C) => unknown = (content) => content) {
+    this.#draw = draw;
+    this.#visible = visible;
+  }
+
+  /**
+   * Shows `content` in the status message of job `key` (at `ts`, or a new message when
+   * undefined). Resolves with the message's ts: at once when nothing changes or `wait` is
+   * false and a draw of this job is already under way, else once drawn.
+   */
+  paint(key: string, ts: string | undefined, content: C, wait: boolean): Promise<string> {
+    const canvas = this.#canvasOf(key, ts);
+    const digest = digestOf(this.#visible(content));
+    if (canvas.ts !== undefined && canvas.drawing === undefined && canvas.shown === digest) {
+      return Promise.resolve(canvas.ts);
+    }
+    const done = new Promise<string>((resolve, reject) => {
+      const waiting = canvas.next?.done ?? [];
+      canvas.next = { content, digest, done: [...waiting, { resolve, reject }] };
+    });
+    canvas.drawing ??= this.#drawAll(key, canvas);
+    if (!wait && canvas.ts !== undefined) {
+      done.catch(() => undefined);
+      return Promise.resolve(canvas.ts);
+    }
+    return done;
+  }
+
+  /** Forgets a job's message (the job ended, its record is gone). */
+  forget(key: string): void {
+    if (this.#canvases.get(key)?.drawing === undefined) this.#canvases.delete(key);
+  }
+
+  #canvasOf(key: string, ts: string | undefined): Canvas<C> {
+    let canvas = this.#canvases.get(key);
+    if (canvas === undefined) {
+      canvas = { ts, shown: undefined, drawing: undefined, next: undefined };
+      this.#canvases.set(key, canvas);
+    }
+    // A message the job record names that the painter has not drawn (another replica did).
+    if (ts !== undefined && canvas.ts === undefined) canvas.ts = ts;
+    return canvas;
+  }
+
+  async #drawAll(key: string, canvas: Canvas<C>): Promise<void> {
+    for (let next = canvas.next; next !== undefined; next = canvas.next) {
+      canvas.next = undefined;
+      try {
+        canvas.ts = await this.#draw(next.content, canvas.ts);
+        canvas.shown = next.digest;
+        for (const waiter of next.done) waiter.resolve(canvas.ts);
+      } catch (error) {
+        canvas.shown = undefined;
+        for (const waiter of next.done) waiter.reject(error);
+      }
+    }
+    canvas.drawing = undefined;
+    if (
+      canvas.next === undefined &&
+      this.#canvases.get(key) === canvas &&
+      canvas.ts === undefined
+    ) {
+      this.#canvases.delete(key);
+    }
+  }
+}
+
+function digestOf(content: unknown): string {
+  return createHash("sha1").update(JSON.stringify(content)).digest("base64");
+}

@@ -1,0 +1,176 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
+import { TokenBucket } from "./token-bucket.ts";
+
+/** Who is waiting on a call: a person (an ack, a modal) or the job runner. */
+export type CallerKind = "interactive" | "background";
+
+/** What `@slack/web-api`'s `fetch` option takes. */
+export type FetchFunction = (
+  input: string | URL | Request,
+  init?: RequestInit,
+) => Promise<Response>;
+
+export interface SlackBudgetOptions {
+  logger: Logger;
+  /**
+   * The share of each method's allowance background work may spend; the rest is the
+   * headroom calls for a waiting person use, which never queue behind background work.
+   */
+  backgroundShare?: number;
+  /** Request timeouts, counted from when the request is sent (after any wait for budget). */
+  timeoutMs?: { interactive: number; background: number };
+  /** The longest `Retry-After` background work waits out itself before giving the 429 back. */
+  maxRetryWaitMs?: number;
+  /** Scales every allowance's rate (tests and benchmarks against a fake with other limits). */
+  allowanceScale?: number;
+  /** Told of every 429 Slack answered. */
+  onRateLimited?: (method: string, retryAfterS: number, kind: CallerKind) => void;
+  fetch?: FetchFunction;
+  now?: () => number;
+}
+
+const DEFAULT_TIMEOUTS = { interactive: 10_000, background: 30_000 };
+const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+/** A background call Slack rate-limits is sent again at most this often. */
+const MAX_RATE_LIMITED_TRIES = 3;
+
+/**
+ * The bot's Slack rate budget for one workspace (this deployment serves one), applied under
+ * `@slack/web-api` through its `fetch` option, so every method call, the ones files.uploadV2
+ * makes too, passes here:
+ * - no request goes to a method while Slack's `Retry-After` for it runs: a call then is
+ *   answered here with the 429 Slack would give (interactive) or waits it out (background);
+ * - background calls share each method's allowance per workspace (its tier, `method-tiers.ts`)
+ *   and, for `chat.postMessage`, about one a second per channel; they queue for it in order;
+ * - interactive calls are never paced: they use what background work leaves, and a person
+ *   waiting never queues behind a status update;
+ * - every request has a timeout, started when it is sent.
+ * (With several replicas each has its own budget; a 429 is then handled as above.)
+ */
+export class SlackBudget {
+  readonly #o: SlackBudgetOptions;
+  readonly #now: () => number;
+  readonly #fetch: FetchFunction;
+  readonly #buckets = new Map<string, TokenBucket>();
+  /** When each method's `Retry-After` ends (ms since the epoch). */
+  readonly #windows = new Map<string, number>();
+  #rateLimited = 0;
+
+  constructor(options: SlackBudgetOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** 429s Slack has answered so far (metrics, benchmarks). */
+  get rateLimited(): number {
+    return this.#rateLimited;
+  }
+
+  /** The `fetch` for a `WebClient` whose calls are of `kind`. */
+  fetchFor(kind: CallerKind): FetchFunction {
+    return (input, init) => this.#send(kind, input, init);
+  }
+
+  async #send(kind: CallerKind, input: string | URL | Request, init: RequestInit = {}) {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const method = apiMethodOf(url);
+    const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[kind];
+    if (method === undefined) return this.#request(input, init, timeoutMs);
+    for (let attempt = 1; ; attempt++) {
+      const closedMs = this.#closedFor(method);
+      if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
+      if (kind === "background") await this.#takeBudget(method, init);
+      const response = await this.#request(input, init, timeoutMs);
+      if (response.status !== 429) return response;
+      const retryAfterS = retryAfterOf(response);
+      this.#rateLimited += 1;
+      this.#windows.set(method, this.#now() + retryAfterS * 1000);
+      this.#o.onRateLimited?.(method, retryAfterS, kind);
+      this.#o.logger.warn({ method, retryAfterS, kind }, "Slack rate-limited a call");
+      const maxWait = this.#o.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+      if (kind === "interactive" || attempt >= MAX_RATE_LIMITED_TRIES) return response;
+      if (retryAfterS * 1000 > maxWait) return response;
+      await response.body?.cancel();
+    }
+  }
+
+  /** Waits for the method's window to end and for its budget (and its channel's). */
+  async #takeBudget(method: string, init: RequestInit): Promise<void> {
+    const signal = init.signal ?? undefined;
+    for (;;) {
+      const closedMs = this.#closedFor(method);
+      if (closedMs > 0) await sleep(closedMs, undefined, signal ? { signal } : {});
+      if (method === "chat.postMessage") {
+        const channel = channelOf(init.body);
+        if (channel !== undefined) await this.#bucket(`channel:${channel}`, true).take(signal);
+      }
+      await this.#bucket(method, false).take(signal);
+      // A 429 that came while this call waited for its turn: wait that out too.
+      if (this.#closedFor(method) === 0) return;
+    }
+  }
+
+  #bucket(key: string, perChannel: boolean): TokenBucket {
+    let bucket = this.#buckets.get(key);
+    if (bucket === undefined) {
+      const base = perChannel ? POST_PER_CHANNEL : allowanceOf(key);
+      const share = this.#o.backgroundShare ?? 0.8;
+      bucket = new TokenBucket(
+        {
+          perMinute: base.perMinute * share * (this.#o.allowanceScale ?? 1),
+          burst: Math.max(1, Math.floor(base.burst * share)),
+        },
+        this.#now,
+      );
+      this.#buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  #closedFor(method: string): number {
+    const until = this.#windows.get(method);
+    if (until === undefined) return 0;
+    const left = until - this.#now();
+    if (left <= 0) this.#windows.delete(method);
+    return Math.max(0, left);
+  }
+
+  #request(input: string | URL | Request, init: RequestInit, timeoutMs: number) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return this.#fetch(input, { ...init, signal });
+  }
+}
+
+/** The Web API method a URL calls (`…/api/chat.update` → `chat.update`); undefined for others. */
+export function apiMethodOf(url: string): string | undefined {
+  const match = /\/api\/([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)$/.exec(new URL(url).pathname);
+  return match?.[1];
+}
+
+/** The `channel` of a form-encoded call (`@slack/web-api` sends most calls so). */
+function channelOf(body: RequestInit["body"]): string | undefined {
+  if (typeof body === "string") return new URLSearchParams(body).get("channel") ?? undefined;
+  if (body instanceof URLSearchParams) return body.get("channel") ?? undefined;
+  return undefined;
+}
+
+/** Seconds of a 429's `Retry-After` (Slack always sends it; 1 s when it is unreadable). */
+function retryAfterOf(response: Response): number {
+  const seconds = Number.parseInt(response.headers.get("retry-after") ?? "", 10);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 1;
+}
+
+/** The 429 Slack would answer inside its window, without asking Slack again. */
+function rateLimitedResponse(closedMs: number): Response {
+  return new Response(JSON.stringify({ ok: false, error: "ratelimited" }), {
+    status: 429,
+    headers: {
+      "content-type": "application/json",
+      "retry-after": String(Math.ceil(closedMs / 1000)),
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { StatusPainter } from "../../../src/slack/gateway/status-painter.ts";
+
+/** A draw that waits for the test to let it through, and remembers what it drew. */
+function gatedDraw() {
+  const drawn: { content: string; ts: string | undefined }[] = [];
+  let release: (() => void) | undefined;
+  let gate = Promise.resolve();
+  const hold = () => {
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+  };
+  const draw = async (content: string, ts: string | undefined) => {
+    await gate;
+    drawn.push({ content, ts });
+    return ts ?? "1700000000.000100";
+  };
+  return { draw, drawn, hold, release: () => release?.() };
+}
+
+describe("StatusPainter", () => {
+  it("posts the first time, then draws only when what is shown changes", async () => {
+    const { draw, drawn } = gatedDraw();
+    const painter = new StatusPainter(draw);
+    const ts = await painter.paint("job-1", undefined, "Transcribing… 10%", true);
+    expect(await painter.paint("job-1", ts, "Transcribing… 10%", true)).toBe(ts);
+    await painter.paint("job-1", ts, "Transcribing… 20%", true);
+    expect(drawn).toEqual([
+      { content: "Transcribing… 10%", ts: undefined },
+      { content: "Transcribing… 20%", ts },
+    ]);
+  });
+
+  it("draws the newest state last, skipping the ones that came while a draw waited", async () => {
+    const { draw, drawn, hold, release } = gatedDraw();
+    const painter = new StatusPainter(draw);
+    const ts = await painter.paint("job-1", undefined, "queued", true);
+    hold();
+    const first = painter.paint("job-1", ts, "10%", true);
+    // Progress figures while Slack's budget holds the first back: not waited for.
+    expect(await painter.paint("job-1", ts, "20%", false)).toBe(ts);
+    expect(await painter.paint("job-1", ts, "30%", false)).toBe(ts);
+    const stage = painter.paint("job-1", ts, "Name the speakers", true);
+    release();
+    await Promise.all([first, stage]);
+    expect(drawn.map((d) => d.content)).toEqual(["queued", "10%", "Name the speakers"]);
+  });
+
+  it("tells every waiting caller of a failed draw, and draws the next state again", async () => {
+    let fail = true;
+    const drawn: string[] = [];
+    const painter = new StatusPainter(async (content: string, ts: string | undefined) => {
+      if (fail) throw new Error("ratelimited");
+      drawn.push(content);
+      return ts ?? "1.2";
+    });
+    await expect(painter.paint("job-1", "1.2", "stage A", true)).rejects.toThrow("ratelimited");
+    fail = false;
+    expect(await painter.paint("job-1", "1.2", "stage A", true)).toBe("1.2");
+    expect(drawn).toEqual(["stage A"]);
+  });
+
+  it("keeps the new message a draw posted (the old one was deleted) for later draws", async () => {
+    const seen: (string | undefined)[] = [];
+    const painter = new StatusPainter(async (_content: string, ts: string | undefined) => {
+      seen.push(ts);
+      return "2.0";
+    });
+    expect(await painter.paint("job-1", "1.0", "a", true)).toBe("2.0");
+    await painter.paint("job-1", "1.0", "b", true);
+    expect(seen).toEqual(["1.0", "2.0"]);
+  });
+
+  it("compares only what people see", async () => {
+    const drawn: number[] = [];
+    const painter = new StatusPainter(
+      async (content: { text: string; at: number }, ts: string | undefined) => {
+        drawn.push(content.at);
+        return ts ?? "1.0";
+      },
+      (content) => content.text,
+    );
+    const ts = await painter.paint("job-1", undefined, { text: "same", at: 1 }, true);
+    await painter.paint("job-1", ts, { text: "same", at: 2 }, true);
+    expect(drawn).toEqual([1]);
+  });
+});
