@@ -83,6 +83,33 @@ describe("Slack app manifests", () => {
     expect(json("../manifests/manifest.http.json").settings.socket_mode_enabled).toBe(false);
   });
 
+  it("lets people send the bot a recording in a direct message, as the README promises", () => {
+    // docs.slack.dev/reference/app-manifest: `messages_tab_enabled` turns the App Home's
+    // Messages tab on; `messages_tab_read_only_enabled` "specifies whether or not the users
+    // can send messages to your app in the Messages tab" — true would take the composer away.
+    for (const name of ["manifest.http.json", "manifest.socket.json"]) {
+      const manifest = json(`../manifests/${name}`);
+      expect(manifest.features.app_home).toMatchObject({
+        messages_tab_enabled: true,
+        messages_tab_read_only_enabled: false,
+      });
+      expect(manifest.oauth_config.scopes.bot).toContain("im:history");
+      expect(manifest.settings.event_subscriptions.bot_events).toContain("message.im");
+    }
+  });
+
+  it("describes what the bot takes as the README does: DMs, and up to 1 GB with FFmpeg", () => {
+    const descriptions = ["manifest.http.json", "manifest.socket.json"].map(
+      (name) => json(`../manifests/${name}`).display_information.long_description as string,
+    );
+    expect(new Set(descriptions).size).toBe(1);
+    const [text = ""] = descriptions;
+    expect(text).toContain("direct message");
+    expect(text).toContain("mp3, mp4, wav, m4a, ogg, flac, aac, opus and webm up to 300 MB");
+    expect(text).toMatch(/FFmpeg[^.]*any other audio or video up to Slack's 1 GB/);
+    expect(text).not.toMatch(/nine formats|; up to 300 MB\)/);
+  });
+
   it("uses the same schema as the shared copy when it is there", () => {
     const shared = here("../../shared/slack-manifest-schema/manifest.schema.json");
     if (!existsSync(shared)) return;

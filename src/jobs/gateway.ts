@@ -49,11 +49,15 @@ export interface Gateway {
    * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.
    */
   downloadSource(job: Job, destPath: string, signal: AbortSignal, o: DownloadLimits): Promise<void>;
-  /** Splits a Markdown note into the messages it is posted as. Pure and deterministic. */
-  splitNote(markdown: string): string[];
   /**
-   * Posts part `index` of `total` in the thread, tagged so `findDelivered` can see it; the
-   * names of `people` (speakers named by picking a member) become mentions of them.
+   * Splits a Markdown note into the messages it is posted as, the names of `people`
+   * (speakers named by picking a member) already mentions of them, so that each message is
+   * measured as posted. Pure and deterministic.
+   */
+  splitNote(markdown: string, people?: readonly NotePerson[]): string[];
+  /**
+   * Posts part `index` of `total` (from `splitNote`) in the thread, tagged so
+   * `findDelivered` can see it; `people` are the only ones it may mention.
    */
   postNotePart(
     job: Job,

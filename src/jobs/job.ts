@@ -102,8 +102,17 @@ const pollingSchema = z.object({
   progress: progressSchema,
 });
 
-/** Why there is no canvas: turned off, the plan, a missing scope, or a note too long for one. */
-export const CANVAS_REFUSALS = ["not_allowed", "free_plan", "missing_scope", "too_large"] as const;
+/**
+ * Why there is no canvas: turned off, the plan, a missing scope, a note too long for one, or
+ * any other answer of Slack's to a canvas call that trying again cannot change (`refused`).
+ */
+export const CANVAS_REFUSALS = [
+  "not_allowed",
+  "free_plan",
+  "missing_scope",
+  "too_large",
+  "refused",
+] as const;
 export type CanvasRefusal = (typeof CANVAS_REFUSALS)[number];
 
 const commonSchema = z.object({

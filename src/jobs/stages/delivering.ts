@@ -4,8 +4,8 @@ import { dialogSchema } from "../../notetaker/schemas.ts";
 import { loadStored } from "../blobs.ts";
 import { readChannelSettings } from "../channel-settings.ts";
 import { JobStepError } from "../failure-policy.ts";
-import type { NotePerson } from "../gateway.ts";
-import type { Job, JobIn, NoteInputs } from "../job.ts";
+import { GatewayError, type NotePerson } from "../gateway.ts";
+import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import { TempFiles } from "../temp-files.ts";
 import {
@@ -96,7 +96,10 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
   const people = settings.mentions ? peopleOf(job.note) : [];
   const markdown = await loadStored(ctx.store, job.markdown, z.string());
-  const parts = ctx.gateway.splitNote(markdown);
+  // The people are mentioned before the split, so each part is measured as it is posted.
+  // (Both come from the job and the channel's settings: a resumed run splits the same way
+  // unless someone turned "people named" on or off in between.)
+  const parts = ctx.gateway.splitNote(markdown, people);
   for (let index = job.postedParts; index < parts.length; index++) {
     job = await ctx.update(job, { type: "part_posting", index });
     await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length, people);
@@ -117,10 +120,17 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
 }
 
 /**
- * The note as a canvas the channel can read: made once (a Regenerate edits it), each call
- * checkpointed — the intent before `canvases.create`, so a run that crashed before saving
- * the canvas id first looks for the canvas it made rather than making a second. A
- * workspace that refuses canvases keeps the thread delivery; the reason is kept and shown.
+ * The note as a canvas the channel (or, in a direct message, the person) can read: made
+ * once (a Regenerate edits it), each call checkpointed — the intent before
+ * `canvases.create`, so a run that crashed before saving the canvas id first looks for the
+ * canvas it made rather than making a second.
+ *
+ * The note is in the thread already, and a canvas is extra: when Slack will not have one —
+ * a refusal the gateway names (the workspace, its plan, a scope), or any other answer to a
+ * canvas call that trying again cannot change — the reason is kept on the job, the status
+ * message says it once, and the job ends done. No Retry repeats it (a Regenerate asks
+ * again). Transient trouble (rate limits, Slack's 5xx, the network) is thrown instead, so
+ * the step is tried again within its failure policy.
  */
 async function deliverCanvas(
   ctx: StepContext,
@@ -129,29 +139,61 @@ async function deliverCanvas(
   people: readonly NotePerson[],
 ): Promise<Delivering> {
   let job = start;
+  const refuse = (reason: CanvasRefusal) => ctx.update(job, { type: "canvas_refused", reason });
+  const call = <T>(slack: () => Promise<T>) => unlessRefused(ctx, job, slack);
   if (job.canvas !== undefined && job.canvas.delivery !== job.delivery) {
-    const edited = await ctx.gateway.editCanvas(job, job.canvas.id, markdown, people);
+    const { id } = job.canvas;
+    const edited = await call(() => ctx.gateway.editCanvas(job, id, markdown, people));
+    if (edited === REFUSED) return refuse("refused");
     if (!edited.ok && "gone" in edited) job = await ctx.update(job, { type: "canvas_gone" });
-    else if (!edited.ok) return ctx.update(job, { type: "canvas_refused", reason: edited.refused });
+    else if (!edited.ok) return refuse(edited.refused);
     else job = await ctx.update(job, { type: "canvas_updated" });
   }
-  if (job.canvas === undefined && job.creatingCanvasAt !== undefined) {
-    const found = await ctx.gateway.findCanvas(job, job.creatingCanvasAt);
-    if (found !== undefined)
+  const since = job.creatingCanvasAt;
+  if (job.canvas === undefined && since !== undefined) {
+    const found = await call(() => ctx.gateway.findCanvas(job, since));
+    if (found === REFUSED) return refuse("refused");
+    if (found !== undefined) {
       job = await ctx.update(job, { type: "canvas_created", canvasId: found });
+    }
   }
   if (job.canvas === undefined) {
     job = await ctx.update(job, { type: "canvas_creating", at: ctx.now() });
-    const made = await ctx.gateway.createCanvas(job, markdown, people);
-    if (!made.ok) return ctx.update(job, { type: "canvas_refused", reason: made.refused });
+    const made = await call(() => ctx.gateway.createCanvas(job, markdown, people));
+    if (made === REFUSED) return refuse("refused");
+    if (!made.ok) return refuse(made.refused);
     job = await ctx.update(job, { type: "canvas_created", canvasId: made.canvasId });
   }
   const canvas = job.canvas;
   if (canvas !== undefined && canvas.url === undefined) {
-    const url = await ctx.gateway.shareCanvas(job, canvas.id);
+    const url = await call(() => ctx.gateway.shareCanvas(job, canvas.id));
+    if (url === REFUSED) return refuse("refused");
     job = await ctx.update(job, { type: "canvas_shared", url });
   }
   return job;
+}
+
+/** What a canvas call came to when Slack refused it for good. */
+const REFUSED = Symbol("refused");
+
+/**
+ * A canvas call's result, or {@link REFUSED} when it failed in a way trying again cannot
+ * change (a `GatewayError` that is not transient: Slack's `ok: false` with an error no one
+ * listed, an answer without what it should hold…). Transient errors and anything that is
+ * not Slack's are thrown as they are.
+ */
+async function unlessRefused<T>(
+  ctx: StepContext,
+  job: Job,
+  slack: () => Promise<T>,
+): Promise<T | typeof REFUSED> {
+  try {
+    return await slack();
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.transient) throw error;
+    ctx.logger.warn({ err: error, jobId: job.id }, "no canvas: Slack refused it");
+    return REFUSED;
+  }
 }
 
 /**

@@ -2,20 +2,38 @@ import type { WebClient } from "@slack/web-api";
 import type { CanvasOutcome, CanvasRefusal, Job, NotePerson } from "../../jobs/index.ts";
 import { localeOf } from "../messages/index.ts";
 import { CANVAS_MAX_CHARS, toCanvasMarkdown } from "../text/canvas-markdown.ts";
+import { isDirectMessage } from "../text/direct-message.ts";
 import { platformErrorOf } from "./slack-errors.ts";
 
 /**
- * Slack's answers that mean "no canvas here", and what the status says of them (errors of
- * canvases.create/edit/access.set on docs.slack.dev). Anything else is a failed call.
+ * Slack's answers that mean "no canvas here" for a reason the status can name (errors of
+ * canvases.create/edit/access.set on docs.slack.dev). Any other error of a canvas call
+ * that trying again cannot change is a refusal too, of no named reason: the delivering
+ * step keeps it as `refused` and the note stays in the thread (stages/delivering.ts).
  */
 const REFUSALS: Record<string, CanvasRefusal> = {
   canvas_disabled_user_team: "not_allowed",
   restricted_action: "not_allowed",
   not_allowed_token_type: "not_allowed",
   free_teams_cannot_create_non_tabbed_canvases: "free_plan",
+  free_teams_cannot_edit_standalone_canvases: "free_plan",
   team_tier_cannot_create_channel_canvases: "free_plan",
   missing_scope: "missing_scope",
 };
+
+/**
+ * Who `canvases.access.set` lets read the job's canvas. "Access levels can only be set for
+ * regular channels. Channel IDs associated with direct messages (DMs) or multi-party direct
+ * messages (MPDMs) will not be accepted and will result in an unsuccessful request. For
+ * sharing a canvas to DMs or MPDMs, use individual user IDs instead."
+ * (https://docs.slack.dev/reference/methods/canvases.access.set, "Sharing canvases via DM
+ * or MPDM"). So: the job's channel; in a direct message with the bot, the one person in it,
+ * who shared the recording there.
+ */
+export function canvasAudience(job: Job): { channel_ids: [string] } | { user_ids: [string] } {
+  const { channelId, userId } = job.origin;
+  return isDirectMessage(channelId) ? { user_ids: [userId] } : { channel_ids: [channelId] };
+}
 
 /** The refusal an error of a canvas call stands for, if it is one. */
 export function canvasRefusalOf(error: unknown): CanvasRefusal | undefined {
@@ -92,12 +110,16 @@ export async function editCanvas(
   }
 }
 
-/** Read access for the job's channel, then the canvas's link (its file permalink). */
+/**
+ * Read access for the job's channel, or for the person in a direct message
+ * ({@link canvasAudience}), then the canvas's link (its file permalink). Both `channel_ids`
+ * and `user_ids` may not be passed at once (canvases.access.set docs).
+ */
 export async function shareCanvas(client: WebClient, job: Job, canvasId: string): Promise<string> {
   await client.canvases.access.set({
     canvas_id: canvasId,
     access_level: "read",
-    channel_ids: [job.origin.channelId],
+    ...canvasAudience(job),
   });
   const info = await client.files.info({ file: canvasId });
   const url = info.file?.permalink;

@@ -15,7 +15,7 @@ import {
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
-import { showLinkTargets, splitMarkdown } from "../text/index.ts";
+import { splitNote } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
@@ -149,11 +149,12 @@ export class SlackGateway implements Gateway {
   }
 
   /**
-   * The note's parts, each a message. Links are rewritten to show their targets first, as
-   * that can make the note longer; the parts are measured after it.
+   * The note's parts, each a message: links shown with their targets, the note's own
+   * mentions inert, and the names of `people` mentioned (outside code and links) before the
+   * note is split, so each part is measured as it is posted (`splitNote`).
    */
-  splitNote(markdown: string): string[] {
-    return splitMarkdown(showLinkTargets(markdown));
+  splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
+    return splitNote(markdown, people);
   }
 
   async postNotePart(

@@ -32,6 +32,9 @@ export const en = {
     "No canvas: the app lacks the canvases:write permission (an admin can reinstall it), so the notes are only in this thread.",
   "status.no_canvas.too_large":
     "No canvas: the notes are longer than a canvas holds, so they are only in this thread.",
+  "status.no_canvas.refused":
+    "No canvas: Slack would not make or share one for these notes, so they are only in this thread.",
+  "status.canvas_dm": ":memo: <{url}|The notes as a canvas> — shared with you.",
   "status.failed": "Could not make notes from {file}.",
   "status.canceled": "Canceled by {user}.",
   "status.elapsed": "Elapsed {time}",
@@ -164,8 +167,6 @@ export const en = {
   "speakers.gender_label": "Gender",
   "speakers.gender_hint": "Optional. Helps the notes use the right pronouns.",
   "speakers.gender_placeholder": "Not specified",
-  "speakers.more.one": "1 more speaker keeps their label in the notes.",
-  "speakers.more.other": "{count} more speakers keep their labels in the notes.",
   "gender.male": "Male (he/him)",
   "gender.female": "Female (she/her)",
   "regenerate.context_label": "Context",
@@ -226,8 +227,10 @@ export const en = {
 
   // Replies to /meeting-notes and its subcommands.
   "help.intro": "Meeting notes from your recordings, right here in Slack.",
-  "help.upload":
-    "Upload a recording ({formats}, up to 300 MB) to a channel I am in, and I answer in its thread.",
+  "help.upload.prepared":
+    "Upload a recording to a channel I am in, or send it to me in a direct message, and I answer in its thread: any audio or video up to 1 GB (an hour-long Meet or Teams video, an iPhone .mov, an .mkv screen recording…).",
+  "help.upload.as_is":
+    "Upload a recording ({formats}, up to 300 MB) to a channel I am in, or send it to me in a direct message, and I answer in its thread.",
   "help.open": "open a form to make notes from a recording",
   "help.help": "show this help",
   "help.status": "list the meeting notes in this channel",
@@ -308,6 +311,22 @@ export const en = {
   "note.part": "Part {index} of {total}",
   "note.fallback": "Meeting notes",
   "note.fallback_part": "Meeting notes, part {index} of {total}",
+
+  // A modal while the app works on it, and after (opened at once, answered in time).
+  "notice.loading": "One moment…",
+  "notice.open_failed": "Slack did not let me open the form in time. Try again.",
+  "notice.failed": "Something went wrong on my side. Close this and try again.",
+  "notice.working":
+    "Working on it: Slack is slow to answer right now. You can close this, I will finish anyway and tell you how it went.",
+  "notice.not_done": "I could not do that:",
+  "new_notes.started": "The notes are on their way: they will appear in a thread in {channel}.",
+  "new_notes.already": "Notes for this recording are already being made in {channel}.",
+  "speakers.saved": "Thanks! The notes are being written with these names.",
+  "speakers.regenerating": "A new version of the notes is being written.",
+  "speakers.page":
+    "Page {page} of {pages}: speakers {first} to {last} of {total}, the most heard first. What you enter is kept when you change pages.",
+  "modal.speakers.next": "Next",
+  "button.previous_page": "Previous page",
 } as const;
 
 /** A key of the catalog. */

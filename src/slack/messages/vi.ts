@@ -31,6 +31,9 @@ export const vi: Catalog = {
     "Không có canvas: ứng dụng thiếu quyền canvases:write (quản trị viên có thể cài lại), nên biên bản chỉ có trong luồng này.",
   "status.no_canvas.too_large":
     "Không có canvas: biên bản dài hơn mức một canvas chứa được, nên chỉ có trong luồng này.",
+  "status.no_canvas.refused":
+    "Không có canvas: Slack không tạo hoặc không chia sẻ canvas cho biên bản này, nên biên bản chỉ có trong luồng này.",
+  "status.canvas_dm": ":memo: <{url}|Biên bản dạng canvas> — đã chia sẻ với bạn.",
   "status.failed": "Không thể tạo biên bản từ {file}.",
   "status.canceled": "{user} đã hủy.",
   "status.elapsed": "Đã chạy {time}",
@@ -156,8 +159,6 @@ export const vi: Catalog = {
   "speakers.gender_label": "Giới tính",
   "speakers.gender_hint": "Không bắt buộc. Giúp biên bản xưng hô đúng.",
   "speakers.gender_placeholder": "Không xác định",
-  "speakers.more.one": "Còn 1 người nói nữa giữ nguyên nhãn trong biên bản.",
-  "speakers.more.other": "Còn {count} người nói nữa giữ nguyên nhãn trong biên bản.",
   "gender.male": "Nam (anh/ông)",
   "gender.female": "Nữ (chị/bà)",
   "regenerate.context_label": "Bối cảnh",
@@ -217,8 +218,10 @@ export const vi: Catalog = {
   "settings.saved": "Đã lưu cài đặt cho kênh này.",
 
   "help.intro": "Biên bản cuộc họp từ bản ghi âm của bạn, ngay trong Slack.",
-  "help.upload":
-    "Tải một bản ghi âm ({formats}, tối đa 300 MB) lên kênh có tôi, tôi sẽ trả lời trong luồng của nó.",
+  "help.upload.prepared":
+    "Tải một bản ghi âm lên kênh có tôi, hoặc gửi cho tôi trong tin nhắn trực tiếp, tôi sẽ trả lời trong luồng của nó: mọi tệp âm thanh hoặc video tối đa 1 GB (video Meet hay Teams dài một giờ, tệp .mov của iPhone, bản quay màn hình .mkv…).",
+  "help.upload.as_is":
+    "Tải một bản ghi âm ({formats}, tối đa 300 MB) lên kênh có tôi, hoặc gửi cho tôi trong tin nhắn trực tiếp, tôi sẽ trả lời trong luồng của nó.",
   "help.open": "mở biểu mẫu để tạo biên bản từ một bản ghi âm",
   "help.help": "xem hướng dẫn này",
   "help.status": "liệt kê các biên bản trong kênh này",
@@ -296,4 +299,19 @@ export const vi: Catalog = {
   "note.part": "Phần {index}/{total}",
   "note.fallback": "Biên bản cuộc họp",
   "note.fallback_part": "Biên bản cuộc họp, phần {index}/{total}",
+
+  "notice.loading": "Chờ một chút…",
+  "notice.open_failed": "Slack không cho tôi mở biểu mẫu kịp lúc. Hãy thử lại.",
+  "notice.failed": "Đã có lỗi ở phía tôi. Hãy đóng cửa sổ này và thử lại.",
+  "notice.working":
+    "Đang xử lý: lúc này Slack phản hồi chậm. Bạn có thể đóng cửa sổ này, tôi vẫn sẽ làm xong và báo cho bạn kết quả.",
+  "notice.not_done": "Tôi không làm được việc đó:",
+  "new_notes.started": "Biên bản đang được chuẩn bị: sẽ xuất hiện trong một luồng ở {channel}.",
+  "new_notes.already": "Biên bản cho bản ghi âm này đang được làm trong {channel}.",
+  "speakers.saved": "Cảm ơn bạn! Biên bản đang được viết với những tên này.",
+  "speakers.regenerating": "Một phiên bản mới của biên bản đang được viết.",
+  "speakers.page":
+    "Trang {page}/{pages}: người nói {first} đến {last} trong số {total}, ai nói nhiều nhất trước. Những gì bạn nhập được giữ lại khi chuyển trang.",
+  "modal.speakers.next": "Tiếp",
+  "button.previous_page": "Trang trước",
 };

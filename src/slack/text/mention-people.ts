@@ -1,4 +1,5 @@
 import { SLACK_USER_ID } from "../../jobs/index.ts";
+import { neutralizeMentions } from "./neutralize-mentions.ts";
 
 /** A speaker the person named by picking a Slack member: the name the note uses, and who. */
 export interface Person {
@@ -65,6 +66,30 @@ export function nameFinder(people: readonly Person[]): ((text: string) => NameFo
     }
     return found;
   };
+}
+
+/** A Slack user mention as the app writes one, `<@U…>` (no label). */
+const USER_MENTION = /<@([UW][A-Z0-9]{2,})>/g;
+
+/**
+ * Neutralises every mention and broadcast of a text (as `neutralizeMentions` does) except
+ * the plain mentions `<@U…>` of `people`, which stay live. For text the app has already
+ * made safe and then mentioned people in (`splitNote`), this changes nothing; for any other
+ * text it leaves no one to ping but those people. Never makes the text longer.
+ */
+export function neutralizeOtherMentions(text: string, people: readonly Person[]): string {
+  const allowed = new Set(
+    people.map((person) => person.userId).filter((id) => SLACK_USER_ID.test(id)),
+  );
+  if (allowed.size === 0) return neutralizeMentions(text);
+  let out = "";
+  let position = 0;
+  for (const match of text.matchAll(USER_MENTION)) {
+    if (!allowed.has(match[1] ?? "")) continue;
+    out += neutralizeMentions(text.slice(position, match.index)) + match[0];
+    position = match.index + match[0].length;
+  }
+  return out + neutralizeMentions(text.slice(position));
 }
 
 function escapeRegExp(text: string): string {

@@ -9,6 +9,10 @@ export const DEFAULT_PART_CHARS = 11_500;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const BLANK_LINES = /(?:[ \t]*\r?\n)+/y;
+/** A user mention as `splitNote` writes one, and the start of one cut short. */
+const MENTION = /^<@[UW][A-Z0-9]{2,}>/;
+const MENTION_PREFIX = /^<@[UW]?[A-Z0-9]*$/;
+const MAX_MENTION_CHARS = 40;
 
 /** Kinds of places a note can be cut, best first. */
 const CUT_LEVELS = ["heading", "paragraph", "line"] as const;
@@ -119,12 +123,20 @@ function lastIndexAtMost(positions: number[], limit: number): number {
   return found;
 }
 
-/** Inside one overlong line: after the last space in the second half, else at the limit. */
+/**
+ * Inside one overlong line: after the last space in the second half, else at the limit —
+ * but never inside a user mention (`<@U…>`), which would then ping no one and show its id.
+ */
 function hardCut(markdown: string, start: number, maxChars: number): number {
   let end = start + maxChars;
   const window = markdown.slice(start, end);
   const space = Math.max(window.lastIndexOf(" "), window.lastIndexOf("\t"));
   if (space >= maxChars / 2) return start + space + 1;
+  const open = window.lastIndexOf("<@");
+  if (open > 0 && MENTION_PREFIX.test(window.slice(open)) && markdown[end] !== undefined) {
+    const mention = MENTION.exec(markdown.slice(start + open, start + open + MAX_MENTION_CHARS));
+    if (mention !== null && start + open + mention[0].length > end) return start + open;
+  }
   if (isHighSurrogate(markdown.charCodeAt(end - 1)) && end - 1 > start) end -= 1;
   return end;
 }

@@ -24,12 +24,28 @@ const MAX_NOTICES = 20;
 /** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
 export type JobCommand = "names" | "cancel" | "retry" | "regenerate";
 
-/** `/meeting-notes help`: how to get notes, and every subcommand. */
-export function buildHelpMessage(locale: Locale): MessageContent {
+/** What the help may say of the recordings taken: whether FFmpeg prepares the others. */
+export interface HelpOptions {
+  /**
+   * FFmpeg is installed (`JobService.canPrepare`): any audio or video up to Slack's 1 GB is
+   * taken. False: only the Note Service's own formats up to 300 MB.
+   */
+  canPrepare: boolean;
+}
+
+/**
+ * `/meeting-notes help`: how to get notes — in a channel or in a direct message with the
+ * bot, which recordings (README, "Recordings: taken as they are, or prepared") — and every
+ * subcommand.
+ */
+export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageContent {
   const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
+  const upload = options.canPrepare
+    ? t(locale, "help.upload.prepared")
+    : t(locale, "help.upload.as_is", { formats });
   const lines = [
     `*${t(locale, "help.intro")}*`,
-    asMrkdwn(t(locale, "help.upload", { formats })),
+    asMrkdwn(upload),
     `• \`${COMMAND}\` — ${t(locale, "help.open")}`,
     ...SUBCOMMANDS.map((sub) => `• \`${COMMAND} ${sub}\` — ${t(locale, `help.${sub}`)}`),
   ];
@@ -37,8 +53,12 @@ export function buildHelpMessage(locale: Locale): MessageContent {
 }
 
 /** Help, led by a line saying the subcommand typed is not one we know. */
-export function buildUnknownCommand(command: string, locale: Locale): MessageContent {
-  const help = buildHelpMessage(locale);
+export function buildUnknownCommand(
+  command: string,
+  locale: Locale,
+  options: HelpOptions,
+): MessageContent {
+  const help = buildHelpMessage(locale, options);
   const unknown = t(locale, "command.unknown", { command: clampText(command, 50) });
   return {
     text: asPlain(unknown),

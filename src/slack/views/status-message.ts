@@ -2,7 +2,7 @@ import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
-import { clampText, formatDuration } from "../text/index.ts";
+import { clampText, formatDuration, isDirectMessage } from "../text/index.ts";
 import { actions, button, context, section } from "./block-kit.ts";
 import {
   asMrkdwn,
@@ -72,11 +72,15 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
   return lines.join("\n");
 }
 
-/** The canvas's link once the channel may read it, or once why there is none. */
+/**
+ * The canvas's link once the channel (in a direct message: the person) may read it, or
+ * once why there is none.
+ */
 function canvasLines(job: Job, locale: Locale): string[] {
   const url = job.canvas?.url;
   if (url !== undefined && /^https?:\/\/[^\s|<>]+$/.test(url)) {
-    return [t(locale, "status.canvas", { url })];
+    const key = isDirectMessage(job.origin.channelId) ? "status.canvas_dm" : "status.canvas";
+    return [t(locale, key, { url })];
   }
   if (job.canvasRefused !== undefined) return [t(locale, `status.no_canvas.${job.canvasRefused}`)];
   return [];

@@ -63,6 +63,30 @@ describe("SlackGateway.splitNote", () => {
   });
 });
 
+describe("SlackGateway.splitNote with people", () => {
+  it("mentions them before splitting, so every posted part is within Slack's limit", () => {
+    const people = [{ name: "Bob Tran", userId: "U0BOB0001" }];
+    const lines = Array.from({ length: 700 }, (_, i) => `- Bob Tran: item ${i}, Bob Tran.`);
+    const note = ["# Notes", "", "```", "Bob Tran", "```", "", ...lines].join("\n");
+    const parts = gateway.splitNote(note, people);
+    expect(parts.length).toBeGreaterThan(1);
+    parts.forEach((part, index) => {
+      const options = {
+        index,
+        total: parts.length,
+        jobId: "j",
+        delivery: 1,
+        locale: "en",
+      } as const;
+      const posted = buildNotePart(part, { ...options, people });
+      const markdown = (posted.blocks[0] as { text: string }).text;
+      expect(markdown.length).toBeLessThanOrEqual(12_000);
+      expect(markdown).not.toContain("- Bob Tran");
+    });
+    expect(parts.join("\n")).toContain("```\nBob Tran\n```");
+  });
+});
+
 describe("docxFilename", () => {
   it("names the DOCX after a safe recording name, even one stored before names were safe", () => {
     const job: Job = {

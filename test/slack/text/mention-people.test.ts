@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionPeople } from "../../../src/slack/text/index.ts";
+import { mentionPeople, neutralizeOtherMentions } from "../../../src/slack/text/index.ts";
 
 const at = (id: string) => `<@${id}>`;
 
@@ -29,5 +29,27 @@ describe("mentionPeople", () => {
     expect(mentionPeople("write to @Bob", [{ name: "Bob", userId: "U0BOB0001" }], at)).toBe(
       "write to @Bob",
     );
+  });
+});
+
+describe("neutralizeOtherMentions", () => {
+  const bob = [{ name: "Bob", userId: "U0BOB0001" }];
+
+  it("keeps the plain mentions of the people live and makes everything else inert", () => {
+    const text = "<@U0BOB0001> asks <@U0ALICE01>, <@U0BOB0001|bob> and <!here>; @channel";
+    expect(neutralizeOtherMentions(text, bob)).toBe(
+      "<@U0BOB0001> asks ‹@U0ALICE01›, ‹@U0BOB0001|bob› and ‹!here›; ＠channel",
+    );
+  });
+
+  it("is neutralizeMentions when no one may be mentioned, and never longer", () => {
+    const text = "&lt;@U0BOB0001&gt; <@U0BOB0001>";
+    expect(neutralizeOtherMentions(text, [])).toBe("‹@U0BOB0001› ‹@U0BOB0001›");
+    expect(neutralizeOtherMentions(text, bob).length).toBeLessThanOrEqual(text.length);
+  });
+
+  it("changes nothing in text already made safe with the people mentioned", () => {
+    const safe = "‹!here› <@U0BOB0001> owns it, ＠everyone";
+    expect(neutralizeOtherMentions(safe, bob)).toBe(safe);
   });
 });

@@ -17,7 +17,7 @@ import { expectMessageLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 describe("buildHelpMessage", () => {
   it.each(LOCALES)("lists every subcommand (%s)", (locale) => {
-    const help = buildHelpMessage(locale);
+    const help = buildHelpMessage(locale, { canPrepare: false });
     expectMessageLimits(help);
     const json = JSON.stringify(help.blocks);
     for (const sub of ["help", "status", "settings", "cancel"]) {
@@ -26,8 +26,26 @@ describe("buildHelpMessage", () => {
     expect(json).toContain("m4a");
   });
 
+  it.each(LOCALES)("says what the bot takes, with or without FFmpeg, and DMs (%s)", (locale) => {
+    const [prepared, asIs] = [true, false].map((canPrepare) => {
+      const help = buildHelpMessage(locale, { canPrepare });
+      expectMessageLimits(help);
+      return JSON.stringify(help.blocks);
+    });
+    expect(prepared).toContain("1 GB");
+    expect(prepared).not.toContain("300 MB");
+    expect(asIs).toContain("mp3, mp4, wav, m4a, ogg, flac, aac, opus, webm");
+    expect(asIs).toContain("300 MB");
+    expect(asIs).not.toContain("1 GB");
+    const dm = locale === "en" ? "direct message" : "tin nhắn trực tiếp";
+    for (const help of [prepared, asIs]) expect(help).toContain(dm);
+    expect(JSON.stringify(buildUnknownCommand("x", locale, { canPrepare: true }))).toContain(
+      "1 GB",
+    );
+  });
+
   it("answers an unknown subcommand with the help", () => {
-    const reply = buildUnknownCommand("<!channel>", "en");
+    const reply = buildUnknownCommand("<!channel>", "en", { canPrepare: false });
     expectMessageLimits(reply);
     expectNoLiveMentions(reply);
     expect(JSON.stringify(reply.blocks)).toContain("/meeting-notes status");

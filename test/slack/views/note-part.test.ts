@@ -37,6 +37,20 @@ describe("buildNotePart", () => {
     expect(text).toBe("Lan & ‹@U123› told ‹!channel›: ＠here a < b");
   });
 
+  it("keeps the mentions of the people picked, and only theirs, and measures the result", () => {
+    const people = [{ name: "Bob Tran", userId: "U0BOB0001" }];
+    const message = buildNotePart("<@U0BOB0001> asks <@U0ALICE01> and <!channel>", {
+      ...options,
+      people,
+    });
+    expect((message.blocks[0] as MarkdownBlock).text).toBe(
+      "<@U0BOB0001> asks ‹@U0ALICE01› and ‹!channel›",
+    );
+    const full = `<@U0BOB0001> ${"x".repeat(11_987)}`;
+    expect(() => buildNotePart(full, { ...options, people })).not.toThrow();
+    expect(() => buildNotePart(`${full}x`, { ...options, people })).toThrow(RangeError);
+  });
+
   it("keeps every part of a long note within the message limits", () => {
     const note = Array.from(
       { length: 40 },

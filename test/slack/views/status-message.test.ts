@@ -2,7 +2,7 @@ import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/type
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/index.ts";
 import { buildStatusMessage, buildStatusMetadata } from "../../../src/slack/views/index.ts";
 import {
   canceled,
@@ -238,5 +238,33 @@ describe("buildStatusMetadata", () => {
       event_type: METADATA_EVENT_TYPE,
       event_payload: { job_id: "job-1", kind: "status" },
     });
+  });
+});
+
+describe("the canvas in the status message", () => {
+  const canvas = { id: "F0CANVAS01", delivery: 1, url: "https://t.slack.test/docs/T1/F0CANVAS01" };
+
+  it.each(LOCALES)("links it, for the channel or for the person in a DM (%s)", (locale) => {
+    const inChannel = sectionText(
+      buildStatusMessage(done({ canvas }), { locale, now: NOW }).blocks,
+    );
+    const dmJob = done({ canvas });
+    const inDm = buildStatusMessage(
+      { ...dmJob, origin: { ...dmJob.origin, channelId: "D0ALICEDM1" } },
+      { locale, now: NOW },
+    );
+    expect(inChannel).toContain(`<${canvas.url}|`);
+    expect(sectionText(inDm.blocks)).toContain(`<${canvas.url}|`);
+    expect(sectionText(inDm.blocks)).not.toBe(inChannel);
+    expect(sectionText(inDm.blocks)).toContain(locale === "en" ? "shared with you" : "với bạn");
+  });
+
+  it.each(LOCALES)("says once, in plain words, that Slack would not have one (%s)", (locale) => {
+    const message = buildStatusMessage(done({ canvasRefused: "refused" }), { locale, now: NOW });
+    expectMessageLimits(message);
+    const sentence = t(locale, "status.no_canvas.refused");
+    expect(JSON.stringify(message.blocks).split(sentence)).toHaveLength(2);
+    expect(sentence).toMatch(locale === "en" ? /^No canvas: Slack would not/ : /^Không có canvas/);
+    expect(actionIds(done({ canvasRefused: "refused" }))).not.toContain(ACTIONS.retry);
   });
 });

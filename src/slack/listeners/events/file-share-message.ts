@@ -7,7 +7,10 @@ import { startRecordings } from "./start-recordings.ts";
 const fileShareSchema = z.looseObject({
   /** `file_share`; absent in Slack's own published example of the event (its files say it). */
   subtype: z.literal("file_share").optional(),
-  /** `im` for a direct message with the bot. */
+  /**
+   * `im` for a direct message with the bot (message.im events,
+   * https://docs.slack.dev/reference/events/message.im): the thread to answer in is there.
+   */
   channel_type: z.string().optional(),
   channel: z.string().min(1),
   user: z.string().min(1),

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
+import { isDirectMessage } from "../../text/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { startRecordings } from "./start-recordings.ts";
 
@@ -31,8 +32,9 @@ const sharesSchema = z.looseObject({
 
 /**
  * `file_shared` carries ids only (and may arrive before or instead of the `file_share`
- * message): look the file up, find the message it was shared in to answer in its thread,
- * and read that message's text for the context. Dedupe by file makes the pair one job.
+ * message): look the file up, find the message it was shared in — in a channel or in a
+ * direct message with the bot — to answer in its thread, and read that message's text for
+ * the context. Dedupe by file makes the pair one job.
  */
 export function fileShared(deps: ListenerDeps) {
   return async ({
@@ -61,6 +63,9 @@ export function fileShared(deps: ListenerDeps) {
       threadTs: share.thread_ts ?? share.ts,
       text,
       files: [file],
+      // `file_shared` has no `channel_type`: a direct message is told by its id, as in
+      // the `file_share` message's `channel_type: "im"`. There every file gets an answer.
+      direct: isDirectMessage(channelId),
     });
   };
 }

@@ -87,6 +87,22 @@ describe("fileShareMessage", () => {
     expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
   });
 
+  it("starts a job for a recording sent to it in a direct message, answering in that DM", async () => {
+    // Slack's published DM upload (channel_type "im"), carrying the published mp3 instead.
+    const dm = loadObject("event-message-file_share-image-in-dm", fixtureIds());
+    const mp3 = delivery("event-message-file_share-mp3").event.files;
+    dm.files = mp3;
+    await deliver(eventCallback(dm, { teamId: TEAM, eventId: "Ev0DMMP3001" }));
+    const jobs = await kit.jobs.listByChannel(TEAM, String(dm.channel));
+    expect(String(dm.channel)).toMatch(/^D/);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      origin: { channelId: dm.channel, userId: ALICE, threadTs: dm.ts },
+      source: { filename: "here we go again.mp3" },
+    });
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
   it("answers about every file sent to it in a direct message, in one reply", async () => {
     // Slack's published DM example: no subtype, "bot_id": null, channel_type "im".
     const event = loadObject("event-message-file_share-image-in-dm", fixtureIds());

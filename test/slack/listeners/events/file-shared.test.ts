@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileShared } from "../../../../src/slack/listeners/events/file-shared.ts";
+import { buildFileNotices } from "../../../../src/slack/views/index.ts";
 import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { platformError } from "../../../helpers/fake-web-client.ts";
 import {
@@ -21,6 +22,8 @@ beforeEach(async () => {
 afterEach(() => kit.close());
 
 const FILE = "F0SHARED01";
+/** The bot's direct message with Alice. */
+const DM = "D0ALICEDM1";
 const SHARE_TS = "1700000300.000100";
 
 /** Slack's published `file_shared` delivery, for {@link FILE} shared by `user` in CHANNEL. */
@@ -113,6 +116,35 @@ describe("fileShared", () => {
     expect(kit.slack.files.info).toHaveBeenCalledWith({ file: FILE });
     expect(await channelJobs()).toEqual([]);
     expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
+  it("takes a recording sent to the bot in a direct message, and answers in its thread there", async () => {
+    // Slack's published file_shared example is itself a DM (channel_id "D…").
+    knowFile({ kind: "private", channel: DM });
+    kit.workspace.messages.set(DM, [{ ts: SHARE_TS, user: ALICE, text: "Notes please" }]);
+    await deliver(loadObject("event-file_shared", fixtureIds({ file: FILE, channel: DM })));
+    const jobs = await kit.jobs.listByChannel(TEAM, DM);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      origin: { channelId: DM, userId: ALICE, threadTs: SHARE_TS },
+      options: { contextText: "Notes please" },
+    });
+  });
+
+  it("answers about any file sent to it in a direct message, not only recordings", async () => {
+    const image = loadObject("event-message-file_share-image-in-dm", fixtureIds({ file: FILE }));
+    const [file] = (image as { files: Record<string, unknown>[] }).files;
+    const share = { ts: SHARE_TS, channel_name: "dm", team_id: TEAM, share_user_id: ALICE };
+    kit.workspace.files.set(FILE, { ...file, shares: { private: { [DM]: [share] } } });
+    await deliver(loadObject("event-file_shared", fixtureIds({ file: FILE, channel: DM })));
+    expect(await kit.jobs.listByChannel(TEAM, DM)).toEqual([]);
+    const notices = buildFileNotices(
+      [{ name: "ghostrap.png", reason: "unsupported_format" }],
+      "en",
+    );
+    expect(kit.slack.chat.postMessage.mock.calls).toEqual([
+      [{ channel: DM, thread_ts: SHARE_TS, ...notices }],
+    ]);
   });
 
   it("ignores an event without the ids it needs", async () => {

@@ -1,0 +1,92 @@
+import type { Nodes } from "mdast";
+import { findMarkdownLinks } from "./find-markdown-links.ts";
+import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
+import { parseNote } from "./parse-note.ts";
+
+/** Nodes whose text is not prose a mention belongs in: code, links, images, raw HTML. */
+const NOT_PROSE = new Set([
+  "code",
+  "inlineCode",
+  "html",
+  "link",
+  "linkReference",
+  "image",
+  "imageReference",
+  "definition",
+]);
+
+/** Anything between `<` and `>` on one line: Slack's `<url|label>`, `<@U…>`, `<!here>`, HTML. */
+const ANGLE_SPAN = /<[^<>\n]*>/g;
+
+/** A stretch of the source, [start, end). */
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where the names of `people` stand in a Markdown note as prose: in the text a reader reads,
+ * never in code (fenced, indented or inline), in a link's text or target (inline,
+ * reference, autolink or bare URL), in an image, in raw HTML, or between `<` and `>`.
+ * Prose is read from the CommonMark + GFM tree (parse-note.ts); links are also taken as
+ * `showLinkTargets` finds them (find-markdown-links.ts), so that a name is never mentioned
+ * in what that rewrite shows as a link's text. A chunk of the note the parser was not
+ * trusted with gets no mention at all: no mention is better than one inside code.
+ * Positions are in `markdown`, in order.
+ */
+export function findMentionableNames(markdown: string, people: readonly Person[]): NameFound[] {
+  const found = nameFinder(people)?.(markdown) ?? [];
+  // Parsing a long note costs far more than looking for names: only when there are some.
+  if (found.length === 0) return [];
+  const prose = proseSpans(markdown);
+  const links = findMarkdownLinks(markdown).map(({ start, end }) => ({ start, end }));
+  const angles = [...markdown.matchAll(ANGLE_SPAN)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  const excluded = [...links, ...angles].sort((a, b) => a.start - b.start);
+  // Names come in order, so both lists are walked once: prose spans do not overlap, and
+  // a name overlaps an excluded span when one that starts before its end ends after its
+  // start.
+  let proseIndex = 0;
+  let excludedIndex = 0;
+  let excludedEnd = -1;
+  return found.filter((name) => {
+    while ((prose[proseIndex]?.end ?? Number.POSITIVE_INFINITY) <= name.start) proseIndex++;
+    for (let span = excluded[excludedIndex]; span !== undefined && span.start < name.end; ) {
+      excludedEnd = Math.max(excludedEnd, span.end);
+      span = excluded[++excludedIndex];
+    }
+    const span = prose[proseIndex];
+    if (span === undefined || span.start > name.start || span.end < name.end) return false;
+    return excludedEnd <= name.start;
+  });
+}
+
+/** The source spans of the text nodes that are prose, in order (pieces are joined by "\n"). */
+function proseSpans(markdown: string): Span[] {
+  const spans: Span[] = [];
+  let offset = 0;
+  for (const piece of parseNote(markdown)) {
+    if (piece.tree !== undefined) collectProse(piece.tree, offset, spans);
+    offset += piece.text.length + 1;
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/** Walks a tree without recursion (trees of untrusted notes can be deep). */
+function collectProse(root: Nodes, offset: number, spans: Span[]): void {
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (NOT_PROSE.has(node.type)) continue;
+    if (node.type === "text") {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start !== undefined && end !== undefined) {
+        spans.push({ start: offset + start, end: offset + end });
+      }
+      continue;
+    }
+    if ("children" in node) for (const child of node.children) stack.push(child);
+  }
+}
