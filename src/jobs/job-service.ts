@@ -23,11 +23,19 @@ import {
   speakerQuotesSchema,
 } from "./job.ts";
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
+import { ModalMemory } from "./modal-memory.ts";
 import type { JobRunner } from "./runner.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
 import { canTransition, type JobEvent } from "./transitions.ts";
 import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
+
+/**
+ * The claim on a recording in a conversation: the upload itself (a file in a conversation),
+ * not the install it reached us through (Slack Connect and org-wide installs deliver one
+ * upload with several `team_id`s).
+ */
+const uploadKey = (channelId: string, fileId: string) => `upload:${channelId}:${fileId}`;
 
 /** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
 const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
@@ -74,6 +82,8 @@ export class JobService {
   readonly #workspaces: WorkspaceData;
   readonly #templates: Templates;
   readonly #settings: ChannelSettingsStore;
+  /** What modals keep between Slack's requests (a submission's answer, other pages' input). */
+  readonly modals: ModalMemory;
 
   /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
   get canPrepare(): boolean {
@@ -102,6 +112,7 @@ export class JobService {
       workspaces: this.#workspaces,
       templates: this.#templates,
     });
+    this.modals = new ModalMemory(store, this.#workspaces);
   }
 
   /**
@@ -136,14 +147,48 @@ export class JobService {
     options: JobOptions;
   }): Promise<StartResult> {
     const { origin, source } = input;
-    // The upload itself (a file in a conversation), not the install it reached us through:
-    // Slack Connect and org-wide installs deliver one upload with several `team_id`s.
-    const key = `upload:${origin.channelId}:${source.fileId}`;
+    const key = uploadKey(origin.channelId, source.fileId);
     // Claimed before the checks, so a refusal too is said once however often Slack
     // delivers the event; a refused file stays refused, so the claim is kept.
     if (!(await this.claimOnce(key))) return { status: "duplicate" };
     const refusal = checkRecording(source, this.#o.canPrepare);
     if (refusal !== undefined) return { status: "refused", reason: refusal };
+    return this.#create(input, key);
+  }
+
+  /**
+   * Starts a job a person asked for in a modal, in a thread opened (`openThread` posts its
+   * first message and gives its ts) only once the recording is claimed for the destination,
+   * as {@link start} claims an upload: however often the request comes (Slack delivering a
+   * submission again, two modals for one recording), one thread and one job. A refusal, or
+   * a thread that cannot be opened, gives the claim back: nothing started, and the person
+   * may ask again.
+   */
+  async startInThread(
+    input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
+    openThread: () => Promise<string>,
+  ): Promise<StartResult> {
+    const key = uploadKey(input.origin.channelId, input.source.fileId);
+    if (!(await this.claimOnce(key))) return { status: "duplicate" };
+    const release = () => this.#o.store.releaseClaim(key).catch(() => undefined);
+    const refusal = checkRecording(input.source, this.#o.canPrepare);
+    if (refusal !== undefined) {
+      await release();
+      return { status: "refused", reason: refusal };
+    }
+    const threadTs = await openThread().catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
+    return this.#create({ ...input, origin: { ...input.origin, threadTs } }, key);
+  }
+
+  /** Records a new job under the claim `key` (given back if it cannot be recorded). */
+  async #create(
+    input: { origin: Origin; source: SourceFile; options: JobOptions },
+    key: string,
+  ): Promise<StartResult> {
+    const { origin, source } = input;
     const now = this.#o.now();
     const job: Job = {
       id: this.#o.newId(),

@@ -13,6 +13,14 @@ export const ACTIONS = {
   regenerate: "job_regenerate",
   /** App Home: a job's "Open thread" link button (no handler needed beyond ack). */
   openThread: "job_open_thread",
+  /** The speaker modal's "Previous page" (its value is unused: the page is in the view). */
+  speakersPrevious: "speakers_previous_page",
+} as const;
+
+/** Block ids of the modals' blocks that are not inputs (and so never take an error). */
+export const MODAL_BLOCKS = {
+  /** The speaker modal's "Previous page" button. */
+  speakerPages: "speaker_pages",
 } as const;
 
 /** `callback_id` of each modal. */

@@ -79,7 +79,15 @@ describe("/meeting-notes", () => {
       (v) => v.length > 0,
     );
     expect(opened[0]?.view.callback_id).toBe(VIEWS.newNotes);
-    const privateMetadata = String(opened[0]?.view.private_metadata);
+    // Opened at once with a loading view (nothing to submit), then filled in place.
+    expect(opened[0]?.op).toBe("open");
+    expect(opened[0]?.view).not.toHaveProperty("submit");
+    const filled = await eventually(
+      () => stack.fake.views.find((v) => v.op === "update" && v.view_id === opened[0]?.view_id),
+      (v) => v !== undefined,
+    );
+    expect(filled?.view.callback_id).toBe(VIEWS.newNotes);
+    const privateMetadata = String(filled?.view.private_metadata);
 
     const file = stack.fake.addFile({
       name: "board-meeting.m4a",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { sendSigned, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { newTriggerId, sendSigned, sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import { FIXTURE_NAMES, recordingBytes } from "../fixtures/slack-payloads/index.ts";
 import { EVENT_FIXTURES, INTERACTION_FIXTURES, PayloadKit } from "./payload-kit.ts";
 import {
@@ -92,7 +92,8 @@ describe("a slash command", () => {
   });
 
   it("opens the new-notes modal with the command's trigger when typed alone", async () => {
-    const trigger = `${Date.now()}.123.0123456789abcdef0123456789abcdef`;
+    // A trigger Slack just issued: the fake refuses one older than 3 s, or one it never issued.
+    const trigger = newTriggerId();
     const fields = new URLSearchParams(
       kit.form("command-slash", {
         command: "/meeting-notes",
@@ -108,6 +109,13 @@ describe("a slash command", () => {
       (v) => v !== undefined,
     );
     expect(opened?.view.callback_id).toBe(VIEWS.newNotes);
+    // Opened at once with a loading view of the same modal, then filled in place.
+    const filled = await eventually(
+      () => stack.fake.views.find((v) => v.op === "update" && v.view_id === opened?.view_id),
+      (v) => v !== undefined,
+    );
+    expect(filled?.view.callback_id).toBe(VIEWS.newNotes);
+    expect(JSON.stringify(filled?.view.blocks)).toContain(INPUTS.recording.block);
   });
 });
 

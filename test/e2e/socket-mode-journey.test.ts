@@ -10,6 +10,7 @@ import {
   CHANNEL,
   clickButton,
   eventually,
+  filledModal,
   markdownOf,
   noteParts,
   type Stack,
@@ -52,10 +53,7 @@ describe("over Socket Mode", () => {
     expect(stack.emulator.stats.audioSubmissions[0]?.contextText).toBe("Roadmap");
 
     await clickButton(stack, ACTIONS.nameSpeakers, job);
-    const opened = await eventually(
-      () => stack.fake.views.at(-1),
-      (v) => v?.op === "open" && v.view.private_metadata === jobId,
-    );
+    const opened = await filledModal(stack, VIEWS.speakerNames, jobId);
     expect(opened?.view.callback_id).toBe(VIEWS.speakerNames);
 
     const values = {

@@ -13,6 +13,7 @@ import {
   CHANNEL,
   clickButton,
   eventually,
+  filledModal,
   markdownOf,
   noteParts,
   regenerateWithNames,
@@ -93,11 +94,7 @@ describe("the upload journey", () => {
     expect(status?.text).toMatch(/2 speakers/);
 
     await clickButton(stack, ACTIONS.nameSpeakers, { jobId, statusTs: status?.ts ?? "" });
-    const opened = await eventually(
-      () => stack.fake.views.at(-1),
-      (v) => v?.op === "open",
-    );
-    expect(opened?.view.callback_id).toBe(VIEWS.speakerNames);
+    const opened = await filledModal(stack, VIEWS.speakerNames);
     expect(opened?.view.private_metadata).toBe(jobId);
     const blockIds = ((opened?.view.blocks ?? []) as { block_id?: string }[]).map(
       (b) => b.block_id,

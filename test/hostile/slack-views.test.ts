@@ -420,7 +420,7 @@ function withRealFiles(value: unknown): unknown {
 }
 
 describe("hostile modal submissions", () => {
-  it("answers every submission at once with errors that say something, or a plain ack followed by a reply", async () => {
+  it("answers every submission at once with errors that say something, a notice in the modal, or a plain ack followed by a reply", async () => {
     const activeBefore = await activeJobCount(h.stack);
     const createdBefore = createdJobFiles(h.stack).length;
     await fc.assert(
@@ -443,7 +443,21 @@ describe("hostile modal submissions", () => {
         expect(answer.res.status).toBe(200);
 
         if (answer.res.body !== "") {
-          const json = answer.res.json as { response_action?: unknown; errors?: unknown };
+          const json = answer.res.json as {
+            response_action?: unknown;
+            errors?: unknown;
+            view?: { submit?: unknown; blocks?: unknown };
+          };
+          if (json.response_action === "update") {
+            // What cannot go under an input of the view (a job gone, a page without that
+            // input) or was not decided within the budget: said in the modal itself.
+            expect(json.view, `answer ${answer.res.body.slice(0, 300)}`).toBeDefined();
+            expect(json.view?.submit).toBeUndefined();
+            const said = JSON.stringify(json.view?.blocks ?? []);
+            expect(said.length, "an empty notice").toBeGreaterThan(2);
+            expectInertText(said, "the notice");
+            return;
+          }
           expect(json, `answer ${answer.res.body.slice(0, 300)}`).toMatchObject({
             response_action: "errors",
           });

@@ -87,10 +87,13 @@ export function input(
   return block;
 }
 
-/** A modal with its title and buttons, clamped to Slack's 24 characters. */
+/**
+ * A modal with its title and buttons, clamped to Slack's 24 characters. Without `submit`,
+ * the modal has only its close button: it shows something and takes no input.
+ */
 export function modal(
   callbackId: string,
-  texts: { title: string; submit: string; close: string },
+  texts: { title: string; submit?: string; close: string },
   privateMetadata: string,
   blocks: KnownBlock[],
 ): ModalView {
@@ -99,7 +102,9 @@ export function modal(
     callback_id: callbackId,
     private_metadata: privateMetadata,
     title: plain(texts.title, SLACK_LIMITS.modalTitle),
-    submit: plain(texts.submit, SLACK_LIMITS.modalButton),
+    ...(texts.submit === undefined
+      ? {}
+      : { submit: plain(texts.submit, SLACK_LIMITS.modalButton) }),
     close: plain(texts.close, SLACK_LIMITS.modalButton),
     blocks,
   };

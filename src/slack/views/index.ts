@@ -22,11 +22,19 @@ export type { MessageContent, TaggedMessageContent } from "./message-content.ts"
 export { cleanName } from "./name-rules.ts";
 export {
   buildNewNotesModal,
+  type NewNotesMetadata,
   type NewNotesModalOptions,
   parseNewNotesMetadata,
   type RecentRecording,
 } from "./new-notes-modal.ts";
 export { buildNotePart, type NotePartOptions } from "./note-part.ts";
+export {
+  buildLoadingModal,
+  buildNoticeModal,
+  errorsReply,
+  type ModalIdentity,
+  sentenceReply,
+} from "./notice-modal.ts";
 export {
   type NewNotesSubmission,
   parseExtraNames,
@@ -34,6 +42,7 @@ export {
 } from "./parse-new-notes-submission.ts";
 export {
   parseSpeakerSubmission,
+  readSpeakerPage,
   type SpeakerEntry,
   type SpeakerSubmission,
 } from "./parse-speaker-submission.ts";
@@ -47,9 +56,12 @@ export { type NamedSpeaker, speakerMapFor } from "./speaker-map.ts";
 export {
   buildSpeakerModal,
   type Gender,
-  MAX_MODAL_SPEAKERS,
+  parseSpeakerModalMetadata,
+  SPEAKERS_PER_PAGE,
   type SpeakerModalOptions,
   type SpeakerPrefill,
+  speakerModalMetadata,
+  speakerPages,
   speakersInModal,
 } from "./speaker-modal.ts";
 export type { Parsed, StateValues } from "./state-values.ts";

@@ -40,6 +40,12 @@ const privateMetadataSchema = z.object({
   channelId: z.string().min(1),
   /** The recent recordings offered: a submission may only pick one of these. */
   recent: z.array(z.string()).max(100).optional(),
+  /**
+   * The language the modal was shown in: a submission answers in it within its 3 seconds
+   * without asking Slack for the person's locale again. Only a language, never trusted
+   * for more.
+   */
+  locale: z.enum(["en", "vi"]).optional(),
 });
 
 /** What the modal remembers between opening and submission. */
@@ -49,8 +55,9 @@ export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
  * The `/meeting-notes` modal: a recording (a new file, or one of the channel's recent
  * recordings), who took part (members, and names typed by hand), an agenda or glossary, the
  * language, an optional DOCX template, and where to post. `private_metadata` is
- * `{"channelId": …, "recent": [file ids]}`: the channel the command came from and the
- * recordings offered (a submission naming another file is refused).
+ * `{"channelId": …, "recent": [file ids], "locale": …}`: the channel the command came
+ * from, the recordings offered (a submission naming another file is refused) and the
+ * language shown.
  */
 export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   const { locale, channelId } = options;
@@ -65,7 +72,9 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
     close: t(locale, "modal.close"),
   };
   const metadata: NewNotesMetadata =
-    offered.length === 0 ? { channelId } : { channelId, recent: offered.map((r) => r.fileId) };
+    offered.length === 0
+      ? { channelId, locale }
+      : { channelId, recent: offered.map((r) => r.fileId), locale };
   return modal(VIEWS.newNotes, texts, JSON.stringify(metadata), blocks);
 }
 

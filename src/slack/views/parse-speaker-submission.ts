@@ -33,8 +33,8 @@ export type SpeakerSubmission =
   | { ok: false; errors: Record<string, string> };
 
 /**
- * Reads the speaker modal's (or the regenerate modal's) submission for the speakers it
- * showed (`speakersInModal`). Any speaker may be left unnamed (diarization over-splits;
+ * Reads the speaker modal's (or the regenerate modal's) submission for the speakers its
+ * page showed (one of `speakerPages`). Any speaker may be left unnamed (diarization over-splits;
  * people do not always know everyone): only the speakers given a member or a name come
  * back. A typed name must be at most 80 characters with no control characters. Errors are
  * keyed by block id, ready for `response_action: "errors"`. The listener turns member ids
@@ -51,16 +51,7 @@ export function parseSpeakerSubmission(
     const block = firstId === undefined ? INPUTS.context.block : speakerBlock.name(firstId);
     return { ok: false, errors: { [block]: t(locale, "validation.unreadable") } };
   }
-  const errors: Record<string, string> = {};
-  const entries: SpeakerEntry[] = [];
-  for (const speakerId of speakerIds) {
-    const entry = readSpeaker(state, speakerId);
-    if (entry.name === undefined && entry.userId === undefined) continue;
-    const error =
-      entry.name === undefined ? undefined : checkName(entry.name, locale, MAX_NAME_CHARS);
-    if (error !== undefined) errors[speakerBlock.name(speakerId)] = error;
-    else entries.push(entry);
-  }
+  const { entries, errors } = readSpeakers(state, speakerIds, locale);
   const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
   if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
     errors[INPUTS.context.block] = t(locale, "validation.control_chars");
@@ -73,6 +64,39 @@ export function parseSpeakerSubmission(
     ...(contextText === undefined ? {} : { contextText }),
     ...(templateFileId === undefined ? {} : { templateFileId }),
   };
+}
+
+/**
+ * What a page of the speaker modal holds as it stands, without judging it: the speakers
+ * given a member or a valid name (one with a name that breaks the rules is left out), and
+ * Regenerate's context as typed. For
+ * keeping a page the person leaves with "Previous page": its input comes back when they
+ * return, and is checked when the page is submitted.
+ */
+export function readSpeakerPage(
+  values: unknown,
+  speakerIds: readonly string[],
+): { entries: SpeakerEntry[]; contextText?: string } {
+  const state = readStateValues(values);
+  if (state === undefined) return { entries: [] };
+  const { entries } = readSpeakers(state, speakerIds, "en");
+  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  return contextText === undefined ? { entries } : { entries, contextText };
+}
+
+/** The speakers given a member or a name, and an error for each name that breaks the rules. */
+function readSpeakers(state: StateValues, speakerIds: readonly string[], locale: Locale) {
+  const errors: Record<string, string> = {};
+  const entries: SpeakerEntry[] = [];
+  for (const speakerId of speakerIds) {
+    const entry = readSpeaker(state, speakerId);
+    if (entry.name === undefined && entry.userId === undefined) continue;
+    const error =
+      entry.name === undefined ? undefined : checkName(entry.name, locale, MAX_NAME_CHARS);
+    if (error !== undefined) errors[speakerBlock.name(speakerId)] = error;
+    else entries.push(entry);
+  }
+  return { entries, errors };
 }
 
 function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {

@@ -54,7 +54,7 @@ const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 /**
  * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
  * automatically or not, language, context, DOCX template. `private_metadata` is
- * `{"channelId": …}`, as for the new-notes modal.
+ * `{"channelId": …, "locale": …}`, as for the new-notes modal.
  */
 export function buildSettingsModal(
   given: ChannelSettingsInput,
@@ -67,7 +67,7 @@ export function buildSettingsModal(
     submit: t(locale, "modal.settings.submit"),
     close: t(locale, "modal.close"),
   };
-  const metadata = JSON.stringify({ channelId });
+  const metadata = JSON.stringify({ channelId, locale });
   return modal(VIEWS.channelSettings, texts, metadata, settingsBlocks(settings, locale, channelId));
 }
 

@@ -1,9 +1,20 @@
 import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slack/types";
+import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
-import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
+import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, formatDuration } from "../text/index.ts";
-import { context, divider, input, modal, option, plain, section } from "./block-kit.ts";
+import {
+  actions,
+  button,
+  context,
+  divider,
+  input,
+  modal,
+  option,
+  plain,
+  section,
+} from "./block-kit.ts";
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
 
@@ -24,66 +35,124 @@ export interface SpeakerModalOptions {
   prefill?: Record<string, SpeakerPrefill>;
   /** Quotes to recognise each speaker by (kept apart from the job: `JobService.quotesOf`). */
   quotes?: SpeakerQuotes;
+  /** Which page of {@link speakerPages} to show (0, the first, by default). */
+  page?: number;
+  /** Regenerate: a context typed earlier in this modal, shown instead of the job's. */
+  contextText?: string;
 }
 
 /** Blocks of one speaker: the summary, member, typed name, gender, and a divider. */
 const BLOCKS_PER_SPEAKER = 5;
-/** The intro, the regenerate inputs (context, template) and the "N more" line. */
-const OTHER_BLOCKS = 4;
-/** How many speakers fit in one modal of at most 100 blocks. */
-export const MAX_MODAL_SPEAKERS = Math.floor(
+/** The intro, the page line, "Previous page", and Regenerate's context and template. */
+const OTHER_BLOCKS = 5;
+/** How many speakers one page holds: a modal has at most 100 blocks. */
+export const SPEAKERS_PER_PAGE = Math.floor(
   (SLACK_LIMITS.modalBlocks - OTHER_BLOCKS) / BLOCKS_PER_SPEAKER,
 );
 const MAX_CONTEXT_CHARS = SLACK_LIMITS.plainTextInput;
 
 /**
- * The speakers the modal asks about, in the service's order: the first
- * `MAX_MODAL_SPEAKERS` whose block ids fit Slack's limit. The others keep their labels.
- * The submission listener parses with this same list.
+ * Every speaker the modal asks about, the most heard first (the ones worth naming come
+ * first; a few seconds split off by diarization come last): all whose block ids fit
+ * Slack's limit, which is every speaker the Note Service labels.
  */
 export function speakersInModal(job: Job): SpeakerSummary[] {
   return speakersOf(job)
     .filter((speaker) => speakerBlock.gender(speaker.speakerId).length <= SLACK_LIMITS.blockId)
-    .slice(0, MAX_MODAL_SPEAKERS);
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+/**
+ * The speakers of {@link speakersInModal} split into pages of {@link SPEAKERS_PER_PAGE}:
+ * however many speakers a meeting has, each can be named. Always at least one page.
+ */
+export function speakerPages(job: Job): SpeakerSummary[][] {
+  const speakers = speakersInModal(job);
+  const pages: SpeakerSummary[][] = [];
+  for (let first = 0; first < speakers.length; first += SPEAKERS_PER_PAGE) {
+    pages.push(speakers.slice(first, first + SPEAKERS_PER_PAGE));
+  }
+  return pages.length === 0 ? [[]] : pages;
 }
 
 /**
  * The modal to name a job's speakers (from the status message's Name speakers button) or
- * to regenerate its notes (Regenerate). For each speaker: share of talk time and two
- * quotes, a member picker, a typed name and a gender, each in a block whose id carries the
- * speaker id. `private_metadata` holds only the job id: the listener loads the job again
- * and checks its stage on submit.
+ * to regenerate its notes (Regenerate), one page of speakers at a time. For each speaker:
+ * share of talk time and two quotes, a member picker, a typed name and a gender, each in a
+ * block whose id carries the speaker id. Every page but the last submits as "Next"; every
+ * page but the first has "Previous page"; Regenerate's context and template are on the
+ * last. `private_metadata` holds the job id and the page ({@link speakerModalMetadata}):
+ * the listener loads the job again and checks its stage on submit.
  */
 export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
   const { locale, mode } = options;
-  const all = speakersOf(job);
-  const shown = speakersInModal(job);
+  const pages = speakerPages(job);
+  const page = Math.min(Math.max(0, options.page ?? 0), pages.length - 1);
+  const last = page === pages.length - 1;
   const intro = `${t(locale, "speakers.intro")} ${t(locale, "speakers.optional_hint")}`;
   const blocks: KnownBlock[] = [context(asMrkdwn(intro))];
-  for (const speaker of shown) {
+  if (pages.length > 1) blocks.push(pageLine(pages, page, locale));
+  for (const speaker of pages[page] ?? []) {
     const prefill = prefillFor(job, speaker.speakerId, options.prefill);
     const quotes = options.quotes?.[speaker.speakerId] ?? [];
     blocks.push(...speakerBlocks(speaker, quotes, prefill, locale));
   }
-  const hidden = all.length - shown.length;
-  if (hidden > 0) {
-    blocks.push(
-      context(
-        hidden === 1
-          ? t(locale, "speakers.more.one")
-          : t(locale, "speakers.more.other", { count: hidden }),
-      ),
-    );
+  if (last && mode === "regenerate") {
+    blocks.push(...regenerateInputs(job, locale, options.contextText));
   }
-  if (mode === "regenerate") blocks.push(...regenerateInputs(job, locale));
+  if (page > 0) {
+    const previous = button(ACTIONS.speakersPrevious, t(locale, "button.previous_page"), job.id);
+    blocks.push(actions(MODAL_BLOCKS.speakerPages, [previous]));
+  }
   const kind = mode === "names" ? "speakers" : "regenerate";
   const texts = {
     title: t(locale, `modal.${kind}.title`),
-    submit: t(locale, `modal.${kind}.submit`),
+    submit: last ? t(locale, `modal.${kind}.submit`) : t(locale, "modal.speakers.next"),
     close: t(locale, "modal.close"),
   };
   const callbackId = mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate;
-  return modal(callbackId, texts, job.id, blocks);
+  return modal(callbackId, texts, speakerModalMetadata(job.id, page), blocks);
+}
+
+/** "Page 2 of 3: speakers 20 to 38 of 45, the most heard first." */
+function pageLine(pages: SpeakerSummary[][], page: number, locale: Locale): KnownBlock {
+  const before = pages.slice(0, page).reduce((sum, p) => sum + p.length, 0);
+  const total = pages.reduce((sum, p) => sum + p.length, 0);
+  const text = t(locale, "speakers.page", {
+    page: page + 1,
+    pages: pages.length,
+    first: before + 1,
+    last: before + (pages[page]?.length ?? 0),
+    total,
+  });
+  return context(asMrkdwn(text));
+}
+
+const pagedMetadataSchema = z.object({
+  jobId: z.string().min(1).max(100),
+  page: z.number().int().min(1).max(1_000),
+});
+
+/**
+ * The speaker modal's `private_metadata`: the job id alone on the first page (as modals
+ * opened before there were pages have it), `{"jobId", "page"}` on the others.
+ */
+export function speakerModalMetadata(jobId: string, page: number): string {
+  return page === 0 ? jobId : JSON.stringify({ jobId, page });
+}
+
+/** The job and page a speaker modal is about; undefined for anything we never wrote. */
+export function parseSpeakerModalMetadata(
+  privateMetadata: unknown,
+): { jobId: string; page: number } | undefined {
+  if (typeof privateMetadata !== "string" || privateMetadata === "") return undefined;
+  if (!privateMetadata.startsWith("{")) return { jobId: privateMetadata.slice(0, 100), page: 0 };
+  try {
+    const parsed = pagedMetadataSchema.safeParse(JSON.parse(privateMetadata));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The speakers of the job: heard in naming; those of the note once it has one. */
@@ -189,8 +258,8 @@ function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
  * Context and template for a new version of the notes. A context too long for Slack's
  * input (3,000 characters) is not shown; left empty, the current one is kept.
  */
-function regenerateInputs(job: Job, locale: Locale): KnownBlock[] {
-  const current = "note" in job ? job.note.contextText : job.options.contextText;
+function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): KnownBlock[] {
+  const current = typed ?? ("note" in job ? job.note.contextText : job.options.contextText);
   const contextInput = {
     type: "plain_text_input" as const,
     action_id: INPUTS.context.action,

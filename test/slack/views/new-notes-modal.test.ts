@@ -37,6 +37,7 @@ describe("buildNewNotesModal", () => {
     expect(JSON.parse(view.private_metadata ?? "")).toEqual({
       channelId: "C0CHAN",
       recent: ["F0AAA", "F0BBB"],
+      locale: "en",
     });
     expect(view.title.text).toBe("New meeting notes");
     const ids = view.blocks.map((b) => b.block_id);
@@ -268,6 +269,12 @@ describe("parseNewNotesMetadata", () => {
   it("reads the channel back, and nothing from a malformed value", () => {
     expect(parseNewNotesMetadata('{"channelId":"C0CHAN"}')).toEqual({ channelId: "C0CHAN" });
     expect(parseNewNotesMetadata("C0CHAN")).toBeUndefined();
+    expect(parseNewNotesMetadata('{"channelId":"C0CHAN","locale":"vi"}')).toEqual({
+      channelId: "C0CHAN",
+      locale: "vi",
+    });
+    // Only the languages the app speaks: anything else is not our metadata.
+    expect(parseNewNotesMetadata('{"channelId":"C0CHAN","locale":"<!here>"}')).toBeUndefined();
     expect(parseNewNotesMetadata('{"channelId":""}')).toBeUndefined();
   });
 });

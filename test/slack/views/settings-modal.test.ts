@@ -32,7 +32,7 @@ describe("buildSettingsModal", () => {
   it("shows the channel's current settings", () => {
     const view = buildSettingsModal(full, { locale: "en", channelId: "C0CHAN" });
     expect(view.callback_id).toBe(VIEWS.channelSettings);
-    expect(JSON.parse(view.private_metadata ?? "")).toEqual({ channelId: "C0CHAN" });
+    expect(JSON.parse(view.private_metadata ?? "")).toEqual({ channelId: "C0CHAN", locale: "en" });
     expect(view.title.text).toBe("Channel settings");
     expect(JSON.stringify(view.blocks[0])).toContain("Defaults for recordings in <#C0CHAN>.");
     expect(block(view.blocks, INPUTS.autoTranscribe.block)?.element).toMatchObject({

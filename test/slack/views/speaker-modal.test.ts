@@ -1,10 +1,20 @@
 import type { InputBlock, PlainTextInput, StaticSelect } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../../src/slack/ids.ts";
+import {
+  ACTIONS,
+  INPUTS,
+  MODAL_BLOCKS,
+  SPEAKER_ACTIONS,
+  speakerBlock,
+  VIEWS,
+} from "../../../src/slack/ids.ts";
 import { LOCALES } from "../../../src/slack/messages/index.ts";
 import {
   buildSpeakerModal,
-  MAX_MODAL_SPEAKERS,
+  parseSpeakerModalMetadata,
+  SPEAKERS_PER_PAGE,
+  speakerModalMetadata,
+  speakerPages,
   speakersInModal,
 } from "../../../src/slack/views/index.ts";
 import { done, manySpeakers, naming, quotes, writing } from "./fixtures.ts";
@@ -138,11 +148,12 @@ describe("buildSpeakerModal", () => {
     expect(block(view, INPUTS.context.block)?.element).not.toHaveProperty("initial_value");
   });
 
-  it.each([20, 60])("shows the first speakers of %s and says how many keep their labels", (n) => {
-    const job = naming({ speakers: manySpeakers(n) });
+  it.each([20, 60])("splits %s speakers over pages, each within Slack's limits", (n) => {
     for (const mode of ["names", "regenerate"] as const) {
       const source =
-        mode === "names" ? job : done({ note: { ...done().note, speakers: manySpeakers(n) } });
+        mode === "names"
+          ? naming({ speakers: manySpeakers(n) })
+          : done({ note: { ...done().note, speakers: manySpeakers(n) } });
       // Each with two quotes as long as the summary makes them.
       const long = Object.fromEntries(
         manySpeakers(n).map(({ speakerId }, i) => [
@@ -153,17 +164,78 @@ describe("buildSpeakerModal", () => {
           ],
         ]),
       );
-      const view = buildSpeakerModal(source, { locale: "en", mode, quotes: long });
-      expectModalLimits(view);
-      const shown = speakersInModal(source);
-      expect(shown).toHaveLength(Math.min(n, MAX_MODAL_SPEAKERS));
-      expect(block(view, speakerBlock.name(`speaker_${shown.length}`))).toBeDefined();
-      expect(block(view, speakerBlock.name(`speaker_${shown.length + 1}`))).toBeUndefined();
-      const hidden = n - shown.length;
-      const line =
-        hidden === 1 ? "1 more speaker keeps their label" : `${hidden} more speakers keep`;
-      expect(JSON.stringify(view.blocks)).toContain(line);
+      const pages = speakerPages(source);
+      expect(pages.flat()).toHaveLength(n);
+      expect(pages.length).toBe(Math.ceil(n / SPEAKERS_PER_PAGE));
+      pages.forEach((page, index) => {
+        const view = buildSpeakerModal(source, { locale: "en", mode, quotes: long, page: index });
+        expectModalLimits(view);
+        const last = index === pages.length - 1;
+        for (const { speakerId } of page) {
+          expect(block(view, speakerBlock.name(speakerId))).toBeDefined();
+        }
+        expect(
+          inputs(view.blocks).filter((b) => speakerBlock.parse(b.block_id ?? "")),
+        ).toHaveLength(page.length * 3);
+        expect(view.submit?.text).toBe(
+          last ? (mode === "names" ? "Write notes" : "Regenerate") : "Next",
+        );
+        expect(JSON.stringify(view.blocks)).toContain(`Page ${index + 1} of ${pages.length}`);
+        expect(block(view, INPUTS.context.block) !== undefined).toBe(last && mode === "regenerate");
+        const previous = view.blocks.find((b) => b.block_id === MODAL_BLOCKS.speakerPages);
+        expect(previous !== undefined).toBe(index > 0);
+        if (index > 0) expect(JSON.stringify(previous)).toContain(ACTIONS.speakersPrevious);
+        expect(parseSpeakerModalMetadata(view.private_metadata)).toEqual({
+          jobId: source.id,
+          page: index,
+        });
+      });
     }
+  });
+
+  it("shows the most heard first", () => {
+    const job = naming({
+      speakers: [
+        { speakerId: "speaker_1", seconds: 5, share: 0.05 },
+        { speakerId: "speaker_2", seconds: 80, share: 0.8 },
+        { speakerId: "speaker_3", seconds: 15, share: 0.15 },
+      ],
+    });
+    expect(speakersInModal(job).map((s) => s.speakerId)).toEqual([
+      "speaker_2",
+      "speaker_3",
+      "speaker_1",
+    ]);
+  });
+
+  it("shows what was entered on a page, and a context typed earlier, when it comes back", () => {
+    const job = done({ note: { ...done().note, speakers: manySpeakers(25) } });
+    const view = buildSpeakerModal(job, {
+      locale: "en",
+      mode: "regenerate",
+      page: 1,
+      prefill: { speaker_20: { name: "Lan" } },
+      contextText: "Typed before going back",
+    });
+    expect(block(view, speakerBlock.name("speaker_20"))?.element).toMatchObject({
+      initial_value: "Lan",
+    });
+    expect(block(view, INPUTS.context.block)?.element).toMatchObject({
+      initial_value: "Typed before going back",
+    });
+  });
+
+  it("keeps the job id alone as the first page's metadata, as modals opened before pages", () => {
+    expect(speakerModalMetadata("job-1", 0)).toBe("job-1");
+    expect(parseSpeakerModalMetadata("job-1")).toEqual({ jobId: "job-1", page: 0 });
+    expect(parseSpeakerModalMetadata(speakerModalMetadata("job-1", 2))).toEqual({
+      jobId: "job-1",
+      page: 2,
+    });
+    for (const junk of ["", "{", '{"jobId":"x","page":-1}', '{"page":1}', 42, undefined]) {
+      expect(parseSpeakerModalMetadata(junk)).toBeUndefined();
+    }
+    expect(parseSpeakerModalMetadata("x".repeat(3_000))?.jobId).toHaveLength(100);
   });
 
   it("has no speakers to show before the transcript exists", () => {

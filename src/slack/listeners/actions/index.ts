@@ -4,8 +4,9 @@ import { speakerMapFor } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openSpeakerModal } from "./open-speaker-modal.ts";
 import { jobCommandButton } from "./simple-commands.ts";
+import { speakerPagePrevious } from "./speaker-page.ts";
 
-/** The status message's buttons; each carries its job id as `value`. */
+/** The status message's buttons (each carries its job id as `value`), and the modals'. */
 export function register(app: App, deps: ListenerDeps): void {
   app.action(
     ACTIONS.cancel,
@@ -24,6 +25,8 @@ export function register(app: App, deps: ListenerDeps): void {
   );
   app.action(ACTIONS.nameSpeakers, openSpeakerModal(deps, "names"));
   app.action(ACTIONS.regenerate, openSpeakerModal(deps, "regenerate"));
+  // In the speaker modal: back to the page before, keeping what was entered.
+  app.action(ACTIONS.speakersPrevious, speakerPagePrevious(deps));
   // A link button: Slack opens the URL; the click still needs an ack.
   app.action(ACTIONS.openThread, async ({ ack }) => {
     await ack();

@@ -41,14 +41,15 @@ export interface ButtonClick {
   locale: Locale;
 }
 
+/** A click as read from its payload alone, before anything is looked up. */
+export type Click = Omit<ButtonClick, "locale">;
+
 /**
  * Acks a status-message button at once and reads what every job button carries: the job
- * id in `value`, who clicked, where. Undefined for a payload that is not one of ours.
+ * id in `value`, who clicked, where. Nothing is looked up (a modal's trigger_id is short
+ * lived). Undefined for a payload that is not one of ours.
  */
-export async function readButton(
-  deps: ListenerDeps,
-  args: ButtonArgs,
-): Promise<ButtonClick | undefined> {
+export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<Click | undefined> {
   await args.ack();
   const parsed = buttonSchema.safeParse(args.body);
   if (!parsed.success) {
@@ -57,17 +58,30 @@ export async function readButton(
   }
   const { actions, user, trigger_id, channel, message, container, response_url } = parsed.data;
   const messageTs = message?.ts ?? container?.message_ts;
-  const jobId = actions[0]?.value ?? "";
   return {
-    jobId,
+    jobId: actions[0]?.value ?? "",
     userId: user.id,
     triggerId: trigger_id,
     channelId: channel?.id,
     messageTs,
     threadTs: message?.thread_ts ?? container?.thread_ts ?? messageTs,
     responseUrl: response_url,
-    locale: localeOf((await deps.directory.user(user.id)).locale),
   };
+}
+
+/** {@link readClick}, and the clicker's language (a `users.info` the first time). */
+export async function readButton(
+  deps: ListenerDeps,
+  args: ButtonArgs,
+): Promise<ButtonClick | undefined> {
+  const click = await readClick(deps, args);
+  if (click === undefined) return undefined;
+  return { ...click, locale: await clickerLocale(deps, click.userId) };
+}
+
+/** The clicker's language, as their Slack locale says. */
+export async function clickerLocale(deps: ListenerDeps, userId: string): Promise<Locale> {
+  return localeOf((await deps.directory.user(userId)).locale);
 }
 
 /**
@@ -122,7 +136,7 @@ export async function permittedJob(
 export async function tellClicker(
   deps: ListenerDeps,
   args: ButtonArgs,
-  click: ButtonClick,
+  click: Click,
   content: MessageContent,
 ): Promise<void> {
   if (click.channelId === undefined) return;

@@ -1,21 +1,28 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
+import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import { isActive } from "../../../jobs/index.ts";
-import { type Locale, localeOf } from "../../messages/index.ts";
+import { VIEWS } from "../../ids.ts";
+import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { slackFileSchema, toSourceFile } from "../../recording-file.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
   buildHelpMessage,
+  buildLoadingModal,
   buildNewNotesModal,
+  buildNoticeModal,
   buildPermissionRefusal,
   buildSettingsModal,
   buildUnknownCommand,
   type MessageContent,
+  type ModalIdentity,
   type RecentRecording,
+  sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { openThenFill } from "../open-modal.ts";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -54,58 +61,117 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     // answer rides on the ack — one response, no second request to response_url.
     const known = deps.directory.cachedUser(command.user_id);
     if (known !== undefined && !SUBCOMMANDS_WITH_WORK.has(sub)) {
-      await ack({ response_type: "ephemeral", ...instantReply(word, localeOf(known.locale)) });
+      await ack({
+        response_type: "ephemeral",
+        ...instantReply(word, localeOf(known.locale), deps),
+      });
       return;
     }
     // Acked before anything else: Slack gives a command 3 seconds.
     await ack();
+    // A modal opens before any look-up: its trigger_id is good for 3 seconds only.
+    if (sub === "" || sub === "settings") return openModal(deps, client, command, sub);
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
     switch (sub) {
-      case "":
-        await client.views.open({
-          trigger_id: command.trigger_id,
-          view: buildNewNotesModal({
-            locale,
-            channelId: command.channel_id,
-            recentRecordings: await recentRecordings(
-              client,
-              command.channel_id,
-              deps.jobs.canPrepare,
-            ),
-          }),
-        });
-        return;
       case "status": {
         const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
         return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
       }
-      case "settings": {
-        const allowed = await deps.permissions.channelSettings(command.channel_id, command.user_id);
-        if (!allowed.ok) return reply(buildPermissionRefusal(allowed.reason, "settings", locale));
-        const settings = await deps.jobs.getChannelSettings(command.team_id, command.channel_id);
-        await client.views.open({
-          trigger_id: command.trigger_id,
-          view: buildSettingsModal(settings, { locale, channelId: command.channel_id }),
-        });
-        return;
-      }
       case "cancel":
         return reply(await cancel(deps, command, rest[0], locale));
       default:
-        return reply(instantReply(word, locale));
+        return reply(instantReply(word, locale, deps));
     }
   };
+}
+
+/**
+ * `/meeting-notes` alone (the new-notes modal) or `settings`: the modal opens at once with
+ * a loading view and is filled once the person's language, the channel's recent
+ * recordings or their right to change the settings are known. A refusal shows in it. When
+ * Slack would not open it (a trigger past its 3 seconds), the person hears so.
+ */
+async function openModal(
+  deps: ListenerDeps,
+  client: WebClient,
+  command: Command,
+  sub: "" | "settings",
+): Promise<void> {
+  const userId = command.user_id;
+  const early = localeOf(deps.directory.cachedUser(userId)?.locale);
+  const identity = (locale: Locale) => modalIdentity(command.channel_id, sub, locale);
+  const opened = await openThenFill({
+    client,
+    logger: deps.logger,
+    triggerId: command.trigger_id,
+    loading: buildLoadingModal(identity(early), early),
+    fill: () => {
+      // Asked together: the language and what the modal needs from Slack.
+      const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
+      return sub === ""
+        ? newNotesModal(deps, client, command, locale)
+        : settingsModal(deps, command, locale, identity);
+    },
+    failed: () =>
+      buildNoticeModal(identity(early), early, [sentenceReply(t(early, "notice.failed"))]),
+  });
+  if (opened) return;
+  await deps.respond(command.response_url, sentenceReply(t(early, "notice.open_failed")));
+}
+
+/** The new-notes or settings modal as it is from its loading view on. */
+function modalIdentity(channelId: string, sub: "" | "settings", locale: Locale): ModalIdentity {
+  return {
+    callbackId: sub === "" ? VIEWS.newNotes : VIEWS.channelSettings,
+    privateMetadata: JSON.stringify({ channelId, locale }),
+    title: t(locale, sub === "" ? "modal.new_notes.title" : "modal.settings.title"),
+  };
+}
+
+async function newNotesModal(
+  deps: ListenerDeps,
+  client: WebClient,
+  command: Command,
+  language: Promise<Locale>,
+): Promise<ModalView> {
+  const channelId = command.channel_id;
+  const [locale, recent] = await Promise.all([
+    language,
+    recentRecordings(client, channelId, deps.jobs.canPrepare),
+  ]);
+  return buildNewNotesModal({ locale, channelId, recentRecordings: recent });
+}
+
+/** The settings for a non-guest member of the channel; for anyone else, who may. */
+async function settingsModal(
+  deps: ListenerDeps,
+  command: Command,
+  language: Promise<Locale>,
+  identity: (locale: Locale) => ModalIdentity,
+): Promise<ModalView> {
+  const { channel_id: channelId, team_id: teamId, user_id: userId } = command;
+  const [locale, allowed] = await Promise.all([
+    language,
+    deps.permissions.channelSettings(channelId, userId),
+  ]);
+  if (!allowed.ok) {
+    const refusal = buildPermissionRefusal(allowed.reason, "settings", locale);
+    return buildNoticeModal(identity(locale), locale, [refusal]);
+  }
+  const settings = await deps.jobs.getChannelSettings(teamId, channelId);
+  return buildSettingsModal(settings, { locale, channelId });
 }
 
 /** Subcommands that read the store or open a modal; the rest answer from the catalog. */
 const SUBCOMMANDS_WITH_WORK = new Set(["", "status", "settings", "cancel"]);
 
-/** Help, or "unknown subcommand" quoting the word as typed. */
-function instantReply(word: string, locale: Locale): MessageContent {
+/** Help, or "unknown subcommand" quoting the word as typed; it says which files FFmpeg adds. */
+function instantReply(word: string, locale: Locale, deps: ListenerDeps): MessageContent {
+  const options = { canPrepare: deps.jobs.canPrepare };
   return word.toLowerCase() === "help"
-    ? buildHelpMessage(locale)
-    : buildUnknownCommand(word, locale);
+    ? buildHelpMessage(locale, options)
+    : buildUnknownCommand(word, locale, options);
 }
 
 /**

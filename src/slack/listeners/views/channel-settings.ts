@@ -1,18 +1,28 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
 import type { ChannelSettings } from "../../../jobs/index.ts";
-import { INPUTS } from "../../ids.ts";
-import { localeOf, t } from "../../messages/index.ts";
+import { INPUTS, VIEWS } from "../../ids.ts";
+import { type Locale, t } from "../../messages/index.ts";
 import {
+  buildNoticeModal,
   buildSettingsAnnouncement,
   buildSettingsSaved,
+  type MessageContent,
   parseNewNotesMetadata,
   parseSettingsSubmission,
   permissionSentence,
   type SettingsSubmission,
+  sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { announce, tellUser } from "../replies.ts";
-import { chooseTemplate, saveTemplate, templateRefusal } from "../save-template.ts";
+import {
+  chooseTemplate,
+  saveTemplate,
+  type TemplateChoice,
+  templateRefusal,
+} from "../save-template.ts";
+import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -21,59 +31,112 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * the channel may change them (checked again here, as Slack has it now: the modal names its
  * channel in `private_metadata`, and membership may have changed since it opened), a new
  * template must be theirs to use, and every change is said in the channel with who made it.
+ * The form is checked at once, the look-ups within the ack's 3 seconds
+ * ({@link answerInTime}); a second delivery of the same submission changes nothing again.
  */
-export function channelSettingsSubmitted(deps: ListenerDeps) {
-  return async ({ ack, view, body, client }: ViewArgs) => {
+export function channelSettingsSubmitted(
+  deps: ListenerDeps,
+  options: { decisionMs?: number } = {},
+) {
+  return async (args: ViewArgs) => {
+    const startedAt = Date.now();
+    const { ack, view, body } = args;
     const userId = body.user?.id;
     if (typeof userId !== "string") return void (await ack());
-    const locale = localeOf((await deps.directory.user(userId)).locale);
+    if (await answeredBefore(deps, ack, view)) return;
+    const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
+    const locale = await submitterLocale(deps, userId, metadata?.locale);
     const parsed = parseSettingsSubmission(view.state?.values, locale);
-    const channelId = parseNewNotesMetadata(String(view.private_metadata ?? ""))?.channelId;
-    if (!parsed.ok) {
-      await ack({ response_action: "errors", errors: parsed.errors });
-      return;
+    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: parsed.errors }));
+    if (metadata === undefined) {
+      const errors = { [INPUTS.autoTranscribe.block]: t(locale, "validation.unreadable") };
+      return void (await ack({ response_action: "errors", errors }));
     }
-    const block = INPUTS.autoTranscribe.block;
-    if (channelId === undefined) {
-      await ack({
-        response_action: "errors",
-        errors: { [block]: t(locale, "validation.unreadable") },
-      });
-      return;
-    }
-    const request = parsed.value;
-    // Asked together: both must be answered before the ack, within Slack's 3 seconds.
-    const [allowed, template] = await Promise.all([
-      deps.permissions.channelSettings(channelId, userId),
-      chooseTemplate(deps, request.templateFileId, userId),
-    ]);
-    if (!allowed.ok) {
-      const refusal = permissionSentence(allowed.reason, "settings", locale);
-      await ack({ response_action: "errors", errors: { [block]: refusal } });
-      return;
-    }
-    if (template.kind === "refused") {
-      await ack({ response_action: "errors", errors: templateRefusal(locale) });
-      return;
-    }
-    await ack();
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
-    const current = await deps.jobs.getChannelSettings(teamId, channelId);
-    const uploaded = await saveTemplate(deps, template, { teamId, channelId }, { pinned: true });
-    const next = nextSettings(current, request, uploaded);
-    await deps.jobs.setChannelSettings(teamId, channelId, next);
-    const target = { channel: channelId, user: userId };
-    await tellUser(client, deps.logger, target, buildSettingsSaved(locale));
-    if (template.kind !== "none" && uploaded === undefined) {
-      await tellUser(client, deps.logger, target, {
-        text: t(locale, "template.unreadable"),
-        blocks: [],
-      });
-    }
-    const announcement = buildSettingsAnnouncement(userId, current, next, locale);
-    if (announcement === undefined) return;
-    await announce(client, deps.logger, channelId, announcement);
+    const request = { channelId: metadata.channelId, userId, request: parsed.value, locale };
+    await answerRequest(deps, args, request, { startedAt, ...options });
   };
+}
+
+/** The look-ups within the ack's 3 seconds, then the settings saved and announced. */
+async function answerRequest(
+  deps: ListenerDeps,
+  { ack, view, body, client }: ViewArgs,
+  r: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
+  timing: { startedAt: number; decisionMs?: number },
+): Promise<void> {
+  const { locale } = r;
+  const teamId = body.team?.id ?? body.user.team_id ?? "";
+  const identity = {
+    callbackId: VIEWS.channelSettings,
+    privateMetadata: String(view.private_metadata ?? ""),
+    title: t(locale, "modal.settings.title"),
+  };
+  const target = { channel: r.channelId, user: r.userId };
+  await answerInTime({
+    deps,
+    ack,
+    client,
+    view,
+    teamId,
+    locale,
+    startedAt: timing.startedAt,
+    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    check: () => checkSettings(deps, r),
+    refuse: (errors) => ({ response_action: "errors", errors }),
+    proceed: async (template, tell) => {
+      await saveSettings(deps, client, { ...r, teamId, template }, tell);
+      return undefined;
+    },
+    tellAlone: (reply) => tellUser(client, deps.logger, target, reply),
+    notice: (replies) => buildNoticeModal(identity, locale, replies),
+  });
+}
+
+/** May the person change the channel's settings, and use the template they chose? */
+async function checkSettings(
+  deps: ListenerDeps,
+  s: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
+): Promise<Verdict<TemplateChoice>> {
+  // Asked together: both must be answered within Slack's 3 seconds to show under inputs.
+  const [allowed, template] = await Promise.all([
+    deps.permissions.channelSettings(s.channelId, s.userId),
+    chooseTemplate(deps, s.request.templateFileId, s.userId),
+  ]);
+  if (!allowed.ok) {
+    const refusal = permissionSentence(allowed.reason, "settings", s.locale);
+    return { ok: false, errors: { [INPUTS.autoTranscribe.block]: refusal } };
+  }
+  if (template.kind === "refused") return { ok: false, errors: templateRefusal(s.locale) };
+  return { ok: true, value: template };
+}
+
+/** After the ack: keeps the template, saves the settings, says so to the person and the channel. */
+async function saveSettings(
+  deps: ListenerDeps,
+  client: WebClient,
+  s: {
+    teamId: string;
+    channelId: string;
+    userId: string;
+    request: SettingsSubmission;
+    template: TemplateChoice;
+    locale: Locale;
+  },
+  tell: (reply: MessageContent) => Promise<void>,
+): Promise<void> {
+  const { teamId, channelId, locale, template } = s;
+  const current = await deps.jobs.getChannelSettings(teamId, channelId);
+  const scope = { teamId, channelId };
+  const uploaded = await saveTemplate(deps, template, scope, { pinned: true });
+  const next = nextSettings(current, s.request, uploaded);
+  await deps.jobs.setChannelSettings(teamId, channelId, next);
+  await tell(buildSettingsSaved(locale));
+  if (template.kind !== "none" && uploaded === undefined) {
+    await tell(sentenceReply(t(locale, "template.unreadable")));
+  }
+  const announcement = buildSettingsAnnouncement(s.userId, current, next, locale);
+  if (announcement === undefined) return;
+  await announce(client, deps.logger, channelId, announcement);
 }
 
 /** The settings as they become: the request over the current ones. */

@@ -5,7 +5,7 @@ import { channelSettingsSubmitted } from "./channel-settings.ts";
 import { newNotesSubmitted } from "./new-notes.ts";
 import { speakerNamesSubmitted } from "./speaker-names.ts";
 
-/** Modal submissions: validated before the ack, so errors show in the modal itself. */
+/** Modal submissions: answered within 3 s, errors under the inputs when the look-ups allow. */
 export function register(app: App, deps: ListenerDeps): void {
   app.view(VIEWS.speakerNames, speakerNamesSubmitted(deps, "names"));
   app.view(VIEWS.regenerate, speakerNamesSubmitted(deps, "regenerate"));

@@ -1,133 +1,136 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { SourceFile } from "../../../jobs/index.ts";
-import type { SpeakerHint } from "../../../notetaker/index.ts";
+import { checkRecording } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { INPUTS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { INPUTS, VIEWS } from "../../ids.ts";
+import { type Locale, t } from "../../messages/index.ts";
 import { isMediaFile, toSourceFile } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import {
+  buildNoticeModal,
   buildRefusal,
+  type MessageContent,
+  type NewNotesMetadata,
   type NewNotesSubmission,
   parseNewNotesMetadata,
   parseNewNotesSubmission,
+  sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { replyInThread, tellUser } from "../replies.ts";
-import {
-  chooseTemplate,
-  saveTemplate,
-  type TemplateChoice,
-  templateRefusal,
-} from "../save-template.ts";
+import { tellUser } from "../replies.ts";
+import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
+import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
+import { jobOptions, mentionChannel } from "./new-notes-job.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** What the look-ups found: a recording the requester may use, and the template chosen. */
+interface Checked {
+  source: SourceFile;
+  template: TemplateChoice;
+}
 
 /**
  * The `/meeting-notes` modal: a recording (uploaded in the modal or chosen from the
  * channel's recent ones), participants as speaker hints with their real names, context,
- * language, template and where to post. Before the ack (so problems show in the modal),
- * with membership as Slack has it now: the destination must hold both the requester and
- * the bot, and the recording and the template must each be the requester's own or shared
- * where they are a member (a recent recording: one the modal offered).
- * The bot then opens a thread in the destination with a message of its own and the job
- * answers there.
+ * language, template and where to post. The form itself is checked at once; then, with
+ * membership as Slack has it now and within the 3 seconds of the ack
+ * ({@link answerInTime}): the destination must hold both the requester and the bot, and the
+ * recording and the template must each be the requester's own or shared where they are a
+ * member (a recent recording: one the modal offered). The bot then opens a thread in the
+ * destination with a message of its own, once per recording and destination however often
+ * the request comes, and the job answers there.
  */
-export function newNotesSubmitted(deps: ListenerDeps) {
-  return async ({ ack, view, body, client }: ViewArgs) => {
+export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
+  return async (args: ViewArgs) => {
+    const startedAt = Date.now();
+    const { ack, view, body } = args;
     const userId = body.user?.id;
     if (typeof userId !== "string") return void (await ack());
-    const slackLocale = (await deps.directory.user(userId)).locale;
-    const locale = localeOf(slackLocale);
-    const parsed = parseNewNotesSubmission(view.state?.values, locale);
-    if (!parsed.ok) {
-      await ack({ response_action: "errors", errors: parsed.errors });
-      return;
-    }
+    if (await answeredBefore(deps, ack, view)) return;
     const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
+    const locale = await submitterLocale(deps, userId, metadata?.locale);
+    const parsed = parseNewNotesSubmission(view.state?.values, locale);
+    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: parsed.errors }));
     if (metadata === undefined) {
-      const unreadable = t(locale, "validation.unreadable");
-      await ack({ response_action: "errors", errors: { [INPUTS.recording.block]: unreadable } });
-      return;
+      const errors = { [INPUTS.recording.block]: t(locale, "validation.unreadable") };
+      return void (await ack({ response_action: "errors", errors }));
     }
-    const request = parsed.value;
-    const checked = await checkRequest(deps, request, metadata.recent ?? [], userId, locale);
-    if (!checked.ok) {
-      await ack({ response_action: "errors", errors: checked.errors });
-      return;
+    const notOffered = checkOffered(parsed.value, metadata, locale);
+    if (notOffered !== undefined) {
+      return void (await ack({ response_action: "errors", errors: notOffered }));
     }
-    await ack();
-    const { source, template } = checked;
-    const tell = (text: string) =>
-      tellUser(
-        client,
-        deps.logger,
-        { channel: metadata.channelId, user: userId },
-        { text, blocks: [] },
-      );
-    const destination = request.destinationChannelId;
-    const threadTs = await openThread(client, destination, source, userId, locale).catch(
-      async (error: unknown) => {
-        const code = platformErrorOf(error);
-        deps.logger.warn({ err: error, code }, "could not open the notes thread");
-        const reason =
-          code === "not_in_channel" || code === "channel_not_found"
-            ? "new_notes.not_in_channel"
-            : "new_notes.file_unreadable";
-        await tell(t(locale, reason));
-        return undefined;
-      },
-    );
-    if (threadTs === undefined) return;
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
-    const options = await jobOptions(deps, request, template, teamId);
-    // The notes go ahead without it, as with the other modals; the person hears why.
-    if (template.kind !== "none" && options.templateId === undefined) {
-      await tell(t(locale, "template.unreadable"));
-    }
-    const result = await deps.jobs.start({
-      origin: {
-        teamId,
-        channelId: destination,
-        threadTs,
-        userId,
-        ...(slackLocale === undefined ? {} : { locale: slackLocale }),
-      },
-      source,
-      options,
-    });
-    if (result.status === "refused") {
-      const refusal = buildRefusal(result.reason, source.filename, locale);
-      await replyInThread(client, { channel: destination, threadTs }, refusal);
-    }
+    const request = { request: parsed.value, metadata, userId, locale };
+    await answerRequest(deps, args, request, { startedAt, ...options });
   };
 }
 
-type Checked =
-  | { ok: true; source: SourceFile; template: TemplateChoice }
-  | { ok: false; errors: Record<string, string> };
+/** The look-ups within the ack's 3 seconds, then the thread and the job. */
+async function answerRequest(
+  deps: ListenerDeps,
+  { ack, view, body, client }: ViewArgs,
+  r: { request: NewNotesSubmission; metadata: NewNotesMetadata; userId: string; locale: Locale },
+  timing: { startedAt: number; decisionMs?: number },
+): Promise<void> {
+  const { request, userId, locale } = r;
+  const teamId = body.team?.id ?? body.user.team_id ?? "";
+  const identity = {
+    callbackId: VIEWS.newNotes,
+    privateMetadata: String(view.private_metadata ?? ""),
+    title: t(locale, "modal.new_notes.title"),
+  };
+  const target = { channel: r.metadata.channelId, user: userId };
+  await answerInTime({
+    deps,
+    ack,
+    client,
+    view,
+    teamId,
+    locale,
+    startedAt: timing.startedAt,
+    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    check: () => checkRequest(deps, request, userId, locale),
+    refuse: (errors) => ({ response_action: "errors", errors }),
+    proceed: (checked, tell) =>
+      startNotes(deps, client, { request, checked, userId, teamId, locale }, tell),
+    tellAlone: (reply) => tellUser(client, deps.logger, target, reply),
+    notice: (replies) => buildNoticeModal(identity, locale, replies),
+  });
+}
+
+/**
+ * A recent recording must be one the modal offered. Said on the select when the modal had
+ * one (the file came from it), else on the upload input: errors go on blocks in the view.
+ */
+function checkOffered(
+  request: NewNotesSubmission,
+  metadata: NewNotesMetadata,
+  locale: Locale,
+): Record<string, string> | undefined {
+  const fileId = request.recentFileId;
+  const offered = metadata.recent ?? [];
+  if (fileId === undefined || offered.includes(fileId)) return undefined;
+  const block = offered.length > 0 ? INPUTS.recentRecording.block : INPUTS.recording.block;
+  return { [block]: t(locale, "permission.recent") };
+}
 
 /**
  * What needs Slack to judge, asked together: the recording (`files.info`) and whether the
  * requester may use it, the same for the template, and whether the destination holds both
- * them and the bot.
+ * them and the bot. Errors are keyed by the form's blocks.
  */
 async function checkRequest(
   deps: ListenerDeps,
   request: NewNotesSubmission,
-  offered: readonly string[],
   userId: string,
   locale: Locale,
-): Promise<Checked> {
+): Promise<Verdict<Checked>> {
   const recent = request.recentFileId !== undefined;
   const fileBlock = recent ? INPUTS.recentRecording.block : INPUTS.recording.block;
   const fileId = request.recordingFileId ?? request.recentFileId ?? "";
-  if (recent && !offered.includes(fileId)) {
-    return { ok: false, errors: { [fileBlock]: t(locale, "permission.recent") } };
-  }
-  const [{ file, mayUse }, destination, template] = await Promise.all([
-    readRecording(deps, fileId, userId),
+  const [recording, destination, template] = await Promise.all([
+    readRecording(deps, fileId, userId, locale),
     deps.permissions.destination(request.destinationChannelId, userId),
     chooseTemplate(deps, request.templateFileId, userId),
   ]);
@@ -135,27 +138,94 @@ async function checkRequest(
   if (destination !== undefined) {
     errors[INPUTS.destination.block] = t(locale, `permission.destination.${destination}`);
   }
-  let source: SourceFile | undefined;
-  if (file === undefined) {
-    errors[fileBlock] = t(locale, "new_notes.file_unreadable");
-  } else if (!mayUse) {
-    errors[fileBlock] = t(locale, "permission.recording");
-  } else {
-    source = toSourceFile(file, deps.jobs.canPrepare);
-    if (source === undefined) {
-      const name = file.name ?? file.title ?? fileId;
-      const reason = isMediaFile(file) ? "needs_ffmpeg" : "unsupported_format";
-      errors[fileBlock] = buildRefusal(reason, name, locale).text;
-    }
-  }
-  if (source === undefined || Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, source, template };
+  if (!recording.ok) errors[fileBlock] = recording.error;
+  if (!recording.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, value: { source: recording.source, template } };
 }
 
-/** The recording as `files.info` describes it, and whether the requester may use it. */
-async function readRecording(deps: ListenerDeps, fileId: string, userId: string) {
+/**
+ * The recording as `files.info` describes it, when the requester may use it and the Note
+ * Service can take it (or it can be prepared for it); else why not, as a field error.
+ */
+async function readRecording(
+  deps: ListenerDeps,
+  fileId: string,
+  userId: string,
+  locale: Locale,
+): Promise<{ ok: true; source: SourceFile } | { ok: false; error: string }> {
   const file = await deps.directory.file(fileId);
-  return { file, mayUse: file !== undefined && (await deps.permissions.file(file, userId)) };
+  if (file === undefined) return { ok: false, error: t(locale, "new_notes.file_unreadable") };
+  if (!(await deps.permissions.file(file, userId))) {
+    return { ok: false, error: t(locale, "permission.recording") };
+  }
+  const source = toSourceFile(file, deps.jobs.canPrepare);
+  const name = file.name ?? file.title ?? fileId;
+  const reason =
+    source === undefined
+      ? isMediaFile(file)
+        ? "needs_ffmpeg"
+        : "unsupported_format"
+      : checkRecording(source, deps.jobs.canPrepare);
+  if (source === undefined || reason !== undefined) {
+    return { ok: false, error: buildRefusal(reason ?? "unsupported_format", name, locale).text };
+  }
+  return { ok: true, source };
+}
+
+/**
+ * After the ack: the job's options (speaker hints, the template kept), then the thread and
+ * the job, once per recording and destination ({@link JobService.startInThread}). What
+ * went wrong is told; the success sentence is for a modal still on screen.
+ */
+async function startNotes(
+  deps: ListenerDeps,
+  client: WebClient,
+  req: {
+    request: NewNotesSubmission;
+    checked: Checked;
+    userId: string;
+    teamId: string;
+    locale: Locale;
+  },
+  tell: (reply: MessageContent) => Promise<void>,
+): Promise<MessageContent | undefined> {
+  const { request, checked, userId, teamId, locale } = req;
+  const destination = request.destinationChannelId;
+  const slackLocale = (await deps.directory.user(userId)).locale;
+  const options = await jobOptions(deps, request, checked.template, teamId);
+  const origin = {
+    teamId,
+    channelId: destination,
+    userId,
+    ...(slackLocale ? { locale: slackLocale } : {}),
+  };
+  const result = await deps.jobs
+    .startInThread({ origin, source: checked.source, options }, () =>
+      openThread(client, destination, checked.source, userId, locale),
+    )
+    .catch(async (error: unknown) => {
+      const code = platformErrorOf(error);
+      deps.logger.warn({ err: error, code }, "could not open the notes thread");
+      const notIn = code === "not_in_channel" || code === "channel_not_found";
+      await tell(
+        sentenceReply(t(locale, notIn ? "new_notes.not_in_channel" : "new_notes.file_unreadable")),
+      );
+      return undefined;
+    });
+  if (result === undefined) return undefined;
+  if (result.status === "duplicate") {
+    await tell(mentionChannel(locale, "new_notes.already", destination));
+    return undefined;
+  }
+  if (result.status === "refused") {
+    await tell(buildRefusal(result.reason, checked.source.filename, locale));
+    return undefined;
+  }
+  // The notes go ahead without it, as with the other modals; the person hears why.
+  if (checked.template.kind !== "none" && options.templateId === undefined) {
+    await tell(sentenceReply(t(locale, "template.unreadable")));
+  }
+  return mentionChannel(locale, "new_notes.started", destination);
 }
 
 /** The bot's own message that starts the job's thread. */
@@ -173,25 +243,4 @@ async function openThread(
   const posted = await client.chat.postMessage({ channel, text, mrkdwn: true });
   if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
   return posted.ts;
-}
-
-async function jobOptions(
-  deps: ListenerDeps,
-  request: NewNotesSubmission,
-  template: TemplateChoice,
-  teamId: string,
-) {
-  const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
-  const names = [...members.map((m) => m.name), ...request.extraNames];
-  const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
-  const templateId = await saveTemplate(deps, template, {
-    teamId,
-    channelId: request.destinationChannelId,
-  });
-  return {
-    ...(speakers.length === 0 ? {} : { speakers }),
-    ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
-    ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
-    ...(templateId === undefined ? {} : { templateId }),
-  };
 }

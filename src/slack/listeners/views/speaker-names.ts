@@ -1,137 +1,265 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import { SLACK_USER_ID } from "../../../jobs/index.ts";
-import { speakerBlock } from "../../ids.ts";
-import { localeOf, t } from "../../messages/index.ts";
+import type {
+  AllMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import type { Job } from "../../../jobs/index.ts";
+import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
+import { type Locale, t } from "../../messages/index.ts";
 import {
   buildCommandRefusal,
-  type NamedSpeaker,
+  buildNoticeModal,
+  buildSpeakerModal,
+  errorsReply,
+  type ModalIdentity,
+  parseSpeakerModalMetadata,
   parseSpeakerSubmission,
   permissionSentence,
-  type SpeakerEntry,
-  speakerMapFor,
-  speakersInModal,
+  speakerPages,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { tellUser } from "../replies.ts";
-import { chooseTemplate, saveTemplate, templateRefusal } from "../save-template.ts";
+import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
+import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
+import { applyNames } from "./apply-names.ts";
+import { forgetDraft, keepPage, prefillOf, readDraft, withPage } from "./speaker-drafts.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+type Mode = "names" | "regenerate";
+
+/** The page of the speaker modal a submission comes from, and what its view holds. */
+interface Page {
+  job: Job;
+  index: number;
+  last: boolean;
+  speakerIds: string[];
+  /** The input blocks of that view: the only ones an error may be keyed to. */
+  blocks: Set<string>;
+}
+
+/** A submission as read before anything is decided. */
+interface Submission {
+  mode: Mode;
+  userId: string;
+  locale: Locale;
+  identity: ModalIdentity;
+  /** Undefined when the job is gone. */
+  page: Page | undefined;
+  viewId: string;
+  /** Errors under inputs of the view answered, else the modal turned into their sentences. */
+  refuse: (errors: Record<string, string>) => ViewResponseAction;
+  firstBlock: string;
+}
+
+type Parsed = Extract<ReturnType<typeof parseSpeakerSubmission>, { ok: true }>;
 
 /**
  * The speaker modal, in both its modes: names for a job waiting for them, or new names,
- * context and template for a finished job (Regenerate). `private_metadata` holds only the
- * job id; the job is read again here and must still be in the right stage, the submitter
- * still allowed (as Slack has their role and membership now), and a new template theirs to
- * use.
+ * context and template for a finished job (Regenerate), one page of speakers at a time.
+ * `private_metadata` holds the job id and the page; the job is read again and must still
+ * be in the right stage. A page before the last is checked and kept (by view id, in the
+ * store) and the next page shown. The last page's submission names every speaker of
+ * every page, once the submitter is found still allowed (as Slack has their role and
+ * membership now) and a new template theirs to use, within the ack's 3 seconds
+ * ({@link answerInTime}). Errors go only on inputs of the view answered.
  */
-export function speakerNamesSubmitted(deps: ListenerDeps, mode: "names" | "regenerate") {
-  return async ({ ack, view, body, client }: ViewArgs) => {
-    const userId = body.user?.id;
+export function speakerNamesSubmitted(
+  deps: ListenerDeps,
+  mode: Mode,
+  options: { decisionMs?: number } = {},
+) {
+  return async (args: ViewArgs) => {
+    const startedAt = Date.now();
+    const { ack, view } = args;
+    const userId = args.body.user?.id;
     if (typeof userId !== "string") return void (await ack());
-    const locale = localeOf((await deps.directory.user(userId)).locale);
-    // private_metadata holds only the job id; anything else finds no job and is refused.
-    const jobId =
-      typeof view.private_metadata === "string" ? view.private_metadata.slice(0, 100) : "";
-    const job = jobId === "" ? undefined : await deps.jobs.get(jobId);
-    const expected = mode === "names" ? "naming" : "done";
-    const speakerIds = job === undefined ? [] : speakersInModal(job).map((s) => s.speakerId);
-    if (job === undefined || job.stage !== expected) {
-      const block = speakerBlock.name(speakerIds[0] ?? "speaker_1");
-      const refusal = buildCommandRefusal(
-        job === undefined ? "not_found" : "wrong_stage",
-        mode,
-        locale,
-      );
-      await ack({ response_action: "errors", errors: { [block]: refusal.text } });
-      return;
+    if (await answeredBefore(deps, ack, view)) return;
+    const s = await readSubmission(deps, view, mode, userId);
+    const { page } = s;
+    if (page === undefined || page.job.stage !== (mode === "names" ? "naming" : "done")) {
+      const reason = page === undefined ? "not_found" : "wrong_stage";
+      const refusal = buildCommandRefusal(reason, mode, s.locale).text;
+      return void (await ack(s.refuse({ [s.firstBlock]: refusal })));
     }
-    // Checked again on submission: the modal could have been opened before a role changed.
-    const decision = await deps.permissions.jobAction(mode, job, userId);
-    if (!decision.ok) {
-      const block = speakerBlock.name(speakerIds[0] ?? "speaker_1");
-      const sentence = permissionSentence(decision.reason, mode, locale);
-      await ack({ response_action: "errors", errors: { [block]: sentence } });
-      return;
-    }
-    const parsed = parseSpeakerSubmission(view.state?.values, speakerIds, locale);
-    if (!parsed.ok) {
-      await ack({ response_action: "errors", errors: parsed.errors });
-      return;
-    }
-    const template = await chooseTemplate(deps, parsed.templateFileId, userId);
-    if (template.kind === "refused") {
-      await ack({ response_action: "errors", errors: templateRefusal(locale) });
-      return;
-    }
-    await ack();
-    const speakerMap = speakerMapFor(job, await namedSpeakers(deps, parsed.entries), locale);
-    const templateId = await saveTemplate(deps, template, {
-      teamId: job.origin.teamId,
-      channelId: job.origin.channelId,
-    });
-    const changes = {
-      ...(parsed.contextText === undefined ? {} : { contextText: parsed.contextText }),
-      ...(templateId === undefined ? {} : { templateId }),
-      members: membersOf(parsed.entries),
-    };
-    const result =
-      mode === "names"
-        ? await deps.jobs.submitNames(job.id, speakerMap, changes)
-        : await deps.jobs.regenerate(job.id, { speakerMap, ...changes });
-    if (!result.ok) {
-      await tellUser(
-        client,
-        deps.logger,
-        { channel: job.origin.channelId, user: userId },
-        buildCommandRefusal(result.reason, mode, locale, result.retryInMs),
-      );
-    } else if (template.kind !== "none" && templateId === undefined) {
-      const text = t(locale, "template.unreadable");
-      await tellUser(
-        client,
-        deps.logger,
-        { channel: job.origin.channelId, user: userId },
-        { text, blocks: [] },
-      );
-    }
+    const parsed = parseSpeakerSubmission(view.state?.values, page.speakerIds, s.locale);
+    if (!parsed.ok) return void (await ack(s.refuse(parsed.errors)));
+    if (!page.last) return void (await ack(await nextPage(deps, s, page, parsed)));
+    await nameEveryone(deps, args, { ...s, page }, parsed, { startedAt, ...options });
   };
 }
 
-/**
- * The speakers named by picking a member and nothing typed: the only ones a note may
- * mention. A typed name wins over the member, so it is never turned into a mention.
- */
-function membersOf(entries: SpeakerEntry[]): Record<string, string> {
-  const members: Record<string, string> = {};
-  for (const entry of entries) {
-    if (
-      entry.name === undefined &&
-      entry.userId !== undefined &&
-      SLACK_USER_ID.test(entry.userId)
-    ) {
-      members[entry.speakerId] = entry.userId;
-    }
-  }
-  return members;
+async function readSubmission(
+  deps: ListenerDeps,
+  view: ViewArgs["view"],
+  mode: Mode,
+  userId: string,
+): Promise<Submission> {
+  const meta = parseSpeakerModalMetadata(view.private_metadata);
+  const job = meta === undefined ? undefined : await deps.jobs.get(meta.jobId);
+  const locale = await submitterLocale(deps, userId, undefined);
+  const identity: ModalIdentity = {
+    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
+    privateMetadata: String(view.private_metadata ?? ""),
+    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
+  };
+  const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
+  const blocks =
+    inputBlocksOf(view.blocks) ?? stateBlocksOf(view.state?.values) ?? page?.blocks ?? new Set();
+  return {
+    mode,
+    userId,
+    locale,
+    identity,
+    page,
+    viewId: typeof view.id === "string" ? view.id : "",
+    refuse: (errors) => errorsOrNotice(errors, blocks, identity, locale),
+    firstBlock: firstBlock(page, blocks),
+  };
 }
 
-/** A chosen member gives their real name; a typed name wins over it. */
-async function namedSpeakers(
+/** "Next": keeps this page's input and answers with the next page, as it was left. */
+async function nextPage(
   deps: ListenerDeps,
-  entries: SpeakerEntry[],
-): Promise<Map<string, NamedSpeaker>> {
-  const named = await Promise.all(
-    entries.map(async (entry): Promise<[string, NamedSpeaker]> => {
-      const name =
-        entry.name ??
-        (entry.userId === undefined
-          ? entry.speakerId
-          : (await deps.directory.user(entry.userId)).name);
-      return [
-        entry.speakerId,
-        { name, ...(entry.gender === undefined ? {} : { gender: entry.gender }) },
-      ];
-    }),
+  s: Submission,
+  page: Page,
+  parsed: Parsed,
+): Promise<ViewResponseAction> {
+  const draft = await keepPage(deps, page.job, s.viewId, { ...page, entries: parsed.entries });
+  const quotes = await deps.jobs.quotesOf(page.job);
+  const next = buildSpeakerModal(page.job, {
+    locale: s.locale,
+    mode: s.mode,
+    quotes,
+    page: page.index + 1,
+    prefill: prefillOf(draft),
+    ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+  });
+  return { response_action: "update", view: next };
+}
+
+/** The last page: every page's names, once checked, within the ack's 3 seconds. */
+async function nameEveryone(
+  deps: ListenerDeps,
+  args: ViewArgs,
+  s: Submission & { page: Page },
+  parsed: Parsed,
+  timing: { startedAt: number; decisionMs?: number },
+): Promise<void> {
+  const { job } = s.page;
+  const draft = await readDraft(deps, s.viewId, job.id);
+  const entries = withPage(draft, s.page.speakerIds, parsed.entries);
+  const target = { channel: job.origin.channelId, user: s.userId };
+  await answerInTime({
+    deps,
+    ack: args.ack,
+    client: args.client,
+    view: args.view,
+    teamId: job.origin.teamId,
+    locale: s.locale,
+    startedAt: timing.startedAt,
+    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    check: () => checkSubmitter(deps, s, parsed.templateFileId),
+    refuse: s.refuse,
+    proceed: async (template, tell) => {
+      const changes = { entries, template, contextText: parsed.contextText };
+      const done = await applyNames(deps, job, s.mode, changes, { locale: s.locale, tell });
+      await forgetDraft(deps, s.viewId);
+      return done;
+    },
+    tellAlone: (reply) => tellUser(args.client, deps.logger, target, reply),
+    notice: (replies) => buildNoticeModal(s.identity, s.locale, replies),
+  });
+}
+
+/** The page `index` of the job's speaker modal (the last one, past the end). */
+function pageOf(job: Job, index: number, mode: Mode): Page {
+  const pages = speakerPages(job);
+  const at = Math.min(Math.max(0, index), pages.length - 1);
+  const speakerIds = (pages[at] ?? []).map((s) => s.speakerId);
+  const last = at === pages.length - 1;
+  const blocks = new Set(
+    speakerIds.flatMap((id) => [
+      speakerBlock.user(id),
+      speakerBlock.name(id),
+      speakerBlock.gender(id),
+    ]),
   );
-  return new Map(named);
+  if (last && mode === "regenerate") {
+    blocks.add(INPUTS.context.block);
+    blocks.add(INPUTS.template.block);
+  }
+  return { job, index: at, last, speakerIds, blocks };
+}
+
+/**
+ * The input blocks of the view submitted, as Slack sends it back (`view.blocks`): an error
+ * may name only those. Undefined when the payload lists none (the page's own then count).
+ */
+function inputBlocksOf(blocks: unknown): Set<string> | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  const ids = blocks.flatMap((block: { type?: unknown; block_id?: unknown }) =>
+    block?.type === "input" && typeof block.block_id === "string" ? [block.block_id] : [],
+  );
+  return ids.length === 0 ? undefined : new Set(ids);
+}
+
+/**
+ * The blocks `view.state.values` names: Slack lists there the input blocks of the view
+ * submitted (those left empty too), so they are in it. Undefined when it names none.
+ */
+function stateBlocksOf(values: unknown): Set<string> | undefined {
+  if (typeof values !== "object" || values === null) return undefined;
+  const ids = Object.keys(values);
+  return ids.length === 0 ? undefined : new Set(ids);
+}
+
+/** Where a refusal of the whole submission shows: the page's first input. */
+function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
+  const first = page?.speakerIds[0];
+  if (first !== undefined) return speakerBlock.name(first);
+  // A job gone: the first name input the view shows, if any.
+  const shown = [...(blocks ?? [])].find((id) => speakerBlock.parse(id)?.field === "name");
+  return shown ?? INPUTS.context.block;
+}
+
+/**
+ * Field errors, when every one is on an input of the view answered: `errors` is keyed by
+ * the block_id of the input blocks the messages go under ("Displaying errors in views",
+ * https://docs.slack.dev/surfaces/modals), so a key naming no input of that view shows
+ * nothing. Otherwise the view turns into their sentences, with nothing to fill in.
+ */
+function errorsOrNotice(
+  errors: Record<string, string>,
+  blocks: Set<string>,
+  identity: ModalIdentity,
+  locale: Locale,
+): ViewResponseAction {
+  const keys = Object.keys(errors);
+  if (keys.length > 0 && keys.every((key) => blocks.has(key))) {
+    return { response_action: "errors", errors };
+  }
+  const view = buildNoticeModal(identity, locale, errorsReply(errors, locale));
+  return { response_action: "update", view };
+}
+
+/**
+ * Checked again on submission, as Slack has it now: the modal could have been opened before
+ * a role or a membership changed; and a new template must be the submitter's to use.
+ */
+async function checkSubmitter(
+  deps: ListenerDeps,
+  s: Submission & { page: Page },
+  templateFileId: string | undefined,
+): Promise<Verdict<TemplateChoice>> {
+  const [decision, template] = await Promise.all([
+    deps.permissions.jobAction(s.mode, s.page.job, s.userId),
+    chooseTemplate(deps, templateFileId, s.userId),
+  ]);
+  if (!decision.ok) {
+    const sentence = permissionSentence(decision.reason, s.mode, s.locale);
+    return { ok: false, errors: { [s.firstBlock]: sentence } };
+  }
+  if (template.kind === "refused") return { ok: false, errors: templateRefusal(s.locale) };
+  return { ok: true, value: template };
 }

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../../src/jobs/index.ts";
-import { ACTIONS } from "../../../../src/slack/ids.ts";
+import { ACTIONS, VIEWS } from "../../../../src/slack/ids.ts";
 import { openSpeakerModal } from "../../../../src/slack/listeners/actions/open-speaker-modal.ts";
 import {
   buildCommandRefusal,
+  buildLoadingModal,
   buildPermissionRefusal,
   buildSpeakerModal,
 } from "../../../../src/slack/views/index.ts";
+import { platformError } from "../../../helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -21,10 +23,13 @@ import {
   ourJob,
 } from "../../../helpers/listener-args.ts";
 import { done, naming, quotes, writing } from "../../views/fixtures.ts";
+import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
+let views: ReturnType<typeof withModalMethods>;
 beforeEach(async () => {
   kit = await buildListenerDeps();
+  views = withModalMethods(kit);
 });
 afterEach(() => kit.close());
 
@@ -41,13 +46,21 @@ async function click(mode: "names" | "regenerate", job: Job, user: string) {
 /** What the clicker alone was told. */
 const toldClicker = () => ephemeralTexts(kit);
 
+/** The modal opened with the trigger at once, then filled with `view` (the open's hash). */
+function expectOpenedThenFilled(view: unknown) {
+  expect(
+    views.open.mock.calls.map(([args]) => ("trigger_id" in args ? args.trigger_id : "")),
+  ).toEqual([TRIGGER]);
+  expect(views.update.mock.calls).toEqual([[{ view_id: OPENED.id, hash: OPENED.hash, view }]]);
+}
+
 describe("Name speakers", () => {
   it("opens the speaker modal for the job's starter", async () => {
     const job = await kit.seed(ourJob(naming()));
     const ack = await click("names", job, ALICE);
     expect(ack).toHaveBeenCalledOnce();
     const view = buildSpeakerModal(job, { locale: "en", mode: "names", quotes });
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
     // The quotes come from their blob: the record holds a reference only.
     expect(job.stage === "naming" && "blob" in job.quotes).toBe(true);
     expect(JSON.stringify(view.blocks)).toContain("We ship on Friday unless QA finds something.");
@@ -57,16 +70,61 @@ describe("Name speakers", () => {
     const job = await kit.seed(ourJob(naming()));
     await click("names", job, LAN);
     const view = buildSpeakerModal(job, { locale: "vi", mode: "names", quotes });
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
   });
 
-  it("tells a guest who may name the speakers, and opens nothing", async () => {
+  it("opens at once with a loading view of the same modal, before any Slack look-up", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    await click("names", job, LAN);
+    const [opened] = views.open.mock.calls[0] ?? [];
+    expect(opened?.view).toEqual(
+      buildLoadingModal(
+        { callbackId: VIEWS.speakerNames, privateMetadata: job.id, title: "Name the speakers" },
+        "en",
+      ),
+    );
+    const firstLookUp = Math.min(
+      ...kit.slack.users.info.mock.invocationCallOrder,
+      ...kit.slack.conversations.members.mock.invocationCallOrder,
+    );
+    expect(views.open.mock.invocationCallOrder[0]).toBeLessThan(firstLookUp);
+  });
+
+  it("shows a guest who may name the speakers, in the modal, and opens no speaker modal", async () => {
     const job = await kit.seed(ourJob(naming()));
     await click("names", job, GUEST);
-    expect(toldClicker()).toEqual([
+    const shown = shownViews(kit).at(-1);
+    expect(shown?.submit).toBeUndefined();
+    expect(textOf(shown)).toContain(
       buildPermissionRefusal("starter_or_member", "names", "en").text,
-    ]);
-    expect(kit.slack.views.open).not.toHaveBeenCalled();
+    );
+    expect(toldClicker()).toEqual([]);
+  });
+
+  it("shows a sentence, not a dead modal, when the fill fails", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    kit.slack.users.info.mockRejectedValueOnce(new Error("boom"));
+    kit.deps.permissions.jobAction = async () => {
+      throw new Error("permissions down");
+    };
+    await click("names", job, LAN);
+    expect(textOf(shownViews(kit).at(-1))).toContain("Something went wrong on my side");
+  });
+
+  it("does not overwrite a view that changed since it opened (a stale hash loses)", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    views.update.mockRejectedValueOnce(platformError("hash_conflict"));
+    await click("names", job, ALICE);
+    expect(views.update).toHaveBeenCalledOnce();
+    expect(kit.logged("info")).toContain("modal not filled: it changed or closed meanwhile");
+  });
+
+  it("tells the clicker when Slack would not open the modal (the trigger expired)", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    views.open.mockRejectedValueOnce(platformError("expired_trigger_id"));
+    await click("names", job, ALICE);
+    expect(toldClicker()).toEqual(["Slack did not let me open the form in time. Try again."]);
+    expect(views.update).not.toHaveBeenCalled();
   });
 
   it("says the job no longer waits for names once it is being written", async () => {
@@ -98,16 +156,15 @@ describe("Regenerate", () => {
     const job = await kit.seed(ourJob(done()));
     await click("regenerate", job, ALICE);
     const view = buildSpeakerModal(job, { locale: "en", mode: "regenerate", quotes });
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
   });
 
-  it("refuses a member who is neither the starter nor an admin", async () => {
+  it("refuses, in the modal, a member who is neither the starter nor an admin", async () => {
     const job = await kit.seed(ourJob(done()));
     await click("regenerate", job, BOB);
-    expect(toldClicker()).toEqual([
-      buildPermissionRefusal("starter_or_admin", "regenerate", "en").text,
-    ]);
-    expect(kit.slack.views.open).not.toHaveBeenCalled();
+    const refusal = buildPermissionRefusal("starter_or_admin", "regenerate", "en").text;
+    expect(textOf(shownViews(kit).at(-1))).toContain(refusal);
+    expect(shownViews(kit).every((view) => view.submit === undefined)).toBe(true);
   });
 
   it("says when the notes may be regenerated again, during the cooldown", async () => {
@@ -123,6 +180,7 @@ describe("Regenerate", () => {
     const job = await kit.seed(ourJob(done({ regeneratedAt: kit.clock.now - 60_000 })));
     await click("regenerate", job, ALICE);
     expect(kit.slack.views.open).toHaveBeenCalledOnce();
+    expect(shownViews(kit).at(-1)?.callback_id).toBe(VIEWS.regenerate);
   });
 
   it("says notes can be regenerated only once they are ready", async () => {

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { VIEWS } from "../../../../src/slack/ids.ts";
 import { meetingNotesCommand } from "../../../../src/slack/listeners/commands/meeting-notes.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
   buildHelpMessage,
+  buildLoadingModal,
   buildNewNotesModal,
   buildPermissionRefusal,
   buildSettingsModal,
@@ -27,11 +29,22 @@ import {
   startJob,
   TEAM,
 } from "../../../helpers/listener-args.ts";
+import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
+let views: ReturnType<typeof withModalMethods>;
 beforeEach(async () => {
   kit = await buildListenerDeps();
+  views = withModalMethods(kit);
 });
+
+/** The modal opened with the command's trigger at once, then filled with `view`. */
+function expectOpenedThenFilled(view: unknown) {
+  expect(
+    views.open.mock.calls.map(([args]) => ("trigger_id" in args ? args.trigger_id : "")),
+  ).toEqual([TRIGGER]);
+  expect(views.update.mock.calls).toEqual([[{ view_id: OPENED.id, hash: OPENED.hash, view }]]);
+}
 afterEach(() => kit.close());
 
 const RESPONSE_URL = "https://hooks.slack.com/commands/T0FAKE/1/listener-test";
@@ -63,7 +76,9 @@ describe("/meeting-notes help and unknown words", () => {
     await kit.deps.directory.user(LAN);
     kit.slack.users.info.mockClear();
     const ack = await run(slash("help", LAN));
-    expect(ack.mock.calls).toEqual([[{ response_type: "ephemeral", ...buildHelpMessage("vi") }]]);
+    expect(ack.mock.calls).toEqual([
+      [{ response_type: "ephemeral", ...buildHelpMessage("vi", { canPrepare: false }) }],
+    ]);
     expect(kit.respond).not.toHaveBeenCalled();
     expect(kit.slack.users.info).not.toHaveBeenCalled();
   });
@@ -72,7 +87,12 @@ describe("/meeting-notes help and unknown words", () => {
     await kit.deps.directory.user(ALICE);
     const ack = await run(slash("Dance now"));
     expect(ack.mock.calls).toEqual([
-      [{ response_type: "ephemeral", ...buildUnknownCommand("Dance", "en") }],
+      [
+        {
+          response_type: "ephemeral",
+          ...buildUnknownCommand("Dance", "en", { canPrepare: false }),
+        },
+      ],
     ]);
     expect(JSON.stringify(ack.mock.calls)).toContain("“Dance”");
     expect(kit.respond).not.toHaveBeenCalled();
@@ -82,14 +102,16 @@ describe("/meeting-notes help and unknown words", () => {
     const ack = await run(slash("  HELP  ", LAN));
     expect(ack.mock.calls).toEqual([[]]);
     expect(kit.slack.users.info).toHaveBeenCalledWith({ user: LAN, include_locale: true });
-    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, buildHelpMessage("vi")]]);
+    expect(kit.respond.mock.calls).toEqual([
+      [RESPONSE_URL, buildHelpMessage("vi", { canPrepare: false })],
+    ]);
   });
 
   it("acks, then quotes an unknown word through response_url when the person is not cached", async () => {
     const ack = await run(slash("frobnicate"));
     expect(ack.mock.calls).toEqual([[]]);
     expect(kit.respond.mock.calls).toEqual([
-      [RESPONSE_URL, buildUnknownCommand("frobnicate", "en")],
+      [RESPONSE_URL, buildUnknownCommand("frobnicate", "en", { canPrepare: false })],
     ]);
   });
 });
@@ -129,18 +151,41 @@ describe("/meeting-notes settings", () => {
       { autoTranscribe: false, languageHint: "vi" },
       { locale: "en", channelId: CHANNEL },
     );
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
     expect(kit.respond).not.toHaveBeenCalled();
+  });
+
+  it("opens before asking Slack who may change the settings", async () => {
+    await run(slash("settings", LAN));
+    const [opened] = views.open.mock.calls[0] ?? [];
+    expect(opened?.view).toEqual(
+      buildLoadingModal(
+        {
+          callbackId: VIEWS.channelSettings,
+          privateMetadata: JSON.stringify({ channelId: CHANNEL, locale: "en" }),
+          title: "Channel settings",
+        },
+        "en",
+      ),
+    );
+    expect(views.open.mock.invocationCallOrder[0]).toBeLessThan(
+      Math.min(...kit.slack.users.info.mock.invocationCallOrder),
+    );
+    expect(shownViews(kit).at(-1)?.private_metadata).toBe(
+      JSON.stringify({ channelId: CHANNEL, locale: "vi" }),
+    );
   });
 
   it.each([
     ["a guest", GUEST, CHANNEL],
     ["someone not in the channel", ALICE, OTHER_CHANNEL],
-  ])("tells %s who may change the settings, and opens nothing", async (_who, user, channel) => {
+  ])("shows %s who may change the settings, in the modal", async (_who, user, channel) => {
     await run(slash("settings", user, channel));
     const refusal = buildPermissionRefusal("channel_member", "settings", "en");
-    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, refusal]]);
-    expect(kit.slack.views.open).not.toHaveBeenCalled();
+    const shown = shownViews(kit).at(-1);
+    expect(textOf(shown)).toContain(refusal.text);
+    expect(shown?.submit).toBeUndefined();
+    expect(kit.respond).not.toHaveBeenCalled();
   });
 });
 
@@ -205,10 +250,11 @@ describe("/meeting-notes with no subcommand", () => {
       channelId: CHANNEL,
       recentRecordings: [{ fileId, name: "here we go again.mp3" }],
     });
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
     expect(JSON.parse(String(view.private_metadata))).toEqual({
       channelId: CHANNEL,
       recent: [fileId],
+      locale: "en",
     });
   });
 
@@ -230,7 +276,7 @@ describe("/meeting-notes with no subcommand", () => {
     messages.push({ ts: "1700000000.000200", user: BOB, text: "", files: mp3(11) });
     kit.workspace.messages.set(CHANNEL, messages);
     await run(slash(""));
-    const view = kit.slack.views.open.mock.calls[0]?.[0].view;
+    const view = shownViews(kit).at(-1);
     const offered = JSON.parse(String(view?.private_metadata)).recent;
     expect(offered).toEqual(
       [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `F0REC${String(i).padStart(5, "0")}`),
@@ -241,7 +287,31 @@ describe("/meeting-notes with no subcommand", () => {
     kit.slack.conversations.history.mockRejectedValueOnce(platformError("not_in_channel"));
     await run(slash(""));
     const view = buildNewNotesModal({ locale: "en", channelId: CHANNEL, recentRecordings: [] });
-    expect(kit.slack.views.open.mock.calls).toEqual([[{ trigger_id: TRIGGER, view }]]);
+    expectOpenedThenFilled(view);
+  });
+
+  it("opens at once with a loading view, then fills it in the person's language", async () => {
+    await run(slash("", LAN));
+    const [opened] = views.open.mock.calls[0] ?? [];
+    expect(opened?.view.callback_id).toBe(VIEWS.newNotes);
+    expect(opened?.view).not.toHaveProperty("submit");
+    expect(textOf(opened?.view as never)).toContain("One moment");
+    expect(views.open.mock.invocationCallOrder[0]).toBeLessThan(
+      Math.min(
+        ...kit.slack.users.info.mock.invocationCallOrder,
+        ...kit.slack.conversations.history.mock.invocationCallOrder,
+      ),
+    );
+    expect(shownViews(kit).at(-1)?.title.text).toBe("Biên bản cuộc họp mới");
+  });
+
+  it("says so through response_url when Slack will not open the modal in time", async () => {
+    views.open.mockRejectedValueOnce(platformError("expired_trigger_id"));
+    await run(slash(""));
+    expect(kit.respond.mock.calls).toEqual([
+      [RESPONSE_URL, expect.objectContaining({ text: expect.stringMatching(/in time/) })],
+    ]);
+    expect(views.update).not.toHaveBeenCalled();
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ModalView } from "@slack/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChannelSettings } from "../../../../src/jobs/index.ts";
 import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
@@ -7,6 +8,7 @@ import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
   permissionSentence,
+  sentenceReply,
 } from "../../../../src/slack/views/index.ts";
 import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
 import { platformError } from "../../../helpers/fake-web-client.ts";
@@ -34,10 +36,13 @@ import {
   staticSelect,
   textInput,
 } from "../../../helpers/view-state.ts";
+import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
+let views: ReturnType<typeof withModalMethods>;
 beforeEach(async () => {
   kit = await buildListenerDeps();
+  views = withModalMethods(kit);
 });
 afterEach(() => kit.close());
 
@@ -69,7 +74,13 @@ function formValues(form: Form): StateValues {
 
 async function submit(
   form: Form,
-  options: { user?: string; channel?: string; metadata?: string } = {},
+  options: {
+    user?: string;
+    channel?: string;
+    metadata?: string;
+    viewId?: string;
+    decisionMs?: number;
+  } = {},
 ) {
   const body = viewSubmissionPayload({
     callbackId: VIEWS.channelSettings,
@@ -77,9 +88,11 @@ async function submit(
     values: formValues(form),
     user: options.user ?? ALICE,
     teamId: TEAM,
+    ...(options.viewId === undefined ? {} : { viewId: options.viewId }),
   });
   const ack = fakeAck();
-  await channelSettingsSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+  const budget = options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs };
+  await channelSettingsSubmitted(kit.deps, budget)(buildViewArgs(kit, body, { ack }));
   return ack;
 }
 
@@ -212,7 +225,7 @@ describe("channelSettingsSubmitted: saved", () => {
     expect(await settings()).toEqual(current);
     expect(ephemerals(kit)).toEqual([
       saved(),
-      { channel: CHANNEL, user: ALICE, text: t("en", "template.unreadable"), blocks: [] },
+      { channel: CHANNEL, user: ALICE, ...sentenceReply(t("en", "template.unreadable")) },
     ]);
     expect(kit.logged("warn")).toContain("could not keep the template");
   });
@@ -239,5 +252,35 @@ describe("channelSettingsSubmitted: saved", () => {
       mentions: false,
     });
     expect(kit.logged("warn")).toEqual(["could not announce a settings change"]);
+  });
+});
+
+describe("channelSettingsSubmitted: in time, once", () => {
+  it("answers a second delivery as the first did, and announces the change once", async () => {
+    const first = await submit({ auto: "off" }, { viewId: "V0SETTING1" });
+    const again = await submit({ auto: "off" }, { viewId: "V0SETTING1" });
+    expect(first.mock.calls).toEqual([[]]);
+    expect(again.mock.calls).toEqual([[]]);
+    expect(announcements()).toHaveLength(1);
+    expect(ephemerals(kit)).toEqual([saved()]);
+  });
+
+  it("answers in time when Slack is slow to say who may, and shows the outcome in the modal", async () => {
+    slowDown(kit.slack.conversations.members, 150);
+    const ack = await submit({ auto: "off" }, { viewId: OPENED.id, decisionMs: 20 });
+    expect(ack.mock.calls[0]?.[0]).toMatchObject({ response_action: "update" });
+    expect((await settings()).autoTranscribe).toBe(false);
+    const shown = views.update.mock.calls.at(-1)?.[0].view as ModalView;
+    expect(textOf(shown)).toContain(t("en", "settings.saved"));
+    expect(ephemerals(kit)).toEqual([]);
+  });
+
+  it("shows a slow refusal in the modal and saves nothing", async () => {
+    slowDown(kit.slack.conversations.members, 150);
+    await submit({ auto: "off" }, { user: GUEST, viewId: OPENED.id, decisionMs: 20 });
+    const shown = views.update.mock.calls.at(-1)?.[0].view as ModalView;
+    expect(textOf(shown)).toContain(permissionSentence("channel_member", "settings", "en"));
+    expect((await settings()).autoTranscribe).toBe(true);
+    expect(announcements()).toEqual([]);
   });
 });

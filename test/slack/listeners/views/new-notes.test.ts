@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
 import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
-import { buildRefusal } from "../../../../src/slack/views/index.ts";
+import { buildRefusal, sentenceReply } from "../../../../src/slack/views/index.ts";
 import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
 import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { platformError } from "../../../helpers/fake-web-client.ts";
@@ -31,10 +31,13 @@ import {
   staticSelect,
   textInput,
 } from "../../../helpers/view-state.ts";
+import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
+let views: ReturnType<typeof withModalMethods>;
 beforeEach(async () => {
   kit = await buildListenerDeps();
+  views = withModalMethods(kit);
   knowRecording(UPLOADED);
   knowRecording(RECENT);
 });
@@ -82,16 +85,30 @@ function formValues(form: Form): StateValues {
   ]);
 }
 
-async function submit(form: Form, options: { user?: string; metadata?: string } = {}) {
+interface SubmitOptions {
+  user?: string;
+  metadata?: string;
+  /** The modal's view id: the same for a second delivery of one submission. */
+  viewId?: string;
+  /** How long the look-ups may take before the ack goes without them. */
+  decisionMs?: number;
+}
+
+async function submit(form: Form, options: SubmitOptions = {}) {
   const body = viewSubmissionPayload({
     callbackId: VIEWS.newNotes,
     privateMetadata: options.metadata ?? METADATA,
     values: formValues(form),
     user: options.user ?? ALICE,
     teamId: TEAM,
+    ...(options.viewId === undefined ? {} : { viewId: options.viewId }),
   });
   const ack = fakeAck();
-  await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+  const listener = newNotesSubmitted(
+    kit.deps,
+    options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs },
+  );
+  await listener(buildViewArgs(kit, body, { ack }));
   return ack;
 }
 
@@ -268,9 +285,12 @@ describe("newNotesSubmitted: starting the notes", () => {
     kit.slack.chat.postMessage.mockRejectedValueOnce(platformError("not_in_channel"));
     await submit({ recording: UPLOADED, destination: CHANNEL });
     expect(ephemerals(kit)).toEqual([
-      { channel: CHANNEL, user: ALICE, text: t("en", "new_notes.not_in_channel"), blocks: [] },
+      { channel: CHANNEL, user: ALICE, ...sentenceReply(t("en", "new_notes.not_in_channel")) },
     ]);
     expect(await jobsIn()).toEqual([]);
+    // Nothing was started: the same recording may be asked for again.
+    await submit({ recording: UPLOADED, destination: CHANNEL });
+    expect(await jobsIn()).toHaveLength(1);
   });
 
   it("says the recording could not be read when the thread fails for another reason", async () => {
@@ -281,16 +301,13 @@ describe("newNotesSubmitted: starting the notes", () => {
     ]);
   });
 
-  it("answers in the new thread when the service refuses the recording", async () => {
+  it("says on the recording input when the service would refuse it, and opens no thread", async () => {
     knowRecording("F0EMPTY001", { size: 0 });
-    await submit({ recording: "F0EMPTY001", destination: CHANNEL });
-    const calls = kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
-    const threadTs = (await kit.slack.chat.postMessage.mock.results[0]?.value)?.ts;
-    expect(calls[1]).toEqual({
-      channel: CHANNEL,
-      thread_ts: threadTs,
-      ...buildRefusal("empty", MP3, "en"),
-    });
+    const ack = await submit({ recording: "F0EMPTY001", destination: CHANNEL });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recording.block]: buildRefusal("empty", MP3, "en").text }),
+    );
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
     expect(await jobsIn()).toEqual([]);
   });
 
@@ -306,13 +323,125 @@ describe("newNotesSubmitted: starting the notes", () => {
   it("tells the person when the template they chose could not be read", async () => {
     await submit({ recording: UPLOADED, template: "F0NOTEMPL1", destination: CHANNEL });
     expect(ephemerals(kit)).toEqual([
-      { channel: CHANNEL, user: ALICE, text: t("en", "template.unreadable"), blocks: [] },
+      { channel: CHANNEL, user: ALICE, ...sentenceReply(t("en", "template.unreadable")) },
     ]);
   });
 
-  // The claim is per destination and file (job-service.ts:119): asking again for the same
-  // recording in the same channel posts a second thread parent and then says nothing.
-  it.todo("says the notes are already being made when the same recording is asked for again");
+  it("submitting the same recording twice posts one thread parent, makes one job and tells nobody", async () => {
+    const form = { recording: UPLOADED, destination: CHANNEL };
+    const first = await submit(form, { viewId: "V0SAME0001" });
+    // Slack delivers the same submission again (or Submit was pressed twice).
+    const again = await submit(form, { viewId: "V0SAME0001" });
+    expect(first.mock.calls).toEqual([[]]);
+    expect(again.mock.calls).toEqual([[]]);
+    expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    expect(await jobsIn()).toHaveLength(1);
+    expect(ephemerals(kit)).toEqual([]);
+  });
+
+  it("answers deliveries racing each other as one: one thread, one job", async () => {
+    const form = { recording: UPLOADED, destination: CHANNEL };
+    const acks = await Promise.all([
+      submit(form, { viewId: "V0RACE0001" }),
+      submit(form, { viewId: "V0RACE0001" }),
+      submit(form, { viewId: "V0RACE0001" }),
+    ]);
+    expect(acks.map((ack) => ack.mock.calls)).toEqual([[[]], [[]], [[]]]);
+    expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    expect(await jobsIn()).toHaveLength(1);
+  });
+
+  it("says the notes are already being made when the same recording is asked for again", async () => {
+    await submit({ recording: UPLOADED, destination: CHANNEL }, { viewId: "V0FIRST001" });
+    await submit(
+      { recording: UPLOADED, destination: CHANNEL, context: "again" },
+      { viewId: "V0OTHER001" },
+    );
+    expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    expect(await jobsIn()).toHaveLength(1);
+    expect(ephemerals(kit).map((e) => e.text)).toEqual([
+      `Notes for this recording are already being made in <#${CHANNEL}>.`,
+    ]);
+  });
+
+  it("checks a form submitted again after errors anew (the person fixed what was wrong)", async () => {
+    kit.workspace.members.set("C0NOBOT001", [ALICE]);
+    const form = { recording: UPLOADED, destination: "C0NOBOT001" };
+    const refused = await submit(form, { viewId: "V0FIXED001" });
+    expect(refused.mock.calls).toEqual(
+      errorsOn({ [INPUTS.destination.block]: t("en", "permission.destination.bot_not_in") }),
+    );
+    kit.workspace.members.set("C0NOBOT001", [ALICE, "U0FAKEBOT"]);
+    const accepted = await submit(form, { viewId: "V0FIXED001" });
+    expect(accepted.mock.calls).toEqual([[]]);
+    expect(await jobsIn("C0NOBOT001")).toHaveLength(1);
+  });
+
+  it("answers in time when Slack is slow, and shows in the modal how it went", async () => {
+    slowDown(kit.slack.files.info, 150);
+    const ack = await submit(
+      { recording: UPLOADED, destination: CHANNEL },
+      { viewId: OPENED.id, decisionMs: 20 },
+    );
+    const [answer] = ack.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update", view: { type: "modal" } });
+    expect(textOf((answer as { view: never }).view)).toContain("Slack is slow to answer");
+    expect(await jobsIn()).toHaveLength(1);
+    const last = views.update.mock.calls.at(-1)?.[0];
+    expect(last).toMatchObject({ view_id: OPENED.id });
+    expect(last).not.toHaveProperty("hash");
+    expect(textOf(last?.view as never)).toContain(`a thread in <#${CHANNEL}>`);
+    expect(ephemerals(kit)).toEqual([]);
+  });
+
+  it("shows in the modal what was wrong when the slow look-ups refuse", async () => {
+    slowDown(kit.slack.files.info, 150);
+    kit.workspace.members.set("C0NOBOT001", [ALICE]);
+    const ack = await submit(
+      { recording: UPLOADED, destination: "C0NOBOT001" },
+      { viewId: OPENED.id, decisionMs: 20 },
+    );
+    expect(ack.mock.calls[0]?.[0]).toMatchObject({ response_action: "update" });
+    const last = views.update.mock.calls.at(-1)?.[0];
+    expect(textOf(last?.view as never)).toContain("Invite me to that conversation first");
+    expect(await jobsIn("C0NOBOT001")).toEqual([]);
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
+  it("tells the person alone how it went when they closed the slow modal", async () => {
+    slowDown(kit.slack.files.info, 150);
+    await submit(
+      { recording: UPLOADED, destination: CHANNEL },
+      { viewId: "V0CLOSED01", decisionMs: 20 },
+    );
+    expect(ephemerals(kit).map((e) => e.text)).toEqual([
+      `The notes are on their way: they will appear in a thread in <#${CHANNEL}>.`,
+    ]);
+  });
+
+  it("answers a second delivery of a slow submission as the first, and starts nothing", async () => {
+    slowDown(kit.slack.files.info, 150);
+    const form = { recording: UPLOADED, destination: CHANNEL };
+    await submit(form, { viewId: OPENED.id, decisionMs: 20 });
+    const again = await submit(form, { viewId: OPENED.id, decisionMs: 20 });
+    const [answer] = again.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update" });
+    expect(textOf((answer as { view: never }).view)).toContain("on their way");
+    expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    expect(await jobsIn()).toHaveLength(1);
+  });
+
+  it("says in the modal that something went wrong when a look-up throws, and starts nothing", async () => {
+    kit.deps.permissions.destination = async () => {
+      throw new Error("permissions down");
+    };
+    const ack = await submit({ recording: UPLOADED, destination: CHANNEL });
+    const [answer] = ack.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update" });
+    expect(textOf((answer as { view: never }).view)).toContain("Something went wrong on my side");
+    expect(await jobsIn()).toEqual([]);
+    expect(kit.logged("error")).toContain("a submission's look-ups failed");
+  });
 
   it("only acks a submission without a user", async () => {
     const body = viewSubmissionPayload({

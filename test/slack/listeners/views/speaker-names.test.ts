@@ -1,9 +1,16 @@
+import type { ModalView } from "@slack/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../../src/jobs/index.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../../../src/slack/ids.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
-import { buildCommandRefusal, permissionSentence } from "../../../../src/slack/views/index.ts";
+import {
+  buildCommandRefusal,
+  buildSpeakerModal,
+  permissionSentence,
+  sentenceReply,
+  speakerPages,
+} from "../../../../src/slack/views/index.ts";
 import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
 import {
   ALICE,
@@ -29,10 +36,13 @@ import {
   usersSelect,
 } from "../../../helpers/view-state.ts";
 import { done, naming } from "../../views/fixtures.ts";
+import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
+let views: ReturnType<typeof withModalMethods>;
 beforeEach(async () => {
   kit = await buildListenerDeps();
+  views = withModalMethods(kit);
 });
 afterEach(() => kit.close());
 
@@ -65,23 +75,40 @@ function modalValues(
   ]);
 }
 
+interface SubmitOptions {
+  /** The view's own blocks, as Slack sends them back (none by default). */
+  blocks?: unknown[];
+  viewId?: string;
+  decisionMs?: number;
+  /** `private_metadata` as given (the job id alone by default: the first page). */
+  metadata?: string;
+}
+
 async function submit(
   mode: Mode,
   jobId: string,
   values: StateValues,
   /** `null`: a payload without a user. */
   user: string | null = ALICE,
+  options: SubmitOptions = {},
 ) {
   const body = viewSubmissionPayload({
     callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
-    privateMetadata: jobId,
+    privateMetadata: options.metadata ?? jobId,
     values,
     user: user ?? ALICE,
     teamId: TEAM,
+    ...(options.blocks === undefined ? {} : { blocks: options.blocks }),
+    ...(options.viewId === undefined ? {} : { viewId: options.viewId }),
   });
   if (user === null) delete body.user;
   const ack = fakeAck();
-  await speakerNamesSubmitted(kit.deps, mode)(buildViewArgs(kit, body, { ack }));
+  const listener = speakerNamesSubmitted(
+    kit.deps,
+    mode,
+    options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs },
+  );
+  await listener(buildViewArgs(kit, body, { ack }));
   return ack;
 }
 
@@ -127,11 +154,34 @@ describe("speakerNamesSubmitted: names", () => {
     expect((await kit.jobs.get(job.id))?.stage).toBe("naming");
   });
 
-  it("says on the modal that the job is gone", async () => {
-    const ack = await submit("names", "job-expired", modalValues({}));
+  it("says on the modal that the job is gone, under the first input the view shows", async () => {
+    const { blocks } = buildSpeakerModal(ourJob(naming()), { locale: "en", mode: "names" });
+    const ack = await submit("names", "job-expired", modalValues({}), ALICE, { blocks });
     expect(ack.mock.calls).toEqual(
       errorsOn({ [FIRST]: buildCommandRefusal("not_found", "names", "en").text }),
     );
+  });
+
+  it("says it in the modal itself when the view shows no input an error could go under", async () => {
+    const ack = await submit("names", "job-expired", stateValues([]));
+    const [answer] = ack.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update", view: { type: "modal" } });
+    expect(answer).not.toHaveProperty("view.submit");
+    expect(textOf((answer as { view: ModalView }).view)).toContain(
+      buildCommandRefusal("not_found", "names", "en").text,
+    );
+  });
+
+  it("never keys an error to a block the view does not have", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    const { blocks } = buildSpeakerModal(job, { locale: "en", mode: "names" });
+    // A context only Regenerate's view has, with a control character in it.
+    const values = modalValues({}, { context: "a\u0007b" });
+    const ack = await submit("names", job.id, values, ALICE, { blocks });
+    const [answer] = ack.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update" });
+    expect(textOf((answer as { view: ModalView }).view)).toContain("control");
+    expect((await kit.jobs.get(job.id))?.stage).toBe("naming");
   });
 
   it("says on the modal that the job no longer waits for names", async () => {
@@ -216,7 +266,7 @@ describe("speakerNamesSubmitted: regenerate", () => {
     expect((await kit.jobs.get(job.id))?.stage).toBe("writing");
     expect((await noteOf(job))?.templateId).toBeUndefined();
     expect(ephemerals(kit)).toEqual([
-      { channel: CHANNEL, user: ALICE, text: t("en", "template.unreadable"), blocks: [] },
+      { channel: CHANNEL, user: ALICE, ...sentenceReply(t("en", "template.unreadable")) },
     ]);
   });
 
@@ -249,5 +299,114 @@ describe("speakerNamesSubmitted: regenerate", () => {
     expect(ack.mock.calls).toEqual(
       errorsOn({ [FIRST]: "Notes can be regenerated only once they are ready." }),
     );
+  });
+});
+
+describe("speakerNamesSubmitted: any number of speakers, a page at a time", () => {
+  /** 30 speakers, the last one heard the most. */
+  const thirty = Array.from({ length: 30 }, (_, i) => ({
+    speakerId: `speaker_${i + 1}`,
+    seconds: 100 + i,
+    share: 1 / 30,
+  }));
+  const idsOf = (page: { speakerId: string }[] | undefined) => (page ?? []).map((s) => s.speakerId);
+  const typed = (ids: string[]) =>
+    stateValues(
+      ids.map(
+        (id) => [speakerBlock.name(id), SPEAKER_ACTIONS.name, textInput(`Name ${id}`)] as const,
+      ),
+    );
+  const pageTwo = (jobId: string) => JSON.stringify({ jobId, page: 1 });
+
+  it("keeps the first page, shows the next, and names every one of 30 speakers", async () => {
+    const job = await kit.seed(ourJob(naming({ speakers: thirty })));
+    const pages = speakerPages(job);
+    expect(pages.map((page) => page.length)).toEqual([19, 11]);
+    expect(pages[0]?.[0]?.speakerId).toBe("speaker_30");
+    const first = await submit("names", job.id, typed(idsOf(pages[0])), ALICE, {
+      viewId: OPENED.id,
+    });
+    const [answer] = first.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({
+      response_action: "update",
+      view: { private_metadata: pageTwo(job.id), callback_id: VIEWS.speakerNames },
+    });
+    expect((await kit.jobs.get(job.id))?.stage).toBe("naming");
+    const last = await submit("names", job.id, typed(idsOf(pages[1])), ALICE, {
+      viewId: OPENED.id,
+      metadata: pageTwo(job.id),
+    });
+    expect(last.mock.calls).toEqual([[]]);
+    const map = (await noteOf(job))?.speakerMap ?? [];
+    expect(map).toHaveLength(30);
+    expect(map.filter((entry) => entry.name !== `Name ${entry.speaker_id}`)).toEqual([]);
+    // Nothing of the names stays kept once they are submitted.
+    expect(await kit.jobs.modals.read(`speakers:${OPENED.id}`)).toBeUndefined();
+  });
+
+  it("shows errors of the second page on its own inputs only", async () => {
+    const job = await kit.seed(ourJob(naming({ speakers: thirty })));
+    const second = idsOf(speakerPages(job)[1]);
+    const values = stateValues([
+      [speakerBlock.name(second[0] ?? ""), SPEAKER_ACTIONS.name, textInput("N".repeat(81))],
+    ]);
+    const ack = await submit("names", job.id, values, ALICE, { metadata: pageTwo(job.id) });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({
+        [speakerBlock.name(second[0] ?? "")]: t("en", "validation.name_too_long", { max: 80 }),
+      }),
+    );
+  });
+
+  it("refuses a guest on the last page under that page's first input", async () => {
+    const job = await kit.seed(ourJob(naming({ speakers: thirty })));
+    const second = idsOf(speakerPages(job)[1]);
+    const ack = await submit("names", job.id, typed(second), GUEST, { metadata: pageTwo(job.id) });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({
+        [speakerBlock.name(second[0] ?? "")]: permissionSentence(
+          "starter_or_member",
+          "names",
+          "en",
+        ),
+      }),
+    );
+  });
+});
+
+describe("speakerNamesSubmitted: in time, once", () => {
+  it("answers a second delivery of the names as the first did, and writes the notes once", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    const values = modalValues({ speaker_1: { name: "Lan" } });
+    const first = await submit("names", job.id, values, ALICE, { viewId: "V0NAMES001" });
+    const again = await submit("names", job.id, values, ALICE, { viewId: "V0NAMES001" });
+    expect(first.mock.calls).toEqual([[]]);
+    expect(again.mock.calls).toEqual([[]]);
+    expect((await kit.jobs.get(job.id))?.stage).toBe("writing");
+    // Not "That job is no longer waiting for names": the second delivery did nothing.
+    expect(ephemerals(kit)).toEqual([]);
+  });
+
+  it("answers in time when Slack is slow to say who may, and shows how it went", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    slowDown(kit.slack.conversations.members, 150);
+    const values = modalValues({ speaker_1: { name: "Minh" } });
+    const ack = await submit("names", job.id, values, BOB, { viewId: OPENED.id, decisionMs: 20 });
+    const [answer] = ack.mock.calls[0] ?? [];
+    expect(answer).toMatchObject({ response_action: "update" });
+    expect(textOf((answer as { view: ModalView }).view)).toContain("Slack is slow to answer");
+    expect((await kit.jobs.get(job.id))?.stage).toBe("writing");
+    const shown = views.update.mock.calls.at(-1)?.[0].view as ModalView;
+    expect(textOf(shown)).toContain("The notes are being written with these names");
+  });
+
+  it("says in the modal that a slow check refused, and changes nothing", async () => {
+    const job = await kit.seed(ourJob(naming()));
+    slowDown(kit.slack.conversations.members, 150);
+    const values = modalValues({ speaker_1: { name: "X" } });
+    await submit("names", job.id, values, GUEST, { viewId: OPENED.id, decisionMs: 20 });
+    const shown = views.update.mock.calls.at(-1)?.[0].view as ModalView;
+    expect(textOf(shown)).toContain(permissionSentence("starter_or_member", "names", "en"));
+    expect((await kit.jobs.get(job.id))?.stage).toBe("naming");
   });
 });

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { platformErrorOf } from "../../gateway/slack-errors.ts";
+import { VIEWS } from "../../ids.ts";
+import {
+  buildSpeakerModal,
+  parseSpeakerModalMetadata,
+  readSpeakerPage,
+  speakerPages,
+} from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { keepPage, prefillOf } from "../views/speaker-drafts.ts";
+import { type ButtonArgs, clickerLocale } from "./job-action.ts";
+
+/** A click inside a modal: who, and the view as it stands (its state included). */
+const pageClickSchema = z.object({
+  user: z.looseObject({ id: z.string().min(1) }),
+  view: z.looseObject({
+    id: z.string().min(1),
+    hash: z.string().optional(),
+    callback_id: z.string(),
+    private_metadata: z.string(),
+    state: z.looseObject({ values: z.unknown() }).optional(),
+  }),
+});
+
+/**
+ * "Previous page" in the speaker modal: keeps what the page holds (by view id, with the
+ * other pages' entries) and shows the page before it, filled with what was entered there.
+ * The `hash` of the clicked view goes with `views.update` ("Pass the current hash to avoid
+ * race conditions", https://docs.slack.dev/tools/bolt-js/concepts/updating-pushing-views):
+ * should the view have changed meanwhile, Slack refuses the stale page (`hash_conflict`)
+ * rather than replace what is on screen. A job no longer in its stage changes nothing
+ * here: the submission says why.
+ */
+export function speakerPagePrevious(deps: ListenerDeps) {
+  return async (args: ButtonArgs) => {
+    await args.ack();
+    const parsed = pageClickSchema.safeParse(args.body);
+    if (!parsed.success) {
+      deps.logger.warn({ issues: parsed.error.issues.slice(0, 2) }, "unreadable page click");
+      return;
+    }
+    const { user, view } = parsed.data;
+    const mode = modeOf(view.callback_id);
+    const meta = parseSpeakerModalMetadata(view.private_metadata);
+    if (mode === undefined || meta === undefined || meta.page === 0) return;
+    const job = await deps.jobs.get(meta.jobId);
+    if (job?.stage !== (mode === "names" ? "naming" : "done")) return;
+    const speakerIds = (speakerPages(job)[meta.page] ?? []).map((s) => s.speakerId);
+    const entered = readSpeakerPage(view.state?.values, speakerIds);
+    const draft = await keepPage(deps, job, view.id, { speakerIds, ...entered });
+    const [locale, quotes] = await Promise.all([
+      clickerLocale(deps, user.id),
+      deps.jobs.quotesOf(job),
+    ]);
+    const previous = buildSpeakerModal(job, {
+      locale,
+      mode,
+      quotes,
+      page: meta.page - 1,
+      prefill: prefillOf(draft),
+      ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+    });
+    const hash = view.hash === undefined ? {} : { hash: view.hash };
+    await args.client.views
+      .update({ view_id: view.id, view: previous, ...hash })
+      .catch((error: unknown) =>
+        deps.logger.info({ err: error, code: platformErrorOf(error) }, "previous page not shown"),
+      );
+  };
+}
+
+function modeOf(callbackId: string): "names" | "regenerate" | undefined {
+  if (callbackId === VIEWS.speakerNames) return "names";
+  return callbackId === VIEWS.regenerate ? "regenerate" : undefined;
+}

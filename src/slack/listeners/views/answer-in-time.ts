@@ -1,0 +1,234 @@
+import { createHash } from "node:crypto";
+import type { AckFn, ViewResponseAction } from "@slack/bolt";
+import type { ModalView } from "@slack/types";
+import type { WebClient } from "@slack/web-api";
+import { z } from "zod";
+import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+
+/**
+ * How long a submission's Slack look-ups may run before the ack goes without them. Slack
+ * shows the person an error when a submission is not answered within 3 seconds ("you only
+ * have 3 seconds to respond", https://docs.slack.dev/tools/bolt-js/concepts/acknowledge),
+ * and bolt-js itself answers 404 at 3,001 ms ("An incoming event was not acknowledged within
+ * 3 seconds": `unhandledRequestTimeoutMillis`, src/receivers/HTTPResponseAck.ts and
+ * HTTPModuleFunctions.ts). Two seconds from the listener's start leave one for the network.
+ */
+export const SUBMISSION_DECISION_MS = 2_000;
+
+/** What a submission's look-ups conclude: the request, or errors keyed by block id. */
+export type Verdict<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
+
+/** How a submission is judged and carried out; see {@link answerInTime}. */
+export interface TimelySubmission<T> {
+  deps: ListenerDeps;
+  ack: AckFn<ViewResponseAction>;
+  client: WebClient;
+  /** The submitted view as the payload has it (its id, state and metadata). */
+  view: { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
+  teamId: string;
+  locale: Locale;
+  /** When the listener started (`Date.now()`); the look-ups get the rest of the budget. */
+  startedAt: number;
+  budgetMs?: number;
+  /** The Slack look-ups that judge the submission. They must not throw. */
+  check: () => Promise<Verdict<T>>;
+  /** The ack for errors: on blocks of the submitted view only, else a notice. */
+  refuse: (errors: Record<string, string>) => ViewResponseAction;
+  /** The work, after the ack; `tell` reaches the person. Returns the success sentence. */
+  proceed: (
+    value: T,
+    tell: (reply: MessageContent) => Promise<void>,
+  ) => Promise<MessageContent | undefined>;
+  /** How a reply reaches the person once the modal is closed (an ephemeral message). */
+  tellAlone: (reply: MessageContent) => Promise<void>;
+  /** A view of the same modal that only says something (`buildNoticeModal`). */
+  notice: (replies: MessageContent[]) => ModalView;
+}
+
+/** The answer given to a submission, kept so that a second delivery answers the same. */
+const keptAnswerSchema = z.union([
+  z.object({ closed: z.literal(true) }),
+  z.object({
+    update: z.custom<ModalView>(
+      (v) => z.looseObject({ type: z.literal("modal") }).safeParse(v).success,
+    ),
+  }),
+]);
+type KeptAnswer = z.infer<typeof keptAnswerSchema>;
+
+/**
+ * Answers a modal submission within Slack's 3 seconds, and carries it out once. The
+ * look-ups (`check`) race {@link SUBMISSION_DECISION_MS}: in time, their errors show under
+ * the inputs (`response_action: "errors"`) or the ack closes the modal and the work
+ * follows; too slow, the ack turns the modal into "working on it" (`response_action:
+ * "update"`) and `views.update` later shows how it went (or, the modal closed, an
+ * ephemeral message does). An answer too late leaves the form on screen with Slack's
+ * timeout error ("Otherwise, the user will see the timeout error on Slack",
+ * https://tools.slack.dev/java-slack-sdk/guides/modals), so the same submission can come
+ * again (Slack documents redelivery headers, `x-slack-retry-num`, for Events API deliveries,
+ * https://docs.slack.dev/apis/events-api/, and none for interactions: the app cannot rely
+ * on them). So the submission (view id, metadata and state) is claimed in the store before
+ * the work: a second delivery, or Submit pressed twice, gets the answer the first got and
+ * starts nothing. Errors claim nothing: submitting the same form again, once the person
+ * fixed what was outside it (invited the bot, say), is checked anew.
+ */
+export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
+  const key = submissionKey(s.view);
+  const memory = s.deps.jobs.modals;
+  const earlier = await keptAnswer(s.deps, key);
+  if (earlier !== undefined) return ackWith(s, earlier);
+  const checking = s.check().catch((error: unknown): Verdict<T> => {
+    s.deps.logger.error({ err: error }, "a submission's look-ups failed");
+    return { ok: false, errors: {} };
+  });
+  const budget = (s.budgetMs ?? SUBMISSION_DECISION_MS) - (Date.now() - s.startedAt);
+  const verdict = await within(checking, budget);
+  if (verdict?.ok === false) return s.ack(refusal(s, verdict.errors));
+  if (!(await memory.claim(key))) {
+    // Another delivery of it won the claim: its answer is kept right after, so wait for it.
+    const first = await firstAnswer(s.deps, key);
+    return ackWith(s, first ?? { update: working(s) });
+  }
+  if (verdict === undefined) return answerLate(s, key, checking);
+  await memory.keep(s.teamId, key, { closed: true } satisfies KeptAnswer);
+  await s.ack();
+  await carryOut(s, verdict.value, s.tellAlone);
+}
+
+/**
+ * Answers a submission already answered (Slack delivering it again, Submit pressed twice)
+ * as it was answered, before anything that may have changed since (the job moved on once
+ * named, say) is looked at. True when it did: nothing more is to be done.
+ */
+export async function answeredBefore(
+  deps: ListenerDeps,
+  ack: AckFn<ViewResponseAction>,
+  view: TimelySubmission<unknown>["view"],
+): Promise<boolean> {
+  const earlier = await keptAnswer(deps, submissionKey(view));
+  if (earlier === undefined) return false;
+  deps.logger.info({ viewId: String(view.id ?? "") }, "a submission delivered again");
+  await ("closed" in earlier ? ack() : ack({ response_action: "update", view: earlier.update }));
+  return true;
+}
+
+/** The checks took too long: "working on it" now, how it went when they are done. */
+async function answerLate<T>(
+  s: TimelySubmission<T>,
+  key: string,
+  checking: Promise<Verdict<T>>,
+): Promise<void> {
+  const memory = s.deps.jobs.modals;
+  const first: KeptAnswer = { update: working(s) };
+  await memory.keep(s.teamId, key, first);
+  await ackWith(s, first);
+  const verdict = await checking;
+  const said: MessageContent[] = [];
+  const replies = verdict.ok
+    ? [...(await carryOut(s, verdict.value, async (reply) => void said.push(reply))), ...said]
+    : problems(s, verdict.errors);
+  const last = s.notice(replies);
+  await memory.keep(s.teamId, key, { update: last } satisfies KeptAnswer);
+  // By the id the submission carried: `response_action: "update"` replaced that view in
+  // place. No `hash`: what is on screen is our own "working on it", with nothing of the
+  // person's to keep. Refused (the person closed the modal), the outcome is told alone.
+  const viewId = typeof s.view.id === "string" ? s.view.id : "";
+  await s.client.views.update({ view_id: viewId, view: last }).catch(async (error: unknown) => {
+    s.deps.logger.info({ err: error, viewId }, "modal gone: the outcome is told alone");
+    for (const reply of replies) await s.tellAlone(reply);
+  });
+}
+
+/** Runs the work; a failure is logged and said, never left as a modal that waits forever. */
+async function carryOut<T>(
+  s: TimelySubmission<T>,
+  value: T,
+  tell: (reply: MessageContent) => Promise<void>,
+): Promise<MessageContent[]> {
+  try {
+    const done = await s.proceed(value, tell);
+    return done === undefined ? [] : [done];
+  } catch (error) {
+    s.deps.logger.error({ err: error }, "a modal submission failed after its ack");
+    await tell(sentenceReply(t(s.locale, "notice.failed")));
+    return [];
+  }
+}
+
+/** Errors as the ack carries them; none (the look-ups failed) is said in the modal. */
+function refusal<T>(s: TimelySubmission<T>, errors: Record<string, string>): ViewResponseAction {
+  if (Object.keys(errors).length > 0) return s.refuse(errors);
+  return { response_action: "update", view: s.notice(problems(s, errors)) };
+}
+
+/** The sentences of errors; "something went wrong" when there are none to say. */
+function problems<T>(s: TimelySubmission<T>, errors: Record<string, string>): MessageContent[] {
+  if (Object.keys(errors).length > 0) return errorsReply(errors, s.locale);
+  return [sentenceReply(t(s.locale, "notice.failed"))];
+}
+
+function working<T>(s: TimelySubmission<T>): ModalView {
+  return s.notice([sentenceReply(t(s.locale, "notice.working"))]);
+}
+
+function ackWith<T>(s: TimelySubmission<T>, answer: KeptAnswer): Promise<void> {
+  return "closed" in answer ? s.ack() : s.ack({ response_action: "update", view: answer.update });
+}
+
+/** How long a delivery that lost the claim waits for the first one's answer to be kept. */
+const FIRST_ANSWER_WAIT_MS = 500;
+
+async function firstAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer | undefined> {
+  const until = Date.now() + FIRST_ANSWER_WAIT_MS;
+  for (;;) {
+    const kept = await keptAnswer(deps, key);
+    if (kept !== undefined || Date.now() >= until) return kept;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function keptAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer | undefined> {
+  const parsed = keptAnswerSchema.safeParse(await deps.jobs.modals.read(key));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * What identifies a submission: the same for Slack's second delivery of it and for Submit
+ * pressed again on the same form, different once anything in the form changed.
+ */
+export function submissionKey(view: TimelySubmission<unknown>["view"]): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([view.callback_id, view.private_metadata, view.state ?? null]))
+    .digest("hex")
+    .slice(0, 32);
+  return `submission:${String(view.id ?? "").slice(0, 40)}:${digest}`;
+}
+
+/** `answer`, or undefined once `ms` have passed without it. */
+export function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/** How long a submission waits for `users.info` to learn the person's language. */
+const LOCALE_WAIT_MS = 500;
+
+/**
+ * The submitter's language, without spending the 3 seconds on it: the one the modal was
+ * shown in (its metadata), else the cached one, else `users.info` for half a second.
+ */
+export async function submitterLocale(
+  deps: ListenerDeps,
+  userId: string,
+  shownIn: Locale | undefined,
+): Promise<Locale> {
+  if (shownIn !== undefined) return shownIn;
+  const cached = deps.directory.cachedUser(userId);
+  if (cached !== undefined) return localeOf(cached.locale);
+  return localeOf((await within(deps.directory.user(userId), LOCALE_WAIT_MS))?.locale);
+}

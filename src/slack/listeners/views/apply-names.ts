@@ -1,0 +1,96 @@
+import { type Job, SLACK_USER_ID } from "../../../jobs/index.ts";
+import { type Locale, t } from "../../messages/index.ts";
+import {
+  buildCommandRefusal,
+  type MessageContent,
+  type NamedSpeaker,
+  type SpeakerEntry,
+  sentenceReply,
+  speakerMapFor,
+} from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { saveTemplate, type TemplateChoice } from "../save-template.ts";
+
+/** What the speaker modal's pages gave, all together. */
+export interface NameChanges {
+  entries: SpeakerEntry[];
+  template: TemplateChoice;
+  contextText: string | undefined;
+}
+
+/**
+ * After the ack: turns the entries into the job's speaker map (a picked member by their
+ * real name, a typed name as typed, every other speaker a neutral label), keeps a new
+ * template, and writes the note (`names`) or a new version of it (`regenerate`). What went
+ * wrong is told; the success sentence is for a modal still on screen.
+ */
+export async function applyNames(
+  deps: ListenerDeps,
+  job: Job,
+  mode: "names" | "regenerate",
+  changes: NameChanges,
+  say: { locale: Locale; tell: (reply: MessageContent) => Promise<void> },
+): Promise<MessageContent | undefined> {
+  const { locale, tell } = say;
+  const speakerMap = speakerMapFor(job, await namedSpeakers(deps, changes.entries), locale);
+  const templateId = await saveTemplate(deps, changes.template, {
+    teamId: job.origin.teamId,
+    channelId: job.origin.channelId,
+  });
+  const update = {
+    ...(changes.contextText === undefined ? {} : { contextText: changes.contextText }),
+    ...(templateId === undefined ? {} : { templateId }),
+    members: membersOf(changes.entries),
+  };
+  const result =
+    mode === "names"
+      ? await deps.jobs.submitNames(job.id, speakerMap, update)
+      : await deps.jobs.regenerate(job.id, { speakerMap, ...update });
+  if (!result.ok) {
+    await tell(buildCommandRefusal(result.reason, mode, locale, result.retryInMs));
+    return undefined;
+  }
+  if (changes.template.kind !== "none" && templateId === undefined) {
+    await tell(sentenceReply(t(locale, "template.unreadable")));
+  }
+  return sentenceReply(t(locale, mode === "names" ? "speakers.saved" : "speakers.regenerating"));
+}
+
+/**
+ * The speakers named by picking a member and nothing typed: the only ones a note may
+ * mention. A typed name wins over the member, so it is never turned into a mention.
+ */
+function membersOf(entries: SpeakerEntry[]): Record<string, string> {
+  const members: Record<string, string> = {};
+  for (const entry of entries) {
+    if (
+      entry.name === undefined &&
+      entry.userId !== undefined &&
+      SLACK_USER_ID.test(entry.userId)
+    ) {
+      members[entry.speakerId] = entry.userId;
+    }
+  }
+  return members;
+}
+
+/** A chosen member gives their real name; a typed name wins over it. */
+async function namedSpeakers(
+  deps: ListenerDeps,
+  entries: SpeakerEntry[],
+): Promise<Map<string, NamedSpeaker>> {
+  const named = await Promise.all(
+    entries.map(async (entry): Promise<[string, NamedSpeaker]> => {
+      const name =
+        entry.name ??
+        (entry.userId === undefined
+          ? entry.speakerId
+          : (await deps.directory.user(entry.userId)).name);
+      return [
+        entry.speakerId,
+        { name, ...(entry.gender === undefined ? {} : { gender: entry.gender }) },
+      ];
+    }),
+  );
+  return new Map(named);
+}
