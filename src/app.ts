@@ -40,8 +40,8 @@ export interface AppDeps {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Socket Mode: waits between reconnection attempts; tests shorten them. */
   socketBackoff?: Partial<ReconnectBackoff>;
-  /** Slack's rate budget: tests and benchmarks scale it, or shorten its waits. */
-  slackBudget?: Pick<SlackBudgetOptions, "allowanceScale" | "maxRetryWaitMs" | "timeoutMs">;
+  /** Slack's rate budget: tests shorten its waits. */
+  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs">;
 }
 
 export interface MeetingNotesApp {
@@ -120,6 +120,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const budget = new SlackBudget({
     logger: logger.child({ name: "slack-budget" }),
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
+    allowanceScale: config.slack.rateShare,
     ...deps.slackBudget,
   });
   const bolt = createBoltApp({

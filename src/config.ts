@@ -45,6 +45,25 @@ const integer = <T extends number | undefined>(
       return parsed;
     });
 
+/** A number (fractions allowed) in min..max, or `fallback` when unset. */
+const decimal = (fallback: number, min: number, max: number, hint: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx): number => {
+      if (value === undefined || value === "") return fallback;
+      const parsed = Number(value);
+      if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a number from ${min} to ${max}: ${hint}`,
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
 const httpUrl = (hint: string) =>
   requiredText(hint).refine(
     (value) => {
@@ -143,6 +162,12 @@ const envSchema = z.object({
     86_400,
     "the shortest time between two Regenerates of one job's notes.",
   ),
+  SLACK_RATE_SHARE: decimal(
+    1,
+    0.01,
+    100,
+    "the share of Slack's rate limits this process spends on background work (1: all of each tier's; with several replicas, 1 divided by their number).",
+  ),
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
   FFMPEG_CONCURRENCY: integer(1, 1, 64, "FFmpeg processes that may prepare recordings at once."),
@@ -203,6 +228,8 @@ export interface Config {
     appToken: string | undefined;
     signingSecret: string | undefined;
     apiUrl: string;
+    /** SLACK_RATE_SHARE: the share of each method's rate limit background work spends. */
+    rateShare: number;
   };
   port: number;
   /** Set → `/metrics` is served on this port only (not on `port`). */
@@ -266,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       appToken: e.SLACK_APP_TOKEN,
       signingSecret: e.SLACK_SIGNING_SECRET,
       apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
+      rateShare: e.SLACK_RATE_SHARE,
     },
     port: e.PORT,
     metricsPort: e.METRICS_PORT,

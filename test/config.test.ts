@@ -26,6 +26,7 @@ describe("loadConfig", () => {
         appToken: undefined,
         signingSecret: "signing-secret",
         apiUrl: "https://slack.com/api/",
+        rateShare: 1,
       },
       port: 3000,
       metricsPort: undefined,
@@ -68,6 +69,15 @@ describe("loadConfig", () => {
         (p) => p.split(" ")[0],
       ),
     ).toEqual(["MAX_ACTIVE_JOBS_PER_USER", "MAX_ACTIVE_JOBS"]);
+  });
+
+  it("reads the share of Slack's rate limits, a fraction for several replicas", () => {
+    expect(loadConfig({ ...valid, SLACK_RATE_SHARE: "0.5" }).slack.rateShare).toBe(0.5);
+    for (const bad of ["0", "-1", "101", "half"]) {
+      expect(problemsOf({ ...valid, SLACK_RATE_SHARE: bad }).map((p) => p.split(" ")[0])).toEqual([
+        "SLACK_RATE_SHARE",
+      ]);
+    }
   });
 
   it("reads the longest recording FFmpeg prepares, and refuses none or more than a day", () => {

@@ -23,7 +23,10 @@ export interface SlackBudgetOptions {
   timeoutMs?: { interactive: number; background: number };
   /** The longest `Retry-After` background work waits out itself before giving the 429 back. */
   maxRetryWaitMs?: number;
-  /** Scales every allowance's rate (tests and benchmarks against a fake with other limits). */
+  /**
+   * Scales every allowance's rate (SLACK_RATE_SHARE): below 1 when several replicas share a
+   * workspace's limits, above 1 only against a test Slack whose limits are scaled too.
+   */
   allowanceScale?: number;
   /** Told of every 429 Slack answered. */
   onRateLimited?: (method: string, retryAfterS: number, kind: CallerKind) => void;
@@ -32,6 +35,8 @@ export interface SlackBudgetOptions {
 }
 
 const DEFAULT_TIMEOUTS = { interactive: 10_000, background: 30_000 };
+/** What background work may spend of a tier: the rest is a waiting person's headroom. */
+const BACKGROUND_SHARE = 0.8;
 const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 /** A background call Slack rate-limits is sent again at most this often. */
 const MAX_RATE_LIMITED_TRIES = 3;
@@ -117,7 +122,7 @@ export class SlackBudget {
     let bucket = this.#buckets.get(key);
     if (bucket === undefined) {
       const base = perChannel ? POST_PER_CHANNEL : allowanceOf(key);
-      const share = this.#o.backgroundShare ?? 0.8;
+      const share = this.#o.backgroundShare ?? BACKGROUND_SHARE;
       bucket = new TokenBucket(
         {
           perMinute: base.perMinute * share * (this.#o.allowanceScale ?? 1),
