@@ -1,16 +1,22 @@
 import { createEmulator } from "../emulator/create-emulator.ts";
-import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import type { ManifestSource } from "../fakes/slack/app-manifest.ts";
+import { createFakeSlack, type StrictOption } from "../fakes/slack/create-fake-slack.ts";
 import { type AppProcess, spawnApp } from "../helpers/spawn-app.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
-import { ALICE, BOB, CHANNEL, SIGNING_SECRET } from "./stack.ts";
+import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "./stack.ts";
 
 /**
  * Fake Slack and the emulator in the test process, the app in child processes started
  * with `app(env)`: for shutdown and multi-replica tests.
  */
-export async function startProcesses() {
+export async function startProcesses(
+  options: { manifest?: ManifestSource; strict?: StrictOption; rateScale?: number } = {},
+) {
   const temp = await makeTempDir("mn-proc-");
-  const fake = await createFakeSlack();
+  // The apps run in other processes; the fake, in this one, holds them to the manifest
+  // (default manifests/manifest.http.json) and Slack's other rules unless told otherwise.
+  const { rateScale = TEST_RATE_SCALE, ...fakeOptions } = options;
+  const fake = await createFakeSlack({ ...fakeOptions, knobs: { rateScale } });
   const emulator = await createEmulator();
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
@@ -26,6 +32,8 @@ export async function startProcesses() {
     POLL_INITIAL_MS: "10",
     POLL_MAX_MS: "40",
     LOG_LEVEL: "debug",
+    // Scaled as the fake's tiers are (see TEST_RATE_SCALE).
+    SLACK_RATE_SHARE: String(rateScale),
   };
   return {
     fake,

@@ -107,11 +107,12 @@ describe("Socket Mode against the fake Slack", () => {
     expect(socket.openConnections()).toHaveLength(1);
   });
 
-  it("retries apps.connections.open by the app's retry settings, then tries again later", async () => {
+  it("counts each rate-limited apps.connections.open as a failed attempt, never asks inside its Retry-After, then connects", async () => {
     const opens = stack.fake.callsTo("apps.connections.open").length;
     const failures = () => stack.logs.filter((l) => l.includes("reconnection attempt failed"));
     const failed = failures().length;
-    // The stack's Slack client retries twice: three 429s use up one attempt.
+    // Rate-limited calls are not retried by the client (a person may be waiting on it):
+    // each 429 fails one reconnection attempt, and the next waits out Slack's Retry-After.
     stack.fake.knobs.rateLimit = { method: "apps.connections.open", count: 3, retryAfter: 0 };
     socket.disconnect("refresh_requested");
     await eventually(
@@ -120,7 +121,8 @@ describe("Socket Mode against the fake Slack", () => {
     );
     const calls = stack.fake.callsTo("apps.connections.open").slice(opens);
     expect(calls.map((c) => c.status)).toEqual([429, 429, 429, 200]);
-    expect(failures()).toHaveLength(failed + 1);
+    expect(failures().length).toBeGreaterThanOrEqual(failed + 3);
+    expect(stack.fake.violations).toEqual([]);
   });
 
   it.each(["warning", "link_disabled"] as const)(

@@ -10,7 +10,12 @@ import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import {
+  HTTP_MANIFEST,
+  type ManifestSource,
+  SOCKET_MANIFEST,
+} from "../fakes/slack/app-manifest.ts";
+import { createFakeSlack, type StrictOption } from "../fakes/slack/create-fake-slack.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
 import {
   blockActionPayload,
@@ -26,6 +31,14 @@ export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";
 export const CHANNEL = "C0E2E0001";
 export const ALICE = "U0ALICE01";
 export const BOB = "U0BOB0001";
+
+/**
+ * Slack's rate limits in the tests, times this: the fake's tiers (`knobs.rateScale`) and
+ * the bot's budget (SLACK_RATE_SHARE) are scaled alike, so the bot stays within the fake's
+ * limits by the same margin as within Slack's, in a twentieth of the time. A test of the
+ * limits themselves sets its own.
+ */
+export const TEST_RATE_SCALE = 20;
 
 export interface StackOptions {
   /**
@@ -46,6 +59,16 @@ export interface StackOptions {
    * its Socket Mode server (`stack.socket`) through `apps.connections.open`.
    */
   socketMode?: boolean | FakeSocketModeOptions;
+  /**
+   * The manifest the fake Slack installs (its bot scopes and Messages tab); default the
+   * repository's manifest of the stack's mode (manifests/manifest.http.json or
+   * manifest.socket.json).
+   */
+  manifest?: ManifestSource;
+  /** Slack's rules the fake enforces: all unless a test turns some off, saying why. */
+  strict?: StrictOption;
+  /** Slack's rate limits, and the bot's budget, times this ({@link TEST_RATE_SCALE}). */
+  rateScale?: number;
 }
 
 /**
@@ -57,7 +80,13 @@ export interface StackOptions {
 export async function startStack(env: Record<string, string> = {}, options: StackOptions = {}) {
   const temp = await makeTempDir("mn-e2e-");
   const socketMode = options.socketMode ?? false;
-  const fake = await createFakeSlack({ socketMode });
+  const rateScale = options.rateScale ?? TEST_RATE_SCALE;
+  const fake = await createFakeSlack({
+    socketMode,
+    knobs: { rateScale },
+    manifest: options.manifest ?? (socketMode === false ? HTTP_MANIFEST : SOCKET_MANIFEST),
+    ...(options.strict === undefined ? {} : { strict: options.strict }),
+  });
   const emulator = await createEmulator();
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
@@ -79,6 +108,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     POLL_INITIAL_MS: "10",
     POLL_MAX_MS: "40",
     LOG_LEVEL: "debug",
+    SLACK_RATE_SHARE: String(rateScale),
     ...env,
   });
   const logs: string[] = [];
@@ -254,6 +284,27 @@ export function statusMessage(messages: FakeMessage[]): FakeMessage | undefined 
 /** The note parts in the thread, in order of posting. */
 export function noteParts(messages: FakeMessage[]): FakeMessage[] {
   return messages.filter((m) => m.metadata?.event_payload.kind === "note_part");
+}
+
+/**
+ * The modal `callbackId` once it is filled: modals open at once with a loading view and are
+ * filled by `views.update` after the bot's look-ups, so the last record of the view with
+ * input blocks is what the person sees.
+ */
+export function filledModal(stack: Stack, callbackId: string, privateMetadata?: string) {
+  const hasInputs = (view: { blocks?: unknown }) =>
+    Array.isArray(view.blocks) &&
+    view.blocks.some((b) => (b as { type?: unknown }).type === "input");
+  return eventually(
+    () =>
+      stack.fake.views.findLast(
+        (v) =>
+          v.view.callback_id === callbackId &&
+          (privateMetadata === undefined || v.view.private_metadata === privateMetadata),
+      ),
+    (v) => v !== undefined && hasInputs(v.view),
+    { what: `the ${callbackId} modal, filled` },
+  );
 }
 
 /** The value (job id) of a button on a message, by action id. */

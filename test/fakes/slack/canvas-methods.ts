@@ -39,7 +39,11 @@ const jsonOrObject = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === "string" ? JSON.parse(value) : value), schema);
 
 function allowed(store: FakeSlackStore): void {
-  if (store.canvasPolicy === "no_scope") throw new SlackApiError("missing_scope");
+  if (store.canvasPolicy === "no_scope") {
+    // As scopes.ts answers it: the install's scopes, without the one needed.
+    const provided = store.installed.botScopes.filter((s) => s !== "canvases:write").join(",");
+    throw new SlackApiError("missing_scope").with({ needed: "canvases:write", provided });
+  }
   if (store.canvasPolicy === "disabled") throw new SlackApiError("canvas_disabled_user_team");
 }
 
@@ -138,12 +142,49 @@ const accessSet: ApiMethod = (args, store) => {
     args,
   );
   const canvas = canvasOf(store, a.canvas_id);
+  if (store.strict.canvasAccess) refuseAccessTargets(store, a);
   for (const channel of a.channel_ids ?? []) {
     if (!store.channels.has(channel)) throw new SlackApiError("channel_not_found");
     canvas.channels.set(channel, a.access_level);
   }
   return {};
 };
+
+/**
+ * What canvases.access.set refuses of its targets (https://docs.slack.dev/reference/methods/
+ * canvases.access.set):
+ * - "Both channel_ids and user_ids cannot be passed at the same time" — `invalid_parameters`:
+ *   "One of user_ids or channel_ids must be defined, but not both";
+ * - `owner` with `channel_ids` — "will return an invalid_arguments error because only users
+ *   can be owners";
+ * - "Access levels can only be set for regular channels. Channel IDs associated with direct
+ *   messages (DMs) or multi-party direct messages (MPDMs) will not be accepted and will
+ *   result in an unsuccessful request. For sharing a canvas to DMs or MPDMs, use individual
+ *   user IDs instead." The page names no error code for it; Slack's recorded answer to a
+ *   channel it could not update is `ok: false` with `failed_to_update_channel_ids`
+ *   (slackapi/java-slack-sdk json-logs/samples/api/canvases.access.set.json), and its
+ *   documented twin for users is the error `failed_to_update_user_ids`: the fake answers
+ *   `failed_to_update_channel_ids`, with the ids in the field of that name.
+ */
+function refuseAccessTargets(
+  store: FakeSlackStore,
+  a: { access_level: string; channel_ids?: string[] | undefined; user_ids?: string[] | undefined },
+): void {
+  if ((a.channel_ids === undefined) === (a.user_ids === undefined)) {
+    throw new SlackApiError("invalid_parameters");
+  }
+  if (a.channel_ids === undefined) return;
+  if (a.access_level === "owner") throw new SlackApiError("invalid_arguments");
+  const direct = a.channel_ids.filter((id) => {
+    const channel = store.channel(id);
+    return id.startsWith("D") || channel?.is_im === true || channel?.is_mpim === true;
+  });
+  if (direct.length > 0) {
+    throw new SlackApiError("failed_to_update_channel_ids").with({
+      failed_to_update_channel_ids: direct,
+    });
+  }
+}
 
 const remove: ApiMethod = (args, store) => {
   allowed(store);

@@ -37,7 +37,7 @@ const postMessage: ApiMethod = (args, store) => {
   const channel = requireChannel(store, args.channel);
   if (!channel.is_member) throw new SlackApiError("not_in_channel");
   const a = parseArgs(postArgs, args);
-  const content = checkContent(a, true);
+  const content = checkContent(a, true, store.strict.blockKit);
   const { workspace } = store;
   const message = store.addMessage({
     type: "message",
@@ -68,7 +68,7 @@ const update: ApiMethod = (args, store) => {
   const message = requireMessage(store, channel.id, args.ts);
   if (message.bot_id !== store.workspace.botId) throw new SlackApiError("cant_update_message");
   const a = parseArgs(z.object(contentArgs), args);
-  const content = checkContent(a, false);
+  const content = checkContent(a, false, store.strict.blockKit);
   if (a.text !== undefined) message.text = a.text;
   Object.assign(message, content);
   if (Array.isArray(message.blocks) && message.blocks.length === 0) delete message.blocks;
@@ -91,7 +91,7 @@ const postEphemeral: ApiMethod = (args, store) => {
   // Intended recipient is not in the specified channel"
   // (https://docs.slack.dev/reference/methods/chat.postEphemeral).
   if (!store.membersOf(channel).includes(a.user)) throw new SlackApiError("user_not_in_channel");
-  const content = checkContent(a, true);
+  const content = checkContent(a, true, store.strict.blockKit);
   const message_ts = store.nextTs();
   store.ephemerals.push({
     channel: channel.id,
@@ -140,14 +140,18 @@ export const chatMethods: Record<string, ApiMethod> = {
 
 type Content = Pick<FakeMessage, "blocks" | "attachments" | "metadata">;
 
-function checkContent(a: z.infer<z.ZodObject<typeof contentArgs>>, required: boolean): Content {
+function checkContent(
+  a: z.infer<z.ZodObject<typeof contentArgs>>,
+  required: boolean,
+  strictBlocks: boolean,
+): Content {
   if (required && a.text === undefined && a.blocks === undefined && a.attachments === undefined) {
     throw new SlackApiError("no_text");
   }
   if (a.text !== undefined && a.text.length > MAX_TEXT) throw new SlackApiError("msg_too_long");
   const content: Content = {};
   if (a.blocks !== undefined) {
-    checkMessageBlocks(a.blocks);
+    checkMessageBlocks(a.blocks, strictBlocks);
     content.blocks = a.blocks as unknown[];
   }
   if (a.attachments !== undefined) content.attachments = a.attachments;

@@ -69,9 +69,10 @@ const info: ApiMethod = (args, store) => {
     channel: {
       id: channel.id,
       name: channel.name,
-      is_channel: !channel.is_private && !channel.is_im,
-      is_group: channel.is_private,
+      is_channel: !channel.is_private && !channel.is_im && channel.is_mpim !== true,
+      is_group: channel.is_private && channel.is_mpim !== true,
       is_im: channel.is_im,
+      is_mpim: channel.is_mpim === true,
       is_private: channel.is_private,
       is_member: channel.is_member,
       is_archived: false,

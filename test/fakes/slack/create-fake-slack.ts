@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
 import {
   createServer,
   type IncomingMessage,
@@ -8,23 +7,19 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { HTTP_MANIFEST, installedApp } from "./app-manifest.ts";
 import type { CanvasPolicy } from "./canvas-methods.ts";
+import { deliveryChecks, watchedSocket } from "./delivery-checks.ts";
 import { EventDelivery } from "./event-delivery.ts";
-import type {
-  AddFileInput,
-  AddMessageInput,
-  FakeSlack,
-  FakeSlackOptions,
-  ShareWhere,
-} from "./fake-slack-api.ts";
+import type { FakeSlack, FakeSlackOptions } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
-import type { FakeMessage, SlackFileObject } from "./fake-slack-types.ts";
 import { serveFile, serveGranted, servePreview } from "./file-download.ts";
-import { addShare, buildCanvasObject, buildFileObject, buildSnippetObject } from "./file-object.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
-import { shareEvents } from "./slack-events.ts";
+import { peopleHelpers } from "./people-helpers.ts";
 import { createFakeSocketMode } from "./socket-mode-server.ts";
+import { strictRules } from "./strict-rules.ts";
 import { receiveUpload } from "./upload-receiver.ts";
+import { watchDeliveries } from "./violations.ts";
 
 export type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
 export type {
@@ -35,8 +30,15 @@ export type {
   ShareWhere,
 } from "./fake-slack-api.ts";
 export type { FakeSlackKnobs } from "./handle-api-request.ts";
+export type { StrictOption, StrictRules } from "./strict-rules.ts";
+export type { FakeViolation } from "./violations.ts";
 
-/** Starts a fake Slack on 127.0.0.1 (a free port) for end-to-end tests. */
+/**
+ * Starts a fake Slack on 127.0.0.1 (a free port) for end-to-end tests. It is strict unless
+ * told otherwise (`strict`): it holds the app to the scopes of the installed manifest
+ * (`manifest`, default manifests/manifest.http.json), to trigger expiry, rate tiers, Block
+ * Kit limits, canvas access rules and the App Home's Messages tab (strict-rules.ts).
+ */
 export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = options.botToken ?? `xoxb-fake-${randomBytes(12).toString("hex")}`;
   const keepUploadBytes = options.keepUploadBytes ?? 1024 * 1024;
@@ -97,13 +99,20 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   slackOrigin = origin;
   cdnOrigin = `http://127.0.0.1:${await listen(cdn)}`;
 
-  const s = new FakeSlackStore({
-    teamId: options.teamId ?? "T0FAKE",
-    botUserId: options.botUserId ?? "U0FAKEBOT",
-    botId: "B0FAKEBOT",
-    appId: "A0FAKEAPP",
-    origin,
-  });
+  const s = new FakeSlackStore(
+    {
+      teamId: options.teamId ?? "T0FAKE",
+      botUserId: options.botUserId ?? "U0FAKEBOT",
+      botId: "B0FAKEBOT",
+      appId: "A0FAKEAPP",
+      origin,
+    },
+    {
+      strict: strictRules(options.strict),
+      installed: installedApp(options.manifest ?? HTTP_MANIFEST),
+      now: () => knobs.now?.() ?? Date.now(),
+    },
+  );
   store = s;
   const { teamId, botUserId, botId, appId } = s.workspace;
   s.addUser({ id: botUserId, name: "meeting-notes", real_name: "Meeting Notes", is_bot: true });
@@ -111,73 +120,11 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   delivery.setTarget(options.deliverEventsTo);
   s.onEvent = (event) => delivery.send(event);
 
-  const shareFile: FakeSlack["shareFile"] = (file, where) =>
-    addMessage({
-      channel: where.channel,
-      user: where.user ?? file.user,
-      files: [file],
-      ...(where.text !== undefined ? { text: where.text } : {}),
-      ...(where.thread_ts !== undefined ? { thread_ts: where.thread_ts } : {}),
-    });
-
-  const addMessage = (input: AddMessageInput): FakeMessage => {
-    const channel = s.channel(input.channel);
-    if (channel === undefined) throw new Error(`fake Slack: bad channel id ${input.channel}`);
-    const message = s.addMessage({
-      type: "message",
-      channel: channel.id,
-      ts: input.ts ?? s.nextTs(),
-      text: input.text ?? "",
-      user: input.user,
-      ...(input.thread_ts !== undefined ? { thread_ts: input.thread_ts } : {}),
-      ...(input.blocks !== undefined ? { blocks: input.blocks } : {}),
-      ...(input.files !== undefined
-        ? { subtype: "file_share", upload: true, files: input.files }
-        : {}),
-    });
-    for (const file of input.files ?? []) addShare(s, file, channel, message);
-    return message;
-  };
-
-  const addFile = (input: AddFileInput): SlackFileObject => {
-    if ((input.path === undefined) === (input.bytes === undefined)) {
-      throw new Error("fake Slack: addFile needs exactly one of path and bytes");
-    }
-    const bytes = typeof input.bytes === "string" ? Buffer.from(input.bytes) : input.bytes;
-    const source =
-      input.path !== undefined ? { path: input.path } : { bytes: bytes ?? Buffer.alloc(0) };
-    const realSize = "path" in source ? statSync(source.path).size : source.bytes.length;
-    const file = buildFileObject(s, {
-      id: input.id ?? s.newId("F"),
-      name: input.name,
-      size: input.size ?? realSize,
-      user: input.user ?? "U0FAKEUSER",
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.filetype !== undefined ? { filetype: input.filetype } : {}),
-      ...(input.mimetype !== undefined ? { mimetype: input.mimetype } : {}),
-    });
-    s.addFile(file, source, true);
-    if (input.channel !== undefined) shareFile(file, { channel: input.channel });
-    return file;
-  };
-
-  const deliverShare = (message: FakeMessage): void => {
-    const parent = s.parentUser(message.channel, message.thread_ts);
-    const files = structuredClone(message.files ?? []);
-    for (const event of shareEvents(s.workspace, message, files, parent)) delivery.send(event);
-  };
-  const shareMade = (file: SlackFileObject, bytes: Buffer, where: ShareWhere) => {
-    s.addFile(file, { bytes }, true);
-    const message = addMessage({
-      channel: where.channel,
-      user: file.user,
-      files: [file],
-      ...(where.text !== undefined ? { text: where.text } : {}),
-      ...(where.thread_ts !== undefined ? { thread_ts: where.thread_ts } : {}),
-    });
-    deliverShare(message);
-    return { file, message };
-  };
+  const people = peopleHelpers(s, delivery);
+  // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
+  // over the socket, through its `send`.
+  const checks = deliveryChecks(s);
+  const unwatch = watchDeliveries(checks);
 
   return {
     apiUrl: `${origin}/api/`,
@@ -189,8 +136,10 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     botId,
     appId,
     knobs,
-    socket,
+    strict: s.strict,
+    socket: socket === undefined ? undefined : watchedSocket(socket, checks),
     calls: s.calls,
+    violations: s.violations,
     canvases: s.canvases,
     setCanvasPolicy: (policy: CanvasPolicy) => {
       s.canvasPolicy = policy;
@@ -203,40 +152,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     addUser: (user) => s.addUser(user),
     addChannel: (channel) =>
       s.addChannel({ is_private: false, is_im: false, is_member: true, ...channel }),
-    addFile,
-    shareFile,
-    addMessage,
-    addFileObject: (file, content = {}) => {
-      if (typeof file.id !== "string") throw new Error("fake Slack: a file object needs an id");
-      const object = file as unknown as SlackFileObject;
-      const bytes = content.bytes === undefined ? undefined : { bytes: content.bytes };
-      const preview = content.preview === undefined ? undefined : { bytes: content.preview };
-      s.addFile(object, bytes, true, preview);
-      return object;
-    },
+    ...people,
     deliverEvents: (target) => delivery.setTarget(target),
     deliveries: delivery.delivered,
     deliveriesSettled: () => delivery.settled(),
     get deliveriesPending() {
       return delivery.pending;
-    },
-    deliverShare,
-    shareCanvas: (where) => {
-      const user = where.user ?? "U0FAKEUSER";
-      const title = where.title ?? "Meeting agenda";
-      const bytes = Buffer.from(`<h1>${title}</h1>`);
-      const file = buildCanvasObject(s, { id: s.newId("F"), title, user, size: bytes.length });
-      return shareMade(file, bytes, where);
-    },
-    shareSnippet: (where) => {
-      const user = where.user ?? "U0FAKEUSER";
-      const file = buildSnippetObject(s, {
-        id: s.newId("F"),
-        content: where.content,
-        user,
-        ...(where.filetype !== undefined ? { filetype: where.filetype } : {}),
-      });
-      return shareMade(file, Buffer.from(where.content), where);
     },
     messages: (channel) => s.messages(channel),
     thread: (channel, ts) => s.thread(channel, ts),
@@ -248,9 +169,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       delivery.delivered.length = 0;
       socket?.reset();
       grants.clear();
+      // Back to the knobs it was created with (a stack's rate scale, say), nothing else.
       for (const key of Object.keys(knobs)) delete knobs[key as keyof FakeSlackKnobs];
+      Object.assign(knobs, options.knobs);
     },
     close: async () => {
+      unwatch();
       delivery.setTarget(undefined);
       await delivery.settled();
       await Promise.all([stop(main), stop(cdn), socket?.close()]);

@@ -1,3 +1,4 @@
+import type { ManifestSource } from "./app-manifest.ts";
 import type { CanvasPolicy, FakeCanvas } from "./canvas-methods.ts";
 import type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
 import type {
@@ -14,6 +15,8 @@ import type {
 } from "./fake-slack-types.ts";
 import type { FakeSlackKnobs } from "./handle-api-request.ts";
 import type { FakeSocketMode, FakeSocketModeOptions } from "./socket-mode-server.ts";
+import type { StrictOption, StrictRules } from "./strict-rules.ts";
+import type { FakeViolation } from "./violations.ts";
 
 /** The fake Slack's options and its handle, as `createFakeSlack` returns it. */
 export interface FakeSlackOptions {
@@ -33,6 +36,16 @@ export interface FakeSlackOptions {
    * app-level token (`socket.appToken`), answers a fresh `ws://` URL of it.
    */
   socketMode?: FakeSocketModeOptions | boolean;
+  /**
+   * The manifest the workspace installed (a path, URL or parsed JSON): its bot scopes and
+   * App Home Messages tab settings. Default manifests/manifest.http.json.
+   */
+  manifest?: ManifestSource;
+  /**
+   * Which of Slack's rules the fake enforces (strict-rules.ts): all by default; `false`, or
+   * some rules set to false, for a test that needs the fake of old — say why beside it.
+   */
+  strict?: StrictOption;
 }
 
 /** Where a helper shares a file: a conversation, as someone (default `U0FAKEUSER`). */
@@ -88,6 +101,13 @@ export interface FakeSlack {
   readonly appId: string;
   /** Fault knobs, read on every request. */
   readonly knobs: FakeSlackKnobs;
+  /** The rules this fake enforces. */
+  readonly strict: Readonly<StrictRules>;
+  /**
+   * What the app did that Slack tells it not to (violations.ts): calls inside a Retry-After
+   * window the fake announced, `response_action: "errors"` naming no input block.
+   */
+  readonly violations: readonly FakeViolation[];
   /** The Socket Mode server, when created with `socketMode`. */
   readonly socket: FakeSocketMode | undefined;
   /** Every Web API request, in order. */

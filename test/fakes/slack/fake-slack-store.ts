@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { InstalledApp } from "./app-manifest.ts";
 import type { CanvasPolicy, FakeCanvas } from "./canvas-methods.ts";
 import type {
   FakeCall,
@@ -12,6 +13,9 @@ import type {
   FakeViewRecord,
   SlackFileObject,
 } from "./fake-slack-types.ts";
+import { RateLimiter } from "./rate-tiers.ts";
+import type { StrictRules } from "./strict-rules.ts";
+import type { FakeViolation } from "./violations.ts";
 
 /** Where a registered file's bytes come from. */
 export type FileSource = { path: string } | { bytes: Buffer };
@@ -35,9 +39,27 @@ export interface FakeWorkspace {
   origin: string;
 }
 
+/** The rules of Slack the store's methods apply, and the clock they read. */
+export interface StoreRules {
+  strict: StrictRules;
+  /** The install the manifest describes: bot scopes, Messages tab. */
+  installed: InstalledApp;
+  /** The fake's clock (the `now` knob, else the wall clock). */
+  now: () => number;
+}
+
 /** Everything the fake Slack remembers; the Web API methods read and write it. */
 export class FakeSlackStore {
   readonly workspace: FakeWorkspace;
+  readonly strict: StrictRules;
+  readonly installed: InstalledApp;
+  readonly now: () => number;
+  /** Triggers `views.open` / `views.push` already exchanged (each works once). */
+  readonly exchangedTriggers = new Set<string>();
+  /** Rate buckets per (workspace, method) and the Retry-After windows announced. */
+  readonly rates = new RateLimiter();
+  /** Calls inside an announced Retry-After window, and other violations (violations.ts). */
+  readonly violations: FakeViolation[] = [];
   readonly users = new Map<string, FakeUser>();
   readonly channels = new Map<string, FakeChannel>();
   readonly files = new Map<
@@ -73,8 +95,11 @@ export class FakeSlackStore {
    */
   onEvent: (event: Record<string, unknown>) => void = () => {};
 
-  constructor(workspace: FakeWorkspace) {
+  constructor(workspace: FakeWorkspace, rules: StoreRules) {
     this.workspace = workspace;
+    this.strict = rules.strict;
+    this.installed = rules.installed;
+    this.now = rules.now;
   }
 
   /** Who posted the parent of the thread at `threadTs`, for a reply's `parent_user_id`. */
@@ -208,6 +233,8 @@ export class FakeSlackStore {
     this.canvasPolicy = "allowed";
     this.views.clear();
     this.homeViews.clear();
+    this.exchangedTriggers.clear();
+    this.rates.reset();
     for (const list of [
       this.uploads,
       this.viewRecords,
@@ -215,6 +242,7 @@ export class FakeSlackStore {
       this.downloads,
       this.ephemerals,
       this.responseUrlPosts,
+      this.violations,
     ] as unknown[][]) {
       list.length = 0;
     }

@@ -27,6 +27,8 @@ export interface FakeChannel {
   name: string;
   is_private: boolean;
   is_im: boolean;
+  /** A group DM (`G…` ids of old, `C…` now): its scopes are `mpim:*`, canvases refuse it. */
+  is_mpim?: boolean;
   /** When false, posting answers `not_in_channel`, as for a bot never invited. */
   is_member: boolean;
   /**

@@ -6,6 +6,7 @@ import { type ConversationsRepliesResponse, LogLevel, WebClient } from "@slack/w
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeSlack, type FakeSlack } from "./create-fake-slack.ts";
 import { LOGIN_PAGE } from "./file-download.ts";
+import { newTriggerId } from "./slack-payloads.ts";
 
 let fake: FakeSlack;
 let client: WebClient;
@@ -148,7 +149,7 @@ describe("users, views, rate limits", () => {
       title: { type: "plain_text" as const, text: "Name the speakers" },
       blocks: [{ type: "section" as const, text: { type: "mrkdwn" as const, text: "Who?" } }],
     };
-    const opened = await client.views.open({ trigger_id: "1.2.abc", view });
+    const opened = await client.views.open({ trigger_id: newTriggerId(), view });
     expect(opened.view?.id).toMatch(/^V/);
     expect(opened.view?.private_metadata).toBe("job-1");
     await client.views.update({
@@ -161,7 +162,9 @@ describe("users, views, rate limits", () => {
       ...view,
       title: { type: "plain_text" as const, text: "A title far too long for Slack" },
     };
-    await expect(client.views.open({ trigger_id: "1.2.abc", view: long })).rejects.toMatchObject({
+    await expect(
+      client.views.open({ trigger_id: newTriggerId(), view: long }),
+    ).rejects.toMatchObject({
       data: { error: "invalid_arguments" },
     });
   });

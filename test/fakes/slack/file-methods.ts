@@ -54,8 +54,8 @@ const completeArgs = z.object({
 /**
  * `files.completeUploadExternal`: turns received uploads into files and, given a channel,
  * shares them there with a message carrying `files` (in the thread for `thread_ts`), as
- * Slack does. The answer lists the files without that share, which real Slack makes
- * asynchronously (DESIGN §5: "the response may not list the share yet").
+ * Slack does. The answer lists the files without that share: real Slack may make it after
+ * answering, so the fake always takes that case.
  */
 const completeUploadExternal: ApiMethod = (args, store) => {
   const a = parseArgs(completeArgs, args);
@@ -65,7 +65,7 @@ const completeUploadExternal: ApiMethod = (args, store) => {
   }
   const channel = channelId === undefined ? undefined : requireChannel(store, channelId);
   if (channel !== undefined && !channel.is_member) throw new SlackApiError("not_in_channel");
-  if (a.blocks !== undefined) checkMessageBlocks(a.blocks);
+  if (a.blocks !== undefined) checkMessageBlocks(a.blocks, store.strict.blockKit);
 
   const uploads = a.files.map(({ id }) => {
     const upload = store.upload(id);

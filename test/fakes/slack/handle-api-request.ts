@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type ApiRequest, readApiRequest } from "./api-args.ts";
 import { canvasMethods } from "./canvas-methods.ts";
 import { chatMethods } from "./chat-methods.ts";
@@ -8,6 +9,8 @@ import type { FakeCall } from "./fake-slack-types.ts";
 import type { DownloadKnobs } from "./file-download.ts";
 import { fileMethods } from "./file-methods.ts";
 import type { ApiMethod } from "./message-helpers.ts";
+import { rateKeys } from "./rate-tiers.ts";
+import { scopeRefusal } from "./scopes.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 import type { UploadFailure } from "./upload-receiver.ts";
 import { viewMethods } from "./view-methods.ts";
@@ -20,6 +23,18 @@ export interface FakeSlackKnobs extends DownloadKnobs {
   failNext?: { method: string; error: string } | undefined;
   /** The upload URL answers `status` to the next `count` uploads. */
   failUploads?: UploadFailure | undefined;
+  /**
+   * Multiplies every rate tier's budget (rate-tiers.ts); default 1. Below 1 a test reaches a
+   * limit sooner, above 1 later; `Infinity` lifts the tiers (the `rateLimit` knob still works).
+   */
+  rateScale?: number | undefined;
+  /** Milliseconds the fake waits before answering a method: per method, or computed. */
+  latencyMs?:
+    | Readonly<Record<string, number>>
+    | ((method: string, args: Record<string, unknown>) => number)
+    | undefined;
+  /** The fake's clock (ms since the epoch) for trigger expiry and rate budgets. */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -41,9 +56,17 @@ export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
   ...viewMethods,
 };
 
+/** What the fake answers a call: status, JSON body, extra headers. */
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
 /**
  * Answers `/api/<method>` the way Slack does: errors are HTTP 200 `{ok: false, error}`,
- * except rate limiting (HTTP 429 + `Retry-After`). Every request lands in `store.calls`.
+ * except rate limiting (HTTP 429 + `Retry-After`). Every request lands in `store.calls`;
+ * the answer waits for the `latencyMs` knob.
  */
 export async function handleApiRequest(
   req: IncomingMessage,
@@ -55,53 +78,129 @@ export async function handleApiRequest(
 ): Promise<void> {
   const call: FakeCall = { method, args: {}, headers: req.headers, at: Date.now(), status: 200 };
   store.calls.push(call);
+  const answer = await answerCall(req, method, store, auth, knobs, call);
+  call.status = answer.status;
+  if (answer.body.ok === false) {
+    call.error = String(answer.body.error);
+    // FAKE_SLACK_TRACE=1: each refusal on stderr, to see why an end-to-end test stalled.
+    if (process.env.FAKE_SLACK_TRACE === "1") {
+      const after = answer.headers?.["retry-after"];
+      const needed = answer.body.needed;
+      const extra =
+        (after === undefined ? "" : ` retry-after ${after}`) +
+        (typeof needed === "string" ? ` needed ${needed}` : "");
+      process.stderr.write(`fake Slack: ${method} → ${answer.status} ${call.error}${extra}\n`);
+    }
+  }
+  const latency = latencyOf(knobs, method, call.args);
+  if (latency > 0) await sleep(latency);
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(text)),
+    ...answer.headers,
+  });
+  res.end(text);
+}
+
+async function answerCall(
+  req: IncomingMessage,
+  method: string,
+  store: FakeSlackStore,
+  auth: ApiAuth,
+  knobs: FakeSlackKnobs,
+  call: FakeCall,
+): Promise<Answer> {
   let request: ApiRequest;
   try {
     request = await readApiRequest(req, new URL(req.url ?? "/", "http://x"));
   } catch (error) {
-    reply(
-      res,
-      call,
-      error instanceof SlackApiError ? error : new SlackApiError("invalid_form_data"),
-    );
-    return;
+    return refusal(error instanceof SlackApiError ? error : new SlackApiError("invalid_form_data"));
   }
   call.args = request.args;
+  const limited = rateLimited(method, request.args, store, knobs, "knob");
+  if (limited !== undefined) return limited;
 
-  const limit = knobs.rateLimit;
-  if (limit !== undefined && limit.method === method && limit.count > 0) {
-    limit.count -= 1;
-    if (limit.count === 0) knobs.rateLimit = undefined;
-    call.status = 429;
-    call.error = "ratelimited";
-    send(
-      res,
-      429,
-      { ok: false, error: "ratelimited" },
-      { "retry-after": String(limit.retryAfter) },
-    );
-    return;
-  }
   const appMethod = auth.appMethods?.[method];
   const handler = appMethod ?? API_METHODS[method];
-  if (handler === undefined) return reply(res, call, new SlackApiError("unknown_method"));
-  const refusal = tokenRefusal(request.token, appMethod === undefined ? "bot" : "app", auth);
-  if (refusal !== undefined) return reply(res, call, new SlackApiError(refusal));
+  if (handler === undefined) return refusal(new SlackApiError("unknown_method"));
+  const token = tokenRefusal(request.token, appMethod === undefined ? "bot" : "app", auth);
+  if (token !== undefined) return refusal(new SlackApiError(token));
+  const tiered = rateLimited(method, request.args, store, knobs, "tiers");
+  if (tiered !== undefined) return tiered;
+  // App-level tokens carry the app's own scopes (connections:write), not the bot's.
+  if (store.strict.scopes && appMethod === undefined) {
+    const missing = scopeRefusal(method, request.args, store, store.installed.botScopes);
+    if (missing !== undefined) return refusal(missing);
+  }
   const fail = knobs.failNext;
   if (fail !== undefined && fail.method === method) {
     knobs.failNext = undefined;
-    return reply(res, call, new SlackApiError(fail.error));
+    return refusal(new SlackApiError(fail.error));
   }
   try {
-    send(res, 200, { ok: true, ...handler(request.args, store) });
+    return { status: 200, body: { ok: true, ...handler(request.args, store) } };
   } catch (error) {
-    if (error instanceof SlackApiError) return reply(res, call, error);
+    if (error instanceof SlackApiError) return refusal(error);
     // A bug in the fake must not pass for a Slack answer, nor be retried for half an hour
     // by the SDK (it retries HTTP 5xx): say so plainly in an `ok: false`.
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`fake Slack: ${method} failed: ${detail}\n`);
-    return reply(res, call, new SlackApiError("fake_slack_internal_error", String(error)));
+    return refusal(new SlackApiError("fake_slack_internal_error", String(error)));
   }
+}
+
+/**
+ * HTTP 429 `ratelimited` with `Retry-After` (https://docs.slack.dev/apis/web-api/rate-limits)
+ * from the `rateLimit` knob (`stage: "knob"`, which also records calls made inside a window
+ * the fake announced) or from the method's rate tier (`stage: "tiers"`).
+ */
+function rateLimited(
+  method: string,
+  args: Record<string, unknown>,
+  store: FakeSlackStore,
+  knobs: FakeSlackKnobs,
+  stage: "knob" | "tiers",
+): Answer | undefined {
+  const now = store.now();
+  const methodKey = `${store.workspace.teamId}/${method}`;
+  const tiers = store.strict.rateTiers ? rateKeys(store.workspace.teamId, method, args) : [];
+  if (stage === "tiers") {
+    const refused = store.rates.take(tiers, now, knobs.rateScale ?? 1);
+    if (refused === undefined) return undefined;
+    store.rates.announce(refused.key, now, refused.retryAfter);
+    return ratelimited(refused.retryAfter);
+  }
+  const keys = [...new Set([methodKey, ...tiers.map((t) => t.key)])];
+  for (const inside of store.rates.inWindow(keys, now)) {
+    store.violations.push({
+      rule: "retry_after",
+      method,
+      detail: `${inside.key} called ${inside.leftMs} ms before its Retry-After window ended`,
+      at: now,
+    });
+  }
+  const limit = knobs.rateLimit;
+  if (limit === undefined || limit.method !== method || limit.count <= 0) return undefined;
+  limit.count -= 1;
+  if (limit.count === 0) knobs.rateLimit = undefined;
+  store.rates.announce(methodKey, now, limit.retryAfter);
+  return ratelimited(limit.retryAfter);
+}
+
+function ratelimited(retryAfter: number): Answer {
+  return {
+    status: 429,
+    body: { ok: false, error: "ratelimited" },
+    headers: { "retry-after": String(retryAfter) },
+  };
+}
+
+function latencyOf(knobs: FakeSlackKnobs, method: string, args: Record<string, unknown>): number {
+  const latency = knobs.latencyMs;
+  if (latency === undefined) return 0;
+  const ms = typeof latency === "function" ? latency(method, args) : latency[method];
+  return typeof ms === "number" && ms > 0 ? ms : 0;
 }
 
 /**
@@ -121,22 +220,6 @@ function tokenRefusal(
   return token === other ? "not_allowed_token_type" : "invalid_auth";
 }
 
-function reply(res: ServerResponse, call: FakeCall, error: SlackApiError): void {
-  call.error = error.error;
-  send(res, 200, error.toBody());
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
+function refusal(error: SlackApiError): Answer {
+  return { status: 200, body: error.toBody() };
 }

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { ACTIONS } from "../../../src/slack/ids.ts";
 import { socketDelivery } from "../../e2e/slack-delivery.ts";
 import { createEmulator } from "../../emulator/create-emulator.ts";
+import { SOCKET_MANIFEST } from "./app-manifest.ts";
 import { createFakeSlack } from "./create-fake-slack.ts";
 import type { FakeMessage } from "./fake-slack-types.ts";
 import { blockActionPayload, fileShareMessageEvent } from "./slack-payloads.ts";
@@ -25,7 +26,7 @@ Whatever the bot posts in the channel is printed here.`;
  * key. Prints the environment to start the bot with, then takes commands on stdin.
  */
 async function main(): Promise<void> {
-  const fake = await createFakeSlack({ socketMode: true });
+  const fake = await createFakeSlack({ socketMode: true, manifest: SOCKET_MANIFEST });
   const emulator = await createEmulator({
     knobs: { audioDurationMs: 3000, noteDurationMs: 1500, pollsToComplete: 2 },
   });

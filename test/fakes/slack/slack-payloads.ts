@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { SlackFileObject } from "./fake-slack-types.ts";
+import { mintTriggerId } from "./triggers.ts";
 
 /** Default team of the builders; matches `createFakeSlack`'s default. */
 export const DEFAULT_TEAM_ID = "T0FAKE";
@@ -11,9 +12,12 @@ export function nowTs(): string {
   return `${text.slice(0, -6)}.${text.slice(-6)}`;
 }
 
-/** A `trigger_id` shaped like Slack's (`<num>.<num>.<hex>`). */
-export function newTriggerId(): string {
-  return `${Date.now()}.${Math.floor(Math.random() * 1e9)}.${randomBytes(16).toString("hex")}`;
+/**
+ * A `trigger_id` shaped like Slack's (`<num>.<num>.<hex>`), issued now (or at `issuedAtMs`):
+ * the fake refuses it 3 s after that, as Slack does (triggers.ts).
+ */
+export function newTriggerId(issuedAtMs?: number): string {
+  return mintTriggerId(issuedAtMs);
 }
 
 /** The `user` object of interaction payloads. */

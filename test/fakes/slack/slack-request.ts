@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
+import { afterDelivery, beforeDelivery } from "./violations.ts";
 
 export {
   appHomeOpenedEvent,
@@ -176,26 +177,39 @@ function nowSeconds(): number {
 }
 
 /** A slash command invocation, form-encoded as Slack sends it. */
-export function sendCommand(
+export async function sendCommand(
   appUrl: string,
   signingSecret: string,
   input: CommandInput,
   options: SendOptions = {},
 ): Promise<SlackAppResponse> {
   const fields = commandFields(input);
+  // The fake of this workspace refuses a command its installed app could not receive.
+  beforeDelivery("slash_commands", fields.team_id, fields);
   const body = new URLSearchParams(fields).toString();
   return sendSigned(appUrl, signingSecret, body, "application/x-www-form-urlencoded", options);
 }
 
 /** An interaction (`block_actions`, …): form-encoded `payload=<json>`. */
-export function sendAction(
+export async function sendAction(
   appUrl: string,
   signingSecret: string,
   payload: Record<string, unknown>,
   options: SendOptions = {},
 ): Promise<SlackAppResponse> {
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  return sendSigned(appUrl, signingSecret, body, "application/x-www-form-urlencoded", options);
+  const team = (payload.team as { id?: unknown } | null | undefined)?.id;
+  beforeDelivery("interactive", team, payload);
+  const response = await sendSigned(
+    appUrl,
+    signingSecret,
+    body,
+    "application/x-www-form-urlencoded",
+    options,
+  );
+  // The fake of this workspace checks the answer against the views it opened.
+  if (response.status === 200) afterDelivery("interactive", team, payload, response.json);
+  return response;
 }
 
 /**

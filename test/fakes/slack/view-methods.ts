@@ -6,16 +6,25 @@ import type { FakeSlackStore, StoredView } from "./fake-slack-store.ts";
 import type { FakeViewRecord } from "./fake-slack-types.ts";
 import type { ApiMethod } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
+import { exchangeTrigger } from "./triggers.ts";
 
-/** `views.open`: needs a `trigger_id` (only interactions carry one). */
+/**
+ * `views.open`: needs a `trigger_id` (only interactions carry one), exchanged within 3 s of
+ * the interaction and only once (triggers.ts). The view is checked first, so a bad view is
+ * reported as such (and the fake does not count its trigger as exchanged).
+ */
 const open: ApiMethod = (args, store) => {
   const { trigger_id } = parseArgs(z.object({ trigger_id: idArg }), args);
+  checkView(args.view, store.strict.blockKit);
+  if (store.strict.triggers) exchangeTrigger(trigger_id, store.now(), store.exchangedTriggers);
   return { view: create(store, args.view, "open", { trigger_id }) };
 };
 
-/** `views.push`: a modal on top of the open one. */
+/** `views.push`: a modal on top of the open one, on a fresh trigger as `views.open`. */
 const push: ApiMethod = (args, store) => {
   const { trigger_id } = parseArgs(z.object({ trigger_id: idArg }), args);
+  checkView(args.view, store.strict.blockKit);
+  if (store.strict.triggers) exchangeTrigger(trigger_id, store.now(), store.exchangedTriggers);
   return { view: create(store, args.view, "push", { trigger_id }) };
 };
 
@@ -31,7 +40,7 @@ const update: ApiMethod = (args, store) => {
   if (a.view_id === undefined && a.external_id === undefined) {
     throw new SlackApiError("invalid_arguments", "view_id or external_id is required");
   }
-  checkView(args.view);
+  checkView(args.view, store.strict.blockKit);
   const stored = [...store.views.values()].find((v) =>
     a.view_id !== undefined ? v.id === a.view_id : v.view.external_id === a.external_id,
   );
@@ -46,7 +55,7 @@ const update: ApiMethod = (args, store) => {
 /** `views.publish`: the user's Home tab, one view per user. */
 const publish: ApiMethod = (args, store) => {
   const { user_id } = parseArgs(z.object({ user_id: idArg }), args);
-  checkView(args.view);
+  checkView(args.view, store.strict.blockKit);
   if (args.view.type !== "home") throw new SlackApiError("invalid_arguments", "not a home view");
   const existing = store.views.get(store.homeViews.get(user_id) ?? "");
   if (existing !== undefined) {
@@ -72,7 +81,7 @@ function create(
   op: FakeViewRecord["op"],
   extra: { trigger_id?: string; user_id?: string },
 ): Record<string, unknown> {
-  checkView(view);
+  checkView(view, store.strict.blockKit);
   const id = store.newId("V");
   const stored: StoredView = {
     id,
