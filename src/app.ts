@@ -6,7 +6,13 @@ import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
-import { createJobs, type Jobs, type JobsOptions, type MediaPort } from "./jobs/index.ts";
+import {
+  createJobs,
+  type Jobs,
+  type JobsOptions,
+  type MediaPort,
+  type StageObserver,
+} from "./jobs/index.ts";
 import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
@@ -40,6 +46,8 @@ export interface AppDeps {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Socket Mode: waits between reconnection attempts; tests shorten them. */
   socketBackoff?: Partial<ReconnectBackoff>;
+  /** Told of every stage change after the metrics are (benchmarks time the status message). */
+  onStageChange?: StageObserver;
   /** Slack's rate budget: tests shorten its waits. */
   slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs">;
 }
@@ -167,7 +175,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     retentionMs: config.retentionDays * DAY_MS,
     admission: config.fairUse,
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
-    onStageChange: metrics.onStageChange,
+    onStageChange: (job, from, ms) => {
+      metrics.onStageChange(job, from, ms);
+      deps.onStageChange?.(job, from, ms);
+    },
     ...deps.jobs,
   });
   const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });

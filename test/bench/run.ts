@@ -27,6 +27,8 @@
  *   BENCH_THROTTLED_MB=300       BENCH_THROTTLED_RUNS=3
  *   BENCH_APP_MAIN=PATH          (relay-throttled, ack-latency: another build of the bot)
  *   BENCH_PREPARE_MINUTES=60     BENCH_PREPARE_RUNS=3
+ * Issue 22's busy workspace runs only when named: `BENCH=slack-load`.
+ *   BENCH_LOAD_JOBS=100          BENCH_LOAD_RATE_SCALE=1 (Slack's tiers times this)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -47,6 +49,7 @@ import {
   renderRestart,
 } from "./report.ts";
 import { benchRestart } from "./restart.ts";
+import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
 const NAMES = [
@@ -57,13 +60,15 @@ const NAMES = [
   "fleet",
   "relay-throttled",
   "prepare",
+  "slack-load",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
  * Run only when named in BENCH: the fleet takes about an hour at its defaults; the relay
- * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg).
+ * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg), a
+ * busy workspace at Slack's own rate tiers ≈10–20.
  */
-const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare"];
+const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load"];
 
 const only = (process.env.BENCH ?? "")
   .split(",")
@@ -177,6 +182,17 @@ for (const name of selected) {
       });
       log(`relay-throttled: ${JSON.stringify(result)}`);
       sections.set(name, renderRelayThrottled(result, at));
+      break;
+    }
+    case "slack-load": {
+      const options = {
+        ...LOAD_BENCH,
+        jobs: envNumber("BENCH_LOAD_JOBS", LOAD_BENCH.jobs),
+        rateScale: envNumber("BENCH_LOAD_RATE_SCALE", LOAD_BENCH.rateScale),
+      };
+      const result = await runSlackLoad(options);
+      log(`slack-load: ${JSON.stringify(result)}`);
+      sections.set(name, renderSlackLoad(result, options, at));
       break;
     }
     case "prepare": {

@@ -69,6 +69,10 @@ export interface StackOptions {
   strict?: StrictOption;
   /** Slack's rate limits, and the bot's budget, times this ({@link TEST_RATE_SCALE}). */
   rateScale?: number;
+  /** The runner's timings, over the stack's quick ones (a load test wants production's). */
+  runner?: { statusThrottleMs?: number; queueCheckMs?: number };
+  /** Told of every job's stage change. */
+  onStageChange?: AppDeps["onStageChange"];
 }
 
 /**
@@ -126,10 +130,11 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     noteTakerRetry: fastRetryPolicy,
     jobs: {
       failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
-      runner: { statusThrottleMs: 0, queueCheckMs: 500, claimGapMs: 5 },
+      runner: { statusThrottleMs: 0, queueCheckMs: 500, claimGapMs: 5, ...options.runner },
     },
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },
+    ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;

@@ -48,7 +48,8 @@ const MAX_RATE_LIMITED_TRIES = 3;
  * - no request goes to a method while Slack's `Retry-After` for it runs: a call then is
  *   answered here with the 429 Slack would give (interactive) or waits it out (background);
  * - background calls share each method's allowance per workspace (its tier, `method-tiers.ts`)
- *   and, for `chat.postMessage`, about one a second per channel; they queue for it in order;
+ *   and, for `chat.postMessage`, about one a second per channel; they queue for it in order,
+ *   one call of a method in flight at a time;
  * - interactive calls are never paced: they use what background work leaves, and a person
  *   waiting never queues behind a status update;
  * - every request has a timeout, started when it is sent.
@@ -61,6 +62,8 @@ export class SlackBudget {
   readonly #buckets = new Map<string, TokenBucket>();
   /** When each method's `Retry-After` ends (ms since the epoch). */
   readonly #windows = new Map<string, number>();
+  /** The background call of each method under way: one at a time (see `#inLane`). */
+  readonly #lanes = new Map<string, Promise<unknown>>();
   #rateLimited = 0;
 
   constructor(options: SlackBudgetOptions) {
@@ -84,17 +87,51 @@ export class SlackBudget {
     const method = apiMethodOf(url);
     const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[kind];
     if (method === undefined) return this.#request(input, init, timeoutMs);
+    return this.#sendApi(kind, method, input, init, timeoutMs);
+  }
+
+  /**
+   * Sends background calls of one method one after another (their waits for budget happen
+   * before, side by side). With no other call of its method in flight when Slack answers
+   * 429, none can reach Slack inside the Retry-After it announces; the tiers allow about
+   * one call a second per method anyway, and an exchange takes far less.
+   */
+  #inLane<T>(method: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.#lanes.get(method) ?? Promise.resolve();
+    const mine = previous.then(run, run);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#lanes.set(method, settled);
+    void settled.then(() => {
+      if (this.#lanes.get(method) === settled) this.#lanes.delete(method);
+    });
+    return mine;
+  }
+
+  async #sendApi(
+    kind: CallerKind,
+    method: string,
+    input: string | URL | Request,
+    init: RequestInit,
+    timeoutMs: number,
+  ): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       const closedMs = this.#closedFor(method);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
       if (kind === "background") await this.#takeBudget(method, init);
-      const response = await this.#request(input, init, timeoutMs);
+      const exchange = () => this.#exchange(kind, method, input, init, timeoutMs);
+      const response =
+        kind === "background"
+          ? await this.#inLane(method, async () => {
+              // A 429 that came while this call waited for its lane: wait that out too.
+              await this.#waitWindow(method, init);
+              return exchange();
+            })
+          : await exchange();
       if (response.status !== 429) return response;
       const retryAfterS = retryAfterOf(response);
-      this.#rateLimited += 1;
-      this.#windows.set(method, this.#now() + retryAfterS * 1000);
-      this.#o.onRateLimited?.(method, retryAfterS, kind);
-      this.#o.logger.warn({ method, retryAfterS, kind }, "Slack rate-limited a call");
       const maxWait = this.#o.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
       if (kind === "interactive" || attempt >= MAX_RATE_LIMITED_TRIES) return response;
       if (retryAfterS * 1000 > maxWait) return response;
@@ -102,12 +139,38 @@ export class SlackBudget {
     }
   }
 
+  /** Sends the request; a 429 opens the method's Retry-After window before anything else runs. */
+  async #exchange(
+    kind: CallerKind,
+    method: string,
+    input: string | URL | Request,
+    init: RequestInit,
+    timeoutMs: number,
+  ): Promise<Response> {
+    const response = await this.#request(input, init, timeoutMs);
+    if (response.status === 429) {
+      const retryAfterS = retryAfterOf(response);
+      this.#rateLimited += 1;
+      this.#windows.set(method, this.#now() + retryAfterS * 1000);
+      this.#o.onRateLimited?.(method, retryAfterS, kind);
+      this.#o.logger.warn({ method, retryAfterS, kind }, "Slack rate-limited a call");
+    }
+    return response;
+  }
+
+  /** Waits until no Retry-After of the method runs. */
+  async #waitWindow(method: string, init: RequestInit): Promise<void> {
+    const signal = init.signal ?? undefined;
+    for (let closedMs = this.#closedFor(method); closedMs > 0; closedMs = this.#closedFor(method)) {
+      await sleep(closedMs, undefined, signal ? { signal } : {});
+    }
+  }
+
   /** Waits for the method's window to end and for its budget (and its channel's). */
   async #takeBudget(method: string, init: RequestInit): Promise<void> {
     const signal = init.signal ?? undefined;
     for (;;) {
-      const closedMs = this.#closedFor(method);
-      if (closedMs > 0) await sleep(closedMs, undefined, signal ? { signal } : {});
+      await this.#waitWindow(method, init);
       if (method === "chat.postMessage") {
         const channel = channelOf(init.body);
         if (channel !== undefined) await this.#bucket(`channel:${channel}`, true).take(signal);

@@ -108,6 +108,25 @@ describe("SlackBudget", () => {
     for (const at of after) expect(at - (limitedAt ?? 0)).toBeGreaterThanOrEqual(990);
   });
 
+  it("keeps one call of a method in flight, so none is sent before a 429 already on its way", async () => {
+    const answered: number[] = [];
+    const { fetch, calls } = fakeFetch(async (_method, n) => {
+      // The first answer takes a while to come back, and it is a 429.
+      if (n === 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      answered.push(Date.now());
+      return n === 1 ? limited(1) : ok();
+    });
+    const budget = new SlackBudget({ logger, fetch, backgroundShare: 1, allowanceScale: 100 });
+    const call = budget.fetchFor("background");
+    const answers = await Promise.all(
+      ["C1", "C2", "C3"].map((channel) => call(`${API}chat.update`, post({ channel }))),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const [limitedAnsweredAt = 0] = answered;
+    for (const later of calls.slice(1))
+      expect(later.at - limitedAnsweredAt).toBeGreaterThanOrEqual(990);
+  });
+
   it("gives a Retry-After longer than it waits out back to the caller", async () => {
     const { fetch, calls } = fakeFetch(() => limited(120));
     const budget = new SlackBudget({ logger, fetch, maxRetryWaitMs: 60_000 });
