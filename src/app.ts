@@ -147,16 +147,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
-  // The job runner's own client: its calls are paced by the workspace's budget.
-  const background = new WebClient(botToken, {
-    slackApiUrl: config.slack.apiUrl,
-    logger: toSlackLogger(logger.child({ name: "slack-background" })),
-    retryConfig: deps.slackRetry ?? defaultSlackRetry,
-    rejectRateLimitedCalls: true,
-    fetch: budget.fetchFor("background"),
-  });
+  // The job runner's own clients: their calls are paced by the workspace's budget, those
+  // of the urgent one (status changes people wait for) before the others.
+  const backgroundClient = (urgent: boolean) =>
+    new WebClient(botToken, {
+      slackApiUrl: config.slack.apiUrl,
+      logger: toSlackLogger(logger.child({ name: "slack-background" })),
+      retryConfig: deps.slackRetry ?? defaultSlackRetry,
+      rejectRateLimitedCalls: true,
+      fetch: budget.fetchFor("background", urgent),
+    });
   const gateway = new SlackGateway({
-    client: background,
+    client: backgroundClient(false),
+    urgentClient: backgroundClient(true),
     botToken,
     slackHosts,
     logger,

@@ -27,6 +27,8 @@ import { transcriptFilename, uploadTranscript } from "./transcript-upload.ts";
 
 export interface SlackGatewayOptions {
   client: WebClient;
+  /** The same as `client`, its calls first in Slack's budget: status changes people wait for. */
+  urgentClient?: WebClient;
   botToken: string;
   /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
   slackHosts: SlackHosts;
@@ -61,7 +63,7 @@ export class SlackGateway implements Gateway {
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
     this.#painter = new StatusPainter(
-      ({ job, content }, ts) => this.#drawStatus(job, content, ts),
+      ({ job, content }, ts, urgent) => this.#drawStatus(job, content, ts, urgent),
       ({ content }) => content,
     );
   }
@@ -99,9 +101,17 @@ export class SlackGateway implements Gateway {
     }
   }
 
-  /** Edits the status message at `ts`, or posts it in the thread when there is none. */
-  async #drawStatus(job: Job, content: MessageContent, ts: string | undefined): Promise<string> {
-    const { client } = this.#o;
+  /**
+   * Edits the status message at `ts`, or posts it in the thread when there is none; an
+   * `urgent` draw (a stage change, a prompt) goes before progress figures in Slack's budget.
+   */
+  async #drawStatus(
+    job: Job,
+    content: MessageContent,
+    ts: string | undefined,
+    urgent: boolean,
+  ): Promise<string> {
+    const client = urgent ? (this.#o.urgentClient ?? this.#o.client) : this.#o.client;
     const channel = job.origin.channelId;
     if (ts !== undefined) {
       try {

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 
-/** Draws one content into a job's status message; resolves with the message's ts. */
-export type Draw<C> = (content: C, ts: string | undefined) => Promise<string>;
+/**
+ * Draws one content into a job's status message; resolves with the message's ts. `urgent`:
+ * someone waits for it (a stage change or a prompt, not just a progress figure).
+ */
+export type Draw<C> = (content: C, ts: string | undefined, urgent: boolean) => Promise<string>;
 
 interface Canvas<C> {
   /** The message as the bot last drew it (or as the job record names it). */
@@ -10,7 +13,7 @@ interface Canvas<C> {
   shown: string | undefined;
   /** A draw under way, and the newest content waiting for it to end. */
   drawing: Promise<void> | undefined;
-  next: { content: C; digest: string; done: Deferred[] } | undefined;
+  next: { content: C; digest: string; urgent: boolean; done: Deferred[] } | undefined;
 }
 
 interface Deferred {
@@ -49,7 +52,9 @@ export class StatusPainter<C> {
     }
     const done = new Promise<string>((resolve, reject) => {
       const waiting = canvas.next?.done ?? [];
-      canvas.next = { content, digest, done: [...waiting, { resolve, reject }] };
+      // A state someone waited for stays urgent when a newer one takes its place.
+      const urgent = wait || (canvas.next?.urgent ?? false);
+      canvas.next = { content, digest, urgent, done: [...waiting, { resolve, reject }] };
     });
     canvas.drawing ??= this.#drawAll(key, canvas);
     if (!wait && canvas.ts !== undefined) {
@@ -79,7 +84,7 @@ export class StatusPainter<C> {
     for (let next = canvas.next; next !== undefined; next = canvas.next) {
       canvas.next = undefined;
       try {
-        canvas.ts = await this.#draw(next.content, canvas.ts);
+        canvas.ts = await this.#draw(next.content, canvas.ts, next.urgent);
         canvas.shown = next.digest;
         for (const waiter of next.done) waiter.resolve(canvas.ts);
       } catch (error) {

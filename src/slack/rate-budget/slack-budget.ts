@@ -77,17 +77,25 @@ export class SlackBudget {
     return this.#rateLimited;
   }
 
-  /** The `fetch` for a `WebClient` whose calls are of `kind`. */
-  fetchFor(kind: CallerKind): FetchFunction {
-    return (input, init) => this.#send(kind, input, init);
+  /**
+   * The `fetch` for a `WebClient` whose calls are of `kind`; `urgent` background calls (a
+   * prompt a person waits for) take their method's budget before the ordinary ones.
+   */
+  fetchFor(kind: CallerKind, urgent = false): FetchFunction {
+    return (input, init) => this.#send(kind, urgent, input, init);
   }
 
-  async #send(kind: CallerKind, input: string | URL | Request, init: RequestInit = {}) {
+  async #send(
+    kind: CallerKind,
+    urgent: boolean,
+    input: string | URL | Request,
+    init: RequestInit = {},
+  ) {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const method = apiMethodOf(url);
     const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[kind];
     if (method === undefined) return this.#request(input, init, timeoutMs);
-    return this.#sendApi(kind, method, input, init, timeoutMs);
+    return this.#sendApi(kind, urgent, method, input, init, timeoutMs);
   }
 
   /**
@@ -112,6 +120,7 @@ export class SlackBudget {
 
   async #sendApi(
     kind: CallerKind,
+    urgent: boolean,
     method: string,
     input: string | URL | Request,
     init: RequestInit,
@@ -120,7 +129,7 @@ export class SlackBudget {
     for (let attempt = 1; ; attempt++) {
       const closedMs = this.#closedFor(method);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
-      if (kind === "background") await this.#takeBudget(method, init);
+      if (kind === "background") await this.#takeBudget(method, init, urgent);
       const exchange = () => this.#exchange(kind, method, input, init, timeoutMs);
       const response =
         kind === "background"
@@ -167,15 +176,17 @@ export class SlackBudget {
   }
 
   /** Waits for the method's window to end and for its budget (and its channel's). */
-  async #takeBudget(method: string, init: RequestInit): Promise<void> {
+  async #takeBudget(method: string, init: RequestInit, urgent: boolean): Promise<void> {
     const signal = init.signal ?? undefined;
     for (;;) {
       await this.#waitWindow(method, init);
       if (method === "chat.postMessage") {
         const channel = channelOf(init.body);
-        if (channel !== undefined) await this.#bucket(`channel:${channel}`, true).take(signal);
+        if (channel !== undefined) {
+          await this.#bucket(`channel:${channel}`, true).take(signal, urgent);
+        }
       }
-      await this.#bucket(method, false).take(signal);
+      await this.#bucket(method, false).take(signal, urgent);
       // A 429 that came while this call waited for its turn: wait that out too.
       if (this.#closedFor(method) === 0) return;
     }

@@ -1,18 +1,24 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Allowance } from "./method-tiers.ts";
 
+interface Waiter {
+  urgent: boolean;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+}
+
 /**
- * A budget of calls that refills at `perMinute` and holds at most `burst`: takers wait
- * their turn in order (one chain of waits), so a busy method serves its callers first come,
- * first served and never lets a late caller overtake.
+ * A budget of calls that refills at `perMinute` and holds at most `burst`. Takers are
+ * served in order of arrival, urgent ones (a prompt a person waits for) before the rest:
+ * a busy method never lets a late caller overtake one of its own kind.
  */
 export class TokenBucket {
   readonly #perMs: number;
   readonly #burst: number;
   readonly #now: () => number;
+  readonly #queue: Waiter[] = [];
   #tokens: number;
   #at: number;
-  #turn: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(allowance: Allowance, now: () => number = Date.now) {
     this.#perMs = allowance.perMinute / 60_000;
@@ -23,28 +29,45 @@ export class TokenBucket {
   }
 
   /** Resolves once a call may go (taking its token); rejects when `signal` aborts first. */
-  take(signal?: AbortSignal): Promise<void> {
-    const mine = this.#turn.then(() => this.#wait(signal));
-    // The next taker waits for this one, however it ended.
-    this.#turn = mine.catch(() => undefined);
-    return mine;
+  take(signal?: AbortSignal, urgent = false): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter: Waiter = { urgent, resolve, reject };
+      // After every urgent taker already waiting, before the first ordinary one.
+      const at = urgent ? this.#queue.findIndex((w) => !w.urgent) : -1;
+      this.#queue.splice(at === -1 ? this.#queue.length : at, 0, waiter);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const index = this.#queue.indexOf(waiter);
+          if (index !== -1) this.#queue.splice(index, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.#serve();
+    });
   }
 
-  /** How long a taker arriving now would wait, in ms (0: at once). Nothing is taken. */
+  /** How long a taker arriving now would wait for a token, in ms (0: at once). */
   get waitMs(): number {
     this.#refill();
     return this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#perMs);
   }
 
-  async #wait(signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      signal?.throwIfAborted();
+  #serve(): void {
+    if (this.#timer !== undefined) return;
+    while (this.#queue.length > 0) {
       const wait = this.waitMs;
-      if (wait === 0) {
-        this.#tokens -= 1;
+      if (wait > 0) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#serve();
+        }, wait);
         return;
       }
-      await sleep(wait, undefined, signal === undefined ? {} : { signal });
+      this.#tokens -= 1;
+      this.#queue.shift()?.resolve();
     }
   }
 

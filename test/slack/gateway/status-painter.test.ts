@@ -47,6 +47,27 @@ describe("StatusPainter", () => {
     expect(drawn.map((d) => d.content)).toEqual(["queued", "10%", "Name the speakers"]);
   });
 
+  it("draws urgently what someone waits for, even when a progress figure replaced it", async () => {
+    const urgency: boolean[] = [];
+    let release: () => void = () => {};
+    let gate = Promise.resolve();
+    const painter = new StatusPainter(async (_content: string, ts, urgent) => {
+      await gate;
+      urgency.push(urgent);
+      return ts ?? "1.0";
+    });
+    await painter.paint("job-1", "1.0", "first", true);
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const drawing = painter.paint("job-1", "1.0", "10%", false);
+    const prompt = painter.paint("job-1", "1.0", "Name the speakers", true);
+    void painter.paint("job-1", "1.0", "Name the speakers, 20%", false);
+    release();
+    await Promise.all([drawing, prompt]);
+    expect(urgency).toEqual([true, false, true]);
+  });
+
   it("tells every waiting caller of a failed draw, and draws the next state again", async () => {
     let fail = true;
     const drawn: string[] = [];

@@ -39,6 +39,16 @@ describe("TokenBucket", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(180);
   });
 
+  it("serves an urgent taker before the ordinary ones already waiting", async () => {
+    const bucket = new TokenBucket({ perMinute: 1200, burst: 1 }); // one every 50 ms
+    await bucket.take();
+    const order: string[] = [];
+    const ordinary = ["a", "b"].map((n) => bucket.take().then(() => order.push(n)));
+    const urgent = bucket.take(undefined, true).then(() => order.push("urgent"));
+    await Promise.all([...ordinary, urgent]);
+    expect(order).toEqual(["urgent", "a", "b"]);
+  });
+
   it("stops waiting when its signal aborts", async () => {
     const bucket = new TokenBucket({ perMinute: 1, burst: 1 });
     await bucket.take();
