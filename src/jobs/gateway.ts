@@ -41,9 +41,11 @@ export interface Gateway {
    * Shows the job's state in its status message: posts the message in the thread when
    * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts; for a
    * `progress` figure, possibly before Slack has it (a figure lost costs nothing, and a
-   * newer state is always drawn after it).
+   * newer state is always drawn after it). `latest` reads the job's record as it is now:
+   * asked once the draw is on screen, and a newer state it finds (another replica moved the
+   * job on while this draw waited) is drawn after it.
    */
-  showStatus(job: Job, mode?: StatusMode): Promise<string>;
+  showStatus(job: Job, mode?: StatusMode, latest?: () => Promise<Job | undefined>): Promise<string>;
   /**
    * Streams the job's source recording from Slack to `destPath`, refusing it past
    * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.

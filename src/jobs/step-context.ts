@@ -60,7 +60,8 @@ export function createStepContext(o: StepContextOptions): StepContext {
       o.lastStatusAt.set(job.id, now());
       let ts: string;
       try {
-        ts = await o.gateway.showStatus(job, mode);
+        // Drawn after a newer state another replica saved meanwhile? Then that one again.
+        ts = await o.gateway.showStatus(job, mode, () => o.repo.get(job.id));
       } catch (error) {
         // A stale status line is not worth failing a job for; the next change redraws it.
         // Only a prompt the user must act on ("required") makes the step try again.

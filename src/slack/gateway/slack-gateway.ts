@@ -82,23 +82,42 @@ export class SlackGateway implements Gateway {
    * Draws the job's status message through the painter: only when what it shows changes,
    * the newest state last, a progress figure without waiting for Slack's budget.
    */
-  async showStatus(job: Job, mode: StatusMode = "stage"): Promise<string> {
-    const content = buildStatusMessage(job, {
-      locale: localeOf(job.origin.locale),
-      now: (this.#o.now ?? Date.now)(),
-    });
+  async showStatus(
+    job: Job,
+    mode: StatusMode = "stage",
+    latest?: () => Promise<Job | undefined>,
+  ): Promise<string> {
+    // Another record of the job than the one drawn: a newer state, saved elsewhere.
+    const recheck =
+      latest &&
+      (async ({ job: drawn }: { job: Job }) => {
+        const now = await latest();
+        if (now === undefined || (now.updatedAt === drawn.updatedAt && now.stage === drawn.stage)) {
+          return undefined;
+        }
+        if (!isActive(now)) this.#painter.forget(now.id);
+        return { job: now, content: this.#contentOf(now) };
+      });
     try {
       const ts = await this.#painter.paint(
         job.id,
         job.statusTs,
-        { job, content },
+        { job, content: this.#contentOf(job) },
         mode !== "progress",
+        recheck,
       );
       if (!isActive(job)) this.#painter.forget(job.id);
       return ts;
     } catch (error) {
       throw this.#fail(error, "status update");
     }
+  }
+
+  #contentOf(job: Job): MessageContent {
+    return buildStatusMessage(job, {
+      locale: localeOf(job.origin.locale),
+      now: (this.#o.now ?? Date.now)(),
+    });
   }
 
   /**

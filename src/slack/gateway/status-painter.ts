@@ -6,6 +6,12 @@ import { createHash } from "node:crypto";
  */
 export type Draw<C> = (content: C, ts: string | undefined, urgent: boolean) => Promise<string>;
 
+/**
+ * Asked once `drawn` is on screen: a newer content of the job, if one was made elsewhere
+ * meanwhile (another replica moved the job on while this draw waited for Slack's budget).
+ */
+export type Recheck<C> = (drawn: C) => Promise<C | undefined>;
+
 interface Canvas<C> {
   /** The message as the bot last drew it (or as the job record names it). */
   ts: string | undefined;
@@ -13,7 +19,17 @@ interface Canvas<C> {
   shown: string | undefined;
   /** A draw under way, and the newest content waiting for it to end. */
   drawing: Promise<void> | undefined;
-  next: { content: C; digest: string; urgent: boolean; done: Deferred[] } | undefined;
+  /** The job ended while a draw was under way: forget it once the draws are done. */
+  forgotten: boolean;
+  next: Pending<C> | undefined;
+}
+
+interface Pending<C> {
+  content: C;
+  digest: string;
+  urgent: boolean;
+  done: Deferred[];
+  recheck: Recheck<C> | undefined;
 }
 
 interface Deferred {
@@ -27,6 +43,10 @@ interface Deferred {
  * (waiting for `chat.update`'s budget, say), later states replace each other and only the
  * newest is drawn after it. A caller that must know the outcome (`wait`) gets it once its
  * state — or a newer one — is on screen; a progress figure need not wait at all.
+ *
+ * Slack has no conditional edit, so a draw that waited can land after a newer state another
+ * process drew: a caller that may be outrun passes `recheck`, asked after its draw lands,
+ * and whatever newer content it returns is drawn after it — the newest state still last.
  */
 export class StatusPainter<C> {
   readonly #canvases = new Map<string, Canvas<C>>();
@@ -44,7 +64,13 @@ export class StatusPainter<C> {
    * undefined). Resolves with the message's ts: at once when nothing changes or `wait` is
    * false and a draw of this job is already under way, else once drawn.
    */
-  paint(key: string, ts: string | undefined, content: C, wait: boolean): Promise<string> {
+  paint(
+    key: string,
+    ts: string | undefined,
+    content: C,
+    wait: boolean,
+    recheck?: Recheck<C>,
+  ): Promise<string> {
     const canvas = this.#canvasOf(key, ts);
     const digest = digestOf(this.#visible(content));
     if (canvas.ts !== undefined && canvas.drawing === undefined && canvas.shown === digest) {
@@ -54,7 +80,13 @@ export class StatusPainter<C> {
       const waiting = canvas.next?.done ?? [];
       // A state someone waited for stays urgent when a newer one takes its place.
       const urgent = wait || (canvas.next?.urgent ?? false);
-      canvas.next = { content, digest, urgent, done: [...waiting, { resolve, reject }] };
+      canvas.next = {
+        content,
+        digest,
+        urgent,
+        done: [...waiting, { resolve, reject }],
+        recheck: recheck ?? canvas.next?.recheck,
+      };
     });
     canvas.drawing ??= this.#drawAll(key, canvas);
     if (!wait && canvas.ts !== undefined) {
@@ -66,18 +98,30 @@ export class StatusPainter<C> {
 
   /** Forgets a job's message (the job ended, its record is gone). */
   forget(key: string): void {
-    if (this.#canvases.get(key)?.drawing === undefined) this.#canvases.delete(key);
+    const canvas = this.#canvases.get(key);
+    if (canvas === undefined) return;
+    if (canvas.drawing === undefined) this.#canvases.delete(key);
+    else canvas.forgotten = true;
   }
 
   #canvasOf(key: string, ts: string | undefined): Canvas<C> {
     let canvas = this.#canvases.get(key);
     if (canvas === undefined) {
-      canvas = { ts, shown: undefined, drawing: undefined, next: undefined };
+      canvas = { ts, shown: undefined, drawing: undefined, forgotten: false, next: undefined };
       this.#canvases.set(key, canvas);
     }
     // A message the job record names that the painter has not drawn (another replica did).
     if (ts !== undefined && canvas.ts === undefined) canvas.ts = ts;
     return canvas;
+  }
+
+  /** Queues the newer content `recheck` finds, unless it is what is on screen already. */
+  async #recheck(canvas: Canvas<C>, drawn: C, recheck: Recheck<C>): Promise<void> {
+    const newer = await recheck(drawn).catch(() => undefined);
+    if (newer === undefined || canvas.next !== undefined) return;
+    const digest = digestOf(this.#visible(newer));
+    if (digest === canvas.shown) return;
+    canvas.next = { content: newer, digest, urgent: true, done: [], recheck };
   }
 
   async #drawAll(key: string, canvas: Canvas<C>): Promise<void> {
@@ -87,6 +131,9 @@ export class StatusPainter<C> {
         canvas.ts = await this.#draw(next.content, canvas.ts, next.urgent);
         canvas.shown = next.digest;
         for (const waiter of next.done) waiter.resolve(canvas.ts);
+        if (canvas.next === undefined && next.recheck !== undefined) {
+          await this.#recheck(canvas, next.content, next.recheck);
+        }
       } catch (error) {
         canvas.shown = undefined;
         for (const waiter of next.done) waiter.reject(error);
@@ -96,7 +143,7 @@ export class StatusPainter<C> {
     if (
       canvas.next === undefined &&
       this.#canvases.get(key) === canvas &&
-      canvas.ts === undefined
+      (canvas.ts === undefined || canvas.forgotten)
     ) {
       this.#canvases.delete(key);
     }

@@ -106,4 +106,35 @@ describe("StatusPainter", () => {
     await painter.paint("job-1", ts, { text: "same", at: 2 }, true);
     expect(drawn).toEqual([1]);
   });
+
+  it("draws after a late draw the newer state another process saved meanwhile", async () => {
+    const { draw, drawn, hold, release } = gatedDraw();
+    const painter = new StatusPainter(draw);
+    // What the store holds: the job moved on elsewhere while this draw waited for budget.
+    let stored = "Transcribing… 0%";
+    const recheck = async (shown: string) => (stored === shown ? undefined : stored);
+    hold();
+    expect(await painter.paint("job-1", "1.0", "Transcribing… 0%", false, recheck)).toBe("1.0");
+    stored = "Notes ready";
+    release();
+    await expect.poll(() => drawn.map((d) => d.content)).toEqual([
+      "Transcribing… 0%",
+      "Notes ready",
+    ]);
+    // Nothing newer: no more draws.
+    expect(await painter.paint("job-1", "1.0", "Notes ready", true)).toBe("1.0");
+    expect(drawn).toHaveLength(2);
+  });
+
+  it("draws nothing more when the late draw is still the newest state", async () => {
+    const { draw, drawn } = gatedDraw();
+    const painter = new StatusPainter(draw);
+    let asked = 0;
+    await painter.paint("job-1", "1.0", "10%", true, async () => {
+      asked += 1;
+      return undefined;
+    });
+    expect(asked).toBe(1);
+    expect(drawn.map((d) => d.content)).toEqual(["10%"]);
+  });
 });
