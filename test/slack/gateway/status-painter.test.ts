@@ -117,10 +117,9 @@ describe("StatusPainter", () => {
     expect(await painter.paint("job-1", "1.0", "Transcribing… 0%", false, recheck)).toBe("1.0");
     stored = "Notes ready";
     release();
-    await expect.poll(() => drawn.map((d) => d.content)).toEqual([
-      "Transcribing… 0%",
-      "Notes ready",
-    ]);
+    await expect
+      .poll(() => drawn.map((d) => d.content))
+      .toEqual(["Transcribing… 0%", "Notes ready"]);
     // Nothing newer: no more draws.
     expect(await painter.paint("job-1", "1.0", "Notes ready", true)).toBe("1.0");
     expect(drawn).toHaveLength(2);
