@@ -215,6 +215,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       return metricsPort;
     },
     async start() {
+      // Bolt must have checked the token before Slack's requests can arrive.
+      await bolt.init();
       const port = await http.listen(config.port);
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
       await bolt.start();

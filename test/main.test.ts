@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createFakeSlack } from "./fakes/slack/create-fake-slack.ts";
 import { childEnv } from "./helpers/child-env.ts";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
@@ -40,10 +41,14 @@ describe("main", () => {
   });
 
   it("serves /healthz with a valid configuration and stops with 0 on SIGTERM", async () => {
+    // The bot checks its token with Slack before it serves: a fake Slack answers.
+    const slack = await createFakeSlack();
+    onTestFinished(() => slack.close());
     const child = spawn(process.execPath, [MAIN], {
       env: {
         ...childEnv(),
-        SLACK_BOT_TOKEN: "xoxb-test-token",
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_API_URL: slack.apiUrl,
         SLACK_SIGNING_SECRET: "test-signing-secret",
         NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",
         NOTE_TAKER_API_KEY: "test-api-key",

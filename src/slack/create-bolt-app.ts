@@ -95,6 +95,8 @@ export interface BoltApp {
   socket: Pick<SocketConnection, "connected"> | undefined;
   /** Slack requests whose listeners are still running (acked or not). */
   handling: InFlight;
+  /** Checks the bot token (Bolt's auth.test): before any Slack request can arrive. */
+  init(): Promise<void>;
   /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -138,7 +140,16 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
           logger,
           processEventErrorHandler: answerProcessingError(options.logger),
         });
-  const app = new App({ token: config.slack.botToken, receiver, logger, clientOptions });
+  // Bolt checks the token with auth.test: deferred to `init()`, where a refusal stops the
+  // start with its reason, instead of a promise Bolt makes in its constructor and nobody
+  // awaits until the first event.
+  const app = new App({
+    token: config.slack.botToken,
+    receiver,
+    logger,
+    clientOptions,
+    deferInitialization: true,
+  });
   // Counted from before any listener runs (so before anything is acked) until every
   // listener of the request has finished.
   const handling = new InFlight();
@@ -153,6 +164,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
       handling,
       slackRoute: slackRoute(receiver, options),
       socket: undefined,
+      init: () => app.init(),
       // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
       start: async () => {},
       stop: async () => {},
@@ -173,6 +185,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     socket,
     // Bolt's app.start() only starts the receiver, and its stop() does not wait for the
     // socket to close: the connection is started and closed here instead.
+    init: () => app.init(),
     start: () => socket.start(),
     stop: () => socket.stop(),
   };

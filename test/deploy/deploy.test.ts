@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import { childEnv } from "../helpers/child-env.ts";
 
 /**
@@ -132,18 +133,19 @@ describe.concurrent("src/healthcheck.ts", () => {
 
   it("agrees with the app: exits 0 against the real /healthz of src/main.ts", async () => {
     let child: ChildProcess | undefined;
+    // The bot checks its token with Slack before it serves: a fake Slack answers.
+    const slack = await createFakeSlack();
     try {
       child = spawn(process.execPath, [MAIN], {
         env: {
           ...childEnv(),
-          SLACK_BOT_TOKEN: "xoxb-test-token",
+          SLACK_BOT_TOKEN: slack.botToken,
           SLACK_SIGNING_SECRET: "test-signing-secret",
           NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",
           NOTE_TAKER_API_KEY: "test-api-key",
           PORT: "0",
           STORE_URL: "memory://",
-          // A Slack API nobody answers: no request leaves the machine.
-          SLACK_API_URL: "http://127.0.0.1:9/api/",
+          SLACK_API_URL: slack.apiUrl,
         },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -162,6 +164,7 @@ describe.concurrent("src/healthcheck.ts", () => {
       expect(code).toBe(0);
     } finally {
       child?.kill("SIGKILL");
+      await slack.close();
     }
   });
 });
