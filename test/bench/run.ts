@@ -49,6 +49,7 @@ import {
   renderRestart,
 } from "./report.ts";
 import { benchRestart } from "./restart.ts";
+import { mergeResults } from "./results-file.ts";
 import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
@@ -225,18 +226,8 @@ const header = [
 
 const out = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
 const previous = await readFile(out, "utf8").catch(() => "");
-const body = NAMES.map((name) => {
-  const fresh = sections.get(name);
-  if (fresh !== undefined) return `<!-- bench:${name} -->\n${fresh}\n<!-- /bench:${name} -->`;
-  const kept = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`).exec(previous);
-  return kept?.[0];
-}).filter((section): section is string => section !== undefined);
-// Sections written by hand (a before/after comparison, say) are kept as they are, after
-// the generated ones.
-for (const match of previous.matchAll(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->/g)) {
-  if (!(NAMES as readonly string[]).includes(match[1] ?? "")) body.push(match[0]);
-}
-const document = `${header}\n\n${body.join("\n\n")}\n`;
+// Only the header and the sections measured now change: text written by hand stays.
+const document = mergeResults(previous, header, sections, NAMES);
 await writeFile(out, document);
 process.stdout.write(document);
 
