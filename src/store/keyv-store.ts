@@ -5,7 +5,15 @@ import { BriefClaims } from "./brief-claims.ts";
 import { claimFromQueue, type DueQueue } from "./due-heap.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LeaseTable } from "./lease-table.ts";
-import { checkTtl, INDEX_LIMIT, type Namespace, type Store, StoreClosedError } from "./store.ts";
+import {
+  checkTtl,
+  type EpochCheck,
+  INDEX_LIMIT,
+  type Namespace,
+  type Store,
+  StoreClosedError,
+  StoreError,
+} from "./store.ts";
 
 /** What the memory and SQLite backends bring; the rest of the behaviour is shared. */
 export interface KeyvBackend {
@@ -246,6 +254,12 @@ export class KeyvStore implements Store {
     return this.#track(async () => this.#backend.scrub?.());
   }
 
+  /** A SQLite file or a Map never loses its data under the process that holds it. */
+  async checkEpoch(): Promise<EpochCheck> {
+    if (this.#closed) throw new StoreClosedError();
+    return "same";
+  }
+
   /** Deletes expired entries now (also runs on a timer); resolves to how many went. */
   sweepExpired(): Promise<number> {
     return this.#track(() => this.#backend.sweepExpired());
@@ -277,9 +291,19 @@ export class KeyvStore implements Store {
     );
   }
 
+  /**
+   * Runs one call, counted until it settles (see `close`). A backend failure — SQLite's
+   * "database or disk is full", "attempt to write a readonly database" — rejects as a
+   * {@link StoreError} naming the backend: never a silent success.
+   */
   #track<T>(operation: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreClosedError());
-    const result = operation();
+    const label = this.kind === "sqlite" ? "SQLite" : "The memory store";
+    const result = operation().catch((error: unknown) => {
+      if (error instanceof StoreError || error instanceof StoreClosedError) throw error;
+      const reason = error instanceof Error ? error.message || error.name : String(error);
+      throw new StoreError(`${label} call failed: ${reason}`, { cause: error });
+    });
     const settled = result.then(
       () => undefined,
       () => undefined,

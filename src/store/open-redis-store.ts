@@ -1,13 +1,17 @@
 import { createClient } from "@keyv/redis";
 import type { Logger } from "pino";
-import { type RedisClient, RedisStore } from "./redis-store.ts";
+import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient, RedisStore } from "./redis-store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 export interface RedisStoreOptions {
   keyPrefix: string;
   logger?: Logger;
-  /** A command without an answer after this long rejects (default 5 s). */
-  commandTimeoutMs?: number;
+  /**
+   * The deadline of one store call, sent or not (default 2 s): past it the call rejects.
+   * Kept by the store's own timer — node-redis's command timeout only covers a command not
+   * yet written to the socket (see `RedisStore`).
+   */
+  timeoutMs?: number;
   /** A connection attempt gives up after this long (default 3 s). */
   connectTimeoutMs?: number;
 }
@@ -29,12 +33,14 @@ function reconnectDelay(retries: number): number {
 export async function openRedisStore(url: string, options: RedisStoreOptions): Promise<RedisStore> {
   const { logger } = options;
   const connectTimeout = options.connectTimeoutMs ?? 3000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
   let client: RedisClient;
   try {
     client = createClient({
       url,
       disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
+      // Drops a command still waiting to be written; one written is the store's deadline's.
+      commandOptions: { timeout: timeoutMs },
       socket: { connectTimeout, reconnectStrategy: reconnectDelay },
     });
   } catch {
@@ -67,5 +73,5 @@ export async function openRedisStore(url: string, options: RedisStoreOptions): P
   // Never rejects with a retrying strategy; it resolves on connect (or when closed).
   client.connect().catch(() => {});
   await withTimeout(firstAttempt, connectTimeout + 500, "").catch(() => {});
-  return new RedisStore(client, { keyPrefix: options.keyPrefix });
+  return new RedisStore(client, { keyPrefix: options.keyPrefix, timeoutMs });
 }

@@ -16,6 +16,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const common =
     options.logger === undefined ? { keyPrefix } : { keyPrefix, logger: options.logger };
+  const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case "sqlite": {
@@ -31,7 +32,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     case "rediss": {
       // Loaded only when asked for: the Redis client is a sixth of a SQLite bot's start-up.
       const { openRedisStore } = await import("./open-redis-store.ts");
-      return openRedisStore(url, common);
+      return openRedisStore(url, { ...common, ...timeout });
     }
     case "memory":
       return openMemoryStore(common);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import KeyvRedis, { type createClient } from "@keyv/redis";
 import type Keyv from "keyv";
+import { CallDeadline } from "./call-deadline.ts";
 import { createJsonKeyv } from "./json-keyv.ts";
 import {
   CLAIM_DUE,
@@ -13,37 +14,53 @@ import {
 import {
   checkTtl,
   type DueClaim,
+  type EpochCheck,
   INDEX_LIMIT,
   type Namespace,
   type Store,
   StoreClosedError,
+  StoreError,
 } from "./store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
-/** /readyz must answer quickly even when Redis hangs. */
+/** `ping()` answers within this, whatever the deadline of other calls. */
 const PING_TIMEOUT_MS = 1000;
+/** The default deadline of one store call. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
 
 /**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
  * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
  *
- * The client runs with `disableOfflineQueue`: while Redis is unreachable every command
- * rejects at once (ClientOfflineError) instead of waiting in a queue for a reconnect that may
- * never come; a command that was sent but gets no answer rejects after `commandTimeoutMs`.
- * The client keeps reconnecting in the background meanwhile.
+ * Every call has a deadline (`timeoutMs`), kept by a timer of its own around the call:
+ * node-redis's per-command timeout stops counting once a command is written to the socket,
+ * so a Redis that accepts connections but does not answer (paused, swapping, a hung host)
+ * would otherwise hold every caller — and every Slack request behind it — forever. While
+ * Redis is unreachable the client rejects at once (`disableOfflineQueue`: no queue waiting
+ * for a reconnect that may never come) and reconnects in the background.
+ *
+ * A call past its deadline stays on the connection: measured against a paused
+ * redis-server, the same socket answers every queued command, in order, the moment Redis
+ * resumes, so no fresh connection is needed — but a write that timed out may still take
+ * effect then. Meanwhile new calls are refused unsent (fail fast; fewer late writes); a
+ * connection that breaks rejects what it held and the client reconnects.
  */
 export class RedisStore implements Store {
   readonly kind = "redis";
   readonly #client: RedisClient;
   readonly #keyv: Keyv;
   readonly #prefix: string;
+  readonly #deadline: CallDeadline;
+  /** The epoch this process last saw in the store (see `checkEpoch`). */
+  #epoch: string | undefined;
   #closed = false;
 
-  constructor(client: RedisClient, options: { keyPrefix: string }) {
+  constructor(client: RedisClient, options: { keyPrefix: string; timeoutMs?: number }) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
+    this.#deadline = new CallDeadline("Redis", options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS);
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -68,17 +85,23 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
   }
 
-  /** One SCAN over the whole key space: for rare sweeps only (see `Store.listKeys`). */
+  /**
+   * One SCAN over the whole key space: for rare sweeps only (see `Store.listKeys`). Each
+   * SCAN step has its own deadline, so a large key space is no timeout.
+   */
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
     const start = this.#key(ns, "").length;
     const match = `${this.#key(ns, prefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
-    return this.#run("SCAN", async () => {
-      const keys: string[] = [];
-      for await (const batch of this.#client.scanIterator({ MATCH: match, COUNT: 1000 })) {
-        keys.push(...batch.map((key) => key.slice(start)));
-      }
-      return keys;
-    });
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const reply = await this.#run("SCAN", () =>
+        this.#client.scan(cursor, { MATCH: match, COUNT: 1000 }),
+      );
+      cursor = String(reply.cursor);
+      keys.push(...reply.keys.map((key) => String(key).slice(start)));
+    } while (cursor !== "0");
+    return keys;
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
@@ -242,11 +265,33 @@ export class RedisStore implements Store {
     // Offline: answer at once rather than wait for a PING that cannot be sent.
     if (this.#closed || !this.#client.isReady) return false;
     try {
-      const reply = await withTimeout(this.#client.ping(), PING_TIMEOUT_MS, "PING timed out");
+      const reply = await this.#run("PING", () => this.#client.ping(), PING_TIMEOUT_MS);
       return reply === "PONG";
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The epoch lives under `<prefix>:epoch`, without a TTL: Redis evicts no such key under
+   * the `volatile-*` policies (an `allkeys-*` policy could, and would be reported as a loss).
+   */
+  async checkEpoch(): Promise<EpochCheck> {
+    const key = `${this.#prefix}:epoch`;
+    const seen = this.#epoch;
+    if (seen !== undefined) {
+      const current = await this.#run("GET epoch", () => this.#client.get(key));
+      if (current === seen) return "same";
+    }
+    // First check, or the data is gone: write a new epoch unless another replica just did.
+    const mine = randomUUID();
+    const set = await this.#run("SET NX epoch", () =>
+      this.#client.set(key, mine, { condition: "NX" }),
+    );
+    const adopted = set === "OK" ? mine : await this.#run("GET epoch", () => this.#client.get(key));
+    if (typeof adopted !== "string") throw new StoreError("Redis epoch vanished as it was read");
+    this.#epoch = adopted;
+    return seen === undefined ? "same" : "reset";
   }
 
   async close(): Promise<void> {
@@ -281,14 +326,9 @@ export class RedisStore implements Store {
     return `${this.#prefix}:index:${index}`;
   }
 
-  /** Runs one Redis call; failures reject with an error that names the command. */
-  async #run<T>(command: string, call: () => Promise<T>): Promise<T> {
+  /** Runs one Redis call within its deadline (see {@link CallDeadline}). */
+  async #run<T>(command: string, call: () => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.#closed) throw new StoreClosedError();
-    try {
-      return await call();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message || error.name : String(error);
-      throw new Error(`Redis ${command} failed: ${reason}`, { cause: error });
-    }
+    return this.#deadline.run(command, call, timeoutMs);
   }
 }

@@ -13,7 +13,19 @@ export interface OpenStoreOptions {
   logger?: Logger;
   /** Prefix of every key this store writes; lets several apps or test runs share a Redis. */
   keyPrefix?: string;
+  /**
+   * Redis: the longest one store call may take, sent or not (default 2 s); past it the call
+   * rejects with a {@link StoreError}. SQLite and memory answer synchronously.
+   */
+  timeoutMs?: number;
 }
+
+/**
+ * What {@link Store.checkEpoch} found: the store still holds what this process saw
+ * (`same`), or it lost its data since the last check (`reset`: a Redis restarted empty or
+ * flushed) and a new epoch is written.
+ */
+export type EpochCheck = "same" | "reset";
 
 /**
  * Durable state of the bot. Values are JSON-serialisable; TTLs are in milliseconds and
@@ -98,8 +110,17 @@ export interface Store {
    * (Redis's own RDB/AOF persistence is the Redis operator's): nothing to do.
    */
   scrub(): Promise<void>;
-  /** Cheap reachability check for /readyz: resolves true/false, never throws. */
+  /** Cheap reachability check: resolves true/false, never throws. */
   ping(): Promise<boolean>;
+  /**
+   * Tells a store that lost its data from one that did not. The first call writes the
+   * store's epoch (a random value, `SET NX`: replicas share it) and remembers it; each later
+   * call reads it back, and a value gone or changed means everything was lost meanwhile —
+   * the store then writes a new epoch and answers `reset` (once per loss). SQLite and memory
+   * cannot lose their data under a running process: always `same`. Rejects when the store
+   * cannot be read.
+   */
+  checkEpoch(): Promise<EpochCheck>;
   /** Closes connections and timers so the process can exit. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -115,6 +136,23 @@ export class StoreClosedError extends Error {
   constructor() {
     super("The store is closed.");
     this.name = "StoreClosedError";
+  }
+}
+
+/**
+ * A store call failed: the backend refused it (SQLite: disk full, read-only file; Redis: an
+ * error reply, offline) or gave no answer within its deadline (`timedOut`). The backend's
+ * own error, if any, is the `cause`; the message names the backend and the call.
+ */
+export class StoreError extends Error {
+  readonly code = "store_failed";
+  /** No answer within the call's deadline: the call may still take effect later. */
+  readonly timedOut: boolean;
+
+  constructor(message: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "StoreError";
+    this.timedOut = options.timedOut ?? false;
   }
 }
 

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createConnection, createServer } from "node:net";
+import { eventually } from "./eventually.ts";
+
+/** Whether `redis-server` can be started here (the fault tests skip without it). */
+export const HAS_REDIS_SERVER = spawnSync("redis-server", ["--version"]).status === 0;
+
+/**
+ * A redis-server of the test's own, on a free port, keeping nothing on disk: it can be
+ * paused (SIGSTOP: connections stay open, nothing is answered), resumed, and killed and
+ * started again empty — what a shared Redis must never be put through.
+ */
+export interface PrivateRedis {
+  readonly port: number;
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  pause(): void;
+  resume(): void;
+  /** Kills it (paused or not) and starts a new, empty one on the same port. */
+  restartEmpty(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  let child = await launch(port);
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    pause: () => void child.kill("SIGSTOP"),
+    resume: () => void child.kill("SIGCONT"),
+    async restartEmpty() {
+      await kill(child);
+      child = await launch(port);
+    },
+    stop: () => kill(child),
+  };
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  await eventually(
+    () => answersPing(port),
+    (ok) => ok,
+    { what: `redis-server on port ${port}`, timeoutMs: 5_000 },
+  );
+  return child;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
+}
+
+/** One `PING` over a raw connection: true on `+PONG`. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
+    socket.once("connect", () => socket.write("PING\r\n"));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address !== null
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
