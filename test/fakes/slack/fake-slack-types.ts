@@ -159,7 +159,7 @@ export interface FakeCall {
   args: Record<string, unknown>;
   headers: IncomingHttpHeaders;
   at: number;
-  /** HTTP status answered (200, or 429 when rate limited). */
+  /** HTTP status answered (200, or 429 when rate limited; 0: never answered, `outage`). */
   status: number;
   /** The `error` answered, if any. */
   error?: string;

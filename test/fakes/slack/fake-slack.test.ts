@@ -126,6 +126,27 @@ describe("messages", () => {
   });
 });
 
+describe("an outage (the `outage` knob)", () => {
+  it("answers every method with an HTML error page, or not at all, until it is cleared", async () => {
+    fake.knobs.outage = { status: 503 };
+    await expect(client.auth.test()).rejects.toMatchObject({
+      code: "slack_webapi_http_error",
+      statusCode: 503,
+    });
+    fake.knobs.outage = "hang";
+    const impatient = new WebClient(fake.botToken, {
+      slackApiUrl: fake.apiUrl,
+      retryConfig: { retries: 0 },
+      timeout: 200,
+      logLevel: LogLevel.ERROR,
+    });
+    await expect(impatient.auth.test()).rejects.toThrow(/timeout/i);
+    expect(fake.callsTo("auth.test").map((c) => c.status)).toEqual([503, 0]);
+    fake.knobs.outage = undefined;
+    await expect(client.auth.test()).resolves.toMatchObject({ ok: true });
+  });
+});
+
 describe("users, views, rate limits", () => {
   it("answers users.info from registered users, with locale when asked", async () => {
     fake.addUser({ id: "U0ANH", name: "anh", real_name: "Nguyễn Anh", locale: "vi-VN" });

@@ -35,6 +35,14 @@ export interface FakeSlackKnobs extends DownloadKnobs {
     | undefined;
   /** The fake's clock (ms since the epoch) for trigger expiry and rate budgets. */
   now?: (() => number) | undefined;
+  /**
+   * Slack out of reach, for every Web API method while set: `{ status }` answers that HTTP
+   * status with an HTML page, as an outage page or a proxy in front of Slack does (never
+   * `ok: true`, never a Slack error the SDK would read as a refusal); `hang` reads the
+   * request and never answers it (until the fake closes). Not Slack's behaviour when up —
+   * a fault to inject; the call is still recorded.
+   */
+  outage?: { status: number } | "hang" | undefined;
 }
 
 /**
@@ -78,6 +86,7 @@ export async function handleApiRequest(
 ): Promise<void> {
   const call: FakeCall = { method, args: {}, headers: req.headers, at: Date.now(), status: 200 };
   store.calls.push(call);
+  if (knobs.outage !== undefined) return answerOutage(req, res, knobs.outage, call);
   const answer = await answerCall(req, method, store, auth, knobs, call);
   call.status = answer.status;
   if (answer.body.ok === false) {
@@ -101,6 +110,26 @@ export async function handleApiRequest(
     ...answer.headers,
   });
   res.end(text);
+}
+
+/** The `outage` knob: an HTML error page, or no answer at all. */
+async function answerOutage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  outage: NonNullable<FakeSlackKnobs["outage"]>,
+  call: FakeCall,
+): Promise<void> {
+  for await (const _chunk of req) {
+    // Read the request whole, as a server that accepted it would.
+  }
+  if (outage === "hang") {
+    call.status = 0;
+    return;
+  }
+  call.status = outage.status;
+  const page = "<html><body>Slack is unavailable</body></html>";
+  res.writeHead(outage.status, { "content-type": "text/html", "content-length": page.length });
+  res.end(page);
 }
 
 async function answerCall(
