@@ -1,7 +1,9 @@
 import { Admission, type AdmissionLimits, defaultAdmissionLimits, holdsSlot } from "./admission.ts";
 import { JobRepository } from "./job-repository.ts";
 import { JobService } from "./job-service.ts";
+import { RecentJobs } from "./recent-jobs.ts";
 import { JobRunner, type RunnerOptions } from "./runner.ts";
+import { type StoreResetPort, type StoreResetTimings, StoreResetWatch } from "./store-reset.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
@@ -22,6 +24,8 @@ export type JobsOptions = Pick<
   admission?: AdmissionLimits;
   /** The shortest time between two Regenerates of one job's notes. */
   regenerateCooldownMs?: number;
+  /** When the store loses its data: the Slack side that tells people, and the timings. */
+  storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
   runner?: Partial<
     Pick<
       RunnerOptions,
@@ -33,7 +37,13 @@ export type JobsOptions = Pick<
 /** Wires the job layer: one repository, one runner, one service over the same store. */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
-  const repo = new JobRepository(options.store, { retentionMs: options.retentionMs, logger });
+  // What this process knows of its jobs outside the store: all that is left if it is lost.
+  const recent = new RecentJobs();
+  const repo = new JobRepository(options.store, {
+    retentionMs: options.retentionMs,
+    logger,
+    onSeen: (job) => recent.note(job),
+  });
   const admission = new Admission({
     store: options.store,
     limits: options.admission ?? defaultAdmissionLimits,
@@ -59,6 +69,15 @@ export function createJobs(options: JobsOptions) {
     ...options.runner,
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
+  const reset = new StoreResetWatch({
+    store: options.store,
+    repo,
+    recent,
+    runner,
+    port: options.storeReset?.port,
+    logger,
+    ...(options.storeReset?.timings === undefined ? {} : { timings: options.storeReset.timings }),
+  });
   const service = new JobService({
     repo,
     store: options.store,
@@ -67,13 +86,14 @@ export function createJobs(options: JobsOptions) {
     logger,
     retentionMs: options.retentionMs,
     canPrepare: options.media !== undefined,
+    alreadyStarted: (origin, source) => reset.alreadyStarted(origin, source),
     ...(options.regenerateCooldownMs === undefined
       ? {}
       : { regenerateCooldownMs: options.regenerateCooldownMs }),
     ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
-  return { repo, runner, service };
+  return { repo, runner, service, reset };
 }
 
 export type Jobs = ReturnType<typeof createJobs>;

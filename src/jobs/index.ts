@@ -34,8 +34,16 @@ export {
 } from "./job-service.ts";
 export type { MediaPort, PrepareOutcome } from "./media-port.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
+export { type KnownJob, RecentJobs } from "./recent-jobs.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";
 export { defaultStageLimits, type StageLimits } from "./step.ts";
+export {
+  DEFAULT_STORE_RESET_TIMINGS,
+  type ResetNotice,
+  type StoreResetPort,
+  type StoreResetTimings,
+  StoreResetWatch,
+} from "./store-reset.ts";
 export type { StoredTemplate, TemplateScope } from "./templates.ts";
 export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

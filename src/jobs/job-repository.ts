@@ -23,11 +23,17 @@ export class JobRepository {
   readonly #store: Store;
   readonly #retentionMs: number;
   readonly #logger: Logger;
+  readonly #onSeen: ((job: Job) => void) | undefined;
 
-  constructor(store: Store, options: { retentionMs: number; logger: Logger }) {
+  /** `onSeen` hears of every job record read or saved (what the process knows of its jobs). */
+  constructor(
+    store: Store,
+    options: { retentionMs: number; logger: Logger; onSeen?: (job: Job) => void },
+  ) {
     this.#store = store;
     this.#retentionMs = options.retentionMs;
     this.#logger = options.logger;
+    this.#onSeen = options.onSeen;
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -41,6 +47,7 @@ export class JobRepository {
       );
       return undefined;
     }
+    this.#onSeen?.(parsed.data);
     return parsed.data;
   }
 
@@ -74,6 +81,7 @@ export class JobRepository {
     const wasDue = previous === undefined || (wasActive && previous.wakeAt !== undefined);
     if (due === undefined && wasDue) await this.#store.unschedule(job.id);
     if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);
+    this.#onSeen?.(job);
   }
 
   /**

@@ -70,6 +70,11 @@ export interface JobServiceOptions {
   canPrepare?: boolean;
   /** Told of every stage change a person's command makes (metrics). */
   onStageChange?: StageObserver;
+  /**
+   * Whether an upload whose claim is new was started all the same — before the store lost
+   * its data (and its claims with it): see `StoreResetWatch.alreadyStarted`.
+   */
+  alreadyStarted?: (origin: Origin, source: SourceFile) => Promise<boolean>;
 }
 
 /**
@@ -77,8 +82,8 @@ export interface JobServiceOptions {
  * lease, like the runner's steps, so a button click never races a step in progress.
  */
 export class JobService {
-  readonly #o: Required<Omit<JobServiceOptions, "onStageChange">> &
-    Pick<JobServiceOptions, "onStageChange">;
+  readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
+    Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
   readonly #workspaces: WorkspaceData;
   readonly #templates: Templates;
   readonly #settings: ChannelSettingsStore;
@@ -153,6 +158,7 @@ export class JobService {
     if (!(await this.claimOnce(key))) return { status: "duplicate" };
     const refusal = checkRecording(source, this.#o.canPrepare);
     if (refusal !== undefined) return { status: "refused", reason: refusal };
+    if (await this.#o.alreadyStarted?.(origin, source)) return { status: "duplicate" };
     return this.#create(input, key);
   }
 

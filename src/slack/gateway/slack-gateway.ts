@@ -145,7 +145,7 @@ export class SlackGateway implements Gateway {
       channel,
       thread_ts: job.origin.threadTs,
       ...content,
-      metadata: buildStatusMetadata(job.id),
+      metadata: buildStatusMetadata(job.id, job.source.fileId),
     });
     if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
     return posted.ts;

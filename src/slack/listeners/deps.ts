@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { JobService } from "../../jobs/index.ts";
+import type { JobService, ResetNotice } from "../../jobs/index.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
@@ -14,4 +14,6 @@ export interface ListenerDeps {
   respond: Responder;
   logger: Logger;
   now: () => number;
+  /** What App Home tells a person whose jobs the bot's store lost lately, if anything. */
+  storeResetNotice?: (teamId: string, userId: string) => Promise<ResetNotice | undefined>;
 }

@@ -40,6 +40,9 @@ export const en = {
   "status.elapsed": "Elapsed {time}",
   "status.took": "Took {time}",
   "status.retry_hint": "Retry picks up where it stopped.",
+  // The bot's store lost its data (Redis restarted empty): the job is gone.
+  "status.lost":
+    "This recording's notes were lost when the bot's storage was reset; upload it again.",
 
   // A job's stage in lists (App Home, `/meeting-notes status`), next to its file name.
   "stage.queued": "Queued",
@@ -297,6 +300,8 @@ export const en = {
     "No meeting notes yet. Upload a recording to a channel I am in, or type /meeting-notes in any channel.",
   "home.more": "Showing the latest {shown} of {count}.",
   "home.started": "Started {when}",
+  "home.store_reset":
+    ":warning: The bot's storage was reset {when}, and the notes of {files} were lost; upload them again.",
 
   // Times.
   "time.just_now": "just now",

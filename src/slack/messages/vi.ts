@@ -38,6 +38,8 @@ export const vi: Catalog = {
   "status.canceled": "{user} đã hủy.",
   "status.elapsed": "Đã chạy {time}",
   "status.took": "Mất {time}",
+  "status.lost":
+    "Biên bản của bản ghi âm này đã bị mất khi bộ nhớ của bot bị đặt lại; hãy tải bản ghi âm lên lại.",
   "status.retry_hint": "Thử lại sẽ tiếp tục từ chỗ đã dừng.",
 
   "stage.queued": "Đang chờ",
@@ -287,6 +289,8 @@ export const vi: Catalog = {
     "Chưa có biên bản nào. Hãy tải một bản ghi âm lên kênh có tôi, hoặc gõ /meeting-notes trong bất kỳ kênh nào.",
   "home.more": "Đang hiển thị {shown} biên bản mới nhất trong số {count}.",
   "home.started": "Bắt đầu {when}",
+  "home.store_reset":
+    ":warning: Bộ nhớ của bot đã bị đặt lại {when}, và biên bản của {files} đã bị mất; hãy tải chúng lên lại.",
 
   "time.just_now": "vừa xong",
   "time.minutes_ago.one": "1 phút trước",

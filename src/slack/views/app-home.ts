@@ -13,6 +13,12 @@ export interface HomeItem {
   permalink?: string;
 }
 
+/** A loss of the bot's store that took some of the person's jobs: when, and which recordings. */
+export interface HomeNotice {
+  at: number;
+  files: string[];
+}
+
 /** Blocks above the list: header, intro, divider. */
 const HEADER_BLOCKS = 3;
 /** Each job is a section and a context line. */
@@ -26,24 +32,23 @@ const MAX_URL_CHARS = 3_000;
 /**
  * The App Home tab: the person's running and recent jobs, newest first, each with its file
  * name, where it stands, when it started, and a button to its thread; `total`, when the
- * items are the newest of more, says how many there are.
+ * items are the newest of more, says how many there are. A `notice` of the bot's store
+ * losing their jobs comes first (one job fewer is listed, to stay within 100 blocks).
  */
 export function buildAppHome(
   items: HomeItem[],
-  options: { locale: Locale; now: number; total?: number },
+  options: { locale: Locale; now: number; total?: number; notice?: HomeNotice | undefined },
 ): HomeView {
-  const { locale, now } = options;
-  const blocks: KnownBlock[] = [
-    header(t(locale, "home.header")),
-    context(asMrkdwn(t(locale, "home.intro"))),
-    divider(),
-  ];
+  const { locale, now, notice } = options;
+  const blocks: KnownBlock[] = [header(t(locale, "home.header"))];
+  if (notice !== undefined) blocks.push(section(noticeText(notice, locale, now)));
+  blocks.push(context(asMrkdwn(t(locale, "home.intro"))), divider());
   if (items.length === 0) {
     blocks.push(section(asMrkdwn(t(locale, "home.empty"))));
     return { type: "home", blocks };
   }
   const sorted = [...items].sort((a, b) => b.job.createdAt - a.job.createdAt);
-  const shown = sorted.slice(0, MAX_HOME_JOBS);
+  const shown = sorted.slice(0, notice === undefined ? MAX_HOME_JOBS : MAX_HOME_JOBS - 1);
   for (const item of shown) blocks.push(...jobBlocks(item, locale, now));
   // The person may have more jobs than the caller looked up (`total`).
   const count = Math.max(options.total ?? 0, sorted.length);
@@ -51,6 +56,11 @@ export function buildAppHome(
     blocks.push(context(t(locale, "home.more", { shown: shown.length, count })));
   }
   return { type: "home", blocks };
+}
+
+function noticeText(notice: HomeNotice, locale: Locale, now: number): string {
+  const files = notice.files.map((name) => `*${asMrkdwn(clampText(name, 100))}*`).join(", ");
+  return t(locale, "home.store_reset", { when: timeAgo(locale, notice.at, now), files });
 }
 
 function jobBlocks({ job, permalink }: HomeItem, locale: Locale, now: number): KnownBlock[] {

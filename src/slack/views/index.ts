@@ -1,4 +1,4 @@
-export { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "./app-home.ts";
+export { buildAppHome, type HomeItem, type HomeNotice, MAX_HOME_JOBS } from "./app-home.ts";
 export {
   buildCancelReply,
   buildChannelStatus,
@@ -66,6 +66,7 @@ export {
 } from "./speaker-modal.ts";
 export type { Parsed, StateValues } from "./state-values.ts";
 export {
+  buildLostStatus,
   buildStatusMessage,
   buildStatusMetadata,
   type StatusMessageOptions,

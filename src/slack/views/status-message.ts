@@ -44,9 +44,23 @@ export function buildStatusMessage(job: Job, options: StatusMessageOptions): Mes
   return { text: fallbackText(job, locale, speakerCount), blocks };
 }
 
-/** The metadata of the status message, which tells it apart from the note's parts. */
-export function buildStatusMetadata(jobId: string): MessageMetadata {
-  return { event_type: METADATA_EVENT_TYPE, event_payload: { job_id: jobId, kind: "status" } };
+/**
+ * The metadata of the status message, which tells it apart from the note's parts; with the
+ * recording's file id, so a thread read tells which upload it answers even once the job's
+ * record is gone (a store that lost its data: `threadHasStatusFor`).
+ */
+export function buildStatusMetadata(jobId: string, fileId?: string): MessageMetadata {
+  const file = fileId === undefined ? {} : { file_id: fileId };
+  return {
+    event_type: METADATA_EVENT_TYPE,
+    event_payload: { job_id: jobId, kind: "status", ...file },
+  };
+}
+
+/** The status message of a job the store lost: one sentence, no buttons (nothing to click). */
+export function buildLostStatus(locale: Locale): MessageContent {
+  const text = t(locale, "status.lost");
+  return { text, blocks: [section(text)] };
 }
 
 function statusBody(job: Job, locale: Locale, speakerCount?: number): string {

@@ -71,6 +71,27 @@ describe("buildAppHome", () => {
     expect(JSON.stringify(view.blocks)).toContain(`Showing the latest ${MAX_HOME_JOBS} of 80.`);
   });
 
+  it("puts a notice of the bot's lost storage first, naming the recordings, and stays within 100 blocks", () => {
+    const items = Array.from({ length: 80 }, (_, i) => ({
+      job: { ...done(), id: `job-${i}`, createdAt: T0 + i } as Job,
+      permalink,
+    }));
+    const notice = { at: NOW - 2 * 3_600_000, files: ["standup.m4a", "<!here>.mp3"] };
+    for (const locale of LOCALES) {
+      const view = buildAppHome(items, { locale, now: NOW, notice });
+      expectHomeLimits(view);
+      expectNoLiveMentions(view);
+      const [first] = sections(view);
+      expect(first?.accessory).toBeUndefined();
+      expect(first?.text?.text).toContain("*standup.m4a*, *&lt;!here&gt;.mp3*");
+      expect(sections(view)).toHaveLength(MAX_HOME_JOBS); // the notice, and one job fewer
+    }
+    const en = sections(buildAppHome([], { locale: "en", now: NOW, notice }))[0]?.text?.text;
+    expect(en).toBe(
+      ":warning: The bot's storage was reset 2 hours ago, and the notes of *standup.m4a*, *&lt;!here&gt;.mp3* were lost; upload them again.",
+    );
+  });
+
   it("escapes file names and drops a link that is not https", () => {
     const evil = { ...done(), source: { ...done().source, filename: "<!here> & co.m4a" } };
     const view = buildAppHome([{ job: evil, permalink: "javascript:alert(1)" }], {

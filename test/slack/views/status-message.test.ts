@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../../../src/slack/ids.ts";
 import { LOCALES, t } from "../../../src/slack/messages/index.ts";
-import { buildStatusMessage, buildStatusMetadata } from "../../../src/slack/views/index.ts";
+import {
+  buildLostStatus,
+  buildStatusMessage,
+  buildStatusMetadata,
+} from "../../../src/slack/views/index.ts";
 import {
   canceled,
   delivering,
@@ -233,11 +237,23 @@ describe("buildStatusMessage", () => {
 });
 
 describe("buildStatusMetadata", () => {
-  it("tags the status message with the job id", () => {
+  it("tags the status message with the job id, and the recording's file id when given", () => {
     expect(buildStatusMetadata("job-1")).toEqual({
       event_type: METADATA_EVENT_TYPE,
       event_payload: { job_id: "job-1", kind: "status" },
     });
+    expect(buildStatusMetadata("job-1", "F0REC")).toEqual({
+      event_type: METADATA_EVENT_TYPE,
+      event_payload: { job_id: "job-1", kind: "status", file_id: "F0REC" },
+    });
+  });
+});
+
+describe("buildLostStatus", () => {
+  it.each(LOCALES)("is one sentence and no button (%s)", (locale) => {
+    const lost = buildLostStatus(locale);
+    expect(lost.blocks).toEqual([{ type: "section", text: { type: "mrkdwn", text: lost.text } }]);
+    expect(lost.text).toMatch(locale === "en" ? /^This recording's notes were lost/ : /^Biên bản/);
   });
 });
 

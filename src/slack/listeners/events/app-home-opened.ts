@@ -3,7 +3,10 @@ import { localeOf } from "../../messages/index.ts";
 import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
-/** App Home: the person's running and recent jobs, each with a link to its thread. */
+/**
+ * App Home: the person's running and recent jobs, each with a link to its thread, under a
+ * notice when the bot's store lost some of their jobs lately.
+ */
 export function appHomeOpened(deps: ListenerDeps) {
   return async ({
     event,
@@ -12,9 +15,11 @@ export function appHomeOpened(deps: ListenerDeps) {
   }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
     if (event.tab !== "home") return;
     const teamId = (body as { team_id?: string }).team_id ?? "";
-    const [jobs, user] = await Promise.all([
+    const [jobs, user, notice] = await Promise.all([
       deps.jobs.listByUser(teamId, event.user),
       deps.directory.user(event.user),
+      // The notice is a courtesy: App Home shows without it when it cannot be read.
+      deps.storeResetNotice?.(teamId, event.user).catch(() => undefined),
     ]);
     // Links only for the jobs that fit: the newest.
     const newest = jobs.toSorted((a, b) => b.createdAt - a.createdAt).slice(0, MAX_HOME_JOBS);
@@ -35,6 +40,7 @@ export function appHomeOpened(deps: ListenerDeps) {
         locale: localeOf(user.locale),
         now: deps.now(),
         total: jobs.length,
+        notice,
       }),
     });
   };

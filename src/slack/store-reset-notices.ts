@@ -1,0 +1,67 @@
+import type { WebClient } from "@slack/web-api";
+import type { KnownJob, Origin, StoreResetPort } from "../jobs/index.ts";
+import { platformErrorOf } from "./gateway/slack-errors.ts";
+import { METADATA_EVENT_TYPE } from "./ids.ts";
+import { localeOf } from "./messages/index.ts";
+import { buildLostStatus, buildStatusMetadata } from "./views/index.ts";
+
+/** A message of a thread as `conversations.replies` gives it, with its metadata. */
+interface ThreadMessage {
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+}
+
+/**
+ * The Slack side of a store that lost its data (`StoreResetPort`): the lost job's status
+ * message becomes one plain sentence, and a thread tells whether an upload was already
+ * started — its status message carries the recording's file id in its metadata.
+ */
+export class SlackStoreResetNotices implements StoreResetPort {
+  readonly #client: WebClient;
+
+  /** `client`: the job runner's urgent client (people wait for this), within the budget. */
+  constructor(client: WebClient) {
+    this.#client = client;
+  }
+
+  /** Edits the status message, or posts one when the job had none or it was deleted. */
+  async tellJobLost(job: KnownJob): Promise<void> {
+    const content = buildLostStatus(localeOf(job.origin.locale));
+    const metadata = buildStatusMetadata(job.id, job.fileId);
+    const channel = job.origin.channelId;
+    if (job.statusTs !== undefined) {
+      try {
+        await this.#client.chat.update({ channel, ts: job.statusTs, ...content, metadata });
+        return;
+      } catch (error) {
+        if (platformErrorOf(error) !== "message_not_found") throw error;
+      }
+    }
+    await this.#client.chat.postMessage({
+      channel,
+      thread_ts: job.origin.threadTs,
+      ...content,
+      metadata,
+    });
+  }
+
+  async threadHasStatusFor(origin: Origin, fileId: string): Promise<boolean> {
+    for await (const page of this.#client.paginate("conversations.replies", {
+      channel: origin.channelId,
+      ts: origin.threadTs,
+      include_all_metadata: true,
+      limit: 200,
+    })) {
+      const messages = (page as { messages?: ThreadMessage[] }).messages ?? [];
+      if (messages.some((message) => isStatusOf(message, fileId))) return true;
+    }
+    return false;
+  }
+}
+
+/** A status message the bot posted for a job of the file `fileId`. */
+function isStatusOf(message: ThreadMessage, fileId: string): boolean {
+  const { metadata } = message;
+  if (metadata?.event_type !== METADATA_EVENT_TYPE) return false;
+  const payload = metadata.event_payload ?? {};
+  return payload.kind === "status" && payload.file_id === fileId;
+}
