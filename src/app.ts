@@ -12,23 +12,26 @@ import {
   type JobsOptions,
   type MediaPort,
   type StageObserver,
+  type StoreResetTimings,
 } from "./jobs/index.ts";
 import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
 import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
+import { createAppReadiness, type ReadinessTuning } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
-import { createReadiness } from "./observability/readiness.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
+import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
+import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
 import { openStore, type Store } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
 
@@ -50,6 +53,12 @@ export interface AppDeps {
   onStageChange?: StageObserver;
   /** Slack's rate budget: tests shorten its waits. */
   slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs">;
+  /** Redis: the deadline of one store call (default 2 s); tests shorten it. */
+  storeTimeoutMs?: number;
+  /** The readiness checks' pace and the disk's floor; tests change them. */
+  readiness?: ReadinessTuning;
+  /** How a loss of the store's data is looked for and reported; tests shorten it. */
+  storeReset?: Partial<StoreResetTimings>;
 }
 
 export interface MeetingNotesApp {
@@ -90,7 +99,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ],
     ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
   });
-  const store = await openStore(config.storeUrl, { logger: logger.child({ name: "store" }) });
+  const store = await openStore(config.storeUrl, {
+    logger: logger.child({ name: "store" }),
+    ...(deps.storeTimeoutMs === undefined ? {} : { timeoutMs: deps.storeTimeoutMs }),
+  });
+  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
@@ -105,7 +118,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // The ops routes are built before Bolt's client and the job layer exist; they reach
   // those through these late-bound references.
   let jobs: Jobs | undefined;
-  let slackAuthTest: () => Promise<unknown> = () => Promise.reject(new Error("not started"));
   let socket: { connected: boolean } | undefined;
   const socketMode = config.slack.appToken === undefined ? {} : socketConnected(() => socket);
   const metrics = createMetrics({
@@ -113,14 +125,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     queues: () => jobs?.runner.stats() ?? { scheduled: 0, running: 0, queued: 0 },
     ...socketMode,
   });
-  const readiness = createReadiness({
-    pingStore: () => store.ping(),
-    slackAuthTest: () => slackAuthTest(),
+  const readiness = createAppReadiness({
+    config,
+    store,
+    tempDir,
+    logger,
+    storeResetAt: () => jobs?.reset.recentResetAt(),
+    tuning: deps.readiness,
     ...socketMode,
   });
   const ops = opsRoutes({
     alive: () => !stopping,
-    ready: () => readiness.check(),
+    ready: async () => readiness.report(),
     registry: metrics.registry,
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
@@ -129,6 +145,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger: logger.child({ name: "slack-budget" }),
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
     allowanceScale: config.slack.rateShare,
+    // A Slack call of the bot that got no answer: readiness asks auth.test now.
+    fetch: noticeOutages(globalThis.fetch, () => readiness.suspectSlack()),
     ...deps.slackBudget,
   });
   const bolt = createBoltApp({
@@ -144,7 +162,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   socket = bolt.socket;
   const client = bolt.app.client;
-  slackAuthTest = () => client.auth.test();
   const botToken = config.slack.botToken;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
   // The job runner's own clients: their calls are paced by the workspace's budget, those
@@ -174,16 +191,21 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     gateway,
     schedule: createPollSchedule({ initialMs: config.poll.initialMs, maxMs: config.poll.maxMs }),
     logger,
-    tempDir: deps.tempDir ?? defaultTempDir(config.storeUrl),
+    tempDir,
     retentionMs: config.retentionDays * DAY_MS,
     admission: config.fairUse,
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
+    storeReset: {
+      port: new SlackStoreResetNotices(backgroundClient(true)),
+      ...(deps.storeReset === undefined ? {} : { timings: deps.storeReset }),
+    },
     onStageChange: (job, from, ms) => {
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
     ...deps.jobs,
   });
+  const { reset } = jobs;
   const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
   const respond = createResponder({ logger, ...dispatcher });
   registerListeners(bolt.app, {
@@ -193,6 +215,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     respond,
     logger,
     now: Date.now,
+    storeResetNotice: (teamId, userId) => reset.noticeFor(teamId, userId),
   });
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
@@ -215,12 +238,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       return metricsPort;
     },
     async start() {
+      // Known before a probe arrives: the first round of the checks.
+      const firstChecks = readiness.start();
       // Bolt must have checked the token before Slack's requests can arrive.
       await bolt.init();
       const port = await http.listen(config.port);
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
       await bolt.start();
+      // The store's epoch is known before any step runs: a loss from now on is seen.
+      await built.reset.start();
       const resumed = await built.runner.start();
+      await firstChecks;
       const mode = config.slack.appToken === undefined ? "http" : "socket";
       logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
       return port;
@@ -235,6 +263,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     async stop() {
       stopping = true;
+      readiness.stop();
       await Promise.all([
         http.close(),
         metricsHttp?.close(),
@@ -245,6 +274,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         () => logger.warn("stopping with Slack requests still in hand"),
       );
       await built.runner.stop();
+      await built.reset.stop();
       await store.close();
       logger.info("meeting-notes stopped");
     },

@@ -18,7 +18,8 @@ export interface OpsRoutesOptions {
 }
 
 /**
- * `GET /healthz` (the process is up), `GET /readyz` (store reachable, Slack token accepted)
+ * `GET /healthz` (the process is up), `GET /readyz` (the background checks' last results:
+ * store writable, Slack reachable, disk not full, socket connected)
  * and `GET /metrics` (Prometheus text). Served in both Slack modes; HEAD too.
  */
 export function opsRoutes(options: OpsRoutesOptions): OpsRoutes {
@@ -47,9 +48,10 @@ export function opsRoutes(options: OpsRoutesOptions): OpsRoutes {
         path: "/readyz",
         methods: ["GET"],
         handle: guarded(async (res) => {
+          // Shutting down: not ready, whatever the checks last found.
           const report = options.alive()
             ? await options.ready()
-            : { ok: false, store: false, slack: false };
+            : { ...(await options.ready()), ok: false };
           json(res, report.ok ? 200 : 503, report);
         }),
       },

@@ -72,7 +72,7 @@ describe("Socket Mode against the fake Slack", () => {
     expect((await fetch(`${stack.origin}/healthz`, { method: "HEAD" })).status).toBe(200);
     expect(await readyz(stack)).toEqual({
       status: 200,
-      body: { ok: true, store: true, slack: true, socket: true },
+      body: { ok: true, store: true, slack: true, disk: true, socket: true },
     });
     expect(await metric(stack, "meeting_notes_socket_mode_connected")).toBe(1);
     expect(await metric(stack, "process_resident_memory_bytes")).toBeGreaterThan(0);
@@ -90,7 +90,7 @@ describe("Socket Mode against the fake Slack", () => {
       () => readyz(stack),
       (r) => r.status === 503,
     );
-    expect(down.body).toEqual({ ok: false, store: true, slack: true, socket: false });
+    expect(down.body).toEqual({ ok: false, store: true, slack: true, disk: true, socket: false });
     expect(await metric(stack, "meeting_notes_socket_mode_connected")).toBe(0);
     // Refused handshakes: the bot keeps asking for new URLs, with a growing wait.
     await eventually(

@@ -73,7 +73,19 @@ export interface StackOptions {
   runner?: { statusThrottleMs?: number; queueCheckMs?: number };
   /** Told of every job's stage change. */
   onStageChange?: AppDeps["onStageChange"];
+  /** Readiness checks, over the stack's quick ones. */
+  readiness?: AppDeps["readiness"];
+  /** Redis: the deadline of one store call. */
+  storeTimeoutMs?: number;
+  /** How a loss of the store's data is looked for, over the stack's quick timings. */
+  storeReset?: AppDeps["storeReset"];
 }
+
+/**
+ * The stack's readiness checks: the store and the disk looked at often, a failing Slack
+ * asked again soon (a passing one keeps production's pace: tests count Slack's calls).
+ */
+const QUICK_READINESS = { storeEveryMs: 200, diskEveryMs: 500, slackFailedEveryMs: 200 };
 
 /**
  * The real app wired to a fake Slack over HTTP (`SLACK_API_URL`), the Note Service emulator
@@ -135,6 +147,12 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    readiness: {
+      ...options.readiness,
+      timings: { ...QUICK_READINESS, ...options.readiness?.timings },
+    },
+    ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
+    storeReset: { checkEveryMs: 200, ...options.storeReset },
   });
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;

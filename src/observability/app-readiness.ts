@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import type { Config } from "../config.ts";
+import { type Logger, toSlackLogger } from "../logger.ts";
+import { slackAuthProbe } from "../slack/auth-probe.ts";
+import type { Store } from "../store/index.ts";
+import {
+  createReadiness,
+  DEFAULT_READINESS_TIMINGS,
+  type Readiness,
+  type ReadinessTimings,
+} from "./readiness.ts";
+import { type DiskProbeOptions, diskRoomProbe, storeWriteProbe } from "./readiness-probes.ts";
+
+/** What tests may change of the readiness checks: their pace, and the disk's floor. */
+export interface ReadinessTuning {
+  timings?: Partial<ReadinessTimings>;
+  disk?: DiskProbeOptions;
+}
+
+export interface AppReadinessOptions {
+  config: Pick<Config, "slack">;
+  store: Store;
+  /** Where recordings are downloaded: its disk must have room. */
+  tempDir: string;
+  logger: Logger;
+  /** Socket Mode: whether the socket is connected now. */
+  socketConnected?: () => boolean;
+  /** When the store last lost its data, while recent (the job layer's watch knows). */
+  storeResetAt: () => number | undefined;
+  tuning?: ReadinessTuning | undefined;
+}
+
+/**
+ * The app's readiness checks: a probe write to the store, Slack's `auth.test` on a client
+ * of its own (one try, its own deadline), the temp folder's free space, the socket, and a
+ * recent loss of the store's data.
+ */
+export function createAppReadiness(o: AppReadinessOptions): Readiness {
+  const logger = o.logger.child({ name: "readiness" });
+  const timings = { ...DEFAULT_READINESS_TIMINGS, ...o.tuning?.timings };
+  return createReadiness({
+    probeStore: storeWriteProbe(o.store, randomUUID()),
+    slackAuthTest: slackAuthProbe({
+      botToken: o.config.slack.botToken,
+      apiUrl: o.config.slack.apiUrl,
+      timeoutMs: timings.deadlineMs,
+      logger: toSlackLogger(logger),
+    }),
+    diskHasRoom: diskRoomProbe(o.tempDir, o.tuning?.disk),
+    storeResetAt: o.storeResetAt,
+    logger,
+    timings,
+    ...(o.socketConnected === undefined ? {} : { socketConnected: o.socketConnected }),
+  });
+}

@@ -1,0 +1,34 @@
+import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+
+export interface SlackAuthProbeOptions {
+  botToken: string;
+  /** SLACK_API_URL. */
+  apiUrl: string;
+  /** The longest one `auth.test` may take. */
+  timeoutMs: number;
+  logger?: SlackLogger;
+}
+
+/**
+ * Asks Slack's `auth.test` whether it accepts the bot token: one try, no retries (the
+ * readiness check runs again soon; the bot's own clients retry for minutes, which is why
+ * they cannot answer a probe), within `timeoutMs`, outside the bot's rate budget so it never
+ * waits behind the job runner. A rate-limited answer is an answer: Slack is reachable.
+ */
+export function slackAuthProbe(options: SlackAuthProbeOptions): () => Promise<void> {
+  const client = new WebClient(options.botToken, {
+    slackApiUrl: options.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.timeoutMs,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return async () => {
+    try {
+      await client.auth.test();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === ErrorCode.RateLimitedError) return;
+      throw error;
+    }
+  };
+}
