@@ -4,6 +4,7 @@ import { JobService } from "./job-service.ts";
 import { RecentJobs } from "./recent-jobs.ts";
 import { JobRunner, type RunnerOptions } from "./runner.ts";
 import { type StoreResetPort, type StoreResetTimings, StoreResetWatch } from "./store-reset.ts";
+import { WorkspaceData } from "./workspace-data.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
@@ -74,6 +75,7 @@ export function createJobs(options: JobsOptions) {
     repo,
     recent,
     runner,
+    workspaces: new WorkspaceData(options.store, logger),
     port: options.storeReset?.port,
     logger,
     ...(options.storeReset?.timings === undefined ? {} : { timings: options.storeReset.timings }),

@@ -5,6 +5,7 @@ import type { Origin, SourceFile } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
 import type { KnownJob, RecentJobs } from "./recent-jobs.ts";
 import type { JobRunner } from "./runner.ts";
+import type { WorkspaceData } from "./workspace-data.ts";
 
 /**
  * What the Slack side does when the store lost its data. Implemented in `src/slack`; the job
@@ -59,6 +60,8 @@ export interface StoreResetWatchOptions {
   repo: Pick<JobRepository, "get">;
   recent: RecentJobs;
   runner: Pick<JobRunner, "discard">;
+  /** Where the notices are noted, so that an uninstall deletes them (they name recordings). */
+  workspaces: Pick<WorkspaceData, "note">;
   /** The Slack side; without it, a loss is logged and reported only. */
   port?: StoreResetPort | undefined;
   logger: Logger;
@@ -207,15 +210,19 @@ export class StoreResetWatch {
 
   /** One App Home notice per person, naming their lost recordings. */
   async #leaveNotices(lost: KnownJob[], at: number): Promise<void> {
+    const { store, workspaces, logger } = this.#o;
     const byPerson = Map.groupBy(lost, (job) => noticeKey(job.origin.teamId, job.origin.userId));
     for (const [key, jobs] of byPerson) {
       const files = [...new Set(jobs.map((job) => job.filename))].slice(0, NOTICE_FILES);
       const notice: ResetNotice = { at, files };
-      await this.#o.store
-        .set("meta", key, notice, this.#t.noticeForMs)
-        .catch((error: unknown) =>
-          this.#o.logger.warn({ err: error }, "could not leave an App Home notice"),
-        );
+      const teamId = jobs[0]?.origin.teamId ?? "";
+      try {
+        // Noted first, as every value a workspace leaves: an uninstall deletes it.
+        await workspaces.note(teamId, "meta", key);
+        await store.set("meta", key, notice, this.#t.noticeForMs);
+      } catch (error) {
+        logger.warn({ err: error }, "could not leave an App Home notice");
+      }
     }
   }
 }

@@ -53,6 +53,7 @@ export class RedisStore implements Store {
   readonly #keyv: Keyv;
   readonly #prefix: string;
   readonly #deadline: CallDeadline;
+  readonly #blobTimeoutMs: number;
   /** The epoch this process last saw in the store (see `checkEpoch`). */
   #epoch: string | undefined;
   #closed = false;
@@ -60,7 +61,9 @@ export class RedisStore implements Store {
   constructor(client: RedisClient, options: { keyPrefix: string; timeoutMs?: number }) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
-    this.#deadline = new CallDeadline("Redis", options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+    this.#deadline = new CallDeadline("Redis", timeoutMs);
+    this.#blobTimeoutMs = 10 * timeoutMs;
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -68,12 +71,21 @@ export class RedisStore implements Store {
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
-    return this.#run("GET", () => this.#keyv.get<T>(this.#key(ns, key)));
+    return this.#run("GET", () => this.#keyv.get<T>(this.#key(ns, key)), this.#timeoutOf(ns));
   }
 
   async set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void> {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
-    await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl));
+    const timeout = this.#timeoutOf(ns);
+    await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl), timeout);
+  }
+
+  /**
+   * A blob (a transcript, up to megabytes) takes longer to send than a record: it gets ten
+   * deadlines. Blobs are written and read by the job runner, never while a person waits.
+   */
+  #timeoutOf(ns: Namespace): number | undefined {
+    return ns === "blobs" ? this.#blobTimeoutMs : undefined;
   }
 
   async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {

@@ -7,6 +7,7 @@ import {
   type StoreResetPort,
   StoreResetWatch,
 } from "../../src/jobs/index.ts";
+import { WorkspaceData } from "../../src/jobs/workspace-data.ts";
 import type { EpochCheck } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { done, queued, T0 } from "../slack/views/fixtures.ts";
@@ -55,6 +56,7 @@ function world(records: Map<string, Job>) {
     repo: { get: async (id) => records.get(id) },
     recent,
     runner: { discard },
+    workspaces: new WorkspaceData(store, logger),
     port,
     logger,
     now: () => now,
@@ -112,6 +114,11 @@ describe("StoreResetWatch", () => {
     expect(await w.watch.noticeFor(teamId, "U1")).toEqual({ at: T0, files: ["standup.m4a"] });
     expect(await w.watch.noticeFor(teamId, "U2")).toEqual({ at: T0, files: ["retro.m4a"] });
     expect(await w.watch.noticeFor(teamId, "U3")).toBeUndefined();
+    // Noted under the workspace: an uninstall deletes them with the rest.
+    expect(await w.store.listMembers(`team:${teamId}`)).toEqual([
+      `meta:store-reset:${teamId}:U1`,
+      `meta:store-reset:${teamId}:U2`,
+    ]);
     w.advance(15 * 60_000);
     expect(w.watch.recentResetAt()).toBeUndefined();
     w.advance(3 * 24 * HOUR);
