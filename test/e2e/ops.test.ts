@@ -64,6 +64,8 @@ describe("health, readiness and metrics", () => {
     );
     const jobId = buttonValue(status, ACTIONS.skipNaming) ?? "";
     // A scrape counts from the stage index: it reads no job record, however many there are.
+    // (Once the naming step is over: it reads the job again after its prompt is on screen.)
+    await stack.settled();
     const store = stack.app.store;
     const get = store.get.bind(store);
     const jobReads: string[] = [];
