@@ -12,6 +12,7 @@ export interface KnownJob {
   seenAt: number;
 }
 
+/** How much is remembered, and for how long. */
 export interface RecentJobsOptions {
   /** The most jobs remembered; the least recently seen go first (default 5,000). */
   capacity?: number;

@@ -29,6 +29,7 @@ export const resetNoticeSchema = z.object({
 });
 export type ResetNotice = z.infer<typeof resetNoticeSchema>;
 
+/** How often a loss is looked for, and how long each of its reports lasts. */
 export interface StoreResetTimings {
   /** Between two background looks at the store's epoch (one GET on Redis). */
   checkEveryMs: number;
@@ -45,6 +46,7 @@ export interface StoreResetTimings {
 }
 
 const MINUTE_MS = 60_000;
+/** A GET every 5 s; readiness for 15 minutes, the upload guard for an hour, App Home 3 days. */
 export const DEFAULT_STORE_RESET_TIMINGS: StoreResetTimings = {
   checkEveryMs: 5_000,
   reportForMs: 15 * MINUTE_MS,
@@ -55,6 +57,7 @@ export const DEFAULT_STORE_RESET_TIMINGS: StoreResetTimings = {
 /** Recordings named in one person's notice, at most. */
 const NOTICE_FILES = 10;
 
+/** What the watch reads, stops and tells. */
 export interface StoreResetWatchOptions {
   store: Pick<Store, "checkEpoch" | "get" | "set">;
   repo: Pick<JobRepository, "get">;

@@ -17,6 +17,7 @@ export interface ReadinessTuning {
   disk?: DiskProbeOptions;
 }
 
+/** What the app's readiness checks are built from. */
 export interface AppReadinessOptions {
   config: Pick<Config, "slack">;
   store: Store;

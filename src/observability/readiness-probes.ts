@@ -22,6 +22,7 @@ export function storeWriteProbe(
  */
 export const DISK_MIN_FREE = { bytes: 512 * 1024 * 1024, share: 0.05 } as const;
 
+/** The disk probe's floor, and what it reads (tests swap `statfs`). */
 export interface DiskProbeOptions {
   min?: { bytes: number; share: number };
   /** When a write to the folder last found the disk full, while it is (downloads know). */

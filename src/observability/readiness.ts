@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { PeriodicCheck } from "./periodic-check.ts";
 
 /**
  * Whether the bot can do its work now, as the background checks last found it: the store
@@ -46,6 +47,7 @@ export const DEFAULT_READINESS_TIMINGS: ReadinessTimings = {
   deadlineMs: 3_000,
 };
 
+/** What the checks look at, and how often. */
 export interface ReadinessOptions {
   /** Writes a small value with a short TTL; rejects when the store cannot write. */
   probeStore: () => Promise<void>;
@@ -73,124 +75,61 @@ export interface Readiness {
   stop(): void;
 }
 
-type CheckName = "store" | "slack" | "disk";
-
-/** One background check: its last result and when it runs next. */
-interface Check {
-  ok: boolean | undefined;
-  reason: string | undefined;
-  timer: NodeJS.Timeout | undefined;
-  running: Promise<void> | undefined;
-  /** When the last try ended (monotonic ms). */
-  endedAt: number;
-  run: () => Promise<boolean>;
-  every: (ok: boolean) => number;
-}
-
 /**
  * Readiness from state kept by background checks, so a probe gets its answer at once even
  * while Redis, Slack or the disk hang: each check runs on its own timer (unref'd, cleared by
  * `stop`), each try bounded by a deadline, and logs when its result changes.
  */
 export function createReadiness(options: ReadinessOptions): Readiness {
-  const timings = { ...DEFAULT_READINESS_TIMINGS, ...options.timings };
-  const { logger } = options;
-  let stopped = false;
-  const check = (run: () => Promise<boolean>, every: (ok: boolean) => number): Check => ({
-    ok: undefined,
-    reason: undefined,
-    timer: undefined,
-    running: undefined,
-    endedAt: Number.NEGATIVE_INFINITY,
-    run,
-    every,
-  });
-  const checks: Record<CheckName, Check> = {
-    store: check(
-      () => options.probeStore().then(() => true),
-      () => timings.storeEveryMs,
+  const t = { ...DEFAULT_READINESS_TIMINGS, ...options.timings };
+  const check = (name: string, run: () => Promise<unknown>, every: (ok: boolean) => number) =>
+    new PeriodicCheck({
+      name,
+      run: () => run().then((result) => result !== false),
+      every,
+      deadlineMs: t.deadlineMs,
+      logger: options.logger,
+    });
+  const checks = {
+    store: check("store", options.probeStore, () => t.storeEveryMs),
+    slack: check("slack", options.slackAuthTest, (ok) =>
+      ok ? t.slackOkEveryMs : t.slackFailedEveryMs,
     ),
-    slack: check(
-      () => options.slackAuthTest().then(() => true),
-      (ok) => (ok ? timings.slackOkEveryMs : timings.slackFailedEveryMs),
-    ),
-    disk: check(options.diskHasRoom, () => timings.diskEveryMs),
+    disk: check("disk", options.diskHasRoom, () => t.diskEveryMs),
   };
-
-  const runNow = (name: CheckName): Promise<void> => {
-    const c = checks[name];
-    if (stopped) return Promise.resolve();
-    if (c.running !== undefined) return c.running;
-    clearTimeout(c.timer);
-    c.running = withDeadline(c.run(), timings.deadlineMs)
-      .then(
-        (ok) => record(name, ok, ok ? undefined : "not ready"),
-        (error: unknown) => record(name, false, reasonOf(error)),
-      )
-      .finally(() => {
-        c.running = undefined;
-        c.endedAt = performance.now();
-        if (stopped) return;
-        c.timer = setTimeout(() => void runNow(name), c.every(c.ok === true));
-        c.timer.unref();
-      });
-    return c.running;
-  };
-
-  const record = (name: CheckName, ok: boolean, reason: string | undefined) => {
-    const c = checks[name];
-    const changed = c.ok !== ok;
-    c.ok = ok;
-    c.reason = reason;
-    if (!changed) return;
-    if (ok) logger.info({ check: name }, "readiness: check passes");
-    else logger.warn({ check: name, reason }, "readiness: check fails");
-  };
-
+  const all = Object.values(checks);
   return {
     async start() {
-      await Promise.all((Object.keys(checks) as CheckName[]).map(runNow));
+      await Promise.all(all.map((c) => c.runNow()));
     },
-    report() {
-      const store = checks.store.ok === true;
-      const slack = checks.slack.ok === true;
-      const disk = checks.disk.ok === true;
-      const base: ReadinessReport = { ok: store && slack && disk, store, slack, disk };
-      const report =
-        options.socketConnected === undefined ? base : withSocket(base, options.socketConnected());
-      const resetAt = options.storeResetAt?.();
-      return resetAt === undefined
-        ? report
-        : { ...report, storeReset: new Date(resetAt).toISOString() };
-    },
+    report: () => reportOf(checks, options),
     suspectSlack() {
-      // Already failing: checked often anyway. A burst of failed calls asks once.
+      // Already failing: asked often anyway. A burst of failed calls asks once.
       const { slack } = checks;
-      if (slack.ok === false) return;
-      if (performance.now() - slack.endedAt < timings.slackFailedEveryMs) return;
-      void runNow("slack");
+      if (slack.passed === false || slack.sinceLastMs() < t.slackFailedEveryMs) return;
+      void slack.runNow();
     },
     stop() {
-      stopped = true;
-      for (const c of Object.values(checks)) clearTimeout(c.timer);
+      for (const c of all) c.stop();
     },
   };
 }
 
-function withSocket(report: ReadinessReport, socket: boolean): ReadinessReport {
-  return { ...report, ok: report.ok && socket, socket };
-}
-
-/** Settles with `promise`, or rejects once `ms` passed (the check counts as failed). */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
+/** The checks' last results, the socket as it is now, and a recent loss of the store's data. */
+function reportOf(
+  checks: Record<"store" | "slack" | "disk", PeriodicCheck>,
+  options: Pick<ReadinessOptions, "socketConnected" | "storeResetAt">,
+): ReadinessReport {
+  const store = checks.store.passed === true;
+  const slack = checks.slack.passed === true;
+  const disk = checks.disk.passed === true;
+  let report: ReadinessReport = { ok: store && slack && disk, store, slack, disk };
+  if (options.socketConnected !== undefined) {
+    const socket = options.socketConnected();
+    report = { ...report, ok: report.ok && socket, socket };
+  }
+  const resetAt = options.storeResetAt?.();
+  return resetAt === undefined
+    ? report
+    : { ...report, storeReset: new Date(resetAt).toISOString() };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api";
 
+/** Where `auth.test` is asked, with which token, within how long. */
 export interface SlackAuthProbeOptions {
   botToken: string;
   /** SLACK_API_URL. */

@@ -1,0 +1,92 @@
+import type { Logger } from "pino";
+
+/** What one check runs, how often, and within how long. */
+export interface PeriodicCheckOptions {
+  /** Names the check in the log. */
+  name: string;
+  /** Resolves true when the check passes; false or a rejection (its reason logged) when not. */
+  run: () => Promise<boolean>;
+  /** How long to wait before the next try, after one that passed or not. */
+  every: (passed: boolean) => number;
+  /** The longest one try may take; past it, it counts as failed. */
+  deadlineMs: number;
+  logger: Logger;
+}
+
+/**
+ * One background check: tried now and then again after a pause (on a timer that never keeps
+ * the process up), each try within a deadline; keeps its last result and logs when that
+ * changes. Undecided (`passed` undefined) until its first try ends.
+ */
+export class PeriodicCheck {
+  readonly #o: PeriodicCheckOptions;
+  #passed: boolean | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  /** When the last try ended (monotonic ms). */
+  #endedAt = Number.NEGATIVE_INFINITY;
+  #stopped = false;
+
+  constructor(options: PeriodicCheckOptions) {
+    this.#o = options;
+  }
+
+  /** The last try's result: undefined before the first one ends. */
+  get passed(): boolean | undefined {
+    return this.#passed;
+  }
+
+  /** How long ago the last try ended, in ms (Infinity before the first). */
+  sinceLastMs(): number {
+    return performance.now() - this.#endedAt;
+  }
+
+  /** Tries now (a try under way is shared); resolves once it ended, never rejects. */
+  runNow(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (this.#running !== undefined) return this.#running;
+    clearTimeout(this.#timer);
+    this.#running = withDeadline(this.#o.run(), this.#o.deadlineMs)
+      .then(
+        (passed) => this.#record(passed, passed ? undefined : "not ready"),
+        (error: unknown) => this.#record(false, reasonOf(error)),
+      )
+      .finally(() => {
+        this.#running = undefined;
+        this.#endedAt = performance.now();
+        if (this.#stopped) return;
+        this.#timer = setTimeout(() => void this.runNow(), this.#o.every(this.#passed === true));
+        this.#timer.unref();
+      });
+    return this.#running;
+  }
+
+  /** No further tries (one under way ends unrecorded in any timer). */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+  }
+
+  #record(passed: boolean, reason: string | undefined): void {
+    const changed = this.#passed !== passed;
+    this.#passed = passed;
+    if (!changed) return;
+    const { logger, name } = this.#o;
+    if (passed) logger.info({ check: name }, "readiness: check passes");
+    else logger.warn({ check: name, reason }, "readiness: check fails");
+  }
+}
+
+/** Settles with `promise`, or rejects once `ms` passed. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
