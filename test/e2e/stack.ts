@@ -126,7 +126,6 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     logDestination,
     ...(dispatcher === undefined ? {} : { dispatcher }),
     tempDir: `${temp.dir}/tmp`,
-    slackRetry: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 20 },
     noteTakerRetry: fastRetryPolicy,
     jobs: {
       failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
