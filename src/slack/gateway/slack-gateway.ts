@@ -91,10 +91,12 @@ export class SlackGateway implements Gateway {
   /** Counts a failed Slack call and wraps its error for the job layer. */
   #fail(error: unknown, operation: string) {
     const wrapped = toGatewayError(error, operation);
-    this.#o.onError?.(
-      operation,
-      platformErrorOf(error) ?? (wrapped.transient ? "transient" : "failed"),
-    );
+    // A download's trouble (disk_full, unavailable…) is its label: an operator sees which.
+    const label =
+      error instanceof SlackDownloadError
+        ? error.trouble
+        : (platformErrorOf(error) ?? (wrapped.transient ? "transient" : "failed"));
+    this.#o.onError?.(operation, label);
     return wrapped;
   }
 
