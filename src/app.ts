@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type RetryOptions, WebClient } from "@slack/web-api";
+import { WebClient } from "@slack/web-api";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
@@ -8,6 +8,7 @@ import { createHttpSurface, type HttpSurface, type Route } from "./http/http-sur
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
 import {
   createJobs,
+  DiskFullWatch,
   type Jobs,
   type JobsOptions,
   type MediaPort,
@@ -20,7 +21,7 @@ import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { createReadiness } from "./observability/readiness.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
-import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
+import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
@@ -39,7 +40,6 @@ export interface AppDeps {
   dispatcher?: Dispatcher;
   /** Where recordings and DOCX files wait between steps. */
   tempDir?: string;
-  slackRetry?: RetryOptions;
   noteTakerRetry?: RetryPolicy;
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
   /** HTTP server timeouts; tests shorten them rather than wait seconds. */
@@ -49,13 +49,17 @@ export interface AppDeps {
   /** Told of every stage change after the metrics are (benchmarks time the status message). */
   onStageChange?: StageObserver;
   /** Slack's rate budget: tests shorten its waits. */
-  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs">;
+  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend">;
+  /** Opens a download's temp file: tests put a full disk behind it. */
+  openDownloadFile?: OpenFile;
 }
 
 export interface MeetingNotesApp {
   readonly logger: Logger;
   readonly store: Store;
   readonly jobs: Jobs;
+  /** The temp folder's disk as downloads found it: full since when, if it is. */
+  readonly diskFull: DiskFullWatch;
   /** Starts receiving and resumes every active job; resolves with the HTTP port. */
   start(): Promise<number>;
   /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
@@ -136,7 +140,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     fetch: budget.fetchFor("interactive"),
     claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
-    ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
     ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
@@ -148,15 +151,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const botToken = config.slack.botToken;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
   // The job runner's own clients: their calls are paced by the workspace's budget, those
-  // of the urgent one (status changes people wait for) before the others.
+  // of the urgent one (status changes people wait for) before the others. They send
+  // nothing again themselves (the budget re-sends idempotent calls only).
   const backgroundClient = (urgent: boolean) =>
     new WebClient(botToken, {
       slackApiUrl: config.slack.apiUrl,
       logger: toSlackLogger(logger.child({ name: "slack-background" })),
-      retryConfig: deps.slackRetry ?? defaultSlackRetry,
+      retryConfig: defaultSlackRetry,
       rejectRateLimitedCalls: true,
       fetch: budget.fetchFor("background", urgent),
     });
+  // Readiness may read it: the temp folder's disk found full by a download (and since when).
+  const diskFull = new DiskFullWatch();
   const gateway = new SlackGateway({
     client: backgroundClient(false),
     urgentClient: backgroundClient(true),
@@ -165,6 +171,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     ...dispatcher,
     onError: metrics.onSlackError,
+    diskFull,
+    ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
   });
   const media = await openMedia(config, logger);
   jobs = createJobs({
@@ -211,6 +219,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     store,
     jobs: built,
+    diskFull,
     get metricsPort() {
       return metricsPort;
     },

@@ -13,6 +13,7 @@ export {
   uploadOptions,
 } from "./channel-settings.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
+export { DiskFullWatch, isDiskFull } from "./disk-full.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export {
   type CanvasOutcome,

@@ -39,6 +39,11 @@ export const vi: Catalog = {
   "status.elapsed": "Đã chạy {time}",
   "status.took": "Mất {time}",
   "status.retry_hint": "Thử lại sẽ tiếp tục từ chỗ đã dừng.",
+  "status.waiting.slack_files":
+    "Máy chủ tệp của Slack hiện không phản hồi, nên tôi sẽ sớm tự thử tải lại.",
+  "status.waiting.disk_full":
+    "Ổ đĩa nơi tôi lưu bản ghi âm đã đầy: tôi sẽ tự thử lại khi quản trị viên giải phóng dung lượng.",
+  "status.waiting.note_service": "Note Service hiện không phản hồi; tôi sẽ tự tiếp tục thử.",
 
   "stage.queued": "Đang chờ",
   "stage.queued_waiting": "Đang chờ đến lượt (còn {count} trước)",
@@ -69,6 +74,14 @@ export const vi: Catalog = {
   "failure.invalid_input.plain": "Note Service không nhận dữ liệu này.",
   "failure.invalid_input.template": "Mẫu Word không còn nữa.",
   "failure.download_failed": "Tôi không tải được bản ghi âm từ Slack.",
+  "failure.download_refused":
+    "Slack không cho tôi đọc bản ghi âm: hãy mời tôi vào kênh nơi tệp được chia sẻ, hoặc chia sẻ lại tệp ở đây.",
+  "failure.download_unavailable":
+    "Máy chủ tệp của Slack không phản hồi trong thời gian dài, nên tôi đã ngừng thử tải bản ghi âm.",
+  "failure.download_cut":
+    "Việc tải bản ghi âm từ Slack liên tục bị ngắt trước khi xong, nên tôi đã ngừng thử.",
+  "failure.disk_full":
+    "Ổ đĩa nơi tôi lưu bản ghi âm đã đầy; quản trị viên cần giải phóng dung lượng trước.",
   "failure.not_audio":
     "{file} không phải là bản ghi âm, nên tôi không thể tạo biên bản từ tệp này.",
   "failure.unsupported_container":
@@ -77,6 +90,8 @@ export const vi: Catalog = {
     "{file} có định dạng mà Note Service không nhận: hãy lưu lại thành một trong các định dạng {formats} rồi chia sẻ lại.",
   "failure.slack_failed":
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
+  "failure.slack_unavailable":
+    "Slack không phản hồi tôi trong thời gian dài, nên tôi đã ngừng thử.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
   "failure.no_sound": "{file} không có âm thanh, nên không có gì để tạo biên bản.",
   "failure.prepare_failed": "Tôi không đọc được âm thanh của {file}; tệp có thể bị hỏng.",
