@@ -1,0 +1,95 @@
+import { resolve } from "node:path";
+import type { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
+import {
+  isStoreUnavailable,
+  JournalReplay,
+  type ReplayOutcome,
+  RequestJournal,
+  StartNotRecorded,
+} from "../../jobs/index.ts";
+import type { ListenerDeps } from "./deps.ts";
+import { takeKeptUpload } from "./events/start-recordings.ts";
+import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
+
+/** How long a kept upload waits before its thread hears that it waits for the store. */
+export const TELL_WAITING_AFTER_MS = 30_000;
+
+/**
+ * Replays one request the store could not record after Slack's ack (see
+ * `JournalReplay`): an upload is taken as its listener would have taken it, a
+ * `/meeting-notes` job is started in the thread it already opened.
+ */
+export function replayPendingStart(
+  deps: ListenerDeps,
+  client: WebClient,
+  options: { tellAfterMs?: number } = {},
+): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
+  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
+  return (entry) =>
+    entry.kind === "upload"
+      ? takeKeptUpload(deps, client, entry, tellAfterMs)
+      : startKeptThread(deps, entry);
+}
+
+/**
+ * The job of a `/meeting-notes` request whose thread is open: the person heard it would
+ * start once the store is back, and the thread says what becomes of it.
+ */
+async function startKeptThread(
+  deps: ListenerDeps,
+  entry: KeptThreadStart,
+): Promise<ReplayOutcome<PendingStart>> {
+  const { origin, source, options } = entry;
+  try {
+    await deps.jobs.start({ origin, source, options }, entry.attempt);
+    return { done: true };
+  } catch (error) {
+    if (!(error instanceof StartNotRecorded) && !isStoreUnavailable(error)) throw error;
+    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
+    return { done: false, entry: { ...entry, attempt } };
+  }
+}
+
+/**
+ * The request journal lives beside the store: next to the SQLite file (the same volume),
+ * else beside the temp folder (never in it: its clean-up removes files no job names).
+ */
+export function defaultJournalPath(storeUrl: string, tempDir: string): string {
+  if (storeUrl.startsWith("sqlite://")) {
+    return `${resolve(storeUrl.slice("sqlite://".length))}.pending.jsonl`;
+  }
+  return `${resolve(tempDir)}.pending.jsonl`;
+}
+
+export interface PendingStartsOptions {
+  /** The journal's file (beside the store). */
+  path: string;
+  logger: Logger;
+  /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */
+  backoff?: { baseMs: number; maxMs: number };
+  /** How long a kept upload waits before its thread hears so ({@link TELL_WAITING_AFTER_MS}). */
+  tellAfterMs?: number;
+}
+
+/**
+ * The request journal and its replay, for the listeners' `pending`: `bind` gives it the
+ * listeners' deps and the Web API client once they exist, before anything is replayed.
+ */
+export function createPendingStarts(options: PendingStartsOptions) {
+  let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
+    done: false,
+  });
+  const { path, logger, backoff, tellAfterMs } = options;
+  const pending = new JournalReplay({
+    journal: new RequestJournal({ path, schema: pendingStartSchema, logger }),
+    replay: (entry) => replay(entry),
+    logger,
+    ...(backoff === undefined ? {} : { backoff }),
+  });
+  return Object.assign(pending, {
+    bind(deps: ListenerDeps, client: WebClient): void {
+      replay = replayPendingStart(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
+    },
+  });
+}
