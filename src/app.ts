@@ -32,6 +32,7 @@ import {
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
+import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { openStore, type Store } from "./store/index.ts";
@@ -149,7 +150,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     config,
     logger,
     fetch: budget.fetchFor("interactive"),
-    claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
+    claimSignature: claimSignatures(store, logger),
     ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),

@@ -11,6 +11,12 @@ export interface JournalReplayOptions<T extends JournalEntry> {
   journal: RequestJournal<T>;
   /** Carries out one kept request again. Throwing keeps it for the next pass. */
   replay: (entry: T) => Promise<ReplayOutcome<T>>;
+  /**
+   * Told of each entry still kept after a pass that found the store failing (tried or
+   * not), with the entry as it is to be kept: resolves with it, changed if need be (the
+   * person was told that it waits). Throwing keeps it as it was.
+   */
+  waiting?: (entry: T) => Promise<T>;
   logger: Logger;
   /** The wait before the first pass after a request was kept, doubling up to `maxMs`. */
   backoff?: { baseMs: number; maxMs: number };
@@ -29,9 +35,10 @@ const DAY_MS = 24 * 60 * 60_000;
  * the first entry the store cannot take yet; the others wait with it.
  */
 export class JournalReplay<T extends JournalEntry> {
-  readonly #o: Required<Omit<JournalReplayOptions<T>, "backoff">> & {
-    backoff: { baseMs: number; maxMs: number };
-  };
+  readonly #o: Required<Omit<JournalReplayOptions<T>, "backoff" | "waiting">> &
+    Pick<JournalReplayOptions<T>, "waiting"> & {
+      backoff: { baseMs: number; maxMs: number };
+    };
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   /** Passes in a row that left entries behind. */
@@ -117,6 +124,7 @@ export class JournalReplay<T extends JournalEntry> {
           waiting = !outcome.done;
         }
       }
+      if (waiting) await this.#tellWaiting(entries, done, changed);
       const left = await this.#o.journal.settle(done, changed);
       if (done.size > 0)
         this.#o.logger.info({ replayed: done.size, left }, "kept requests replayed");
@@ -126,6 +134,22 @@ export class JournalReplay<T extends JournalEntry> {
       this.#o.logger.error({ err: error }, "the request journal could not be replayed");
       this.#failures += 1;
       this.#again = true;
+    }
+  }
+
+  /** Tells {@link JournalReplayOptions.waiting} of every entry the pass left. */
+  async #tellWaiting(entries: T[], done: Set<string>, changed: Map<string, T>): Promise<void> {
+    const { waiting } = this.#o;
+    if (waiting === undefined) return;
+    for (const entry of entries) {
+      if (this.#stopped || done.has(entry.id)) continue;
+      const current = changed.get(entry.id) ?? entry;
+      try {
+        const next = await waiting(current);
+        if (next !== current) changed.set(entry.id, next);
+      } catch (error) {
+        this.#o.logger.warn({ err: error, entryId: entry.id }, "could not say a request waits");
+      }
     }
   }
 

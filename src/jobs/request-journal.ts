@@ -17,6 +17,12 @@ export interface RequestJournalOptions<T extends JournalEntry> {
   logger: Logger;
   /** The file's largest size in bytes: an entry that would grow it past this is not kept. */
   maxBytes?: number;
+  /**
+   * What makes two entries the same request (one upload delivered twice): a second one is
+   * not appended, it is merged into the first with `merge` (default: the first stays).
+   */
+  keyOf?: (entry: T) => string;
+  merge?: (kept: T, again: T) => T;
 }
 
 /** About a thousand uploads with their typed text: far more than an outage should see. */
@@ -32,22 +38,27 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
  * process, writes are serialised.
  */
 export class RequestJournal<T extends JournalEntry> {
-  readonly #o: Required<RequestJournalOptions<T>>;
+  readonly #o: Required<Omit<RequestJournalOptions<T>, "keyOf">> &
+    Pick<RequestJournalOptions<T>, "keyOf">;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: RequestJournalOptions<T>) {
-    this.#o = { maxBytes: DEFAULT_MAX_BYTES, ...options };
+    this.#o = { maxBytes: DEFAULT_MAX_BYTES, merge: (kept) => kept, ...options };
   }
 
   get path(): string {
     return this.#o.path;
   }
 
-  /** Appends `entry` and flushes it to disk; false when it cannot be kept (full, unwritable). */
+  /**
+   * Appends `entry` and flushes it to disk, or merges it into the same request kept
+   * already; false when it cannot be kept (full, unwritable).
+   */
   keep(entry: T): Promise<boolean> {
     return this.#serial(async () => {
       const line = `${JSON.stringify(entry)}\n`;
       try {
+        if (await this.#merged(entry)) return true;
         const size = await stat(this.#o.path).then(
           (s) => s.size,
           () => 0,
@@ -63,6 +74,18 @@ export class RequestJournal<T extends JournalEntry> {
         return false;
       }
     });
+  }
+
+  /** Merges `entry` into the same request kept already; false when there is none. */
+  async #merged(entry: T): Promise<boolean> {
+    const { keyOf } = this.#o;
+    if (keyOf === undefined) return false;
+    const entries = await this.#entries();
+    const same = entries.find((kept) => keyOf(kept) === keyOf(entry));
+    if (same === undefined) return false;
+    const merged = this.#o.merge(same, entry);
+    if (merged !== same) await this.#rewrite(entries.map((e) => (e === same ? merged : e)));
+    return true;
   }
 
   /** The entries kept and not yet settled, oldest first (none when there is no file). */
@@ -82,16 +105,21 @@ export class RequestJournal<T extends JournalEntry> {
         .filter((entry) => !done.has(entry.id))
         .map((entry) => changed.get(entry.id) ?? entry);
       if (left.length === entries.length && changed.size === 0) return left.length;
-      if (left.length === 0) {
-        await unlink(this.#o.path).catch(() => undefined);
-        return 0;
-      }
-      const next = `${this.#o.path}.next`;
-      await writeSynced(next, left.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
-      await rename(next, this.#o.path);
-      await syncFolder(this.#o.path);
+      await this.#rewrite(left);
       return left.length;
     });
+  }
+
+  /** Replaces the file with `entries` (atomically, flushed), or deletes it when none. */
+  async #rewrite(entries: T[]): Promise<void> {
+    if (entries.length === 0) {
+      await unlink(this.#o.path).catch(() => undefined);
+      return;
+    }
+    const next = `${this.#o.path}.next`;
+    await writeSynced(next, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+    await rename(next, this.#o.path);
+    await syncFolder(this.#o.path);
   }
 
   async #entries(): Promise<T[]> {

@@ -73,6 +73,10 @@ export interface StackOptions {
   runner?: { statusThrottleMs?: number; queueCheckMs?: number };
   /** Told of every job's stage change. */
   onStageChange?: AppDeps["onStageChange"];
+  /** Wraps the store once opened (a test makes it fail for a while). */
+  wrapStore?: AppDeps["wrapStore"];
+  /** The request journal's replay waits and notices, shortened. */
+  journal?: AppDeps["journal"];
 }
 
 /**
@@ -135,6 +139,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
   });
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;

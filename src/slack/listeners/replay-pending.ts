@@ -9,7 +9,7 @@ import {
   StartNotRecorded,
 } from "../../jobs/index.ts";
 import type { ListenerDeps } from "./deps.ts";
-import { takeKeptUpload } from "./events/start-recordings.ts";
+import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
 
 /** How long a kept upload waits before its thread hears that it waits for the store. */
@@ -23,13 +23,40 @@ export const TELL_WAITING_AFTER_MS = 30_000;
 export function replayPendingStart(
   deps: ListenerDeps,
   client: WebClient,
-  options: { tellAfterMs?: number } = {},
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
-  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
   return (entry) =>
-    entry.kind === "upload"
-      ? takeKeptUpload(deps, client, entry, tellAfterMs)
-      : startKeptThread(deps, entry);
+    entry.kind === "upload" ? takeKeptUpload(deps, client, entry) : startKeptThread(deps, entry);
+}
+
+/**
+ * While the store still fails: a kept upload's thread hears once, after `tellAfterMs`,
+ * that it waits for the store. A `/meeting-notes` request was told so in its modal.
+ */
+export function tellPendingWaits(
+  deps: ListenerDeps,
+  client: WebClient,
+  options: { tellAfterMs?: number } = {},
+): (entry: PendingStart) => Promise<PendingStart> {
+  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
+  return async (entry) =>
+    entry.kind === "upload" ? tellKeptUploadWaits(deps, client, entry, tellAfterMs) : entry;
+}
+
+/** One request per upload (and destination): a redelivered event is the same upload. */
+function keyOf(entry: PendingStart): string {
+  return entry.kind === "upload"
+    ? `upload:${entry.origin.channelId}:${entry.file.id}`
+    : `thread:${entry.origin.channelId}:${entry.source.fileId}`;
+}
+
+/**
+ * The same upload kept twice (its two events, or Slack's retry): the first entry stays,
+ * with the claim of the second when only the second holds it, so the job is still made.
+ */
+function merge(kept: PendingStart, again: PendingStart): PendingStart {
+  if (kept.kind !== "upload" || again.kind !== "upload") return kept;
+  if (again.attempt?.claimed !== true || kept.attempt?.claimed === true) return kept;
+  return { ...kept, attempt: again.attempt };
 }
 
 /**
@@ -80,16 +107,19 @@ export function createPendingStarts(options: PendingStartsOptions) {
   let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
     done: false,
   });
+  let waiting: (entry: PendingStart) => Promise<PendingStart> = async (entry) => entry;
   const { path, logger, backoff, tellAfterMs } = options;
   const pending = new JournalReplay({
-    journal: new RequestJournal({ path, schema: pendingStartSchema, logger }),
+    journal: new RequestJournal({ path, schema: pendingStartSchema, logger, keyOf, merge }),
     replay: (entry) => replay(entry),
+    waiting: (entry) => waiting(entry),
     logger,
     ...(backoff === undefined ? {} : { backoff }),
   });
   return Object.assign(pending, {
     bind(deps: ListenerDeps, client: WebClient): void {
-      replay = replayPendingStart(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
+      replay = replayPendingStart(deps, client);
+      waiting = tellPendingWaits(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
     },
   });
 }

@@ -148,14 +148,12 @@ export type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
 /**
  * Takes a file the store could not take when its event came, as the listener would have
  * (the channel's settings as they are now, the same job id when the first attempt got
- * that far); says in its thread what it would have said. While the store still fails, a
- * recording kept for `tellAfterMs` gets one reply in its thread: it waits for the store.
+ * that far); says in its thread what it would have said.
  */
 export async function takeKeptUpload(
   deps: ListenerDeps,
   client: WebClient,
   entry: KeptUpload,
-  tellAfterMs: number,
 ): Promise<KeptOutcome> {
   const { origin } = entry;
   const start: Start = {
@@ -164,39 +162,47 @@ export async function takeKeptUpload(
     bot: await deps.directory.botUserId(),
     mentioned: entry.mentioned,
   };
-  const locale = localeOf(origin.locale);
-  const thread = { channel: origin.channelId, threadTs: origin.threadTs };
   try {
     if (!(await deps.jobs.takesUploads(origin.teamId, origin.channelId))) return { done: true };
     const shared = { file: entry.file, shownName: entry.shownName };
     const notice = await takeFile(deps, shared, start, entry.attempt);
     if (notice !== undefined) {
-      await replyInThread(client, thread, buildFileNotices([notice], locale)).catch(
-        (error: unknown) =>
-          deps.logger.warn({ err: error }, "could not say why a file was not taken"),
+      const thread = { channel: origin.channelId, threadTs: origin.threadTs };
+      const said = buildFileNotices([notice], localeOf(origin.locale));
+      await replyInThread(client, thread, said).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, "could not say why a kept file was not taken"),
       );
     }
     return { done: true };
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
     const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
-    const kept = { ...entry, ...(attempt === undefined ? {} : { attempt }) };
-    const waited = deps.now() - entry.at >= tellAfterMs;
-    const recording = classifyFile(entry.file, deps.jobs.canPrepare).kind === "recording";
-    if (entry.told === true || !waited || !recording) return { done: false, entry: kept };
-    const name = shownNameOf(entry.file) ?? entry.shownName;
-    const told = await replyInThread(
-      client,
-      thread,
-      buildStoreNotice("upload_waiting", name, locale),
-    )
-      .then(() => true)
-      .catch((reason: unknown) => {
-        deps.logger.warn({ err: reason }, "could not say that an upload waits for the store");
-        return false;
-      });
-    return { done: false, entry: { ...kept, told } };
+    return { done: false, entry: { ...entry, ...(attempt === undefined ? {} : { attempt }) } };
   }
+}
+
+/**
+ * A kept recording's thread hears once, when it has waited `tellAfterMs` for the store,
+ * that it will be taken once the store is back. Resolves with the entry as it is to be
+ * kept (`told` once said).
+ */
+export async function tellKeptUploadWaits(
+  deps: ListenerDeps,
+  client: WebClient,
+  entry: KeptUpload,
+  tellAfterMs: number,
+): Promise<KeptUpload> {
+  if (entry.told === true || deps.now() - entry.at < tellAfterMs) return entry;
+  if (classifyFile(entry.file, deps.jobs.canPrepare).kind !== "recording") return entry;
+  const { origin } = entry;
+  const thread = { channel: origin.channelId, threadTs: origin.threadTs };
+  const name = shownNameOf(entry.file) ?? entry.shownName;
+  await replyInThread(
+    client,
+    thread,
+    buildStoreNotice("upload_waiting", name, localeOf(origin.locale)),
+  );
+  return { ...entry, told: true };
 }
 
 /**
