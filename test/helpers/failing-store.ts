@@ -36,6 +36,12 @@ export class StoreFault {
   mode: "none" | "all" | "writes" | "some" = "none";
   methods = new Set<string>();
   failed = 0;
+  readonly #decide: (() => StoreFault["mode"]) | undefined;
+
+  /** `decide`, when given, says the mode at each call instead of `mode` (another process). */
+  constructor(decide?: () => StoreFault["mode"]) {
+    this.#decide = decide;
+  }
 
   /** The store behind this switch. */
   wrap(store: Store): Store {
@@ -55,8 +61,9 @@ export class StoreFault {
   }
 
   #fails(method: string): boolean {
-    if (this.mode === "none" || SPARED.has(method)) return false;
-    if (this.mode === "some") return this.methods.has(method);
-    return this.mode === "all" || WRITES.has(method);
+    const mode = this.#decide?.() ?? this.mode;
+    if (mode === "none" || SPARED.has(method)) return false;
+    if (mode === "some") return this.methods.has(method);
+    return mode === "all" || WRITES.has(method);
   }
 }

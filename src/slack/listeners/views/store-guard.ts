@@ -25,9 +25,9 @@ export function sayingStoreDown(
 ): (args: ViewArgs) => Promise<void> {
   return async (args) => {
     let acked = false;
-    const ack: ViewArgs["ack"] = (response) => {
+    const ack: ViewArgs["ack"] = (...response) => {
       acked = true;
-      return args.ack(response);
+      return args.ack(...response);
     };
     try {
       await handler({ ...args, ack });
