@@ -59,10 +59,22 @@ export const keptThreadStartSchema = z.object({
 });
 export type KeptThreadStart = z.infer<typeof keptThreadStartSchema>;
 
+/**
+ * The workspace removed the app while the store could not delete its data: deleted once
+ * the store is back (team and enterprise ids only).
+ */
+export const keptForgetSchema = z.object({
+  kind: z.literal("forget"),
+  id: z.string().min(1),
+  at: z.number(),
+  teamIds: z.array(z.string().min(1)).min(1),
+});
+
 /** A request Slack was told was taken, kept in the journal until the store records it. */
 export const pendingStartSchema = z.discriminatedUnion("kind", [
   keptUploadSchema,
   keptThreadStartSchema,
+  keptForgetSchema,
 ]);
 export type PendingStart = z.infer<typeof pendingStartSchema>;
 

@@ -18,14 +18,33 @@ export const TELL_WAITING_AFTER_MS = 30_000;
 /**
  * Replays one request the store could not record after Slack's ack (see
  * `JournalReplay`): an upload is taken as its listener would have taken it, a
- * `/meeting-notes` job is started in the thread it already opened.
+ * `/meeting-notes` job is started in the thread it already opened, a removed workspace's
+ * data is deleted.
  */
 export function replayPendingStart(
   deps: ListenerDeps,
   client: WebClient,
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
-  return (entry) =>
-    entry.kind === "upload" ? takeKeptUpload(deps, client, entry) : startKeptThread(deps, entry);
+  return async (entry) => {
+    if (entry.kind === "upload") return takeKeptUpload(deps, client, entry);
+    if (entry.kind === "thread") return startKeptThread(deps, entry);
+    return forgetKept(deps, entry.teamIds);
+  };
+}
+
+/** An uninstall the store could not carry out: everything of the install is deleted now. */
+async function forgetKept(
+  deps: ListenerDeps,
+  teamIds: string[],
+): Promise<ReplayOutcome<PendingStart>> {
+  try {
+    await deps.jobs.forgetInstall(teamIds);
+    deps.logger.warn({ teamIds }, "the removed workspace's data is deleted (kept request)");
+    return { done: true };
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    return { done: false };
+  }
 }
 
 /**
@@ -44,9 +63,9 @@ export function tellPendingWaits(
 
 /** One request per upload (and destination): a redelivered event is the same upload. */
 function keyOf(entry: PendingStart): string {
-  return entry.kind === "upload"
-    ? `upload:${entry.origin.channelId}:${entry.file.id}`
-    : `thread:${entry.origin.channelId}:${entry.source.fileId}`;
+  if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
+  if (entry.kind === "thread") return `thread:${entry.origin.channelId}:${entry.source.fileId}`;
+  return `forget:${entry.teamIds.join(",")}`;
 }
 
 /**

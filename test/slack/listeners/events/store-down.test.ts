@@ -1,20 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { workspaceLeft } from "../../../../src/slack/listeners/events/app-uninstalled.ts";
 import {
   startRecordings,
   takeKeptUpload,
   tellKeptUploadWaits,
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
 import type { KeptUpload } from "../../../../src/slack/listeners/pending-starts.ts";
+import { replayPendingStart } from "../../../../src/slack/listeners/replay-pending.ts";
 import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildStoreNotice } from "../../../../src/slack/views/index.ts";
 import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { StoreFault } from "../../../helpers/failing-store.ts";
 import {
   ALICE,
+  buildEventArgs,
   buildListenerDeps,
   CHANNEL,
   fixtureIds,
   type ListenerKit,
+  startJob,
   TEAM,
 } from "../../../helpers/listener-args.ts";
 
@@ -100,5 +104,24 @@ describe("an upload the store cannot take", () => {
     expect(await takeKeptUpload(kit.deps, kit.client, told)).toEqual({ done: true });
     const jobs = await kit.jobs.listByChannel(TEAM, CHANNEL);
     expect(jobs.map((job) => job.options.contextText)).toEqual(["Agenda"]);
+  });
+});
+
+describe("an uninstall the store cannot carry out", () => {
+  it("is kept, and the workspace's data is deleted when it is replayed", async () => {
+    down = "none";
+    const job = await startJob(kit, { teamId: TEAM });
+    down = "all";
+    const body = { team_id: TEAM, event: { type: "app_uninstalled" } };
+    await workspaceLeft(kit.deps)(buildEventArgs<"app_uninstalled">(kit, body));
+    const [kept] = kit.kept;
+    expect(kept).toMatchObject({ kind: "forget", teamIds: [TEAM] });
+    if (kept === undefined) throw new Error("nothing kept");
+    const replay = replayPendingStart(kit.deps, kit.client);
+    expect(await replay(kept)).toEqual({ done: false });
+    down = "none";
+    expect(await kit.jobs.get(job.id)).toBeDefined();
+    expect(await replay(kept)).toEqual({ done: true });
+    expect(await kit.jobs.get(job.id)).toBeUndefined();
   });
 });
