@@ -7,7 +7,8 @@ import type { Store } from "../store/index.ts";
  * replay, and in this process too: while the store fails, a replay to this replica is still
  * refused, and Slack's request goes on to its listener, which keeps what the store cannot
  * take (an upload) or says why it cannot be done (a click), instead of a 500 that Slack
- * retries for a few minutes only, and never for a click.
+ * retries three times within five minutes and counts against the app
+ * (https://docs.slack.dev/apis/events-api/, "Retries"), and never retries for a click.
  */
 export function claimSignatures(store: Store, logger: Logger) {
   const here = new BriefClaims();

@@ -34,9 +34,13 @@ export interface SharedFiles {
  * reacts to its own files. The channel's settings apply, and nothing happens in a channel
  * that turned automatic notes off.
  *
- * Bolt acked the event before this runs, and Slack sends an acked event no more: a file
+ * Bolt acked the event before this runs (App.processEvent acks events before any
+ * listener, in both modes), and Slack sends an acked event no more: it retries only a
+ * delivery that failed or took over 3 s, three times (at once, after 1 minute, after 5),
+ * and disables an app that answers fewer than 5 % of its events in an hour
+ * (https://docs.slack.dev/apis/events-api/, "Failure conditions", "Retries"). So a file
  * the store cannot take now is kept in the request journal and taken from there once the
- * store is back ({@link takeKeptUpload}), so the upload is never lost.
+ * store is back ({@link takeKeptUpload}), however long that takes: never lost.
  */
 export async function startRecordings(
   deps: ListenerDeps,
