@@ -111,20 +111,21 @@ export class JournalReplay<T extends JournalEntry> {
       const entries = await this.#o.journal.read();
       const done = new Set<string>();
       const changed = new Map<string, T>();
-      let waiting = false;
+      // The store still fails: the entries after the first one it refused wait with it.
+      let blocked = false;
       for (const entry of entries) {
         if (this.#stopped) break;
         if (this.#o.now() - entry.at > this.#o.maxAgeMs) {
           this.#o.logger.error({ entryId: entry.id }, "a kept request was too old to replay");
           done.add(entry.id);
-        } else if (!waiting) {
+        } else if (!blocked) {
           const outcome = await this.#replayOne(entry);
           if (outcome.done) done.add(entry.id);
           else if (outcome.entry !== undefined) changed.set(entry.id, outcome.entry);
-          waiting = !outcome.done;
+          blocked = !outcome.done;
         }
       }
-      if (waiting) await this.#tellWaiting(entries, done, changed);
+      if (blocked) await this.#tellWaiting(entries, done, changed);
       const left = await this.#o.journal.settle(done, changed);
       if (done.size > 0)
         this.#o.logger.info({ replayed: done.size, left }, "kept requests replayed");
