@@ -24,10 +24,16 @@ import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { registerListeners } from "./slack/listeners/index.ts";
+import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
+import {
+  createPendingStarts,
+  defaultJournalPath,
+  type PendingStartsOptions,
+} from "./slack/listeners/replay-pending.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
+import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { openStore, type Store } from "./store/index.ts";
@@ -52,6 +58,14 @@ export interface AppDeps {
   slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend">;
   /** Opens a download's temp file: tests put a full disk behind it. */
   openDownloadFile?: OpenFile;
+  /** Wraps the store once opened (tests make it fail for a while). */
+  wrapStore?: (store: Store) => Store;
+  /**
+   * The request journal (what the store could not record after Slack's ack): its file
+   * (default beside the store), the replay's waits, and how long a kept upload waits before
+   * its thread hears that it waits for the store. Tests shorten them.
+   */
+  journal?: Partial<Pick<PendingStartsOptions, "path" | "backoff" | "tellAfterMs">>;
 }
 
 export interface MeetingNotesApp {
@@ -94,7 +108,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ],
     ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
   });
-  const store = await openStore(config.storeUrl, { logger: logger.child({ name: "store" }) });
+  const opened = await openStore(config.storeUrl, { logger: logger.child({ name: "store" }) });
+  const store = deps.wrapStore?.(opened) ?? opened;
   const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
@@ -139,7 +154,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     config,
     logger,
     fetch: budget.fetchFor("interactive"),
-    claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
+    claimSignature: claimSignatures(store, logger),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
     ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
@@ -175,6 +190,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
   });
   const media = await openMedia(config, logger);
+  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   jobs = createJobs({
     store,
     media,
@@ -182,7 +198,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     gateway,
     schedule: createPollSchedule({ initialMs: config.poll.initialMs, maxMs: config.poll.maxMs }),
     logger,
-    tempDir: deps.tempDir ?? defaultTempDir(config.storeUrl),
+    tempDir,
     retentionMs: config.retentionDays * DAY_MS,
     admission: config.fairUse,
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
@@ -194,14 +210,22 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
   const respond = createResponder({ logger, ...dispatcher });
-  registerListeners(bolt.app, {
+  const pending = createPendingStarts({
+    ...deps.journal,
+    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    logger: logger.child({ name: "request-journal" }),
+  });
+  const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     directory,
     permissions: new Permissions(directory),
     respond,
     logger,
     now: Date.now,
-  });
+    pending,
+  };
+  registerListeners(bolt.app, listenerDeps);
+  pending.bind(listenerDeps, client);
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
     createHttpSurface({
@@ -230,6 +254,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
       await bolt.start();
       const resumed = await built.runner.start();
+      // What a run killed while the store was down kept: taken now, then as kept.
+      pending.start();
       const mode = config.slack.appToken === undefined ? "http" : "socket";
       logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
       return port;
@@ -237,6 +263,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     async idle() {
       for (;;) {
         await bolt.handling.idle();
+        await pending.settled();
         await built.runner.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
@@ -253,6 +280,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       await withTimeout(bolt.handling.idle(), LISTENERS_STOP_MS, "listeners still running").catch(
         () => logger.warn("stopping with Slack requests still in hand"),
       );
+      await pending.stop();
       await built.runner.stop();
       await store.close();
       logger.info("meeting-notes stopped");

@@ -30,13 +30,26 @@ export {
   type CommandRefusal,
   type CommandResult,
   JobService,
+  type StartAttempt,
   type StartResult,
   type UploadResult,
 } from "./job-service.ts";
+export {
+  JournalReplay,
+  type JournalReplayOptions,
+  type ReplayOutcome,
+} from "./journal-replay.ts";
 export type { MediaPort, PrepareOutcome } from "./media-port.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
+export { type JournalEntry, RequestJournal } from "./request-journal.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";
+export { StartNotRecorded } from "./start-jobs.ts";
 export { defaultStageLimits, type StageLimits } from "./step.ts";
+export {
+  isStoreUnavailable,
+  markStoreFailures,
+  StoreUnavailableError,
+} from "./store-unavailable.ts";
 export type { StoredTemplate, TemplateScope } from "./templates.ts";
 export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

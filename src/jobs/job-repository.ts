@@ -30,6 +30,11 @@ export class JobRepository {
     this.#logger = options.logger;
   }
 
+  /** The same repository over another view of the store (the job service's, say). */
+  over(store: Store): JobRepository {
+    return new JobRepository(store, { retentionMs: this.#retentionMs, logger: this.#logger });
+  }
+
   async get(id: string): Promise<Job | undefined> {
     const raw = await this.#store.get<unknown>("jobs", id);
     if (raw === undefined) return undefined;

@@ -83,6 +83,10 @@ export interface StackOptions {
   failurePolicy?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Opens each download's temp file: a test puts a full disk behind it. */
   openDownloadFile?: AppDeps["openDownloadFile"];
+  /** Wraps the store once opened (a test makes it fail for a while). */
+  wrapStore?: AppDeps["wrapStore"];
+  /** The request journal's replay waits and notices, shortened. */
+  journal?: AppDeps["journal"];
 }
 
 /**
@@ -151,6 +155,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(options.openDownloadFile === undefined
       ? {}
       : { openDownloadFile: options.openDownloadFile }),
+    ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
   });
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;

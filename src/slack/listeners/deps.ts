@@ -3,6 +3,7 @@ import type { JobService } from "../../jobs/index.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
+import type { PendingStarts } from "./pending-starts.ts";
 
 /** What every listener may use. Listeners validate, call the job service, reply — no more. */
 export interface ListenerDeps {
@@ -14,4 +15,6 @@ export interface ListenerDeps {
   respond: Responder;
   logger: Logger;
   now: () => number;
+  /** Keeps what the store could not record after Slack's ack, to be replayed later. */
+  pending: PendingStarts;
 }

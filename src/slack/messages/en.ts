@@ -334,6 +334,15 @@ export const en = {
   "notice.working":
     "Working on it: Slack is slow to answer right now. You can close this, I will finish anyway and tell you how it went.",
   "notice.not_done": "I could not do that:",
+  // The bot's storage failed: a click or form not applied, an upload kept for later.
+  "store.unavailable":
+    "I could not do that just now: my storage is not answering. Try again in a minute.",
+  "store.upload_waiting":
+    "I have {file}: I will start on it as soon as my storage is working again.",
+  "store.upload_lost":
+    "I could not take {file}: my storage is not working. Share it again in a few minutes.",
+  "new_notes.pending":
+    "The notes will start in a thread in {channel} as soon as my storage is working again.",
   "new_notes.started": "The notes are on their way: they will appear in a thread in {channel}.",
   "new_notes.already": "Notes for this recording are already being made in {channel}.",
   "speakers.saved": "Thanks! The notes are being written with these names.",

@@ -321,6 +321,14 @@ export const vi: Catalog = {
   "notice.working":
     "Đang xử lý: lúc này Slack phản hồi chậm. Bạn có thể đóng cửa sổ này, tôi vẫn sẽ làm xong và báo cho bạn kết quả.",
   "notice.not_done": "Tôi không làm được việc đó:",
+  "store.unavailable":
+    "Lúc này tôi chưa làm được việc đó: bộ lưu trữ của tôi không phản hồi. Hãy thử lại sau một phút.",
+  "store.upload_waiting":
+    "Tôi đã nhận {file}: tôi sẽ bắt đầu ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
+  "store.upload_lost":
+    "Tôi không nhận được {file}: bộ lưu trữ của tôi đang không hoạt động. Hãy chia sẻ lại sau vài phút.",
+  "new_notes.pending":
+    "Biên bản sẽ bắt đầu trong một luồng ở {channel} ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
   "new_notes.started": "Biên bản đang được chuẩn bị: sẽ xuất hiện trong một luồng ở {channel}.",
   "new_notes.already": "Biên bản cho bản ghi âm này đang được làm trong {channel}.",
   "speakers.saved": "Cảm ơn bạn! Biên bản đang được viết với những tên này.",
