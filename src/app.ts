@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type RetryOptions, WebClient } from "@slack/web-api";
+import { WebClient } from "@slack/web-api";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { Config } from "./config.ts";
@@ -8,6 +8,7 @@ import { createHttpSurface, type HttpSurface, type Route } from "./http/http-sur
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
 import {
   createJobs,
+  DiskFullWatch,
   type Jobs,
   type JobsOptions,
   type MediaPort,
@@ -21,14 +22,20 @@ import { createAppReadiness, type ReadinessTuning } from "./observability/app-re
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
-import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
+import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { registerListeners } from "./slack/listeners/index.ts";
+import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
+import {
+  createPendingStarts,
+  defaultJournalPath,
+  type PendingStartsOptions,
+} from "./slack/listeners/replay-pending.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
+import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
@@ -42,7 +49,6 @@ export interface AppDeps {
   dispatcher?: Dispatcher;
   /** Where recordings and DOCX files wait between steps. */
   tempDir?: string;
-  slackRetry?: RetryOptions;
   noteTakerRetry?: RetryPolicy;
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
   /** HTTP server timeouts; tests shorten them rather than wait seconds. */
@@ -52,7 +58,17 @@ export interface AppDeps {
   /** Told of every stage change after the metrics are (benchmarks time the status message). */
   onStageChange?: StageObserver;
   /** Slack's rate budget: tests shorten its waits. */
-  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs">;
+  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend">;
+  /** Opens a download's temp file: tests put a full disk behind it. */
+  openDownloadFile?: OpenFile;
+  /** Wraps the store once opened (tests make it fail for a while). */
+  wrapStore?: (store: Store) => Store;
+  /**
+   * The request journal (what the store could not record after Slack's ack): its file
+   * (default beside the store), the replay's waits, and how long a kept upload waits before
+   * its thread hears that it waits for the store. Tests shorten them.
+   */
+  journal?: Partial<Pick<PendingStartsOptions, "path" | "backoff" | "tellAfterMs">>;
   /** Redis: the deadline of one store call (default 2 s); tests shorten it. */
   storeTimeoutMs?: number;
   /** The readiness checks' pace and the disk's floor; tests change them. */
@@ -65,6 +81,8 @@ export interface MeetingNotesApp {
   readonly logger: Logger;
   readonly store: Store;
   readonly jobs: Jobs;
+  /** The temp folder's disk as downloads found it: full since when, if it is. */
+  readonly diskFull: DiskFullWatch;
   /** Starts receiving and resumes every active job; resolves with the HTTP port. */
   start(): Promise<number>;
   /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
@@ -99,10 +117,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ],
     ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
   });
-  const store = await openStore(config.storeUrl, {
+  const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
     ...(deps.storeTimeoutMs === undefined ? {} : { timeoutMs: deps.storeTimeoutMs }),
   });
+  const store = deps.wrapStore?.(opened) ?? opened;
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
   const noteTaker = new NoteTakerClient({
@@ -125,10 +144,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     queues: () => jobs?.runner.stats() ?? { scheduled: 0, running: 0, queued: 0 },
     ...socketMode,
   });
+  // Downloads record a write that found the disk full; readiness reads it.
+  const diskFull = new DiskFullWatch();
   const readiness = createAppReadiness({
     config,
     store,
     tempDir,
+    diskFullSince: () => diskFull.fullSince,
     logger,
     storeResetAt: () => jobs?.reset.recentResetAt(),
     tuning: deps.readiness,
@@ -153,8 +175,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     config,
     logger,
     fetch: budget.fetchFor("interactive"),
-    claimSignature: (signature, ttlMs) => store.claimBriefly(`slack-signature:${signature}`, ttlMs),
-    ...(deps.slackRetry === undefined ? {} : { retryConfig: deps.slackRetry }),
+    claimSignature: claimSignatures(store, logger),
     onListenerError: (error) =>
       metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
     ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
@@ -165,15 +186,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const botToken = config.slack.botToken;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
   // The job runner's own clients: their calls are paced by the workspace's budget, those
-  // of the urgent one (status changes people wait for) before the others.
+  // of the urgent one (status changes people wait for) before the others. They send
+  // nothing again themselves (the budget re-sends idempotent calls only).
   const backgroundClient = (urgent: boolean) =>
     new WebClient(botToken, {
       slackApiUrl: config.slack.apiUrl,
       logger: toSlackLogger(logger.child({ name: "slack-background" })),
-      retryConfig: deps.slackRetry ?? defaultSlackRetry,
+      retryConfig: defaultSlackRetry,
       rejectRateLimitedCalls: true,
       fetch: budget.fetchFor("background", urgent),
     });
+  // Readiness may read it: the temp folder's disk found full by a download (and since when).
   const gateway = new SlackGateway({
     client: backgroundClient(false),
     urgentClient: backgroundClient(true),
@@ -182,6 +205,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     ...dispatcher,
     onError: metrics.onSlackError,
+    diskFull,
+    ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
   });
   const media = await openMedia(config, logger);
   jobs = createJobs({
@@ -208,7 +233,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const { reset } = jobs;
   const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
   const respond = createResponder({ logger, ...dispatcher });
-  registerListeners(bolt.app, {
+  const pending = createPendingStarts({
+    ...deps.journal,
+    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    logger: logger.child({ name: "request-journal" }),
+  });
+  const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     directory,
     permissions: new Permissions(directory),
@@ -216,7 +246,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     now: Date.now,
     storeResetNotice: (teamId, userId) => reset.noticeFor(teamId, userId),
-  });
+    pending,
+  };
+  registerListeners(bolt.app, listenerDeps);
+  pending.bind(listenerDeps, client);
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
     createHttpSurface({
@@ -234,6 +267,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     store,
     jobs: built,
+    diskFull,
     get metricsPort() {
       return metricsPort;
     },
@@ -248,6 +282,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       const resumed = await built.runner.start();
+      // What a run killed while the store was down kept: taken now, then as kept.
+      pending.start();
       await firstChecks;
       const mode = config.slack.appToken === undefined ? "http" : "socket";
       logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
@@ -256,6 +292,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     async idle() {
       for (;;) {
         await bolt.handling.idle();
+        await pending.settled();
         await built.runner.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
@@ -273,6 +310,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       await withTimeout(bolt.handling.idle(), LISTENERS_STOP_MS, "listeners still running").catch(
         () => logger.warn("stopping with Slack requests still in hand"),
       );
+      await pending.stop();
       await built.runner.stop();
       await built.reset.stop();
       await store.close();

@@ -1,11 +1,12 @@
 import type { Dialog, Progress, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary } from "./job.ts";
+import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job.ts";
 
 /**
  * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
  * records what happened through an event, so every state change is testable without I/O.
  */
 export type JobEvent =
+  | { type: "status_posting"; at: number }
   | { type: "status_posted"; ts: string }
   | { type: "admission_waiting"; ahead: number; wakeAt: number }
   | { type: "download_started"; tempPath: string }
@@ -53,7 +54,7 @@ export type JobEvent =
       transcriptFileIds?: string[];
     }
   | { type: "delivered" }
-  | { type: "retry_later"; wakeAt: number }
+  | { type: "retry_later"; wakeAt: number; waiting?: WaitReason }
   | { type: "failed"; failure: Failure; retryable: boolean }
   | { type: "canceled"; by: string }
   | { type: "retried" }

@@ -9,12 +9,17 @@ import {
   NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "../notetaker/index.ts";
+import { isDiskFull } from "./disk-full.ts";
 import { GatewayError } from "./gateway.ts";
-import type { Failure } from "./job.ts";
+import type { Failure, WaitReason } from "./job.ts";
 
-/** What the runner does about an error thrown by a step. */
+/**
+ * What the runner does about an error thrown by a step; a wait says why when the status
+ * message can tell the person something useful (not for Slack's own API: the message
+ * cannot be drawn while Slack fails).
+ */
 export type FailureDecision =
-  | { kind: "retry_later"; delayMs: number }
+  | { kind: "retry_later"; delayMs: number; waiting?: WaitReason }
   | { kind: "fail"; failure: Failure; retryable: boolean };
 
 /** Raised by steps for failures that are already decided (no speech, bad download…). */
@@ -70,21 +75,36 @@ export function decideFailure(
     const code = error.what === "dialog" ? "dialog_too_large" : "docx_too_large";
     return fail(code, false, String(Math.floor(error.maxBytes / (1024 * 1024))));
   }
-  if (error instanceof GatewayError && !error.transient) return fail("slack_failed", true);
-  const transientCode =
-    error instanceof NoteTakerTransientError
-      ? "unavailable"
-      : error instanceof GatewayError
-        ? "slack_failed"
-        : "internal";
-  if (attempts + 1 >= options.maxAttempts) return fail(transientCode, true);
+  if (error instanceof GatewayError && !error.transient) {
+    return fail(error.failure ?? "slack_failed", true);
+  }
+  const { code, waiting } = transientCause(error);
+  if (attempts + 1 >= options.maxAttempts) return fail(code, true);
   const serverWait =
     error instanceof NoteTakerTransientError || error instanceof GatewayError
       ? error.retryAfterMs
       : undefined;
   const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempts);
   const jitter = 1 + 0.2 * (options.random ?? Math.random)();
-  return { kind: "retry_later", delayMs: Math.round(Math.max(backoff * jitter, serverWait ?? 0)) };
+  const delayMs = Math.round(Math.max(backoff * jitter, serverWait ?? 0));
+  return { kind: "retry_later", delayMs, ...(waiting === undefined ? {} : { waiting }) };
+}
+
+/**
+ * A failure that may clear up by itself: what the job fails with if it never does, and why
+ * it waits meanwhile. A full disk is named wherever the write was (a download, FFmpeg's
+ * output, the DOCX): an admin must free space, and the job goes on by itself once they do.
+ */
+function transientCause(error: unknown): { code: Failure["code"]; waiting?: WaitReason } {
+  if (isDiskFull(error)) return { code: "disk_full", waiting: "disk_full" };
+  if (error instanceof NoteTakerTransientError) {
+    return { code: "unavailable", waiting: "note_service" };
+  }
+  if (error instanceof GatewayError) {
+    const code = error.failure ?? "slack_unavailable";
+    return error.waiting === undefined ? { code } : { code, waiting: error.waiting };
+  }
+  return { code: "internal" };
 }
 
 function fail(code: Failure["code"], retryable: boolean, detail?: string): FailureDecision {

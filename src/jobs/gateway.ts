@@ -1,5 +1,5 @@
 import type { Dialog, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { CanvasRefusal, Job } from "./job.ts";
+import type { CanvasRefusal, Failure, Job, WaitReason } from "./job.ts";
 
 /** What of a job's delivery is already in its thread, as Slack shows it. */
 export interface DeliveredState {
@@ -43,9 +43,17 @@ export interface Gateway {
    * `progress` figure, possibly before Slack has it (a figure lost costs nothing, and a
    * newer state is always drawn after it). `latest` reads the job's record as it is now:
    * asked once the draw is on screen, and a newer state it finds (another replica moved the
-   * job on while this draw waited) is drawn after it.
+   * job on while this draw waited) is drawn after it. `statusMayExist`: with `statusTs`
+   * unset, an earlier try to post the message may have reached Slack (its outcome unknown),
+   * so the thread is read for it before a message is posted; by default, whenever the record
+   * holds the intent (`statusPostingAt`).
    */
-  showStatus(job: Job, mode?: StatusMode, latest?: () => Promise<Job | undefined>): Promise<string>;
+  showStatus(
+    job: Job,
+    mode?: StatusMode,
+    latest?: () => Promise<Job | undefined>,
+    statusMayExist?: boolean,
+  ): Promise<string>;
   /**
    * Streams the job's source recording from Slack to `destPath`, refusing it past
    * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.
@@ -102,6 +110,16 @@ export interface Gateway {
   findDelivered(job: Job): Promise<DeliveredState>;
 }
 
+export interface GatewayErrorOptions {
+  transient: boolean;
+  retryAfterMs?: number | undefined;
+  /** What the job fails with when this is final (default `slack_failed`, `slack_unavailable`). */
+  failure?: Failure["code"] | undefined;
+  /** Why the job waits while it is transient, when the status message can say it. */
+  waiting?: WaitReason | undefined;
+  cause?: unknown;
+}
+
 /** A Slack call failed; the gateway wraps its errors in this so the runner can say so. */
 export class GatewayError extends Error {
   readonly code = "gateway_failed";
@@ -109,14 +127,20 @@ export class GatewayError extends Error {
   readonly transient: boolean;
   /** Slack's `Retry-After` when it rate-limited the call: no try again before it. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * The failure this becomes when trying again cannot help or the tries run out; undefined
+   * for a Web API call (`slack_failed` when refused, `slack_unavailable` when tries ran out).
+   */
+  readonly failure: Failure["code"] | undefined;
+  /** Why the job waits before trying again, for its status message (a download's trouble). */
+  readonly waiting: WaitReason | undefined;
 
-  constructor(
-    message: string,
-    options: { transient: boolean; retryAfterMs?: number | undefined; cause?: unknown },
-  ) {
+  constructor(message: string, options: GatewayErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = this.constructor.name;
     this.transient = options.transient;
     this.retryAfterMs = options.retryAfterMs;
+    this.failure = options.failure;
+    this.waiting = options.waiting;
   }
 }

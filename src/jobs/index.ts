@@ -13,6 +13,7 @@ export {
   uploadOptions,
 } from "./channel-settings.ts";
 export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
+export { DiskFullWatch, isDiskFull } from "./disk-full.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
 export {
   type CanvasOutcome,
@@ -29,14 +30,22 @@ export {
   type CommandRefusal,
   type CommandResult,
   JobService,
+  type StartAttempt,
   type StartResult,
   type UploadResult,
 } from "./job-service.ts";
+export {
+  JournalReplay,
+  type JournalReplayOptions,
+  type ReplayOutcome,
+} from "./journal-replay.ts";
 export type { MediaPort, PrepareOutcome } from "./media-port.ts";
 export type { NoteTakerPort } from "./note-taker-port.ts";
 export { type KnownJob, RecentJobs } from "./recent-jobs.ts";
+export { type JournalEntry, RequestJournal } from "./request-journal.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
 export { summarizeSpeakers } from "./speaker-summary.ts";
+export { StartNotRecorded } from "./start-jobs.ts";
 export { defaultStageLimits, type StageLimits } from "./step.ts";
 export {
   DEFAULT_STORE_RESET_TIMINGS,
@@ -45,5 +54,10 @@ export {
   type StoreResetTimings,
   StoreResetWatch,
 } from "./store-reset.ts";
+export {
+  isStoreUnavailable,
+  markStoreFailures,
+  StoreUnavailableError,
+} from "./store-unavailable.ts";
 export type { StoredTemplate, TemplateScope } from "./templates.ts";
 export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";

@@ -36,6 +36,16 @@ export class JobRepository {
     this.#onSeen = options.onSeen;
   }
 
+  /** The same repository over another view of the store (the job service's, say). */
+  over(store: Store): JobRepository {
+    const onSeen = this.#onSeen === undefined ? {} : { onSeen: this.#onSeen };
+    return new JobRepository(store, {
+      retentionMs: this.#retentionMs,
+      logger: this.#logger,
+      ...onSeen,
+    });
+  }
+
   async get(id: string): Promise<Job | undefined> {
     const raw = await this.#store.get<unknown>("jobs", id);
     if (raw === undefined) return undefined;

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { SpeakerMapEntry } from "../notetaker/index.ts";
-import { checkRecording, type StartRefusal } from "../recordings/index.ts";
 import type { Store } from "../store/index.ts";
 import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
@@ -25,25 +24,17 @@ import {
 import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
 import { ModalMemory } from "./modal-memory.ts";
 import type { JobRunner } from "./runner.ts";
+import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
+import { markStoreFailures } from "./store-unavailable.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
 import { canTransition, type JobEvent } from "./transitions.ts";
 import { withLease } from "./with-lease.ts";
 import { WorkspaceData } from "./workspace-data.ts";
 
-/**
- * The claim on a recording in a conversation: the upload itself (a file in a conversation),
- * not the install it reached us through (Slack Connect and org-wide installs deliver one
- * upload with several `team_id`s).
- */
-const uploadKey = (channelId: string, fileId: string) => `upload:${channelId}:${fileId}`;
-
 /** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
 const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
-export type StartResult =
-  | { status: "created"; job: Job }
-  | { status: "duplicate" }
-  | { status: "refused"; reason: StartRefusal };
+export type { StartAttempt, StartResult } from "./start-jobs.ts";
 /** An upload's outcome: also `off` in a channel that turned automatic notes off. */
 export type UploadResult = StartResult | { status: "off" };
 
@@ -87,6 +78,7 @@ export class JobService {
   readonly #workspaces: WorkspaceData;
   readonly #templates: Templates;
   readonly #settings: ChannelSettingsStore;
+  readonly #starts: JobStarts;
   /** What modals keep between Slack's requests (a submission's answer, other pages' input). */
   readonly modals: ModalMemory;
 
@@ -96,6 +88,8 @@ export class JobService {
   }
 
   constructor(options: JobServiceOptions) {
+    // Whatever the store fails at reaches the Slack layer as a StoreUnavailableError.
+    const store = markStoreFailures(options.store);
     this.#o = {
       dedupeTtlMs: 36 * 60 * 60_000,
       regenerateCooldownMs: 60_000,
@@ -103,37 +97,41 @@ export class JobService {
       newId: randomUUID,
       canPrepare: false,
       ...options,
+      store,
+      repo: options.repo.over(store),
     };
-    this.#workspaces = new WorkspaceData(this.#o.store, this.#o.logger);
+    this.#workspaces = new WorkspaceData(store, this.#o.logger);
     this.#templates = new Templates({
-      store: this.#o.store,
+      store,
       retentionMs: this.#o.retentionMs,
       now: this.#o.now,
       workspaces: this.#workspaces,
     });
-    const { store } = this.#o;
     this.#settings = new ChannelSettingsStore({
       store,
       workspaces: this.#workspaces,
       templates: this.#templates,
     });
     this.modals = new ModalMemory(store, this.#workspaces);
+    this.#starts = new JobStarts({ ...this.#o, workspaces: this.#workspaces });
   }
 
   /**
    * Starts a job for a recording uploaded to a channel, with the channel's settings and the
    * text typed with the upload as context; nothing in a channel that turned automatic
-   * notes off.
+   * notes off. Throws {@link StartNotRecorded} when the store fails: starting again with
+   * its `attempt` as `resume` makes that job, once.
    */
-  async startFromUpload(input: {
-    origin: Origin;
-    source: SourceFile;
-    text: string | undefined;
-  }): Promise<UploadResult> {
+  async startFromUpload(
+    input: { origin: Origin; source: SourceFile; text: string | undefined },
+    resume?: StartAttempt,
+  ): Promise<UploadResult> {
     const { origin, source, text } = input;
-    const settings = await this.#settings.get(origin.teamId, origin.channelId);
+    const settings = await this.#settings.get(origin.teamId, origin.channelId).catch((error) => {
+      throw new StartNotRecorded(resume ?? { jobId: this.#o.newId(), claimed: false }, error);
+    });
     if (!settings.autoTranscribe) return { status: "off" };
-    return this.start({ origin, source, options: uploadOptions(settings, text) });
+    return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
   }
 
   /** Whether uploads to the channel start jobs (it did not turn automatic notes off). */
@@ -144,22 +142,14 @@ export class JobService {
   /**
    * Starts a job for a recording, once per upload (`channel:file`) however often, and
    * through however many installs, Slack delivers the event. Checks the recording against
-   * the Note Service's rules first.
+   * the Note Service's rules first. Throws {@link StartNotRecorded} when the store fails;
+   * `resume` is the attempt it gave, to make that same job.
    */
-  async start(input: {
-    origin: Origin;
-    source: SourceFile;
-    options: JobOptions;
-  }): Promise<StartResult> {
-    const { origin, source } = input;
-    const key = uploadKey(origin.channelId, source.fileId);
-    // Claimed before the checks, so a refusal too is said once however often Slack
-    // delivers the event; a refused file stays refused, so the claim is kept.
-    if (!(await this.claimOnce(key))) return { status: "duplicate" };
-    const refusal = checkRecording(source, this.#o.canPrepare);
-    if (refusal !== undefined) return { status: "refused", reason: refusal };
-    if (await this.#o.alreadyStarted?.(origin, source)) return { status: "duplicate" };
-    return this.#create(input, key);
+  start(
+    input: { origin: Origin; source: SourceFile; options: JobOptions },
+    resume?: StartAttempt,
+  ): Promise<StartResult> {
+    return this.#starts.start(input, resume);
   }
 
   /**
@@ -168,65 +158,14 @@ export class JobService {
    * as {@link start} claims an upload: however often the request comes (Slack delivering a
    * submission again, two modals for one recording), one thread and one job. A refusal, or
    * a thread that cannot be opened, gives the claim back: nothing started, and the person
-   * may ask again.
+   * may ask again. A job the store failed to record once the thread was open throws
+   * {@link StartNotRecorded}: {@link start} with the thread and its `attempt` makes it.
    */
-  async startInThread(
+  startInThread(
     input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
     openThread: () => Promise<string>,
   ): Promise<StartResult> {
-    const key = uploadKey(input.origin.channelId, input.source.fileId);
-    if (!(await this.claimOnce(key))) return { status: "duplicate" };
-    const release = () => this.#o.store.releaseClaim(key).catch(() => undefined);
-    const refusal = checkRecording(input.source, this.#o.canPrepare);
-    if (refusal !== undefined) {
-      await release();
-      return { status: "refused", reason: refusal };
-    }
-    const threadTs = await openThread().catch(async (error: unknown) => {
-      await release();
-      throw error;
-    });
-    return this.#create({ ...input, origin: { ...input.origin, threadTs } }, key);
-  }
-
-  /** Records a new job under the claim `key` (given back if it cannot be recorded). */
-  async #create(
-    input: { origin: Origin; source: SourceFile; options: JobOptions },
-    key: string,
-  ): Promise<StartResult> {
-    const { origin, source } = input;
-    const now = this.#o.now();
-    const job: Job = {
-      id: this.#o.newId(),
-      stage: "queued",
-      createdAt: now,
-      updatedAt: now,
-      stageStartedAt: now,
-      wakeAt: now,
-      attempts: 0,
-      origin,
-      source,
-      options: input.options,
-    };
-    try {
-      // Noted first: a crash between the writes leaves a note of nothing, never an
-      // unnoted job that an uninstall would miss.
-      await this.#workspaces.note(origin.teamId, "jobs", job.id);
-      await this.#workspaces.noteIndex(
-        origin.teamId,
-        channelIndex(origin.teamId, origin.channelId),
-      );
-      await this.#workspaces.noteIndex(origin.teamId, userIndex(origin.teamId, origin.userId));
-      await this.#o.repo.create(job);
-    } catch (error) {
-      // Slack will retry the event: it must not be answered "duplicate" for a job that
-      // was never recorded. (A crash between the two writes still can; both are local.)
-      await this.#o.store.releaseClaim(key).catch(() => undefined);
-      throw error;
-    }
-    this.#o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
-    this.#o.runner.kick(job.id);
-    return { status: "created", job };
+    return this.#starts.startInThread(input, openThread);
   }
 
   /**
@@ -235,7 +174,7 @@ export class JobService {
    * is not a recording, say).
    */
   claimOnce(key: string): Promise<boolean> {
-    return this.#o.store.claim(key, this.#o.dedupeTtlMs);
+    return this.#starts.claimOnce(key);
   }
 
   get(jobId: string): Promise<Job | undefined> {

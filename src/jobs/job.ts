@@ -36,6 +36,14 @@ export const sourceFileSchema = z.object({
 });
 export type SourceFile = z.infer<typeof sourceFileSchema>;
 
+/**
+ * Why a job waits to try its step again after a failure that clears up by itself, for its
+ * status message: Slack's file server not answering (or dropping the download), the disk of
+ * the temp folder full, the Note Service not answering.
+ */
+export const WAIT_REASONS = ["slack_files", "disk_full", "note_service"] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
+
 /** The thread the job answers in, and who started it. */
 export const originSchema = z.object({
   teamId: z.string().min(1),
@@ -128,6 +136,14 @@ const commonSchema = z.object({
   options: jobOptionsSchema,
   /** ts of the status message in the thread, once posted. */
   statusTs: z.string().optional(),
+  /**
+   * Set before the first status message is posted, until its ts is saved: a run that finds
+   * it set without `statusTs` reads the thread for the message an earlier run may have
+   * posted (its answer lost, or the process gone) before posting one.
+   */
+  statusPostingAt: z.number().optional(),
+  /** Why the job waits to try its step again, while it does (the status message says it). */
+  waiting: z.enum(WAIT_REASONS).optional(),
   /** How many times in a row a step failed for a transient reason. */
   attempts: z.number().int().nonnegative(),
   /** When a person last asked to regenerate the note (for the cooldown). */
@@ -252,9 +268,15 @@ export const FAILURE_CODES = [
   "bad_response",
   "invalid_input",
   "download_failed",
+  // The recording, as Slack served it (or would not): src/slack/gateway/download-slack-file.ts.
+  "download_refused",
+  "download_unavailable",
+  "download_cut",
+  "disk_full",
   // The file itself, refused for what its bytes are (src/recordings).
   ...CONTENT_REFUSALS,
   "slack_failed",
+  "slack_unavailable",
   "no_speech",
   "docx_expired",
   "link_refused",

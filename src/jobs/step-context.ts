@@ -54,14 +54,21 @@ export function createStepContext(o: StepContextOptions): StepContext {
       }
       return next as J;
     },
-    showStatus: async (job, mode) => {
-      const last = o.lastStatusAt.get(job.id) ?? 0;
-      if (mode === "progress" && now() - last < o.statusThrottleMs) return job;
-      o.lastStatusAt.set(job.id, now());
+    showStatus: async (shown, mode) => {
+      const last = o.lastStatusAt.get(shown.id) ?? 0;
+      if (mode === "progress" && now() - last < o.statusThrottleMs) return shown;
+      o.lastStatusAt.set(shown.id, now());
+      // The first post is checkpointed like a note part: its intent is saved before it, so
+      // a run after a lost answer or a crash looks in the thread before posting another.
+      const mayExist = shown.statusTs === undefined && shown.statusPostingAt !== undefined;
+      const job =
+        shown.statusTs === undefined && !mayExist
+          ? await ctx.commit(shown, { type: "status_posting", at: now() })
+          : shown;
       let ts: string;
       try {
         // Drawn after a newer state another replica saved meanwhile? Then that one again.
-        ts = await o.gateway.showStatus(job, mode, () => o.repo.get(job.id));
+        ts = await o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
       } catch (error) {
         // A stale status line is not worth failing a job for; the next change redraws it.
         // Only a prompt the user must act on ("required") makes the step try again.

@@ -46,8 +46,16 @@ export async function afterFailedStep(
   if (deps.stopped && signal.aborted) return current;
   const decision = decideFailure(error, current.attempts, deps.failurePolicy);
   if (decision.kind === "retry_later") {
-    logger.warn({ err: error, delayMs: decision.delayMs }, "step failed; will try again");
-    return ctx.commit(current, { type: "retry_later", wakeAt: deps.now() + decision.delayMs });
+    const { delayMs, waiting } = decision;
+    logger.warn({ err: error, delayMs, waiting }, "step failed; will try again");
+    const wakeAt = deps.now() + delayMs;
+    const later = await ctx.commit(current, {
+      type: "retry_later",
+      wakeAt,
+      ...(waiting === undefined ? {} : { waiting }),
+    });
+    // The person sees why nothing moves (once per reason: an unchanged message is not drawn).
+    return waiting === undefined ? later : ctx.showStatus(later, "stage");
   }
   logger.error({ err: error, failure: decision.failure }, "job failed");
   await deps.files.removeNamedBy(current);

@@ -37,8 +37,16 @@ export class IllegalTransitionError extends Error {
 export function transition(job: Job, event: JobEvent, now: number): Job {
   const next = apply(job, event, now);
   if (next === undefined) throw new IllegalTransitionError(job.stage, event.type);
-  return { ...next, updatedAt: now };
+  if (KEEPS_WAITING.has(event.type) || next.waiting === undefined) {
+    return { ...next, updatedAt: now };
+  }
+  // Anything else the job does is a new try or a way out: the wait it said is over.
+  const { waiting: _, ...moved } = next;
+  return { ...moved, updatedAt: now } as Job;
 }
+
+/** Events that leave a job's wait (and the sentence saying why) as it is. */
+const KEEPS_WAITING = new Set<JobEventType>(["retry_later", "status_posting", "status_posted"]);
 
 /** Whether `event` may be applied to `job`. */
 export function canTransition(job: Job, event: JobEvent): boolean {
@@ -47,12 +55,14 @@ export function canTransition(job: Job, event: JobEvent): boolean {
 
 function apply(job: Job, event: JobEvent, now: number): Job | undefined {
   switch (event.type) {
-    case "status_posted":
-      return { ...job, statusTs: event.ts };
+    case "status_posting":
+      return { ...job, statusPostingAt: event.at };
+    case "status_posted": {
+      const { statusPostingAt: _, ...posted } = job;
+      return { ...posted, statusTs: event.ts } as Job;
+    }
     case "retry_later":
-      return isActive(job)
-        ? { ...job, attempts: job.attempts + 1, wakeAt: event.wakeAt }
-        : undefined;
+      return isActive(job) ? retryLater(job, event) : undefined;
     case "failed":
       return isActive(job) ? fail(job, event.failure, event.retryable, now) : undefined;
     case "canceled":
@@ -64,6 +74,12 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
     default:
       return isActive(job) ? reduceInStage(job, event, now) : undefined;
   }
+}
+
+function retryLater(job: ActiveJob, event: Extract<JobEvent, { type: "retry_later" }>): Job {
+  const { waiting: _, ...rest } = job;
+  const waiting = event.waiting === undefined ? {} : { waiting: event.waiting };
+  return { ...rest, ...waiting, attempts: job.attempts + 1, wakeAt: event.wakeAt } as Job;
 }
 
 function fail(job: ActiveJob, failure: Failure, retryable: boolean, now: number): Job {

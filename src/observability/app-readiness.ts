@@ -23,6 +23,8 @@ export interface AppReadinessOptions {
   store: Store;
   /** Where recordings are downloaded: its disk must have room. */
   tempDir: string;
+  /** When a download last found the disk full, while it is (the downloads know). */
+  diskFullSince?: () => number | undefined;
   logger: Logger;
   /** Socket Mode: whether the socket is connected now. */
   socketConnected?: () => boolean;
@@ -47,7 +49,10 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
       timeoutMs: timings.deadlineMs,
       logger: toSlackLogger(logger),
     }),
-    diskHasRoom: diskRoomProbe(o.tempDir, o.tuning?.disk),
+    diskHasRoom: diskRoomProbe(o.tempDir, {
+      ...(o.diskFullSince === undefined ? {} : { fullSince: o.diskFullSince }),
+      ...o.tuning?.disk,
+    }),
     storeResetAt: o.storeResetAt,
     logger,
     timings,

@@ -63,13 +63,14 @@ function ackUnprocessable(logger: Logger) {
   };
 }
 
-/** Web API retries: a few, quickly; the job runner's failure policy takes over after. */
-export const defaultSlackRetry: RetryOptions = {
-  retries: 4,
-  factor: 2,
-  minTimeout: 500,
-  maxTimeout: 10_000,
-};
+/**
+ * The Web API client sends nothing again by itself: it cannot tell a call that may be
+ * repeated from one that must not (`chat.postMessage` whose answer was lost would be posted
+ * twice). The rate budget under it (`SlackBudget`, through the `fetch` option) sends
+ * idempotent calls again after a lost answer; the job runner's failure policy and the
+ * callers' own look-ups take over for the others.
+ */
+export const defaultSlackRetry: RetryOptions = { retries: 0 };
 
 export interface BoltAppOptions {
   config: Config;

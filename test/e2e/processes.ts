@@ -1,5 +1,5 @@
 import { createEmulator } from "../emulator/create-emulator.ts";
-import type { ManifestSource } from "../fakes/slack/app-manifest.ts";
+import { type ManifestSource, SOCKET_MANIFEST } from "../fakes/slack/app-manifest.ts";
 import { createFakeSlack, type StrictOption } from "../fakes/slack/create-fake-slack.ts";
 import { type AppProcess, spawnApp } from "../helpers/spawn-app.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
@@ -10,13 +10,23 @@ import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "./stack.ts
  * with `app(env)`: for shutdown and multi-replica tests.
  */
 export async function startProcesses(
-  options: { manifest?: ManifestSource; strict?: StrictOption; rateScale?: number } = {},
+  options: {
+    manifest?: ManifestSource;
+    strict?: StrictOption;
+    rateScale?: number;
+    /** The apps connect to the fake's Socket Mode server instead of taking HTTP requests. */
+    socketMode?: boolean;
+  } = {},
 ) {
   const temp = await makeTempDir("mn-proc-");
   // The apps run in other processes; the fake, in this one, holds them to the manifest
   // (default manifests/manifest.http.json) and Slack's other rules unless told otherwise.
-  const { rateScale = TEST_RATE_SCALE, ...fakeOptions } = options;
-  const fake = await createFakeSlack({ ...fakeOptions, knobs: { rateScale } });
+  const { rateScale = TEST_RATE_SCALE, socketMode = false, ...fakeOptions } = options;
+  const fake = await createFakeSlack({
+    ...(socketMode ? { socketMode, manifest: SOCKET_MANIFEST } : {}),
+    ...fakeOptions,
+    knobs: { rateScale },
+  });
   const emulator = await createEmulator();
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
@@ -25,6 +35,8 @@ export async function startProcesses(
   const env = {
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    // Set: the app takes Socket Mode (the signing secret is then unused).
+    ...(fake.socket === undefined ? {} : { SLACK_APP_TOKEN: fake.socket.appToken }),
     SLACK_API_URL: fake.apiUrl,
     NOTE_TAKER_BASE_URL: emulator.baseUrl,
     NOTE_TAKER_API_KEY: emulator.apiKey,

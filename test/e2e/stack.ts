@@ -24,6 +24,7 @@ import {
 } from "../fakes/slack/slack-payloads.ts";
 import type { FakeSocketModeOptions, SendOptions } from "../fakes/slack/socket-mode-server.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
@@ -73,6 +74,19 @@ export interface StackOptions {
   runner?: { statusThrottleMs?: number; queueCheckMs?: number };
   /** Told of every job's stage change. */
   onStageChange?: AppDeps["onStageChange"];
+  /**
+   * Puts a fault proxy between the app and the fake Slack (`stack.slackProxy`): Web API
+   * calls, downloads and uploads all pass it, and a test switches its faults on and off.
+   */
+  slackProxy?: boolean;
+  /** The runner's failure policy, over the stack's quick one (3 tries, 10–50 ms apart). */
+  failurePolicy?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Opens each download's temp file: a test puts a full disk behind it. */
+  openDownloadFile?: AppDeps["openDownloadFile"];
+  /** Wraps the store once opened (a test makes it fail for a while). */
+  wrapStore?: AppDeps["wrapStore"];
+  /** The request journal's replay waits and notices, shortened. */
+  journal?: AppDeps["journal"];
   /** Readiness checks, over the stack's quick ones. */
   readiness?: AppDeps["readiness"];
   /** Redis: the deadline of one store call. */
@@ -97,13 +111,17 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
   const temp = await makeTempDir("mn-e2e-");
   const socketMode = options.socketMode ?? false;
   const rateScale = options.rateScale ?? TEST_RATE_SCALE;
+  const slackProxy = options.slackProxy === true ? new HttpFaultProxy() : undefined;
+  await slackProxy?.start();
   const fake = await createFakeSlack({
     socketMode,
     knobs: { rateScale },
+    ...(slackProxy === undefined ? {} : { publicOrigin: slackProxy.origin }),
     manifest: options.manifest ?? (socketMode === false ? HTTP_MANIFEST : SOCKET_MANIFEST),
     ...(options.strict === undefined ? {} : { strict: options.strict }),
   });
   const emulator = await createEmulator();
+  if (slackProxy !== undefined) slackProxy.target = fake.origin;
   fake.addUser({ id: ALICE, name: "alice", real_name: "Alice Nguyen", locale: "en-US" });
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
   fake.addChannel({ id: CHANNEL, name: "weekly-sync" });
@@ -116,7 +134,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(fake.socket === undefined
       ? { SLACK_SIGNING_SECRET: SIGNING_SECRET }
       : { SLACK_APP_TOKEN: fake.socket.appToken }),
-    SLACK_API_URL: fake.apiUrl,
+    SLACK_API_URL: slackProxy === undefined ? fake.apiUrl : `${slackProxy.origin}/api/`,
     NOTE_TAKER_BASE_URL: baseUrl.href,
     NOTE_TAKER_API_KEY: emulator.apiKey,
     STORE_URL: `sqlite://${temp.dir}/e2e.sqlite`,
@@ -138,15 +156,19 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     logDestination,
     ...(dispatcher === undefined ? {} : { dispatcher }),
     tempDir: `${temp.dir}/tmp`,
-    slackRetry: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 20 },
     noteTakerRetry: fastRetryPolicy,
     jobs: {
-      failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+      failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50, ...options.failurePolicy },
       runner: { statusThrottleMs: 0, queueCheckMs: 500, claimGapMs: 5, ...options.runner },
     },
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    ...(options.openDownloadFile === undefined
+      ? {}
+      : { openDownloadFile: options.openDownloadFile }),
+    ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
     readiness: {
       ...options.readiness,
       timings: { ...QUICK_READINESS, ...options.readiness?.timings },
@@ -173,6 +195,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     fake,
     /** Socket Mode: the fake Socket Mode server the app is connected to. */
     socket: fake.socket,
+    /** With `slackProxy`: what stands between the app and the fake Slack. */
+    slackProxy,
     emulator,
     /** The app's own HTTP server (`/healthz`, `/readyz`, `/metrics`). */
     origin,
@@ -203,6 +227,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       await app.stop();
       await emulator.close();
       await fake.close();
+      await slackProxy?.stop();
       await dispatcher?.close();
       await temp.cleanup();
     },

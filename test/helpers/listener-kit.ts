@@ -10,6 +10,7 @@ import {
 } from "../../src/jobs/index.ts";
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
+import type { PendingStart } from "../../src/slack/listeners/pending-starts.ts";
 import { Permissions } from "../../src/slack/permissions.ts";
 import type { Responder } from "../../src/slack/response-url.ts";
 import { SlackDirectory } from "../../src/slack/slack-directory.ts";
@@ -71,6 +72,8 @@ export function recordingLogger() {
 /** What a test holds: the deps to pass, and every fake behind them to check. */
 export interface ListenerKit {
   deps: ListenerDeps;
+  /** What listeners kept for replay because the store failed (`deps.pending`). */
+  kept: PendingStart[];
   jobs: JobService;
   store: Store;
   workspace: FakeWorkspace;
@@ -140,11 +143,12 @@ function jobServiceOver(store: Store, logger: Logger, clock: { now: number }, ca
  * double records kicks), so a test asserts on jobs, settings and templates themselves.
  */
 export async function buildListenerDeps(
-  options: { canPrepare?: boolean } = {},
+  options: { canPrepare?: boolean; wrapStore?: (store: Store) => Store } = {},
 ): Promise<ListenerKit> {
   const { logger, lines } = recordingLogger();
   // Only the memory backend is imported: the store barrel pulls in Redis and SQLite too.
-  const store = openMemoryStore({ keyPrefix: "listener-test", sweepIntervalMs: 0 });
+  const memory = openMemoryStore({ keyPrefix: "listener-test", sweepIntervalMs: 0 });
+  const store = options.wrapStore?.(memory) ?? memory;
   const clock = { now: NOW };
   const { jobs, repo, runner } = jobServiceOver(store, logger, clock, options.canPrepare ?? false);
   const workspace = defaultWorkspace();
@@ -160,6 +164,7 @@ export async function buildListenerDeps(
     dispatcher: fileHost,
   });
   const respond = vi.fn<Responder>(async () => {});
+  const kept: PendingStart[] = [];
   const deps: ListenerDeps = {
     jobs,
     directory,
@@ -167,9 +172,16 @@ export async function buildListenerDeps(
     respond,
     logger,
     now: () => clock.now,
+    pending: {
+      keep: vi.fn(async (entry: PendingStart) => {
+        kept.push(entry);
+        return true;
+      }),
+    },
   };
   return {
     deps,
+    kept,
     jobs,
     store,
     workspace,

@@ -133,7 +133,7 @@ describe("a canvas Slack refuses", () => {
   it("for now, every time: the step's policy ends it as before, with Retry", async () => {
     const { final, calls } = await runJob({ call: "shareCanvas", kind: "transient", times: 99 });
     expect(final?.stage).toBe("failed");
-    expect(final?.stage === "failed" && final.failure.code).toBe("slack_failed");
+    expect(final?.stage === "failed" && final.failure.code).toBe("slack_unavailable");
     expect(final?.stage === "failed" && final.retryable).toBe(true);
     expect(calls.shareCanvas).toBe(3);
   });

@@ -45,21 +45,30 @@ describe("decideFailure", () => {
   const options = { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 4000, random: () => 0 };
   it("retries transient trouble with growing waits, honouring Retry-After, then fails", () => {
     const busy = new NoteTakerTransientError("busy", { retryAfterMs: 9000 });
+    // The status message says the Note Service is not answering while the job waits.
+    const waiting = "note_service";
     expect(decideFailure(new NoteTakerTransientError("x"), 0, options)).toEqual({
       kind: "retry_later",
       delayMs: 1000,
+      waiting,
     });
     expect(decideFailure(new NoteTakerTransientError("x"), 1, options)).toEqual({
       kind: "retry_later",
       delayMs: 2000,
+      waiting,
     });
-    expect(decideFailure(busy, 0, options)).toEqual({ kind: "retry_later", delayMs: 9000 });
+    expect(decideFailure(busy, 0, options)).toEqual({
+      kind: "retry_later",
+      delayMs: 9000,
+      waiting,
+    });
     expect(decideFailure(busy, 2, options)).toMatchObject({
       kind: "fail",
       failure: { code: "unavailable" },
     });
+    // Slack that never answered is not Slack refusing: the sentence says which.
     expect(decideFailure(new GatewayError("x", { transient: true }), 2, options)).toMatchObject({
-      failure: { code: "slack_failed" },
+      failure: { code: "slack_unavailable" },
     });
   });
 

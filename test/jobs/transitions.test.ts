@@ -215,9 +215,17 @@ describe("job transitions", () => {
   });
 
   it("reading the thread after a crash is no progress: attempts keep counting", () => {
-    const retrying = { ...delivering, attempts: 2, postingPart: 1 } as Job;
+    const retrying = { ...delivering, attempts: 2, postedParts: 1, postingPart: 1 } as Job;
     const event = { type: "delivery_reconciled", postedParts: 1, docxFileId: undefined } as const;
     expect(transition(retrying, event, T).attempts).toBe(2);
+  });
+
+  it("finding in the thread a post whose answer was lost counts as its success", () => {
+    const retrying = { ...delivering, attempts: 2, postedParts: 1, postingPart: 1 } as Job;
+    const part = { type: "delivery_reconciled", postedParts: 2, docxFileId: undefined } as const;
+    expect(transition(retrying, part, T).attempts).toBe(0);
+    const docx = { type: "delivery_reconciled", postedParts: 1, docxFileId: "F1" } as const;
+    expect(transition({ ...retrying, uploadingDocx: true } as Job, docx, T).attempts).toBe(0);
   });
 
   it("downloads a recording again when it is not on this disk, unless already submitted", () => {

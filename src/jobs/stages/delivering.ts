@@ -3,6 +3,7 @@ import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { loadStored } from "../blobs.ts";
 import { readChannelSettings } from "../channel-settings.ts";
+import type { EventOf } from "../events.ts";
 import { JobStepError } from "../failure-policy.ts";
 import { GatewayError, type NotePerson } from "../gateway.ts";
 import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../job.ts";
@@ -66,26 +67,43 @@ export const deliveringReducers: Reducers<"delivering"> = {
       docxFileId: event.fileId,
     }),
   // Reading the thread is no progress: `attempts` stays, so a post that keeps failing still
-  // reaches the failure policy's limit.
-  delivery_reconciled: (
-    { postingPart: _p, uploadingDocx: _u, docxFileId: _d, uploadingTranscript: _t, ...job },
-    event,
-    now,
-  ) => ({
-    ...job,
-    wakeAt: now,
-    postedParts: event.postedParts,
-    ...(event.docxFileId === undefined ? {} : { docxFileId: event.docxFileId }),
-    ...(event.transcriptFileIds === undefined || event.transcriptFileIds.length === 0
-      ? {}
-      : { transcript: { delivery: job.delivery, fileIds: event.transcriptFileIds } }),
-  }),
+  // reaches the failure policy's limit. Finding there what the record did not know is: a
+  // post whose answer was lost went through, and counts as a success.
+  delivery_reconciled: (start, event, now) => {
+    const {
+      postingPart: _p,
+      uploadingDocx: _u,
+      docxFileId: _d,
+      uploadingTranscript: _t,
+      ...job
+    } = start;
+    return {
+      ...job,
+      wakeAt: now,
+      attempts: foundMore(start, event) ? 0 : job.attempts,
+      postedParts: event.postedParts,
+      ...(event.docxFileId === undefined ? {} : { docxFileId: event.docxFileId }),
+      ...(event.transcriptFileIds === undefined || event.transcriptFileIds.length === 0
+        ? {}
+        : { transcript: { delivery: job.delivery, fileIds: event.transcriptFileIds } }),
+    };
+  },
   delivered: ({ docxUrl: _u, docxPath: _p, relinks: _r, wakeAt: _w, ...job }, _event, now) => ({
     ...job,
     stage: "done",
     finishedAt: now,
   }),
 };
+
+/** Whether the thread held more of the delivery than the record knew. */
+function foundMore(job: Delivering, found: EventOf<"delivery_reconciled">): boolean {
+  const transcript = found.transcriptFileIds ?? [];
+  return (
+    found.postedParts > job.postedParts ||
+    (found.docxFileId !== undefined && job.docxFileId === undefined) ||
+    (transcript.length > 0 && job.transcript?.delivery !== job.delivery)
+  );
+}
 
 /** Fetches the DOCX, posts the parts not yet posted, uploads the DOCX, and finishes. */
 export async function deliveringStep(ctx: StepContext, start: Delivering): Promise<Job> {

@@ -23,7 +23,7 @@ export const MAX_RELINKS = 3;
 /** The common part of a job with every stage-specific field dropped. */
 export function commonOf(job: Job) {
   const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
-  const { attempts, regeneratedAt, transcript, canvas, canvasRefused } = job;
+  const { attempts, regeneratedAt, transcript, canvas, canvasRefused, statusPostingAt } = job;
   return {
     id,
     createdAt,
@@ -34,6 +34,8 @@ export function commonOf(job: Job) {
     options,
     attempts,
     ...(statusTs === undefined ? {} : { statusTs }),
+    // A first status post of no known outcome is looked for in every stage after it.
+    ...(statusPostingAt === undefined ? {} : { statusPostingAt }),
     ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
     ...(transcript === undefined ? {} : { transcript }),
     ...(canvas === undefined ? {} : { canvas }),

@@ -2,19 +2,44 @@ import { type FileHandle, open, rm } from "node:fs/promises";
 import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
+import { isDiskFull } from "../../jobs/index.ts";
 import { isTransientStatus } from "../../notetaker/index.ts";
+
+/**
+ * What went wrong with a download, by what the person (or an admin) can do about it:
+ * - `unavailable`: Slack's file server answered 5xx/408/429, could not be reached or timed out;
+ * - `cut_off`: the body stopped before its end (a reset), or was shorter than announced;
+ * - `disk_full`: the temp file could not be written for lack of space;
+ * - `refused`: Slack will not let the bot read the file (401, 403, 404, 410);
+ * - `failed`: anything else trying again cannot change (a sign-in page, a link off Slack's
+ *   servers, too large, another refusal), or a local write error that is not a full disk.
+ * The first three clear up by themselves; the job waits and tries again.
+ */
+export type DownloadTrouble = "unavailable" | "cut_off" | "disk_full" | "refused" | "failed";
+
+const TRANSIENT_TROUBLE = new Set<DownloadTrouble>(["unavailable", "cut_off", "disk_full"]);
 
 /** Why a Slack file could not be downloaded; `transient` says whether trying again can help. */
 export class SlackDownloadError extends Error {
   readonly code = "slack_download_failed";
+  readonly trouble: DownloadTrouble;
   readonly transient: boolean;
 
-  constructor(message: string, transient: boolean, options?: { cause?: unknown }) {
+  constructor(message: string, trouble: DownloadTrouble, options?: { cause?: unknown }) {
     super(message, options);
     this.name = this.constructor.name;
-    this.transient = transient;
+    this.trouble = trouble;
+    this.transient = TRANSIENT_TROUBLE.has(trouble);
   }
 }
+
+/** The statuses of a file Slack will not serve the bot: gone, or not shared with it. */
+const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
+
+/** What the download writes the file through (tests put a failing disk behind it). */
+export type OpenFile = (path: string) => Promise<Pick<FileHandle, "writev" | "close">>;
+
+const openForWrite: OpenFile = (path) => open(path, "w", 0o600);
 
 /** Slack's file hosts for the deployment the bot talks to, and the scheme they must use. */
 export interface SlackHosts {
@@ -43,6 +68,8 @@ export interface DownloadOptions extends SlackFileRequest {
   expectedBytes?: number;
   /** Told the file's length after each write reaches the disk (a reader following it). */
   onWritten?: (bytes: number) => void;
+  /** Opens the temp file (default: a new file, 0600). */
+  openFile?: OpenFile;
 }
 
 const MAX_REDIRECTS = 5;
@@ -112,21 +139,25 @@ async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.Resp
     if (REDIRECT_STATUSES.has(statusCode) && typeof headers.location === "string") {
       await body.dump();
       if (hop >= MAX_REDIRECTS) {
-        throw new SlackDownloadError("The file link redirected too many times.", false);
+        throw new SlackDownloadError("The file link redirected too many times.", "failed");
       }
       url = parseUrl(headers.location, url);
       continue;
     }
     if (statusCode !== 200) {
       await body.dump();
-      const transient = isTransientStatus(statusCode);
-      throw new SlackDownloadError(`Slack answered ${statusCode} to the file download.`, transient);
+      const trouble = isTransientStatus(statusCode)
+        ? "unavailable"
+        : REFUSED_STATUSES.has(statusCode)
+          ? "refused"
+          : "failed";
+      throw new SlackDownloadError(`Slack answered ${statusCode} to the file download.`, trouble);
     }
     if (String(headers["content-type"] ?? "").includes("text/html")) {
       await body.dump();
       throw new SlackDownloadError(
         "Slack returned a login page instead of the file (missing files:read scope or token).",
-        false,
+        "failed",
       );
     }
     if (Number(headers["content-length"]) > options.maxBytes) {
@@ -142,11 +173,11 @@ async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.Resp
 function checkSlackUrl(url: URL, hosts: SlackHosts, redirected: boolean): void {
   const where = redirected ? "The file link redirected" : "The file link is";
   if (!hosts.includes(url.host)) {
-    throw new SlackDownloadError(`${where} off Slack's servers (${url.host}).`, false);
+    throw new SlackDownloadError(`${where} off Slack's servers (${url.host}).`, "failed");
   }
   const secure = url.protocol === "https:" || (hosts.allowHttp && url.protocol === "http:");
   if (!secure) {
-    throw new SlackDownloadError(`${where} not https (${url.protocol}//${url.host}).`, false);
+    throw new SlackDownloadError(`${where} not https (${url.protocol}//${url.host}).`, "failed");
   }
 }
 
@@ -160,21 +191,25 @@ async function get(url: URL, options: SlackFileRequest) {
     signal: options.signal ?? null,
   }).catch((cause: unknown) => {
     if (options.signal?.aborted) throw cause;
-    throw new SlackDownloadError("Slack could not be reached to download the file.", true, {
-      cause,
-    });
+    throw new SlackDownloadError(
+      "Slack could not be reached to download the file.",
+      "unavailable",
+      {
+        cause,
+      },
+    );
   });
 }
 
 function parseUrl(url: string, base?: URL): URL {
   if (!URL.canParse(url, base?.href)) {
-    throw new SlackDownloadError("The file link is not a URL.", false);
+    throw new SlackDownloadError("The file link is not a URL.", "failed");
   }
   return new URL(url, base);
 }
 
 function tooLarge(): SlackDownloadError {
-  return new SlackDownloadError("The file is larger than it may be.", false);
+  return new SlackDownloadError("The file is larger than it may be.", "failed");
 }
 
 async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOptions) {
@@ -189,14 +224,15 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
       else callback(null, chunk);
     },
   });
+  const sink = fileSink(options.destPath, options.openFile ?? openForWrite, options.onWritten);
   try {
-    await pipeline(body, counter, fileSink(options.destPath, options.onWritten), {
+    await pipeline(body, counter, sink.stream, {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
     await rm(options.destPath, { force: true });
     if (error instanceof SlackDownloadError || options.signal?.aborted) throw error;
-    throw new SlackDownloadError("The file download was cut off.", true, { cause: error });
+    throw writeTrouble(error, sink.failed);
   }
   if (
     options.expectedBytes !== undefined &&
@@ -206,38 +242,66 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
     await rm(options.destPath, { force: true });
     throw new SlackDownloadError(
       `The download has ${total} bytes where Slack announced ${options.expectedBytes}.`,
-      true,
+      "cut_off",
     );
   }
   return total;
 }
 
 /**
+ * Why a download whose pipeline broke failed: the disk (full, or another write error) when
+ * the file's side failed, else the body stopped early (a reset, a stalled body).
+ */
+function writeTrouble(error: unknown, diskFailed: boolean): SlackDownloadError {
+  if (isDiskFull(error)) {
+    return new SlackDownloadError("The disk is full.", "disk_full", { cause: error });
+  }
+  if (diskFailed) {
+    return new SlackDownloadError("The download could not be written.", "failed", {
+      cause: error,
+    });
+  }
+  return new SlackDownloadError("The file download was cut off.", "cut_off", { cause: error });
+}
+
+type Handle = Pick<FileHandle, "writev" | "close">;
+
+/**
  * Writes a stream to a new file (0600: a recording is personal data), gathering what
  * arrived while the last write ran into one `writev`, and says after each write how long
  * the file is: a reader may follow the download (the relay's upload) without polling.
+ * `failed` says afterwards whether the file's side broke (not the body).
  */
-function fileSink(path: string, onWritten: ((bytes: number) => void) | undefined): Writable {
-  let handle: FileHandle | undefined;
+function fileSink(
+  path: string,
+  openFile: OpenFile,
+  onWritten: ((bytes: number) => void) | undefined,
+): { stream: Writable; readonly failed: boolean } {
+  let handle: Handle | undefined;
   let written = 0;
-  return new Writable({
+  let failed = false;
+  const failing = (callback: (error?: Error | null) => void) => (error: Error) => {
+    failed = true;
+    callback(error);
+  };
+  const stream = new Writable({
     highWaterMark: WRITE_BUFFER_BYTES,
     construct(callback) {
-      open(path, "w", 0o600).then((opened) => {
+      openFile(path).then((opened) => {
         handle = opened;
         callback();
-      }, callback);
+      }, failing(callback));
     },
     writev(chunks, callback) {
       const buffers = chunks.map(({ chunk }) => chunk as Buffer);
-      writeAll(handle as FileHandle, buffers).then((bytes) => {
+      writeAll(handle as Handle, buffers).then((bytes) => {
         written += bytes;
         onWritten?.(written);
         callback();
-      }, callback);
+      }, failing(callback));
     },
     final(callback) {
-      (handle as FileHandle).close().then(() => callback(), callback);
+      (handle as Handle).close().then(() => callback(), failing(callback));
     },
     destroy(error, callback) {
       if (handle === undefined) callback(error);
@@ -248,10 +312,16 @@ function fileSink(path: string, onWritten: ((bytes: number) => void) | undefined
         );
     },
   });
+  return {
+    stream,
+    get failed() {
+      return failed;
+    },
+  };
 }
 
 /** `writev` until every byte is written (it may write fewer than given). */
-async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<number> {
+async function writeAll(handle: Handle, buffers: Buffer[]): Promise<number> {
   let total = 0;
   let rest = buffers;
   while (rest.length > 0) {

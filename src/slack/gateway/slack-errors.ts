@@ -1,4 +1,5 @@
-import { GatewayError } from "../../jobs/index.ts";
+import { type Failure, GatewayError, type WaitReason } from "../../jobs/index.ts";
+import { type DownloadTrouble, SlackDownloadError } from "./download-slack-file.ts";
 
 /** Platform errors that clear up by themselves; every other `{ok:false}` needs a person. */
 const TRANSIENT_PLATFORM_ERRORS = new Set([
@@ -11,25 +12,43 @@ const TRANSIENT_PLATFORM_ERRORS = new Set([
 ]);
 
 /**
- * Wraps an error of `@slack/web-api` in a {@link GatewayError}, saying whether trying again
- * can help: rate limits, network and 5xx trouble can; `channel_not_found`, `not_in_channel`,
- * `invalid_auth` and the like cannot.
+ * What each trouble of a download becomes: the failure the job ends with when trying again
+ * cannot help or the tries run out, and why it waits meanwhile (the status message says).
+ */
+const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wait?: WaitReason }> =
+  {
+    unavailable: { failure: "download_unavailable", wait: "slack_files" },
+    cut_off: { failure: "download_cut", wait: "slack_files" },
+    disk_full: { failure: "disk_full", wait: "disk_full" },
+    refused: { failure: "download_refused" },
+    failed: { failure: "download_failed" },
+  };
+
+/**
+ * Wraps an error of `@slack/web-api` (or of a file download) in a {@link GatewayError},
+ * saying whether trying again can help: rate limits, network and 5xx trouble can;
+ * `channel_not_found`, `not_in_channel`, `invalid_auth` and the like cannot. A download
+ * keeps its own nature and names its cause (see {@link DOWNLOAD_OUTCOMES}).
  */
 export function toGatewayError(error: unknown, what: string): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (error instanceof SlackDownloadError) {
+    const outcome = DOWNLOAD_OUTCOMES[error.trouble];
+    return new GatewayError(`Slack ${what} failed: ${error.message}`, {
+      transient: error.transient,
+      failure: outcome.failure,
+      waiting: outcome.wait,
+      cause: error,
+    });
+  }
   const code = (error as { code?: unknown }).code;
-  const platform = (error as { data?: { error?: unknown } }).data?.error;
+  const platform = platformErrorOf(error);
   const transient =
     code === "slack_webapi_rate_limited_error" ||
     code === "slack_webapi_request_error" ||
     code === "slack_webapi_http_error" ||
-    (typeof platform === "string" && TRANSIENT_PLATFORM_ERRORS.has(platform));
-  const reason =
-    typeof platform === "string"
-      ? platform
-      : error instanceof Error
-        ? error.message
-        : String(error);
+    (platform !== undefined && TRANSIENT_PLATFORM_ERRORS.has(platform));
+  const reason = platform ?? (error instanceof Error ? error.message : String(error));
   const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
   return new GatewayError(`Slack ${what} failed: ${reason}`, {
     transient,
@@ -44,3 +63,23 @@ export function platformErrorOf(error: unknown): string | undefined {
   const platform = (error as { data?: { error?: unknown } }).data?.error;
   return typeof platform === "string" ? platform : undefined;
 }
+
+/**
+ * Whether a failed Web API call may still have been carried out: Slack's answer did not
+ * come back as one (a reset, a timeout, a 5xx from Slack or a proxy on the way), so a
+ * message or file may be there. Only Slack's own refusal (`ok: false`) and its 429 say for
+ * sure that nothing happened. Before a non-idempotent call is made again after such a
+ * failure, the thread is read for what it may have left.
+ */
+export function mayHaveHappened(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code !== "string" || !NOTHING_DONE.has(code);
+}
+
+/** Errors of `@slack/web-api` that say the call was refused or never sent. */
+const NOTHING_DONE = new Set([
+  "slack_webapi_platform_error",
+  "slack_webapi_rate_limited_error",
+  "slack_webapi_file_upload_invalid_args_error",
+  "slack_webapi_file_upload_read_file_data_error",
+]);

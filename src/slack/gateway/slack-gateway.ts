@@ -4,26 +4,34 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import {
   type DeliveredState,
+  type DiskFullWatch,
   type DownloadLimits,
   type Gateway,
   isActive,
   type Job,
-  JobStepError,
   type NotePerson,
   type StatusMode,
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
-import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/index.ts";
 import { splitNote } from "../text/index.ts";
-import { buildNotePart, buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
+import { buildNotePart, buildStatusMessage } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
-import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
+import {
+  downloadSlackFile,
+  type OpenFile,
+  SlackDownloadError,
+  type SlackHosts,
+} from "./download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
+import { StatusDrawer } from "./status-drawer.ts";
 import { StatusPainter } from "./status-painter.ts";
-import { deliveryOf, threadFilename } from "./thread-files.ts";
-import { transcriptFilename, uploadTranscript } from "./transcript-upload.ts";
+import { deliveryOf } from "./thread-files.ts";
+import { docxFilename, findDelivered } from "./thread-reader.ts";
+import { uploadTranscript } from "./transcript-upload.ts";
+
+export { docxFilename } from "./thread-reader.ts";
 
 export interface SlackGatewayOptions {
   client: WebClient;
@@ -38,14 +46,10 @@ export interface SlackGatewayOptions {
   dispatcher?: Dispatcher;
   /** Told of every failed Slack call (metrics): what was being done and Slack's error. */
   onError?: (operation: string, error: string) => void;
-}
-
-/**
- * The DOCX's name in the thread: the recording's name, and the delivery number after a
- * Regenerate. `findDelivered` looks for exactly this name in the job's thread.
- */
-export function docxFilename(job: Job): string {
-  return threadFilename(job, "notes", "docx");
+  /** Told when a download finds the temp folder's disk full, and when one goes through. */
+  diskFull?: DiskFullWatch;
+  /** Opens a download's temp file (tests put a full disk behind it). */
+  openDownloadFile?: OpenFile;
 }
 
 /**
@@ -57,24 +61,42 @@ export class SlackGateway implements Gateway {
   readonly #o: SlackGatewayOptions;
   /** Status messages, drawn at Slack's pace, the newest state last. */
   readonly #painter: StatusPainter<{ job: Job; content: MessageContent }>;
+  /** Posts or edits each status message, once even when Slack's answer is lost. */
+  readonly #drawer: StatusDrawer;
   /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
   #botUserId: Promise<string> | undefined;
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
+    this.#drawer = new StatusDrawer({
+      client: options.client,
+      urgentClient: options.urgentClient,
+      botUserId: () => this.#botUser(),
+    });
     this.#painter = new StatusPainter(
-      ({ job, content }, ts, urgent) => this.#drawStatus(job, content, ts, urgent),
+      ({ job, content }, ts, urgent) => this.#drawer.draw(job, content, ts, urgent),
       ({ content }) => content,
     );
+  }
+
+  /** The bot's user id, asked once (asked again after a failure). */
+  #botUser(): Promise<string> {
+    this.#botUserId ??= this.#o.client.auth.test().then((auth) => String(auth.user_id ?? ""));
+    this.#botUserId.catch(() => {
+      this.#botUserId = undefined;
+    });
+    return this.#botUserId;
   }
 
   /** Counts a failed Slack call and wraps its error for the job layer. */
   #fail(error: unknown, operation: string) {
     const wrapped = toGatewayError(error, operation);
-    this.#o.onError?.(
-      operation,
-      platformErrorOf(error) ?? (wrapped.transient ? "transient" : "failed"),
-    );
+    // A download's trouble (disk_full, unavailable…) is its label: an operator sees which.
+    const label =
+      error instanceof SlackDownloadError
+        ? error.trouble
+        : (platformErrorOf(error) ?? (wrapped.transient ? "transient" : "failed"));
+    this.#o.onError?.(operation, label);
     return wrapped;
   }
 
@@ -86,7 +108,9 @@ export class SlackGateway implements Gateway {
     job: Job,
     mode: StatusMode = "stage",
     latest?: () => Promise<Job | undefined>,
+    statusMayExist = job.statusTs === undefined && job.statusPostingAt !== undefined,
   ): Promise<string> {
+    if (statusMayExist) this.#drawer.mayExist(job.id);
     // Another record of the job than the one drawn: a newer state, saved elsewhere.
     const recheck =
       latest &&
@@ -95,7 +119,7 @@ export class SlackGateway implements Gateway {
         if (now === undefined || (now.updatedAt === drawn.updatedAt && now.stage === drawn.stage)) {
           return undefined;
         }
-        if (!isActive(now)) this.#painter.forget(now.id);
+        if (!isActive(now)) this.#forget(now.id);
         return { job: now, content: this.#contentOf(now) };
       });
     try {
@@ -106,7 +130,7 @@ export class SlackGateway implements Gateway {
         mode !== "progress",
         recheck,
       );
-      if (!isActive(job)) this.#painter.forget(job.id);
+      if (!isActive(job)) this.#forget(job.id);
       return ts;
     } catch (error) {
       throw this.#fail(error, "status update");
@@ -120,35 +144,9 @@ export class SlackGateway implements Gateway {
     });
   }
 
-  /**
-   * Edits the status message at `ts`, or posts it in the thread when there is none; an
-   * `urgent` draw (a stage change, a prompt) goes before progress figures in Slack's budget.
-   */
-  async #drawStatus(
-    job: Job,
-    content: MessageContent,
-    ts: string | undefined,
-    urgent: boolean,
-  ): Promise<string> {
-    const client = urgent ? (this.#o.urgentClient ?? this.#o.client) : this.#o.client;
-    const channel = job.origin.channelId;
-    if (ts !== undefined) {
-      try {
-        await client.chat.update({ channel, ts, ...content });
-        return ts;
-      } catch (error) {
-        // The status message was deleted: post a new one rather than lose the buttons.
-        if (platformErrorOf(error) !== "message_not_found") throw error;
-      }
-    }
-    const posted = await client.chat.postMessage({
-      channel,
-      thread_ts: job.origin.threadTs,
-      ...content,
-      metadata: buildStatusMetadata(job.id, job.source.fileId),
-    });
-    if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
-    return posted.ts;
+  #forget(jobId: string): void {
+    this.#painter.forget(jobId);
+    this.#drawer.forget(jobId);
   }
 
   async downloadSource(
@@ -168,12 +166,16 @@ export class SlackGateway implements Gateway {
         signal,
         ...(limits.onWritten === undefined ? {} : { onWritten: limits.onWritten }),
         ...(this.#o.dispatcher === undefined ? {} : { dispatcher: this.#o.dispatcher }),
+        ...(this.#o.openDownloadFile === undefined ? {} : { openFile: this.#o.openDownloadFile }),
       });
+      this.#o.diskFull?.markWritten();
     } catch (error) {
       if (!(error instanceof SlackDownloadError)) throw error;
-      this.#o.logger.warn({ jobId: job.id, reason: error.message }, "recording download failed");
-      if (error.transient) throw this.#fail(error, "file download");
-      throw new JobStepError({ code: "download_failed" }, true, { cause: error });
+      const { message: reason, trouble } = error;
+      this.#o.logger.warn({ jobId: job.id, reason, trouble }, "recording download failed");
+      if (trouble === "disk_full") this.#o.diskFull?.markFull();
+      // Its own nature and cause: the job waits (saying why) or fails naming them.
+      throw this.#fail(error, "file download");
     }
   }
 
@@ -268,10 +270,8 @@ export class SlackGateway implements Gateway {
 
   async findCanvas(job: Job, since: number): Promise<string | undefined> {
     try {
-      this.#botUserId ??= this.#o.client.auth.test().then((auth) => String(auth.user_id ?? ""));
-      return await findCanvas(this.#o.client, await this.#botUserId, job, since);
+      return await findCanvas(this.#o.client, await this.#botUser(), job, since);
     } catch (error) {
-      this.#botUserId = undefined;
       throw this.#fail(error, "canvas lookup");
     }
   }
@@ -291,54 +291,10 @@ export class SlackGateway implements Gateway {
   }
 
   async findDelivered(job: Job): Promise<DeliveredState> {
-    const parts = new Set<number>();
-    let docxFileId: string | undefined;
-    const transcript = new Map<string, string>();
-    const transcriptNames = new Set([
-      transcriptFilename(job, "txt"),
-      transcriptFilename(job, "vtt"),
-    ]);
-    const wanted = docxFilename(job);
     try {
-      for await (const page of this.#o.client.paginate("conversations.replies", {
-        channel: job.origin.channelId,
-        ts: job.origin.threadTs,
-        include_all_metadata: true,
-        limit: 200,
-      })) {
-        for (const message of (page as { messages?: ThreadMessage[] }).messages ?? []) {
-          const part = notePartOf(message, job.id, deliveryOf(job));
-          if (part !== undefined) parts.add(part);
-          const file = message.files?.find((f) => f.name === wanted || f.title === wanted);
-          if (file?.id !== undefined) docxFileId = file.id;
-          for (const f of message.files ?? []) {
-            if (f.id !== undefined && f.name !== undefined && transcriptNames.has(f.name)) {
-              transcript.set(f.name, f.id);
-            }
-          }
-        }
-      }
+      return await findDelivered(this.#o.client, job);
     } catch (error) {
       throw this.#fail(error, "thread read");
     }
-    // Both files or none: a transcript half found is uploaded again, whole.
-    const transcriptFileIds =
-      transcript.size === transcriptNames.size ? [...transcript.values()] : [];
-    return { parts: [...parts].sort((a, b) => a - b), docxFileId, transcriptFileIds };
   }
-}
-
-interface ThreadMessage {
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-  files?: { id?: string; name?: string; title?: string }[];
-}
-
-/** The part number of a note part posted for this job's delivery, read from its metadata. */
-function notePartOf(message: ThreadMessage, jobId: string, delivery: number): number | undefined {
-  const { metadata } = message;
-  if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
-  const payload = metadata.event_payload ?? {};
-  if (payload.job_id !== jobId || payload.kind !== "note_part") return undefined;
-  if (payload.delivery !== delivery) return undefined;
-  return typeof payload.part === "number" ? payload.part : undefined;
 }

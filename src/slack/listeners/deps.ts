@@ -3,6 +3,7 @@ import type { JobService, ResetNotice } from "../../jobs/index.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
+import type { PendingStarts } from "./pending-starts.ts";
 
 /** What every listener may use. Listeners validate, call the job service, reply — no more. */
 export interface ListenerDeps {
@@ -16,4 +17,6 @@ export interface ListenerDeps {
   now: () => number;
   /** What App Home tells a person whose jobs the bot's store lost lately, if anything. */
   storeResetNotice?: (teamId: string, userId: string) => Promise<ResetNotice | undefined>;
+  /** Keeps what the store could not record after Slack's ack, to be replayed later. */
+  pending: PendingStarts;
 }

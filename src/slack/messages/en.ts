@@ -43,6 +43,13 @@ export const en = {
   // The bot's store lost its data (Redis restarted empty): the job is gone.
   "status.lost":
     "This recording's notes were lost when the bot's storage was reset; upload it again.",
+  // Why an active job waits before trying its step again.
+  "status.waiting.slack_files":
+    "Slack's file server is not answering right now, so I will try the download again shortly, on my own.",
+  "status.waiting.disk_full":
+    "The disk I keep recordings on is full: I will try again on my own once an admin frees up space.",
+  "status.waiting.note_service":
+    "The Note Service is not answering right now; I will keep trying on my own.",
 
   // A job's stage in lists (App Home, `/meeting-notes status`), next to its file name.
   "stage.queued": "Queued",
@@ -75,6 +82,13 @@ export const en = {
   "failure.invalid_input.plain": "The Note Service cannot take this input.",
   "failure.invalid_input.template": "The Word template is no longer available.",
   "failure.download_failed": "I could not download the recording from Slack.",
+  "failure.download_refused":
+    "Slack would not let me read the recording: invite me to the channel where it was shared, or share the file here again.",
+  "failure.download_unavailable":
+    "Slack's file server did not answer for a long time, so I stopped trying to download the recording.",
+  "failure.download_cut":
+    "The download from Slack kept being cut off before the end, so I stopped trying.",
+  "failure.disk_full": "The disk I keep recordings on is full; an admin must free up space first.",
   "failure.not_audio": "{file} isn't an audio recording, so I can't make notes from it.",
   "failure.unsupported_container":
     "{file} is really {format}, a format the Note Service doesn't take: save it as one of {formats} and share it again.",
@@ -82,6 +96,7 @@ export const en = {
     "{file} is in a format the Note Service doesn't take: save it as one of {formats} and share it again.",
   "failure.slack_failed":
     "Slack did not accept a message or file from me. Check that I am still in this channel.",
+  "failure.slack_unavailable": "Slack did not answer me for a long time, so I stopped trying.",
   "failure.no_speech": "I could not hear any speech in the recording.",
   "failure.no_sound": "{file} has no sound, so there is nothing to make notes from.",
   "failure.prepare_failed": "I could not read the sound of {file}; the file may be damaged.",
@@ -324,6 +339,15 @@ export const en = {
   "notice.working":
     "Working on it: Slack is slow to answer right now. You can close this, I will finish anyway and tell you how it went.",
   "notice.not_done": "I could not do that:",
+  // The bot's storage failed: a click or form not applied, an upload kept for later.
+  "store.unavailable":
+    "I could not do that just now: my storage is not answering. Try again in a minute.",
+  "store.upload_waiting":
+    "I have {file}: I will start on it as soon as my storage is working again.",
+  "store.upload_lost":
+    "I could not take {file}: my storage is not working. Share it again in a few minutes.",
+  "new_notes.pending":
+    "The notes will start in a thread in {channel} as soon as my storage is working again.",
   "new_notes.started": "The notes are on their way: they will appear in a thread in {channel}.",
   "new_notes.already": "Notes for this recording are already being made in {channel}.",
   "speakers.saved": "Thanks! The notes are being written with these names.",

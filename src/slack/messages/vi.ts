@@ -41,6 +41,11 @@ export const vi: Catalog = {
   "status.lost":
     "Biên bản của bản ghi âm này đã bị mất khi bộ nhớ của bot bị đặt lại; hãy tải bản ghi âm lên lại.",
   "status.retry_hint": "Thử lại sẽ tiếp tục từ chỗ đã dừng.",
+  "status.waiting.slack_files":
+    "Máy chủ tệp của Slack hiện không phản hồi, nên tôi sẽ sớm tự thử tải lại.",
+  "status.waiting.disk_full":
+    "Ổ đĩa nơi tôi lưu bản ghi âm đã đầy: tôi sẽ tự thử lại khi quản trị viên giải phóng dung lượng.",
+  "status.waiting.note_service": "Note Service hiện không phản hồi; tôi sẽ tự tiếp tục thử.",
 
   "stage.queued": "Đang chờ",
   "stage.queued_waiting": "Đang chờ đến lượt (còn {count} trước)",
@@ -71,6 +76,14 @@ export const vi: Catalog = {
   "failure.invalid_input.plain": "Note Service không nhận dữ liệu này.",
   "failure.invalid_input.template": "Mẫu Word không còn nữa.",
   "failure.download_failed": "Tôi không tải được bản ghi âm từ Slack.",
+  "failure.download_refused":
+    "Slack không cho tôi đọc bản ghi âm: hãy mời tôi vào kênh nơi tệp được chia sẻ, hoặc chia sẻ lại tệp ở đây.",
+  "failure.download_unavailable":
+    "Máy chủ tệp của Slack không phản hồi trong thời gian dài, nên tôi đã ngừng thử tải bản ghi âm.",
+  "failure.download_cut":
+    "Việc tải bản ghi âm từ Slack liên tục bị ngắt trước khi xong, nên tôi đã ngừng thử.",
+  "failure.disk_full":
+    "Ổ đĩa nơi tôi lưu bản ghi âm đã đầy; quản trị viên cần giải phóng dung lượng trước.",
   "failure.not_audio":
     "{file} không phải là bản ghi âm, nên tôi không thể tạo biên bản từ tệp này.",
   "failure.unsupported_container":
@@ -79,6 +92,8 @@ export const vi: Catalog = {
     "{file} có định dạng mà Note Service không nhận: hãy lưu lại thành một trong các định dạng {formats} rồi chia sẻ lại.",
   "failure.slack_failed":
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
+  "failure.slack_unavailable":
+    "Slack không phản hồi tôi trong thời gian dài, nên tôi đã ngừng thử.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
   "failure.no_sound": "{file} không có âm thanh, nên không có gì để tạo biên bản.",
   "failure.prepare_failed": "Tôi không đọc được âm thanh của {file}; tệp có thể bị hỏng.",
@@ -310,6 +325,14 @@ export const vi: Catalog = {
   "notice.working":
     "Đang xử lý: lúc này Slack phản hồi chậm. Bạn có thể đóng cửa sổ này, tôi vẫn sẽ làm xong và báo cho bạn kết quả.",
   "notice.not_done": "Tôi không làm được việc đó:",
+  "store.unavailable":
+    "Lúc này tôi chưa làm được việc đó: bộ lưu trữ của tôi không phản hồi. Hãy thử lại sau một phút.",
+  "store.upload_waiting":
+    "Tôi đã nhận {file}: tôi sẽ bắt đầu ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
+  "store.upload_lost":
+    "Tôi không nhận được {file}: bộ lưu trữ của tôi đang không hoạt động. Hãy chia sẻ lại sau vài phút.",
+  "new_notes.pending":
+    "Biên bản sẽ bắt đầu trong một luồng ở {channel} ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
   "new_notes.started": "Biên bản đang được chuẩn bị: sẽ xuất hiện trong một luồng ở {channel}.",
   "new_notes.already": "Biên bản cho bản ghi âm này đang được làm trong {channel}.",
   "speakers.saved": "Cảm ơn bạn! Biên bản đang được viết với những tên này.",

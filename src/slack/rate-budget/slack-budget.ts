@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import { isIdempotent } from "./idempotent-methods.ts";
 import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
@@ -30,6 +31,11 @@ export interface SlackBudgetOptions {
   allowanceScale?: number;
   /** Told of every 429 Slack answered. */
   onRateLimited?: (method: string, retryAfterS: number, kind: CallerKind) => void;
+  /**
+   * How an idempotent call whose answer was lost (a network error, a timeout, a 5xx) is
+   * sent again: at most `tries` sends in all, waiting `baseDelayMs`, then 4× that… between.
+   */
+  resend?: { tries: number; baseDelayMs: number };
   fetch?: FetchFunction;
   now?: () => number;
 }
@@ -40,6 +46,8 @@ const BACKGROUND_SHARE = 0.8;
 const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 /** A background call Slack rate-limits is sent again at most this often. */
 const MAX_RATE_LIMITED_TRIES = 3;
+/** Idempotent calls whose answer was lost: 3 sends, 250 ms then 1 s apart. */
+const DEFAULT_RESEND = { tries: 3, baseDelayMs: 250 };
 
 /**
  * The bot's Slack rate budget for one workspace (this deployment serves one), applied under
@@ -52,7 +60,11 @@ const MAX_RATE_LIMITED_TRIES = 3;
  *   one call of a method in flight at a time;
  * - interactive calls are never paced: they use what background work leaves, and a person
  *   waiting never queues behind a status update;
- * - every request has a timeout, started when it is sent.
+ * - every request has a timeout, started when it is sent;
+ * - a call whose answer was lost (a network error, a timeout, a 5xx) is sent again, a few
+ *   times and quickly, only when its method is idempotent (`idempotent-methods.ts`); the
+ *   clients above never re-send anything themselves, so a message whose answer was lost is
+ *   never posted twice: the caller looks for it first (the job's thread, the bot's files).
  * (With several replicas each has its own budget; a 429 is then handled as above.)
  */
 export class SlackBudget {
@@ -126,26 +138,63 @@ export class SlackBudget {
     init: RequestInit,
     timeoutMs: number,
   ): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
+    let limited = 0;
+    for (let sent = 1; ; sent++) {
       const closedMs = this.#closedFor(method);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
       if (kind === "background") await this.#takeBudget(method, init, urgent);
-      const exchange = () => this.#exchange(kind, method, input, init, timeoutMs);
-      const response =
-        kind === "background"
-          ? await this.#inLane(method, async () => {
-              // A 429 that came while this call waited for its lane: wait that out too.
-              await this.#waitWindow(method, init);
-              return exchange();
-            })
-          : await exchange();
+      let response: Response;
+      try {
+        response = await this.#sendOnce(kind, method, input, init, timeoutMs);
+      } catch (error) {
+        if (!this.#mayResend(method, init, sent)) throw error;
+        await this.#beforeResend(method, init, sent, String(error));
+        continue;
+      }
+      if (response.status >= 500 && this.#mayResend(method, init, sent)) {
+        await response.body?.cancel();
+        await this.#beforeResend(method, init, sent, `HTTP ${response.status}`);
+        continue;
+      }
       if (response.status !== 429) return response;
+      limited += 1;
       const retryAfterS = retryAfterOf(response);
       const maxWait = this.#o.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-      if (kind === "interactive" || attempt >= MAX_RATE_LIMITED_TRIES) return response;
+      if (kind === "interactive" || limited >= MAX_RATE_LIMITED_TRIES) return response;
       if (retryAfterS * 1000 > maxWait) return response;
       await response.body?.cancel();
     }
+  }
+
+  /** One exchange: a background call in its method's lane, once no Retry-After runs. */
+  #sendOnce(
+    kind: CallerKind,
+    method: string,
+    input: string | URL | Request,
+    init: RequestInit,
+    timeoutMs: number,
+  ): Promise<Response> {
+    const exchange = () => this.#exchange(kind, method, input, init, timeoutMs);
+    if (kind === "interactive") return exchange();
+    return this.#inLane(method, async () => {
+      // A 429 that came while this call waited for its lane: wait that out too.
+      await this.#waitWindow(method, init);
+      return exchange();
+    });
+  }
+
+  /** Whether a call whose answer was lost after `sent` sends may go once more. */
+  #mayResend(method: string, init: RequestInit, sent: number): boolean {
+    const { tries } = this.#o.resend ?? DEFAULT_RESEND;
+    return isIdempotent(method) && sent < tries && init.signal?.aborted !== true;
+  }
+
+  /** Waits before sending an idempotent call again: a short backoff, growing fourfold. */
+  async #beforeResend(method: string, init: RequestInit, sent: number, reason: string) {
+    const { baseDelayMs } = this.#o.resend ?? DEFAULT_RESEND;
+    this.#o.logger.warn({ method, sent, reason }, "Slack's answer was lost; sending again");
+    const signal = init.signal ?? undefined;
+    await sleep(baseDelayMs * 4 ** (sent - 1), undefined, signal ? { signal } : {});
   }
 
   /** Sends the request; a 429 opens the method's Retry-After window before anything else runs. */

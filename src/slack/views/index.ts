@@ -71,3 +71,4 @@ export {
   buildStatusMetadata,
   type StatusMessageOptions,
 } from "./status-message.ts";
+export { buildStoreNotice } from "./store-notices.ts";

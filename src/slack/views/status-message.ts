@@ -75,6 +75,9 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
     }
   }
   if (job.stage === "naming") lines.push(...speakerLines(job, locale));
+  if (isActive(job) && job.waiting !== undefined) {
+    lines.push(t(locale, `status.waiting.${job.waiting}`));
+  }
   if (job.stage === "done") lines.push(...canvasLines(job, locale));
   if (job.stage === "failed") {
     // A failure that names the file is already the stage sentence.

@@ -96,7 +96,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   );
   const cdn = createServer(guard((req, res, s) => serveGranted(req, res, s, grants, knobs, "cdn")));
   const origin = `http://127.0.0.1:${await listen(main)}`;
-  slackOrigin = origin;
+  // What the app is given: its URLs lead through whatever stands in front of the fake.
+  const publicOrigin = options.publicOrigin ?? origin;
+  slackOrigin = publicOrigin;
   cdnOrigin = `http://127.0.0.1:${await listen(cdn)}`;
 
   const s = new FakeSlackStore(
@@ -105,7 +107,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       botUserId: options.botUserId ?? "U0FAKEBOT",
       botId: "B0FAKEBOT",
       appId: "A0FAKEAPP",
-      origin,
+      origin: publicOrigin,
     },
     {
       strict: strictRules(options.strict),

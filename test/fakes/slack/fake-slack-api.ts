@@ -46,6 +46,12 @@ export interface FakeSlackOptions {
    * some rules set to false, for a test that needs the fake of old — say why beside it.
    */
   strict?: StrictOption;
+  /**
+   * The origin the app reaches the fake at when something stands between them (a fault
+   * proxy, test/helpers/http-fault-proxy.ts): file URLs, upload URLs and redirects point
+   * there, so downloads and uploads pass it too. Default: the fake's own origin.
+   */
+  publicOrigin?: string;
 }
 
 /** Where a helper shares a file: a conversation, as someone (default `U0FAKEUSER`). */
@@ -90,7 +96,10 @@ export interface AddMessageInput {
 export interface FakeSlack {
   /** `http://127.0.0.1:<port>/api/`: the app's `SLACK_API_URL`. */
   readonly apiUrl: string;
-  /** `http://127.0.0.1:<port>`: where file URLs and upload URLs point. */
+  /**
+   * `http://127.0.0.1:<port>`: where the fake listens, and where file URLs and upload URLs
+   * point unless `publicOrigin` says otherwise.
+   */
   readonly origin: string;
   /** Another origin (not Slack's) that serves files after a `redirectDownloads: "cdn"` 302. */
   readonly cdnOrigin: string;

@@ -25,6 +25,12 @@ export interface DownloadKnobs {
    * See the comment on `openSlackFile` in src/slack/gateway/download-slack-file.ts.
    */
   redirectDownloads?: "slack" | "cdn" | undefined;
+  /**
+   * Answer an authorised download of a file that exists with `status` (and a small HTML
+   * body, as Slack's file hosts do) `count` times, then serve it: a 503 while Slack's file
+   * server is down, a 404 or 403 for a file the bot may not read.
+   */
+  failDownloads?: { status: number; count: number } | undefined;
 }
 
 /** What Slack answers an unauthenticated file URL with: a sign-in page, status 200. */
@@ -84,6 +90,14 @@ export async function serveFile(
   ) {
     record(404, false);
     res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<h1>Not found</h1>");
+    return;
+  }
+  const failing = knobs.failDownloads;
+  if (failing !== undefined && failing.count > 0) {
+    failing.count -= 1;
+    record(failing.status, false);
+    res.writeHead(failing.status, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<h1>${failing.status}</h1>`);
     return;
   }
   if (knobs.redirectDownloads !== undefined) {

@@ -107,7 +107,7 @@ describe("a delivery call that keeps failing transiently", () => {
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.downloadSource }).toEqual(
       {
         stage: "failed",
-        failure: "slack_failed",
+        failure: "slack_unavailable",
         calls: 3,
       },
     );
@@ -121,7 +121,7 @@ describe("a delivery call that keeps failing transiently", () => {
     const { final, calls } = await runWithFailing("postNotePart");
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.postNotePart }).toEqual({
       stage: "failed",
-      failure: "slack_failed",
+      failure: "slack_unavailable",
       calls: 3,
     });
   });
@@ -131,7 +131,7 @@ describe("a delivery call that keeps failing transiently", () => {
     const { final, calls } = await runWithFailing("uploadDocx");
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.uploadDocx }).toEqual({
       stage: "failed",
-      failure: "slack_failed",
+      failure: "slack_unavailable",
       calls: 3,
     });
   });

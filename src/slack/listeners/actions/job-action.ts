@@ -1,15 +1,15 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
-import type { Job } from "../../../jobs/index.ts";
+import { isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import type { Locale } from "../../messages/index.ts";
-import { localeOf } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/index.ts";
 import type { JobAction } from "../../permissions.ts";
 import {
   buildCommandRefusal,
   buildPermissionRefusal,
   type JobCommand,
   type MessageContent,
+  sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
@@ -155,5 +155,28 @@ export async function tellClicker(
       return;
     }
     deps.logger.warn({ err: error, channel: click.channelId }, "could not send an ephemeral reply");
+  }
+}
+
+/**
+ * Runs what a click asks of the job service. When the store fails, the click is not
+ * applied and the clicker hears so once, in one sentence: Slack never sends a click again
+ * (it was acked), and the button stays for when the store is back. Other failures are
+ * thrown as they were. Resolves with what `work` gave, or undefined when the store failed.
+ */
+export async function unlessStoreDown<T>(
+  deps: ListenerDeps,
+  args: ButtonArgs,
+  click: Click | ButtonClick,
+  work: () => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  try {
+    return { value: await work() };
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    deps.logger.warn({ err: error, jobId: click.jobId }, "store failed: a click was not applied");
+    const locale = "locale" in click ? click.locale : await clickerLocale(deps, click.userId);
+    await tellClicker(deps, args, click, sentenceReply(t(locale, "store.unavailable")));
+    return undefined;
   }
 }

@@ -20,6 +20,7 @@ import {
   clickerLocale,
   readClick,
   tellClicker,
+  unlessStoreDown,
 } from "./job-action.ts";
 
 type Mode = "names" | "regenerate";
@@ -36,7 +37,9 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
     const click = await readClick(deps, args);
     if (click === undefined || click.triggerId === undefined) return;
-    const job = await deps.jobs.get(click.jobId);
+    const read = await unlessStoreDown(deps, args, click, () => deps.jobs.get(click.jobId));
+    if (read === undefined) return;
+    const job = read.value;
     if (!(await fits(deps, args, click, job, mode)) || job === undefined) return;
     const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
     const opened = await openThenFill({

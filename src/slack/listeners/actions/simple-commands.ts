@@ -8,12 +8,14 @@ import {
   permittedJob,
   readButton,
   tellClicker,
+  unlessStoreDown,
 } from "./job-action.ts";
 
 /**
  * A button that maps to one job command (Cancel, Skip, Retry). The clicker must be allowed
  * to (permissions.ts); the status message itself shows the outcome; a refusal (job gone,
- * wrong stage, not theirs to do) is told to the clicker alone.
+ * wrong stage, not theirs to do) is told to the clicker alone, and so is a store that
+ * could not apply it.
  */
 export function jobCommandButton(
   deps: ListenerDeps,
@@ -24,10 +26,13 @@ export function jobCommandButton(
   return async (args: ButtonArgs) => {
     const click = await readButton(deps, args);
     if (click === undefined) return;
-    const job = await permittedJob(deps, args, click, action, command);
-    if (job === undefined) return;
-    const result = await run(job, click);
-    if (result.ok) return;
-    await tellClicker(deps, args, click, buildCommandRefusal(result.reason, command, click.locale));
+    await unlessStoreDown(deps, args, click, async () => {
+      const job = await permittedJob(deps, args, click, action, command);
+      if (job === undefined) return;
+      const result = await run(job, click);
+      if (result.ok) return;
+      const refusal = buildCommandRefusal(result.reason, command, click.locale);
+      await tellClicker(deps, args, click, refusal);
+    });
   };
 }

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt"
 import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
-import { isActive } from "../../../jobs/index.ts";
+import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { slackFileSchema, toSourceFile } from "../../recording-file.ts";
@@ -73,17 +73,34 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     if (sub === "" || sub === "settings") return openModal(deps, client, command, sub);
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
-    switch (sub) {
-      case "status": {
-        const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
-        return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
-      }
-      case "cancel":
-        return reply(await cancel(deps, command, rest[0], locale));
-      default:
-        return reply(instantReply(word, locale, deps));
+    try {
+      return reply(await answer(deps, command, { word, arg: rest[0] }, locale));
+    } catch (error) {
+      // Slack sends a command once: the person hears why nothing happened, and may ask again.
+      if (!isStoreUnavailable(error)) throw error;
+      deps.logger.warn({ err: error }, "store failed: a command was not carried out");
+      return reply(sentenceReply(t(locale, "store.unavailable")));
     }
   };
+}
+
+/** `status`, `cancel`, or the help for any other word. */
+async function answer(
+  deps: ListenerDeps,
+  command: Command,
+  typed: { word: string; arg: string | undefined },
+  locale: Locale,
+): Promise<MessageContent> {
+  switch (typed.word.toLowerCase()) {
+    case "status": {
+      const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
+      return buildChannelStatus(jobs, { locale, now: deps.now() });
+    }
+    case "cancel":
+      return cancel(deps, command, typed.arg, locale);
+    default:
+      return instantReply(typed.word, locale, deps);
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
+import { isStoreUnavailable } from "../../../jobs/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /** An id the envelope may carry; anything odd in it is dropped, never a reason to keep data. */
@@ -61,7 +63,15 @@ export function workspaceLeft(deps: ListenerDeps) {
     }
     const ids = namedIds(envelope.data);
     deps.logger.warn({ teamIds: ids, event: event.type }, "the workspace removed the app");
-    await deps.jobs.forgetInstall(ids);
+    try {
+      await deps.jobs.forgetInstall(ids);
+    } catch (error) {
+      // Acked already, and sent once: kept, the data is deleted once the store is back.
+      if (!isStoreUnavailable(error)) throw error;
+      const kept = { kind: "forget" as const, id: randomUUID(), at: deps.now(), teamIds: ids };
+      if (!(await deps.pending.keep(kept))) throw error;
+      deps.logger.warn({ err: error, teamIds: ids }, "store failed: the deletion is kept");
+    }
   };
 }
 

@@ -1,9 +1,16 @@
+import { randomUUID } from "node:crypto";
 import type { WebClient } from "@slack/web-api";
-import type { Origin } from "../../../jobs/index.ts";
+import {
+  isStoreUnavailable,
+  type Origin,
+  type StartAttempt,
+  StartNotRecorded,
+} from "../../../jobs/index.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
-import { buildFileNotices, type FileNotice } from "../../views/index.ts";
+import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { type KeptUpload, keptFile } from "../pending-starts.ts";
 import { replyInThread } from "../replies.ts";
 
 export interface SharedFiles {
@@ -26,6 +33,14 @@ export interface SharedFiles {
  * screenshot, a PDF, a snippet, a canvas) only when the message @mentions it. It never
  * reacts to its own files. The channel's settings apply, and nothing happens in a channel
  * that turned automatic notes off.
+ *
+ * Bolt acked the event before this runs (App.processEvent acks events before any
+ * listener, in both modes), and Slack sends an acked event no more: it retries only a
+ * delivery that failed or took over 3 s, three times (at once, after 1 minute, after 5),
+ * and disables an app that answers fewer than 5 % of its events in an hour
+ * (https://docs.slack.dev/apis/events-api/, "Failure conditions", "Retries"). So a file
+ * the store cannot take now is kept in the request journal and taken from there once the
+ * store is back ({@link takeKeptUpload}), however long that takes: never lost.
  */
 export async function startRecordings(
   deps: ListenerDeps,
@@ -34,7 +49,7 @@ export async function startRecordings(
 ): Promise<void> {
   const bot = await deps.directory.botUserId();
   if (bot !== undefined && shared.userId === bot) return;
-  if (!(await deps.jobs.takesUploads(shared.teamId, shared.channelId))) return;
+  if (!(await takesUploads(deps, shared))) return;
   const { locale: slackLocale } = await deps.directory.user(shared.userId);
   const locale = localeOf(slackLocale);
   const mentioned =
@@ -55,7 +70,8 @@ export async function startRecordings(
   for (const shown of shared.files) {
     // Each file on its own: one that Slack cannot describe must not cost the others.
     try {
-      const notice = await takeFile(deps, shared.channelId, shown, start);
+      const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
+      const notice = await takeOrKeep(deps, client, { file, shownName: shownNameOf(shown) }, start);
       if (notice !== undefined) notices.push(notice);
     } catch (error) {
       deps.logger.error({ err: error, fileId: shown.id }, "could not take a shared file");
@@ -64,6 +80,16 @@ export async function startRecordings(
   if (notices.length === 0) return;
   const thread = { channel: shared.channelId, threadTs: shared.threadTs };
   await replyInThread(client, thread, buildFileNotices(notices, locale));
+}
+
+/** Whether the channel takes uploads; when the store cannot say, each file is kept instead. */
+async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<boolean> {
+  try {
+    return await deps.jobs.takesUploads(shared.teamId, shared.channelId);
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    return true;
+  }
 }
 
 /** What every file of one upload starts with. */
@@ -76,26 +102,138 @@ interface Start {
   mentioned: boolean;
 }
 
-/** Starts one file's job; returns what to say about it, if anything. */
-async function takeFile(
+/** A file as Slack describes it, and its name as the event showed it. */
+interface Shared {
+  file: SlackFile;
+  shownName: string | undefined;
+}
+
+/**
+ * Takes one file; when the store fails, keeps it in the request journal instead. Kept, it
+ * is said nothing of yet (the store may be back in a second); not even kept, its thread
+ * hears at once that it was not taken, so the person can share it again.
+ */
+async function takeOrKeep(
   deps: ListenerDeps,
-  channelId: string,
-  shown: SlackFile,
+  client: WebClient,
+  shared: Shared,
   start: Start,
 ): Promise<FileNotice | undefined> {
-  const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
+  try {
+    return await takeFile(deps, shared, start);
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    const attempt = error instanceof StartNotRecorded ? error.attempt : undefined;
+    const { file, shownName } = shared;
+    deps.logger.warn({ err: error, fileId: file.id }, "store failed: the upload is kept");
+    const kept = await deps.pending.keep({
+      kind: "upload",
+      id: randomUUID(),
+      at: deps.now(),
+      origin: start.origin,
+      ...(start.text === undefined ? {} : { text: start.text }),
+      mentioned: start.mentioned,
+      file: keptFile(file),
+      ...(shownName === undefined ? {} : { shownName }),
+      ...(attempt === undefined ? {} : { attempt }),
+    });
+    if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
+    const locale = localeOf(start.origin.locale);
+    const name = shownNameOf(file) ?? shownName;
+    const thread = { channel: start.origin.channelId, threadTs: start.origin.threadTs };
+    await replyInThread(client, thread, buildStoreNotice("upload_lost", name, locale));
+    return undefined;
+  }
+}
+
+/** How replaying a kept upload went: done, or kept (as it now is) for the next pass. */
+export type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
+
+/**
+ * Takes a file the store could not take when its event came, as the listener would have
+ * (the channel's settings as they are now, the same job id when the first attempt got
+ * that far); says in its thread what it would have said.
+ */
+export async function takeKeptUpload(
+  deps: ListenerDeps,
+  client: WebClient,
+  entry: KeptUpload,
+): Promise<KeptOutcome> {
+  const { origin } = entry;
+  const start: Start = {
+    origin,
+    text: entry.text,
+    bot: await deps.directory.botUserId(),
+    mentioned: entry.mentioned,
+  };
+  try {
+    if (!(await deps.jobs.takesUploads(origin.teamId, origin.channelId))) return { done: true };
+    const shared = { file: entry.file, shownName: entry.shownName };
+    const notice = await takeFile(deps, shared, start, entry.attempt);
+    if (notice !== undefined) {
+      const thread = { channel: origin.channelId, threadTs: origin.threadTs };
+      const said = buildFileNotices([notice], localeOf(origin.locale));
+      await replyInThread(client, thread, said).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, "could not say why a kept file was not taken"),
+      );
+    }
+    return { done: true };
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
+    return { done: false, entry: { ...entry, ...(attempt === undefined ? {} : { attempt }) } };
+  }
+}
+
+/**
+ * A kept recording's thread hears once, when it has waited `tellAfterMs` for the store,
+ * that it will be taken once the store is back. Resolves with the entry as it is to be
+ * kept (`told` once said).
+ */
+export async function tellKeptUploadWaits(
+  deps: ListenerDeps,
+  client: WebClient,
+  entry: KeptUpload,
+  tellAfterMs: number,
+): Promise<KeptUpload> {
+  if (entry.told === true || deps.now() - entry.at < tellAfterMs) return entry;
+  if (classifyFile(entry.file, deps.jobs.canPrepare).kind !== "recording") return entry;
+  const { origin } = entry;
+  const thread = { channel: origin.channelId, threadTs: origin.threadTs };
+  const name = shownNameOf(entry.file) ?? entry.shownName;
+  await replyInThread(
+    client,
+    thread,
+    buildStoreNotice("upload_waiting", name, localeOf(origin.locale)),
+  );
+  return { ...entry, told: true };
+}
+
+/**
+ * Starts one file's job (`resume`: the attempt a store failure gave, to make that same
+ * job); returns what to say about it, if anything.
+ */
+export async function takeFile(
+  deps: ListenerDeps,
+  shared: Shared,
+  start: Start,
+  resume?: StartAttempt,
+): Promise<FileNotice | undefined> {
+  const { file } = shared;
   // The bot's own uploads (its DOCX in the thread) come back as events: never about them.
   if (start.bot !== undefined && file.user === start.bot) return undefined;
-  const name = shownNameOf(file) ?? shownNameOf(shown);
+  const name = shownNameOf(file) ?? shared.shownName;
   const kind = classifyFile(file, deps.jobs.canPrepare);
   if (kind.kind === "other" && !start.mentioned) return undefined;
   if (kind.kind === "recording") {
     const { origin, text } = start;
-    const result = await deps.jobs.startFromUpload({ origin, source: kind.source, text });
+    const result = await deps.jobs.startFromUpload({ origin, source: kind.source, text }, resume);
     return result.status === "refused" ? { name, reason: result.reason } : undefined;
   }
   // Said once per file, however often Slack delivers the event.
-  if (!(await deps.jobs.claimOnce(`notice:${channelId}:${file.id}`))) return undefined;
+  if (!(await deps.jobs.claimOnce(`notice:${start.origin.channelId}:${file.id}`))) {
+    return undefined;
+  }
   const reason =
     kind.kind === "unreadable"
       ? "unreadable"

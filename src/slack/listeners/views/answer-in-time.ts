@@ -3,6 +3,7 @@ import type { AckFn, ViewResponseAction } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
+import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -130,7 +131,10 @@ async function answerLate<T>(
     ? [...(await carryOut(s, verdict.value, async (reply) => void said.push(reply))), ...said]
     : problems(s, verdict.errors);
   const last = s.notice(replies);
-  await memory.keep(s.teamId, key, { update: last } satisfies KeptAnswer);
+  // The outcome is shown even when the store cannot keep it for a second delivery.
+  await memory
+    .keep(s.teamId, key, { update: last } satisfies KeptAnswer)
+    .catch((error: unknown) => s.deps.logger.warn({ err: error }, "a late answer not kept"));
   // By the id the submission carried: `response_action: "update"` replaced that view in
   // place. No `hash`: what is on screen is our own "working on it", with nothing of the
   // person's to keep. Refused (the person closed the modal), the outcome is told alone.
@@ -152,7 +156,8 @@ async function carryOut<T>(
     return done === undefined ? [] : [done];
   } catch (error) {
     s.deps.logger.error({ err: error }, "a modal submission failed after its ack");
-    await tell(sentenceReply(t(s.locale, "notice.failed")));
+    const sentence = isStoreUnavailable(error) ? "store.unavailable" : "notice.failed";
+    await tell(sentenceReply(t(s.locale, sentence)));
     return [];
   }
 }

@@ -38,7 +38,7 @@ const CONVERSATION_ID = /^[CGD][A-Z0-9]{2,}$/;
 /** A sentence naming the destination, linked for those who can see it. */
 export function mentionChannel(
   locale: Locale,
-  key: "new_notes.started" | "new_notes.already",
+  key: "new_notes.started" | "new_notes.already" | "new_notes.pending",
   channelId: string,
 ): MessageContent {
   const linked = CONVERSATION_ID.test(channelId) ? `<#${channelId}>` : safeMrkdwn(channelId);

@@ -1,6 +1,13 @@
+import { randomUUID } from "node:crypto";
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
-import type { SourceFile } from "../../../jobs/index.ts";
+import {
+  isStoreUnavailable,
+  type JobOptions,
+  type Origin,
+  type SourceFile,
+  StartNotRecorded,
+} from "../../../jobs/index.ts";
 import { checkRecording } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
@@ -199,11 +206,23 @@ async function startNotes(
     userId,
     ...(slackLocale ? { locale: slackLocale } : {}),
   };
+  let threadTs: string | undefined;
+  const start = { origin, source: checked.source, options };
   const result = await deps.jobs
-    .startInThread({ origin, source: checked.source, options }, () =>
-      openThread(client, destination, checked.source, userId, locale),
-    )
+    .startInThread(start, async () => {
+      threadTs = await openThread(client, destination, checked.source, userId, locale);
+      return threadTs;
+    })
     .catch(async (error: unknown) => {
+      if (isStoreUnavailable(error)) {
+        const kept = await keepThreadStart(deps, error, { ...start, threadTs });
+        await tell(
+          kept
+            ? mentionChannel(locale, "new_notes.pending", destination)
+            : sentenceReply(t(locale, "store.unavailable")),
+        );
+        return undefined;
+      }
       const code = platformErrorOf(error);
       deps.logger.warn({ err: error, code }, "could not open the notes thread");
       const notIn = code === "not_in_channel" || code === "channel_not_found";
@@ -226,6 +245,34 @@ async function startNotes(
     await tell(sentenceReply(t(locale, "template.unreadable")));
   }
   return mentionChannel(locale, "new_notes.started", destination);
+}
+
+/**
+ * The store failed once the job's thread was open: the job is kept in the request journal,
+ * to be started in that thread once the store is back. False when there is nothing to keep
+ * (the store failed before the thread was opened: nothing started) or it cannot be kept.
+ */
+async function keepThreadStart(
+  deps: ListenerDeps,
+  error: unknown,
+  start: {
+    origin: Omit<Origin, "threadTs">;
+    source: SourceFile;
+    options: JobOptions;
+    threadTs: string | undefined;
+  },
+): Promise<boolean> {
+  const { threadTs, ...job } = start;
+  if (!(error instanceof StartNotRecorded) || threadTs === undefined) return false;
+  deps.logger.warn({ err: error }, "store failed: a new-notes job is kept for later");
+  return deps.pending.keep({
+    kind: "thread",
+    id: randomUUID(),
+    at: deps.now(),
+    ...job,
+    origin: { ...job.origin, threadTs },
+    attempt: error.attempt,
+  });
 }
 
 /** The bot's own message that starts the job's thread. */

@@ -1,0 +1,191 @@
+import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Logger } from "pino";
+import type { z } from "zod";
+
+/** What every journal entry has: its own id, and when it was kept (ms since the epoch). */
+export interface JournalEntry {
+  id: string;
+  at: number;
+}
+
+export interface RequestJournalOptions<T extends JournalEntry> {
+  /** The file: beside the store (next to the SQLite file, or the temp folder for Redis). */
+  path: string;
+  /** Every line read back is checked against it; a line that does not fit is dropped. */
+  schema: z.ZodType<T>;
+  logger: Logger;
+  /** The file's largest size in bytes: an entry that would grow it past this is not kept. */
+  maxBytes?: number;
+  /**
+   * What makes two entries the same request (one upload delivered twice): a second one is
+   * not appended, it is merged into the first with `merge` (default: the first stays).
+   */
+  keyOf?: (entry: T) => string;
+  merge?: (kept: T, again: T) => T;
+}
+
+/** About a thousand uploads with their typed text: far more than an outage should see. */
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A small append-only file of requests Slack was told were taken but the store could not
+ * record: each is one JSON line, flushed to disk (fsync) before `keep` resolves, so a
+ * process killed right after still finds it on its next start. Readable by the app's user
+ * only (0600). Entries hold personal data (who uploaded what, the text typed with it), so
+ * `settle` rewrites the file without the entries that were replayed, and deletes it once
+ * none is left. One process writes a journal (its path follows the store's); within the
+ * process, writes are serialised.
+ */
+export class RequestJournal<T extends JournalEntry> {
+  readonly #o: Required<Omit<RequestJournalOptions<T>, "keyOf">> &
+    Pick<RequestJournalOptions<T>, "keyOf">;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: RequestJournalOptions<T>) {
+    this.#o = { maxBytes: DEFAULT_MAX_BYTES, merge: (kept) => kept, ...options };
+  }
+
+  get path(): string {
+    return this.#o.path;
+  }
+
+  /**
+   * Appends `entry` and flushes it to disk, or merges it into the same request kept
+   * already; false when it cannot be kept (full, unwritable).
+   */
+  keep(entry: T): Promise<boolean> {
+    return this.#serial(async () => {
+      const line = `${JSON.stringify(entry)}\n`;
+      try {
+        if (await this.#merged(entry)) return true;
+        const size = await stat(this.#o.path).then(
+          (s) => s.size,
+          () => 0,
+        );
+        if (size + Buffer.byteLength(line) > this.#o.maxBytes) {
+          this.#o.logger.error({ path: this.#o.path, size }, "request journal full: not kept");
+          return false;
+        }
+        await appendSynced(this.#o.path, line, size === 0);
+        return true;
+      } catch (error) {
+        this.#o.logger.error({ err: error, path: this.#o.path }, "request journal unwritable");
+        return false;
+      }
+    });
+  }
+
+  /** Merges `entry` into the same request kept already; false when there is none. */
+  async #merged(entry: T): Promise<boolean> {
+    const { keyOf } = this.#o;
+    if (keyOf === undefined) return false;
+    const entries = await this.#entries();
+    const same = entries.find((kept) => keyOf(kept) === keyOf(entry));
+    if (same === undefined) return false;
+    const merged = this.#o.merge(same, entry);
+    if (merged !== same) await this.#rewrite(entries.map((e) => (e === same ? merged : e)));
+    return true;
+  }
+
+  /** The entries kept and not yet settled, oldest first (none when there is no file). */
+  read(): Promise<T[]> {
+    return this.#serial(() => this.#entries());
+  }
+
+  /**
+   * Takes the entries in `done` out of the file and replaces those in `changed`, keeping
+   * whatever was appended meanwhile; deletes the file when nothing is left. Resolves with
+   * how many entries are left.
+   */
+  settle(done: ReadonlySet<string>, changed: ReadonlyMap<string, T>): Promise<number> {
+    return this.#serial(async () => {
+      const entries = await this.#entries();
+      const left = entries
+        .filter((entry) => !done.has(entry.id))
+        .map((entry) => changed.get(entry.id) ?? entry);
+      if (left.length === entries.length && changed.size === 0) return left.length;
+      await this.#rewrite(left);
+      return left.length;
+    });
+  }
+
+  /** Replaces the file with `entries` (atomically, flushed), or deletes it when none. */
+  async #rewrite(entries: T[]): Promise<void> {
+    if (entries.length === 0) {
+      await unlink(this.#o.path).catch(() => undefined);
+      return;
+    }
+    const next = `${this.#o.path}.next`;
+    await writeSynced(next, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+    await rename(next, this.#o.path);
+    await syncFolder(this.#o.path);
+  }
+
+  async #entries(): Promise<T[]> {
+    const text = await readFile(this.#o.path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return "";
+      throw error;
+    });
+    const byId = new Map<string, T>();
+    let unreadable = 0;
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue;
+      const parsed = this.#o.schema.safeParse(parseJson(line));
+      if (parsed.success) byId.set(parsed.data.id, parsed.data);
+      else unreadable += 1;
+    }
+    // A line cut short by a crash mid-write, or from another version: never trusted.
+    if (unreadable > 0) {
+      this.#o.logger.warn({ path: this.#o.path, unreadable }, "request journal lines dropped");
+    }
+    return [...byId.values()];
+  }
+
+  #serial<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends and flushes; a new file's folder entry is flushed too. */
+async function appendSynced(path: string, text: string, isNew: boolean): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const handle = await open(path, "a", 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (isNew) await syncFolder(path);
+}
+
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, "w", 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes the folder holding `path`, so a file created or renamed there survives a crash. */
+async function syncFolder(path: string): Promise<void> {
+  const folder = await open(dirname(path), "r").catch(() => undefined);
+  if (folder === undefined) return;
+  await folder.sync().catch(() => undefined);
+  await folder.close();
+}

@@ -1,0 +1,94 @@
+import type { WebClient } from "@slack/web-api";
+import type { DeliveredState, Job } from "../../jobs/index.ts";
+import { METADATA_EVENT_TYPE } from "../ids.ts";
+import { deliveryOf, threadFilename } from "./thread-files.ts";
+import { transcriptFilename } from "./transcript-upload.ts";
+
+/** A message of a thread, as `conversations.replies` shows it with `include_all_metadata`. */
+export interface ThreadMessage {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  files?: { id?: string; name?: string; title?: string }[];
+}
+
+/**
+ * Every message of the job's thread, the parent first, with the metadata the bot's posts
+ * carry. `conversations.replies` is Tier 3 (about 50 a minute): read only when an earlier
+ * call's outcome is unknown, never on the normal path.
+ */
+async function* threadOf(client: WebClient, job: Job): AsyncGenerator<ThreadMessage> {
+  for await (const page of client.paginate("conversations.replies", {
+    channel: job.origin.channelId,
+    ts: job.origin.threadTs,
+    include_all_metadata: true,
+    limit: 200,
+  })) {
+    yield* (page as { messages?: ThreadMessage[] }).messages ?? [];
+  }
+}
+
+/** The DOCX's name in the thread: the recording's name, and the delivery after a Regenerate. */
+export function docxFilename(job: Job): string {
+  return threadFilename(job, "notes", "docx");
+}
+
+/**
+ * What of the job's delivery the thread holds: its note parts by their metadata, the DOCX
+ * and the transcript's two files by their names (both or none: a transcript half found is
+ * uploaded again, whole).
+ */
+export async function findDelivered(client: WebClient, job: Job): Promise<DeliveredState> {
+  const parts = new Set<number>();
+  let docxFileId: string | undefined;
+  const transcript = new Map<string, string>();
+  const transcriptNames = new Set([transcriptFilename(job, "txt"), transcriptFilename(job, "vtt")]);
+  const wanted = docxFilename(job);
+  for await (const message of threadOf(client, job)) {
+    const part = notePartOf(message, job.id, deliveryOf(job));
+    if (part !== undefined) parts.add(part);
+    const file = message.files?.find((f) => f.name === wanted || f.title === wanted);
+    if (file?.id !== undefined) docxFileId = file.id;
+    for (const f of message.files ?? []) {
+      if (f.id !== undefined && f.name !== undefined && transcriptNames.has(f.name)) {
+        transcript.set(f.name, f.id);
+      }
+    }
+  }
+  const transcriptFileIds =
+    transcript.size === transcriptNames.size ? [...transcript.values()] : [];
+  return { parts: [...parts].sort((a, b) => a - b), docxFileId, transcriptFileIds };
+}
+
+/**
+ * The ts of the job's status message in its thread: the first message the bot (`botUserId`)
+ * posted there with the job's status metadata; undefined when there is none.
+ */
+export async function findStatusMessage(
+  client: WebClient,
+  job: Job,
+  botUserId: string,
+): Promise<string | undefined> {
+  for await (const message of threadOf(client, job)) {
+    if (message.user !== botUserId || message.ts === undefined) continue;
+    const payload = jobPayloadOf(message, job.id);
+    if (payload?.kind === "status") return message.ts;
+  }
+  return undefined;
+}
+
+/** The metadata payload of a message the bot posted for this job, if it is one. */
+function jobPayloadOf(message: ThreadMessage, jobId: string): Record<string, unknown> | undefined {
+  const { metadata } = message;
+  if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
+  const payload = metadata.event_payload ?? {};
+  return payload.job_id === jobId ? payload : undefined;
+}
+
+/** The part number of a note part posted for this job's delivery, read from its metadata. */
+function notePartOf(message: ThreadMessage, jobId: string, delivery: number): number | undefined {
+  const payload = jobPayloadOf(message, jobId);
+  if (payload?.kind !== "note_part" || payload.delivery !== delivery) return undefined;
+  return typeof payload.part === "number" ? payload.part : undefined;
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { jobOptionsSchema, originSchema, sourceFileSchema } from "../../jobs/index.ts";
+
+/** The attempt a `StartNotRecorded` gave: the same job, once, when started again. */
+const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() });
+
+/**
+ * What a kept upload needs of its Slack file to be taken again — no more: not where else
+ * it was shared, nor who saw it.
+ */
+const keptFileSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  title: z.string().optional(),
+  filetype: z.string().optional(),
+  mimetype: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  url_private_download: z.string().optional(),
+  url_private: z.string().optional(),
+  file_access: z.string().optional(),
+  mode: z.string().optional(),
+  media_display_type: z.string().optional(),
+  user: z.string().optional(),
+});
+
+/**
+ * A file of an upload the store could not take after the event was acked: taken again as
+ * the listener would have, once the store is back. `told`: its thread heard that it waits.
+ */
+export const keptUploadSchema = z.object({
+  kind: z.literal("upload"),
+  id: z.string().min(1),
+  at: z.number(),
+  origin: originSchema,
+  /** Typed with the upload: the context of its notes. */
+  text: z.string().optional(),
+  /** The upload's message @mentioned the bot, or was sent to it. */
+  mentioned: z.boolean(),
+  file: keptFileSchema,
+  /** The name as people saw it in the event, when the file itself has none. */
+  shownName: z.string().optional(),
+  attempt: attemptSchema.optional(),
+  told: z.boolean().optional(),
+});
+export type KeptUpload = z.infer<typeof keptUploadSchema>;
+
+/**
+ * A `/meeting-notes` job whose thread was opened but whose record the store could not
+ * write: started again in that thread.
+ */
+export const keptThreadStartSchema = z.object({
+  kind: z.literal("thread"),
+  id: z.string().min(1),
+  at: z.number(),
+  origin: originSchema,
+  source: sourceFileSchema,
+  options: jobOptionsSchema,
+  attempt: attemptSchema,
+});
+export type KeptThreadStart = z.infer<typeof keptThreadStartSchema>;
+
+/**
+ * The workspace removed the app while the store could not delete its data: deleted once
+ * the store is back (team and enterprise ids only).
+ */
+export const keptForgetSchema = z.object({
+  kind: z.literal("forget"),
+  id: z.string().min(1),
+  at: z.number(),
+  teamIds: z.array(z.string().min(1)).min(1),
+});
+
+/** A request Slack was told was taken, kept in the journal until the store records it. */
+export const pendingStartSchema = z.discriminatedUnion("kind", [
+  keptUploadSchema,
+  keptThreadStartSchema,
+  keptForgetSchema,
+]);
+export type PendingStart = z.infer<typeof pendingStartSchema>;
+
+/**
+ * Where a listener keeps what the store could not record after Slack's ack (the
+ * request journal, replayed in the background): false when it could not be kept either.
+ */
+export interface PendingStarts {
+  keep(entry: PendingStart): Promise<boolean>;
+}
+
+/** The parts of a Slack file a kept upload holds (see {@link keptFileSchema}). */
+export function keptFile(file: z.input<typeof keptFileSchema>): KeptUpload["file"] {
+  return keptFileSchema.parse(file);
+}

@@ -1,0 +1,144 @@
+import { resolve } from "node:path";
+import type { WebClient } from "@slack/web-api";
+import type { Logger } from "pino";
+import {
+  isStoreUnavailable,
+  JournalReplay,
+  type ReplayOutcome,
+  RequestJournal,
+  StartNotRecorded,
+} from "../../jobs/index.ts";
+import type { ListenerDeps } from "./deps.ts";
+import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
+import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
+
+/** How long a kept upload waits before its thread hears that it waits for the store. */
+export const TELL_WAITING_AFTER_MS = 30_000;
+
+/**
+ * Replays one request the store could not record after Slack's ack (see
+ * `JournalReplay`): an upload is taken as its listener would have taken it, a
+ * `/meeting-notes` job is started in the thread it already opened, a removed workspace's
+ * data is deleted.
+ */
+export function replayPendingStart(
+  deps: ListenerDeps,
+  client: WebClient,
+): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
+  return async (entry) => {
+    if (entry.kind === "upload") return takeKeptUpload(deps, client, entry);
+    if (entry.kind === "thread") return startKeptThread(deps, entry);
+    return forgetKept(deps, entry.teamIds);
+  };
+}
+
+/** An uninstall the store could not carry out: everything of the install is deleted now. */
+async function forgetKept(
+  deps: ListenerDeps,
+  teamIds: string[],
+): Promise<ReplayOutcome<PendingStart>> {
+  try {
+    await deps.jobs.forgetInstall(teamIds);
+    deps.logger.warn({ teamIds }, "the removed workspace's data is deleted (kept request)");
+    return { done: true };
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    return { done: false };
+  }
+}
+
+/**
+ * While the store still fails: a kept upload's thread hears once, after `tellAfterMs`,
+ * that it waits for the store. A `/meeting-notes` request was told so in its modal.
+ */
+export function tellPendingWaits(
+  deps: ListenerDeps,
+  client: WebClient,
+  options: { tellAfterMs?: number } = {},
+): (entry: PendingStart) => Promise<PendingStart> {
+  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
+  return async (entry) =>
+    entry.kind === "upload" ? tellKeptUploadWaits(deps, client, entry, tellAfterMs) : entry;
+}
+
+/** One request per upload (and destination): a redelivered event is the same upload. */
+function keyOf(entry: PendingStart): string {
+  if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
+  if (entry.kind === "thread") return `thread:${entry.origin.channelId}:${entry.source.fileId}`;
+  return `forget:${entry.teamIds.join(",")}`;
+}
+
+/**
+ * The same upload kept twice (its two events, or Slack's retry): the first entry stays,
+ * with the claim of the second when only the second holds it, so the job is still made.
+ */
+function merge(kept: PendingStart, again: PendingStart): PendingStart {
+  if (kept.kind !== "upload" || again.kind !== "upload") return kept;
+  if (again.attempt?.claimed !== true || kept.attempt?.claimed === true) return kept;
+  return { ...kept, attempt: again.attempt };
+}
+
+/**
+ * The job of a `/meeting-notes` request whose thread is open: the person heard it would
+ * start once the store is back, and the thread says what becomes of it.
+ */
+async function startKeptThread(
+  deps: ListenerDeps,
+  entry: KeptThreadStart,
+): Promise<ReplayOutcome<PendingStart>> {
+  const { origin, source, options } = entry;
+  try {
+    await deps.jobs.start({ origin, source, options }, entry.attempt);
+    return { done: true };
+  } catch (error) {
+    if (!(error instanceof StartNotRecorded) && !isStoreUnavailable(error)) throw error;
+    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
+    return { done: false, entry: { ...entry, attempt } };
+  }
+}
+
+/**
+ * The request journal lives beside the store: next to the SQLite file (the same volume),
+ * else beside the temp folder (never in it: its clean-up removes files no job names).
+ */
+export function defaultJournalPath(storeUrl: string, tempDir: string): string {
+  if (storeUrl.startsWith("sqlite://")) {
+    return `${resolve(storeUrl.slice("sqlite://".length))}.pending.jsonl`;
+  }
+  return `${resolve(tempDir)}.pending.jsonl`;
+}
+
+export interface PendingStartsOptions {
+  /** The journal's file (beside the store). */
+  path: string;
+  logger: Logger;
+  /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */
+  backoff?: { baseMs: number; maxMs: number };
+  /** How long a kept upload waits before its thread hears so ({@link TELL_WAITING_AFTER_MS}). */
+  tellAfterMs?: number;
+}
+
+/**
+ * The request journal and its replay, for the listeners' `pending`: `bind` gives it the
+ * listeners' deps and the Web API client once they exist, before anything is replayed.
+ */
+export function createPendingStarts(options: PendingStartsOptions) {
+  let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
+    done: false,
+  });
+  let waiting: (entry: PendingStart) => Promise<PendingStart> = async (entry) => entry;
+  const { path, logger, backoff, tellAfterMs } = options;
+  const pending = new JournalReplay({
+    journal: new RequestJournal({ path, schema: pendingStartSchema, logger, keyOf, merge }),
+    replay: (entry) => replay(entry),
+    waiting: (entry) => waiting(entry),
+    logger,
+    ...(backoff === undefined ? {} : { backoff }),
+  });
+  return Object.assign(pending, {
+    bind(deps: ListenerDeps, client: WebClient): void {
+      replay = replayPendingStart(deps, client);
+      waiting = tellPendingWaits(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
+    },
+  });
+}

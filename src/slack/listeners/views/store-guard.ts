@@ -1,0 +1,72 @@
+import type {
+  AllMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from "@slack/bolt";
+import { isStoreUnavailable } from "../../../jobs/index.ts";
+import { type Locale, t } from "../../messages/index.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+import { submitterLocale } from "./answer-in-time.ts";
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * A modal submission whose look-ups or saving the store failed before the ack is answered
+ * with one sentence under the form's first input: the form stays on screen as the person
+ * filled it, to be submitted again once the store is back (Slack sends a submission once;
+ * it does not retry interactions). A failure after the ack is the submission's own to say
+ * (`answerInTime` tells how the work went). Other failures are thrown as they were.
+ */
+export function sayingStoreDown(
+  deps: ListenerDeps,
+  handler: (args: ViewArgs) => Promise<void>,
+): (args: ViewArgs) => Promise<void> {
+  return async (args) => {
+    let acked = false;
+    const ack: ViewArgs["ack"] = (...response) => {
+      acked = true;
+      return args.ack(...response);
+    };
+    try {
+      await handler({ ...args, ack });
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      deps.logger.warn({ err: error, acked }, "store failed: a submission was not applied");
+      if (acked) return;
+      const userId = args.body.user?.id ?? "";
+      const locale = await submitterLocale(deps, userId, undefined).catch(() => "en" as const);
+      await args.ack(storeDownAnswer(args.view, locale));
+    }
+  };
+}
+
+/** The store's sentence under the view's first input; a notice when it has none. */
+function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAction {
+  const sentence = t(locale, "store.unavailable");
+  const block = firstInput(view);
+  if (block !== undefined) return { response_action: "errors", errors: { [block]: sentence } };
+  const identity = {
+    callbackId: view.callback_id,
+    privateMetadata: String(view.private_metadata ?? ""),
+    title: view.title?.text ?? "",
+  };
+  return {
+    response_action: "update",
+    view: buildNoticeModal(identity, locale, [sentenceReply(sentence)]),
+  };
+}
+
+/**
+ * The first input block of the view submitted: from `view.blocks` as Slack sends it back,
+ * else from `view.state.values`, where Slack lists every input block of the view.
+ */
+function firstInput(view: ViewArgs["view"]): string | undefined {
+  const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
+  for (const block of blocks) {
+    const { type, block_id: id } = block as { type?: unknown; block_id?: unknown };
+    if (type === "input" && typeof id === "string") return id;
+  }
+  return Object.keys(view.state?.values ?? {})[0];
+}

@@ -1,0 +1,25 @@
+import { type Locale, t } from "../messages/index.ts";
+import { clampText } from "../text/index.ts";
+import { section } from "./block-kit.ts";
+import { asMrkdwn, asPlain } from "./job-phrases.ts";
+import type { MessageContent } from "./message-content.ts";
+
+const MAX_FILENAME_CHARS = 200;
+
+/**
+ * What the upload's thread hears of a recording the bot's storage could not record yet:
+ * kept and waiting for the storage (`upload_waiting`), or not kept at all (`upload_lost`).
+ * A file without a name Slack would show is "the file shared here", never its Slack id.
+ */
+export function buildStoreNotice(
+  kind: "upload_waiting" | "upload_lost",
+  name: string | undefined,
+  locale: Locale,
+): MessageContent {
+  const file = (safe: (s: string) => string) =>
+    name === undefined ? t(locale, "refusal.unnamed") : safe(clampText(name, MAX_FILENAME_CHARS));
+  return {
+    text: t(locale, `store.${kind}`, { file: file(asPlain) }),
+    blocks: [section(t(locale, `store.${kind}`, { file: file(asMrkdwn) }))],
+  };
+}

@@ -1,0 +1,154 @@
+import { existsSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_KEY_PREFIX } from "../../src/store/index.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
+import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import { sendEvent } from "../fakes/slack/slack-request.ts";
+import type { AppProcess } from "../helpers/spawn-app.ts";
+import { spawnApp } from "../helpers/spawn-app.ts";
+import { TcpProxy } from "../helpers/tcp-proxy.ts";
+import { dropRedisKeys } from "../jobs/crash/harness.ts";
+import { startProcesses } from "./processes.ts";
+import { socketDelivery } from "./slack-delivery.ts";
+import { ALICE, CHANNEL, eventually, SIGNING_SECRET } from "./stack.ts";
+
+/**
+ * An upload acked while the store was down, then the process killed (kill -9) before the
+ * store came back: the next start replays the request journal and makes exactly one job.
+ * The first process runs the real app with its store behind a switch (a file this test
+ * creates and deletes); the second is `src/main.ts` as production runs it.
+ */
+const FAULTY_MAIN = fileURLToPath(new URL("../helpers/faulty-store-main.ts", import.meta.url));
+const REDIS_URL = process.env.REDIS_URL;
+
+type World = Awaited<ReturnType<typeof startProcesses>>;
+const running: AppProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((app) => app.stop("SIGKILL")));
+});
+
+/** Alice shares a recording in the channel; returns its thread and the event. */
+function share(world: World, name: string) {
+  const file = world.fake.addFile({ name, bytes: recordingBytes(name), user: ALICE });
+  const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
+  const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
+  return { ts: message.ts, event };
+}
+
+const statuses = (world: World, ts: string) =>
+  world.fake.thread(CHANNEL, ts).filter((m) => m.metadata?.event_payload.kind === "status");
+
+describe("an upload acked while SQLite could not write, the process killed meanwhile", () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startProcesses();
+  });
+  afterAll(() => world.stop());
+
+  it("becomes one job on the next start", async () => {
+    const flag = `${world.temp.dir}/store-down`;
+    const journal = `${world.temp.dir}/app.sqlite.pending.jsonl`;
+    const first = await spawnApp({ ...world.env, STORE_FAULT_FILE: flag }, FAULTY_MAIN);
+    running.push(first);
+    await writeFile(flag, "");
+    const { ts, event } = share(world, "killed.m4a");
+    const sent = await sendEvent(first.url, SIGNING_SECRET, event, { teamId: world.fake.teamId });
+    expect(sent.status).toBe(200);
+    await eventually(
+      () => existsSync(journal),
+      (kept) => kept,
+      { what: "the journal" },
+    );
+    await first.stop("SIGKILL");
+    expect(statuses(world, ts)).toHaveLength(0);
+
+    await rm(flag);
+    const second = await world.app();
+    running.push(second);
+    await eventually(
+      () => statuses(world, ts),
+      (s) => s.length === 1,
+      {
+        what: "the job's status message",
+        context: () => second.lines.slice(-20).join("\n"),
+      },
+    );
+    await eventually(
+      () => existsSync(journal),
+      (kept) => !kept,
+    );
+    expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
+  });
+});
+
+describe.skipIf(REDIS_URL === undefined)(
+  "Redis down under Socket Mode, the process killed meanwhile",
+  () => {
+    let world: World;
+    let proxy: TcpProxy;
+    const redis = new URL(REDIS_URL ?? "redis://127.0.0.1:6379");
+    // This file's own database: its keys are dropped before and after.
+    const database = `redis://${redis.host}/14`;
+    beforeAll(async () => {
+      world = await startProcesses({ socketMode: true });
+      proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+      await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
+    });
+    afterAll(async () => {
+      await proxy.stop();
+      await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
+      await world.stop();
+    });
+
+    it("acks the envelope, keeps the upload, and makes one job once Redis and the bot are back", async () => {
+      await proxy.start();
+      const socket = world.fake.socket;
+      if (socket === undefined) throw new Error("no Socket Mode server");
+      const env = {
+        ...world.env,
+        STORE_URL: `redis://127.0.0.1:${proxy.port}/14`,
+        // The journal sits beside the temp folder: this test's own.
+        TMPDIR: world.temp.dir,
+      };
+      const first = await spawnApp(env);
+      running.push(first);
+      await eventually(
+        () => socket.openConnections().length,
+        (n) => n === 1,
+      );
+      await proxy.stop();
+      const { ts, event } = share(world, "redis-down.m4a");
+      const sent = await socketDelivery(socket, world.fake.teamId).event(event);
+      expect(sent.acked).toBe(true);
+      const journal = `${world.temp.dir}/meeting-notes.pending.jsonl`;
+      await eventually(
+        () => existsSync(journal),
+        (kept) => kept,
+        {
+          what: "the journal",
+          context: () => first.lines.slice(-20).join("\n"),
+        },
+      );
+      await first.stop("SIGKILL");
+
+      await proxy.start();
+      const second = await spawnApp(env);
+      running.push(second);
+      await eventually(
+        () => statuses(world, ts),
+        (s) => s.length === 1,
+        {
+          what: "the job's status message",
+          context: () => second.lines.slice(-20).join("\n"),
+        },
+      );
+      await eventually(
+        () => existsSync(journal),
+        (kept) => !kept,
+      );
+      expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
+    });
+  },
+);
