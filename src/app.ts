@@ -165,6 +165,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     ...dispatcher,
     onError: metrics.onSlackError,
+    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+    now: () => store.now(),
   });
   const media = await openMedia(config, logger);
   jobs = createJobs({
@@ -192,7 +194,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     permissions: new Permissions(directory),
     respond,
     logger,
-    now: Date.now,
+    now: () => store.now(),
   });
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
