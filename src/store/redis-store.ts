@@ -222,7 +222,8 @@ export class RedisStore implements Store {
     return Object.fromEntries(stages.map((stage, i) => [stage, counts[i] ?? 0]));
   }
 
-  async schedule(jobId: string, at: number): Promise<void> {
+  async schedule(jobId: string, time: number): Promise<void> {
+    const at = await this.#onRedisClock(time);
     await this.#run("ZADD", () => this.#client.zAdd(this.#dueKey(), { score: at, value: jobId }));
   }
 
@@ -236,9 +237,7 @@ export class RedisStore implements Store {
    */
   async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
-    // `time` was read from this store's clock: if it was not yet set to Redis's, it is now,
-    // and `time` moves with it.
-    const now = this.#clock.synced ? time : time + (await this.#beat().catch(() => 0));
+    const now = await this.#onRedisClock(time);
     if (!this.#reclaimed) await this.#reclaimOwnLeases(now, leasePrefix, ttl);
     const reply = (await this.#run("EVAL claim-due", () =>
       this.#client.eval(CLAIM_DUE, {
@@ -342,10 +341,18 @@ export class RedisStore implements Store {
   }
 
   /**
-   * Says this process is alive and reads Redis's clock, setting this store's; resolves to
-   * how far the clock moved (ms).
+   * `time`, read from this store's clock, on Redis's: until the clock is first set to it
+   * (the first beat has not answered yet), it is set now and `time` moves with it.
    */
-  async #beat(): Promise<number> {
+  async #onRedisClock(time: number): Promise<number> {
+    if (this.#clock.synced) return time;
+    const before = this.#clock.offset;
+    await this.#beat().catch(() => undefined);
+    return time + (this.#clock.offset - before);
+  }
+
+  /** Says this process is alive and reads Redis's clock, setting this store's. */
+  async #beat(): Promise<void> {
     const sentAt = this.#clock.mono();
     const reply = (await this.#run("EVAL beat", () =>
       this.#client.eval(BEAT, {
@@ -355,7 +362,7 @@ export class RedisStore implements Store {
     )) as [string, string];
     const receivedAt = this.#clock.mono();
     const redisTime = Number(reply[0]) * 1000 + Number(reply[1]) / 1000;
-    return this.#clock.sync(redisTime, sentAt, receivedAt);
+    this.#clock.sync(redisTime, sentAt, receivedAt);
   }
 
   /**

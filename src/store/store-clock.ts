@@ -38,6 +38,11 @@ export class StoreClock {
     return this.#offset + this.#mono();
   }
 
+  /** What is added to the monotonic reading; how far a change of the clock moved it. */
+  get offset(): number {
+    return this.#offset;
+  }
+
   /** Whether a reference reading has set it (`sync`). */
   get synced(): boolean {
     return this.#synced;
