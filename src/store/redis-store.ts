@@ -342,13 +342,15 @@ export class RedisStore implements Store {
 
   /**
    * `time`, read from this store's clock, on Redis's: until the clock is first set to it
-   * (the first beat has not answered yet), it is set now and `time` moves with it.
+   * (the first beat has not answered yet), it is set now, and `time` moves with it when this
+   * host's clock was off by more than a second (less moves no due time that matters).
    */
   async #onRedisClock(time: number): Promise<number> {
     if (this.#clock.synced) return time;
     const before = this.#clock.offset;
     await this.#beat().catch(() => undefined);
-    return time + (this.#clock.offset - before);
+    const moved = this.#clock.offset - before;
+    return Math.abs(moved) > 1000 ? time + moved : time;
   }
 
   /** Says this process is alive and reads Redis's clock, setting this store's. */
