@@ -34,7 +34,7 @@ const BEAT_MS = 1000;
 const BEAT_TTL_MS = 3000;
 
 /** Options of {@link RedisStore}; only the prefix is needed. */
-export interface RedisStoreOptions {
+export interface RedisStoreInit {
   keyPrefix: string;
   /**
    * The replica's name, the same after a restart: the prefix of its lease tokens, so that
@@ -86,7 +86,7 @@ export class RedisStore implements Store {
   #reclaimed = false;
   #closed = false;
 
-  constructor(client: RedisClient, options: RedisStoreOptions) {
+  constructor(client: RedisClient, options: RedisStoreInit) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
     this.#clock = new StoreClock(options.clock);
