@@ -1,13 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import KeyvRedis, { type createClient } from "@keyv/redis";
 import type Keyv from "keyv";
 import { createJsonKeyv } from "./json-keyv.ts";
+import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
 import {
-  BEAT,
   CLAIM_DUE,
   PUSH_INDEX,
-  RECLAIM_OWN_LEASES,
   RELEASE_LEASE,
   REMOVE_ACTIVE,
   RENEW_LEASE,
@@ -21,49 +18,21 @@ import {
   type Store,
   StoreClosedError,
 } from "./store.ts";
-import { type ClockSources, StoreClock } from "./store-clock.ts";
 import { withTimeout } from "./with-timeout.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
 /** /readyz must answer quickly even when Redis hangs. */
 const PING_TIMEOUT_MS = 1000;
-/** How often a process says it is alive (and reads Redis's clock). */
-const BEAT_MS = 1000;
-/** How long a process counts as alive after its last beat: a few beats, missed under load. */
-const BEAT_TTL_MS = 3000;
 
-/** Options of {@link RedisStore}; only the prefix is needed. */
-export interface RedisStoreInit {
-  keyPrefix: string;
-  /**
-   * The replica's name, the same after a restart: the prefix of its lease tokens, so that
-   * a restarted replica knows which leases its previous process held. Default: the host
-   * name (a container's, a pod's), letters, digits, `.`, `_` and `-` kept.
-   */
-  instance?: string;
-  /** The host's clocks (tests pass a wall clock that jumps). */
-  clock?: ClockSources;
-}
-
-/** The host name as a token prefix: no `/`, which separates the token's parts. */
-function defaultInstance(): string {
-  return (
-    hostname()
-      .replace(/[^A-Za-z0-9._-]/g, "_")
-      .slice(0, 64) || "host"
-  );
-}
+/** Options of {@link RedisStore}: the key prefix, and who this process is (see `RedisProcess`). */
+export type RedisStoreInit = RedisProcessOptions;
 
 /**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
  * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
- *
- * Time: the store's clock (`now()`) is Redis's own (`TIME`, read with each heartbeat), carried
- * between readings by this host's monotonic clock: every replica schedules and claims on one
- * clock, whatever its own wall clock says. Each process beats (a key that lapses a few
- * seconds after its last beat) and its lease tokens read `instance/boot/…`: a restarted
- * replica frees, at once, the leases of its own earlier processes that no longer beat.
+ * Its clock is Redis's, and a restarted replica frees its dead process's leases at once
+ * (`RedisProcess`).
  *
  * The client runs with `disableOfflineQueue`: while Redis is unreachable every command
  * rejects at once (ClientOfflineError) instead of waiting in a queue for a reconnect that may
@@ -75,26 +44,18 @@ export class RedisStore implements Store {
   readonly #client: RedisClient;
   readonly #keyv: Keyv;
   readonly #prefix: string;
-  readonly #clock: StoreClock;
-  /** This process's id: part of its lease tokens and of its heartbeat key. */
-  readonly #boot = randomUUID();
-  /** `instance/` — what every lease token of this replica, whatever its process, starts with. */
-  readonly #instance: string;
-  readonly #beatTimer: NodeJS.Timeout;
-  /** Until when (monotonic) claims first look for leases of this replica's dead processes. */
-  #reclaimUntil: number | undefined;
-  #reclaimed = false;
+  readonly #process: RedisProcess;
   #closed = false;
 
   constructor(client: RedisClient, options: RedisStoreInit) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
-    this.#clock = new StoreClock(options.clock);
-    this.#instance = `${options.instance ?? defaultInstance()}/`;
-    void this.#beat().catch(() => undefined);
-    this.#beatTimer = setInterval(() => void this.#beat().catch(() => undefined), BEAT_MS);
-    // Housekeeping: never the reason a process stays alive.
-    this.#beatTimer.unref();
+    this.#process = new RedisProcess(
+      (command, script, keys, args) =>
+        this.#run(command, () => this.#client.eval(script, { keys, arguments: args })),
+      options,
+    );
+    this.#process.start();
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -102,7 +63,7 @@ export class RedisStore implements Store {
   }
 
   now(): number {
-    return this.#clock.now();
+    return this.#process.clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
@@ -159,7 +120,7 @@ export class RedisStore implements Store {
 
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
-    const token = this.#newToken();
+    const token = this.#process.newToken();
     const reply = await this.#run("SET NX", () =>
       this.#client.set(this.#leaseKey(key), token, {
         condition: "NX",
@@ -223,7 +184,7 @@ export class RedisStore implements Store {
   }
 
   async schedule(jobId: string, time: number): Promise<void> {
-    const at = await this.#onRedisClock(time);
+    const at = await this.#process.onRedisClock(time);
     await this.#run("ZADD", () => this.#client.zAdd(this.#dueKey(), { score: at, value: jobId }));
   }
 
@@ -237,8 +198,9 @@ export class RedisStore implements Store {
    */
   async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
-    const now = await this.#onRedisClock(time);
-    if (!this.#reclaimed) await this.#reclaimOwnLeases(now, leasePrefix, ttl);
+    const now = await this.#process.onRedisClock(time);
+    const [dueKey, leaseKeyPrefix] = [this.#dueKey(), this.#leaseKey(leasePrefix)];
+    await this.#process.reclaimOwnLeases({ now, dueKey, leaseKeyPrefix, ttlMs: ttl });
     const reply = (await this.#run("EVAL claim-due", () =>
       this.#client.eval(CLAIM_DUE, {
         keys: [this.#dueKey()],
@@ -247,7 +209,7 @@ export class RedisStore implements Store {
           String(Math.max(0, Math.floor(limit))),
           String(ttl),
           this.#leaseKey(leasePrefix),
-          `${this.#newToken()}:`,
+          `${this.#process.newToken()}:`,
         ],
       }),
     )) as string[];
@@ -313,7 +275,7 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#beatTimer);
+    this.#process.stop();
     if (!this.#client.isOpen) return;
     if (!this.#client.isReady) {
       // Reconnecting: nothing can be flushed, and `close()` would wait for replies forever.
@@ -329,70 +291,6 @@ export class RedisStore implements Store {
 
   #key(ns: Namespace, key: string): string {
     return `${this.#prefix}:${ns}:${key}`;
-  }
-
-  /** A lease token of this process: `instance/boot/random`. */
-  #newToken(): string {
-    return `${this.#instance}${this.#boot}/${randomUUID()}`;
-  }
-
-  #beatKey(boot: string): string {
-    return `${this.#prefix}:boot:${boot}`;
-  }
-
-  /**
-   * `time`, read from this store's clock, on Redis's: until the clock is first set to it
-   * (the first beat has not answered yet), it is set now, and `time` moves with it when this
-   * host's clock was off by more than a second (less moves no due time that matters).
-   */
-  async #onRedisClock(time: number): Promise<number> {
-    if (this.#clock.synced) return time;
-    const before = this.#clock.offset;
-    await this.#beat().catch(() => undefined);
-    const moved = this.#clock.offset - before;
-    return Math.abs(moved) > 1000 ? time + moved : time;
-  }
-
-  /** Says this process is alive and reads Redis's clock, setting this store's. */
-  async #beat(): Promise<void> {
-    const sentAt = this.#clock.mono();
-    const reply = (await this.#run("EVAL beat", () =>
-      this.#client.eval(BEAT, {
-        keys: [this.#beatKey(this.#boot)],
-        arguments: [String(BEAT_TTL_MS)],
-      }),
-    )) as [string, string];
-    const receivedAt = this.#clock.mono();
-    const redisTime = Number(reply[0]) * 1000 + Number(reply[1]) / 1000;
-    this.#clock.sync(redisTime, sentAt, receivedAt);
-  }
-
-  /**
-   * Frees the leases this replica's earlier processes held on queued jobs (killed mid-step,
-   * they would hold those jobs up to a lease time) and makes the jobs due now. Such a lease
-   * has this replica's token prefix and the boot of a process that no longer beats. A boot
-   * killed a moment ago still counts as alive for up to {@link BEAT_TTL_MS}: claims look
-   * again until none is left or that time has passed; what is left then belongs to another
-   * live process that goes by the same name (two processes on one host), and is left alone.
-   */
-  async #reclaimOwnLeases(now: number, leasePrefix: string, ttl: number): Promise<void> {
-    const reply = (await this.#run("EVAL reclaim", () =>
-      this.#client.eval(RECLAIM_OWN_LEASES, {
-        keys: [this.#dueKey()],
-        arguments: [
-          String(Math.floor(now)),
-          // Claimed jobs sit a lease time ahead at most (or until their lease ends).
-          String(2 * ttl),
-          this.#leaseKey(leasePrefix),
-          this.#instance,
-          this.#boot,
-          this.#beatKey(""),
-        ],
-      }),
-    )) as [number, number];
-    const mono = this.#clock.mono();
-    this.#reclaimUntil ??= mono + BEAT_TTL_MS + BEAT_MS;
-    if (reply[1] === 0 || mono > this.#reclaimUntil) this.#reclaimed = true;
   }
 
   #dueKey(): string {
