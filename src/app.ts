@@ -188,6 +188,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     onError: metrics.onSlackError,
     diskFull,
     ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
+    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+    now: () => store.now(),
   });
   const media = await openMedia(config, logger);
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
@@ -221,7 +223,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     permissions: new Permissions(directory),
     respond,
     logger,
-    now: Date.now,
+    now: () => store.now(),
     pending,
   };
   registerListeners(bolt.app, listenerDeps);

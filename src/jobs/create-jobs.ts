@@ -33,6 +33,9 @@ export type JobsOptions = Pick<
 /** Wires the job layer: one repository, one runner, one service over the same store. */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
+  // One clock for every time the job layer keeps: the store's (see `Store.now`).
+  const { store } = options;
+  const now = options.runner?.now ?? (() => store.now());
   const repo = new JobRepository(options.store, { retentionMs: options.retentionMs, logger });
   const admission = new Admission({
     store: options.store,
@@ -42,7 +45,7 @@ export function createJobs(options: JobsOptions) {
       const job = await repo.get(id);
       return job !== undefined && holdsSlot(job);
     },
-    ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+    now,
   });
   const runner = new JobRunner({
     repo,
@@ -70,7 +73,7 @@ export function createJobs(options: JobsOptions) {
     ...(options.regenerateCooldownMs === undefined
       ? {}
       : { regenerateCooldownMs: options.regenerateCooldownMs }),
-    ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+    now,
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
   return { repo, runner, service };

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import KeyvRedis, { type createClient } from "@keyv/redis";
 import type Keyv from "keyv";
 import { createJsonKeyv } from "./json-keyv.ts";
+import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
 import {
   CLAIM_DUE,
   PUSH_INDEX,
@@ -25,9 +25,14 @@ export type RedisClient = ReturnType<typeof createClient>;
 /** /readyz must answer quickly even when Redis hangs. */
 const PING_TIMEOUT_MS = 1000;
 
+/** Options of {@link RedisStore}: the key prefix, and who this process is (see `RedisProcess`). */
+export type RedisStoreInit = RedisProcessOptions;
+
 /**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
  * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
+ * Its clock is Redis's, and a restarted replica frees its dead process's leases at once
+ * (`RedisProcess`).
  *
  * The client runs with `disableOfflineQueue`: while Redis is unreachable every command
  * rejects at once (ClientOfflineError) instead of waiting in a queue for a reconnect that may
@@ -39,15 +44,26 @@ export class RedisStore implements Store {
   readonly #client: RedisClient;
   readonly #keyv: Keyv;
   readonly #prefix: string;
+  readonly #process: RedisProcess;
   #closed = false;
 
-  constructor(client: RedisClient, options: { keyPrefix: string }) {
+  constructor(client: RedisClient, options: RedisStoreInit) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
+    this.#process = new RedisProcess(
+      (command, script, keys, args) =>
+        this.#run(command, () => this.#client.eval(script, { keys, arguments: args })),
+      options,
+    );
+    this.#process.start();
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
     );
+  }
+
+  now(): number {
+    return this.#process.clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
@@ -104,7 +120,7 @@ export class RedisStore implements Store {
 
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
-    const token = randomUUID();
+    const token = this.#process.newToken();
     const reply = await this.#run("SET NX", () =>
       this.#client.set(this.#leaseKey(key), token, {
         condition: "NX",
@@ -167,7 +183,8 @@ export class RedisStore implements Store {
     return Object.fromEntries(stages.map((stage, i) => [stage, counts[i] ?? 0]));
   }
 
-  async schedule(jobId: string, at: number): Promise<void> {
+  async schedule(jobId: string, time: number): Promise<void> {
+    const at = await this.#process.onRedisClock(time);
     await this.#run("ZADD", () => this.#client.zAdd(this.#dueKey(), { score: at, value: jobId }));
   }
 
@@ -175,9 +192,15 @@ export class RedisStore implements Store {
     await this.#run("ZREM", () => this.#client.zRem(this.#dueKey(), jobId));
   }
 
-  /** One script: the due ids, their leases and their new due times in one atomic step. */
-  async claimDue(now: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
+  /**
+   * One script: the due ids, their leases and their new due times in one atomic step. The
+   * first claims of a process first free the leases its replica's dead processes left.
+   */
+  async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
+    const now = await this.#process.onRedisClock(time);
+    const [dueKey, leaseKeyPrefix] = [this.#dueKey(), this.#leaseKey(leasePrefix)];
+    await this.#process.reclaimOwnLeases({ now, dueKey, leaseKeyPrefix, ttlMs: ttl });
     const reply = (await this.#run("EVAL claim-due", () =>
       this.#client.eval(CLAIM_DUE, {
         keys: [this.#dueKey()],
@@ -186,7 +209,7 @@ export class RedisStore implements Store {
           String(Math.max(0, Math.floor(limit))),
           String(ttl),
           this.#leaseKey(leasePrefix),
-          `${randomUUID()}:`,
+          `${this.#process.newToken()}:`,
         ],
       }),
     )) as string[];
@@ -252,6 +275,7 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#process.stop();
     if (!this.#client.isOpen) return;
     if (!this.#client.isReady) {
       // Reconnecting: nothing can be flushed, and `close()` would wait for replies forever.
