@@ -207,6 +207,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     onError: metrics.onSlackError,
     diskFull,
     ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
+    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+    now: () => store.now(),
   });
   const media = await openMedia(config, logger);
   jobs = createJobs({
@@ -244,7 +246,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     permissions: new Permissions(directory),
     respond,
     logger,
-    now: Date.now,
+    now: () => store.now(),
     storeResetNotice: (teamId, userId) => reset.noticeFor(teamId, userId),
     pending,
   };

@@ -64,6 +64,7 @@ export interface AdmissionOptions {
   logger: Logger;
   /** Whether a listed job still holds or waits for its slot (its record says so). */
   stillHolds: (jobId: string) => Promise<boolean>;
+  /** Default: the store's clock, the one every replica reads the record's times with. */
   now?: () => number;
 }
 
@@ -79,7 +80,7 @@ export class Admission {
   #releases: PendingRelease[] = [];
 
   constructor(options: AdmissionOptions) {
-    this.#o = { now: Date.now, ...options };
+    this.#o = { now: () => options.store.now(), ...options };
   }
 
   /** Admits the job if every limit allows it and no earlier job is waiting for the slot. */

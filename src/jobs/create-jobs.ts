@@ -38,8 +38,11 @@ export type JobsOptions = Pick<
 /** Wires the job layer: one repository, one runner, one service over the same store. */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
+  // One clock for every time the job layer keeps: the store's (see `Store.now`).
+  const { store } = options;
+  const now = options.runner?.now ?? (() => store.now());
   // What this process knows of its jobs outside the store: all that is left if it is lost.
-  const recent = new RecentJobs();
+  const recent = new RecentJobs({ now });
   const repo = new JobRepository(options.store, {
     retentionMs: options.retentionMs,
     logger,
@@ -53,7 +56,7 @@ export function createJobs(options: JobsOptions) {
       const job = await repo.get(id);
       return job !== undefined && holdsSlot(job);
     },
-    ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+    now,
   });
   const runner = new JobRunner({
     repo,
@@ -78,6 +81,7 @@ export function createJobs(options: JobsOptions) {
     workspaces: new WorkspaceData(options.store, logger),
     port: options.storeReset?.port,
     logger,
+    now,
     ...(options.storeReset?.timings === undefined ? {} : { timings: options.storeReset.timings }),
   });
   const service = new JobService({
@@ -92,7 +96,7 @@ export function createJobs(options: JobsOptions) {
     ...(options.regenerateCooldownMs === undefined
       ? {}
       : { regenerateCooldownMs: options.regenerateCooldownMs }),
-    ...(options.runner?.now === undefined ? {} : { now: options.runner.now }),
+    now,
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
   });
   return { repo, runner, service, reset };

@@ -10,7 +10,8 @@ export type JobEvent =
   | { type: "status_posted"; ts: string }
   | { type: "admission_waiting"; ahead: number; wakeAt: number }
   | { type: "download_started"; tempPath: string }
-  | { type: "relay_started" }
+  /** A download attempt starts, into its own file; `relay`: uploaded as it downloads. */
+  | { type: "download_attempt"; tempPath: string; relay: boolean }
   | { type: "relayed"; taskId: string; wakeAt: number }
   | { type: "downloaded"; prepare?: boolean }
   | { type: "prepared"; tempPath: string; audioName: string }

@@ -123,6 +123,13 @@ export const CANVAS_REFUSALS = [
 ] as const;
 export type CanvasRefusal = (typeof CANVAS_REFUSALS)[number];
 
+/*
+ * Every time of a record (ms since the epoch) is read from the store's clock (`Store.now`):
+ * the wall clock as the store opened, advanced monotonically, Redis's own on Redis. Due
+ * times and stage limits then survive a wall-clock jump, and all replicas agree on them;
+ * dates shown to people are those of that clock (the same as the wall clock but for a jump
+ * since the store opened).
+ */
 const commonSchema = z.object({
   id: z.string().min(1),
   createdAt: z.number(),

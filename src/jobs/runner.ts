@@ -33,6 +33,10 @@ export interface RunnerOptions extends JobPorts {
   statusThrottleMs?: number;
   /** Steps run at once: heavy transfers, and everything else. */
   concurrency?: { transfers: number; calls: number };
+  /**
+   * The job clock: due times, stage starts, throttles. Default: the store's (`Store.now`),
+   * which a wall-clock jump does not move and which replicas on Redis share.
+   */
   now?: () => number;
   /** Told of every stage change a step makes (metrics). */
   onStageChange?: StageObserver;
@@ -73,7 +77,7 @@ export class JobRunner {
       claimGapMs: 100,
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
-      now: Date.now,
+      now: () => options.store.now(),
       onStageChange: undefined,
       media: undefined,
       ...options,

@@ -13,7 +13,8 @@ export class BriefClaims {
   readonly #now: () => number;
   #pruneAbove = PRUNE_ABOVE;
 
-  constructor(now: () => number = Date.now) {
+  /** `now`: a monotonic clock (the store's), never the wall clock, which may jump. */
+  constructor(now: () => number = () => performance.now()) {
     this.#now = now;
   }
 

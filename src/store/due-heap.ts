@@ -3,13 +3,26 @@ import type { DueClaim } from "./store.ts";
 
 /** When jobs are next due, in one process (memory and SQLite stores); synchronous. */
 export interface DueQueue {
-  /** Puts the job in the queue for `at`, or moves it there. */
-  set(id: string, at: number): void;
+  /**
+   * Puts the job in the queue for `at`, or moves it there; `now` is the store's time of the
+   * change, and `leased` says a claim moved it past the lease it took.
+   */
+  set(id: string, at: number, now: number, leased?: boolean): void;
   delete(id: string): void;
   /** Up to `limit` ids due by `now`, earliest first (they stay in the queue). */
   due(now: number, limit: number): string[];
   /** The earliest due time, if any. */
   next(): number | undefined;
+  /**
+   * Queues kept on disk (SQLite) only: the latest `now` of any change still in the queue, so
+   * a restarted store's clock resumes from there should the wall clock read earlier.
+   */
+  lastChangedAt?(): number | undefined;
+  /**
+   * Queues kept on disk only: makes every job a claim moved past its lease due at `now`,
+   * for when those leases died with the process that held them; returns how many.
+   */
+  resumeLeased?(now: number): number;
 }
 
 /**
@@ -30,7 +43,7 @@ export function claimFromQueue(
       const token = leases.acquire(key, o.ttlMs);
       if (token !== undefined) claimed.push({ jobId, token });
       const held = token === undefined ? leases.expiresAt(key) : undefined;
-      due.set(jobId, held ?? o.now + o.ttlMs);
+      due.set(jobId, held ?? o.now + o.ttlMs, o.now, true);
     }
   }
   return { claimed, next: due.next() };

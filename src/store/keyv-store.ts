@@ -14,6 +14,7 @@ import {
   StoreClosedError,
   StoreError,
 } from "./store.ts";
+import { type ClockSources, StoreClock } from "./store-clock.ts";
 
 /** What the memory and SQLite backends bring; the rest of the behaviour is shared. */
 export interface KeyvBackend {
@@ -44,6 +45,8 @@ export interface KeyvStoreOptions {
   logger?: Logger;
   /** How often expired entries are deleted from the backend (default hourly; 0 = never). */
   sweepIntervalMs?: number;
+  /** The host's clocks (tests pass a wall clock that jumps). */
+  clock?: ClockSources;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -68,8 +71,9 @@ export class KeyvStore implements Store {
   readonly #prefix: string;
   readonly #logger: Logger | undefined;
   readonly #mutex = new KeyedMutex();
-  readonly #leases = new LeaseTable();
-  readonly #briefClaims = new BriefClaims();
+  readonly #clock: StoreClock;
+  readonly #leases: LeaseTable;
+  readonly #briefClaims: BriefClaims;
   readonly #due: DueQueue;
   readonly #active: ActiveIndex;
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -85,12 +89,23 @@ export class KeyvStore implements Store {
     this.#logger = options.logger;
     this.#due = backend.dueQueue(options.keyPrefix);
     this.#active = backend.activeIndex(options.keyPrefix);
+    this.#clock = new StoreClock(options.clock);
+    // Leases and short claims live in this process: measured on its monotonic clock, so a
+    // wall clock set forward mid-step does not end a lease its holder keeps renewing.
+    const now = () => this.#clock.now();
+    this.#leases = new LeaseTable(now);
+    this.#briefClaims = new BriefClaims(now);
+    this.#resumeFromDisk();
     const interval = options.sweepIntervalMs ?? HOUR_MS;
     if (interval > 0) {
       this.#sweepTimer = setInterval(() => void this.#scheduledSweep(), interval);
       // The sweep is housekeeping; it must never be the reason a process stays alive.
       this.#sweepTimer.unref();
     }
+  }
+
+  now(): number {
+    return this.#clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
@@ -184,7 +199,7 @@ export class KeyvStore implements Store {
   }
 
   async schedule(jobId: string, at: number): Promise<void> {
-    return this.#track(async () => this.#due.set(jobId, at));
+    return this.#track(async () => this.#due.set(jobId, at, this.#clock.now()));
   }
 
   async unschedule(jobId: string): Promise<void> {
@@ -273,6 +288,20 @@ export class KeyvStore implements Store {
     // turn an acknowledged write into a lost one.
     await Promise.all(this.#inFlight);
     await this.#backend.close();
+  }
+
+  /**
+   * A queue kept on disk was written by an earlier process of this store. Its due times are
+   * on that process's clock: should this host's wall clock now read earlier (set back while
+   * the bot was stopped), this clock resumes from the latest change instead, so no job waits
+   * longer than it was planned to. And every job a claim had moved past its lease was in a
+   * step that process never finished (its leases, in memory, died with it): due now.
+   */
+  #resumeFromDisk(): void {
+    const last = this.#due.lastChangedAt?.();
+    if (last !== undefined) this.#clock.advanceTo(last);
+    const resumed = this.#due.resumeLeased?.(this.#clock.now()) ?? 0;
+    if (resumed > 0) this.#logger?.info({ resumed }, "store: interrupted jobs due now");
   }
 
   #key(ns: Namespace, key: string): string {

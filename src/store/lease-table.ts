@@ -17,7 +17,8 @@ export class LeaseTable {
   readonly #leases = new Map<string, Lease>();
   readonly #now: () => number;
 
-  constructor(now: () => number = Date.now) {
+  /** `now`: a monotonic clock (the store's), never the wall clock, which may jump. */
+  constructor(now: () => number = () => performance.now()) {
     this.#now = now;
   }
 

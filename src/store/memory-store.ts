@@ -12,6 +12,7 @@ export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
       keyv: createJsonKeyv(map),
       ping: async () => true,
       async sweepExpired() {
+        // Keyv stamps expiries with the wall clock: compared with the same.
         const now = Date.now();
         let removed = 0;
         for (const [key, value] of map) {

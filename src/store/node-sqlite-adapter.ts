@@ -43,6 +43,8 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     delete: StatementSync;
     by: StatementSync;
     next: StatementSync;
+    lastChangedAt: StatementSync;
+    resumeLeased: StatementSync;
   };
   #open = true;
 
@@ -87,12 +89,18 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     };
     this.#due = {
       set: this.#db.prepare(
-        `INSERT INTO ${DUE} (scope, id, at) VALUES (?, ?, ?)
-         ON CONFLICT (scope, id) DO UPDATE SET at = excluded.at`,
+        `INSERT INTO ${DUE} (scope, id, at, changed_at, leased) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (scope, id) DO UPDATE
+         SET at = excluded.at, changed_at = excluded.changed_at, leased = excluded.leased`,
       ),
       delete: this.#db.prepare(`DELETE FROM ${DUE} WHERE scope = ? AND id = ?`),
       by: this.#db.prepare(`SELECT id FROM ${DUE} WHERE scope = ? AND at <= ? ORDER BY at LIMIT ?`),
       next: this.#db.prepare(`SELECT MIN(at) AS at FROM ${DUE} WHERE scope = ?`),
+      lastChangedAt: this.#db.prepare(`SELECT MAX(changed_at) AS t FROM ${DUE} WHERE scope = ?`),
+      resumeLeased: this.#db.prepare(
+        `UPDATE ${DUE} SET at = ?, changed_at = ?, leased = 0
+         WHERE scope = ? AND leased = 1 AND at > ?`,
+      ),
     };
   }
 
@@ -115,17 +123,28 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
 
   /**
    * The due queue of the jobs under `scope` (a store's key prefix): one indexed row per
-   * job, so finding the jobs due is one index range, whatever the number of jobs.
+   * job, so finding the jobs due is one index range, whatever the number of jobs. Each row
+   * also says when it was last changed and whether a claim moved it past its lease: what a
+   * restarted store needs to resume its clock and the steps its last process left unfinished.
    */
   dueQueue(scope: string): DueQueue {
     const due = this.#due;
     return {
-      set: (id, at) => void due.set.run(scope, id, at),
+      set: (id, at, now, leased = false) =>
+        void due.set.run(scope, id, at, Math.floor(now), leased ? 1 : 0),
       delete: (id) => void due.delete.run(scope, id),
       due: (now, limit) => (due.by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
       next: () => {
         const row = due.next.get(scope) as { at: number | null } | undefined;
         return row?.at ?? undefined;
+      },
+      lastChangedAt: () => {
+        const row = due.lastChangedAt.get(scope) as { t: number | null } | undefined;
+        return row?.t ?? undefined;
+      },
+      resumeLeased: (now) => {
+        const at = Math.floor(now);
+        return Number(due.resumeLeased.run(at, at, scope, at).changes);
       },
     };
   }
@@ -148,6 +167,9 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   }
 
   async set(key: string, value: unknown, ttl?: number): Promise<void> {
+    // Expiry times stay on the wall clock, as Keyv's own (in the serialized value) are: they
+    // must mean the same after a restart, and retention is days long, so a clock set a few
+    // minutes forward or back moves an expiry by as much, which is harmless.
     const expires = ttl === undefined || ttl <= 0 ? null : Date.now() + ttl;
     this.#set.run(key, String(value), expires);
   }
@@ -249,6 +271,14 @@ function migrate(db: DatabaseSync): void {
     `CREATE TABLE IF NOT EXISTS ${DUE} (
        scope TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (scope, id))`,
   );
+  // Added later: rows of an earlier version have no time of change and no lease mark.
+  const dueColumns = db.prepare(`PRAGMA table_info(${DUE})`).all() as { name: string }[];
+  if (!dueColumns.some((column) => column.name === "changed_at")) {
+    db.exec(`ALTER TABLE ${DUE} ADD COLUMN changed_at INTEGER`);
+  }
+  if (!dueColumns.some((column) => column.name === "leased")) {
+    db.exec(`ALTER TABLE ${DUE} ADD COLUMN leased INTEGER NOT NULL DEFAULT 0`);
+  }
   db.exec(`CREATE INDEX IF NOT EXISTS ${DUE}_at ON ${DUE} (scope, at)`);
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${ACTIVE} (

@@ -78,3 +78,44 @@ end
 local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
 out[#out + 1] = first[2] or ""
 return out`;
+
+/**
+ * KEYS[1] a process's heartbeat key; ARGV[1] its lifetime (ms) → Redis's clock (TIME:
+ * seconds, microseconds), read after the write. The key says the process is alive.
+ */
+export const BEAT = `
+redis.call("SET", KEYS[1], "1", "PX", ARGV[1])
+return redis.call("TIME")`;
+
+/**
+ * Frees the leases an earlier process of this replica held on queued jobs, and makes those
+ * jobs due. KEYS[1] due sorted set; ARGV[1] now, ARGV[2] how far past now to look (ms),
+ * ARGV[3] lease key prefix, ARGV[4] this replica's token prefix ("name/"), ARGV[5] this
+ * process's boot id, ARGV[6] heartbeat key prefix → { freed, left }: a lease is freed when
+ * its token starts with the replica's name and names a boot whose heartbeat key is gone;
+ * `left` counts those whose boot still beats (killed a moment ago, or another process that
+ * goes by the same name).
+ */
+export const RECLAIM_OWN_LEASES = `
+local now = tonumber(ARGV[1])
+local mine = ARGV[4]
+local freed = 0
+local left = 0
+local ids = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", now + tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+  local lease = ARGV[3] .. id
+  local token = redis.call("GET", lease)
+  if token and string.sub(token, 1, #mine) == mine then
+    local boot = string.match(string.sub(token, #mine + 1), "^([^/]+)/")
+    if boot and boot ~= ARGV[5] then
+      if redis.call("EXISTS", ARGV[6] .. boot) == 1 then
+        left = left + 1
+      else
+        redis.call("DEL", lease)
+        redis.call("ZADD", KEYS[1], now, id)
+        freed = freed + 1
+      end
+    end
+  end
+end
+return { freed, left }`;

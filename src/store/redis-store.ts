@@ -3,6 +3,7 @@ import KeyvRedis, { type createClient } from "@keyv/redis";
 import type Keyv from "keyv";
 import { CallDeadline } from "./call-deadline.ts";
 import { createJsonKeyv } from "./json-keyv.ts";
+import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
 import {
   CLAIM_DUE,
   PUSH_INDEX,
@@ -31,8 +32,16 @@ const PING_TIMEOUT_MS = 1000;
 export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
 
 /**
+ * Options of {@link RedisStore}: the key prefix, who this process is (see `RedisProcess`),
+ * and the deadline of one call (default {@link DEFAULT_REDIS_TIMEOUT_MS}).
+ */
+export type RedisStoreInit = RedisProcessOptions & { timeoutMs?: number };
+
+/**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
  * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
+ * Its clock is Redis's, and a restarted replica frees its dead process's leases at once
+ * (`RedisProcess`).
  *
  * Every call has a deadline (`timeoutMs`), kept by a timer of its own around the call:
  * node-redis's per-command timeout stops counting once a command is written to the socket,
@@ -54,20 +63,32 @@ export class RedisStore implements Store {
   readonly #prefix: string;
   readonly #deadline: CallDeadline;
   readonly #blobTimeoutMs: number;
+  readonly #process: RedisProcess;
   /** The epoch this process last saw in the store (see `checkEpoch`). */
   #epoch: string | undefined;
   #closed = false;
 
-  constructor(client: RedisClient, options: { keyPrefix: string; timeoutMs?: number }) {
+  constructor(client: RedisClient, options: RedisStoreInit) {
     this.#client = client;
     this.#prefix = options.keyPrefix;
     const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+    // Before the process starts beating: its calls go through `#run` too.
     this.#deadline = new CallDeadline("Redis", timeoutMs);
     this.#blobTimeoutMs = 10 * timeoutMs;
+    this.#process = new RedisProcess(
+      (command, script, keys, args) =>
+        this.#run(command, () => this.#client.eval(script, { keys, arguments: args })),
+      options,
+    );
+    this.#process.start();
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
     );
+  }
+
+  now(): number {
+    return this.#process.clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
@@ -139,7 +160,7 @@ export class RedisStore implements Store {
 
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
-    const token = randomUUID();
+    const token = this.#process.newToken();
     const reply = await this.#run("SET NX", () =>
       this.#client.set(this.#leaseKey(key), token, {
         condition: "NX",
@@ -202,7 +223,8 @@ export class RedisStore implements Store {
     return Object.fromEntries(stages.map((stage, i) => [stage, counts[i] ?? 0]));
   }
 
-  async schedule(jobId: string, at: number): Promise<void> {
+  async schedule(jobId: string, time: number): Promise<void> {
+    const at = await this.#process.onRedisClock(time);
     await this.#run("ZADD", () => this.#client.zAdd(this.#dueKey(), { score: at, value: jobId }));
   }
 
@@ -210,9 +232,15 @@ export class RedisStore implements Store {
     await this.#run("ZREM", () => this.#client.zRem(this.#dueKey(), jobId));
   }
 
-  /** One script: the due ids, their leases and their new due times in one atomic step. */
-  async claimDue(now: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
+  /**
+   * One script: the due ids, their leases and their new due times in one atomic step. The
+   * first claims of a process first free the leases its replica's dead processes left.
+   */
+  async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
+    const now = await this.#process.onRedisClock(time);
+    const [dueKey, leaseKeyPrefix] = [this.#dueKey(), this.#leaseKey(leasePrefix)];
+    await this.#process.reclaimOwnLeases({ now, dueKey, leaseKeyPrefix, ttlMs: ttl });
     const reply = (await this.#run("EVAL claim-due", () =>
       this.#client.eval(CLAIM_DUE, {
         keys: [this.#dueKey()],
@@ -221,7 +249,7 @@ export class RedisStore implements Store {
           String(Math.max(0, Math.floor(limit))),
           String(ttl),
           this.#leaseKey(leasePrefix),
-          `${randomUUID()}:`,
+          `${this.#process.newToken()}:`,
         ],
       }),
     )) as string[];
@@ -309,6 +337,7 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#process.stop();
     if (!this.#client.isOpen) return;
     if (!this.#client.isReady) {
       // Reconnecting: nothing can be flushed, and `close()` would wait for replies forever.

@@ -35,6 +35,7 @@ export async function openSqliteStore(
     // notes forever: the sweep deletes them by the indexed `expires` column.
     sweepExpired: async () => adapter.sweepExpired(),
     claim: async (key, ttlMs) => {
+      // Stored expiries are on the wall clock, as every TTL of the file (see `set`).
       const now = Date.now();
       return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
     },

@@ -33,6 +33,13 @@ export type EpochCheck = "same" | "reset";
  */
 export interface Store {
   readonly kind: StoreKind;
+  /**
+   * The store's clock, in ms since the epoch: due times, lease ends and every time the job
+   * layer keeps are read from it. Monotonic within a process, so a jump of this host's wall
+   * clock moves no due time or lease (see `StoreClock`); on Redis it follows the Redis
+   * server's clock, the same for every replica whatever their own clocks say.
+   */
+  now(): number;
   /** Generic JSON values per namespace, with optional TTL in ms. */
   get<T>(ns: Namespace, key: string): Promise<T | undefined>;
   set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void>;
@@ -71,8 +78,8 @@ export interface Store {
   /** How many active ids each stage holds, without reading a job (metrics). */
   countActive(): Promise<Record<string, number>>;
   /**
-   * The due queue: when each active job is next to be looked at. Puts the job in it for
-   * `at`, or moves it there.
+   * The due queue: when each active job is next to be looked at (`at`, on the store's clock,
+   * `now()`). Puts the job in it for `at`, or moves it there.
    */
   schedule(jobId: string, at: number): Promise<void>;
   /** Takes the job out of the due queue (it waits for a person, or it is over). */
@@ -83,6 +90,11 @@ export interface Store {
    * no one sees it again before the lease could have lapsed (a holder that dies frees it by
    * expiry). A due job whose lease someone else holds moves to when that lease ends. With
    * `limit` 0, claims nothing. `next` is the earliest due time left in the queue.
+   *
+   * A job whose step this replica's previous instance left unfinished (killed mid-step) is
+   * claimable at once on restart, not a lease later: SQLite makes such jobs due when it
+   * opens (its leases died with the process); Redis, on its first claims, frees the leases
+   * its previous instance held (see `RedisStore`).
    */
   claimDue(
     now: number,

@@ -36,6 +36,8 @@ const VICTIM_HZ = 1000;
 const MALLORY_HZ = 440;
 const LATER_HZ = 660;
 const MB = 1024 * 1024;
+/** A recording downloaded into its job's folder: `<job>/source-<attempt>.mp3`. */
+const SOURCE_FILE = /\/source-[0-9a-f]+\.mp3$/;
 
 const NOT_AUDIO = (file: string) =>
   `${file} isn't an audio recording, so I can't make notes from it.`;
@@ -47,6 +49,8 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
   let tmp: string;
   /** Where the victim's recording is kept: its job's folder, an earlier version's file. */
   let victimJobId: string;
+  /** The name of the victim's recording in its job's folder (one per download attempt). */
+  let victimFile: string;
   let victimKept: string[];
   let appUrl: string;
   const uploads = new Map<string, { ts: string; at: number }>();
@@ -105,11 +109,12 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
     await share("board-meeting.mp3", victim, ALICE, VICTIM_CHANNEL);
     const kept = await eventually(
       () => filesIn(tmp),
-      (files) => files.some((f) => f.endsWith("/source.mp3")),
+      (files) => files.some((f) => SOURCE_FILE.test(f)),
       { timeoutMs: 30_000, what: "the victim's recording on disk" },
     );
-    const folder = kept.find((f) => f.endsWith("/source.mp3")) ?? "";
+    const folder = kept.find((f) => SOURCE_FILE.test(f)) ?? "";
     victimJobId = folder.split("/").at(-2) ?? "";
+    victimFile = folder.split("/").at(-1) ?? "";
     // And where an earlier version kept a job's recording: in the temp folder itself.
     const old = join(tmp, `${victimJobId}.mp3`);
     await copyFile(victim, old);
@@ -118,7 +123,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
   });
 
   it("refuses every hostile upload with one sentence, or prepares it as its own sound", async () => {
-    const ownJob = `../${victimJobId}/source.mp3`;
+    const ownJob = `../${victimJobId}/${victimFile}`;
     const files: [string, string | Buffer | ((path: string) => Promise<void>), string][] = [
       // Concat lists: relative (climbing out of the job's folder) and absolute.
       ["minutes.mkv", id3Prefixed(concatList([ownJob])), NOT_AUDIO("minutes.mkv")],
@@ -260,7 +265,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
       expect(r.addressSpace, what).toBe(ADDRESS_SPACE_BYTES);
       const input = inputOf(r);
       expect(input.startsWith(`file:${tmp}/`), what).toBe(true);
-      expect(input.slice(`file:${tmp}/`.length), what).toMatch(/^[\w-]+\/source\.\w+$/);
+      expect(input.slice(`file:${tmp}/`.length), what).toMatch(/^[\w-]+\/source-[0-9a-f]+\.\w+$/);
     }
   });
 });

@@ -24,8 +24,11 @@ const WRITES = new Set<string>([
   "scrub",
 ]);
 
-/** Never failed: the process must still be able to answer probes and stop. */
-const SPARED = new Set<string>(["ping", "close"]);
+/**
+ * Never failed: the process must still be able to answer probes and stop, and the store's
+ * clock (`now`, synchronous: kept by the process, not asked of the backend) always reads.
+ */
+const SPARED = new Set<string>(["ping", "close", "now"]);
 
 /**
  * A switch in front of a real store: while `mode` is `all`, every call fails (Redis down);

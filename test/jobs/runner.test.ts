@@ -21,7 +21,7 @@ beforeEach(async () => {
   temp = await makeTempDir();
   const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
   vi.useFakeTimers({
-    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"],
   });
   vi.setSystemTime(new Date("2026-11-21T09:00:00Z"));
   store = await openStore("memory://");
@@ -224,8 +224,9 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
     const before = client.calls.audioPolls.length;
     const stored = await jobs.service.get(id);
     const wakeAt = stored?.wakeAt ?? 0;
-    // A new runner on the same store, as after a restart, long after the poll was due.
-    vi.setSystemTime(wakeAt + 60_000);
+    // A new runner on the same store, as after a restart, long after the poll was due (time
+    // passes: setting the wall clock alone would move no due time, see clock-jumps.test.ts).
+    vi.advanceTimersByTime(wakeAt + 60_000 - store.now());
     const restarted = jobsOn(store, client);
     expect(await restarted.runner.start()).toBe(1);
     await advanceUntil(() => client.calls.audioPolls.length > before, 0);

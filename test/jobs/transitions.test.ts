@@ -106,6 +106,10 @@ const legal: [JobEvent, Partial<Record<Fixture, Job["stage"] | "same">>][] = [
   ],
   [{ type: "download_started", tempPath: "/tmp/x" }, { queued: "downloading" }],
   [{ type: "downloaded" }, { downloading: "transcribing" }],
+  [
+    { type: "download_attempt", tempPath: "/tmp/x-1", relay: false },
+    { downloading: "downloading" },
+  ],
   [{ type: "source_missing", tempPath: "/tmp/y" }, { transcribing: "downloading" }],
   [{ type: "audio_submitting" }, { transcribing: "transcribing" }],
   [{ type: "audio_submitted", taskId: "a1", wakeAt: T }, { transcribing: "transcribing" }],

@@ -40,7 +40,9 @@ describe("a job waiting after a transient failure", () => {
     expect(transition(waiting, { type: "status_posted", ts: "1.1" }, T).waiting).toBe(
       "slack_files",
     );
-    expect(transition(waiting, { type: "relay_started" }, T).waiting).toBeUndefined();
+    expect(
+      transition(waiting, { type: "download_attempt", tempPath: "/t/a", relay: false }, T).waiting,
+    ).toBeUndefined();
     expect(transition(waiting, { type: "downloaded" }, T).waiting).toBeUndefined();
     // A later wait of another kind, or of no named kind, replaces it.
     const full = transition(waiting, { type: "retry_later", wakeAt: T, waiting: "disk_full" }, T);

@@ -5,13 +5,24 @@ import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import { TempFiles } from "../temp-files.ts";
-import { enter, NEW_POLL, type Reducers, removeJobFile } from "./kit.ts";
+import {
+  enter,
+  NEW_POLL,
+  type Reducers,
+  removeEarlierAttempts,
+  removeJobFile,
+  sourceAttemptPath,
+} from "./kit.ts";
 import { mayRelay, startRelay } from "./relay.ts";
 
 /** The recording on its way from Slack to the temp folder (and, relayed, to the service). */
 export const downloadingReducers: Reducers<"downloading"> = {
   // Not `advance`: the attempts of a failing download keep counting.
-  relay_started: (job, _event, now) => ({ ...job, relayStartedAt: now }),
+  download_attempt: (job, event, now) => ({
+    ...job,
+    tempPath: event.tempPath,
+    ...(event.relay ? { relayStartedAt: now } : {}),
+  }),
   relayed: (job, event, now) =>
     enter(job, "transcribing", now, {
       audio: {
@@ -32,26 +43,31 @@ export const downloadingReducers: Reducers<"downloading"> = {
  * would refuse as it is goes to `preparing` when FFmpeg is there.
  */
 export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading">): Promise<Job> {
-  // The intent is stored first, as before any submission: the API has no idempotency key.
-  const current = mayRelay(job) ? await ctx.update(job, { type: "relay_started" }) : job;
-  await TempFiles.makeFolderFor(current.tempPath);
-  const relay = current.relayStartedAt === undefined ? undefined : startRelay(ctx, current);
+  // Each attempt downloads into a file of its own, named in the record before a byte is
+  // written (clean-up at start knows it); the relay's intent is stored with it, as before
+  // any submission: the API has no idempotency key.
+  const tempPath = sourceAttemptPath(ctx, job);
+  const relay = mayRelay(job);
+  const current = await ctx.update(job, { type: "download_attempt", tempPath, relay });
+  await TempFiles.makeFolderFor(tempPath);
+  await removeEarlierAttempts(ctx, current, [tempPath]);
+  const relaying = relay ? startRelay(ctx, current) : undefined;
   let verdict: "as_is" | "prepare";
   try {
     await ctx.gateway.downloadSource(current, current.tempPath, ctx.signal, {
       maxBytes: ctx.media?.maxSourceBytes ?? MAX_AUDIO_BYTES,
-      ...(relay === undefined ? {} : { onWritten: (bytes) => relay.progress.update(bytes) }),
+      ...(relaying === undefined ? {} : { onWritten: (bytes) => relaying.progress.update(bytes) }),
     });
-    relay?.progress.finish();
+    relaying?.progress.finish();
     verdict = await check(ctx, current);
   } catch (error) {
     // A failed download or check: the upload following it stops, unfinished.
-    relay?.progress.fail(error);
-    relay?.stop(error);
-    await relay?.taskId.catch(() => undefined);
+    relaying?.progress.fail(error);
+    relaying?.stop(error);
+    await relaying?.taskId.catch(() => undefined);
     throw error;
   }
-  const taskId = await relay?.taskId;
+  const taskId = await relaying?.taskId;
   if (taskId !== undefined) {
     const wakeAt = ctx.now() + ctx.schedule.delayMs(0);
     const relayed = await ctx.commit(current, { type: "relayed", taskId, wakeAt });

@@ -7,7 +7,15 @@ import type { Job, JobIn } from "../job.ts";
 import type { PrepareOutcome } from "../media-port.ts";
 import type { StepContext } from "../step.ts";
 import { TempFiles } from "../temp-files.ts";
-import { audioPath, enter, isFile, jobFile, NEW_POLL, type Reducers } from "./kit.ts";
+import {
+  attemptFile,
+  audioPath,
+  enter,
+  isFile,
+  NEW_POLL,
+  type Reducers,
+  removeEarlierAttempts,
+} from "./kit.ts";
 
 /** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
 export const preparingReducers: Reducers<"preparing"> = {
@@ -21,10 +29,12 @@ export const preparingReducers: Reducers<"preparing"> = {
 };
 
 /**
- * Prepares the kept download into `prepared.ogg` beside it. FFmpeg reads it with the one
- * demuxer its bytes are (sniffed again here: the disk is the truth) and writes a `.part`
- * file that becomes the prepared audio only once complete; a run cut short (a crash, a
- * restart, Cancel) starts over from the download, after deleting what the last one left.
+ * Prepares the kept download into `prepared-<attempt>.ogg` beside it. FFmpeg reads it with
+ * the one demuxer its bytes are (sniffed again here: the disk is the truth) and writes a
+ * `.part` file that becomes the prepared audio only once complete; a run cut short (a crash,
+ * a restart, Cancel, a lost lease) starts over from the download, after deleting what the
+ * last one left. Each attempt writes files of its own name: one still unwinding deletes
+ * only its own, never those of the attempt after it.
  * A refusal for what the file is fails the job without Retry: FFmpeg never reads it again.
  */
 export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): Promise<Job> {
@@ -40,11 +50,11 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
     if (!inOwnFolder) await rm(job.tempPath, { force: true });
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
+  await removeEarlierAttempts(ctx, job, [job.tempPath]);
   const demuxer = demuxerOf(await sniffFile(job.tempPath));
   if (demuxer === undefined) throw new JobStepError({ code: "not_audio" }, false);
   const output = preparedPath(ctx, job);
   const partial = `${output}.part`;
-  await rm(partial, { force: true });
   let shown: JobIn<"preparing"> = job;
   // One redraw at a time, awaited before the next save: a late one never overwrites it.
   let drawing = Promise.resolve();
@@ -81,11 +91,17 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
   }
   await rename(partial, output);
   await drawing;
-  const prepared = await ctx.commit(shown, {
-    type: "prepared",
-    tempPath: output,
-    audioName: preparedNameOf(job.source.filename),
-  });
+  const prepared = await ctx
+    .commit(shown, {
+      type: "prepared",
+      tempPath: output,
+      audioName: preparedNameOf(job.source.filename),
+    })
+    .catch(async (error: unknown) => {
+      // Not recorded (the lease lost, a cancel): no one will read this attempt's output.
+      await rm(output, { force: true });
+      throw error;
+    });
   // The prepared audio is all the job needs from here; the download goes at once.
   await rm(job.tempPath, { force: true });
   return ctx.showStatus(prepared, "stage");
@@ -106,9 +122,9 @@ function failureOf(outcome: Exclude<PrepareOutcome, { ok: true }>): JobStepError
   }
 }
 
-/** The prepared audio of a job, in its folder. */
+/** The prepared audio of one attempt, in the job's folder. */
 export function preparedPath(ctx: StepContext, job: Job): string {
-  return jobFile(ctx, job, "prepared.ogg");
+  return attemptFile(ctx, job, "prepared", ".ogg");
 }
 
 /** `standup.mov` → `standup.ogg`: the name the Note Service gets for prepared audio. */

@@ -59,7 +59,7 @@ interface Scenario {
   /** Extra env of the worker that dies. */
   first?: Partial<WorkerEnv>;
   /** The test kills the first worker once the job satisfies this; else CRASH_AT does. */
-  killWhen?: (job: Job, ctx: { jobTempFile: string }) => boolean;
+  killWhen?: (job: Job, ctx: { sourceOnDisk: boolean }) => boolean;
   /** Audio and note tasks the Note Service had for the job when the first worker died. */
   tasksAtKill: [audio: number, note: number];
   /** Checks what the thread held when the first worker died. */
@@ -86,8 +86,8 @@ const SCENARIOS: Scenario[] = [
     name: "transcribing",
     tasksAtKill: [1, 0],
     knobs: { audioDurationMs: 4000 },
-    killWhen: (job, { jobTempFile }) =>
-      job.stage === "transcribing" && job.audio.taskId !== undefined && !existsSync(jobTempFile),
+    killWhen: (job, { sourceOnDisk }) =>
+      job.stage === "transcribing" && job.audio.taskId !== undefined && !sourceOnDisk,
   },
   {
     name: "naming",
@@ -219,7 +219,10 @@ async function runScenario(
     });
     if (started.status !== "created") throw new Error(`not created: ${JSON.stringify(started)}`);
     const id = started.jobId;
-    const jobTempFile = join(dir, "jobs", id, "source.m4a");
+    // Each download attempt has a file of its own (`source-<attempt>.m4a`).
+    const sourceOnDisk = () =>
+      existsSync(join(dir, "jobs", id)) &&
+      readdirSync(join(dir, "jobs", id)).some((name) => name.startsWith("source"));
 
     // Drive the first worker (names when asked) until it is killed, by us or by CRASH_AT.
     const { killWhen } = scenario;
@@ -228,7 +231,7 @@ async function runScenario(
       async () => {
         const job = note(await first.job(id).catch(() => undefined));
         if (job === undefined) return "dead";
-        if (killWhen?.(job, { jobTempFile })) return "kill";
+        if (killWhen?.(job, { sourceOnDisk: sourceOnDisk() })) return "kill";
         if (job.stage === "naming" && !named) {
           named = true;
           await first.names(id, NAMES).catch(() => undefined);

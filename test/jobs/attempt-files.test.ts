@@ -1,0 +1,116 @@
+/**
+ * Each attempt of a step writes files of its own (issue 23): an attempt cut short by a lost
+ * lease, still unwinding, deleted the recording its successor was downloading into the same
+ * path. The lease is lost here as it would be after a long stall: the store's monotonic
+ * clock is moved past it.
+ */
+import { existsSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { Gateway } from "../../src/jobs/index.ts";
+import type { Store } from "../../src/store/index.ts";
+import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
+import { RecordingGateway } from "../fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let store: Store;
+let jobs: ReturnType<typeof testJobs> | undefined;
+/** Added to the store's monotonic clock: a stall of the whole process, as the store sees it. */
+let stalled = 0;
+
+beforeEach(async () => {
+  temp = await makeTempDir("mn-attempts-");
+  stalled = 0;
+  store = openMemoryStore({
+    keyPrefix: "attempts",
+    sweepIntervalMs: 0,
+    clock: { wall: () => Date.now(), mono: () => performance.now() + stalled },
+  });
+});
+afterEach(async () => {
+  await jobs?.runner.stop(100);
+  await store.close();
+  await temp.cleanup();
+});
+
+/** A promise and the function that resolves it. */
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+it("never lets an aborted download attempt delete the file its successor downloads", async () => {
+  const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
+  const recording = new RecordingGateway({ sourcePath });
+  const destinations: string[] = [];
+  const successorWrote = deferred();
+  const predecessorCleanedUp = deferred();
+  let successorFileSurvived: boolean | undefined;
+  const gateway: Gateway = Object.create(recording);
+  gateway.downloadSource = async (job, destPath, signal, limits) => {
+    destinations.push(destPath);
+    if (destinations.length === 1) {
+      // Half written, then the lease goes; the real download deletes its file on failure,
+      // late (the successor has written by then).
+      await writeFile(destPath, "the first half");
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      await successorWrote.promise;
+      await rm(destPath, { force: true });
+      predecessorCleanedUp.resolve();
+      throw signal.reason;
+    }
+    await recording.downloadSource(job, destPath, signal, limits);
+    successorWrote.resolve();
+    await predecessorCleanedUp.promise;
+    successorFileSurvived = existsSync(destPath);
+  };
+  const client = new ScriptedNoteTaker();
+  jobs = testJobs({
+    store,
+    client,
+    gateway,
+    tempDir: temp.dir,
+    overrides: {
+      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
+    },
+  });
+  await jobs.runner.start();
+  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(result.status);
+  await eventually(
+    () => destinations.length,
+    (n) => n === 1,
+    { what: "the first attempt" },
+  );
+  // The process "stalls" past the lease: the next renewal finds it lost, the step aborts,
+  // and the job is claimed again.
+  stalled += 10_000;
+  await eventually(
+    () => destinations.length,
+    (n) => n === 2,
+    { what: "the second attempt" },
+  );
+  const job = await waitForStage(
+    jobs.service.get.bind(jobs.service),
+    result.job.id,
+    "naming",
+    "failed",
+  );
+  expect(job?.stage).toBe("naming");
+  const [first = "", second = ""] = destinations;
+  expect(second).not.toBe(first);
+  // Both in the job's own folder, each with its own name.
+  expect(dirname(second)).toBe(dirname(first));
+  expect(basename(first)).toMatch(/^source-[0-9a-f]{8}\.m4a$/);
+  expect(successorFileSurvived).toBe(true);
+  expect(client.calls.submitAudio).toBe(1);
+});
