@@ -114,3 +114,60 @@ it("never lets an aborted download attempt delete the file its successor downloa
   expect(successorFileSurvived).toBe(true);
   expect(client.calls.submitAudio).toBe(1);
 });
+
+it("never lets an aborted DOCX download delete the file its successor downloads", async () => {
+  const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
+  const gateway = new RecordingGateway({ sourcePath });
+  const destinations: string[] = [];
+  const successorWrote = deferred();
+  const predecessorCleanedUp = deferred();
+  let successorFileSurvived: boolean | undefined;
+  const client = new ScriptedNoteTaker();
+  const download = client.downloadDocx.bind(client);
+  client.downloadDocx = async (url: string, destPath: string, signal?: AbortSignal) => {
+    destinations.push(destPath);
+    if (destinations.length === 1) {
+      // As the audio above: half written, the lease lost, the file deleted late.
+      await writeFile(destPath, "PK half");
+      await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
+      await successorWrote.promise;
+      await rm(destPath, { force: true });
+      predecessorCleanedUp.resolve();
+      throw signal?.reason;
+    }
+    const bytes = await download(url, destPath);
+    successorWrote.resolve();
+    await predecessorCleanedUp.promise;
+    successorFileSurvived = existsSync(destPath);
+    return bytes;
+  };
+  jobs = testJobs({
+    store,
+    client,
+    gateway,
+    tempDir: temp.dir,
+    overrides: {
+      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
+    },
+  });
+  await jobs.runner.start();
+  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(result.status);
+  const service = jobs.service;
+  await waitForStage(service.get.bind(service), result.job.id, "naming");
+  await service.skipNaming(result.job.id);
+  await eventually(
+    () => destinations.length,
+    (n) => n === 1,
+    { what: "the first DOCX download" },
+  );
+  stalled += 10_000;
+  const job = await waitForStage(service.get.bind(service), result.job.id, "done", "failed");
+  expect(job?.stage).toBe("done");
+  const [first = "", second = ""] = destinations;
+  expect(second).not.toBe(first);
+  expect(dirname(second)).toBe(dirname(first));
+  expect(basename(first)).toMatch(/^notes-[0-9a-f]{8}\.docx$/);
+  expect(successorFileSurvived).toBe(true);
+  expect(gateway.records.filter((r) => r.op === "docx")).toHaveLength(1);
+});

@@ -11,8 +11,8 @@ import type { StepContext } from "../step.ts";
 import { TempFiles } from "../temp-files.ts";
 import {
   advance,
+  attemptFile,
   isFile,
-  jobFile,
   MAX_RELINKS,
   type Reducers,
   removeJobFile,
@@ -241,7 +241,9 @@ async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<D
 async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
   const onDisk = job.docxPath !== undefined && (await isFile(job.docxPath));
   if (onDisk || job.docxFileId !== undefined) return job;
-  const path = jobFile(ctx, job, "notes.docx");
+  // A file of this attempt's own: an earlier attempt aborted mid-download may still be
+  // unwinding, and its clean-up must not take the file this one writes.
+  const path = attemptFile(ctx, job, "notes", ".docx");
   await TempFiles.makeFolderFor(path);
   try {
     await ctx.client.downloadDocx(job.docxUrl, path, ctx.signal);
