@@ -137,9 +137,9 @@ for (const backend of backends) {
       expect(third - second).toBeLessThan(POLL_MS + 1000);
     });
 
-    it.runIf(backend.restarts)(
-      "runs work due in a second in about a second when the clock moved 10 min back while stopped",
-      async () => {
+    // Only a backend whose data outlives the process can be restarted.
+    if (backend.restarts) {
+      it("runs work due in a second in about a second when the clock moved 10 min back while stopped", async () => {
         const client = new TimedPolls();
         const store = await open();
         const jobs = runner(store, client);
@@ -155,8 +155,8 @@ for (const backend of backends) {
         const [first = 0, second = 0] = client.times;
         expect(second - first).toBeGreaterThanOrEqual(POLL_MS - 50);
         expect(second - first).toBeLessThan(POLL_MS + 1500);
-      },
-    );
+      });
+    }
 
     it("keeps the lease of a download under way when the clock moves 10 min forward: it finishes once", async () => {
       const store = await open();
