@@ -285,7 +285,7 @@ function percentiles(values: number[]) {
 export const LOAD_TEST: SlackLoadOptions = {
   jobs: 100,
   channels: 5,
-  rateScale: 3 * TEST_RATE_SCALE,
+  rateScale: 5 * TEST_RATE_SCALE,
   extra429: { method: "chat.update", count: 5, retryAfter: 1 },
   named: 10,
   taskMs: 3_000,

@@ -22,7 +22,7 @@ afterAll(() => world.stop());
 
 describe("graceful shutdown", () => {
   it("stops on SIGTERM mid-job with exit 0; after a restart the job ends with one note and one DOCX", async () => {
-    world.emulator.knobs.pollsToComplete = 40;
+    world.emulator.knobs.pollsToComplete = 12;
     world.emulator.knobs.noteMinChars = 15_000;
     const first = await world.app();
     const file = world.fake.addFile({
