@@ -322,7 +322,7 @@ export function renderSlackLoad(r: SlackLoadResult, o: SlackLoadOptions, at: Run
     `budget at SLACK_RATE_SHARE=${o.rateScale}; every Note Service task runs ${o.taskMs / 1000} s, so they all`,
     `finish within seconds of each other; ${o.named} jobs have their speakers named in the modal, the`,
     "rest are skipped as their prompts appear; canvases and transcripts on (the channel",
-    "defaults). `test/bench/slack-load.ts`; the load test runs the same with the tiers ×60.",
+    "defaults). `test/bench/slack-load.ts`; the load test runs the same with the tiers ×100.",
     "",
     "| jobs done / failed / lost / duplicated | 429s | calls inside a Retry-After | slowest ack to a person (s) | slowest views.open after its click (s) | status staleness p50 / p95 / max (s) | minutes to drain |",
     "|---|---:|---:|---:|---:|---|---:|",
