@@ -140,6 +140,8 @@ describe.skipIf(REDIS_URL === undefined)(
         () => statuses(world, ts),
         (s) => s.length === 1,
         {
+          // A ceiling for a loaded machine: the replay retries with waits of up to 10 s.
+          timeoutMs: 30_000,
           what: "the job's status message",
           context: () => second.lines.slice(-20).join("\n"),
         },
@@ -149,6 +151,6 @@ describe.skipIf(REDIS_URL === undefined)(
         (kept) => !kept,
       );
       expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
-    });
+    }, 60_000);
   },
 );
