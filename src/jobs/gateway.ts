@@ -39,10 +39,9 @@ export interface DownloadLimits {
 export interface Gateway {
   /**
    * Shows the job's state in its status message: posts the message in the thread when
-   * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts: for a first
-   * post and a `required` prompt once Slack has it; for an edit (a stage change, a
-   * `progress` figure), possibly before (Slack's budget paces it; a newer state is always
-   * drawn after it, and `idle` tells when all are on screen). `latest` reads the job's record as it is now:
+   * `job.statusTs` is unset, edits it otherwise. Resolves with the message's ts; for a
+   * `progress` figure, possibly before Slack has it (a figure lost costs nothing, and a
+   * newer state is always drawn after it). `latest` reads the job's record as it is now:
    * asked once the draw is on screen, and a newer state it finds (another replica moved the
    * job on while this draw waited) is drawn after it. `statusMayExist`: with `statusTs`
    * unset, an earlier try to post the message may have reached Slack (its outcome unknown),
@@ -55,8 +54,6 @@ export interface Gateway {
     latest?: () => Promise<Job | undefined>,
     statusMayExist?: boolean,
   ): Promise<string>;
-  /** Resolves once every status draw under way or waiting is on screen (or failed). */
-  idle?(): Promise<void>;
   /**
    * Streams the job's source recording from Slack to `destPath`, refusing it past
    * `maxBytes`; `onWritten` hears the file's length after each write reaches the disk.

@@ -1,7 +1,6 @@
 import { chmod, mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { DueClaim } from "../store/index.ts";
-import { withTimeout } from "../store/with-timeout.ts";
 import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
@@ -163,8 +162,6 @@ export class JobRunner {
   async settled(): Promise<void> {
     for (;;) {
       await this.#scheduler.idle();
-      // Status edits are drawn after their steps, at Slack's pace: settled once drawn.
-      await this.#o.gateway.idle?.();
       if (this.#running.size === 0 && this.#pump.quiet(this.#o.now())) return;
       // A claim is on its way (at most the claim gap from now).
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -184,15 +181,10 @@ export class JobRunner {
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#stopped = true;
     this.#pump.stop();
-    const started = performance.now();
     if ((await this.#scheduler.stop(timeoutMs)) === "timeout") {
       for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
       await this.#scheduler.idle();
     }
-    // The newest state of each job on screen before the process goes, within the same bound.
-    const left = Math.max(0, timeoutMs - (performance.now() - started));
-    const drawn = this.#o.gateway.idle?.();
-    if (drawn !== undefined) await withTimeout(drawn, left, "status draws").catch(() => undefined);
   }
 
   /** Drives a job claimed from the due queue, under the lease taken with the claim. */

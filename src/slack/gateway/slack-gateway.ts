@@ -122,18 +122,12 @@ export class SlackGateway implements Gateway {
         if (!isActive(now)) this.#forget(now.id);
         return { job: now, content: this.#contentOf(now) };
       });
-    // A first post (its ts goes in the record) and a prompt a person must act on are waited
-    // for and go first in Slack's budget. Any other change holds no step up and queues with
-    // the progress figures, one draw per job at a time, a newer state replacing an older one:
-    // the job goes on while Slack's budget paces its message.
-    const first = job.statusTs === undefined;
-    const how = { wait: mode === "required" || first, urgent: mode === "required" || first };
     try {
       const ts = await this.#painter.paint(
         job.id,
         job.statusTs,
         { job, content: this.#contentOf(job) },
-        how,
+        mode !== "progress",
         recheck,
       );
       if (!isActive(job)) this.#forget(job.id);
@@ -141,11 +135,6 @@ export class SlackGateway implements Gateway {
     } catch (error) {
       throw this.#fail(error, "status update");
     }
-  }
-
-  /** Resolves once every status draw under way or waiting is on screen (or failed). */
-  idle(): Promise<void> {
-    return this.#painter.idle();
   }
 
   #contentOf(job: Job): MessageContent {

@@ -50,8 +50,6 @@ interface Deferred {
  */
 export class StatusPainter<C> {
   readonly #canvases = new Map<string, Canvas<C>>();
-  /** The draws under way, of every job. */
-  readonly #drawing = new Set<Promise<void>>();
   readonly #draw: Draw<C>;
   readonly #visible: (content: C) => unknown;
 
@@ -63,18 +61,16 @@ export class StatusPainter<C> {
 
   /**
    * Shows `content` in the status message of job `key` (at `ts`, or a new message when
-   * undefined). Resolves with the message's ts: at once when nothing changes, or when `wait`
-   * is false and the message exists; else once drawn. `urgent` (default: `wait`): someone
-   * waits to see it, so it takes Slack's budget before progress figures.
+   * undefined). Resolves with the message's ts: at once when nothing changes or `wait` is
+   * false and a draw of this job is already under way, else once drawn.
    */
   paint(
     key: string,
     ts: string | undefined,
     content: C,
-    how: { wait: boolean; urgent?: boolean },
+    wait: boolean,
     recheck?: Recheck<C>,
   ): Promise<string> {
-    const { wait } = how;
     const canvas = this.#canvasOf(key, ts);
     const digest = digestOf(this.#visible(content));
     if (canvas.ts !== undefined && canvas.drawing === undefined && canvas.shown === digest) {
@@ -83,7 +79,7 @@ export class StatusPainter<C> {
     const done = new Promise<string>((resolve, reject) => {
       const waiting = canvas.next?.done ?? [];
       // A state someone waited for stays urgent when a newer one takes its place.
-      const urgent = (how.urgent ?? wait) || (canvas.next?.urgent ?? false);
+      const urgent = wait || (canvas.next?.urgent ?? false);
       canvas.next = {
         content,
         digest,
@@ -92,22 +88,12 @@ export class StatusPainter<C> {
         recheck: recheck ?? canvas.next?.recheck,
       };
     });
-    if (canvas.drawing === undefined) {
-      canvas.drawing = this.#drawAll(key, canvas);
-      this.#drawing.add(canvas.drawing);
-      const drawing = canvas.drawing;
-      void drawing.finally(() => this.#drawing.delete(drawing));
-    }
+    canvas.drawing ??= this.#drawAll(key, canvas);
     if (!wait && canvas.ts !== undefined) {
       done.catch(() => undefined);
       return Promise.resolve(canvas.ts);
     }
     return done;
-  }
-
-  /** Resolves once no draw is under way or waiting (each on screen, or failed). */
-  async idle(): Promise<void> {
-    while (this.#drawing.size > 0) await Promise.all(this.#drawing);
   }
 
   /** Forgets a job's message (the job ended, its record is gone). */

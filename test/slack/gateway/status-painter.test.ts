@@ -23,9 +23,9 @@ describe("StatusPainter", () => {
   it("posts the first time, then draws only when what is shown changes", async () => {
     const { draw, drawn } = gatedDraw();
     const painter = new StatusPainter(draw);
-    const ts = await painter.paint("job-1", undefined, "Transcribing… 10%", { wait: true });
-    expect(await painter.paint("job-1", ts, "Transcribing… 10%", { wait: true })).toBe(ts);
-    await painter.paint("job-1", ts, "Transcribing… 20%", { wait: true });
+    const ts = await painter.paint("job-1", undefined, "Transcribing… 10%", true);
+    expect(await painter.paint("job-1", ts, "Transcribing… 10%", true)).toBe(ts);
+    await painter.paint("job-1", ts, "Transcribing… 20%", true);
     expect(drawn).toEqual([
       { content: "Transcribing… 10%", ts: undefined },
       { content: "Transcribing… 20%", ts },
@@ -35,13 +35,13 @@ describe("StatusPainter", () => {
   it("draws the newest state last, skipping the ones that came while a draw waited", async () => {
     const { draw, drawn, hold, release } = gatedDraw();
     const painter = new StatusPainter(draw);
-    const ts = await painter.paint("job-1", undefined, "queued", { wait: true });
+    const ts = await painter.paint("job-1", undefined, "queued", true);
     hold();
-    const first = painter.paint("job-1", ts, "10%", { wait: true });
+    const first = painter.paint("job-1", ts, "10%", true);
     // Progress figures while Slack's budget holds the first back: not waited for.
-    expect(await painter.paint("job-1", ts, "20%", { wait: false })).toBe(ts);
-    expect(await painter.paint("job-1", ts, "30%", { wait: false })).toBe(ts);
-    const stage = painter.paint("job-1", ts, "Name the speakers", { wait: true });
+    expect(await painter.paint("job-1", ts, "20%", false)).toBe(ts);
+    expect(await painter.paint("job-1", ts, "30%", false)).toBe(ts);
+    const stage = painter.paint("job-1", ts, "Name the speakers", true);
     release();
     await Promise.all([first, stage]);
     expect(drawn.map((d) => d.content)).toEqual(["queued", "10%", "Name the speakers"]);
@@ -56,13 +56,13 @@ describe("StatusPainter", () => {
       urgency.push(urgent);
       return ts ?? "1.0";
     });
-    await painter.paint("job-1", "1.0", "first", { wait: true });
+    await painter.paint("job-1", "1.0", "first", true);
     gate = new Promise((resolve) => {
       release = resolve;
     });
-    const drawing = painter.paint("job-1", "1.0", "10%", { wait: false });
-    const prompt = painter.paint("job-1", "1.0", "Name the speakers", { wait: true });
-    void painter.paint("job-1", "1.0", "Name the speakers, 20%", { wait: false });
+    const drawing = painter.paint("job-1", "1.0", "10%", false);
+    const prompt = painter.paint("job-1", "1.0", "Name the speakers", true);
+    void painter.paint("job-1", "1.0", "Name the speakers, 20%", false);
     release();
     await Promise.all([drawing, prompt]);
     expect(urgency).toEqual([true, false, true]);
@@ -76,11 +76,9 @@ describe("StatusPainter", () => {
       drawn.push(content);
       return ts ?? "1.2";
     });
-    await expect(painter.paint("job-1", "1.2", "stage A", { wait: true })).rejects.toThrow(
-      "ratelimited",
-    );
+    await expect(painter.paint("job-1", "1.2", "stage A", true)).rejects.toThrow("ratelimited");
     fail = false;
-    expect(await painter.paint("job-1", "1.2", "stage A", { wait: true })).toBe("1.2");
+    expect(await painter.paint("job-1", "1.2", "stage A", true)).toBe("1.2");
     expect(drawn).toEqual(["stage A"]);
   });
 
@@ -90,8 +88,8 @@ describe("StatusPainter", () => {
       seen.push(ts);
       return "2.0";
     });
-    expect(await painter.paint("job-1", "1.0", "a", { wait: true })).toBe("2.0");
-    await painter.paint("job-1", "1.0", "b", { wait: true });
+    expect(await painter.paint("job-1", "1.0", "a", true)).toBe("2.0");
+    await painter.paint("job-1", "1.0", "b", true);
     expect(seen).toEqual(["1.0", "2.0"]);
   });
 
@@ -104,8 +102,8 @@ describe("StatusPainter", () => {
       },
       (content) => content.text,
     );
-    const ts = await painter.paint("job-1", undefined, { text: "same", at: 1 }, { wait: true });
-    await painter.paint("job-1", ts, { text: "same", at: 2 }, { wait: true });
+    const ts = await painter.paint("job-1", undefined, { text: "same", at: 1 }, true);
+    await painter.paint("job-1", ts, { text: "same", at: 2 }, true);
     expect(drawn).toEqual([1]);
   });
 
@@ -116,16 +114,14 @@ describe("StatusPainter", () => {
     let stored = "Transcribing… 0%";
     const recheck = async (shown: string) => (stored === shown ? undefined : stored);
     hold();
-    expect(await painter.paint("job-1", "1.0", "Transcribing… 0%", { wait: false }, recheck)).toBe(
-      "1.0",
-    );
+    expect(await painter.paint("job-1", "1.0", "Transcribing… 0%", false, recheck)).toBe("1.0");
     stored = "Notes ready";
     release();
     await expect
       .poll(() => drawn.map((d) => d.content))
       .toEqual(["Transcribing… 0%", "Notes ready"]);
     // Nothing newer: no more draws.
-    expect(await painter.paint("job-1", "1.0", "Notes ready", { wait: true })).toBe("1.0");
+    expect(await painter.paint("job-1", "1.0", "Notes ready", true)).toBe("1.0");
     expect(drawn).toHaveLength(2);
   });
 
@@ -133,37 +129,11 @@ describe("StatusPainter", () => {
     const { draw, drawn } = gatedDraw();
     const painter = new StatusPainter(draw);
     let asked = 0;
-    await painter.paint("job-1", "1.0", "10%", { wait: true }, async () => {
+    await painter.paint("job-1", "1.0", "10%", true, async () => {
       asked += 1;
       return undefined;
     });
     expect(asked).toBe(1);
     expect(drawn.map((d) => d.content)).toEqual(["10%"]);
-  });
-
-  it("draws a stage change urgently without holding its caller, and tells when all are drawn", async () => {
-    const urgency: boolean[] = [];
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const painter = new StatusPainter(async (_content: string, ts, urgent) => {
-      await gate;
-      urgency.push(urgent);
-      return ts ?? "1.0";
-    });
-    // Resolved at once with the known message, though Slack's budget holds the draw back.
-    expect(
-      await painter.paint("job-1", "1.0", "Writing the notes…", { wait: false, urgent: true }),
-    ).toBe("1.0");
-    let idle = false;
-    const settled = painter.idle().then(() => {
-      idle = true;
-    });
-    await Promise.resolve();
-    expect(idle).toBe(false);
-    release();
-    await settled;
-    expect(urgency).toEqual([true]);
   });
 });
