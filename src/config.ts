@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 /**
- * The configuration contract (DESIGN.md §6). This module is the only reader of the
+ * The configuration contract (the README's configuration table). This module is the only reader of the
  * environment: everything else receives a typed `Config`.
  */
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
@@ -108,13 +108,5 @@ describe("Slack app manifests", () => {
     expect(text).toContain("mp3, mp4, wav, m4a, ogg, flac, aac, opus and webm up to 300 MB");
     expect(text).toMatch(/FFmpeg[^.]*any other audio or video up to Slack's 1 GB/);
     expect(text).not.toMatch(/nine formats|; up to 300 MB\)/);
-  });
-
-  it("uses the same schema as the shared copy when it is there", () => {
-    const shared = here("../../shared/slack-manifest-schema/manifest.schema.json");
-    if (!existsSync(shared)) return;
-    expect(readFileSync(shared, "utf8")).toBe(
-      readFileSync(here(`${SCHEMA_DIR}/manifest.schema.json`), "utf8"),
-    );
   });
 });

@@ -4,7 +4,7 @@ import { CONTENT_REFUSALS } from "../recordings/index.ts";
 import { storedSchema } from "./blobs.ts";
 
 /**
- * A job is one recording on its way to a note (DESIGN.md §3). The record is a union tagged
+ * A job is one recording on its way to a note (docs/architecture.md). The record is a union tagged
  * by `stage`; each stage holds what is needed to resume it after a restart. Records come
  * back from the store through `jobSchema`, so a damaged or outdated record is caught at the
  * boundary instead of deep in the runner.

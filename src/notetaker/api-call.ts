@@ -22,8 +22,8 @@ const MAX_ENVELOPE_BYTES = 1024 * 1024;
 
 /**
  * One call of the API: `X-API-Key`, a size-capped answer, and every way it can go wrong
- * turned into the error class the retry and failure policies know (DESIGN.md §4):
- * a non-2xx status by `errorFromResponse`, `{ok: false}` as a refusal, an envelope the
+ * turned into the error class the retry and failure policies know (docs/note-service.md,
+ * "The gaps"): a non-2xx status by `errorFromResponse`, `{ok: false}` as a refusal, an envelope the
  * schema does not accept as a protocol error.
  */
 export async function callApi<T>(

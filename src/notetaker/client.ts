@@ -84,7 +84,7 @@ const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingm
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
 /**
- * Typed client of the Note Service API (note-taker-api.md). Knows nothing about Slack.
+ * Typed client of the Note Service API (docs/note-service.md). Knows nothing about Slack.
  * Result links are fetched without any credential: they are signed and may live elsewhere.
  */
 export class NoteTakerClient {

@@ -99,7 +99,7 @@ export class NoteTakerTooLargeError extends NoteTakerError {
 
 /**
  * Takes the first string of `data.error.message`, `error.message`, `message`, `error`
- * (DESIGN.md §4: the spec does not show the error body's shape).
+ * (the service does not document the error body's shape: docs/note-service.md).
  */
 export function errorMessageOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
@@ -122,7 +122,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * Builds the error for a non-2xx answer of the API (DESIGN.md §4 table).
+ * Builds the error for a non-2xx answer of the API (the table in docs/note-service.md, "The gaps").
  * @param isPoll a 404 on a poll means the task is lost; elsewhere it is a refusal.
  */
 export function errorFromResponse(input: {

@@ -1,6 +1,6 @@
 /**
  * How long to wait before each poll of a task: 2 s first, doubling, capped at 15 s, with a
- * little jitter (note-taker-api.md §4.5 shows this practice; the numbers are configurable).
+ * little jitter (the practice the service's provider shows; the numbers are configurable).
  */
 export interface PollScheduleOptions {
   initialMs: number;

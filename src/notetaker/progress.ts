@@ -1,5 +1,5 @@
 /**
- * The spec gives `progress` no type or unit (note-taker-api.md §2.1). DESIGN.md §4: a number
+ * The service gives `progress` no type or unit (docs/note-service.md): a number
  * in 0..1 is a fraction, a number in 0..100 a percentage, a string is shown as it is (and
  * read as a percentage when it looks like one), absent or null means no bar.
  */

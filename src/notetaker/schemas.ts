@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The Note Service API as zod schemas (note-taker-api.md §2). Types used elsewhere are
+ * The Note Service API as zod schemas (docs/note-service.md). Types used elsewhere are
  * inferred from these, never written twice.
  */
 

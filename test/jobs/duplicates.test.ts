@@ -1,5 +1,5 @@
 /**
- * Dedupe (DESIGN.md §3): Slack retries an event and one upload can arrive as several events,
+ * Dedupe (docs/architecture.md): Slack retries an event and one upload can arrive as several events,
  * so the upload itself (`channel:file`) is claimed atomically before a job is created —
  * whichever install (`team_id`) an event came through. However often and
  * however concurrently the same recording is started, exactly one job exists.

@@ -1,5 +1,5 @@
 /**
- * Scale-out (DESIGN.md §3): several replicas share one Redis; each job step runs under the
+ * Scale-out (docs/architecture.md, "The store"): several replicas share one Redis; each job step runs under the
  * job's lease, so exactly one replica drives a job at a time, and a dead replica's jobs are
  * picked up once its lease lapses.
  */

@@ -1,4 +1,4 @@
-/** Slack's limits that the builders stay within (DESIGN.md §5); the tests check them. */
+/** Slack's limits that the builders stay within (docs/architecture.md, "Slack's limits"); the tests check them. */
 export const SLACK_LIMITS = {
   messageBlocks: 50,
   modalBlocks: 100,

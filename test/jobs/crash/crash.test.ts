@@ -1,7 +1,7 @@
 /**
  * kill -9 the bot at every stage of a job and at the two worst moments of delivery, restart
  * it on the same store, journal and temp folder, and check the durability claims of
- * DESIGN.md §3: the job ends `done` with exactly one set of note parts in the thread, exactly
+ * docs/architecture.md: the job ends `done` with exactly one set of note parts in the thread, exactly
  * one DOCX upload, and exactly one audio and one note task at the Note Service.
  *
  * The bot runs in `worker.ts` (its own process), the Note Service emulator in another; the
