@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +37,15 @@ function share(world: World, name: string) {
   return { ts: message.ts, event };
 }
 
+/**
+ * Whether the journal holds a whole entry naming `file`: the file exists from the moment it
+ * is opened, before the entry is written and flushed, and a kill then would find it empty.
+ */
+function keptIn(journal: string, file: string): boolean {
+  const text = existsSync(journal) ? readFileSync(journal, "utf8") : "";
+  return text.split("\n").some((line) => line.endsWith("}") && line.includes(file));
+}
+
 const statuses = (world: World, ts: string) =>
   world.fake.thread(CHANNEL, ts).filter((m) => m.metadata?.event_payload.kind === "status");
 
@@ -57,9 +66,9 @@ describe("an upload acked while SQLite could not write, the process killed meanw
     const sent = await sendEvent(first.url, SIGNING_SECRET, event, { teamId: world.fake.teamId });
     expect(sent.status).toBe(200);
     await eventually(
-      () => existsSync(journal),
+      () => keptIn(journal, "killed.m4a"),
       (kept) => kept,
-      { what: "the journal" },
+      { what: "the upload in the journal" },
     );
     await first.stop("SIGKILL");
     expect(statuses(world, ts)).toHaveLength(0);
@@ -124,10 +133,10 @@ describe.skipIf(REDIS_URL === undefined)(
       expect(sent.acked).toBe(true);
       const journal = `${world.temp.dir}/meeting-notes.pending.jsonl`;
       await eventually(
-        () => existsSync(journal),
+        () => keptIn(journal, "redis-down.m4a"),
         (kept) => kept,
         {
-          what: "the journal",
+          what: "the upload in the journal",
           context: () => first.lines.slice(-20).join("\n"),
         },
       );
