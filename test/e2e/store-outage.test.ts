@@ -142,6 +142,9 @@ describe("a click while the store cannot write", () => {
     const told = () =>
       stack.fake.ephemerals.filter((e) => e.user === ALICE && e.text === en["store.unavailable"]);
     const earlier = told().length;
+    // The naming step ends after its prompt is drawn: a fault before then would cut its
+    // lease off mid-step, and the job would stay leased (busy) until the lease lapsed.
+    await stack.settled();
     fault.mode = "writes";
     await clickButton(stack, ACTIONS.skipNaming, at);
     await eventually(
