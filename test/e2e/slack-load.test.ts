@@ -20,8 +20,14 @@ describe("a busy workspace within Slack's rate tiers", () => {
     }).toEqual({ done: 100, failed: 0, lost: 0, duplicated: 0, insideRetryAfter: 0 });
     // Slack pushed back only where it was made to; the bot waited each Retry-After out.
     expect(result.rateLimited).toBe(5);
+    // A person waiting is answered within Slack's 3 seconds.
     expect(result.slowestAckMs).toBeLessThan(3_000);
     expect(result.slowestViewsOpenMs).toBeLessThan(3_000);
+    // A hundred upload events in the same instant, with the fake Slack and the emulator in
+    // this process: ~1 s on a quiet machine (test/bench/RESULTS.md), up to 3.6 s when other test files
+    // load both cores. Slack would send a late one again, and the claim makes it one job;
+    // the bound is the ceiling of a loaded machine.
+    expect(result.slowestUploadAckMs).toBeLessThan(10_000);
     // Each job's notes and DOCX reached Slack once.
     expect(result.calls["files.completeUploadExternal"]).toBeGreaterThanOrEqual(100);
   }, 180_000);
