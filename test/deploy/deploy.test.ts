@@ -436,6 +436,14 @@ describe("compose.yaml", () => {
     expect(socket).not.toMatch(/SLACK_APP_TOKEN/);
   });
 
+  it("keeps /metrics off the public address: a port of its own, published nowhere", () => {
+    for (const name of ["bot", "bot-socket"]) {
+      expect(service(name), name).toMatch(/^\s+METRICS_PORT: "9100"$/m);
+      expect(service(name), name).not.toMatch(/9100:/);
+    }
+    expect(service("proxy")).not.toMatch(/9100/);
+  });
+
   it("holds no secret values", () => {
     expect(text).not.toMatch(/x(oxb|app)-[\w-]{8,}/);
     expect(text).not.toMatch(/^\s+(SLACK_BOT_TOKEN|SLACK_SIGNING_SECRET|NOTE_TAKER_API_KEY):/m);
