@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs the benchmarks (not part of `npm test`) and writes the figures with
  * the machine's facts to test/bench/RESULTS.md. `BENCH=relay,restart` runs some of them and
- * replaces only their sections of the file. Knobs for quicker runs:
+ * replaces only their sections of the file; `npm run bench -- --quick` runs the default ones
+ * once and small (≈90 s) and only prints them. Knobs for quicker runs:
  *   BENCH_SIZES_MB=50,150,300  BENCH_RELAY_RUNS=3
  *   BENCH_RATES=50,200,500     BENCH_ACK_SECONDS=3  BENCH_ACK_ROUNDS=3
  *   BENCH_ACK_LOADS=autocannon,paced  BENCH_ACK_KINDS=event,command
@@ -71,6 +72,11 @@ type Name = (typeof NAMES)[number];
  */
 const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load"];
 
+/**
+ * `npm run bench -- --quick`: the default benchmarks, each once and small (≈90 s), to
+ * see that they run and roughly where the figures stand; printed, RESULTS.md left alone.
+ */
+const quick = process.argv.includes("--quick");
 const only = (process.env.BENCH ?? "")
   .split(",")
   .map((name) => name.trim())
@@ -98,32 +104,32 @@ for (const name of selected) {
   log(`== ${name}`);
   switch (name) {
     case "relay": {
-      const sizes = envNumbers("BENCH_SIZES_MB", [50, 150, 300]);
-      const results = await benchRelay(sizes, envNumber("BENCH_RELAY_RUNS", 3));
+      const sizes = envNumbers("BENCH_SIZES_MB", quick ? [50] : [50, 150, 300]);
+      const results = await benchRelay(sizes, envNumber("BENCH_RELAY_RUNS", quick ? 1 : 3));
       sections.set(name, renderRelay(results, { ...at, curl: curlVersion() }));
       break;
     }
     case "ack-latency": {
-      const loads = (process.env.BENCH_ACK_LOADS ?? "autocannon,paced")
+      const loads = (process.env.BENCH_ACK_LOADS ?? (quick ? "paced" : "autocannon,paced"))
         .split(",")
         .map((l) => l.trim()) as AckLoad[];
       const results = await benchAckLatency(
-        envNumbers("BENCH_RATES", [50, 200, 500]),
-        envNumber("BENCH_ACK_SECONDS", 3),
+        envNumbers("BENCH_RATES", quick ? [200] : [50, 200, 500]),
+        envNumber("BENCH_ACK_SECONDS", quick ? 1 : 3),
         (process.env.BENCH_ACK_KINDS ?? "event,command")
           .split(",")
           .map((k) => k.trim()) as AckKind[],
         loads,
-        envNumber("BENCH_ACK_ROUNDS", 3),
+        envNumber("BENCH_ACK_ROUNDS", quick ? 1 : 3),
       );
       sections.set(name, renderAckLatency(results, at));
       break;
     }
     case "many-jobs": {
       const results: ManyJobsResult[] = [];
-      for (const n of envNumbers("BENCH_JOBS", [1000, 5000])) {
+      for (const n of envNumbers("BENCH_JOBS", quick ? [200] : [1000, 5000])) {
         log(`many-jobs: ${n} jobs…`);
-        results.push(await benchManyJobs(n, envNumber("BENCH_WINDOW_S", 45) * 1000));
+        results.push(await benchManyJobs(n, envNumber("BENCH_WINDOW_S", quick ? 5 : 45) * 1000));
         log(`many-jobs: ${JSON.stringify(results.at(-1))}`);
       }
       sections.set(name, renderManyJobs(results, at));
@@ -131,8 +137,8 @@ for (const name of selected) {
     }
     case "restart": {
       const result = await benchRestart(
-        envNumber("BENCH_RESTART_JOBS", 1000),
-        envNumber("BENCH_RESTART_RUNS", 5),
+        envNumber("BENCH_RESTART_JOBS", quick ? 200 : 1000),
+        envNumber("BENCH_RESTART_RUNS", quick ? 1 : 5),
       );
       log(`restart: ${JSON.stringify(result)}`);
       sections.set(name, renderRestart(result, at));
@@ -228,8 +234,13 @@ const out = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
 const previous = await readFile(out, "utf8").catch(() => "");
 // Only the header and the sections measured now change: text written by hand stays.
 const document = mergeResults(previous, header, sections, NAMES);
-await writeFile(out, document);
-process.stdout.write(document);
+if (quick) {
+  log("--quick: figures printed below, RESULTS.md left as it was.");
+  process.stdout.write(`${[...sections.values()].join("\n\n")}\n`);
+} else {
+  await writeFile(out, document);
+  process.stdout.write(document);
+}
 
 /** `1`/`0` (or unset: the default) from the environment. */
 function envSwitch(name: string, fallback: boolean): boolean {
