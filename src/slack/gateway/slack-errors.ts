@@ -60,7 +60,7 @@ export function toGatewayError(error: unknown, what: string): GatewayError {
 
 /** The Slack platform error code of a Web API error, if it is one. */
 export function platformErrorOf(error: unknown): string | undefined {
-  const platform = (error as { data?: { error?: unknown } }).data?.error;
+  const platform = (error as { data?: { error?: unknown } } | undefined)?.data?.error;
   return typeof platform === "string" ? platform : undefined;
 }
 

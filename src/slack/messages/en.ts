@@ -70,7 +70,7 @@ export const en = {
   "failure.task_failed": "The Note Service could not process it: {detail}",
   "failure.task_failed.plain": "The Note Service could not process it.",
   "failure.auth":
-    "The Note Service did not accept this app's credentials. An admin must fix the app's Note Service configuration.",
+    "The Note Service did not accept this app's API key; an admin must correct it in the bot's settings.",
   "failure.refused": "The Note Service refused the request: {detail}",
   "failure.refused.plain": "The Note Service refused the request.",
   "failure.task_lost": "The Note Service lost track of this task.",

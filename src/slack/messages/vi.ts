@@ -64,7 +64,7 @@ export const vi: Catalog = {
   "failure.task_failed": "Note Service không xử lý được: {detail}",
   "failure.task_failed.plain": "Note Service không xử lý được.",
   "failure.auth":
-    "Note Service không chấp nhận thông tin xác thực của ứng dụng. Quản trị viên cần sửa cấu hình Note Service của ứng dụng.",
+    "Note Service không chấp nhận khóa API của ứng dụng; quản trị viên cần sửa khóa trong cấu hình của bot.",
   "failure.refused": "Note Service từ chối yêu cầu: {detail}",
   "failure.refused.plain": "Note Service từ chối yêu cầu.",
   "failure.task_lost": "Note Service đã mất dấu tác vụ này.",
