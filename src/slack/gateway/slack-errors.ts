@@ -18,7 +18,7 @@ const TRANSIENT_PLATFORM_ERRORS = new Set([
 const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wait?: WaitReason }> =
   {
     unavailable: { failure: "download_unavailable", wait: "slack_files" },
-    cut_off: { failure: "download_cut", wait: "slack_files" },
+    cut_off: { failure: "download_cut", wait: "slack_download_cut" },
     disk_full: { failure: "disk_full", wait: "disk_full" },
     refused: { failure: "download_refused" },
     failed: { failure: "download_failed" },

@@ -46,6 +46,8 @@ export const en = {
   // Why an active job waits before trying its step again.
   "status.waiting.slack_files":
     "Slack's file server is not answering right now, so I will try the download again shortly, on my own.",
+  "status.waiting.slack_download_cut":
+    "The download from Slack was cut off before the end, so I will try it again shortly, on my own.",
   "status.waiting.disk_full":
     "The disk I keep recordings on is full: I will try again on my own once an admin frees up space.",
   "status.waiting.note_service":
