@@ -15,7 +15,7 @@ import {
   type StageObserver,
   type StoreResetTimings,
 } from "./jobs/index.ts";
-import { createLogger, type Logger, quiet, toSlackLogger } from "./logger.ts";
+import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
 import {
   createPollSchedule,
@@ -26,8 +26,7 @@ import {
 import { createAppReadiness, type ReadinessTuning } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
-import { slackAuthProbe } from "./slack/auth-probe.ts";
-import { connectSlack } from "./slack/connect-slack.ts";
+import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
@@ -296,13 +295,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   let metricsPort: number | undefined;
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
-  // Start-up's first question to Slack: one quiet try at a time, outside the rate budget.
-  const startProbe = slackAuthProbe({
-    botToken,
-    apiUrl: config.slack.apiUrl,
-    timeoutMs: 10_000,
-    logger: toSlackLogger(quiet(logger.child({ name: "slack-start" }))),
-  });
+  const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
 
   return {
     logger,
@@ -320,14 +313,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       const port = await http.listen(config.port);
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
       logger.info({ port, metricsPort }, "serving /healthz and /readyz; connecting to Slack");
-      const connected = await connectSlack({
-        probe: startProbe,
-        init: () => bolt.init(),
-        connect: config.slack.appToken === undefined ? undefined : () => bolt.start(),
-        logger,
-        backoff: deps.socketBackoff,
-        signal: starting.signal,
-      });
+      const connected = await connectToSlack(starting.signal);
       // Stopped while waiting for Slack: nothing else was started.
       if (!connected) return port;
       tokens.arm();

@@ -1,5 +1,8 @@
-import type { Logger } from "../logger.ts";
+import type { Config } from "../config.ts";
+import { type Logger, quiet, toSlackLogger } from "../logger.ts";
 import { StartupError } from "../startup-error.ts";
+import { slackAuthProbe } from "./auth-probe.ts";
+import type { BoltApp } from "./create-bolt-app.ts";
 import {
   appTokenRefusedAtStart,
   botTokenRefusedAtStart,
@@ -83,4 +86,32 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/**
+ * The app's start-up connection: a quiet `auth.test` of its own (one try at a time, outside
+ * the rate budget, no log line of the client's), Bolt's init, and in Socket Mode the socket.
+ */
+export function slackStartUp(o: {
+  config: Pick<Config, "slack">;
+  logger: Logger;
+  bolt: Pick<BoltApp, "init" | "start">;
+  backoff?: Partial<ReconnectBackoff> | undefined;
+}): (signal: AbortSignal) => Promise<boolean> {
+  const probe = slackAuthProbe({
+    botToken: o.config.slack.botToken,
+    apiUrl: o.config.slack.apiUrl,
+    timeoutMs: 10_000,
+    logger: toSlackLogger(quiet(o.logger.child({ name: "slack-start" }))),
+  });
+  const socketMode = o.config.slack.appToken !== undefined;
+  return (signal) =>
+    connectSlack({
+      probe,
+      init: () => o.bolt.init(),
+      connect: socketMode ? () => o.bolt.start() : undefined,
+      logger: o.logger,
+      backoff: o.backoff,
+      signal,
+    });
 }
