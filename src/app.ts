@@ -17,10 +17,16 @@ import {
 } from "./jobs/index.ts";
 import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
-import { createPollSchedule, NoteTakerClient, type RetryPolicy } from "./notetaker/index.ts";
+import {
+  createPollSchedule,
+  NoteTakerClient,
+  type RetryPolicy,
+  watchApiKey,
+} from "./notetaker/index.ts";
 import { createAppReadiness, type ReadinessTuning } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
+import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
@@ -39,6 +45,7 @@ import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
+import { createTokenWatch } from "./slack/token-watch.ts";
 import { openStore, type Store } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
 
@@ -53,7 +60,10 @@ export interface AppDeps {
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
   /** HTTP server timeouts; tests shorten them rather than wait seconds. */
   httpTimeouts?: Partial<HttpTimeouts>;
-  /** Socket Mode: waits between reconnection attempts; tests shorten them. */
+  /**
+   * Waits between tries to reach Slack: at start-up while it cannot be reached, and Socket
+   * Mode's reconnections; tests shorten them.
+   */
   socketBackoff?: Partial<ReconnectBackoff>;
   /** Told of every stage change after the metrics are (benchmarks time the status message). */
   onStageChange?: StageObserver;
@@ -83,7 +93,11 @@ export interface MeetingNotesApp {
   readonly jobs: Jobs;
   /** The temp folder's disk as downloads found it: full since when, if it is. */
   readonly diskFull: DiskFullWatch;
-  /** Starts receiving and resumes every active job; resolves with the HTTP port. */
+  /**
+   * Serves /healthz and /readyz, connects to Slack (for as long as Slack cannot be reached;
+   * rejects with a StartupError when it refuses a token), then receives and resumes every
+   * active job; resolves with the HTTP port.
+   */
   start(): Promise<number>;
   /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
   readonly metricsPort: number | undefined;
@@ -124,6 +138,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const store = deps.wrapStore?.(opened) ?? opened;
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
+  const apiKey = watchApiKey(logger.child({ name: "note-service" }));
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
@@ -131,7 +146,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     ...dispatcher,
     ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
-    onRequest: (operation, outcome) => metrics.onNoteServiceRequest(operation, outcome),
+    onRequest: (operation, outcome) => {
+      metrics.onNoteServiceRequest(operation, outcome);
+      apiKey(operation, outcome);
+    },
   });
   let stopping = false;
   // The ops routes are built before Bolt's client and the job layer exist; they reach
@@ -146,6 +164,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   // Downloads record a write that found the disk full; readiness reads it.
   const diskFull = new DiskFullWatch();
+  // A bot token Slack stops taking while the bot runs: one error line, readiness told now.
+  const tokens = createTokenWatch(logger.child({ name: "slack" }), () => {
+    void readiness.checkSlackNow();
+  });
   const readiness = createAppReadiness({
     config,
     store,
@@ -154,6 +176,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     storeResetAt: () => jobs?.reset.recentResetAt(),
     tuning: deps.readiness,
+    tokens,
     ...socketMode,
   });
   const ops = opsRoutes({
@@ -176,8 +199,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     fetch: budget.fetchFor("interactive"),
     claimSignature: claimSignatures(store, logger),
-    onListenerError: (error) =>
-      metrics.onSlackError("listener", platformErrorOf(error) ?? "failed"),
+    onListenerError: (error) => {
+      const code = platformErrorOf(error);
+      metrics.onSlackError("listener", code ?? "failed");
+      tokens.failed(code);
+    },
     ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
     onSocketReconnected: () => metrics.onSocketReconnected(),
   });
@@ -204,7 +230,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     slackHosts,
     logger,
     ...dispatcher,
-    onError: metrics.onSlackError,
+    onError: (operation, label) => {
+      metrics.onSlackError(operation, label);
+      tokens.failed(label);
+    },
     diskFull,
     ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
     // "Started 3 minutes ago" reads the job's times with the clock they were written with.
@@ -264,6 +293,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const http = serve([...ops.health, ...(separateMetrics ? [] : [ops.metrics]), ...slackRoutes]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
+  // Aborted by stop(): a start still waiting for Slack gives up.
+  const starting = new AbortController();
+  const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
 
   return {
     logger,
@@ -276,11 +308,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     async start() {
       // Known before a probe arrives: the first round of the checks.
       const firstChecks = readiness.start();
-      // Bolt must have checked the token before Slack's requests can arrive.
-      await bolt.init();
+      // /healthz and /readyz answer while Slack cannot be reached; Slack's requests wait
+      // (503) until Bolt has checked the token.
       const port = await http.listen(config.port);
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
-      await bolt.start();
+      logger.info({ port, metricsPort }, "serving /healthz and /readyz; connecting to Slack");
+      const connected = await connectToSlack(starting.signal);
+      // Stopped while waiting for Slack: nothing else was started.
+      if (!connected) return port;
+      tokens.arm();
+      // /readyz says so now, not at the next check.
+      await readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       const resumed = await built.runner.start();
@@ -302,6 +340,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     async stop() {
       stopping = true;
+      starting.abort();
       readiness.stop();
       await Promise.all([
         http.close(),

@@ -64,6 +64,38 @@ const decimal = (fallback: number, min: number, max: number, hint: string) =>
       return parsed;
     });
 
+/**
+ * A value copied from `.env.example` without filling it in (`xoxb-your-bot-token`,
+ * `your-api-key`): it would pass every other check and fail only once Slack or the Note
+ * Service refuses it, far from the line that needs changing.
+ */
+function isPlaceholder(value: string): boolean {
+  return /your[-_]/i.test(value);
+}
+
+/**
+ * A host reserved for documentation (RFC 2606: example.com, .net, .org and their
+ * subdomains), as in `.env.example`'s `https://notes.example.com/…`: no service runs there.
+ */
+function isExampleHost(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  return /(^|\.)example\.(com|net|org)$/i.test(new URL(url).hostname);
+}
+
+const PLACEHOLDER = "is still the placeholder from .env.example";
+
+/** A required secret that must not be `.env.example`'s placeholder. */
+const requiredSecret = (hint: string) =>
+  requiredText(hint).refine((value) => !isPlaceholder(value), {
+    error: `${PLACEHOLDER}: ${hint}`,
+  });
+
+/** An optional secret that must not be `.env.example`'s placeholder either. */
+const optionalSecret = (hint: string) =>
+  optionalText.refine((value) => value === undefined || !isPlaceholder(value), {
+    error: `${PLACEHOLDER}: ${hint}`,
+  });
+
 const httpUrl = (hint: string) =>
   requiredText(hint).refine(
     (value) => {
@@ -107,9 +139,11 @@ function isHostName(host: string): boolean {
 }
 
 const envSchema = z.object({
-  SLACK_BOT_TOKEN: requiredText("the Bot User OAuth Token (xoxb-…) from OAuth & Permissions."),
-  SLACK_APP_TOKEN: optionalText,
-  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_BOT_TOKEN: requiredSecret("the Bot User OAuth Token (xoxb-…) from OAuth & Permissions."),
+  SLACK_APP_TOKEN: optionalSecret(
+    "an app-level token (xapp-…) with connections:write, from Basic Information → App-Level Tokens.",
+  ),
+  SLACK_SIGNING_SECRET: optionalSecret("the Signing Secret from Basic Information."),
   PORT: integer(3000, 0, 65535, "the port of the HTTP server."),
   METRICS_PORT: integer(undefined, 0, 65535, "the port that serves /metrics alone."),
   SLACK_API_URL: optionalText.pipe(
@@ -122,8 +156,12 @@ const envSchema = z.object({
   ),
   NOTE_TAKER_BASE_URL: httpUrl(
     "the Note Service base URL, including /api/v1/third-party/note-taker.",
+  ).refine((value) => !isExampleHost(value), {
+    error: `${PLACEHOLDER}: the address of the Note Service your provider gave you, including /api/v1/third-party/note-taker (or the emulator's, \`npm run emulator\`).`,
+  }),
+  NOTE_TAKER_API_KEY: requiredSecret(
+    "the Note Service API key (sent as X-API-Key) your provider gave you (or the emulator's).",
   ),
-  NOTE_TAKER_API_KEY: requiredText("the Note Service API key (sent as X-API-Key)."),
   RESULT_LINK_HOSTS: hostList(
     "hosts trusted to serve the Note Service's result links from any address, over http too.",
   ),
@@ -279,7 +317,8 @@ export class ConfigError extends Error {
  * Reads and validates the configuration from `env`.
  * @throws {ConfigError} listing every missing or bad variable at once.
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(given: Record<string, string | undefined>): Config {
+  const env = withSlackCliTokens(given);
   const parsed = envSchema.safeParse(env);
   const problems = [
     ...(parsed.error?.issues ?? []).map((issue) => `${issue.path.join(".")} ${issue.message}`),
@@ -319,6 +358,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxHours: e.MAX_RECORDING_HOURS,
     },
     logLevel: e.LOG_LEVEL ?? "info",
+  };
+}
+
+/**
+ * Under `slack run` the Slack CLI hands the development app's tokens to the start hook as
+ * SLACK_BOT_TOKEN / SLACK_APP_TOKEN, and also as SLACK_CLI_XOXB / SLACK_CLI_XAPP (the only
+ * names older CLIs set): https://docs.slack.dev/tools/slack-cli/reference/hooks ("SDK-managed
+ * connection"). The usual names win, as the CLI keeps a token already set in the
+ * environment; the CLI's own names fill in when those are unset or empty.
+ */
+function withSlackCliTokens(env: Record<string, string | undefined>) {
+  const either = (name: string, cliName: string) =>
+    (env[name] ?? "").trim() === "" ? (env[cliName] ?? env[name]) : env[name];
+  return {
+    ...env,
+    SLACK_BOT_TOKEN: either("SLACK_BOT_TOKEN", "SLACK_CLI_XOXB"),
+    SLACK_APP_TOKEN: either("SLACK_APP_TOKEN", "SLACK_CLI_XAPP"),
   };
 }
 

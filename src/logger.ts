@@ -74,6 +74,15 @@ function hasPinoPretty(): boolean {
   }
 }
 
+/**
+ * The same logger showing errors only (for a client whose warnings on every try would
+ * repeat a line the caller logs once), unless a person asked for debug lines or for none.
+ */
+export function quiet(logger: Logger): Logger {
+  if (logger.isLevelEnabled("debug") || !logger.isLevelEnabled("error")) return logger;
+  return logger.child({}, { level: "error" });
+}
+
 const TO_SLACK_LEVEL: Record<string, SlackLogLevel> = {
   fatal: SlackLogLevel.ERROR,
   error: SlackLogLevel.ERROR,

@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { StartupError } from "./startup-error.ts";
 
 /** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -41,8 +42,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `meeting-notes failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  // A refusal the person starting the bot must fix is one sentence saying how, alone.
+  const text =
+    error instanceof StartupError
+      ? error.message
+      : `meeting-notes failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  process.stderr.write(`${text}\n`);
   process.exit(1);
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
@@ -159,5 +161,77 @@ describe("loadConfig", () => {
     const config = loadConfig({ ...rest, SLACK_APP_TOKEN: "xapp-1", STORE_URL: "memory://" });
     expect(config.slack.appToken).toBe("xapp-1");
     expect(config.storeUrl).toBe("memory://");
+  });
+});
+
+describe("loadConfig and .env.example", () => {
+  /** .env.example as a person copies it, parsed the way Node's --env-file reads it. */
+  const example = parseEnv(readFileSync(new URL("../.env.example", import.meta.url), "utf8"));
+
+  it("refuses .env.example's placeholders, naming each variable in the one message", () => {
+    const problems = problemsOf(example);
+    expect(problems.map((p) => p.split(" ")[0]).sort()).toEqual([
+      "NOTE_TAKER_API_KEY",
+      "NOTE_TAKER_BASE_URL",
+      "SLACK_BOT_TOKEN",
+      // Empty in .env.example: HTTP mode then needs it (or an app token for Socket Mode).
+      "SLACK_SIGNING_SECRET",
+    ]);
+    for (const name of ["NOTE_TAKER_API_KEY", "NOTE_TAKER_BASE_URL", "SLACK_BOT_TOKEN"]) {
+      expect(problems).toContainEqual(
+        expect.stringMatching(new RegExp(`^${name} is still the placeholder from .env.example: `)),
+      );
+    }
+  });
+
+  it("refuses placeholders of the optional secrets too, and takes real values", () => {
+    expect(
+      problemsOf({ ...valid, SLACK_APP_TOKEN: "xapp-your-app-token" }).map((p) => p.split(" ")[0]),
+    ).toEqual(["SLACK_APP_TOKEN"]);
+    expect(
+      problemsOf({ ...valid, SLACK_SIGNING_SECRET: "your_signing_secret" }).map(
+        (p) => p.split(" ")[0],
+      ),
+    ).toEqual(["SLACK_SIGNING_SECRET"]);
+    const filled = loadConfig({
+      ...example,
+      SLACK_BOT_TOKEN: "xoxb-1-2-abc",
+      SLACK_SIGNING_SECRET: "8f14e45fceea167a5a36dedd4bea2543",
+      NOTE_TAKER_BASE_URL: "http://127.0.0.1:4010/api/v1/third-party/note-taker",
+      NOTE_TAKER_API_KEY: "dev-key",
+    });
+    expect(filled.noteTaker.baseUrl).toBe("http://127.0.0.1:4010/api/v1/third-party/note-taker");
+  });
+});
+
+describe("loadConfig under the Slack CLI (slack run)", () => {
+  const { SLACK_BOT_TOKEN: _bot, SLACK_SIGNING_SECRET: _secret, ...noteService } = valid;
+
+  it("takes the tokens the CLI hands over as SLACK_CLI_XOXB / SLACK_CLI_XAPP: Socket Mode", () => {
+    const config = loadConfig({
+      ...noteService,
+      SLACK_CLI_XOXB: "xoxb-cli-bot",
+      SLACK_CLI_XAPP: "xapp-1-cli-app",
+      // `SLACK_APP_TOKEN=` left empty in a .env for HTTP mode: unset, as everywhere.
+      SLACK_APP_TOKEN: "",
+    });
+    expect(config.slack).toMatchObject({ botToken: "xoxb-cli-bot", appToken: "xapp-1-cli-app" });
+  });
+
+  it("keeps SLACK_BOT_TOKEN / SLACK_APP_TOKEN when set, as the CLI does", () => {
+    const config = loadConfig({
+      ...noteService,
+      SLACK_BOT_TOKEN: "xoxb-set",
+      SLACK_APP_TOKEN: "xapp-1-set",
+      SLACK_CLI_XOXB: "xoxb-cli-bot",
+      SLACK_CLI_XAPP: "xapp-1-cli-app",
+    });
+    expect(config.slack).toMatchObject({ botToken: "xoxb-set", appToken: "xapp-1-set" });
+  });
+
+  it("still says SLACK_BOT_TOKEN is missing when neither name is set", () => {
+    expect(problemsOf({ ...noteService, SLACK_CLI_XAPP: "xapp-1-cli-app" })).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN is missing/),
+    ]);
   });
 });

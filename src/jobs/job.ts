@@ -38,10 +38,15 @@ export type SourceFile = z.infer<typeof sourceFileSchema>;
 
 /**
  * Why a job waits to try its step again after a failure that clears up by itself, for its
- * status message: Slack's file server not answering (or dropping the download), the disk of
- * the temp folder full, the Note Service not answering.
+ * status message: Slack's file server not answering, a download cut off before its end, the
+ * disk of the temp folder full, the Note Service not answering.
  */
-export const WAIT_REASONS = ["slack_files", "disk_full", "note_service"] as const;
+export const WAIT_REASONS = [
+  "slack_files",
+  "slack_download_cut",
+  "disk_full",
+  "note_service",
+] as const;
 export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /** The thread the job answers in, and who started it. */

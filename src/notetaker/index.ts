@@ -15,6 +15,7 @@ export {
   stripBidiControls,
   stripInvisibleChars,
 } from "./invisible-chars.ts";
+export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";
 export {
   createPollSchedule,
   type PollSchedule,

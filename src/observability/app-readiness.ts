@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.ts";
-import { type Logger, toSlackLogger } from "../logger.ts";
+import { type Logger, quiet, toSlackLogger } from "../logger.ts";
 import { slackAuthProbe } from "../slack/auth-probe.ts";
+import { platformErrorOf } from "../slack/gateway/slack-errors.ts";
+import type { TokenWatch } from "../slack/token-watch.ts";
 import type { Store } from "../store/index.ts";
 import {
   createReadiness,
@@ -31,6 +33,8 @@ export interface AppReadinessOptions {
   /** When the store last lost its data, while recent (the job layer's watch knows). */
   storeResetAt: () => number | undefined;
   tuning?: ReadinessTuning | undefined;
+  /** Told what each `auth.test` found of the bot token. */
+  tokens?: TokenWatch | undefined;
 }
 
 /**
@@ -41,14 +45,24 @@ export interface AppReadinessOptions {
 export function createAppReadiness(o: AppReadinessOptions): Readiness {
   const logger = o.logger.child({ name: "readiness" });
   const timings = { ...DEFAULT_READINESS_TIMINGS, ...o.tuning?.timings };
+  const authTest = slackAuthProbe({
+    botToken: o.config.slack.botToken,
+    apiUrl: o.config.slack.apiUrl,
+    timeoutMs: timings.deadlineMs,
+    // The check logs when its result changes; the client's "http request failed" on every
+    // try while Slack is down would only repeat it.
+    logger: toSlackLogger(quiet(logger)),
+  });
   return createReadiness({
     probeStore: storeWriteProbe(o.store, randomUUID()),
-    slackAuthTest: slackAuthProbe({
-      botToken: o.config.slack.botToken,
-      apiUrl: o.config.slack.apiUrl,
-      timeoutMs: timings.deadlineMs,
-      logger: toSlackLogger(logger),
-    }),
+    slackAuthTest: () =>
+      authTest().then(
+        () => o.tokens?.accepted(),
+        (error: unknown) => {
+          o.tokens?.failed(platformErrorOf(error));
+          throw error;
+        },
+      ),
     diskHasRoom: diskRoomProbe(o.tempDir, {
       ...(o.diskFullSince === undefined ? {} : { fullSince: o.diskFullSince }),
       ...o.tuning?.disk,

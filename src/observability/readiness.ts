@@ -71,6 +71,8 @@ export interface Readiness {
   report(): ReadinessReport;
   /** A Slack call just failed as if Slack were down: ask `auth.test` now, not on schedule. */
   suspectSlack(): void;
+  /** Asks `auth.test` now whatever the last answer (Slack just connected or refused the token). */
+  checkSlackNow(): Promise<void>;
   /** Stops every check and timer. */
   stop(): void;
 }
@@ -109,6 +111,7 @@ export function createReadiness(options: ReadinessOptions): Readiness {
       if (slack.passed === false || slack.sinceLastMs() < t.slackFailedEveryMs) return;
       void slack.runNow();
     },
+    checkSlackNow: () => checks.slack.runNow(),
     stop() {
       for (const c of all) c.stop();
     },

@@ -96,7 +96,10 @@ export interface BoltApp {
   socket: Pick<SocketConnection, "connected"> | undefined;
   /** Slack requests whose listeners are still running (acked or not). */
   handling: InFlight;
-  /** Checks the bot token (Bolt's auth.test): before any Slack request can arrive. */
+  /**
+   * Checks the bot token (Bolt's auth.test); may be tried again after a failure. Until it
+   * has succeeded, `slackRoute` answers 503 (Bolt cannot process a request before).
+   */
   init(): Promise<void>;
   /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
   start(): Promise<void>;
@@ -159,13 +162,20 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
+  // Bolt processes nothing before `app.init()` has succeeded (it throws); our server, which
+  // answers /healthz and /readyz while Slack is out of reach, holds Slack's requests until then.
+  let initialized = false;
+  const init = async () => {
+    await app.init();
+    initialized = true;
+  };
   if (receiver instanceof HTTPReceiver) {
     return {
       app,
       handling,
-      slackRoute: slackRoute(receiver, options),
+      slackRoute: slackRoute(receiver, options, () => initialized),
       socket: undefined,
-      init: () => app.init(),
+      init,
       // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
       start: async () => {},
       stop: async () => {},
@@ -186,18 +196,32 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     socket,
     // Bolt's app.start() only starts the receiver, and its stop() does not wait for the
     // socket to close: the connection is started and closed here instead.
-    init: () => app.init(),
+    init,
     start: () => socket.start(),
     stop: () => socket.stop(),
   };
 }
 
-/** `POST /slack/events`: Bolt's request listener behind the request checks. */
-function slackRoute(receiver: HTTPReceiver, options: BoltAppOptions): Route {
-  const handle = guardRequests(receiver.requestListener, {
+/**
+ * `POST /slack/events`: Bolt's request listener behind the request checks, once Bolt is
+ * initialised. Before, 503 with `Retry-After`: Slack sends an event again later
+ * (https://docs.slack.dev/apis/events-api/, "Retries"), and nothing is checked or
+ * remembered of a request not handled.
+ */
+function slackRoute(
+  receiver: HTTPReceiver,
+  options: BoltAppOptions,
+  initialized: () => boolean,
+): Route {
+  const guarded = guardRequests(receiver.requestListener, {
     signingSecret: options.config.slack.signingSecret ?? "",
     claimSignature: options.claimSignature,
     logger: options.logger.child({ name: "slack-requests" }),
   });
+  const handle: Route["handle"] = (req, res) => {
+    if (initialized()) return guarded(req, res);
+    req.resume();
+    res.writeHead(503, { "retry-after": "5", connection: "close" }).end();
+  };
   return { path: "/slack/events", methods: ["POST"], readsBody: true, handle };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { appTokenRefusedNow, troubleOf } from "./slack-troubles.ts";
 
 /** What of Bolt's Socket Mode client (`SocketModeReceiver.client`) the connection uses. */
 export interface SocketClient {
@@ -31,7 +32,10 @@ export interface SocketConnectionOptions {
 export interface SocketConnection {
   /** Connected: Slack said `hello` on the current WebSocket, which is still open. */
   readonly connected: boolean;
-  /** The first connection; rejects when it cannot be made (a bad app token, say). */
+  /**
+   * The first connection, one try: rejects when it cannot be made (Slack out of reach, a
+   * bad app token). The start-up tries again (connect-slack.ts).
+   */
   start(): Promise<void>;
   /** Closes the WebSocket cleanly; no reconnection after this. */
   stop(): Promise<void>;
@@ -76,6 +80,8 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
       };
     });
 
+  // An app token Slack refuses (revoked, deleted) is told once, not at every try.
+  let toldRefused = false;
   const reconnect = async (): Promise<void> => {
     for (let attempt = 1; state === "reconnecting"; attempt += 1) {
       await pause(attempt === 1 ? 0 : Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 2)));
@@ -85,10 +91,17 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
         // Stopped while this attempt was under way: it must not leave a socket open.
         if (stopped()) return void (await client.disconnect());
         logger.info({ attempt }, "the Socket Mode connection is back");
+        toldRefused = false;
         options.onReconnected?.();
         return;
       } catch (error) {
-        logger.warn({ err: error, attempt }, "a Socket Mode reconnection attempt failed");
+        const trouble = troubleOf(error);
+        if (trouble.kind === "unreachable") {
+          logger.warn({ err: error, attempt }, "a Socket Mode reconnection attempt failed");
+        } else if (!toldRefused) {
+          toldRefused = true;
+          logger.error({ slackError: trouble.code }, appTokenRefusedNow(trouble.code));
+        }
       }
     }
   };

@@ -18,7 +18,7 @@ const TRANSIENT_PLATFORM_ERRORS = new Set([
 const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wait?: WaitReason }> =
   {
     unavailable: { failure: "download_unavailable", wait: "slack_files" },
-    cut_off: { failure: "download_cut", wait: "slack_files" },
+    cut_off: { failure: "download_cut", wait: "slack_download_cut" },
     disk_full: { failure: "disk_full", wait: "disk_full" },
     refused: { failure: "download_refused" },
     failed: { failure: "download_failed" },
@@ -60,7 +60,7 @@ export function toGatewayError(error: unknown, what: string): GatewayError {
 
 /** The Slack platform error code of a Web API error, if it is one. */
 export function platformErrorOf(error: unknown): string | undefined {
-  const platform = (error as { data?: { error?: unknown } }).data?.error;
+  const platform = (error as { data?: { error?: unknown } } | undefined)?.data?.error;
   return typeof platform === "string" ? platform : undefined;
 }
 

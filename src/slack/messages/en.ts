@@ -46,6 +46,8 @@ export const en = {
   // Why an active job waits before trying its step again.
   "status.waiting.slack_files":
     "Slack's file server is not answering right now, so I will try the download again shortly, on my own.",
+  "status.waiting.slack_download_cut":
+    "The download from Slack was cut off before the end, so I will try it again shortly, on my own.",
   "status.waiting.disk_full":
     "The disk I keep recordings on is full: I will try again on my own once an admin frees up space.",
   "status.waiting.note_service":
@@ -70,7 +72,7 @@ export const en = {
   "failure.task_failed": "The Note Service could not process it: {detail}",
   "failure.task_failed.plain": "The Note Service could not process it.",
   "failure.auth":
-    "The Note Service did not accept this app's credentials. An admin must fix the app's Note Service configuration.",
+    "The Note Service did not accept this app's API key; an admin must correct it in the bot's settings.",
   "failure.refused": "The Note Service refused the request: {detail}",
   "failure.refused.plain": "The Note Service refused the request.",
   "failure.task_lost": "The Note Service lost track of this task.",

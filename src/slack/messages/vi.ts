@@ -43,6 +43,8 @@ export const vi: Catalog = {
   "status.retry_hint": "Thử lại sẽ tiếp tục từ chỗ đã dừng.",
   "status.waiting.slack_files":
     "Máy chủ tệp của Slack hiện không phản hồi, nên tôi sẽ sớm tự thử tải lại.",
+  "status.waiting.slack_download_cut":
+    "Việc tải bản ghi âm từ Slack bị ngắt trước khi xong, nên tôi sẽ sớm tự thử tải lại.",
   "status.waiting.disk_full":
     "Ổ đĩa nơi tôi lưu bản ghi âm đã đầy: tôi sẽ tự thử lại khi quản trị viên giải phóng dung lượng.",
   "status.waiting.note_service": "Note Service hiện không phản hồi; tôi sẽ tự tiếp tục thử.",
@@ -64,7 +66,7 @@ export const vi: Catalog = {
   "failure.task_failed": "Note Service không xử lý được: {detail}",
   "failure.task_failed.plain": "Note Service không xử lý được.",
   "failure.auth":
-    "Note Service không chấp nhận thông tin xác thực của ứng dụng. Quản trị viên cần sửa cấu hình Note Service của ứng dụng.",
+    "Note Service không chấp nhận khóa API của ứng dụng; quản trị viên cần sửa khóa trong cấu hình của bot.",
   "failure.refused": "Note Service từ chối yêu cầu: {detail}",
   "failure.refused.plain": "Note Service từ chối yêu cầu.",
   "failure.task_lost": "Note Service đã mất dấu tác vụ này.",

@@ -43,6 +43,13 @@ export interface FakeSlackKnobs extends DownloadKnobs {
    * a fault to inject; the call is still recorded.
    */
   outage?: { status: number } | "hang" | undefined;
+  /**
+   * Every Web API call with the bot token (`bot`) or the app-level token (`app`) refused
+   * with this error, HTTP 200 `{ok: false, error}` as Slack refuses a token: `token_revoked`
+   * once the app is removed, `account_inactive` for a deleted bot user or workspace,
+   * `invalid_auth`, `not_authed` (https://api.slack.com/methods/auth.test, "Errors").
+   */
+  refuseToken?: { bot?: string; app?: string } | undefined;
 }
 
 /**
@@ -153,7 +160,8 @@ async function answerCall(
   const appMethod = auth.appMethods?.[method];
   const handler = appMethod ?? API_METHODS[method];
   if (handler === undefined) return refusal(new SlackApiError("unknown_method"));
-  const token = tokenRefusal(request.token, appMethod === undefined ? "bot" : "app", auth);
+  const kind = appMethod === undefined ? "bot" : "app";
+  const token = tokenRefusal(request.token, kind, auth) ?? knobs.refuseToken?.[kind];
   if (token !== undefined) return refusal(new SlackApiError(token));
   const tiered = rateLimited(method, request.args, store, knobs, "tiers");
   if (tiered !== undefined) return tiered;

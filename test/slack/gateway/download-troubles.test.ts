@@ -105,7 +105,7 @@ describe("what went wrong with a download", () => {
 describe("toGatewayError of a download", () => {
   it.each<[DownloadTrouble, boolean, string, string | undefined]>([
     ["unavailable", true, "download_unavailable", "slack_files"],
-    ["cut_off", true, "download_cut", "slack_files"],
+    ["cut_off", true, "download_cut", "slack_download_cut"],
     ["disk_full", true, "disk_full", "disk_full"],
     ["refused", false, "download_refused", undefined],
     ["failed", false, "download_failed", undefined],

@@ -178,7 +178,9 @@ describe("buildStatusMessage", () => {
         "Could not make notes from weekly-sync.m4a. ",
         "",
       );
-    expect(say({ code: "auth" })).toMatch(/An admin must fix the app's Note Service configuration/);
+    expect(say({ code: "auth" })).toBe(
+      "The Note Service did not accept this app's API key; an admin must correct it in the bot's settings.",
+    );
     expect(say({ code: "timeout", detail: "180" })).toBe(
       "It took longer than 180 minutes, so I stopped waiting.",
     );

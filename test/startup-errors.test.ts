@@ -1,0 +1,213 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseEnv } from "node:util";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createFakeSlack } from "./fakes/slack/create-fake-slack.ts";
+import { appHomeOpenedEvent } from "./fakes/slack/slack-payloads.ts";
+import { sendEvent } from "./fakes/slack/slack-request.ts";
+import { eventually } from "./helpers/eventually.ts";
+import { type MainProcess, startMain } from "./helpers/main-process.ts";
+
+/*
+ * Issue 24: what the person starting the bot sees when something is wrong, from the real
+ * process (`node src/main.ts`) against the fake Slack. Where the bot stops: one sentence on
+ * stderr naming the variable and where its value is found, no stack trace, exit 1. Where it
+ * keeps running: one log line per change, and it recovers by itself.
+ */
+
+const SECRET = "startup-signing-secret";
+const NOTE_SERVICE = {
+  NOTE_TAKER_BASE_URL: "http://127.0.0.1:4010/api/v1/third-party/note-taker",
+  NOTE_TAKER_API_KEY: "test-api-key",
+  STORE_URL: "memory://",
+};
+
+async function fakeSlack(options: Parameters<typeof createFakeSlack>[0] = {}) {
+  const slack = await createFakeSlack(options);
+  onTestFinished(() => slack.close());
+  return slack;
+}
+
+function started(env: Record<string, string>): MainProcess {
+  const app = startMain(env);
+  onTestFinished(async () => {
+    await app.stop("SIGKILL");
+  });
+  return app;
+}
+
+/** The process stopped as it should: exit 1, one line on stderr, no stack trace. */
+async function expectOneSentence(app: MainProcess, pattern: RegExp) {
+  expect(await app.exited).toBe(1);
+  expect(app.stderr).toHaveLength(1);
+  expect(app.stderr[0]).toMatch(pattern);
+  const all = [...app.stderr, ...app.stdout].join("\n");
+  expect(all).not.toMatch(/^\s+at /m);
+  expect(all).not.toContain("unhandled");
+}
+
+const count = (lines: string[], pattern: RegExp) => lines.filter((l) => pattern.test(l)).length;
+
+const readyz = async (port: number) => {
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+/** A port nothing listens on (taken and let go). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("a token Slack refuses stops the start with one sentence naming it", () => {
+  it.each([
+    ["invalid_auth", undefined],
+    ["token_revoked", "token_revoked"],
+    ["account_inactive", "account_inactive"],
+    ["not_authed", "not_authed"],
+  ])("SLACK_BOT_TOKEN refused with %s", async (code, knob) => {
+    const slack = await fakeSlack(
+      knob === undefined ? {} : { knobs: { refuseToken: { bot: knob } } },
+    );
+    const app = started({
+      // invalid_auth: a token Slack does not know, as Slack answers it (HTTP 200, ok: false).
+      SLACK_BOT_TOKEN: knob === undefined ? "xoxb-1-not-this-one" : slack.botToken,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_SIGNING_SECRET: SECRET,
+      ...NOTE_SERVICE,
+    });
+    await expectOneSentence(
+      app,
+      new RegExp(
+        `^meeting-notes cannot start because Slack refused SLACK_BOT_TOKEN \\(${code}\\): copy the Bot User OAuth Token \\(xoxb-…\\) from OAuth & Permissions on your app's page at https://api\\.slack\\.com/apps .*, then start it again\\.$`,
+      ),
+    );
+  });
+
+  it("SLACK_APP_TOKEN refused (Socket Mode): names it and the connections:write scope", async () => {
+    const slack = await fakeSlack({ socketMode: true });
+    const app = started({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: "xapp-1-A0FAKEAPP-not-this-one",
+      SLACK_API_URL: slack.apiUrl,
+      ...NOTE_SERVICE,
+    });
+    await expectOneSentence(
+      app,
+      /^meeting-notes cannot start because Slack refused SLACK_APP_TOKEN \(invalid_auth\): generate an app-level token with the connections:write scope under Basic Information → App-Level Tokens .* and put it in SLACK_APP_TOKEN, then start it again\.$/,
+    );
+    // The bot token was fine: only the socket was refused.
+    expect(slack.callsTo("apps.connections.open")).toHaveLength(1);
+  });
+});
+
+describe(".env.example copied as it is", () => {
+  it("stops at once naming each placeholder, in the one configuration message", async () => {
+    const example = parseEnv(readFileSync(new URL("../.env.example", import.meta.url), "utf8"));
+    const app = started(example as Record<string, string>);
+    expect(await app.exited).toBe(1);
+    const text = app.stderr.join("\n");
+    for (const name of ["SLACK_BOT_TOKEN", "NOTE_TAKER_BASE_URL", "NOTE_TAKER_API_KEY"]) {
+      expect(text).toContain(`${name} is still the placeholder from .env.example`);
+    }
+    expect(text).not.toMatch(/^\s+at /m);
+    expect(app.stdout).toEqual([]);
+  });
+});
+
+describe("Slack out of reach at start-up", () => {
+  it("serves /healthz, /readyz 503 and holds Slack's requests while Slack answers 503, then connects by itself", async () => {
+    const slack = await fakeSlack();
+    slack.knobs.outage = { status: 503 };
+    const app = started({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_SIGNING_SECRET: SECRET,
+      ...NOTE_SERVICE,
+    });
+    const port = await app.port();
+    await app.line(/"msg":"Slack cannot be reached \(HTTP 503\)/);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    expect(await readyz(port)).toMatchObject({ status: 503, body: { slack: false } });
+    // Bolt cannot process a request before it is initialised: Slack is asked to send it again.
+    const held = await sendEvent(
+      `http://127.0.0.1:${port}/slack/events`,
+      SECRET,
+      appHomeOpenedEvent("U0ALICE01"),
+      { teamId: slack.teamId },
+    );
+    expect(held.status).toBe(503);
+
+    slack.knobs.outage = undefined;
+    await app.line(/"msg":"meeting-notes started"/);
+    expect(await readyz(port)).toMatchObject({ status: 200, body: { slack: true } });
+    expect(count(app.stdout, /Slack cannot be reached/)).toBe(1);
+    expect(count(app.stdout, /"msg":"connected to Slack"/)).toBe(1);
+    expect(app.stdout.join("\n")).not.toContain("unhandled");
+    expect(app.stderr).toEqual([]);
+    expect(await app.stop()).toBe(0);
+  });
+
+  it("names a refused connection, keeps trying, and stops cleanly when told to", async () => {
+    const port = await closedPort();
+    const app = started({
+      SLACK_BOT_TOKEN: "xoxb-1-never-asked",
+      SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+      SLACK_SIGNING_SECRET: SECRET,
+      ...NOTE_SERVICE,
+    });
+    const own = await app.port();
+    await app.line(/"msg":"Slack cannot be reached \(ECONNREFUSED\)/);
+    expect(await readyz(own)).toMatchObject({ status: 503, body: { slack: false } });
+    expect(await app.stop()).toBe(0);
+    expect(count(app.stdout, /Slack cannot be reached/)).toBe(1);
+    expect(app.stdout.join("\n")).not.toContain("unhandled");
+    expect(app.stderr).toEqual([]);
+  });
+});
+
+describe("a bot token Slack stops taking while the bot runs", () => {
+  it("is one error line naming SLACK_BOT_TOKEN, however many calls fail, and /readyz turns 503", async () => {
+    const slack = await fakeSlack();
+    slack.addUser({ id: "U0ALICE01", name: "alice", real_name: "Alice", locale: "en-US" });
+    const app = started({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_SIGNING_SECRET: SECRET,
+      ...NOTE_SERVICE,
+    });
+    await app.line(/"msg":"meeting-notes started"/);
+    const port = await app.port();
+    // The app removed from the workspace: Slack answers token_revoked to every call.
+    slack.knobs.refuseToken = { bot: "token_revoked" };
+    for (let i = 0; i < 3; i += 1) {
+      const sent = await sendEvent(
+        `http://127.0.0.1:${port}/slack/events`,
+        SECRET,
+        appHomeOpenedEvent("U0ALICE01"),
+        { teamId: slack.teamId },
+      );
+      expect(sent.status).toBe(200);
+    }
+    await eventually(
+      () => count(app.stdout, /"msg":"a Slack listener failed"/),
+      (n) => n === 3,
+      { what: "the three App Home listeners, failed" },
+    );
+    const told = app.stdout.filter((l) => l.includes("Slack now refuses SLACK_BOT_TOKEN"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('"level":50');
+    expect(told[0]).toMatch(
+      /Slack now refuses SLACK_BOT_TOKEN \(token_revoked\), so the bot can do nothing in Slack: copy the Bot User OAuth Token/,
+    );
+    await eventually(
+      () => readyz(port),
+      (r) => r.status === 503,
+    );
+    expect(app.stderr).toEqual([]);
+  });
+});
