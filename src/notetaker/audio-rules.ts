@@ -48,7 +48,7 @@ export function checkLanguageHint(code: string): string {
   return normalized;
 }
 
-/** Validates speaker hints against §2.5 of the spec. */
+/** Validates speaker hints as the service documents them (docs/note-service.md). */
 export function checkSpeakerHints(speakers: readonly unknown[]): SpeakerHint[] {
   const parsed = z.array(speakerHintSchema).safeParse(speakers);
   if (!parsed.success) {

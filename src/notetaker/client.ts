@@ -134,7 +134,7 @@ export class NoteTakerClient {
     }
   }
 
-  /** Sends a recording for speaker-labelled transcription (§4.1); returns the task id. */
+  /** Sends a recording for speaker-labelled transcription (`POST /audio2dialog`); returns the task id. */
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
     const filename = safeFileName(input.filename);
     await checkAudioFile(input.path, filename);
@@ -153,7 +153,7 @@ export class NoteTakerClient {
   }
 
   /**
-   * Sends a recording that is still arriving (§4.1) — the relay of a download — in one
+   * Sends a recording that is still arriving (`POST /audio2dialog`) — the relay of a download — in one
    * attempt: a failure is not retried here, the caller sends the finished download with
    * `submitAudio` instead (the same rules, its retries).
    */
@@ -188,7 +188,7 @@ export class NoteTakerClient {
     };
   }
 
-  /** Sends a dialog for note writing (§4.3); the speaker map always goes in array form. */
+  /** Sends a dialog for note writing (`POST /dialog2meeting`); the speaker map always goes in array form. */
   async submitDialog(input: SubmitDialogInput, signal?: AbortSignal): Promise<string> {
     const dialog = checkDialog(input.dialog);
     const speakerMap =
@@ -215,17 +215,17 @@ export class NoteTakerClient {
     );
   }
 
-  /** Polls a transcription task (§4.2). */
+  /** Polls a transcription task (`GET /audio2dialog/<task_id>`). */
   getAudioTask(taskId: string, signal?: AbortSignal): Promise<Task<AudioResult>> {
     return this.#poll("/audio2dialog", taskId, audioResultSchema, signal);
   }
 
-  /** Polls a note task (§4.4). */
+  /** Polls a note task (`GET /dialog2meeting/<task_id>`). */
   getNoteTask(taskId: string, signal?: AbortSignal): Promise<Task<NoteResult>> {
     return this.#poll("/dialog2meeting", taskId, noteResultSchema, signal);
   }
 
-  /** Downloads and validates the dialog file of a completed transcription (§2.2). */
+  /** Downloads and validates the dialog file of a completed transcription (`result.dialog_url`). */
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
     const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
       return this.#observed("GET dialog", () =>
@@ -246,7 +246,7 @@ export class NoteTakerClient {
   }
 
   /**
-   * Streams the note's DOCX (§2.3) to `destPath`; returns its size.
+   * Streams the note's DOCX (`result.docx_url`) to `destPath`; returns its size.
    * @throws {NoteTakerLinkExpiredError} when the signed link has expired (403/404/410).
    */
   async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {

@@ -13,7 +13,7 @@ export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 
-/** Validates a dialog before it is uploaded again (§2.4). */
+/** Validates a dialog before it is uploaded again (a dialog entry: docs/note-service.md). */
 export function checkDialog(dialog: unknown): Dialog {
   const parsed = dialogSchema.safeParse(dialog);
   if (!parsed.success)
@@ -22,7 +22,7 @@ export function checkDialog(dialog: unknown): Dialog {
 }
 
 /**
- * Returns the speaker map in array form (§2.6), converting the legacy object form, and
+ * Returns the speaker map in array form (docs/note-service.md), converting the legacy object form, and
  * refuses ids that do not appear in the dialog.
  */
 export function toSpeakerMapArray(input: SpeakerMapInput, dialog: Dialog): SpeakerMapEntry[] {

@@ -7,14 +7,14 @@ import { z } from "zod";
 
 export const GENDERS = ["male", "female"] as const;
 
-/** §2.5 — a known participant given at transcription. `gender` null or absent when unknown. */
+/** A speaker hint — a known participant given at transcription. `gender` null or absent when unknown. */
 export const speakerHintSchema = z.strictObject({
   name: z.string().trim().min(1, { error: "every speaker needs a name" }),
   gender: z.enum(GENDERS, { error: 'gender must be "male", "female" or null' }).nullish(),
 });
 export type SpeakerHint = z.infer<typeof speakerHintSchema>;
 
-/** §2.6 — maps a label of the dialog to a real name for the note. */
+/** A speaker map entry — maps a label of the dialog to a real name for the note. */
 export const speakerMapEntrySchema = z.strictObject({
   speaker_id: z.string().min(1, { error: "speaker_id must not be empty" }),
   name: z.string().trim().min(1, { error: "every speaker needs a name" }),
@@ -22,7 +22,7 @@ export const speakerMapEntrySchema = z.strictObject({
 });
 export type SpeakerMapEntry = z.infer<typeof speakerMapEntrySchema>;
 
-/** §2.6 — the legacy form: `{ "speaker_1": "Lan" }`. It carries no gender. */
+/** The speaker map's legacy form: `{ "speaker_1": "Lan" }`. It carries no gender. */
 export const legacySpeakerMapSchema = z.record(
   z.string().min(1),
   z.string().trim().min(1, { error: "every speaker needs a name" }),
@@ -33,7 +33,7 @@ export const speakerMapSchema = z.union([z.array(speakerMapEntrySchema), legacyS
 export type SpeakerMapInput = z.infer<typeof speakerMapSchema>;
 
 /**
- * §2.4 — one segment of the dialog. Unknown fields are kept: the dialog is uploaded again
+ * A dialog entry — one segment of the dialog. Unknown fields are kept: the dialog is uploaded again
  * to the note operation as the service returned it.
  */
 export const dialogEntrySchema = z.looseObject({
@@ -47,13 +47,13 @@ export type DialogEntry = z.infer<typeof dialogEntrySchema>;
 export const dialogSchema = z.array(dialogEntrySchema);
 export type Dialog = z.infer<typeof dialogSchema>;
 
-/** The answer to a submission (§4.1, §4.3). */
+/** The answer to a submission (`POST /audio2dialog`, `POST /dialog2meeting`). */
 export const submitResponseSchema = z.object({
   ok: z.literal(true),
   data: z.object({ task_id: z.string().min(1) }),
 });
 
-/** The task as seen when polling (§2.1). Fields the spec does not show pass through. */
+/** The task as seen when polling (docs/note-service.md). Fields the spec does not show pass through. */
 export const taskDataSchema = z.looseObject({
   task_id: z.string().optional(),
   status: z.string().min(1),
@@ -67,10 +67,10 @@ export const pollResponseSchema = z.object({
   data: taskDataSchema,
 });
 
-/** §2.2 */
+/** An audio task's result: where the dialog file is. */
 export const audioResultSchema = z.looseObject({ dialog_url: z.url() });
 export type AudioResult = z.infer<typeof audioResultSchema>;
 
-/** §2.3 */
+/** A note task's result: the Markdown, and where the DOCX is for 24 hours. */
 export const noteResultSchema = z.looseObject({ markdown: z.string(), docx_url: z.url() });
 export type NoteResult = z.infer<typeof noteResultSchema>;

@@ -16,7 +16,7 @@ const ENDPOINTS: Record<string, TaskKind> = {
 
 /**
  * Serves the API origin: control routes first (no key), then injected faults, the API key
- * check and the four endpoints of spec §4.
+ * check and the four endpoints of docs/note-service.md.
  */
 export async function handleApiRequest(
   ctx: EmulatorContext,

@@ -3,7 +3,7 @@ import type { Signer } from "./signing.ts";
 import type { EmulatorStats } from "./stats.ts";
 import type { TaskStore } from "./tasks.ts";
 
-/** The API path prefix of spec §1; the emulator's `baseUrl` ends with it. */
+/** The API's path prefix (docs/note-service.md); the emulator's `baseUrl` ends with it. */
 export const BASE_PATH = "/api/v1/third-party/note-taker";
 
 /** Everything the request handlers of both origins share. */
