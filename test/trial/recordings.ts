@@ -25,12 +25,13 @@ export function hasFfmpeg(): boolean {
 
 /**
  * The trial's recordings, written into `dir`: a meeting's worth of speech-like sound
- * (speech-audio.ts) as AAC in an M4A file, and a short QuickTime movie with that sound, which
- * the bot prepares with its own FFmpeg; without FFmpeg, the sound as a WAV file written here.
+ * (speech-audio.ts) as AAC in an M4A file, and (unless `video` is false) a short QuickTime
+ * movie with that sound, which the bot prepares with its own FFmpeg; without FFmpeg, the
+ * sound as a WAV file written here.
  */
 export async function makeRecordings(
   dir: string,
-  o: { ffmpeg: boolean },
+  o: { ffmpeg: boolean; video?: boolean },
 ): Promise<TrialRecording[]> {
   const seconds = 14;
   const wav = join(dir, "speech.wav");
@@ -44,6 +45,16 @@ export async function makeRecordings(
   }
   const audio = join(dir, "weekly-sync.m4a");
   const movie = join(dir, "standup.mov");
+  const sound: TrialRecording = {
+    name: "weekly-sync.m4a",
+    path: audio,
+    about: `${talk}, AAC in an M4A file`,
+    video: false,
+  };
+  if (o.video === false) {
+    await ffmpeg("-i", wav, "-c:a", "aac", "-b:a", "48k", audio);
+    return [sound];
+  }
   await Promise.all([
     ffmpeg("-i", wav, "-c:a", "aac", "-b:a", "48k", audio),
     ffmpeg(
@@ -52,7 +63,7 @@ export async function makeRecordings(
     ),
   ]);
   return [
-    { name: "weekly-sync.m4a", path: audio, about: `${talk}, AAC in an M4A file`, video: false },
+    sound,
     {
       name: "standup.mov",
       path: movie,

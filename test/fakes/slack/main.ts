@@ -16,10 +16,11 @@ import { CONSOLE_HELP, runConsole } from "../../trial/stand-in-console.ts";
 async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const dir = await mkdtemp(join(tmpdir(), "meeting-notes-fake-slack-"));
-  const [standIn, recordings] = await Promise.all([
-    startStandIn("socket", process.env),
-    makeRecordings(dir, { ffmpeg: hasFfmpeg() }),
-  ]);
+  // The recording is made while the bot starts: it is needed only by `upload`.
+  const recordings = makeRecordings(dir, { ffmpeg: hasFfmpeg(), video: false });
+  // Its failure is reported where it is awaited, not as an unhandled rejection before that.
+  recordings.catch(() => {});
+  const standIn = await startStandIn("socket", process.env);
   const line = Object.entries(standIn.botEnv)
     .map(([key, value]) => `${key}=${value}`)
     .join(" ");
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
-  await runConsole({ standIn, watch, asker, say, recording: recordings[0] });
+  await runConsole({ standIn, watch, asker, say, recording: (await recordings)[0] });
   await stop();
 }
 
