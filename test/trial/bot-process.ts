@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { type ChildProcess, type ChildProcessByStdio, spawn } from "node:child_process";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -33,40 +34,11 @@ export async function startBot(dir: string, env: Record<string, string>): Promis
   const log = createWriteStream(logPath);
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_COMPILE_CACHE:
-        process.env.NODE_COMPILE_CACHE ?? join(ROOT, "node_modules/.cache/node-compile-cache"),
-      STORE_URL: `sqlite://${join(dir, "bot", "meeting-notes.sqlite")}`,
-      PORT: "0",
-      // The emulator is on this machine: no reason to wait seconds between polls.
-      POLL_INITIAL_MS: "250",
-      POLL_MAX_MS: "1000",
-      ...env,
-    },
+    env: environment(dir, env),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const said: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log.write(chunk);
-    said.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout ?? process.stdin });
-    lines.on("line", (line) => {
-      log.write(`${line}\n`);
-      const started = startedLine.safeParse(parseJson(line));
-      if (started.success) resolve(started.data.port);
-    });
-    void exited.then((code) =>
-      reject(
-        new Error(
-          `the bot exited (code ${code}) before it started: ${said.at(-1) ?? "see its log"}`,
-        ),
-      ),
-    );
-  });
+  const port = await listeningPort(child, log, exited);
   const origin = `http://127.0.0.1:${port}`;
   await ready(origin, child, exited);
   return {
@@ -81,6 +53,47 @@ export async function startBot(dir: string, env: Record<string, string>): Promis
       return code;
     },
   };
+}
+
+function environment(dir: string, env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    NODE_COMPILE_CACHE:
+      process.env.NODE_COMPILE_CACHE ?? join(ROOT, "node_modules/.cache/node-compile-cache"),
+    STORE_URL: `sqlite://${join(dir, "bot", "meeting-notes.sqlite")}`,
+    PORT: "0",
+    // The emulator is on this machine: no reason to wait seconds between polls.
+    POLL_INITIAL_MS: "250",
+    POLL_MAX_MS: "1000",
+    ...env,
+  };
+}
+
+/**
+ * Copies the bot's output into its log and resolves with the port of its "started" line;
+ * rejects with the last thing it said on stderr (its one-line reason) when it exits first.
+ */
+function listeningPort(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  log: WriteStream,
+  exited: Promise<number | null>,
+): Promise<number> {
+  const said: string[] = [];
+  child.stderr.on("data", (chunk: Buffer) => {
+    log.write(chunk);
+    said.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+  });
+  return new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      log.write(`${line}\n`);
+      const started = startedLine.safeParse(parseJson(line));
+      if (started.success) resolve(started.data.port);
+    });
+    void exited.then((code) => {
+      const reason = said.at(-1) ?? "see its log";
+      reject(new Error(`the bot exited (code ${code}) before it started: ${reason}`));
+    });
+  });
 }
 
 /** Waits until `/readyz` answers 200: the store, the disk and Slack (its socket) are fine. */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { speakerBlock } from "../../src/slack/ids.ts";
 import type { SlackDelivery } from "../e2e/slack-delivery.ts";
 import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
@@ -47,55 +48,64 @@ export async function fillSpeakerModal(o: FillModal, modal: OpenModal): Promise<
   let view = modal.view;
   for (let round = 0; round < 50; round += 1) {
     const inputs = inputsOf(view);
-    const speakers = inputs.filter((i) => speakerBlock.parse(i.blockId)?.field === "name");
-    if (speakers.length === 0) return false;
-    const answers: Record<string, Record<string, unknown>> = {};
-    for (const [index, input] of speakers.entries()) {
-      const speakerId = speakerBlock.parse(input.blockId)?.speakerId ?? "";
-      const label = speakerLabelIn(view, speakerId);
-      const auto = o.autoNames[index] ?? "";
-      const answer = await o.asker.ask(
-        `${label}: a name, @alice or @bob, or Enter to skip: `,
-        auto,
-      );
-      Object.assign(answers, answerState(answer, speakerId, o.people));
-    }
-    const payload = viewSubmissionPayload({
-      callbackId: String(view.callback_id ?? ""),
-      privateMetadata: String(view.private_metadata ?? ""),
-      values: stateOf(inputs, answers),
-      user: o.user,
-      viewId: modal.viewId,
-      blocks: Array.isArray(view.blocks) ? view.blocks : [],
-    });
-    const answered = await o.deliver.interaction(payload);
-    if (!answered.acked) throw new Error("the bot did not answer the modal's submission in time");
-    const reply = (answered.payload ?? {}) as {
-      response_action?: string;
-      errors?: unknown;
-      view?: unknown;
-    };
+    const answers = await askSpeakers(o, view, inputs);
+    if (answers === undefined) return false;
+    const reply = await submit(o, { viewId: modal.viewId, view }, stateOf(inputs, answers));
     if (reply.response_action === "errors") {
       o.say("[the bot answered: errors under the fields]");
       for (const [block, error] of Object.entries(reply.errors ?? {}))
-        o.say(`  ${block}: ${String(error)}`);
+        o.say(`  ${block}: ${error}`);
       if (o.asker.auto) throw new Error("the bot refused the names --auto typed");
-      continue;
-    }
-    if (
-      reply.response_action === "update" &&
-      typeof reply.view === "object" &&
-      reply.view !== null
-    ) {
-      view = reply.view as Record<string, unknown>;
+    } else if (reply.response_action === "update" && reply.view !== undefined) {
+      view = reply.view;
       o.say("[the bot answered with the modal's next page]");
       for (const line of viewText(view)) o.say(`  ${line}`);
-      continue;
+    } else {
+      o.say("[Alice submitted the modal; the bot closed it]");
+      return true;
     }
-    o.say("[Alice submitted the modal; the bot closed it]");
-    return true;
   }
   throw new Error("the modal never closed");
+}
+
+/** Each speaker's answer as input states by block id; undefined when no speaker is asked about. */
+async function askSpeakers(o: FillModal, view: Record<string, unknown>, inputs: Input[]) {
+  const speakers = inputs.filter((i) => speakerBlock.parse(i.blockId)?.field === "name");
+  if (speakers.length === 0) return undefined;
+  const answers: Record<string, Record<string, unknown>> = {};
+  for (const [index, input] of speakers.entries()) {
+    const speakerId = speakerBlock.parse(input.blockId)?.speakerId ?? "";
+    const question = `${speakerLabelIn(view, speakerId)}: a name, @alice or @bob, or Enter to skip: `;
+    const answer = await o.asker.ask(question, o.autoNames[index] ?? "");
+    Object.assign(answers, answerState(answer, speakerId, o.people));
+  }
+  return answers;
+}
+
+/** What a `view_submission` may be answered with (docs.slack.dev/surfaces/modals). */
+const replySchema = z.object({
+  response_action: z.string().optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+  view: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Alice submits the view with `values`; resolves with the bot's answer in the ack. */
+async function submit(o: FillModal, modal: OpenModal, values: StateValues) {
+  const { view } = modal;
+  const payload = viewSubmissionPayload({
+    callbackId: String(view.callback_id ?? ""),
+    privateMetadata: String(view.private_metadata ?? ""),
+    values,
+    user: o.user,
+    viewId: modal.viewId,
+    blocks: Array.isArray(view.blocks) ? view.blocks : [],
+  });
+  const answered = await o.deliver.interaction(payload);
+  if (!answered.acked) throw new Error("the bot did not answer the modal's submission in time");
+  const reply = replySchema.safeParse(answered.payload ?? {});
+  if (!reply.success)
+    throw new Error("the bot answered the submission with something Slack refuses");
+  return reply.data;
 }
 
 /** "*Speaker 1* · 52% of talk time" → "Speaker 1 (52% of talk time)". */

@@ -19,8 +19,8 @@ no API key.
            (default: Socket Mode)
   --dir    where the recordings, the bot's files and its log (bot.log) go`;
 
-/** `npm run trial`: see USAGE. */
-async function main(): Promise<number> {
+/** The command line, or undefined after printing the usage. */
+function options() {
   const { values } = parseArgs({
     options: {
       auto: { type: "boolean", default: false },
@@ -31,40 +31,51 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
-    return 0;
+    return undefined;
   }
+  return {
+    auto: values.auto,
+    mode: values.http ? ("http" as const) : ("socket" as const),
+    dir: values.dir,
+  };
+}
+
+/** `npm run trial`: see USAGE. Resolves with the exit code. */
+async function main(): Promise<number> {
+  const given = options();
+  if (given === undefined) return 0;
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const dir =
-    values.dir === undefined
+    given.dir === undefined
       ? await mkdtemp(join(tmpdir(), "meeting-notes-trial-"))
-      : resolve(values.dir);
-  const asker = values.auto ? autoAsker(say) : terminalAsker();
+      : resolve(given.dir);
+  const asker = given.auto ? autoAsker(say) : terminalAsker();
   const running: Running = {};
-  const stop = async () => {
-    await running.bot?.stop();
-    await running.standIn?.close();
+  // Once, whether Ctrl-C or the end of the trial comes first.
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      asker.close();
+      await running.bot?.stop();
+      await running.standIn?.close();
+    })();
+    return stopping;
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      asker.close();
-      void stop().finally(() => process.exit(130));
-    });
+    process.once(signal, () => void stop().finally(() => process.exit(130)));
   }
-  const mode = values.http ? "http" : "socket";
+  const label = given.mode === "socket" ? "Socket Mode" : "HTTP mode";
   say(
-    `meeting-notes trial (${mode === "socket" ? "Socket Mode" : "HTTP mode"}): the real bot, a local Slack stand-in and the Note Service emulator.`,
+    `meeting-notes trial (${label}): the real bot, a local Slack stand-in and the Note Service emulator.`,
   );
   try {
-    await runTrial({ mode, dir, asker, say, env: process.env }, running);
+    await runTrial({ mode: given.mode, dir, asker, say, env: process.env }, running);
     return 0;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `Trial failed: ${reason.replace(/\.$/, "")} (the bot's log: ${join(dir, "bot.log")}).\n`,
-    );
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, "");
+    process.stderr.write(`Trial failed: ${reason} (the bot's log: ${join(dir, "bot.log")}).\n`);
     return 1;
   } finally {
-    asker.close();
     await stop();
   }
 }

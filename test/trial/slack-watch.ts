@@ -54,16 +54,6 @@ export class SlackWatch {
     this.#responses = posts.length;
   }
 
-  /** Skips what the stand-in holds now: only what comes after is printed. */
-  skipToNow(): void {
-    for (const message of this.#fake.messages(this.#channel)) {
-      this.#shown.set(message.ts, shownKey(message));
-    }
-    this.#views = this.#fake.views.length;
-    this.#ephemerals = this.#fake.ephemerals.length;
-    this.#responses = this.#fake.responseUrlPosts.length;
-  }
-
   #message(message: FakeMessage): void {
     if (message.bot_id === undefined) return;
     const key = shownKey(message);

@@ -56,6 +56,8 @@ const paceSchema = z.object({
   TRIAL_RATE_SCALE: z.coerce.number().min(1).max(100).default(1),
 });
 
+type Pace = z.infer<typeof paceSchema>;
+
 /**
  * Starts the stand-in for `mode`: the fake Slack holds the bot to the repository's manifest
  * of that mode (its scopes, Slack's limits and rules), the emulator walks each recording
@@ -69,31 +71,8 @@ export async function startStandIn(
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== "")),
   );
   const signingSecret = randomBytes(16).toString("hex");
-  const [fake, emulator] = await Promise.all([
-    createFakeSlack({
-      socketMode: mode === "socket",
-      manifest: mode === "socket" ? SOCKET_MANIFEST : HTTP_MANIFEST,
-      // The DOCX and transcripts the bot uploads are kept whole, to be saved for the person.
-      keepUploadBytes: 64 * 1024 * 1024,
-      knobs: { rateScale: pace.TRIAL_RATE_SCALE },
-    }),
-    createEmulator({
-      knobs: {
-        audioDurationMs: pace.EMULATOR_AUDIO_DURATION_MS,
-        noteDurationMs:
-          pace.EMULATOR_NOTE_DURATION_MS ?? Math.round(pace.EMULATOR_AUDIO_DURATION_MS / 2),
-        pollsToComplete: pace.EMULATOR_POLLS_TO_COMPLETE,
-      },
-    }),
-  ]);
-  fake.addUser({ ...WORKSPACE.alice });
-  fake.addUser({ ...WORKSPACE.bob });
-  fake.addChannel({ ...WORKSPACE.channel });
+  const { fake, emulator } = await startServers(mode, pace);
   const socket = fake.socket;
-  const slackEnv =
-    socket === undefined
-      ? { SLACK_SIGNING_SECRET: signingSecret }
-      : { SLACK_APP_TOKEN: socket.appToken };
   let delivery: SlackDelivery | undefined =
     socket === undefined ? undefined : socketDelivery(socket, fake.teamId);
   return {
@@ -102,7 +81,9 @@ export async function startStandIn(
     emulator,
     botEnv: {
       SLACK_BOT_TOKEN: fake.botToken,
-      ...slackEnv,
+      ...(socket === undefined
+        ? { SLACK_SIGNING_SECRET: signingSecret }
+        : { SLACK_APP_TOKEN: socket.appToken }),
       SLACK_API_URL: fake.apiUrl,
       NOTE_TAKER_BASE_URL: emulator.baseUrl,
       NOTE_TAKER_API_KEY: emulator.apiKey,
@@ -124,4 +105,29 @@ export async function startStandIn(
       await Promise.all([fake.close(), emulator.close()]);
     },
   };
+}
+
+/** The fake Slack with the workspace's people and channel, and the emulator at `pace`. */
+async function startServers(mode: SlackMode, pace: Pace) {
+  const [fake, emulator] = await Promise.all([
+    createFakeSlack({
+      socketMode: mode === "socket",
+      manifest: mode === "socket" ? SOCKET_MANIFEST : HTTP_MANIFEST,
+      // The DOCX and transcripts the bot uploads are kept whole, to be saved for the person.
+      keepUploadBytes: 64 * 1024 * 1024,
+      knobs: { rateScale: pace.TRIAL_RATE_SCALE },
+    }),
+    createEmulator({
+      knobs: {
+        audioDurationMs: pace.EMULATOR_AUDIO_DURATION_MS,
+        noteDurationMs:
+          pace.EMULATOR_NOTE_DURATION_MS ?? Math.round(pace.EMULATOR_AUDIO_DURATION_MS / 2),
+        pollsToComplete: pace.EMULATOR_POLLS_TO_COMPLETE,
+      },
+    }),
+  ]);
+  fake.addUser({ ...WORKSPACE.alice });
+  fake.addUser({ ...WORKSPACE.bob });
+  fake.addChannel({ ...WORKSPACE.channel });
+  return { fake, emulator };
 }

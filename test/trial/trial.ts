@@ -31,9 +31,6 @@ export interface Running {
   standIn?: StandIn;
 }
 
-/** Why `--auto` fails: one sentence for the person. */
-export class TrialFailure extends Error {}
-
 const STEP_TIMEOUT_MS = 60_000;
 const MESSAGES = ["Weekly sync: budget and hiring", "Stand-up, recorded on a phone"];
 
@@ -42,11 +39,34 @@ const MESSAGES = ["Weekly sync: budget and hiring", "Stand-up, recorded on a pho
  * recording from upload to note (the status as it changes, the naming modal as text, the
  * names asked or typed by `--auto`), the note's first lines and its files saved in `dir`.
  * Resolves once every recording's note and DOCX arrived (then, asked, the stand-in's
- * command prompt ran); rejects with a {@link TrialFailure} otherwise.
+ * command prompt ran); rejects with one sentence for the person otherwise.
  */
 export async function runTrial(o: TrialOptions, running: Running): Promise<void> {
   const started = Date.now();
   const { say, asker } = o;
+  const { standIn, recordings } = await startAll(o, running, started);
+  const names = workspaceNames(standIn.fake);
+  const watch = new SlackWatch(standIn.fake, { channel: WORKSPACE.channel.id, say, names });
+  const ctx: JourneyContext = { standIn, watch, asker, say, stepTimeoutMs: STEP_TIMEOUT_MS };
+  const delivered: string[] = [];
+  for (const [index, recording] of recordings.entries()) {
+    if (index > 0) {
+      const question = `\nShare ${recording.name} too (${recording.about})? [Y/n] `;
+      if (/^n/i.test(await asker.ask(question, "y"))) break;
+    }
+    await deliverOne(ctx, recording, MESSAGES[index] ?? "", o.dir);
+    delivered.push(recording.name);
+  }
+  const took = `${modeLabel(o.mode)}, ${seconds(started)}`;
+  say(`\nThe note and the DOCX of ${delivered.join(" and ")} arrived (${took}).`);
+  if (asker.auto) return;
+  say("The bot keeps running: try the stand-in's commands (help lists them, quit ends the trial).");
+  await runConsole({ standIn, watch, asker, say, recording: recordings[0] });
+}
+
+/** The stand-in, the emulator and the recordings at once, then the bot once they listen. */
+async function startAll(o: TrialOptions, running: Running, started: number) {
+  const { say } = o;
   await mkdir(join(o.dir, "recordings"), { recursive: true });
   const ffmpeg = hasFfmpeg();
   say(`Files: ${o.dir} (the recordings, what the bot delivers, and its log, bot.log)`);
@@ -64,38 +84,11 @@ export async function runTrial(o: TrialOptions, running: Running): Promise<void>
   say(`The Slack stand-in listens at ${standIn.fake.apiUrl} (${modeLine(standIn)})`);
   say("Starting the bot: node src/main.ts…");
   const logLevel = o.env.LOG_LEVEL === undefined ? {} : { LOG_LEVEL: o.env.LOG_LEVEL };
-  const bot = await startBot(o.dir, { ...standIn.botEnv, ...logLevel }).catch((error: unknown) => {
-    throw new TrialFailure(error instanceof Error ? error.message : String(error));
-  });
+  const bot = await startBot(o.dir, { ...standIn.botEnv, ...logLevel });
   running.bot = bot;
   standIn.botListensAt(`${bot.origin}/slack/events`);
   say(`The bot is ready (${bot.origin}/readyz answers 200) after ${seconds(started)}.`);
-
-  const watch = new SlackWatch(standIn.fake, {
-    channel: WORKSPACE.channel.id,
-    say,
-    names: workspaceNames(standIn.fake),
-  });
-  const ctx: JourneyContext = { standIn, watch, asker, say, stepTimeoutMs: STEP_TIMEOUT_MS };
-  const delivered: string[] = [];
-  for (const [index, recording] of recordings.entries()) {
-    if (index > 0) {
-      const again = await asker.ask(
-        `\nShare ${recording.name} too (${recording.about})? [Y/n] `,
-        "y",
-      );
-      if (/^n/i.test(again)) break;
-    }
-    await deliverOne(ctx, recording, MESSAGES[index] ?? "", o.dir);
-    delivered.push(recording.name);
-  }
-  say("");
-  say(
-    `The note and the DOCX of ${delivered.join(" and ")} arrived (${modeLabel(o.mode)}, ${seconds(started)}).`,
-  );
-  if (asker.auto) return;
-  say("The bot keeps running: try the stand-in's commands (help lists them, quit ends the trial).");
-  await runConsole({ standIn, watch, asker, say, recording: recordings[0] });
+  return { standIn, recordings };
 }
 
 /** One recording's journey and its results; a missing note or DOCX fails the trial. */
@@ -104,16 +97,13 @@ async function deliverOne(
   recording: TrialRecording,
   text: string,
   dir: string,
-) {
+): Promise<void> {
   const end = await walkRecording(ctx, recording, text).catch((error: unknown) => {
-    throw new TrialFailure(
-      `${recording.name}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new Error(`${recording.name}: ${error instanceof Error ? error.message : String(error)}`);
   });
   if (!end.done) {
-    throw new TrialFailure(
-      `${recording.name} got no note; its status message says "${end.status?.text ?? ""}"`,
-    );
+    const said = end.status?.text ?? "";
+    throw new Error(`${recording.name} got no note; its status message says "${said}"`);
   }
   const saved = await saveResults(ctx.standIn, {
     recording: recording.name,
@@ -121,10 +111,12 @@ async function deliverOne(
     dir,
     say: ctx.say,
   });
-  if (saved.noteLines.length === 0)
-    throw new TrialFailure(`the note of ${recording.name} never reached the thread`);
-  if (saved.docx === undefined)
-    throw new TrialFailure(`the DOCX of ${recording.name} never reached the thread`);
+  if (saved.noteLines.length === 0) {
+    throw new Error(`the note of ${recording.name} never reached the thread`);
+  }
+  if (saved.docx === undefined) {
+    throw new Error(`the DOCX of ${recording.name} never reached the thread`);
+  }
 }
 
 function modeLine(standIn: StandIn): string {
