@@ -47,13 +47,18 @@ export function terminalAsker(): Asker {
     waiting?.(undefined);
     waiting = undefined;
   });
+  // A terminal echoes what is typed; piped answers are echoed here, so the output reads alike.
+  const echo = (line: string | undefined) => {
+    if (line !== undefined && process.stdin.isTTY !== true) process.stdout.write(`${line}\n`);
+    return line;
+  };
   const read = (prompt: string): Promise<string | undefined> => {
     process.stdout.write(prompt);
     const queued = lines.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
+    if (queued !== undefined) return Promise.resolve(echo(queued));
     if (ended) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      waiting = resolve;
+      waiting = (line) => resolve(echo(line));
     });
   };
   return {

@@ -34,7 +34,7 @@ export async function makeRecordings(
   o: { ffmpeg: boolean; video?: boolean },
 ): Promise<TrialRecording[]> {
   const seconds = 14;
-  const wav = join(dir, "speech.wav");
+  const wav = join(dir, "weekly-sync.wav");
   await writeFile(
     wav,
     wavFile(speechLikeSamples({ seconds, sampleRate: SAMPLE_RATE }), SAMPLE_RATE),

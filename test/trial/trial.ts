@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Asker } from "./asker.ts";
+import { mrkdwnText } from "./block-text.ts";
 import { type BotProcess, startBot } from "./bot-process.ts";
 import { type JourneyContext, walkRecording } from "./journey.ts";
 import { hasFfmpeg, makeRecordings, type TrialRecording } from "./recordings.ts";
@@ -54,11 +55,16 @@ export async function runTrial(o: TrialOptions, running: Running): Promise<void>
       const question = `\nShare ${recording.name} too (${recording.about})? [Y/n] `;
       if (/^n/i.test(await asker.ask(question, "y"))) break;
     }
-    await deliverOne(ctx, recording, MESSAGES[index] ?? "", o.dir);
-    delivered.push(recording.name);
+    if (await deliverOne(ctx, recording, MESSAGES[index] ?? "", o.dir)) {
+      delivered.push(recording.name);
+    }
   }
   const took = `${modeLabel(o.mode)}, ${seconds(started)}`;
-  say(`\nThe note and the DOCX of ${delivered.join(" and ")} arrived (${took}).`);
+  const arrived =
+    delivered.length === 0
+      ? "No note arrived"
+      : `The note and the DOCX of ${delivered.join(" and ")} arrived`;
+  say(`\n${arrived} (${took}).`);
   if (asker.auto) return;
   say("The bot keeps running: try the stand-in's commands (help lists them, quit ends the trial).");
   await runConsole({ standIn, watch, asker, say, recording: recordings[0] });
@@ -91,19 +97,28 @@ async function startAll(o: TrialOptions, running: Running, started: number) {
   return { standIn, recordings };
 }
 
-/** One recording's journey and its results; a missing note or DOCX fails the trial. */
+/**
+ * One recording's journey and its results. A missing note or DOCX fails `--auto`; asked,
+ * it is said (the person may have clicked Cancel) and the trial goes on. Resolves whether
+ * the note and the DOCX arrived.
+ */
 async function deliverOne(
   ctx: JourneyContext,
   recording: TrialRecording,
   text: string,
   dir: string,
-): Promise<void> {
+): Promise<boolean> {
   const end = await walkRecording(ctx, recording, text).catch((error: unknown) => {
     throw new Error(`${recording.name}: ${error instanceof Error ? error.message : String(error)}`);
   });
+  const missing = (what: string) => {
+    if (ctx.asker.auto) throw new Error(what);
+    ctx.say(`${what}.`);
+    return false;
+  };
   if (!end.done) {
-    const said = end.status?.text ?? "";
-    throw new Error(`${recording.name} got no note; its status message says "${said}"`);
+    const said = mrkdwnText(end.status?.text ?? "", ctx.watch.nameOf).replace(/\.$/, "");
+    return missing(`${recording.name} got no note: its status message says "${said}"`);
   }
   const saved = await saveResults(ctx.standIn, {
     recording: recording.name,
@@ -112,11 +127,12 @@ async function deliverOne(
     say: ctx.say,
   });
   if (saved.noteLines.length === 0) {
-    throw new Error(`the note of ${recording.name} never reached the thread`);
+    return missing(`the note of ${recording.name} never reached the thread`);
   }
   if (saved.docx === undefined) {
-    throw new Error(`the DOCX of ${recording.name} never reached the thread`);
+    return missing(`the DOCX of ${recording.name} never reached the thread`);
   }
+  return true;
 }
 
 function modeLine(standIn: StandIn): string {
