@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { terminalAsker } from "../../trial/asker.ts";
@@ -16,7 +16,8 @@ import { CONSOLE_HELP, runConsole } from "../../trial/stand-in-console.ts";
 async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const dir = await mkdtemp(join(tmpdir(), "meeting-notes-fake-slack-"));
-  // The recording is made while the bot starts: it is needed only by `upload`.
+  // The recording is made while the bot starts: it is needed only by `upload`. Its folder
+  // goes when the fake stops.
   const recordings = makeRecordings(dir, { ffmpeg: hasFfmpeg(), video: false });
   // Its failure is reported where it is awaited, not as an unhandled rejection before that.
   recordings.catch(() => {});
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     asker.close();
     await standIn.close();
+    await rm(dir, { recursive: true, force: true });
     process.exit(0);
   };
   process.once("SIGINT", () => void stop());
