@@ -56,7 +56,10 @@ export async function fillSpeakerModal(o: FillModal, modal: OpenModal): Promise<
       for (const [block, error] of Object.entries(reply.errors ?? {}))
         o.say(`  ${block}: ${error}`);
       if (o.asker.auto) throw new Error("the bot refused the names --auto typed");
-    } else if (reply.response_action === "update" && reply.view !== undefined) {
+    } else if (
+      reply.view !== undefined &&
+      ["update", "push"].includes(reply.response_action ?? "")
+    ) {
       view = reply.view;
       o.say("[the bot answered with the modal's next page]");
       for (const line of viewText(view)) o.say(`  ${line}`);
