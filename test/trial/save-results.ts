@@ -49,7 +49,7 @@ export async function saveResults(
   }
   const canvas = [...fake.canvases.values()].find((c) => c.title.startsWith(`${o.recording} · `));
   if (canvas !== undefined) {
-    const path = join(o.dir, `${basename(o.recording, extname(o.recording))} - canvas.md`);
+    const path = join(o.dir, `${basename(o.recording, extname(o.recording))} - canvas${MARKDOWN}`);
     await writeFile(path, canvas.markdown);
     files.push(path);
     const readers =
@@ -61,6 +61,8 @@ export async function saveResults(
   return { noteLines, docx, files };
 }
 
+/** The canvas is saved as the Markdown the bot wrote it in. */
+const MARKDOWN = ".md";
 const KINDS: Record<string, string> = {
   ".docx": "DOCX",
   ".txt": "transcript",
