@@ -20,7 +20,7 @@ export class SlackWatch {
   #ephemerals = 0;
   #responses = 0;
 
-  /** People's names by member id, for `<@U…>` mentions and member pickers. */
+  /** Names by id (people, the channel, the bot), for mentions and member pickers. */
   readonly nameOf: NameOf;
 
   constructor(
@@ -30,7 +30,7 @@ export class SlackWatch {
     this.#fake = fake;
     this.#channel = o.channel;
     this.#say = o.say;
-    this.nameOf = (userId) => o.names.get(userId);
+    this.nameOf = (id) => o.names.get(id);
   }
 
   /** Prints everything new; call it often (the trial does, every 100 ms while it waits). */

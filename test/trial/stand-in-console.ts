@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { ACTIONS, VIEWS } from "../../src/slack/ids.ts";
 import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
 import type { DisconnectReason } from "../fakes/slack/socket-mode-types.ts";
@@ -69,9 +69,12 @@ async function upload(ctx: ConsoleContext, arg: string): Promise<void> {
     await shareRecording(ctx, ctx.recording, "Shared again from the stand-in");
     return;
   }
-  const found = await stat(arg).catch(() => undefined);
-  if (found === undefined || !found.isFile()) return ctx.say(`No file at ${arg}`);
-  const file = { name: basename(arg), path: arg, about: `${found.size} bytes`, video: false };
+  // npm runs the script in the repository: a relative path is the person's, from where they typed.
+  const home = arg.startsWith("~/") ? join(process.env.HOME ?? "", arg.slice(2)) : arg;
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), home);
+  const found = await stat(path).catch(() => undefined);
+  if (found === undefined || !found.isFile()) return ctx.say(`No file at ${path}`);
+  const file = { name: basename(path), path, about: `${found.size} bytes`, video: false };
   await shareRecording(ctx, file, "");
 }
 
