@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jobOptionsSchema, originSchema, sourceFileSchema } from "../../jobs/index.ts";
+import { slackFileSchema } from "../recording-file.ts";
 
 /** The attempt a `StartNotRecorded` gave: the same job, once, when started again. */
 const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() });
@@ -8,20 +9,22 @@ const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() 
  * What a kept upload needs of its Slack file to be taken again — no more: not where else
  * it was shared, nor who saw it.
  */
-const keptFileSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().optional(),
-  title: z.string().optional(),
-  filetype: z.string().optional(),
-  mimetype: z.string().optional(),
-  size: z.number().int().nonnegative().optional(),
-  url_private_download: z.string().optional(),
-  url_private: z.string().optional(),
-  file_access: z.string().optional(),
-  mode: z.string().optional(),
-  media_display_type: z.string().optional(),
-  user: z.string().optional(),
-});
+const keptFileSchema = z.object(
+  slackFileSchema.pick({
+    id: true,
+    name: true,
+    title: true,
+    filetype: true,
+    mimetype: true,
+    size: true,
+    url_private_download: true,
+    url_private: true,
+    file_access: true,
+    mode: true,
+    media_display_type: true,
+    user: true,
+  }).shape,
+);
 
 /**
  * A file of an upload the store could not take after the event was acked: taken again as
