@@ -1,4 +1,4 @@
-import { platformErrorOf } from "./gateway/slack-errors.ts";
+import { platformErrorOf, TRANSIENT_PLATFORM_ERRORS } from "./gateway/slack-errors.ts";
 
 /**
  * What a failed call to Slack with one of the bot's own tokens means to the person running
@@ -9,20 +9,6 @@ import { platformErrorOf } from "./gateway/slack-errors.ts";
 export type SlackTrouble =
   | { kind: "refused"; code: string }
   | { kind: "unreachable"; reason: string };
-
-/**
- * Slack's own answers that say "not now" rather than "not this token": rate limits and
- * Slack's documented transient errors ("likely due to a transient issue on our end",
- * https://docs.slack.dev/reference/methods/auth.test).
- */
-const PASSING = new Set([
-  "ratelimited",
-  "internal_error",
-  "fatal_error",
-  "service_unavailable",
-  "request_timeout",
-  "timeout",
-]);
 
 /**
  * Answers that refuse the token itself, whatever the method: Slack's common errors
@@ -50,7 +36,7 @@ export const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
  */
 export function troubleOf(error: unknown): SlackTrouble {
   const code = platformErrorOf(error);
-  if (code !== undefined && !PASSING.has(code)) return { kind: "refused", code };
+  if (code !== undefined && !TRANSIENT_PLATFORM_ERRORS.has(code)) return { kind: "refused", code };
   return { kind: "unreachable", reason: code ?? reasonOf(error) };
 }
 

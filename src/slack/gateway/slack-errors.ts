@@ -1,8 +1,12 @@
 import { type Failure, GatewayError, type WaitReason } from "../../jobs/index.ts";
 import { type DownloadTrouble, SlackDownloadError } from "./download-slack-file.ts";
 
-/** Platform errors that clear up by themselves; every other `{ok:false}` needs a person. */
-const TRANSIENT_PLATFORM_ERRORS = new Set([
+/**
+ * Platform errors that clear up by themselves; every other `{ok:false}` needs a person
+ * (rate limits, and Slack's documented transient errors: "likely due to a transient issue
+ * on our end", https://docs.slack.dev/reference/methods/auth.test).
+ */
+export const TRANSIENT_PLATFORM_ERRORS: ReadonlySet<string> = new Set([
   "ratelimited",
   "internal_error",
   "fatal_error",
