@@ -58,6 +58,8 @@ async function stageOf(id: string): Promise<Job["stage"] | undefined> {
 // Captured before the clock is faked: real I/O (temp files) needs real time to finish.
 const realSetTimeout = globalThis.setTimeout;
 const realPause = () => new Promise((resolve) => realSetTimeout(resolve, 1));
+const realHrtime = process.hrtime.bigint.bind(process.hrtime);
+const realNow = () => Number(realHrtime() / 1_000_000n);
 
 /** Moves the fake clock forward in steps, giving real I/O a moment between steps. */
 async function advance(ms: number, stepMs = 250): Promise<void> {
@@ -67,24 +69,32 @@ async function advance(ms: number, stepMs = 250): Promise<void> {
   }
 }
 
+/** Real time a wait may take before it gives up, however far the fake clock has gone. */
+const REAL_PATIENCE_MS = 20_000;
+
 /**
  * Advances the fake clock until `check` holds, at most `maxMs` of fake time (0: the clock
- * stands still and only due timers and real I/O run).
+ * stands still and only due timers and real I/O run). Real I/O (the temp files) runs on
+ * real time: on a loaded machine it can take longer than the fake minutes the loop moves
+ * in that while, so the wait ends only once both budgets are spent — past `maxMs` the
+ * clock stands still and real I/O gets longer pauses, up to REAL_PATIENCE_MS.
  */
 async function advanceUntil(
   check: () => Promise<boolean> | boolean,
   maxMs = 120_000,
   stepMs = 250,
 ) {
+  const realStart = realNow();
   for (let passed = 0, spins = 0; ; spins++) {
     if (await check()) return;
-    if (passed >= maxMs && spins > 50) {
+    const fakeSpent = passed >= maxMs && spins > 50;
+    if (fakeSpent && realNow() - realStart >= REAL_PATIENCE_MS) {
       throw new Error(`condition not reached in ${maxMs} ms of fake time`);
     }
     const step = Math.min(stepMs, maxMs - passed);
     await vi.advanceTimersByTimeAsync(step);
     passed += step;
-    await realPause();
+    await (fakeSpent ? new Promise((resolve) => realSetTimeout(resolve, 20)) : realPause());
   }
 }
 const inStage = (id: string, stage: Job["stage"]) => async () => (await stageOf(id)) === stage;
