@@ -4,6 +4,7 @@ import type { FormDataLike } from "form-data-encoder";
 import { type Logger, pino } from "pino";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
 import type { z } from "zod";
+import { safeFileName } from "../text/index.ts";
 import { type ApiTarget, callApi } from "./api-call.ts";
 import {
   checkAudioFile,
@@ -14,7 +15,6 @@ import {
 import type { RelayAudioInput, SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
 import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
 import { NoteTakerError, NoteTakerProtocolError } from "./errors.ts";
-import { safeFileName } from "./file-names.ts";
 import {
   parseJsonOrUndefined,
   type RetryContext,

@@ -8,13 +8,6 @@ export {
 } from "./client.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
-export { safeFileName } from "./file-names.ts";
-export {
-  isBidiControl,
-  isInvisibleChar,
-  stripBidiControls,
-  stripInvisibleChars,
-} from "./invisible-chars.ts";
 export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";
 export {
   createPollSchedule,

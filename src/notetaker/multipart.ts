@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { FormDataEncoder, type FormDataLike } from "form-data-encoder";
-import { safeFileName } from "./file-names.ts";
+import { safeFileName } from "../text/index.ts";
 
 /** A multipart body ready for `undici.request`: headers with a known length, a stream body. */
 export interface MultipartBody {

@@ -110,4 +110,16 @@ describe("src/ import graph", () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it("keeps the generic helpers (src/text) free of every other folder of src/", () => {
+    const offending: string[] = [];
+    for (const [file, { local, packages }] of graph) {
+      const layer = file.split("/")[1];
+      if (layer !== "text") continue;
+      const outside = local.filter((l) => !l.startsWith(join("src", layer)));
+      for (const target of outside) offending.push(`${file} → ${target}`);
+      if (packages.some((p) => p.startsWith("@slack/"))) offending.push(`${file} → Slack`);
+    }
+    expect(offending).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { PlainTextOption, StaticSelect } from "@slack/types";
-import { ISO_639_1_CODES } from "../../notetaker/iso-639-1.ts";
+import { ISO_639_1_CODES } from "../../text/index.ts";
 import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/index.ts";
 import { option } from "./block-kit.ts";
 
