@@ -1,4 +1,4 @@
-import { isTransientStatus } from "./retry-policy.ts";
+import { isTransientStatus } from "../util/backoff.ts";
 
 /**
  * The errors of the Note Service client. Each class is one meaningful outcome; the job layer

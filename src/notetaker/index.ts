@@ -18,7 +18,6 @@ export { normalizeProgress, type Progress } from "./progress.ts";
 export {
   defaultRetryPolicy,
   fastRetryPolicy,
-  isTransientStatus,
   type RetryPolicy,
 } from "./retry-policy.ts";
 export type {

@@ -3,7 +3,7 @@ import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { isDiskFull } from "../../jobs/index.ts";
-import { isTransientStatus } from "../../notetaker/index.ts";
+import { isTransientStatus } from "../../util/backoff.ts";
 
 /**
  * What went wrong with a download, by what the person (or an admin) can do about it:
