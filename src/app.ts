@@ -48,6 +48,7 @@ import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
 import { createTokenWatch } from "./slack/token-watch.ts";
 import { openStore, type Store } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
+import { optional } from "./util/optional.ts";
 
 /** What tests and the process may swap in. */
 export interface AppDeps {
@@ -129,15 +130,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       config.slack.signingSecret,
       config.noteTaker.apiKey,
     ],
-    ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
+    ...optional("destination", deps.logDestination),
   });
   const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
-    ...(deps.storeTimeoutMs === undefined ? {} : { timeoutMs: deps.storeTimeoutMs }),
+    ...optional("timeoutMs", deps.storeTimeoutMs),
   });
   const store = deps.wrapStore?.(opened) ?? opened;
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
-  const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
+  const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
@@ -145,7 +146,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     resultLinks: { allowHosts: config.noteTaker.resultLinkHosts },
     logger,
     ...dispatcher,
-    ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
+    ...optional("retryPolicy", deps.noteTakerRetry),
     onRequest: (operation, outcome) => {
       metrics.onNoteServiceRequest(operation, outcome);
       apiKey(operation, outcome);
@@ -204,7 +205,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onSlackError("listener", code ?? "failed");
       tokens.failed(code);
     },
-    ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
+    ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
   });
   socket = bolt.socket;
@@ -235,7 +236,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       tokens.failed(label);
     },
     diskFull,
-    ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
+    ...optional("openDownloadFile", deps.openDownloadFile),
     // "Started 3 minutes ago" reads the job's times with the clock they were written with.
     now: () => store.now(),
   });
@@ -253,7 +254,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     storeReset: {
       port: new SlackStoreResetNotices(backgroundClient(true)),
-      ...(deps.storeReset === undefined ? {} : { timings: deps.storeReset }),
+      ...optional("timings", deps.storeReset),
     },
     onStageChange: (job, from, ms) => {
       metrics.onStageChange(job, from, ms);
@@ -286,7 +287,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     createHttpSurface({
       routes,
       logger: logger.child({ name: "http" }),
-      ...(deps.httpTimeouts === undefined ? {} : { timeouts: deps.httpTimeouts }),
+      ...optional("timeouts", deps.httpTimeouts),
     });
   const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
   const separateMetrics = config.metricsPort !== undefined;

@@ -10,6 +10,7 @@ import {
   NoteTakerTransientError,
 } from "../notetaker/index.ts";
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 import { isDiskFull } from "./disk-full.ts";
 import { GatewayError } from "./gateway.ts";
 import type { Failure, WaitReason } from "./job.ts";
@@ -90,7 +91,7 @@ export function decideFailure(
   const delayMs = Math.round(
     Math.max(backoffDelayMs(backoff, attempts, options.random), serverWait ?? 0),
   );
-  return { kind: "retry_later", delayMs, ...(waiting === undefined ? {} : { waiting }) };
+  return { kind: "retry_later", delayMs, ...optional("waiting", waiting) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isTransientStatus } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 
 /**
  * The errors of the Note Service client. Each class is one meaningful outcome; the job layer
@@ -143,7 +144,7 @@ export function errorFromResponse(input: {
   if (isTransientStatus(status)) {
     return new NoteTakerTransientError(message, {
       status,
-      ...(input.retryAfterMs === undefined ? {} : { retryAfterMs: input.retryAfterMs }),
+      ...optional("retryAfterMs", input.retryAfterMs),
     });
   }
   return new NoteTakerRefusedError(message, { status });

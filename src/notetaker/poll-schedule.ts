@@ -1,4 +1,5 @@
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 
 /**
  * How long to wait before each poll of a task: 2 s first, doubling, capped at 15 s, with a
@@ -23,7 +24,7 @@ export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
     ...BACKOFFS.notePoll,
     baseMs: options.initialMs,
     maxMs: options.maxMs,
-    ...(options.jitter === undefined ? {} : { jitter: options.jitter }),
+    ...optional("jitter", options.jitter),
   };
   return { delayMs: (attempt) => backoffDelayMs(backoff, attempt, options.random) };
 }

@@ -3,6 +3,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, request } from "undici";
 import { isTransientStatus } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 import {
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
@@ -96,7 +97,7 @@ export async function checkDeclaredLength(
 
 function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
   const ms = parseRetryAfter(header);
-  return ms === undefined ? {} : { retryAfterMs: ms };
+  return optional("retryAfterMs", ms);
 }
 
 /** Streams a body to disk with a size cap, then checks it looks like a DOCX (a zip file). */

@@ -23,6 +23,7 @@ import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
+import { optional } from "../util/optional.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
@@ -124,7 +125,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     slackApiUrl: config.slack.apiUrl,
     retryConfig: options.retryConfig ?? defaultSlackRetry,
     rejectRateLimitedCalls: true,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...optional("fetch", options.fetch),
   };
   const appToken = config.slack.appToken;
   const receiver =
@@ -184,7 +185,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const socket = createSocketConnection({
     client: receiver.client,
     logger: options.logger.child({ name: "socket-mode" }),
-    ...(options.socketBackoff === undefined ? {} : { backoff: options.socketBackoff }),
+    ...optional("backoff", options.socketBackoff),
     ...(options.onSocketReconnected === undefined
       ? {}
       : { onReconnected: options.onSocketReconnected }),

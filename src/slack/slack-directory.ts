@@ -2,6 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
+import { optional } from "../util/optional.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 import { cleanName } from "./views/name-rules.ts";
@@ -166,7 +167,7 @@ export class SlackDirectory {
         const result = await this.#client.conversations.members({
           channel: channelId,
           limit: MEMBER_PAGE,
-          ...(cursor === undefined ? {} : { cursor }),
+          ...optional("cursor", cursor),
         });
         cursor = result.response_metadata?.next_cursor || undefined;
         // Everyone waiting found, or the whole list read: what is not in it is out.
@@ -227,7 +228,7 @@ export class SlackDirectory {
         token: this.#token,
         hosts: this.#slackHosts,
         maxBytes: MAX_TEMPLATE_BYTES,
-        ...(this.#dispatcher === undefined ? {} : { dispatcher: this.#dispatcher }),
+        ...optional("dispatcher", this.#dispatcher),
       });
       return { filename: file.name ?? `${file.id}.docx`, data };
     } catch (error) {

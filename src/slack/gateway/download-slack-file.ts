@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { isDiskFull } from "../../jobs/index.ts";
 import { isTransientStatus } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
 
 /**
  * What went wrong with a download, by what the person (or an admin) can do about it:
@@ -227,7 +228,7 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
   const sink = fileSink(options.destPath, options.openFile ?? openForWrite, options.onWritten);
   try {
     await pipeline(body, counter, sink.stream, {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...optional("signal", options.signal),
     });
   } catch (error) {
     await rm(options.destPath, { force: true });

@@ -1,6 +1,7 @@
 import type { ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
+import { optional } from "../../util/optional.ts";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
 
 /** How a modal opened at once gets its real content. */
@@ -49,7 +50,7 @@ export async function openThenFill(options: OpenThenFill): Promise<boolean> {
     await client.views.update({
       view_id: viewId,
       view: next,
-      ...(hash === undefined ? {} : { hash }),
+      ...optional("hash", hash),
     });
   };
   try {

@@ -8,6 +8,7 @@ import {
   RequestJournal,
   StartNotRecorded,
 } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
@@ -133,12 +134,12 @@ export function createPendingStarts(options: PendingStartsOptions) {
     replay: (entry) => replay(entry),
     waiting: (entry) => waiting(entry),
     logger,
-    ...(backoff === undefined ? {} : { backoff }),
+    ...optional("backoff", backoff),
   });
   return Object.assign(pending, {
     bind(deps: ListenerDeps, client: WebClient): void {
       replay = replayPendingStart(deps, client);
-      waiting = tellPendingWaits(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
+      waiting = tellPendingWaits(deps, client, optional("tellAfterMs", tellAfterMs));
     },
   });
 }

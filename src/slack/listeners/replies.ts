@@ -1,5 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
+import { optional } from "../../util/optional.ts";
 import type { MessageContent } from "../views/index.ts";
 
 /**
@@ -20,7 +21,7 @@ export async function tellUser(
       user: target.user,
       text: content.text,
       blocks: content.blocks,
-      ...(target.threadTs === undefined ? {} : { thread_ts: target.threadTs }),
+      ...optional("thread_ts", target.threadTs),
     });
   } catch (error) {
     logger.warn({ err: error, channel: target.channel }, "could not send an ephemeral reply");

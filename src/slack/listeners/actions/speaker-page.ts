@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
 import {
@@ -59,9 +60,9 @@ export function speakerPagePrevious(deps: ListenerDeps) {
       quotes,
       page: meta.page - 1,
       prefill: prefillOf(draft),
-      ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+      ...optional("contextText", draft.contextText),
     });
-    const hash = view.hash === undefined ? {} : { hash: view.hash };
+    const hash = optional("hash", view.hash);
     await args.client.views
       .update({ view_id: view.id, view: previous, ...hash })
       .catch((error: unknown) =>

@@ -6,6 +6,7 @@ import {
   type StartAttempt,
   StartNotRecorded,
 } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
@@ -60,7 +61,7 @@ export async function startRecordings(
       channelId: shared.channelId,
       threadTs: shared.threadTs,
       userId: shared.userId,
-      ...(slackLocale === undefined ? {} : { locale: slackLocale }),
+      ...optional("locale", slackLocale),
     },
     text: shared.text,
     bot,
@@ -131,11 +132,11 @@ async function takeOrKeep(
       id: randomUUID(),
       at: deps.now(),
       origin: start.origin,
-      ...(start.text === undefined ? {} : { text: start.text }),
+      ...optional("text", start.text),
       mentioned: start.mentioned,
       file: keptFile(file),
-      ...(shownName === undefined ? {} : { shownName }),
-      ...(attempt === undefined ? {} : { attempt }),
+      ...optional("shownName", shownName),
+      ...optional("attempt", attempt),
     });
     if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
     const locale = localeOf(start.origin.locale);
@@ -181,7 +182,7 @@ export async function takeKeptUpload(
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
     const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
-    return { done: false, entry: { ...entry, ...(attempt === undefined ? {} : { attempt }) } };
+    return { done: false, entry: { ...entry, ...optional("attempt", attempt) } };
   }
 }
 

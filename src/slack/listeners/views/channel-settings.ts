@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import type { ChannelSettings } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
@@ -80,7 +81,7 @@ async function answerRequest(
     teamId,
     locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkSettings(deps, r),
     refuse: (errors) => ({ response_action: "errors", errors }),
     proceed: async (template, tell) => {
@@ -151,8 +152,8 @@ function nextSettings(
     canvas: request.delivery?.canvas ?? current.canvas,
     transcript: request.delivery?.transcript ?? current.transcript,
     mentions: request.delivery?.mentions ?? current.mentions,
-    ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
-    ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
-    ...(templateId === undefined ? {} : { templateId }),
+    ...optional("languageHint", request.languageHint),
+    ...optional("contextText", request.contextText),
+    ...optional("templateId", templateId),
   };
 }

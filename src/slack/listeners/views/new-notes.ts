@@ -9,6 +9,7 @@ import {
   StartNotRecorded,
 } from "../../../jobs/index.ts";
 import { checkRecording } from "../../../recordings/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
@@ -96,7 +97,7 @@ async function answerRequest(
     teamId,
     locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkRequest(deps, request, userId, locale),
     refuse: (errors) => ({ response_action: "errors", errors }),
     proceed: (checked, tell) =>

@@ -5,6 +5,7 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import type { Job } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
@@ -133,7 +134,7 @@ async function nextPage(
     quotes,
     page: page.index + 1,
     prefill: prefillOf(draft),
-    ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+    ...optional("contextText", draft.contextText),
   });
   return { response_action: "update", view: next };
 }
@@ -158,7 +159,7 @@ async function nameEveryone(
     teamId: job.origin.teamId,
     locale: s.locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkSubmitter(deps, s, parsed.templateFileId),
     refuse: s.refuse,
     proceed: async (template, tell) => {
