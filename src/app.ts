@@ -43,6 +43,7 @@ import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-
 import { createResponder } from "./slack/response-url.ts";
 import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
+import { SlackResponder } from "./slack/slack-responder.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
 import { createTokenWatch } from "./slack/token-watch.ts";
@@ -273,6 +274,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     directory,
+    responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
     respond,
     logger,
@@ -281,7 +283,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     pending,
   };
   registerListeners(bolt.app, listenerDeps);
-  pending.bind(listenerDeps, client);
+  pending.bind(listenerDeps);
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
     createHttpSurface({

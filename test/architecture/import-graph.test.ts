@@ -135,6 +135,26 @@ describe("src/ import graph", () => {
     expect(offending).toEqual([]);
   });
 
+  it("lets listeners reach Slack only through the directory and the responder", () => {
+    const offending: string[] = [];
+    for (const file of graph.keys()) {
+      if (!file.startsWith(join("src", "slack", "listeners"))) continue;
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const call of rawSlackCalls(text)) offending.push(`${file}: ${call}`);
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("finds a raw Web API call (the check works)", () => {
+    expect(rawSlackCalls("await args.client.chat.postMessage({ channel });")).toEqual([
+      "client.chat.postMessage",
+    ]);
+    expect(rawSlackCalls('import type { WebClient } from "@slack/web-api";')).toEqual([
+      "@slack/web-api",
+    ]);
+    expect(rawSlackCalls("await deps.responder.tellUser(target, reply);")).toEqual([]);
+  });
+
   it("finds a generic helper taken from notetaker/ (the check works)", () => {
     const text =
       'import { type Dialog, MAX_TEMPLATE_BYTES, safeFileName } from "../notetaker/index.ts";';
@@ -159,4 +179,13 @@ function notetakerValues(text: string): string[] {
     }
   }
   return names;
+}
+
+/** Web API calls on a client (`client.chat.postMessage`), and imports of the Web API package. */
+function rawSlackCalls(text: string): string[] {
+  const calls = [...text.matchAll(/\bclient\s*\.\s*([a-z]+(?:\s*\.\s*[A-Za-z]+)*)/g)].map(
+    ([, method = ""]) => `client.${method.replace(/\s+/g, "")}`,
+  );
+  const imports = [...text.matchAll(/from\s+"(@slack\/web-api)"/g)].map(([, name = ""]) => name);
+  return [...calls, ...imports];
 }

@@ -62,9 +62,8 @@ export function speakerPagePrevious(deps: ListenerDeps) {
       prefill: prefillOf(draft),
       ...optional("contextText", draft.contextText),
     });
-    const hash = optional("hash", view.hash);
-    await args.client.views
-      .update({ view_id: view.id, view: previous, ...hash })
+    await deps.responder
+      .updateModal(view.id, previous, view.hash)
       .catch((error: unknown) =>
         deps.logger.info({ err: error, code: platformErrorOf(error) }, "previous page not shown"),
       );

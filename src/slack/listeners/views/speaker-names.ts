@@ -20,7 +20,6 @@ import {
   speakerPages,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { tellUser } from "../replies.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 import { applyNames } from "./apply-names.ts";
@@ -154,7 +153,6 @@ async function nameEveryone(
   await answerInTime({
     deps,
     ack: args.ack,
-    client: args.client,
     view: args.view,
     teamId: job.origin.teamId,
     locale: s.locale,
@@ -168,7 +166,7 @@ async function nameEveryone(
       await forgetDraft(deps, s.viewId);
       return done;
     },
-    tellAlone: (reply) => tellUser(args.client, deps.logger, target, reply),
+    tellAlone: (reply) => deps.responder.tellUser(target, reply),
     notice: (replies) => buildNoticeModal(s.identity, s.locale, replies),
   });
 }
