@@ -154,3 +154,9 @@ export function errorFromResponse(input: {
 export function isRetryable(error: unknown): error is NoteTakerTransientError {
   return error instanceof NoteTakerTransientError;
 }
+
+/** A short label of how a request ended, for metrics. */
+export function outcomeOf(error: unknown): string {
+  if (error instanceof NoteTakerError) return error.code.replace(/^notetaker_/, "");
+  return "network";
+}

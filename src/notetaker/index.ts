@@ -1,11 +1,11 @@
-export {
-  NoteTakerClient,
-  type NoteTakerClientOptions,
-  type RelayAudioInput,
-  type SubmitAudioInput,
-  type SubmitDialogInput,
-  type Task,
-} from "./client.ts";
+export { NoteTakerClient } from "./client.ts";
+export type {
+  NoteTakerClientOptions,
+  RelayAudioInput,
+  SubmitAudioInput,
+  SubmitDialogInput,
+  Task,
+} from "./client-types.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
 export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";

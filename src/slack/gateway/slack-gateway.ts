@@ -19,12 +19,8 @@ import { splitNote } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
-import {
-  downloadSlackFile,
-  type OpenFile,
-  SlackDownloadError,
-  type SlackHosts,
-} from "./download-slack-file.ts";
+import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
+import type { OpenFile } from "./file-sink.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 import { StatusDrawer } from "./status-drawer.ts";
 import { StatusPainter } from "./status-painter.ts";
