@@ -1,118 +1,35 @@
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
 import { WebClient } from "@slack/web-api";
-import type { DestinationStream } from "pino";
-import type { Dispatcher } from "undici";
+import { defaultTempDir, openMedia } from "./app-media.ts";
+import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
-import type { HttpTimeouts } from "./http/http-timeouts.ts";
-import {
-  createJobs,
-  DiskFullWatch,
-  type Jobs,
-  type JobsOptions,
-  type MediaPort,
-  type StageObserver,
-  type StoreResetTimings,
-} from "./jobs/index.ts";
-import { createLogger, type Logger, toSlackLogger } from "./logger.ts";
-import { createPreparer, findMediaTools } from "./media/index.ts";
-import {
-  createPollSchedule,
-  NoteTakerClient,
-  type RetryPolicy,
-  watchApiKey,
-} from "./notetaker/index.ts";
-import { createAppReadiness, type ReadinessTuning } from "./observability/app-readiness.ts";
+import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
+import { createLogger, toSlackLogger } from "./logger.ts";
+import { createPollSchedule, NoteTakerClient, watchApiKey } from "./notetaker/index.ts";
+import { createAppReadiness } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
-import { type OpenFile, slackHostsOf } from "./slack/gateway/download-slack-file.ts";
+import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
-import {
-  createPendingStarts,
-  defaultJournalPath,
-  type PendingStartsOptions,
-} from "./slack/listeners/replay-pending.ts";
+import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
-import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
+import { SlackBudget } from "./slack/rate-budget/slack-budget.ts";
 import { createResponder } from "./slack/response-url.ts";
 import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
-import type { ReconnectBackoff } from "./slack/socket-connection.ts";
+import { SlackResponder } from "./slack/slack-responder.ts";
 import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
 import { createTokenWatch } from "./slack/token-watch.ts";
-import { openStore, type Store } from "./store/index.ts";
+import { openStore } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
+import { optional } from "./util/optional.ts";
 
-/** What tests and the process may swap in. */
-export interface AppDeps {
-  logDestination?: DestinationStream;
-  /** undici dispatcher for the Note Service and Slack file downloads. */
-  dispatcher?: Dispatcher;
-  /** Where recordings and DOCX files wait between steps. */
-  tempDir?: string;
-  noteTakerRetry?: RetryPolicy;
-  jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
-  /** HTTP server timeouts; tests shorten them rather than wait seconds. */
-  httpTimeouts?: Partial<HttpTimeouts>;
-  /**
-   * Waits between tries to reach Slack: at start-up while it cannot be reached, and Socket
-   * Mode's reconnections; tests shorten them.
-   */
-  socketBackoff?: Partial<ReconnectBackoff>;
-  /** Told of every stage change after the metrics are (benchmarks time the status message). */
-  onStageChange?: StageObserver;
-  /** Slack's rate budget: tests shorten its waits. */
-  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend">;
-  /** Opens a download's temp file: tests put a full disk behind it. */
-  openDownloadFile?: OpenFile;
-  /** Wraps the store once opened (tests make it fail for a while). */
-  wrapStore?: (store: Store) => Store;
-  /**
-   * The request journal (what the store could not record after Slack's ack): its file
-   * (default beside the store), the replay's waits, and how long a kept upload waits before
-   * its thread hears that it waits for the store. Tests shorten them.
-   */
-  journal?: Partial<Pick<PendingStartsOptions, "path" | "backoff" | "tellAfterMs">>;
-  /** Redis: the deadline of one store call (default 2 s); tests shorten it. */
-  storeTimeoutMs?: number;
-  /** The readiness checks' pace and the disk's floor; tests change them. */
-  readiness?: ReadinessTuning;
-  /** How a loss of the store's data is looked for and reported; tests shorten it. */
-  storeReset?: Partial<StoreResetTimings>;
-}
-
-export interface MeetingNotesApp {
-  readonly logger: Logger;
-  readonly store: Store;
-  readonly jobs: Jobs;
-  /** The temp folder's disk as downloads found it: full since when, if it is. */
-  readonly diskFull: DiskFullWatch;
-  /**
-   * Serves /healthz and /readyz, connects to Slack (for as long as Slack cannot be reached;
-   * rejects with a StartupError when it refuses a token), then receives and resumes every
-   * active job; resolves with the HTTP port.
-   */
-  start(): Promise<number>;
-  /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
-  readonly metricsPort: number | undefined;
-  /**
-   * Resolves once no Slack request is being handled and no job step is under way or due:
-   * whatever the bot does next waits for a timer or a request. Tests wait on it rather than
-   * sleep to show that something did not happen.
-   */
-  idle(): Promise<void>;
-  /**
-   * Stops taking work, lets Slack requests in hand finish (up to 10 s) and running steps
-   * reach a checkpoint, closes the store.
-   */
-  stop(): Promise<void>;
-}
+export type { AppDeps, MeetingNotesApp };
 
 /** How long a stop waits for listeners still handling requests. */
 const LISTENERS_STOP_MS = 10_000;
@@ -129,15 +46,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       config.slack.signingSecret,
       config.noteTaker.apiKey,
     ],
-    ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
+    ...optional("destination", deps.logDestination),
   });
   const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
-    ...(deps.storeTimeoutMs === undefined ? {} : { timeoutMs: deps.storeTimeoutMs }),
+    ...optional("timeoutMs", deps.storeTimeoutMs),
   });
   const store = deps.wrapStore?.(opened) ?? opened;
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
-  const dispatcher = deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher };
+  const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
@@ -145,7 +62,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     resultLinks: { allowHosts: config.noteTaker.resultLinkHosts },
     logger,
     ...dispatcher,
-    ...(deps.noteTakerRetry === undefined ? {} : { retryPolicy: deps.noteTakerRetry }),
+    ...optional("retryPolicy", deps.noteTakerRetry),
     onRequest: (operation, outcome) => {
       metrics.onNoteServiceRequest(operation, outcome);
       apiKey(operation, outcome);
@@ -204,7 +121,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onSlackError("listener", code ?? "failed");
       tokens.failed(code);
     },
-    ...(deps.socketBackoff === undefined ? {} : { socketBackoff: deps.socketBackoff }),
+    ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
   });
   socket = bolt.socket;
@@ -235,7 +152,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       tokens.failed(label);
     },
     diskFull,
-    ...(deps.openDownloadFile === undefined ? {} : { openDownloadFile: deps.openDownloadFile }),
+    ...optional("openDownloadFile", deps.openDownloadFile),
     // "Started 3 minutes ago" reads the job's times with the clock they were written with.
     now: () => store.now(),
   });
@@ -253,7 +170,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     storeReset: {
       port: new SlackStoreResetNotices(backgroundClient(true)),
-      ...(deps.storeReset === undefined ? {} : { timings: deps.storeReset }),
+      ...optional("timings", deps.storeReset),
     },
     onStageChange: (job, from, ms) => {
       metrics.onStageChange(job, from, ms);
@@ -272,6 +189,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     directory,
+    responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
     respond,
     logger,
@@ -280,13 +198,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     pending,
   };
   registerListeners(bolt.app, listenerDeps);
-  pending.bind(listenerDeps, client);
+  pending.bind(listenerDeps);
   const built = jobs;
   const serve = (routes: Route[]): HttpSurface =>
     createHttpSurface({
       routes,
       logger: logger.child({ name: "http" }),
-      ...(deps.httpTimeouts === undefined ? {} : { timeouts: deps.httpTimeouts }),
+      ...optional("timeouts", deps.httpTimeouts),
     });
   const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
   const separateMetrics = config.metricsPort !== undefined;
@@ -363,38 +281,4 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
 /** Socket Mode's readiness and metrics source: the connection, bound once Bolt is built. */
 function socketConnected(socket: () => { connected: boolean } | undefined) {
   return { socketConnected: () => socket()?.connected ?? false };
-}
-
-/** Temp files live next to the SQLite file (one volume to keep), else in the OS temp dir. */
-function defaultTempDir(storeUrl: string): string {
-  if (storeUrl.startsWith("sqlite://")) {
-    return join(dirname(resolve(storeUrl.slice("sqlite://".length))), "tmp");
-  }
-  return join(tmpdir(), "meeting-notes");
-}
-
-/**
- * FFmpeg, when installed: recordings the Note Service would refuse as they are get their
- * audio prepared. Without it the bot says so of those files only; everything else works.
- */
-async function openMedia(config: Config, logger: Logger): Promise<MediaPort | undefined> {
-  const tools = await findMediaTools(config.media);
-  if (tools === undefined) {
-    logger.warn(
-      { ffmpegPath: config.media.ffmpegPath ?? "ffmpeg" },
-      "FFmpeg not found: videos and recordings over 300 MB or in other formats are refused",
-    );
-    return undefined;
-  }
-  const { ffmpeg, ffprobe, version, addressSpace } = tools;
-  logger.info({ ffmpeg, ffprobe, version, memoryLimit: addressSpace?.bytes }, "FFmpeg found");
-  if (addressSpace === undefined) {
-    logger.warn("prlimit not found: FFmpeg runs without its memory limit (install util-linux)");
-  }
-  return createPreparer(tools, {
-    concurrency: config.media.concurrency,
-    timeoutMs: config.media.timeoutMs,
-    maxHours: config.media.maxHours,
-    logger: logger.child({ name: "media" }),
-  });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Store } from "../store/index.ts";
+import { optional } from "../util/optional.ts";
 import type { JobOptions } from "./job.ts";
 import type { Templates } from "./templates.ts";
 import type { WorkspaceData } from "./workspace-data.ts";
@@ -81,7 +82,7 @@ export function uploadOptions(settings: ChannelSettings, text: string | undefine
   const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
   return {
     ...(contextText === "" ? {} : { contextText }),
-    ...(settings.languageHint === undefined ? {} : { languageHint: settings.languageHint }),
-    ...(settings.templateId === undefined ? {} : { templateId: settings.templateId }),
+    ...optional("languageHint", settings.languageHint),
+    ...optional("templateId", settings.templateId),
   };
 }

@@ -1,3 +1,4 @@
+import { optional } from "../util/optional.ts";
 import { Admission, type AdmissionLimits, defaultAdmissionLimits, holdsSlot } from "./admission.ts";
 import { JobRepository } from "./job-repository.ts";
 import { JobService } from "./job-service.ts";
@@ -68,10 +69,10 @@ export function createJobs(options: JobsOptions) {
     logger,
     tempDir: options.tempDir,
     media: options.media,
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.failurePolicy === undefined ? {} : { failurePolicy: options.failurePolicy }),
+    ...optional("limits", options.limits),
+    ...optional("failurePolicy", options.failurePolicy),
     ...options.runner,
-    ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    ...optional("onStageChange", options.onStageChange),
   });
   const reset = new StoreResetWatch({
     store: options.store,
@@ -82,7 +83,7 @@ export function createJobs(options: JobsOptions) {
     port: options.storeReset?.port,
     logger,
     now,
-    ...(options.storeReset?.timings === undefined ? {} : { timings: options.storeReset.timings }),
+    ...optional("timings", options.storeReset?.timings),
   });
   const service = new JobService({
     repo,
@@ -97,7 +98,7 @@ export function createJobs(options: JobsOptions) {
       ? {}
       : { regenerateCooldownMs: options.regenerateCooldownMs }),
     now,
-    ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    ...optional("onStageChange", options.onStageChange),
   });
   return { repo, runner, service, reset };
 }

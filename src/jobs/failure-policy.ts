@@ -9,6 +9,8 @@ import {
   NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "../notetaker/index.ts";
+import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 import { isDiskFull } from "./disk-full.ts";
 import { GatewayError } from "./gateway.ts";
 import type { Failure, WaitReason } from "./job.ts";
@@ -45,8 +47,8 @@ export interface FailurePolicyOptions {
 
 export const defaultFailurePolicy: FailurePolicyOptions = {
   maxAttempts: 8,
-  baseDelayMs: 2_000,
-  maxDelayMs: 5 * 60_000,
+  baseDelayMs: BACKOFFS.jobStep.baseMs,
+  maxDelayMs: BACKOFFS.jobStep.maxMs,
 };
 
 /**
@@ -84,10 +86,12 @@ export function decideFailure(
     error instanceof NoteTakerTransientError || error instanceof GatewayError
       ? error.retryAfterMs
       : undefined;
-  const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempts);
-  const jitter = 1 + 0.2 * (options.random ?? Math.random)();
-  const delayMs = Math.round(Math.max(backoff * jitter, serverWait ?? 0));
-  return { kind: "retry_later", delayMs, ...(waiting === undefined ? {} : { waiting }) };
+  const { baseDelayMs: baseMs, maxDelayMs: maxMs } = options;
+  const backoff = { baseMs, maxMs, jitter: BACKOFFS.jobStep.jitter };
+  const delayMs = Math.round(
+    Math.max(backoffDelayMs(backoff, attempts, options.random), serverWait ?? 0),
+  );
+  return { kind: "retry_later", delayMs, ...optional("waiting", waiting) };
 }
 
 /**

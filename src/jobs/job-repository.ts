@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Store } from "../store/index.ts";
+import { optional } from "../util/optional.ts";
 import { moveOut, type Stored } from "./blobs.ts";
 import { isActive, type Job, storedJobSchema } from "./job.ts";
 import { withLease } from "./with-lease.ts";
@@ -38,7 +39,7 @@ export class JobRepository {
 
   /** The same repository over another view of the store (the job service's, say). */
   over(store: Store): JobRepository {
-    const onSeen = this.#onSeen === undefined ? {} : { onSeen: this.#onSeen };
+    const onSeen = optional("onSeen", this.#onSeen);
     return new JobRepository(store, {
       retentionMs: this.#retentionMs,
       logger: this.#logger,

@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "pino";
 import type { SpeakerMapEntry } from "../notetaker/index.ts";
-import type { Store } from "../store/index.ts";
-import type { Admission } from "./admission.ts";
-import { applyEvent, type StageObserver } from "./apply-event.ts";
+import { applyEvent } from "./apply-event.ts";
 import { loadStored } from "./blobs.ts";
 import {
   type ChannelSettings,
@@ -21,9 +18,9 @@ import {
   type SpeakerQuotes,
   speakerQuotesSchema,
 } from "./job.ts";
-import { channelIndex, type JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
+import { channelIndex, jobLeaseKey, userIndex } from "./job-repository.ts";
+import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
 import { ModalMemory } from "./modal-memory.ts";
-import type { JobRunner } from "./runner.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
 import { markStoreFailures } from "./store-unavailable.ts";
 import { type TemplateScope, Templates } from "./templates.ts";
@@ -34,40 +31,13 @@ import { WorkspaceData } from "./workspace-data.ts";
 /** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
 const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
+export type {
+  CommandRefusal,
+  CommandResult,
+  JobServiceOptions,
+  UploadResult,
+} from "./job-service-types.ts";
 export type { StartAttempt, StartResult } from "./start-jobs.ts";
-/** An upload's outcome: also `off` in a channel that turned automatic notes off. */
-export type UploadResult = StartResult | { status: "off" };
-
-/** Why a command on a job was not carried out. */
-export type CommandRefusal = "not_found" | "wrong_stage" | "busy" | "cooldown";
-export type CommandResult =
-  | { ok: true; job: Job }
-  | { ok: false; reason: CommandRefusal; retryInMs?: number };
-
-export interface JobServiceOptions {
-  repo: JobRepository;
-  store: Store;
-  admission: Admission;
-  runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
-  logger: Logger;
-  retentionMs: number;
-  /** How long a dedupe key lives: Slack retries events for minutes; a day is safe. */
-  dedupeTtlMs?: number;
-  /** The shortest time between two Regenerates of one job's notes (0: none). */
-  regenerateCooldownMs?: number;
-  now?: () => number;
-  newId?: () => string;
-  /** FFmpeg is installed: recordings the Note Service would refuse as they are are prepared. */
-  canPrepare?: boolean;
-  /** Told of every stage change a person's command makes (metrics). */
-  onStageChange?: StageObserver;
-  /**
-   * Whether an upload whose claim is new was started all the same — before the store lost
-   * its data (and its claims with it): see `StoreResetWatch.alreadyStarted`.
-   */
-  alreadyStarted?: (origin: Origin, source: SourceFile) => Promise<boolean>;
-}
-
 /**
  * What the Slack layer can ask of the job layer. Every change to a job runs under the job's
  * lease, like the runner's steps, so a button click never races a step in progress.

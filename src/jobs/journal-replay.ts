@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { BACKOFFS, type Backoff, backoffDelayMs } from "../util/backoff.ts";
 import type { JournalEntry, RequestJournal } from "./request-journal.ts";
 
 /**
@@ -19,13 +20,12 @@ export interface JournalReplayOptions<T extends JournalEntry> {
   waiting?: (entry: T) => Promise<T>;
   logger: Logger;
   /** The wait before the first pass after a request was kept, doubling up to `maxMs`. */
-  backoff?: { baseMs: number; maxMs: number };
+  backoff?: Backoff;
   /** An entry older than this is dropped (logged): the upload's claim has lapsed by then. */
   maxAgeMs?: number;
   now?: () => number;
 }
 
-const DEFAULT_BACKOFF = { baseMs: 1_000, maxMs: 10_000 };
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
@@ -37,7 +37,7 @@ const DAY_MS = 24 * 60 * 60_000;
 export class JournalReplay<T extends JournalEntry> {
   readonly #o: Required<Omit<JournalReplayOptions<T>, "backoff" | "waiting">> &
     Pick<JournalReplayOptions<T>, "waiting"> & {
-      backoff: { baseMs: number; maxMs: number };
+      backoff: Backoff;
     };
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -48,7 +48,7 @@ export class JournalReplay<T extends JournalEntry> {
 
   constructor(options: JournalReplayOptions<T>) {
     this.#o = {
-      backoff: DEFAULT_BACKOFF,
+      backoff: BACKOFFS.journalReplay,
       maxAgeMs: DAY_MS,
       now: Date.now,
       ...options,
@@ -82,8 +82,7 @@ export class JournalReplay<T extends JournalEntry> {
   }
 
   #delay(): number {
-    const { baseMs, maxMs } = this.#o.backoff;
-    return Math.min(maxMs, baseMs * 2 ** Math.max(0, this.#failures - 1));
+    return backoffDelayMs(this.#o.backoff, this.#failures - 1);
   }
 
   #schedule(ms: number): void {

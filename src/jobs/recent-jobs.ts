@@ -1,3 +1,4 @@
+import { optional } from "../util/optional.ts";
 import { isActive, type Job, type Origin } from "./job.ts";
 
 /** What a process remembers of a job it drove or saw: enough to tell its people it was lost. */
@@ -48,7 +49,7 @@ export class RecentJobs {
     this.#jobs.set(job.id, {
       id: job.id,
       origin: job.origin,
-      ...(job.statusTs === undefined ? {} : { statusTs: job.statusTs }),
+      ...optional("statusTs", job.statusTs),
       fileId: job.source.fileId,
       filename: job.source.filename,
       seenAt: this.#now(),

@@ -1,3 +1,4 @@
+import { optional } from "../util/optional.ts";
 import { decideFailure, type FailurePolicyOptions } from "./failure-policy.ts";
 import { type ActiveJob, isActive, type Job } from "./job.ts";
 import type { JobRepository } from "./job-repository.ts";
@@ -52,7 +53,7 @@ export async function afterFailedStep(
     const later = await ctx.commit(current, {
       type: "retry_later",
       wakeAt,
-      ...(waiting === undefined ? {} : { waiting }),
+      ...optional("waiting", waiting),
     });
     // The person sees why nothing moves (once per reason: an unchanged message is not drawn).
     return waiting === undefined ? later : ctx.showStatus(later, "stage");

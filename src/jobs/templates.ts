@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { checkTemplate, MAX_TEMPLATE_BYTES, safeFileName } from "../notetaker/index.ts";
+import { checkTemplate, MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import type { Store } from "../store/index.ts";
+import { safeFileName } from "../text/index.ts";
 import type { WorkspaceData } from "./workspace-data.ts";
 
 /** A stored DOCX template (from `file_input`, ≤ 10 MB). */

@@ -1,3 +1,4 @@
+import { optional } from "../util/optional.ts";
 import type { JobEvent, JobEventType } from "./events.ts";
 import {
   type ActiveJob,
@@ -78,7 +79,7 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
 
 function retryLater(job: ActiveJob, event: Extract<JobEvent, { type: "retry_later" }>): Job {
   const { waiting: _, ...rest } = job;
-  const waiting = event.waiting === undefined ? {} : { waiting: event.waiting };
+  const waiting = optional("waiting", event.waiting);
   return { ...rest, ...waiting, attempts: job.attempts + 1, wakeAt: event.wakeAt } as Job;
 }
 
@@ -112,7 +113,7 @@ function cancel(job: ActiveJob, by: string, now: number): Job {
 function retry(job: JobIn<"failed">, now: number): Job {
   const resumed = {
     ...job.resume,
-    ...(job.statusTs === undefined ? {} : { statusTs: job.statusTs }),
+    ...optional("statusTs", job.statusTs),
   };
   switch (resumed.stage) {
     case "downloading":
@@ -140,8 +141,8 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
     quotes: note.quotes,
     speakerMap: event.speakerMap ?? note.speakerMap,
     ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
-    ...(contextText === undefined ? {} : { contextText }),
-    ...(templateId === undefined ? {} : { templateId }),
+    ...optional("contextText", contextText),
+    ...optional("templateId", templateId),
   };
   // A refused canvas is asked for again: the admin may have allowed canvases since.
   const { canvasRefused: _, ...writing } = startWriting(

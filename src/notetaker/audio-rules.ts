@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { audioFormatOf, MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../recordings/index.ts";
+import { ISO_639_1_CODES } from "../text/index.ts";
 import { NoteTakerInputError } from "./errors.ts";
-import { ISO_639_1_CODES } from "./iso-639-1.ts";
 import { type SpeakerHint, speakerHintSchema } from "./schemas.ts";
 
 /** Checks a recording on disk against the API's rules; returns its size in bytes. */

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
 import type { FormDataLike } from "form-data-encoder";
-import { type Logger, pino } from "pino";
-import { type Dispatcher, getGlobalDispatcher } from "undici";
+import { pino } from "pino";
+import { getGlobalDispatcher } from "undici";
 import type { z } from "zod";
+import { safeFileName } from "../text/index.ts";
 import { type ApiTarget, callApi } from "./api-call.ts";
 import {
   checkAudioFile,
@@ -11,26 +12,21 @@ import {
   checkLanguageHint,
   checkSpeakerHints,
 } from "./audio-rules.ts";
-import type { RelayAudioInput, SubmitAudioInput, SubmitDialogInput, Task } from "./client-types.ts";
+import type {
+  NoteTakerClientOptions,
+  RelayAudioInput,
+  SubmitAudioInput,
+  SubmitDialogInput,
+  Task,
+} from "./client-types.ts";
 import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
-import { NoteTakerError, NoteTakerProtocolError } from "./errors.ts";
-import { safeFileName } from "./file-names.ts";
-import {
-  parseJsonOrUndefined,
-  type RetryContext,
-  realSleep,
-  type Sleep,
-  withRetries,
-} from "./http.ts";
+import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
+import { parseJsonOrUndefined, type RetryContext, realSleep, withRetries } from "./http.ts";
 import { buildForm, diskFile, encodeMultipart, FilePart, memoryFile } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
-import {
-  createResultLinkGuard,
-  type ResultLinkGuard,
-  type ResultLinkOptions,
-} from "./result-link-guard.ts";
+import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
-import { defaultRetryPolicy, type RetryPolicy } from "./retry-policy.ts";
+import { defaultRetryPolicy } from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,
@@ -41,37 +37,6 @@ import {
   pollResponseSchema,
   submitResponseSchema,
 } from "./schemas.ts";
-
-export type {
-  RelayAudioInput,
-  SubmitAudioInput,
-  SubmitDialogInput,
-  Task,
-} from "./client-types.ts";
-
-export interface NoteTakerClientOptions {
-  /** Including `/api/v1/third-party/note-taker`. */
-  baseUrl: string;
-  apiKey: string;
-  /** undici dispatcher for every request (a `MockAgent` in tests). */
-  dispatcher?: Dispatcher;
-  logger?: Logger;
-  retryPolicy?: RetryPolicy;
-  /** Time allowed for an answer's headers and body on ordinary calls. */
-  requestTimeoutMs?: number;
-  /** Time allowed for the answer to an audio upload once it is sent. */
-  uploadTimeoutMs?: number;
-  /** Result links: who may serve them (see result-link-guard.ts). */
-  resultLinks?: ResultLinkOptions;
-  /** Cap of the dialog file, which is held in memory; default 20 MiB. */
-  maxDialogBytes?: number;
-  /** Cap of the note's DOCX, streamed to disk; default 25 MiB. */
-  maxDocxBytes?: number;
-  /** How to wait between retries; tests record the waits instead of sleeping. */
-  sleep?: Sleep;
-  /** Told of every HTTP attempt and how it ended (metrics): "ok", "auth", "transient"… */
-  onRequest?: (operation: string, outcome: string) => void;
-}
 
 const MIB = 1024 * 1024;
 // A dialog of 20 MiB is tens of hours of speech; it is parsed and kept in memory, so the cap
@@ -319,12 +284,6 @@ export class NoteTakerClient {
     }
     return { status: "completed", result: result.data };
   }
-}
-
-/** A short label of how a request ended, for metrics. */
-function outcomeOf(error: unknown): string {
-  if (error instanceof NoteTakerError) return error.code.replace(/^notetaker_/, "");
-  return "network";
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

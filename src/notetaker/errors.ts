@@ -1,4 +1,5 @@
-import { isTransientStatus } from "./retry-policy.ts";
+import { isTransientStatus } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 
 /**
  * The errors of the Note Service client. Each class is one meaningful outcome; the job layer
@@ -143,7 +144,7 @@ export function errorFromResponse(input: {
   if (isTransientStatus(status)) {
     return new NoteTakerTransientError(message, {
       status,
-      ...(input.retryAfterMs === undefined ? {} : { retryAfterMs: input.retryAfterMs }),
+      ...optional("retryAfterMs", input.retryAfterMs),
     });
   }
   return new NoteTakerRefusedError(message, { status });
@@ -152,4 +153,10 @@ export function errorFromResponse(input: {
 /** Whether trying the same request again can help. */
 export function isRetryable(error: unknown): error is NoteTakerTransientError {
   return error instanceof NoteTakerTransientError;
+}
+
+/** A short label of how a request ended, for metrics. */
+export function outcomeOf(error: unknown): string {
+  if (error instanceof NoteTakerError) return error.code.replace(/^notetaker_/, "");
+  return "network";
 }

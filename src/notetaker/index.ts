@@ -1,20 +1,13 @@
-export {
-  NoteTakerClient,
-  type NoteTakerClientOptions,
-  type RelayAudioInput,
-  type SubmitAudioInput,
-  type SubmitDialogInput,
-  type Task,
-} from "./client.ts";
+export { NoteTakerClient } from "./client.ts";
+export type {
+  NoteTakerClientOptions,
+  RelayAudioInput,
+  SubmitAudioInput,
+  SubmitDialogInput,
+  Task,
+} from "./client-types.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
-export { safeFileName } from "./file-names.ts";
-export {
-  isBidiControl,
-  isInvisibleChar,
-  stripBidiControls,
-  stripInvisibleChars,
-} from "./invisible-chars.ts";
 export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";
 export {
   createPollSchedule,
@@ -25,7 +18,6 @@ export { normalizeProgress, type Progress } from "./progress.ts";
 export {
   defaultRetryPolicy,
   fastRetryPolicy,
-  isTransientStatus,
   type RetryPolicy,
 } from "./retry-policy.ts";
 export type {

@@ -2,7 +2,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { FormDataEncoder, type FormDataLike } from "form-data-encoder";
-import { safeFileName } from "./file-names.ts";
+import { safeFileName } from "../text/index.ts";
+import { optional } from "../util/optional.ts";
 
 /** A multipart body ready for `undici.request`: headers with a known length, a stream body. */
 export interface MultipartBody {
@@ -109,7 +110,7 @@ export function encodeMultipart(form: FormDataLike): MultipartBody {
   return {
     headers: {
       "content-type": encoder.contentType,
-      ...(encoder.contentLength === undefined ? {} : { "content-length": encoder.contentLength }),
+      ...optional("content-length", encoder.contentLength),
     },
     body,
   };

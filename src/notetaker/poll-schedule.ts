@@ -1,3 +1,6 @@
+import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
+
 /**
  * How long to wait before each poll of a task: 2 s first, doubling, capped at 15 s, with a
  * little jitter (the practice the service's provider shows; the numbers are configurable).
@@ -17,14 +20,11 @@ export interface PollSchedule {
 
 /** Builds a poll schedule from the configured bounds. */
 export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
-  const jitter = options.jitter ?? 0.1;
-  const random = options.random ?? Math.random;
-  return {
-    delayMs(attempt) {
-      const exponent = Math.min(Math.max(0, attempt), 30);
-      const base = Math.min(options.maxMs, options.initialMs * 2 ** exponent);
-      const spread = base * jitter * (2 * random() - 1);
-      return Math.max(0, Math.min(options.maxMs, Math.round(base + spread)));
-    },
+  const backoff = {
+    ...BACKOFFS.notePoll,
+    baseMs: options.initialMs,
+    maxMs: options.maxMs,
+    ...optional("jitter", options.jitter),
   };
+  return { delayMs: (attempt) => backoffDelayMs(backoff, attempt, options.random) };
 }

@@ -2,6 +2,8 @@ import { createWriteStream } from "node:fs";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, request } from "undici";
+import { isTransientStatus } from "../util/backoff.ts";
+import { optional } from "../util/optional.ts";
 import {
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
@@ -10,7 +12,7 @@ import {
 } from "./errors.ts";
 import { readTextCapped } from "./http.ts";
 import type { ResultLinkGuard } from "./result-link-guard.ts";
-import { isTransientStatus, parseRetryAfter } from "./retry-policy.ts";
+import { parseRetryAfter } from "./retry-policy.ts";
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -95,7 +97,7 @@ export async function checkDeclaredLength(
 
 function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
   const ms = parseRetryAfter(header);
-  return ms === undefined ? {} : { retryAfterMs: ms };
+  return optional("retryAfterMs", ms);
 }
 
 /** Streams a body to disk with a size cap, then checks it looks like a DOCX (a zip file). */

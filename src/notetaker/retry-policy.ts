@@ -1,3 +1,5 @@
+import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+
 /**
  * When and how long to wait before trying a failed request again. One place for the rule:
  * only transient failures (408, 429, 5xx, network errors, timeouts) are retried, never a
@@ -17,17 +19,17 @@ export interface RetryPolicy {
 /** Production: 4 retries over roughly 0.5 + 1 + 2 + 4 s, honouring `Retry-After` up to a minute. */
 export const defaultRetryPolicy: RetryPolicy = {
   retries: 4,
-  minDelayMs: 500,
-  maxDelayMs: 8_000,
+  minDelayMs: BACKOFFS.noteServiceRequest.baseMs,
+  maxDelayMs: BACKOFFS.noteServiceRequest.maxMs,
   maxRetryAfterMs: 60_000,
-  jitter: 0.2,
+  jitter: BACKOFFS.noteServiceRequest.jitter,
 };
 
 /** Tests: same logic, millisecond waits. */
 export const fastRetryPolicy: RetryPolicy = {
   retries: 3,
-  minDelayMs: 1,
-  maxDelayMs: 5,
+  minDelayMs: BACKOFFS.fast.baseMs,
+  maxDelayMs: BACKOFFS.fast.maxMs,
   maxRetryAfterMs: 2_000,
   jitter: 0,
 };
@@ -43,8 +45,8 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number {
   if (retryAfterMs !== undefined) return retryAfterMs;
-  const base = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** attempt);
-  return Math.round(base * (1 + policy.jitter * random()));
+  const { minDelayMs: baseMs, maxDelayMs: maxMs, jitter } = policy;
+  return backoffDelayMs({ baseMs, maxMs, jitter }, attempt, random);
 }
 
 /** Reads `Retry-After` as seconds or as an HTTP date; undefined when absent or unreadable. */
@@ -58,13 +60,4 @@ export function parseRetryAfter(
   if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/**
- * Whether an HTTP status says "try again later": 408 (the server gave up waiting), 429 (too
- * many requests) and 5xx. The one rule for the Note Service's API, its result links and
- * Slack's file downloads.
- */
-export function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
 }

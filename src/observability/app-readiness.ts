@@ -5,6 +5,7 @@ import { slackAuthProbe } from "../slack/auth-probe.ts";
 import { platformErrorOf } from "../slack/gateway/slack-errors.ts";
 import type { TokenWatch } from "../slack/token-watch.ts";
 import type { Store } from "../store/index.ts";
+import { optional } from "../util/optional.ts";
 import {
   createReadiness,
   DEFAULT_READINESS_TIMINGS,
@@ -64,12 +65,12 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
         },
       ),
     diskHasRoom: diskRoomProbe(o.tempDir, {
-      ...(o.diskFullSince === undefined ? {} : { fullSince: o.diskFullSince }),
+      ...optional("fullSince", o.diskFullSince),
       ...o.tuning?.disk,
     }),
     storeResetAt: o.storeResetAt,
     logger,
     timings,
-    ...(o.socketConnected === undefined ? {} : { socketConnected: o.socketConnected }),
+    ...optional("socketConnected", o.socketConnected),
   });
 }

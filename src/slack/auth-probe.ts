@@ -1,4 +1,5 @@
 import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import { optional } from "../util/optional.ts";
 
 /** Where `auth.test` is asked, with which token, within how long. */
 export interface SlackAuthProbeOptions {
@@ -22,7 +23,7 @@ export function slackAuthProbe(options: SlackAuthProbeOptions): () => Promise<vo
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...optional("logger", options.logger),
   });
   return async () => {
     try {

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { type Logger, quiet, toSlackLogger } from "../logger.ts";
 import { StartupError } from "../startup-error.ts";
+import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 import { slackAuthProbe } from "./auth-probe.ts";
 import type { BoltApp } from "./create-bolt-app.ts";
 import {
@@ -26,8 +27,6 @@ export interface ConnectSlackOptions {
   signal: AbortSignal;
 }
 
-const DEFAULT_BACKOFF: ReconnectBackoff = { baseMs: 1_000, maxMs: 30_000 };
-
 /**
  * Connects to Slack at start-up, for as long as it takes: a token Slack refuses stops the
  * start with a {@link StartupError} naming the variable; Slack out of reach (DNS, a refused
@@ -37,7 +36,7 @@ const DEFAULT_BACKOFF: ReconnectBackoff = { baseMs: 1_000, maxMs: 30_000 };
  */
 export async function connectSlack(options: ConnectSlackOptions): Promise<boolean> {
   const { logger, signal } = options;
-  const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+  const backoff: ReconnectBackoff = { ...BACKOFFS.slackReconnect, ...options.backoff };
   let warned = false;
   const tryUntilAnswered = async (
     attempt: () => Promise<unknown>,
@@ -57,7 +56,7 @@ export async function connectSlack(options: ConnectSlackOptions): Promise<boolea
           `Slack cannot be reached (${trouble.reason}): trying again, at least every ${Math.round(backoff.maxMs / 1000)} s; /readyz answers 503 meanwhile`,
         );
       }
-      await pause(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (tries - 1)), signal);
+      await pause(backoffDelayMs(backoff, tries - 1), signal);
     }
     return false;
   };

@@ -23,6 +23,7 @@ import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
+import { optional } from "../util/optional.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
@@ -111,8 +112,10 @@ export interface BoltApp {
  * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
  * Bolt runs no HTTP server of its own in either mode: Socket Mode gets no custom routes
  * (so it starts none), and the HTTP receiver is never started — its request listener is
- * handed out behind {@link guardRequests} as `slackRoute`. Bolt still checks the signature
- * a second time: one HMAC of a few kB, and Bolt's listener stays safe on its own.
+ * handed out behind {@link guardRequests} as `slackRoute`, which alone checks each request's
+ * signature (headers and size before the body is read, then the HMAC and replay): Bolt's
+ * own check is off (`signatureVerification: false`, an HTTPReceiver option) and Bolt is
+ * given no signing secret, so its listener is reachable only through the guard.
  */
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
@@ -124,7 +127,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     slackApiUrl: config.slack.apiUrl,
     retryConfig: options.retryConfig ?? defaultSlackRetry,
     rejectRateLimitedCalls: true,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...optional("fetch", options.fetch),
   };
   const appToken = config.slack.appToken;
   const receiver =
@@ -139,7 +142,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
           processEventErrorHandler: ackUnprocessable(options.logger),
         })
       : new HTTPReceiver({
-          signingSecret: config.slack.signingSecret ?? "",
+          // The guard verified the request, once (see slackRoute).
+          signatureVerification: false,
+          signingSecret: "",
           endpoints: "/slack/events",
           logger,
           processEventErrorHandler: answerProcessingError(options.logger),
@@ -184,7 +189,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const socket = createSocketConnection({
     client: receiver.client,
     logger: options.logger.child({ name: "socket-mode" }),
-    ...(options.socketBackoff === undefined ? {} : { backoff: options.socketBackoff }),
+    ...optional("backoff", options.socketBackoff),
     ...(options.onSocketReconnected === undefined
       ? {}
       : { onReconnected: options.onSocketReconnected }),

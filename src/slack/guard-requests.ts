@@ -52,7 +52,10 @@ const UNREAD: Record<"too_large" | "busy" | "aborted", Verdict> = {
  * 6. the body, as Bolt will parse it, is an object, else 400 (Bolt 5.1 reads `ssl_check` off
  *    a `null` outside any try: such a request would never be answered).
  * Refusals close the connection, so a body that was not read is not drained either. The body
- * goes to Bolt as `rawBody`, which Bolt uses instead of reading the request again.
+ * goes to Bolt as `rawBody`, which Bolt uses instead of reading the request again. This is
+ * the one signature check: Bolt's own is turned off (`createBoltApp`), since the guard must
+ * run before the body is read and must remember signatures across replicas, which Bolt's
+ * does neither.
  */
 export function guardRequests(listener: RequestListener, options: GuardOptions): RequestListener {
   const now = options.now ?? Date.now;

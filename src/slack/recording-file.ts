@@ -1,8 +1,8 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import type { SourceFile } from "../jobs/index.ts";
-import { safeFileName } from "../notetaker/index.ts";
 import { audioFormatOf, declaredAudioFormat, describesMedia } from "../recordings/index.ts";
+import { safeFileName } from "../text/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
 export const slackFileSchema = z.looseObject({

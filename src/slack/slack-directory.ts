@@ -1,8 +1,11 @@
 import type { WebClient } from "@slack/web-api";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
+import { optional } from "../util/optional.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
+import { MemberWalk } from "./member-walk.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 import { cleanName } from "./views/name-rules.ts";
 
@@ -18,8 +21,8 @@ export interface UserInfo {
   known: boolean;
 }
 
-/** Names and locales change nothing: they are kept ten minutes. */
-const CACHE_MS = 10 * 60_000;
+/** Names and locales decide nothing: kept ten minutes. No decision reads this cache. */
+export const USER_CACHE_TTL_MS = 10 * 60_000;
 /** People kept at most; past it, the one unused the longest goes. */
 export const MAX_CACHED_USERS = 5_000;
 /** Members read per channel at most: a bigger channel is not listed whole. */
@@ -47,8 +50,7 @@ export class SlackDirectory {
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #budgetMs: number;
-  /** Least recently used first: a Map keeps insertion order, and a hit is moved last. */
-  readonly #users = new Map<string, { info: UserInfo; at: number }>();
+  readonly #users: LRUCache<string, UserInfo>;
   /** `users.info` calls under way: asking twice at once makes one request. */
   readonly #asking = new Map<string, Promise<UserInfo>>();
   /** Member listings under way, by conversation: checks arriving meanwhile share one. */
@@ -65,7 +67,17 @@ export class SlackDirectory {
     dispatcher?: Dispatcher;
     /** {@link DECISION_BUDGET_MS} unless a test shortens it. */
     decisionBudgetMs?: number;
+    /** The clock the cache's ten minutes are counted on (tests move it). */
+    now?: () => number;
   }) {
+    const now = options.now;
+    this.#users = new LRUCache<string, UserInfo>({
+      max: MAX_CACHED_USERS,
+      ttl: USER_CACHE_TTL_MS,
+      // Each read asks the clock (the default keeps one reading for 1 ms, with a timer).
+      ttlResolution: 0,
+      ...optional("perf", now === undefined ? undefined : { now }),
+    });
     this.#client = options.client;
     this.#slackHosts = options.slackHosts;
     this.#token = options.botToken;
@@ -91,12 +103,8 @@ export class SlackDirectory {
   }
 
   /** The member as cached by an earlier look-up, without asking Slack. */
-  cachedUser(userId: string, maxAgeMs = CACHE_MS): UserInfo | undefined {
-    const cached = this.#users.get(userId);
-    if (cached === undefined || Date.now() - cached.at >= maxAgeMs) return undefined;
-    this.#users.delete(userId);
-    this.#users.set(userId, cached);
-    return cached.info;
+  cachedUser(userId: string): UserInfo | undefined {
+    return this.#users.get(userId);
   }
 
   #ask(userId: string): Promise<UserInfo> {
@@ -126,10 +134,7 @@ export class SlackDirectory {
         isGuest: user?.is_restricted === true || user?.is_ultra_restricted === true,
         known: user !== undefined && user.deleted !== true,
       };
-      this.#users.delete(userId);
-      this.#users.set(userId, { info, at: Date.now() });
-      const oldest = this.#users.keys().next();
-      if (this.#users.size > MAX_CACHED_USERS && !oldest.done) this.#users.delete(oldest.value);
+      this.#users.set(userId, info);
       return info;
     } catch (error) {
       this.#logger.warn({ err: error, userId }, "users.info failed; using the id");
@@ -166,7 +171,7 @@ export class SlackDirectory {
         const result = await this.#client.conversations.members({
           channel: channelId,
           limit: MEMBER_PAGE,
-          ...(cursor === undefined ? {} : { cursor }),
+          ...optional("cursor", cursor),
         });
         cursor = result.response_metadata?.next_cursor || undefined;
         // Everyone waiting found, or the whole list read: what is not in it is out.
@@ -211,6 +216,47 @@ export class SlackDirectory {
     }
   }
 
+  /** The text of the message at `ts` (`conversations.replies`); undefined when unreadable. */
+  async messageText(channel: string, ts: string): Promise<string | undefined> {
+    try {
+      const result = await this.#client.conversations.replies({
+        channel,
+        ts,
+        limit: 1,
+        inclusive: true,
+      });
+      return result.messages?.find((m) => m.ts === ts)?.text;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The files of the channel's last 100 messages, newest first, as Slack describes them
+   * (validated); none when the bot cannot read the channel's history.
+   */
+  async recentFiles(channel: string): Promise<SlackFile[]> {
+    try {
+      const history = await this.#client.conversations.history({ channel, limit: 100 });
+      return (history.messages ?? []).flatMap((message) =>
+        (message.files ?? []).flatMap((raw) => {
+          const file = slackFileSchema.safeParse(raw);
+          return file.success ? [file.data] : [];
+        }),
+      );
+    } catch {
+      return [];
+    }
+  }
+
+  /** A link to the message at `ts` (`chat.getPermalink`); undefined when Slack has none. */
+  async permalink(channel: string, ts: string): Promise<string | undefined> {
+    return this.#client.chat.getPermalink({ channel, message_ts: ts }).then(
+      (r) => r.permalink,
+      () => undefined,
+    );
+  }
+
   /**
    * Downloads a small file (a DOCX template, at most 10 MB) into memory, by the same guarded
    * download as recordings (Slack's hosts only, https, the token nowhere else), stopping at
@@ -227,7 +273,7 @@ export class SlackDirectory {
         token: this.#token,
         hosts: this.#slackHosts,
         maxBytes: MAX_TEMPLATE_BYTES,
-        ...(this.#dispatcher === undefined ? {} : { dispatcher: this.#dispatcher }),
+        ...optional("dispatcher", this.#dispatcher),
       });
       return { filename: file.name ?? `${file.id}.docx`, data };
     } catch (error) {
@@ -250,50 +296,4 @@ function withinBudget<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T
     timer.unref();
   });
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
-}
-
-/**
- * One listing of a conversation's members, page by page, and the checks waiting on it:
- * each hears `true` as soon as its person shows up, or the listing's end answer. Once over
- * (everyone found, list read, failed), it takes no one new: a later check lists afresh.
- */
-class MemberWalk {
-  readonly #seen = new Set<string>();
-  readonly #waiting = new Map<string, ((member: boolean | undefined) => void)[]>();
-  readonly #onOver: () => void;
-  #over = false;
-
-  constructor(onOver: () => void) {
-    this.#onOver = onOver;
-  }
-
-  get over(): boolean {
-    return this.#over;
-  }
-
-  ask(userId: string): Promise<boolean | undefined> {
-    if (this.#seen.has(userId)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      this.#waiting.set(userId, [...(this.#waiting.get(userId) ?? []), resolve]);
-    });
-  }
-
-  /** Reads one page; true when no check is left waiting. */
-  take(members: readonly string[]): boolean {
-    for (const id of members) {
-      this.#seen.add(id);
-      for (const resolve of this.#waiting.get(id) ?? []) resolve(true);
-      this.#waiting.delete(id);
-    }
-    return this.#waiting.size === 0;
-  }
-
-  /** Over: every check still waiting hears `member` (false: not in the list read whole). */
-  end(member: false | undefined): void {
-    if (this.#over) return;
-    this.#over = true;
-    this.#onOver();
-    for (const waiting of this.#waiting.values()) for (const resolve of waiting) resolve(member);
-    this.#waiting.clear();
-  }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { BACKOFFS, type Backoff, backoffDelayMs } from "../util/backoff.ts";
 import { appTokenRefusedNow, troubleOf } from "./slack-troubles.ts";
 
 /** What of Bolt's Socket Mode client (`SocketModeReceiver.client`) the connection uses. */
@@ -10,13 +11,11 @@ export interface SocketClient {
   on(event: "connected" | "disconnected", listener: () => void): unknown;
 }
 
-/** Waits between reconnection attempts: none before the first, then doubling to a cap. */
-export interface ReconnectBackoff {
-  /** The wait before the second attempt; default 1 s. */
-  baseMs: number;
-  /** The longest wait; default 30 s. */
-  maxMs: number;
-}
+/**
+ * Waits between reconnection attempts: none before the first, then from `baseMs` (default
+ * 1 s) doubling to `maxMs` (default 30 s).
+ */
+export type ReconnectBackoff = Backoff;
 
 export interface SocketConnectionOptions {
   client: SocketClient;
@@ -52,7 +51,7 @@ export interface SocketConnection {
  */
 export function createSocketConnection(options: SocketConnectionOptions): SocketConnection {
   const { client, logger } = options;
-  const backoff: ReconnectBackoff = { baseMs: 1_000, maxMs: 30_000, ...options.backoff };
+  const backoff: ReconnectBackoff = { ...BACKOFFS.slackReconnect, ...options.backoff };
   let state: "idle" | "connected" | "reconnecting" | "stopped" = "idle";
   let wake: (() => void) | undefined;
   let reconnecting: Promise<void> | undefined;
@@ -84,7 +83,7 @@ export function createSocketConnection(options: SocketConnectionOptions): Socket
   let toldRefused = false;
   const reconnect = async (): Promise<void> => {
     for (let attempt = 1; state === "reconnecting"; attempt += 1) {
-      await pause(attempt === 1 ? 0 : Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 2)));
+      await pause(attempt === 1 ? 0 : backoffDelayMs(backoff, attempt - 2));
       if (state !== "reconnecting") return;
       try {
         await client.start();

@@ -1,5 +1,6 @@
 import { createClient } from "@keyv/redis";
 import type { Logger } from "pino";
+import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient, RedisStore } from "./redis-store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
@@ -22,7 +23,7 @@ export interface RedisStoreOptions {
  * app without a restart. The cap stays low so a `close()` during an outage exits soon.
  */
 function reconnectDelay(retries: number): number {
-  return Math.min(100 * 2 ** retries, 1000) + Math.floor(Math.random() * 100);
+  return backoffDelayMs(BACKOFFS.redisReconnect, retries);
 }
 
 /**

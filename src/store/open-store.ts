@@ -1,3 +1,4 @@
+import { optional } from "../util/optional.ts";
 import { openMemoryStore } from "./memory-store.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
 import type { OpenStoreOptions, Store } from "./store.ts";
@@ -16,7 +17,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const common =
     options.logger === undefined ? { keyPrefix } : { keyPrefix, logger: options.logger };
-  const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  const timeout = optional("timeoutMs", options.timeoutMs);
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case "sqlite": {

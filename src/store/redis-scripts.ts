@@ -1,3 +1,5 @@
+import type { DueClaim } from "./store.ts";
+
 /**
  * Lua scripts for the Redis store. Redis runs a script atomically, which is what turns
  * "check the token, then act" into one step no other replica can slip between.
@@ -78,6 +80,16 @@ end
 local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
 out[#out + 1] = first[2] or ""
 return out`;
+
+/** {@link CLAIM_DUE}'s reply: the jobs claimed with their lease tokens, and the next due time. */
+export function parseClaimDue(reply: string[]): { claimed: DueClaim[]; next: number | undefined } {
+  const claimed: DueClaim[] = [];
+  for (let i = 0; i + 1 < reply.length; i += 2) {
+    claimed.push({ jobId: reply[i] as string, token: reply[i + 1] as string });
+  }
+  const last = reply.at(-1);
+  return { claimed, next: last === undefined || last === "" ? undefined : Number(last) };
+}
 
 /**
  * KEYS[1] a process's heartbeat key; ARGV[1] its lifetime (ms) → Redis's clock (TIME:

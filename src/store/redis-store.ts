@@ -1,60 +1,44 @@
-import { randomUUID } from "node:crypto";
-import KeyvRedis, { type createClient } from "@keyv/redis";
+import KeyvRedis from "@keyv/redis";
 import type Keyv from "keyv";
 import { CallDeadline } from "./call-deadline.ts";
 import { createJsonKeyv } from "./json-keyv.ts";
-import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
+import {
+  closeRedisClient,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  type RedisClient,
+  RedisEpoch,
+  RedisLeases,
+  type RedisStoreInit,
+  type RunCall,
+  scanKeys,
+} from "./redis-client.ts";
+import { RedisProcess } from "./redis-process.ts";
 import {
   CLAIM_DUE,
   PUSH_INDEX,
-  RELEASE_LEASE,
+  parseClaimDue,
   REMOVE_ACTIVE,
-  RENEW_LEASE,
   SET_ACTIVE_STAGE,
 } from "./redis-scripts.ts";
 import {
   checkTtl,
-  type DueClaim,
   type EpochCheck,
   INDEX_LIMIT,
   type Namespace,
   type Store,
   StoreClosedError,
-  StoreError,
 } from "./store.ts";
-import { withTimeout } from "./with-timeout.ts";
 
-export type RedisClient = ReturnType<typeof createClient>;
+export { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient, type RedisStoreInit };
 
 /** `ping()` answers within this, whatever the deadline of other calls. */
 const PING_TIMEOUT_MS = 1000;
-/** The default deadline of one store call. */
-export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
-
-/**
- * Options of {@link RedisStore}: the key prefix, who this process is (see `RedisProcess`),
- * and the deadline of one call (default {@link DEFAULT_REDIS_TIMEOUT_MS}).
- */
-export type RedisStoreInit = RedisProcessOptions & { timeoutMs?: number };
 
 /**
  * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
  * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
  * Its clock is Redis's, and a restarted replica frees its dead process's leases at once
- * (`RedisProcess`).
- *
- * Every call has a deadline (`timeoutMs`), kept by a timer of its own around the call:
- * node-redis's per-command timeout stops counting once a command is written to the socket,
- * so a Redis that accepts connections but does not answer (paused, swapping, a hung host)
- * would otherwise hold every caller — and every Slack request behind it — forever. While
- * Redis is unreachable the client rejects at once (`disableOfflineQueue`: no queue waiting
- * for a reconnect that may never come) and reconnects in the background.
- *
- * A call past its deadline stays on the connection: measured against a paused
- * redis-server, the same socket answers every queued command, in order, the moment Redis
- * resumes, so no fresh connection is needed — but a write that timed out may still take
- * effect then. Meanwhile new calls are refused unsent (fail fast; fewer late writes); a
- * connection that breaks rejects what it held and the client reconnects.
+ * (`RedisProcess`). Every call has a deadline of its own (see `RunCall`).
  */
 export class RedisStore implements Store {
   readonly kind = "redis";
@@ -64,8 +48,9 @@ export class RedisStore implements Store {
   readonly #deadline: CallDeadline;
   readonly #blobTimeoutMs: number;
   readonly #process: RedisProcess;
-  /** The epoch this process last saw in the store (see `checkEpoch`). */
-  #epoch: string | undefined;
+  readonly #epoch: RedisEpoch;
+  readonly #leases: RedisLeases;
+  readonly #call: RunCall = (command, call, timeoutMs) => this.#run(command, call, timeoutMs);
   #closed = false;
 
   constructor(client: RedisClient, options: RedisStoreInit) {
@@ -81,6 +66,8 @@ export class RedisStore implements Store {
       options,
     );
     this.#process.start();
+    this.#epoch = new RedisEpoch(client, `${this.#prefix}:epoch`, this.#call);
+    this.#leases = new RedisLeases(client, `${this.#prefix}:lease:`, this.#call, this.#process);
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -124,17 +111,8 @@ export class RedisStore implements Store {
    */
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
     const start = this.#key(ns, "").length;
-    const match = `${this.#key(ns, prefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
-    const keys: string[] = [];
-    let cursor = "0";
-    do {
-      const reply = await this.#run("SCAN", () =>
-        this.#client.scan(cursor, { MATCH: match, COUNT: 1000 }),
-      );
-      cursor = String(reply.cursor);
-      keys.push(...reply.keys.map((key) => String(key).slice(start)));
-    } while (cursor !== "0");
-    return keys;
+    const keys = await scanKeys(this.#client, this.#call, this.#key(ns, prefix));
+    return keys.map((key) => key.slice(start));
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
@@ -158,33 +136,16 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#client.del(`${this.#prefix}:claim:${key}`));
   }
 
-  async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
-    const ttl = checkTtl(ttlMs);
-    const token = this.#process.newToken();
-    const reply = await this.#run("SET NX", () =>
-      this.#client.set(this.#leaseKey(key), token, {
-        condition: "NX",
-        expiration: { type: "PX", value: ttl },
-      }),
-    );
-    return reply === "OK" ? token : undefined;
+  acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
+    return this.#leases.acquire(key, ttlMs);
   }
 
-  async renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
-    const ttl = checkTtl(ttlMs);
-    const reply = await this.#run("EVAL renew", () =>
-      this.#client.eval(RENEW_LEASE, {
-        keys: [this.#leaseKey(key)],
-        arguments: [token, String(ttl)],
-      }),
-    );
-    return reply === 1;
+  renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
+    return this.#leases.renew(key, token, ttlMs);
   }
 
-  async releaseLease(key: string, token: string): Promise<void> {
-    await this.#run("EVAL release", () =>
-      this.#client.eval(RELEASE_LEASE, { keys: [this.#leaseKey(key)], arguments: [token] }),
-    );
+  releaseLease(key: string, token: string): Promise<void> {
+    return this.#leases.release(key, token);
   }
 
   async addActive(jobId: string, stage: string): Promise<void> {
@@ -239,7 +200,7 @@ export class RedisStore implements Store {
   async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
     const now = await this.#process.onRedisClock(time);
-    const [dueKey, leaseKeyPrefix] = [this.#dueKey(), this.#leaseKey(leasePrefix)];
+    const [dueKey, leaseKeyPrefix] = [this.#dueKey(), this.#leases.keyOf(leasePrefix)];
     await this.#process.reclaimOwnLeases({ now, dueKey, leaseKeyPrefix, ttlMs: ttl });
     const reply = (await this.#run("EVAL claim-due", () =>
       this.#client.eval(CLAIM_DUE, {
@@ -248,17 +209,12 @@ export class RedisStore implements Store {
           String(Math.floor(now)),
           String(Math.max(0, Math.floor(limit))),
           String(ttl),
-          this.#leaseKey(leasePrefix),
+          this.#leases.keyOf(leasePrefix),
           `${this.#process.newToken()}:`,
         ],
       }),
     )) as string[];
-    const claimed: DueClaim[] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      claimed.push({ jobId: reply[i] as string, token: reply[i + 1] as string });
-    }
-    const last = reply.at(-1);
-    return { claimed, next: last === undefined || last === "" ? undefined : Number(last) };
+    return parseClaimDue(reply);
   }
 
   async addMember(set: string, member: string): Promise<void> {
@@ -312,43 +268,15 @@ export class RedisStore implements Store {
     }
   }
 
-  /**
-   * The epoch lives under `<prefix>:epoch`, without a TTL: Redis evicts no such key under
-   * the `volatile-*` policies (an `allkeys-*` policy could, and would be reported as a loss).
-   */
-  async checkEpoch(): Promise<EpochCheck> {
-    const key = `${this.#prefix}:epoch`;
-    const seen = this.#epoch;
-    if (seen !== undefined) {
-      const current = await this.#run("GET epoch", () => this.#client.get(key));
-      if (current === seen) return "same";
-    }
-    // First check, or the data is gone: write a new epoch unless another replica just did.
-    const mine = randomUUID();
-    const set = await this.#run("SET NX epoch", () =>
-      this.#client.set(key, mine, { condition: "NX" }),
-    );
-    const adopted = set === "OK" ? mine : await this.#run("GET epoch", () => this.#client.get(key));
-    if (typeof adopted !== "string") throw new StoreError("Redis epoch vanished as it was read");
-    this.#epoch = adopted;
-    return seen === undefined ? "same" : "reset";
+  checkEpoch(): Promise<EpochCheck> {
+    return this.#epoch.check();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#process.stop();
-    if (!this.#client.isOpen) return;
-    if (!this.#client.isReady) {
-      // Reconnecting: nothing can be flushed, and `close()` would wait for replies forever.
-      this.#client.destroy();
-      return;
-    }
-    // `close()` lets sent commands get their replies; a Redis that stops answering midway
-    // must not hold up shutdown, hence the bound and the forced fallback.
-    await withTimeout(this.#client.close(), 2000, "Redis close timed out").catch(() => {
-      if (this.#client.isOpen) this.#client.destroy();
-    });
+    await closeRedisClient(this.#client);
   }
 
   #key(ns: Namespace, key: string): string {
@@ -357,10 +285,6 @@ export class RedisStore implements Store {
 
   #dueKey(): string {
     return `${this.#prefix}:due`;
-  }
-
-  #leaseKey(key: string): string {
-    return `${this.#prefix}:lease:${key}`;
   }
 
   #indexKey(index: string): string {

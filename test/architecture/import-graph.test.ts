@@ -110,4 +110,82 @@ describe("src/ import graph", () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it("keeps the generic helpers (src/text, src/util) free of every other folder of src/", () => {
+    const offending: string[] = [];
+    for (const [file, { local, packages }] of graph) {
+      const layer = file.split("/")[1];
+      if (layer !== "text" && layer !== "util") continue;
+      const outside = local.filter((l) => !l.startsWith(join("src", layer)));
+      for (const target of outside) offending.push(`${file} → ${target}`);
+      if (packages.some((p) => p.startsWith("@slack/"))) offending.push(`${file} → Slack`);
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("lets slack/ take from notetaker/ only the Note Service's own rules: types, errors, limits", () => {
+    const offending: string[] = [];
+    for (const file of graph.keys()) {
+      if (file.split("/")[1] !== "slack") continue;
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const name of notetakerValues(text)) {
+        if (!NOTE_SERVICE_RULE.test(name)) offending.push(`${file}: ${name}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("lets listeners reach Slack only through the directory and the responder", () => {
+    const offending: string[] = [];
+    for (const file of graph.keys()) {
+      if (!file.startsWith(join("src", "slack", "listeners"))) continue;
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const call of rawSlackCalls(text)) offending.push(`${file}: ${call}`);
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it("finds a raw Web API call (the check works)", () => {
+    expect(rawSlackCalls("await args.client.chat.postMessage({ channel });")).toEqual([
+      "client.chat.postMessage",
+    ]);
+    expect(rawSlackCalls('import type { WebClient } from "@slack/web-api";')).toEqual([
+      "@slack/web-api",
+    ]);
+    expect(rawSlackCalls("await deps.responder.tellUser(target, reply);")).toEqual([]);
+  });
+
+  it("finds a generic helper taken from notetaker/ (the check works)", () => {
+    const text =
+      'import { type Dialog, MAX_TEMPLATE_BYTES, safeFileName } from "../notetaker/index.ts";';
+    expect(notetakerValues(text).filter((n) => !NOTE_SERVICE_RULE.test(n))).toEqual([
+      "safeFileName",
+    ]);
+    expect(notetakerValues('import type { Dialog } from "../../notetaker/index.ts";')).toEqual([]);
+  });
 });
+
+/** The API's limits (`MAX_…`) and its error classes: what the Note Service itself decides. */
+const NOTE_SERVICE_RULE = /^(MAX_[A-Z0-9_]+|NoteTaker\w*Error)$/;
+
+/** The values (not types) a file imports from `notetaker/`. */
+function notetakerValues(text: string): string[] {
+  const names: string[] = [];
+  const IMPORT = /import\s+(type\s+)?\{([^}]*)\}\s+from\s+"[./]*notetaker\/[^"]*"/gs;
+  for (const [, typeOnly, list = ""] of text.matchAll(IMPORT)) {
+    if (typeOnly !== undefined) continue;
+    for (const item of list.split(",").map((s) => s.trim())) {
+      if (item !== "" && !item.startsWith("type ")) names.push(item.split(/\s+as\s+/)[0] ?? item);
+    }
+  }
+  return names;
+}
+
+/** Web API calls on a client (`client.chat.postMessage`), and imports of the Web API package. */
+function rawSlackCalls(text: string): string[] {
+  const calls = [...text.matchAll(/\bclient\s*\.\s*([a-z]+(?:\s*\.\s*[A-Za-z]+)*)/g)].map(
+    ([, method = ""]) => `client.${method.replace(/\s+/g, "")}`,
+  );
+  const imports = [...text.matchAll(/from\s+"(@slack\/web-api)"/g)].map(([, name = ""]) => name);
+  return [...calls, ...imports];
+}

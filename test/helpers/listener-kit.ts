@@ -14,6 +14,7 @@ import type { PendingStart } from "../../src/slack/listeners/pending-starts.ts";
 import { Permissions } from "../../src/slack/permissions.ts";
 import type { Responder } from "../../src/slack/response-url.ts";
 import { SlackDirectory } from "../../src/slack/slack-directory.ts";
+import { SlackResponder } from "../../src/slack/slack-responder.ts";
 import type { Store } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { DEFAULT_TEAM_ID } from "../fakes/slack/slack-payloads.ts";
@@ -168,6 +169,7 @@ export async function buildListenerDeps(
   const deps: ListenerDeps = {
     jobs,
     directory,
+    responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
     respond,
     logger,

@@ -47,4 +47,17 @@ describe("createBoltApp", () => {
     // Bolt's HTTPReceiver.stop() rejects when it was never started; ours must not.
     await expect(bolt.stop()).resolves.toBeUndefined();
   });
+
+  it("leaves the signature to the request guard alone: Bolt's check is off and has no secret", () => {
+    const config = loadConfig({ ...base, SLACK_SIGNING_SECRET: "secret" });
+    const bolt = createBoltApp({ config, ...options });
+    // Private in Bolt's types; the options it was built with are what this test is about.
+    const receiver = receiverOf(bolt.app) as {
+      signatureVerification: boolean;
+      signingSecret: string;
+    };
+    expect(receiver.signatureVerification).toBe(false);
+    // Were Bolt to verify anyway, every signed request would fail (the e2e suites would).
+    expect(receiver.signingSecret).toBe("");
+  });
 });

@@ -3,7 +3,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_TEMPLATE_BYTES } from "../../src/notetaker/index.ts";
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
-import { MAX_CACHED_USERS, SlackDirectory } from "../../src/slack/slack-directory.ts";
+import {
+  MAX_CACHED_USERS,
+  SlackDirectory,
+  USER_CACHE_TTL_MS,
+} from "../../src/slack/slack-directory.ts";
 import { createFakeSlack, type FakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import { createFakeWebClient, slackUser } from "../helpers/fake-web-client.ts";
 import { defaultWorkspace } from "../helpers/listener-args.ts";
@@ -185,5 +189,30 @@ describe("SlackDirectory: the cache of names", () => {
     expect(cache.cachedUser(first)).toBeDefined();
     expect(cache.cachedUser(rest.at(-1) ?? "")).toBeDefined();
     expect(slack.users.info).toHaveBeenCalledTimes(ids.length);
+  });
+
+  it("asks Slack again once a name is ten minutes old, and decides roles on a fresh answer", async () => {
+    const workspace = defaultWorkspace();
+    workspace.users.set("U0TTL0001", slackUser("U0TTL0001", "Old Name"));
+    const slack = createFakeWebClient(workspace);
+    const clock = { now: 1_000_000 };
+    const cache = new SlackDirectory({
+      client: slack as unknown as WebClient,
+      botToken: "xoxb-ttl",
+      slackHosts: slackHostsOf(fake.apiUrl),
+      logger: pino({ level: "silent" }),
+      now: () => clock.now,
+    });
+    expect((await cache.user("U0TTL0001")).name).toBe("Old Name");
+    workspace.users.set("U0TTL0001", { ...slackUser("U0TTL0001", "New Name"), is_admin: true });
+    clock.now += USER_CACHE_TTL_MS - 1;
+    expect((await cache.user("U0TTL0001")).name).toBe("Old Name");
+    // A decision never waits for the cache to lapse: the role is read as it is now.
+    expect((await cache.userNow("U0TTL0001")).isAdmin).toBe(true);
+    workspace.users.set("U0TTL0001", slackUser("U0TTL0001", "Newest Name"));
+    clock.now += USER_CACHE_TTL_MS + 1;
+    expect(cache.cachedUser("U0TTL0001")).toBeUndefined();
+    expect((await cache.user("U0TTL0001")).name).toBe("Newest Name");
+    expect(slack.users.info).toHaveBeenCalledTimes(3);
   });
 });

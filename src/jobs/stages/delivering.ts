@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
+import { optional } from "../../util/optional.ts";
 import { loadStored } from "../blobs.ts";
 import { readChannelSettings } from "../channel-settings.ts";
 import type { EventOf } from "../events.ts";
@@ -82,7 +83,7 @@ export const deliveringReducers: Reducers<"delivering"> = {
       wakeAt: now,
       attempts: foundMore(start, event) ? 0 : job.attempts,
       postedParts: event.postedParts,
-      ...(event.docxFileId === undefined ? {} : { docxFileId: event.docxFileId }),
+      ...optional("docxFileId", event.docxFileId),
       ...(event.transcriptFileIds === undefined || event.transcriptFileIds.length === 0
         ? {}
         : { transcript: { delivery: job.delivery, fileIds: event.transcriptFileIds } }),

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { MAX_AUDIO_BYTES } from "../../recordings/index.ts";
+import { optional } from "../../util/optional.ts";
 import { checkDownload } from "../check-download.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
@@ -28,7 +29,7 @@ export const downloadingReducers: Reducers<"downloading"> = {
       audio: {
         ...NEW_POLL,
         taskId: event.taskId,
-        ...(job.relayStartedAt === undefined ? {} : { submittedAt: job.relayStartedAt }),
+        ...optional("submittedAt", job.relayStartedAt),
       },
     }),
   downloaded: (job, event, now) =>

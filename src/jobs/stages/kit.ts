@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { audioFormatOf } from "../../recordings/index.ts";
+import { optional } from "../../util/optional.ts";
 import type { EventOf, JobEventType } from "../events.ts";
 import type { Job, JobIn, NoteInputs, Stage } from "../job.ts";
 import type { StepContext } from "../step.ts";
@@ -34,13 +35,13 @@ export function commonOf(job: Job) {
     source,
     options,
     attempts,
-    ...(statusTs === undefined ? {} : { statusTs }),
+    ...optional("statusTs", statusTs),
     // A first status post of no known outcome is looked for in every stage after it.
-    ...(statusPostingAt === undefined ? {} : { statusPostingAt }),
-    ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
-    ...(transcript === undefined ? {} : { transcript }),
-    ...(canvas === undefined ? {} : { canvas }),
-    ...(canvasRefused === undefined ? {} : { canvasRefused }),
+    ...optional("statusPostingAt", statusPostingAt),
+    ...optional("regeneratedAt", regeneratedAt),
+    ...optional("transcript", transcript),
+    ...optional("canvas", canvas),
+    ...optional("canvasRefused", canvasRefused),
   };
 }
 
@@ -138,11 +139,6 @@ export function sourceAttemptPath(ctx: StepContext, job: Job): string {
 
 function sourceExtension(job: Job): string {
   return `.${audioFormatOf(job.source.filename) ?? "audio"}`;
-}
-
-/** `{ [key]: value }` when the value is there, `{}` otherwise (optional fields). */
-export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Whether a regular file is at `path` on this disk (another replica's disk is not this one). */

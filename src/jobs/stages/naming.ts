@@ -1,4 +1,5 @@
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import { optional } from "../../util/optional.ts";
 import type { Job, JobIn, NoteInputs } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import type { Reducers } from "./kit.ts";
@@ -41,7 +42,7 @@ function noteInputs(
     quotes: job.quotes,
     speakerMap,
     ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
-    ...(context === undefined ? {} : { contextText: context }),
-    ...(template === undefined ? {} : { templateId: template }),
+    ...optional("contextText", context),
+    ...optional("templateId", template),
   };
 }

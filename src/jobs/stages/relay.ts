@@ -6,11 +6,11 @@ import {
   type Sniffed,
   sniffRecording,
 } from "../../recordings/index.ts";
+import { optional } from "../../util/optional.ts";
 import { decide, fileReader } from "../check-download.ts";
 import { readGrowingFile, WriteProgress } from "../growing-file.ts";
 import type { JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
-import { optional } from "./kit.ts";
 
 /**
  * The upload that runs while the download does: the Note Service receives the recording

@@ -1,17 +1,10 @@
+import { optional } from "../../util/optional.ts";
 import { inline } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import { summarizeSpeakers } from "../speaker-summary.ts";
 import type { StepContext } from "../step.ts";
-import {
-  advance,
-  audioPath,
-  enter,
-  isFile,
-  optional,
-  type Reducers,
-  removeJobFile,
-} from "./kit.ts";
+import { advance, audioPath, enter, isFile, type Reducers, removeJobFile } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The recording submitted for speaker-labelled transcription and polled. */

@@ -1,10 +1,11 @@
 import { dialogSchema } from "../../notetaker/schemas.ts";
+import { optional } from "../../util/optional.ts";
 import { inline, loadStored } from "../blobs.ts";
 import { JobStepError } from "../failure-policy.ts";
 import type { Job, JobIn } from "../job.ts";
 import type { StepContext } from "../step.ts";
 import type { StoredTemplate } from "../templates.ts";
-import { advance, enter, optional, type Reducers } from "./kit.ts";
+import { advance, enter, type Reducers } from "./kit.ts";
 import { checkLimit } from "./limits.ts";
 
 /** The dialog submitted for note writing and polled. */

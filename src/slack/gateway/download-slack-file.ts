@@ -1,9 +1,13 @@
-import { type FileHandle, open, rm } from "node:fs/promises";
-import { Transform, Writable } from "node:stream";
+import { rm } from "node:fs/promises";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
 import { isDiskFull } from "../../jobs/index.ts";
-import { isTransientStatus } from "../../notetaker/index.ts";
+import { isTransientStatus } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
+import { fileSink, type OpenFile, openForWrite, WRITE_BUFFER_BYTES } from "./file-sink.ts";
+
+export type { OpenFile };
 
 /**
  * What went wrong with a download, by what the person (or an admin) can do about it:
@@ -35,11 +39,6 @@ export class SlackDownloadError extends Error {
 
 /** The statuses of a file Slack will not serve the bot: gone, or not shared with it. */
 const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
-
-/** What the download writes the file through (tests put a failing disk behind it). */
-export type OpenFile = (path: string) => Promise<Pick<FileHandle, "writev" | "close">>;
-
-const openForWrite: OpenFile = (path) => open(path, "w", 0o600);
 
 /** Slack's file hosts for the deployment the bot talks to, and the scheme they must use. */
 export interface SlackHosts {
@@ -74,7 +73,6 @@ export interface DownloadOptions extends SlackFileRequest {
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * The hosts of the Slack deployment the bot talks to: the API's own host (with its port) and
@@ -227,7 +225,7 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
   const sink = fileSink(options.destPath, options.openFile ?? openForWrite, options.onWritten);
   try {
     await pipeline(body, counter, sink.stream, {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...optional("signal", options.signal),
     });
   } catch (error) {
     await rm(options.destPath, { force: true });
@@ -262,85 +260,4 @@ function writeTrouble(error: unknown, diskFailed: boolean): SlackDownloadError {
     });
   }
   return new SlackDownloadError("The file download was cut off.", "cut_off", { cause: error });
-}
-
-type Handle = Pick<FileHandle, "writev" | "close">;
-
-/**
- * Writes a stream to a new file (0600: a recording is personal data), gathering what
- * arrived while the last write ran into one `writev`, and says after each write how long
- * the file is: a reader may follow the download (the relay's upload) without polling.
- * `failed` says afterwards whether the file's side broke (not the body).
- */
-function fileSink(
-  path: string,
-  openFile: OpenFile,
-  onWritten: ((bytes: number) => void) | undefined,
-): { stream: Writable; readonly failed: boolean } {
-  let handle: Handle | undefined;
-  let written = 0;
-  let failed = false;
-  const failing = (callback: (error?: Error | null) => void) => (error: Error) => {
-    failed = true;
-    callback(error);
-  };
-  const stream = new Writable({
-    highWaterMark: WRITE_BUFFER_BYTES,
-    construct(callback) {
-      openFile(path).then((opened) => {
-        handle = opened;
-        callback();
-      }, failing(callback));
-    },
-    writev(chunks, callback) {
-      const buffers = chunks.map(({ chunk }) => chunk as Buffer);
-      writeAll(handle as Handle, buffers).then((bytes) => {
-        written += bytes;
-        onWritten?.(written);
-        callback();
-      }, failing(callback));
-    },
-    final(callback) {
-      (handle as Handle).close().then(() => callback(), failing(callback));
-    },
-    destroy(error, callback) {
-      if (handle === undefined) callback(error);
-      else
-        handle.close().then(
-          () => callback(error),
-          () => callback(error),
-        );
-    },
-  });
-  return {
-    stream,
-    get failed() {
-      return failed;
-    },
-  };
-}
-
-/** `writev` until every byte is written (it may write fewer than given). */
-async function writeAll(handle: Handle, buffers: Buffer[]): Promise<number> {
-  let total = 0;
-  let rest = buffers;
-  while (rest.length > 0) {
-    const { bytesWritten } = await handle.writev(rest);
-    total += bytesWritten;
-    rest = dropBytes(rest, bytesWritten);
-  }
-  return total;
-}
-
-function dropBytes(buffers: Buffer[], bytes: number): Buffer[] {
-  let left = bytes;
-  const out: Buffer[] = [];
-  for (const buffer of buffers) {
-    if (left >= buffer.byteLength) left -= buffer.byteLength;
-    else {
-      out.push(left === 0 ? buffer : buffer.subarray(left));
-      left = 0;
-    }
-  }
-  return out;
 }

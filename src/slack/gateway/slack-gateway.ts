@@ -13,17 +13,14 @@ import {
   type StatusMode,
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/index.ts";
 import { splitNote } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
-import {
-  downloadSlackFile,
-  type OpenFile,
-  SlackDownloadError,
-  type SlackHosts,
-} from "./download-slack-file.ts";
+import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
+import type { OpenFile } from "./file-sink.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 import { StatusDrawer } from "./status-drawer.ts";
 import { StatusPainter } from "./status-painter.ts";
@@ -164,9 +161,9 @@ export class SlackGateway implements Gateway {
         maxBytes: limits.maxBytes,
         expectedBytes: job.source.size,
         signal,
-        ...(limits.onWritten === undefined ? {} : { onWritten: limits.onWritten }),
-        ...(this.#o.dispatcher === undefined ? {} : { dispatcher: this.#o.dispatcher }),
-        ...(this.#o.openDownloadFile === undefined ? {} : { openFile: this.#o.openDownloadFile }),
+        ...optional("onWritten", limits.onWritten),
+        ...optional("dispatcher", this.#o.dispatcher),
+        ...optional("openFile", this.#o.openDownloadFile),
       });
       this.#o.diskFull?.markWritten();
     } catch (error) {

@@ -1,6 +1,6 @@
 import { basename, extname } from "node:path";
 import type { Job } from "../../jobs/index.ts";
-import { safeFileName } from "../../notetaker/index.ts";
+import { safeFileName } from "../../text/index.ts";
 
 /** Which delivery of the job's note (1, then 2… after each Regenerate). */
 export function deliveryOf(job: Job): number {

@@ -3,12 +3,16 @@ import type { JobService, ResetNotice } from "../../jobs/index.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
+import type { SlackResponder } from "../slack-responder.ts";
 import type { PendingStarts } from "./pending-starts.ts";
 
 /** What every listener may use. Listeners validate, call the job service, reply — no more. */
 export interface ListenerDeps {
   jobs: JobService;
+  /** Slack look-ups: people, members, files, messages. */
   directory: SlackDirectory;
+  /** What listeners say in Slack: modals, App Home, ephemeral and thread replies. */
+  responder: SlackResponder;
   /** Who may do what: every listener asks before it changes anything. */
   permissions: Permissions;
   /** Replies to a slash command's response_url. */

@@ -1,11 +1,11 @@
 import type { ModalView } from "@slack/types";
-import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
+import type { SlackResponder } from "../slack-responder.ts";
 
 /** How a modal opened at once gets its real content. */
 export interface OpenThenFill {
-  client: WebClient;
+  responder: SlackResponder;
   logger: Logger;
   triggerId: string;
   /** The view shown at once (`buildLoadingModal`): nothing is looked up before it opens. */
@@ -29,11 +29,10 @@ export interface OpenThenFill {
  * conditions", https://docs.slack.dev/surfaces/modals). False when the modal could not open.
  */
 export async function openThenFill(options: OpenThenFill): Promise<boolean> {
-  const { client, logger } = options;
+  const { responder, logger } = options;
   let opened: { id?: string; hash?: string } | undefined;
   try {
-    opened = (await client.views.open({ trigger_id: options.triggerId, view: options.loading }))
-      .view;
+    opened = await responder.openModal(options.triggerId, options.loading);
   } catch (error) {
     logger.warn({ err: error, code: platformErrorOf(error) }, "could not open a modal");
     return false;
@@ -45,13 +44,7 @@ export async function openThenFill(options: OpenThenFill): Promise<boolean> {
     return options.failed();
   });
   const hash = opened?.hash;
-  const update = async (next: ModalView) => {
-    await client.views.update({
-      view_id: viewId,
-      view: next,
-      ...(hash === undefined ? {} : { hash }),
-    });
-  };
+  const update = (next: ModalView) => responder.updateModal(viewId, next, hash);
   try {
     await update(view);
   } catch (error) {

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import {
   isStoreUnavailable,
@@ -8,6 +7,8 @@ import {
   RequestJournal,
   StartNotRecorded,
 } from "../../jobs/index.ts";
+import type { Backoff } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
@@ -23,10 +24,9 @@ export const TELL_WAITING_AFTER_MS = 30_000;
  */
 export function replayPendingStart(
   deps: ListenerDeps,
-  client: WebClient,
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
   return async (entry) => {
-    if (entry.kind === "upload") return takeKeptUpload(deps, client, entry);
+    if (entry.kind === "upload") return takeKeptUpload(deps, entry);
     if (entry.kind === "thread") return startKeptThread(deps, entry);
     return forgetKept(deps, entry.teamIds);
   };
@@ -53,12 +53,11 @@ async function forgetKept(
  */
 export function tellPendingWaits(
   deps: ListenerDeps,
-  client: WebClient,
   options: { tellAfterMs?: number } = {},
 ): (entry: PendingStart) => Promise<PendingStart> {
   const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
   return async (entry) =>
-    entry.kind === "upload" ? tellKeptUploadWaits(deps, client, entry, tellAfterMs) : entry;
+    entry.kind === "upload" ? tellKeptUploadWaits(deps, entry, tellAfterMs) : entry;
 }
 
 /** One request per upload (and destination): a redelivered event is the same upload. */
@@ -113,14 +112,14 @@ export interface PendingStartsOptions {
   path: string;
   logger: Logger;
   /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */
-  backoff?: { baseMs: number; maxMs: number };
+  backoff?: Backoff;
   /** How long a kept upload waits before its thread hears so ({@link TELL_WAITING_AFTER_MS}). */
   tellAfterMs?: number;
 }
 
 /**
  * The request journal and its replay, for the listeners' `pending`: `bind` gives it the
- * listeners' deps and the Web API client once they exist, before anything is replayed.
+ * listeners' deps once they exist, before anything is replayed.
  */
 export function createPendingStarts(options: PendingStartsOptions) {
   let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
@@ -133,12 +132,12 @@ export function createPendingStarts(options: PendingStartsOptions) {
     replay: (entry) => replay(entry),
     waiting: (entry) => waiting(entry),
     logger,
-    ...(backoff === undefined ? {} : { backoff }),
+    ...optional("backoff", backoff),
   });
   return Object.assign(pending, {
-    bind(deps: ListenerDeps, client: WebClient): void {
-      replay = replayPendingStart(deps, client);
-      waiting = tellPendingWaits(deps, client, tellAfterMs === undefined ? {} : { tellAfterMs });
+    bind(deps: ListenerDeps): void {
+      replay = replayPendingStart(deps);
+      waiting = tellPendingWaits(deps, optional("tellAfterMs", tellAfterMs));
     },
   });
 }

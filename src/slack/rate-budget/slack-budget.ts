@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { isIdempotent } from "./idempotent-methods.ts";
 import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
+import { apiMethodOf, channelOf, rateLimitedResponse, retryAfterOf } from "./slack-wire.ts";
+
+export { apiMethodOf };
+
 import { TokenBucket } from "./token-bucket.ts";
 
 /** Who is waiting on a call: a person (an ack, a modal) or the job runner. */
@@ -47,7 +52,7 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 /** A background call Slack rate-limits is sent again at most this often. */
 const MAX_RATE_LIMITED_TRIES = 3;
 /** Idempotent calls whose answer was lost: 3 sends, 250 ms then 1 s apart. */
-const DEFAULT_RESEND = { tries: 3, baseDelayMs: 250 };
+const DEFAULT_RESEND = { tries: 3, baseDelayMs: BACKOFFS.slackResend.baseMs };
 
 /**
  * The bot's Slack rate budget for one workspace (this deployment serves one), applied under
@@ -194,7 +199,8 @@ export class SlackBudget {
     const { baseDelayMs } = this.#o.resend ?? DEFAULT_RESEND;
     this.#o.logger.warn({ method, sent, reason }, "Slack's answer was lost; sending again");
     const signal = init.signal ?? undefined;
-    await sleep(baseDelayMs * 4 ** (sent - 1), undefined, signal ? { signal } : {});
+    const backoff = { ...BACKOFFS.slackResend, baseMs: baseDelayMs };
+    await sleep(backoffDelayMs(backoff, sent - 1), undefined, signal ? { signal } : {});
   }
 
   /** Sends the request; a 429 opens the method's Retry-After window before anything else runs. */
@@ -271,34 +277,4 @@ export class SlackBudget {
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     return this.#fetch(input, { ...init, signal });
   }
-}
-
-/** The Web API method a URL calls (`…/api/chat.update` → `chat.update`); undefined for others. */
-export function apiMethodOf(url: string): string | undefined {
-  const match = /\/api\/([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)$/.exec(new URL(url).pathname);
-  return match?.[1];
-}
-
-/** The `channel` of a form-encoded call (`@slack/web-api` sends most calls so). */
-function channelOf(body: RequestInit["body"]): string | undefined {
-  if (typeof body === "string") return new URLSearchParams(body).get("channel") ?? undefined;
-  if (body instanceof URLSearchParams) return body.get("channel") ?? undefined;
-  return undefined;
-}
-
-/** Seconds of a 429's `Retry-After` (Slack always sends it; 1 s when it is unreadable). */
-function retryAfterOf(response: Response): number {
-  const seconds = Number.parseInt(response.headers.get("retry-after") ?? "", 10);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : 1;
-}
-
-/** The 429 Slack would answer inside its window, without asking Slack again. */
-function rateLimitedResponse(closedMs: number): Response {
-  return new Response(JSON.stringify({ ok: false, error: "ratelimited" }), {
-    status: 429,
-    headers: {
-      "content-type": "application/json",
-      "retry-after": String(Math.ceil(closedMs / 1000)),
-    },
-  });
 }

@@ -1,4 +1,4 @@
-import { isInvisibleChar } from "../../notetaker/index.ts";
+import { isInvisibleChar } from "../../text/index.ts";
 import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 
 /** A look-alike of `!` that no Markdown reader takes for the start of an image. */

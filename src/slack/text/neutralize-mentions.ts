@@ -1,4 +1,4 @@
-import { isBidiControl, isInvisibleChar, stripBidiControls } from "../../notetaker/index.ts";
+import { isBidiControl, isInvisibleChar, stripBidiControls } from "../../text/index.ts";
 import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 
 /*

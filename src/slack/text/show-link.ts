@@ -1,4 +1,4 @@
-import { stripInvisibleChars } from "../../notetaker/index.ts";
+import { stripInvisibleChars } from "../../text/index.ts";
 
 /** What a link shows in place of itself: its text, its target, or both (`text (target)`). */
 export interface ShownLink {

@@ -1,5 +1,6 @@
 import type { PlainTextOption, StaticSelect } from "@slack/types";
-import { ISO_639_1_CODES } from "../../notetaker/iso-639-1.ts";
+import { ISO_639_1_CODES } from "../../text/index.ts";
+import { optional } from "../../util/optional.ts";
 import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/index.ts";
 import { option } from "./block-kit.ts";
 
@@ -24,7 +25,7 @@ export function languageSelect(actionId: string, locale: Locale, current?: strin
     type: "static_select",
     action_id: actionId,
     options,
-    ...(initial === undefined ? {} : { initial_option: initial }),
+    ...optional("initial_option", initial),
   };
 }
 

@@ -1,4 +1,4 @@
-import { stripInvisibleChars } from "../../notetaker/index.ts";
+import { stripInvisibleChars } from "../../text/index.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
 

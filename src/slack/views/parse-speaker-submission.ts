@@ -1,3 +1,4 @@
+import { optional } from "../../util/optional.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
@@ -61,8 +62,8 @@ export function parseSpeakerSubmission(
   return {
     ok: true,
     entries,
-    ...(contextText === undefined ? {} : { contextText }),
-    ...(templateFileId === undefined ? {} : { templateFileId }),
+    ...optional("contextText", contextText),
+    ...optional("templateFileId", templateFileId),
   };
 }
 

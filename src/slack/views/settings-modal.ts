@@ -11,6 +11,7 @@ import {
   type ChannelSettingsInput,
   channelSettingsSchema,
 } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { hasControlChars } from "../text/index.ts";
@@ -158,7 +159,7 @@ function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
     type: "radio_buttons",
     action_id: INPUTS.autoTranscribe.action,
     options,
-    ...(initial === undefined ? {} : { initial_option: initial }),
+    ...optional("initial_option", initial),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Job } from "../../jobs/index.ts";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import { optional } from "../../util/optional.ts";
 import type { Locale } from "../messages/index.ts";
 import { speakerLabel } from "./job-phrases.ts";
 import type { Gender } from "./speaker-modal.ts";
@@ -30,7 +31,7 @@ export function speakerMapFor(
     return {
       speaker_id: speakerId,
       name: given.name,
-      ...(given.gender === undefined ? {} : { gender: given.gender }),
+      ...optional("gender", given.gender),
     };
   });
 }

@@ -1,5 +1,6 @@
 import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/index.ts";
 import { clampText, formatDuration, isDirectMessage } from "../text/index.ts";
@@ -50,7 +51,7 @@ export function buildStatusMessage(job: Job, options: StatusMessageOptions): Mes
  * record is gone (a store that lost its data: `threadHasStatusFor`).
  */
 export function buildStatusMetadata(jobId: string, fileId?: string): MessageMetadata {
-  const file = fileId === undefined ? {} : { file_id: fileId };
+  const file = optional("file_id", fileId);
   return {
     event_type: METADATA_EVENT_TYPE,
     event_payload: { job_id: jobId, kind: "status", ...file },

@@ -90,7 +90,6 @@ export async function clickerLocale(deps: ListenerDeps, userId: string): Promise
  */
 export async function permittedJob(
   deps: ListenerDeps,
-  args: ButtonArgs,
   click: ButtonClick,
   action: JobAction,
   command: JobCommand,
@@ -107,7 +106,6 @@ export async function permittedJob(
   if (job !== undefined && decision?.ok === true) return job;
   await tellClicker(
     deps,
-    args,
     click,
     decision === undefined || decision.ok
       ? buildCommandRefusal("not_found", command, click.locale)
@@ -135,19 +133,16 @@ export async function permittedJob(
  */
 export async function tellClicker(
   deps: ListenerDeps,
-  args: ButtonArgs,
   click: Click,
   content: MessageContent,
 ): Promise<void> {
   if (click.channelId === undefined) return;
   try {
-    await args.client.chat.postEphemeral({
-      channel: click.channelId,
-      user: click.userId,
-      text: content.text,
-      blocks: content.blocks,
-      ...(click.threadTs ? { thread_ts: click.threadTs } : {}),
-    });
+    const target = { channel: click.channelId, user: click.userId };
+    await deps.responder.ephemeral(
+      click.threadTs ? { ...target, threadTs: click.threadTs } : target,
+      content,
+    );
   } catch (error) {
     const code = platformErrorOf(error);
     if (code === "user_not_in_channel" && click.responseUrl !== undefined) {
@@ -166,7 +161,6 @@ export async function tellClicker(
  */
 export async function unlessStoreDown<T>(
   deps: ListenerDeps,
-  args: ButtonArgs,
   click: Click | ButtonClick,
   work: () => Promise<T>,
 ): Promise<{ value: T } | undefined> {
@@ -176,7 +170,7 @@ export async function unlessStoreDown<T>(
     if (!isStoreUnavailable(error)) throw error;
     deps.logger.warn({ err: error, jobId: click.jobId }, "store failed: a click was not applied");
     const locale = "locale" in click ? click.locale : await clickerLocale(deps, click.userId);
-    await tellClicker(deps, args, click, sentenceReply(t(locale, "store.unavailable")));
+    await tellClicker(deps, click, sentenceReply(t(locale, "store.unavailable")));
     return undefined;
   }
 }

@@ -37,13 +37,13 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
     const click = await readClick(deps, args);
     if (click === undefined || click.triggerId === undefined) return;
-    const read = await unlessStoreDown(deps, args, click, () => deps.jobs.get(click.jobId));
+    const read = await unlessStoreDown(deps, click, () => deps.jobs.get(click.jobId));
     if (read === undefined) return;
     const job = read.value;
-    if (!(await fits(deps, args, click, job, mode)) || job === undefined) return;
+    if (!(await fits(deps, click, job, mode)) || job === undefined) return;
     const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
     const opened = await openThenFill({
-      client: args.client,
+      responder: deps.responder,
       logger: deps.logger,
       triggerId: click.triggerId,
       loading: buildLoadingModal(speakerIdentity(job, mode, early), early),
@@ -55,7 +55,7 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
     });
     if (!opened) {
       const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
-      await tellClicker(deps, args, click, said);
+      await tellClicker(deps, click, said);
     }
   };
 }
@@ -66,7 +66,6 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
  */
 async function fits(
   deps: ListenerDeps,
-  args: ButtonArgs,
   click: Click,
   job: Job | undefined,
   mode: Mode,
@@ -76,7 +75,7 @@ async function fits(
   if (job !== undefined && stageFits && waitMs === 0) return true;
   const reason = job === undefined ? "not_found" : stageFits ? "cooldown" : "wrong_stage";
   const locale = await clickerLocale(deps, click.userId);
-  await tellClicker(deps, args, click, buildCommandRefusal(reason, mode, locale, waitMs));
+  await tellClicker(deps, click, buildCommandRefusal(reason, mode, locale, waitMs));
   deps.logger.info({ jobId: click.jobId, userId: click.userId, refused: reason }, "modal refused");
   return false;
 }

@@ -26,13 +26,13 @@ export function jobCommandButton(
   return async (args: ButtonArgs) => {
     const click = await readButton(deps, args);
     if (click === undefined) return;
-    await unlessStoreDown(deps, args, click, async () => {
-      const job = await permittedJob(deps, args, click, action, command);
+    await unlessStoreDown(deps, click, async () => {
+      const job = await permittedJob(deps, click, action, command);
       if (job === undefined) return;
       const result = await run(job, click);
       if (result.ok) return;
       const refusal = buildCommandRefusal(result.reason, command, click.locale);
-      await tellClicker(deps, args, click, refusal);
+      await tellClicker(deps, click, refusal);
     });
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
 import {
@@ -59,11 +60,10 @@ export function speakerPagePrevious(deps: ListenerDeps) {
       quotes,
       page: meta.page - 1,
       prefill: prefillOf(draft),
-      ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+      ...optional("contextText", draft.contextText),
     });
-    const hash = view.hash === undefined ? {} : { hash: view.hash };
-    await args.client.views
-      .update({ view_id: view.id, view: previous, ...hash })
+    await deps.responder
+      .updateModal(view.id, previous, view.hash)
       .catch((error: unknown) =>
         deps.logger.info({ err: error, code: platformErrorOf(error) }, "previous page not shown"),
       );

@@ -1,11 +1,10 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
-import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { slackFileSchema, toSourceFile } from "../../recording-file.ts";
+import { toSourceFile } from "../../recording-file.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
@@ -45,7 +44,7 @@ const RECENT_LIMIT = 10;
  */
 export function meetingNotesCommand(deps: ListenerDeps) {
   return async (args: CommandArgs) => {
-    const { ack, client } = args;
+    const { ack } = args;
     const parsed = commandSchema.safeParse(args.command);
     if (!parsed.success) {
       // Not a form Slack sends: answered at once (Slack would otherwise show a timeout),
@@ -70,7 +69,7 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     // Acked before anything else: Slack gives a command 3 seconds.
     await ack();
     // A modal opens before any look-up: its trigger_id is good for 3 seconds only.
-    if (sub === "" || sub === "settings") return openModal(deps, client, command, sub);
+    if (sub === "" || sub === "settings") return openModal(deps, command, sub);
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
     try {
@@ -111,7 +110,6 @@ async function answer(
  */
 async function openModal(
   deps: ListenerDeps,
-  client: WebClient,
   command: Command,
   sub: "" | "settings",
 ): Promise<void> {
@@ -119,7 +117,7 @@ async function openModal(
   const early = localeOf(deps.directory.cachedUser(userId)?.locale);
   const identity = (locale: Locale) => modalIdentity(command.channel_id, sub, locale);
   const opened = await openThenFill({
-    client,
+    responder: deps.responder,
     logger: deps.logger,
     triggerId: command.trigger_id,
     loading: buildLoadingModal(identity(early), early),
@@ -127,7 +125,7 @@ async function openModal(
       // Asked together: the language and what the modal needs from Slack.
       const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
       return sub === ""
-        ? newNotesModal(deps, client, command, locale)
+        ? newNotesModal(deps, command, locale)
         : settingsModal(deps, command, locale, identity);
     },
     failed: () =>
@@ -148,15 +146,11 @@ function modalIdentity(channelId: string, sub: "" | "settings", locale: Locale):
 
 async function newNotesModal(
   deps: ListenerDeps,
-  client: WebClient,
   command: Command,
   language: Promise<Locale>,
 ): Promise<ModalView> {
   const channelId = command.channel_id;
-  const [locale, recent] = await Promise.all([
-    language,
-    recentRecordings(client, channelId, deps.jobs.canPrepare),
-  ]);
+  const [locale, recent] = await Promise.all([language, recentRecordings(deps, channelId)]);
   return buildNewNotesModal({ locale, channelId, recentRecordings: recent });
 }
 
@@ -213,26 +207,15 @@ async function cancel(
 }
 
 /** Recordings posted in the channel lately, for the modal's "recent recording" list. */
-async function recentRecordings(
-  client: WebClient,
-  channel: string,
-  canPrepare: boolean,
-): Promise<RecentRecording[]> {
-  try {
-    const history = await client.conversations.history({ channel, limit: 100 });
-    const recordings: RecentRecording[] = [];
-    for (const message of history.messages ?? []) {
-      for (const raw of message.files ?? []) {
-        const file = slackFileSchema.safeParse(raw);
-        const source = file.success ? toSourceFile(file.data, canPrepare) : undefined;
-        if (source === undefined || recordings.some((r) => r.fileId === source.fileId)) continue;
-        // The safe name, as the job will have it.
-        recordings.push({ fileId: source.fileId, name: source.filename });
-      }
-    }
-    return recordings.slice(0, RECENT_LIMIT);
-  } catch {
-    // Not in the channel, or no history scope there: the modal still takes an upload.
-    return [];
+async function recentRecordings(deps: ListenerDeps, channel: string): Promise<RecentRecording[]> {
+  // Not in the channel, or no history scope there: none, and the modal still takes an upload.
+  const files = await deps.directory.recentFiles(channel);
+  const recordings: RecentRecording[] = [];
+  for (const file of files) {
+    const source = toSourceFile(file, deps.jobs.canPrepare);
+    if (source === undefined || recordings.some((r) => r.fileId === source.fileId)) continue;
+    // The safe name, as the job will have it.
+    recordings.push({ fileId: source.fileId, name: source.filename });
   }
+  return recordings.slice(0, RECENT_LIMIT);
 }

@@ -11,7 +11,6 @@ export function appHomeOpened(deps: ListenerDeps) {
   return async ({
     event,
     body,
-    client,
   }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
     if (event.tab !== "home") return;
     const teamId = (body as { team_id?: string }).team_id ?? "";
@@ -25,23 +24,13 @@ export function appHomeOpened(deps: ListenerDeps) {
     const newest = jobs.toSorted((a, b) => b.createdAt - a.createdAt).slice(0, MAX_HOME_JOBS);
     const items: HomeItem[] = await Promise.all(
       newest.map(async (job) => {
-        const permalink = await client.chat
-          .getPermalink({ channel: job.origin.channelId, message_ts: job.origin.threadTs })
-          .then(
-            (r) => r.permalink,
-            () => undefined,
-          );
+        const { channelId, threadTs } = job.origin;
+        const permalink = await deps.directory.permalink(channelId, threadTs);
         return permalink === undefined ? { job } : { job, permalink };
       }),
     );
-    await client.views.publish({
-      user_id: event.user,
-      view: buildAppHome(items, {
-        locale: localeOf(user.locale),
-        now: deps.now(),
-        total: jobs.length,
-        notice,
-      }),
-    });
+    const locale = localeOf(user.locale);
+    const home = buildAppHome(items, { locale, now: deps.now(), total: jobs.length, notice });
+    await deps.responder.publishHome(event.user, home);
   };
 }

@@ -37,11 +37,7 @@ const sharesSchema = z.looseObject({
  * the context. Dedupe by file makes the pair one job.
  */
 export function fileShared(deps: ListenerDeps) {
-  return async ({
-    event,
-    body,
-    client,
-  }: SlackEventMiddlewareArgs<"file_shared"> & AllMiddlewareArgs) => {
+  return async ({ event, body }: SlackEventMiddlewareArgs<"file_shared"> & AllMiddlewareArgs) => {
     const parsed = fileSharedSchema.safeParse(event);
     if (!parsed.success) return;
     const { file_id: fileId, user_id: userId, channel_id: channelId } = parsed.data;
@@ -55,8 +51,8 @@ export function fileShared(deps: ListenerDeps) {
       shares.data?.shares?.public?.[channelId]?.[0] ??
       shares.data?.shares?.private?.[channelId]?.[0];
     if (share === undefined) return; // not (yet) visible as shared in this channel
-    const text = await messageText(client, channelId, share.ts).catch(() => undefined);
-    await startRecordings(deps, client, {
+    const text = await deps.directory.messageText(channelId, share.ts);
+    await startRecordings(deps, {
       teamId: (body as { team_id?: string }).team_id ?? "",
       channelId,
       userId,
@@ -68,13 +64,4 @@ export function fileShared(deps: ListenerDeps) {
       direct: isDirectMessage(channelId),
     });
   };
-}
-
-async function messageText(
-  client: AllMiddlewareArgs["client"],
-  channel: string,
-  ts: string,
-): Promise<string | undefined> {
-  const result = await client.conversations.replies({ channel, ts, limit: 1, inclusive: true });
-  return result.messages?.find((m) => m.ts === ts)?.text;
 }

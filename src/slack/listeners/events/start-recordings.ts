@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { WebClient } from "@slack/web-api";
 import {
   isStoreUnavailable,
   type Origin,
   type StartAttempt,
   StartNotRecorded,
 } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";
-import { replyInThread } from "../replies.ts";
 
 export interface SharedFiles {
   teamId: string;
@@ -42,11 +41,7 @@ export interface SharedFiles {
  * the store cannot take now is kept in the request journal and taken from there once the
  * store is back ({@link takeKeptUpload}), however long that takes: never lost.
  */
-export async function startRecordings(
-  deps: ListenerDeps,
-  client: WebClient,
-  shared: SharedFiles,
-): Promise<void> {
+export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): Promise<void> {
   const bot = await deps.directory.botUserId();
   if (bot !== undefined && shared.userId === bot) return;
   if (!(await takesUploads(deps, shared))) return;
@@ -60,7 +55,7 @@ export async function startRecordings(
       channelId: shared.channelId,
       threadTs: shared.threadTs,
       userId: shared.userId,
-      ...(slackLocale === undefined ? {} : { locale: slackLocale }),
+      ...optional("locale", slackLocale),
     },
     text: shared.text,
     bot,
@@ -71,7 +66,7 @@ export async function startRecordings(
     // Each file on its own: one that Slack cannot describe must not cost the others.
     try {
       const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
-      const notice = await takeOrKeep(deps, client, { file, shownName: shownNameOf(shown) }, start);
+      const notice = await takeOrKeep(deps, { file, shownName: shownNameOf(shown) }, start);
       if (notice !== undefined) notices.push(notice);
     } catch (error) {
       deps.logger.error({ err: error, fileId: shown.id }, "could not take a shared file");
@@ -79,7 +74,7 @@ export async function startRecordings(
   }
   if (notices.length === 0) return;
   const thread = { channel: shared.channelId, threadTs: shared.threadTs };
-  await replyInThread(client, thread, buildFileNotices(notices, locale));
+  await deps.responder.replyInThread(thread, buildFileNotices(notices, locale));
 }
 
 /** Whether the channel takes uploads; when the store cannot say, each file is kept instead. */
@@ -115,7 +110,6 @@ interface Shared {
  */
 async function takeOrKeep(
   deps: ListenerDeps,
-  client: WebClient,
   shared: Shared,
   start: Start,
 ): Promise<FileNotice | undefined> {
@@ -131,17 +125,17 @@ async function takeOrKeep(
       id: randomUUID(),
       at: deps.now(),
       origin: start.origin,
-      ...(start.text === undefined ? {} : { text: start.text }),
+      ...optional("text", start.text),
       mentioned: start.mentioned,
       file: keptFile(file),
-      ...(shownName === undefined ? {} : { shownName }),
-      ...(attempt === undefined ? {} : { attempt }),
+      ...optional("shownName", shownName),
+      ...optional("attempt", attempt),
     });
     if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
     const locale = localeOf(start.origin.locale);
     const name = shownNameOf(file) ?? shownName;
     const thread = { channel: start.origin.channelId, threadTs: start.origin.threadTs };
-    await replyInThread(client, thread, buildStoreNotice("upload_lost", name, locale));
+    await deps.responder.replyInThread(thread, buildStoreNotice("upload_lost", name, locale));
     return undefined;
   }
 }
@@ -154,11 +148,7 @@ export type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
  * (the channel's settings as they are now, the same job id when the first attempt got
  * that far); says in its thread what it would have said.
  */
-export async function takeKeptUpload(
-  deps: ListenerDeps,
-  client: WebClient,
-  entry: KeptUpload,
-): Promise<KeptOutcome> {
+export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Promise<KeptOutcome> {
   const { origin } = entry;
   const start: Start = {
     origin,
@@ -173,15 +163,17 @@ export async function takeKeptUpload(
     if (notice !== undefined) {
       const thread = { channel: origin.channelId, threadTs: origin.threadTs };
       const said = buildFileNotices([notice], localeOf(origin.locale));
-      await replyInThread(client, thread, said).catch((error: unknown) =>
-        deps.logger.warn({ err: error }, "could not say why a kept file was not taken"),
-      );
+      await deps.responder
+        .replyInThread(thread, said)
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error }, "could not say why a kept file was not taken"),
+        );
     }
     return { done: true };
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
     const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
-    return { done: false, entry: { ...entry, ...(attempt === undefined ? {} : { attempt }) } };
+    return { done: false, entry: { ...entry, ...optional("attempt", attempt) } };
   }
 }
 
@@ -192,7 +184,6 @@ export async function takeKeptUpload(
  */
 export async function tellKeptUploadWaits(
   deps: ListenerDeps,
-  client: WebClient,
   entry: KeptUpload,
   tellAfterMs: number,
 ): Promise<KeptUpload> {
@@ -201,8 +192,7 @@ export async function tellKeptUploadWaits(
   const { origin } = entry;
   const thread = { channel: origin.channelId, threadTs: origin.threadTs };
   const name = shownNameOf(entry.file) ?? entry.shownName;
-  await replyInThread(
-    client,
+  await deps.responder.replyInThread(
     thread,
     buildStoreNotice("upload_waiting", name, localeOf(origin.locale)),
   );

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AckFn, ViewResponseAction } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
-import type { WebClient } from "@slack/web-api";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
@@ -25,7 +24,6 @@ export type Verdict<T> = { ok: true; value: T } | { ok: false; errors: Record<st
 export interface TimelySubmission<T> {
   deps: ListenerDeps;
   ack: AckFn<ViewResponseAction>;
-  client: WebClient;
   /** The submitted view as the payload has it (its id, state and metadata). */
   view: { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
   teamId: string;
@@ -139,7 +137,7 @@ async function answerLate<T>(
   // place. No `hash`: what is on screen is our own "working on it", with nothing of the
   // person's to keep. Refused (the person closed the modal), the outcome is told alone.
   const viewId = typeof s.view.id === "string" ? s.view.id : "";
-  await s.client.views.update({ view_id: viewId, view: last }).catch(async (error: unknown) => {
+  await s.deps.responder.updateModal(viewId, last).catch(async (error: unknown) => {
     s.deps.logger.info({ err: error, viewId }, "modal gone: the outcome is told alone");
     for (const reply of replies) await s.tellAlone(reply);
   });

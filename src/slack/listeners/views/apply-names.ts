@@ -1,4 +1,5 @@
 import { type Job, SLACK_USER_ID } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
   buildCommandRefusal,
@@ -38,8 +39,8 @@ export async function applyNames(
     channelId: job.origin.channelId,
   });
   const update = {
-    ...(changes.contextText === undefined ? {} : { contextText: changes.contextText }),
-    ...(templateId === undefined ? {} : { templateId }),
+    ...optional("contextText", changes.contextText),
+    ...optional("templateId", templateId),
     members: membersOf(changes.entries),
   };
   const result =
@@ -86,10 +87,7 @@ async function namedSpeakers(
         (entry.userId === undefined
           ? entry.speakerId
           : (await deps.directory.user(entry.userId)).name);
-      return [
-        entry.speakerId,
-        { name, ...(entry.gender === undefined ? {} : { gender: entry.gender }) },
-      ];
+      return [entry.speakerId, { name, ...optional("gender", entry.gender) }];
     }),
   );
   return new Map(named);

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import type { WebClient } from "@slack/web-api";
 import type { ChannelSettings } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
@@ -15,7 +15,6 @@ import {
   sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { announce, tellUser } from "../replies.ts";
 import {
   chooseTemplate,
   saveTemplate,
@@ -60,7 +59,7 @@ export function channelSettingsSubmitted(
 /** The look-ups within the ack's 3 seconds, then the settings saved and announced. */
 async function answerRequest(
   deps: ListenerDeps,
-  { ack, view, body, client }: ViewArgs,
+  { ack, view, body }: ViewArgs,
   r: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
   timing: { startedAt: number; decisionMs?: number },
 ): Promise<void> {
@@ -75,19 +74,18 @@ async function answerRequest(
   await answerInTime({
     deps,
     ack,
-    client,
     view,
     teamId,
     locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkSettings(deps, r),
     refuse: (errors) => ({ response_action: "errors", errors }),
     proceed: async (template, tell) => {
-      await saveSettings(deps, client, { ...r, teamId, template }, tell);
+      await saveSettings(deps, { ...r, teamId, template }, tell);
       return undefined;
     },
-    tellAlone: (reply) => tellUser(client, deps.logger, target, reply),
+    tellAlone: (reply) => deps.responder.tellUser(target, reply),
     notice: (replies) => buildNoticeModal(identity, locale, replies),
   });
 }
@@ -113,7 +111,6 @@ async function checkSettings(
 /** After the ack: keeps the template, saves the settings, says so to the person and the channel. */
 async function saveSettings(
   deps: ListenerDeps,
-  client: WebClient,
   s: {
     teamId: string;
     channelId: string;
@@ -136,7 +133,7 @@ async function saveSettings(
   }
   const announcement = buildSettingsAnnouncement(s.userId, current, next, locale);
   if (announcement === undefined) return;
-  await announce(client, deps.logger, channelId, announcement);
+  await deps.responder.announce(channelId, announcement);
 }
 
 /** The settings as they become: the request over the current ones. */
@@ -151,8 +148,8 @@ function nextSettings(
     canvas: request.delivery?.canvas ?? current.canvas,
     transcript: request.delivery?.transcript ?? current.transcript,
     mentions: request.delivery?.mentions ?? current.mentions,
-    ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
-    ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
-    ...(templateId === undefined ? {} : { templateId }),
+    ...optional("languageHint", request.languageHint),
+    ...optional("contextText", request.contextText),
+    ...optional("templateId", templateId),
   };
 }

@@ -1,5 +1,6 @@
 import type { JobOptions } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import { section } from "../../views/block-kit.ts";
@@ -26,9 +27,9 @@ export async function jobOptions(
   });
   return {
     ...(speakers.length === 0 ? {} : { speakers }),
-    ...(request.contextText === undefined ? {} : { contextText: request.contextText }),
-    ...(request.languageHint === undefined ? {} : { languageHint: request.languageHint }),
-    ...(templateId === undefined ? {} : { templateId }),
+    ...optional("contextText", request.contextText),
+    ...optional("languageHint", request.languageHint),
+    ...optional("templateId", templateId),
   };
 }
 

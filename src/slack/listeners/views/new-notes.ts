@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import type { WebClient } from "@slack/web-api";
 import {
   isStoreUnavailable,
   type JobOptions,
@@ -9,6 +8,7 @@ import {
   StartNotRecorded,
 } from "../../../jobs/index.ts";
 import { checkRecording } from "../../../recordings/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
@@ -25,7 +25,6 @@ import {
   sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { tellUser } from "../replies.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 import { jobOptions, mentionChannel } from "./new-notes-job.ts";
@@ -76,7 +75,7 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
 /** The look-ups within the ack's 3 seconds, then the thread and the job. */
 async function answerRequest(
   deps: ListenerDeps,
-  { ack, view, body, client }: ViewArgs,
+  { ack, view, body }: ViewArgs,
   r: { request: NewNotesSubmission; metadata: NewNotesMetadata; userId: string; locale: Locale },
   timing: { startedAt: number; decisionMs?: number },
 ): Promise<void> {
@@ -91,17 +90,16 @@ async function answerRequest(
   await answerInTime({
     deps,
     ack,
-    client,
     view,
     teamId,
     locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkRequest(deps, request, userId, locale),
     refuse: (errors) => ({ response_action: "errors", errors }),
     proceed: (checked, tell) =>
-      startNotes(deps, client, { request, checked, userId, teamId, locale }, tell),
-    tellAlone: (reply) => tellUser(client, deps.logger, target, reply),
+      startNotes(deps, { request, checked, userId, teamId, locale }, tell),
+    tellAlone: (reply) => deps.responder.tellUser(target, reply),
     notice: (replies) => buildNoticeModal(identity, locale, replies),
   });
 }
@@ -186,7 +184,6 @@ async function readRecording(
  */
 async function startNotes(
   deps: ListenerDeps,
-  client: WebClient,
   req: {
     request: NewNotesSubmission;
     checked: Checked;
@@ -210,7 +207,7 @@ async function startNotes(
   const start = { origin, source: checked.source, options };
   const result = await deps.jobs
     .startInThread(start, async () => {
-      threadTs = await openThread(client, destination, checked.source, userId, locale);
+      threadTs = await openThread(deps, destination, checked.source, userId, locale);
       return threadTs;
     })
     .catch(async (error: unknown) => {
@@ -277,7 +274,7 @@ async function keepThreadStart(
 
 /** The bot's own message that starts the job's thread. */
 async function openThread(
-  client: WebClient,
+  deps: ListenerDeps,
   channel: string,
   source: SourceFile,
   userId: string,
@@ -287,7 +284,5 @@ async function openThread(
     file: `*${safeMrkdwn(source.filename)}*`,
     user: `<@${userId}>`,
   });
-  const posted = await client.chat.postMessage({ channel, text, mrkdwn: true });
-  if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
-  return posted.ts;
+  return deps.responder.startThread(channel, text);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Job } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import type { SpeakerEntry, SpeakerPrefill } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
@@ -46,7 +47,7 @@ export async function readDraft(
   return {
     jobId,
     entries: entries.map(toEntry),
-    ...(contextText === undefined ? {} : { contextText }),
+    ...optional("contextText", contextText),
   };
 }
 
@@ -68,7 +69,7 @@ export async function keepPage(
   const next: SpeakerDraft = {
     ...draft,
     entries: [...others(draft, page.speakerIds), ...onPage],
-    ...(page.contextText === undefined ? {} : { contextText: page.contextText }),
+    ...optional("contextText", page.contextText),
   };
   if (viewId !== "") await deps.jobs.modals.keep(job.origin.teamId, draftKey(viewId), next);
   return next;

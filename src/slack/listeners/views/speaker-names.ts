@@ -5,6 +5,7 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import type { Job } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
 import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
@@ -19,7 +20,6 @@ import {
   speakerPages,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { tellUser } from "../replies.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 import { applyNames } from "./apply-names.ts";
@@ -133,7 +133,7 @@ async function nextPage(
     quotes,
     page: page.index + 1,
     prefill: prefillOf(draft),
-    ...(draft.contextText === undefined ? {} : { contextText: draft.contextText }),
+    ...optional("contextText", draft.contextText),
   });
   return { response_action: "update", view: next };
 }
@@ -153,12 +153,11 @@ async function nameEveryone(
   await answerInTime({
     deps,
     ack: args.ack,
-    client: args.client,
     view: args.view,
     teamId: job.origin.teamId,
     locale: s.locale,
     startedAt: timing.startedAt,
-    ...(timing.decisionMs === undefined ? {} : { budgetMs: timing.decisionMs }),
+    ...optional("budgetMs", timing.decisionMs),
     check: () => checkSubmitter(deps, s, parsed.templateFileId),
     refuse: s.refuse,
     proceed: async (template, tell) => {
@@ -167,7 +166,7 @@ async function nameEveryone(
       await forgetDraft(deps, s.viewId);
       return done;
     },
-    tellAlone: (reply) => tellUser(args.client, deps.logger, target, reply),
+    tellAlone: (reply) => deps.responder.tellUser(target, reply),
     notice: (replies) => buildNoticeModal(s.identity, s.locale, replies),
   });
 }

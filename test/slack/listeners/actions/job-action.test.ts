@@ -100,7 +100,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    return permittedJob(kit.deps, args, click, action, action);
+    return permittedJob(kit.deps, click, action, action);
   }
 
   it("gives the job to its starter and tells nobody anything", async () => {
@@ -160,7 +160,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    expect(await permittedJob(kit.deps, args, click, "skip", "names")).toBeUndefined();
+    expect(await permittedJob(kit.deps, click, "skip", "names")).toBeUndefined();
     expect(kit.respond.mock.calls).toEqual([
       [body.response_url, buildPermissionRefusal("starter_or_member", "skip", "en")],
     ]);
@@ -186,8 +186,7 @@ describe("tellClicker", () => {
       responseUrl: undefined,
       locale: "en",
     };
-    const args = buildActionArgs(kit, clickOn(ourJob(queued), ACTIONS.cancel, ALICE));
-    await tellClicker(kit.deps, args, click, buildCommandRefusal("busy", "cancel", "en"));
+    await tellClicker(kit.deps, click, buildCommandRefusal("busy", "cancel", "en"));
     expect(toldAlone()).toEqual([]);
   });
 });

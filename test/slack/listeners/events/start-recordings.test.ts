@@ -52,7 +52,7 @@ const recording = () => fileFrom("event-message-file_share-mp3");
 const screenshot = () => fileFrom("event-message-file_share-image");
 
 async function share(files: SlackFile[], changes: Partial<SharedFiles> = {}) {
-  await startRecordings(kit.deps, kit.client, {
+  await startRecordings(kit.deps, {
     teamId: TEAM,
     channelId: CHANNEL,
     userId: ALICE,

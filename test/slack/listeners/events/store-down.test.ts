@@ -45,7 +45,7 @@ const recording = (): SlackFile => {
 };
 
 const share = (files: SlackFile[], text?: string) =>
-  startRecordings(kit.deps, kit.client, {
+  startRecordings(kit.deps, {
     teamId: TEAM,
     channelId: CHANNEL,
     userId: ALICE,
@@ -86,12 +86,12 @@ describe("an upload the store cannot take", () => {
     await share([recording()], "Agenda");
     const [entry] = kit.kept as KeptUpload[];
     if (entry === undefined) throw new Error("nothing kept");
-    const again = await takeKeptUpload(kit.deps, kit.client, entry);
+    const again = await takeKeptUpload(kit.deps, entry);
     expect(again.done).toBe(false);
     const kept = again.done ? entry : again.entry;
-    const told = await tellKeptUploadWaits(kit.deps, kit.client, kept, 0);
+    const told = await tellKeptUploadWaits(kit.deps, kept, 0);
     expect(told.told).toBe(true);
-    expect(await tellKeptUploadWaits(kit.deps, kit.client, told, 0)).toBe(told);
+    expect(await tellKeptUploadWaits(kit.deps, told, 0)).toBe(told);
     expect(threadReplies()).toEqual([
       {
         channel: CHANNEL,
@@ -100,8 +100,8 @@ describe("an upload the store cannot take", () => {
       },
     ]);
     down = "none";
-    expect(await takeKeptUpload(kit.deps, kit.client, told)).toEqual({ done: true });
-    expect(await takeKeptUpload(kit.deps, kit.client, told)).toEqual({ done: true });
+    expect(await takeKeptUpload(kit.deps, told)).toEqual({ done: true });
+    expect(await takeKeptUpload(kit.deps, told)).toEqual({ done: true });
     const jobs = await kit.jobs.listByChannel(TEAM, CHANNEL);
     expect(jobs.map((job) => job.options.contextText)).toEqual(["Agenda"]);
   });
@@ -117,7 +117,7 @@ describe("an uninstall the store cannot carry out", () => {
     const [kept] = kit.kept;
     expect(kept).toMatchObject({ kind: "forget", teamIds: [TEAM] });
     if (kept === undefined) throw new Error("nothing kept");
-    const replay = replayPendingStart(kit.deps, kit.client);
+    const replay = replayPendingStart(kit.deps);
     expect(await replay(kept)).toEqual({ done: false });
     down = "none";
     expect(await kit.jobs.get(job.id)).toBeDefined();

@@ -110,7 +110,7 @@ describe("a submission the store cannot save", () => {
     expect(kept).toMatchObject({ kind: "thread", origin: { channelId: CHANNEL, threadTs } });
 
     down = "none";
-    const replay = replayPendingStart(kit.deps, kit.client);
+    const replay = replayPendingStart(kit.deps);
     if (kept === undefined) throw new Error("nothing kept");
     expect(await replay(kept)).toEqual({ done: true });
     expect(await replay(kept)).toEqual({ done: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stripBidiControls, stripInvisibleChars } from "../../src/notetaker/index.ts";
+import { stripBidiControls, stripInvisibleChars } from "../../src/text/index.ts";
 
 const ALL_LISTED = [
   ...Array.from({ length: 5 }, (_, i) => 0x200b + i), // zero-width space … RLM

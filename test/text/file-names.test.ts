@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { safeFileName } from "../../src/notetaker/index.ts";
 import { audioFormatOf } from "../../src/recordings/index.ts";
+import { safeFileName } from "../../src/text/index.ts";
 import { NASTY_SNIPPETS, nastyText } from "../hostile/support/arbitraries.ts";
 
 /** What every safe name must be, whatever came in. */

@@ -1,6 +1,6 @@
 /**
- * Characters a reader cannot see. They live here, the lowest layer, because file names for
- * the Note Service and text for Slack both need them (slack → jobs → notetaker).
+ * Characters a reader cannot see: file names for the Note Service and text for Slack both
+ * need them.
  *
  * Unicode's format characters (`Cf`): zero-width space and joiners, the bidi marks,
  * embeddings, overrides and isolates, the word joiner and invisible operators, the byte

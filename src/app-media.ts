@@ -1,0 +1,40 @@
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { Config } from "./config.ts";
+import type { MediaPort } from "./jobs/index.ts";
+import type { Logger } from "./logger.ts";
+import { createPreparer, findMediaTools } from "./media/index.ts";
+
+/** Temp files live next to the SQLite file (one volume to keep), else in the OS temp dir. */
+export function defaultTempDir(storeUrl: string): string {
+  if (storeUrl.startsWith("sqlite://")) {
+    return join(dirname(resolve(storeUrl.slice("sqlite://".length))), "tmp");
+  }
+  return join(tmpdir(), "meeting-notes");
+}
+
+/**
+ * FFmpeg, when installed: recordings the Note Service would refuse as they are get their
+ * audio prepared. Without it the bot says so of those files only; everything else works.
+ */
+export async function openMedia(config: Config, logger: Logger): Promise<MediaPort | undefined> {
+  const tools = await findMediaTools(config.media);
+  if (tools === undefined) {
+    logger.warn(
+      { ffmpegPath: config.media.ffmpegPath ?? "ffmpeg" },
+      "FFmpeg not found: videos and recordings over 300 MB or in other formats are refused",
+    );
+    return undefined;
+  }
+  const { ffmpeg, ffprobe, version, addressSpace } = tools;
+  logger.info({ ffmpeg, ffprobe, version, memoryLimit: addressSpace?.bytes }, "FFmpeg found");
+  if (addressSpace === undefined) {
+    logger.warn("prlimit not found: FFmpeg runs without its memory limit (install util-linux)");
+  }
+  return createPreparer(tools, {
+    concurrency: config.media.concurrency,
+    timeoutMs: config.media.timeoutMs,
+    maxHours: config.media.maxHours,
+    logger: logger.child({ name: "media" }),
+  });
+}

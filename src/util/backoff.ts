@@ -1,0 +1,71 @@
+/**
+ * How long to wait before trying again: the one rule for every retry, reconnection and poll
+ * of the app (a wait that grows by `factor` each attempt up to `maxMs`, with a little
+ * jitter where many clients could otherwise retry in step), and the named policies that use
+ * it — as the Slack SDK's `retry-policies.ts` names its own.
+ */
+export interface Backoff {
+  /** The wait before attempt 0 (the first retry or poll). */
+  baseMs: number;
+  /** No wait grows past this (jitter included, with `spread`). */
+  maxMs: number;
+  /** How much each wait grows over the one before; default 2 (doubling). */
+  factor?: number;
+  /** Fraction of the wait added at random (0.2 → up to +20 %); default none. */
+  jitter?: number;
+  /** The jitter is added or removed (±), and the wait stays within 0…`maxMs`. */
+  spread?: boolean;
+}
+
+/** The wait before attempt `attempt` (0-based) under `backoff`, in whole milliseconds. */
+export function backoffDelayMs(
+  backoff: Backoff,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
+  // Past 30 doublings every sane policy is at its cap; the clamp keeps the power finite.
+  const exponent = Math.min(Math.max(0, attempt), 30);
+  const base = Math.min(backoff.maxMs, backoff.baseMs * (backoff.factor ?? 2) ** exponent);
+  const jitter = backoff.jitter ?? 0;
+  if (backoff.spread === true) {
+    const spread = base * jitter * (2 * random() - 1);
+    return Math.max(0, Math.min(backoff.maxMs, Math.round(base + spread)));
+  }
+  return Math.round(base * (1 + jitter * random()));
+}
+
+/**
+ * The app's policies by name. Waits in-line (a request the caller awaits) stay short; waits
+ * in the background (a job step, a reconnection) may grow long, as the thing they wait for
+ * can take minutes to come back.
+ */
+export const BACKOFFS = {
+  /** A Note Service request retried in-line: 0.5, 1, 2, 4 s (+20 %), at most 8 s. */
+  noteServiceRequest: { baseMs: 500, maxMs: 8_000, jitter: 0.2 },
+  /** Polls of a Note Service task: 2 s doubling to 15 s, ±10 % (configurable). */
+  notePoll: { baseMs: 2_000, maxMs: 15_000, jitter: 0.1, spread: true },
+  /** A job step that failed for a passing reason: 2 s doubling to 5 min (+20 %). */
+  jobStep: { baseMs: 2_000, maxMs: 5 * 60_000, jitter: 0.2 },
+  /**
+   * Reconnecting to Redis: 100 ms doubling to 1 s (+10 %), never giving up — Redis coming
+   * back must heal the app without a restart, and the low cap lets `close()` exit soon.
+   */
+  redisReconnect: { baseMs: 100, maxMs: 1_000, jitter: 0.1 },
+  /** Reaching Slack again (start-up, Socket Mode): 1 s doubling to 30 s. */
+  slackReconnect: { baseMs: 1_000, maxMs: 30_000 },
+  /** Replaying the request journal while the store still fails: 1 s doubling to 10 s. */
+  journalReplay: { baseMs: 1_000, maxMs: 10_000 },
+  /** Sending again a Slack call whose answer was lost: 250 ms, growing fourfold. */
+  slackResend: { baseMs: 250, maxMs: 60_000, factor: 4 },
+  /** Tests: the same rules, millisecond waits. */
+  fast: { baseMs: 1, maxMs: 5 },
+} as const satisfies Record<string, Backoff>;
+
+/**
+ * Whether an HTTP status says "try again later": 408 (the server gave up waiting), 429 (too
+ * many requests) and 5xx. The one rule for the Note Service's API, its result links and
+ * Slack's file downloads.
+ */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
