@@ -1,11 +1,17 @@
 import { optional } from "../util/optional.ts";
-import { Admission, type AdmissionLimits, defaultAdmissionLimits, holdsSlot } from "./admission.ts";
-import { JobRepository } from "./job-repository.ts";
-import { JobService } from "./job-service.ts";
-import { RecentJobs } from "./recent-jobs.ts";
-import { JobRunner, type RunnerOptions } from "./runner.ts";
-import { type StoreResetPort, type StoreResetTimings, StoreResetWatch } from "./store-reset.ts";
-import { WorkspaceData } from "./workspace-data.ts";
+import {
+  Admission,
+  type AdmissionLimits,
+  defaultAdmissionLimits,
+  holdsSlot,
+} from "./engine/admission.ts";
+import { JobRunner, type RunnerOptions } from "./engine/runner.ts";
+import { JobRepository } from "./persistence/job-repository.ts";
+import { RecentJobs } from "./persistence/recent-jobs.ts";
+import { WorkspaceData } from "./persistence/workspace-data.ts";
+import type { StoreResetPort } from "./ports.ts";
+import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
+import { JobService } from "./services/job-service.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<

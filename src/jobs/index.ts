@@ -1,31 +1,59 @@
+export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
 export {
   Admission,
   type AdmissionLimits,
   defaultAdmissionLimits,
   holdsSlot,
   type Place,
-} from "./admission.ts";
+} from "./engine/admission.ts";
+export { decideFailure, defaultFailurePolicy, JobStepError } from "./engine/failure-policy.ts";
+export { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
+export { defaultStageLimits, type StageLimits } from "./engine/step.ts";
+export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
+export * from "./model/job.ts";
+export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
   type ChannelSettings,
   type ChannelSettingsInput,
   channelSettingsSchema,
   readChannelSettings,
   uploadOptions,
-} from "./channel-settings.ts";
-export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
-export { DiskFullWatch, isDiskFull } from "./disk-full.ts";
-export { decideFailure, defaultFailurePolicy, JobStepError } from "./failure-policy.ts";
+} from "./persistence/channel-settings.ts";
+export {
+  channelIndex,
+  JobRepository,
+  jobLeaseKey,
+  userIndex,
+} from "./persistence/job-repository.ts";
+export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
+export type { StoredTemplate, TemplateScope } from "./persistence/templates.ts";
+export type { MediaPort, NoteTakerPort, PrepareOutcome, StoreResetPort } from "./ports.ts";
 export {
   type CanvasOutcome,
   type DeliveredState,
   type DownloadLimits,
-  type Gateway,
-  GatewayError,
   type NotePerson,
+  type SlackPort,
+  SlackPortError,
   type StatusMode,
-} from "./gateway.ts";
-export * from "./job.ts";
-export { channelIndex, JobRepository, jobLeaseKey, userIndex } from "./job-repository.ts";
+} from "./ports.ts";
+export {
+  JournalReplay,
+  type JournalReplayOptions,
+  type ReplayOutcome,
+} from "./recovery/journal-replay.ts";
+export { type JournalEntry, RequestJournal } from "./recovery/request-journal.ts";
+export {
+  DEFAULT_STORE_RESET_TIMINGS,
+  type ResetNotice,
+  type StoreResetTimings,
+  StoreResetWatch,
+} from "./recovery/store-reset.ts";
+export {
+  isStoreUnavailable,
+  markStoreFailures,
+  StoreUnavailableError,
+} from "./recovery/store-unavailable.ts";
 export {
   type CommandRefusal,
   type CommandResult,
@@ -33,31 +61,11 @@ export {
   type StartAttempt,
   type StartResult,
   type UploadResult,
-} from "./job-service.ts";
+} from "./services/job-service.ts";
+export { StartNotRecorded } from "./services/start-jobs.ts";
 export {
-  JournalReplay,
-  type JournalReplayOptions,
-  type ReplayOutcome,
-} from "./journal-replay.ts";
-export type { MediaPort, PrepareOutcome } from "./media-port.ts";
-export type { NoteTakerPort } from "./note-taker-port.ts";
-export { type KnownJob, RecentJobs } from "./recent-jobs.ts";
-export { type JournalEntry, RequestJournal } from "./request-journal.ts";
-export { JobRunner, type RunnerOptions, type StageObserver } from "./runner.ts";
-export { summarizeSpeakers } from "./speaker-summary.ts";
-export { StartNotRecorded } from "./start-jobs.ts";
-export { defaultStageLimits, type StageLimits } from "./step.ts";
-export {
-  DEFAULT_STORE_RESET_TIMINGS,
-  type ResetNotice,
-  type StoreResetPort,
-  type StoreResetTimings,
-  StoreResetWatch,
-} from "./store-reset.ts";
-export {
-  isStoreUnavailable,
-  markStoreFailures,
-  StoreUnavailableError,
-} from "./store-unavailable.ts";
-export type { StoredTemplate, TemplateScope } from "./templates.ts";
-export { canTransition, IllegalTransitionError, type JobEvent, transition } from "./transitions.ts";
+  canTransition,
+  IllegalTransitionError,
+  type JobEvent,
+  transition,
+} from "./stages/transitions.ts";

@@ -1,6 +1,6 @@
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import type { MediaPort, PrepareOutcome } from "../jobs/media-port.ts";
+import type { MediaPort, PrepareOutcome } from "../jobs/ports.ts";
 import { checkProbed, MAX_AUDIO_BYTES, MAX_SOURCE_BYTES } from "../recordings/index.ts";
 import { extractSpeech } from "./extract-speech.ts";
 import { probeMedia } from "./probe.ts";

@@ -123,6 +123,23 @@ describe("src/ import graph", () => {
     expect(offending).toEqual([]);
   });
 
+  it("keeps the job layer's folders in their order (src/jobs/README.md)", () => {
+    expect(jobFolderViolations(graph)).toEqual([]);
+  });
+
+  it("finds a job-layer import running the wrong way (the check works)", () => {
+    const planted = new Map(graph);
+    const model = join("src", "jobs", "model", "job.ts");
+    const runner = join("src", "jobs", "engine", "runner.ts");
+    planted.set(model, { local: [runner], packages: [] });
+    expect(jobFolderViolations(planted)).toEqual([`${model} → ${runner}`]);
+  });
+
+  it("keeps src/jobs small at its top: the composition, the ports, the index", () => {
+    const top = [...graph.keys()].filter((f) => dirname(f) === join("src", "jobs"));
+    expect(top.length).toBeLessThanOrEqual(12);
+  });
+
   it("lets slack/ take from notetaker/ only the Note Service's own rules: types, errors, limits", () => {
     const offending: string[] = [];
     for (const file of graph.keys()) {
@@ -188,4 +205,36 @@ function rawSlackCalls(text: string): string[] {
   );
   const imports = [...text.matchAll(/from\s+"(@slack\/web-api)"/g)].map(([, name = ""]) => name);
   return [...calls, ...imports];
+}
+
+/**
+ * What each folder of `src/jobs` may import from the others: the job model imports none;
+ * persistence only the model; the engine, the stages and the job files (one group: the
+ * step machinery) neither recovery nor the services; recovery not the services.
+ */
+const JOB_FOLDER_RULES: Record<string, readonly string[]> = {
+  model: ["model"],
+  persistence: ["model", "persistence"],
+  engine: ["model", "persistence", "ports.ts", "engine", "files", "stages"],
+  files: ["model", "persistence", "ports.ts", "engine", "files", "stages"],
+  stages: ["model", "persistence", "ports.ts", "engine", "files", "stages"],
+  recovery: ["model", "persistence", "ports.ts", "engine", "files", "stages", "recovery"],
+};
+
+/** The imports inside `src/jobs` that break {@link JOB_FOLDER_RULES}. */
+function jobFolderViolations(graph: Map<string, { local: string[] }>): string[] {
+  const jobs = join("src", "jobs");
+  const folderOf = (file: string) => relative(jobs, file).split("/")[0] ?? "";
+  const offending: string[] = [];
+  for (const [file, { local }] of graph) {
+    if (!file.startsWith(`${jobs}/`)) continue;
+    const allowed = JOB_FOLDER_RULES[folderOf(file)];
+    if (allowed === undefined) continue;
+    for (const target of local) {
+      if (target.startsWith(`${jobs}/`) && !allowed.includes(folderOf(target))) {
+        offending.push(`${file} → ${target}`);
+      }
+    }
+  }
+  return offending;
 }

@@ -214,7 +214,7 @@ await inParallel(n, concurrency, async () => {
     const parsed = code.jobs.storedJobSchema.safeParse(job);
     if (!parsed.success) {
       throw new Error(
-        `fleet-seed: a ${entry.stage} record does not fit ${code.root}/src/jobs/job.ts: ${parsed.error.message.slice(0, 600)}`,
+        `fleet-seed: a ${entry.stage} record does not fit ${code.root}/src/jobs/model/job.ts: ${parsed.error.message.slice(0, 600)}`,
       );
     }
   }

@@ -258,7 +258,7 @@ export function renderManyJobs(results: ManyJobsResult[], at: RunFacts): string 
       "--cpu-prof test/bench/run.ts`) and found the largest share in reading the store: every",
       "save of an active job — every poll — made `KeyvStore.addActive` read and parse the",
       "whole active-id array (0.63 ms of CPU per call at 5,000 ids, 0.20 ms at 1,000).",
-      "`JobRepository.save(job, previous)` (`src/jobs/job-repository.ts`) now touches the index",
+      "`JobRepository.save(job, previous)` (`src/jobs/persistence/job-repository.ts`) now touches the index",
       "only when a job enters or leaves the active stages, and the runner's sweep drops a",
       "stale id only under the job's lease (a Regenerate on another replica can make a",
       "finished job active again). That run, before the fix: CPU 61 % of a core, loop delay",
@@ -303,7 +303,7 @@ export function renderRestart(r: RestartResult, at: RunFacts): string {
   if (!ok) {
     lines.push(
       "",
-      "**What remains and why.** `JobRunner.start()` (`src/jobs/runner.ts`) reads the jobs one",
+      "**What remains and why.** `JobRunner.start()` (`src/jobs/engine/runner.ts`) reads the jobs one",
       "`await repo.get(id)` at a time in `sweep()` and schedules each as it goes: an overdue job",
       "starts running at once (SQLite writes, a Note Service poll, a Slack status update), so",
       "every later read queues behind the work already started — `sweep()` took 0.4–1.6 s —",

@@ -4,8 +4,8 @@ import type {
   CanvasRefusal,
   DeliveredState,
   DownloadLimits,
-  Gateway,
   Job,
+  SlackPort,
 } from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
@@ -51,7 +51,7 @@ const deliveryOf = (job: Job) => ("delivery" in job ? job.delivery : 1);
  * A fake of everything the job layer asks of Slack. It records what it was asked to do and
  * answers `findDelivered` from those records, the way the real gateway reads the thread.
  */
-export class RecordingGateway implements Gateway {
+export class RecordingGateway implements SlackPort {
   readonly records: GatewayRecord[] = [];
   readonly #o: RecordingGatewayOptions;
   #ts = 0;

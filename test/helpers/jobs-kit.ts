@@ -2,11 +2,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import {
   createJobs,
-  type Gateway,
   type Job,
   type JobsOptions,
   type NoteTakerPort,
   type Origin,
+  type SlackPort,
   type SourceFile,
 } from "../../src/jobs/index.ts";
 import { createPollSchedule } from "../../src/notetaker/index.ts";
@@ -17,7 +17,7 @@ import { eventually } from "./eventually.ts";
 export function testJobs(options: {
   store: Store;
   client: NoteTakerPort;
-  gateway: Gateway;
+  gateway: SlackPort;
   tempDir: string;
   overrides?: Partial<JobsOptions>;
 }) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { loadStored, type Stored } from "../../src/jobs/blobs.ts";
 import type { Job } from "../../src/jobs/index.ts";
+import type { Stored } from "../../src/jobs/model/stored.ts";
+import { loadStored } from "../../src/jobs/persistence/blobs.ts";
 import { dialogSchema } from "../../src/notetaker/schemas.ts";
 import type { Store } from "../../src/store/index.ts";
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { Gateway } from "../../src/jobs/index.ts";
+import type { SlackPort } from "../../src/jobs/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
@@ -55,7 +55,7 @@ it("never lets an aborted download attempt delete the file its successor downloa
   const successorWrote = deferred();
   const predecessorCleanedUp = deferred();
   let successorFileSurvived: boolean | undefined;
-  const gateway: Gateway = Object.create(recording);
+  const gateway: SlackPort = Object.create(recording);
   gateway.downloadSource = async (job, destPath, signal, limits) => {
     destinations.push(destPath);
     if (destinations.length === 1) {

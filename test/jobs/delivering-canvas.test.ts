@@ -5,7 +5,7 @@
  * the step's failure policy (stages/delivering.ts).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Gateway, GatewayError, type Job, type NotePerson } from "../../src/jobs/index.ts";
+import { type Job, type NotePerson, type SlackPort, SlackPortError } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
@@ -51,15 +51,15 @@ async function runJob(failure?: Failure, prepare?: (id: string) => Promise<void>
     calls[call]++;
     if (failure?.call !== call) return;
     if (failure.kind === "refused") {
-      throw new GatewayError("Slack canvas call failed: canvas_something_new", {
+      throw new SlackPortError("Slack canvas call failed: canvas_something_new", {
         transient: false,
       });
     }
     if (calls[call] <= failure.times) {
-      throw new GatewayError("Slack canvas call failed: ratelimited", { transient: true });
+      throw new SlackPortError("Slack canvas call failed: ratelimited", { transient: true });
     }
   };
-  const gateway: Gateway = {
+  const gateway: SlackPort = {
     showStatus: (job) => slack.showStatus(job),
     splitNote: (markdown, people = []) => {
       calls.split.push(people);

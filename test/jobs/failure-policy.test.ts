@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideFailure, GatewayError } from "../../src/jobs/index.ts";
+import { decideFailure, SlackPortError } from "../../src/jobs/index.ts";
 import {
   NoteTakerLinkRefusedError,
   NoteTakerProtocolError,
@@ -39,7 +39,7 @@ describe("decideFailure for result links", () => {
 
 describe("decideFailure for Slack", () => {
   it("tries a rate-limited Slack call again no sooner than Slack's Retry-After", () => {
-    const limited = new GatewayError("Slack status update failed: ratelimited", {
+    const limited = new SlackPortError("Slack status update failed: ratelimited", {
       transient: true,
       retryAfterMs: 45_000,
     });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Gateway, GatewayError, type Job } from "../../src/jobs/index.ts";
+import { type Job, type SlackPort, SlackPortError } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
@@ -51,7 +51,7 @@ describe("the first status post", () => {
       const { stage, statusTs, statusPostingAt: intent } = job;
       draws.push({ stage, statusTs, intent, stored, mayExist });
       // The first post: Slack took it, its answer was lost.
-      if (draws.length === 1) throw new GatewayError("Slack answered 503", { transient: true });
+      if (draws.length === 1) throw new SlackPortError("Slack answered 503", { transient: true });
       return slack.showStatus(job);
     };
     // The recording gateway in all else.
@@ -61,7 +61,7 @@ describe("the first status post", () => {
         const value: unknown = Reflect.get(target, name);
         return typeof value === "function" ? value.bind(target) : value;
       },
-    }) as Gateway;
+    }) as SlackPort;
     const client = new NoteTakerClient({
       baseUrl: emulator.baseUrl,
       apiKey: emulator.apiKey,

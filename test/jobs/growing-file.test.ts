@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readGrowingFile, WriteProgress } from "../../src/jobs/growing-file.ts";
+import { readGrowingFile, WriteProgress } from "../../src/jobs/files/growing-file.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

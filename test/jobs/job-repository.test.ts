@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadStored } from "../../src/jobs/blobs.ts";
 import { type Job, JobRepository, jobLeaseKey, speakerQuotesSchema } from "../../src/jobs/index.ts";
+import { loadStored } from "../../src/jobs/persistence/blobs.ts";
 import { dialogSchema } from "../../src/notetaker/schemas.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../helpers/eventually.ts";

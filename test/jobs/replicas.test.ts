@@ -7,7 +7,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Gateway, Job, NoteTakerPort } from "../../src/jobs/index.ts";
+import type { Job, NoteTakerPort, SlackPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
@@ -124,7 +124,7 @@ function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]):
 }
 
 /** Wraps the (shared) Slack fake the same way, for the calls that move or post things. */
-function instrumentGateway(gateway: Gateway, runner: string, log: CallRecord[]): Gateway {
+function instrumentGateway(gateway: SlackPort, runner: string, log: CallRecord[]): SlackPort {
   const timed = async <R>(call: string, job: Job, run: () => Promise<R>) => {
     const start = performance.now();
     try {
@@ -314,7 +314,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       stores.push(store);
       if (watch !== undefined) watchClaims(store, watch.claimsOf, watch.seen);
       const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
-      const gateway: Gateway = {
+      const gateway: SlackPort = {
         ...instrumentGateway(recording, "B", log),
         findDelivered: async (job) => findInJournal(env.JOURNAL, job.id),
       };

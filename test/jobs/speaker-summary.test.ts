@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   decideFailure,
-  GatewayError,
   JobStepError,
+  SlackPortError,
   summarizeSpeakers,
 } from "../../src/jobs/index.ts";
 import {
@@ -67,7 +67,7 @@ describe("decideFailure", () => {
       failure: { code: "unavailable" },
     });
     // Slack that never answered is not Slack refusing: the sentence says which.
-    expect(decideFailure(new GatewayError("x", { transient: true }), 2, options)).toMatchObject({
+    expect(decideFailure(new SlackPortError("x", { transient: true }), 2, options)).toMatchObject({
       failure: { code: "slack_unavailable" },
     });
   });

@@ -7,7 +7,7 @@ import {
   type StoreResetPort,
   StoreResetWatch,
 } from "../../src/jobs/index.ts";
-import { WorkspaceData } from "../../src/jobs/workspace-data.ts";
+import { WorkspaceData } from "../../src/jobs/persistence/workspace-data.ts";
 import type { EpochCheck } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { done, queued, T0 } from "../slack/views/fixtures.ts";

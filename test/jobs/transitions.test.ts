@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { inline } from "../../src/jobs/blobs.ts";
 import {
   canTransition,
   IllegalTransitionError,
@@ -7,6 +6,7 @@ import {
   type JobEvent,
   transition,
 } from "../../src/jobs/index.ts";
+import { inline } from "../../src/jobs/model/stored.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 
 const T = 1_000;

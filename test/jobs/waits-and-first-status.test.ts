@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   DiskFullWatch,
   decideFailure,
-  GatewayError,
   isDiskFull,
   type Job,
+  SlackPortError,
   transition,
 } from "../../src/jobs/index.ts";
 import { NoteTakerTransientError } from "../../src/notetaker/index.ts";
@@ -72,7 +72,7 @@ describe("the first status post's checkpoint", () => {
 
 describe("decideFailure names what the job waits for, and what it fails with", () => {
   it("a download Slack's file server did not answer: waits, then download_unavailable", () => {
-    const error = new GatewayError("Slack file download failed: 503", {
+    const error = new SlackPortError("Slack file download failed: 503", {
       transient: true,
       failure: "download_unavailable",
       waiting: "slack_files",
@@ -90,7 +90,7 @@ describe("decideFailure names what the job waits for, and what it fails with", (
   });
 
   it("a file Slack refuses: fails at once with its own code, Retry offered", () => {
-    const error = new GatewayError("Slack file download failed: 404", {
+    const error = new SlackPortError("Slack file download failed: 404", {
       transient: false,
       failure: "download_refused",
     });
@@ -113,7 +113,7 @@ describe("decideFailure names what the job waits for, and what it fails with", (
     expect(decideFailure(new NoteTakerTransientError("503"), 0, policy)).toMatchObject({
       waiting: "note_service",
     });
-    const slack = decideFailure(new GatewayError("503", { transient: true }), 0, policy);
+    const slack = decideFailure(new SlackPortError("503", { transient: true }), 0, policy);
     expect(slack).toEqual({ kind: "retry_later", delayMs: 1000 });
   });
 });

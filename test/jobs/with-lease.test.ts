@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LeaseLost, withLease } from "../../src/jobs/with-lease.ts";
+import { LeaseLost, withLease } from "../../src/jobs/persistence/with-lease.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../helpers/eventually.ts";
 

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { WorkspaceData } from "../../src/jobs/workspace-data.ts";
+import { WorkspaceData } from "../../src/jobs/persistence/workspace-data.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 
 let store: Store;

@@ -2,23 +2,16 @@ import { z } from "zod";
 import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { optional } from "../../util/optional.ts";
-import { loadStored } from "../blobs.ts";
-import { readChannelSettings } from "../channel-settings.ts";
-import type { EventOf } from "../events.ts";
-import { JobStepError } from "../failure-policy.ts";
-import { GatewayError, type NotePerson } from "../gateway.ts";
-import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../job.ts";
-import type { StepContext } from "../step.ts";
-import { TempFiles } from "../temp-files.ts";
-import {
-  advance,
-  attemptFile,
-  isFile,
-  MAX_RELINKS,
-  type Reducers,
-  removeJobFile,
-  startWriting,
-} from "./kit.ts";
+import { JobStepError } from "../engine/failure-policy.ts";
+import type { StepContext } from "../engine/step.ts";
+import { attemptFile, isFile, removeJobFile } from "../files/job-files.ts";
+import { TempFiles } from "../files/temp-files.ts";
+import type { EventOf } from "../model/events.ts";
+import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../model/job.ts";
+import { advance, MAX_RELINKS, type Reducers, startWriting } from "../model/job-records.ts";
+import { loadStored } from "../persistence/blobs.ts";
+import { readChannelSettings } from "../persistence/channel-settings.ts";
+import { type NotePerson, SlackPortError } from "../ports.ts";
 
 type Delivering = JobIn<"delivering">;
 
@@ -197,7 +190,7 @@ const REFUSED = Symbol("refused");
 
 /**
  * A canvas call's result, or {@link REFUSED} when it failed in a way trying again cannot
- * change (a `GatewayError` that is not transient: Slack's `ok: false` with an error no one
+ * change (a `SlackPortError` that is not transient: Slack's `ok: false` with an error no one
  * listed, an answer without what it should hold…). Transient errors and anything that is
  * not Slack's are thrown as they are.
  */
@@ -209,7 +202,7 @@ async function unlessRefused<T>(
   try {
     return await slack();
   } catch (error) {
-    if (!(error instanceof GatewayError) || error.transient) throw error;
+    if (!(error instanceof SlackPortError) || error.transient) throw error;
     ctx.logger.warn({ err: error, jobId: job.id }, "no canvas: Slack refused it");
     return REFUSED;
   }

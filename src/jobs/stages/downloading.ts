@@ -1,20 +1,14 @@
 import { stat } from "node:fs/promises";
 import { MAX_AUDIO_BYTES } from "../../recordings/index.ts";
 import { optional } from "../../util/optional.ts";
-import { checkDownload } from "../check-download.ts";
-import { JobStepError } from "../failure-policy.ts";
-import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step.ts";
-import { TempFiles } from "../temp-files.ts";
-import {
-  enter,
-  NEW_POLL,
-  type Reducers,
-  removeEarlierAttempts,
-  removeJobFile,
-  sourceAttemptPath,
-} from "./kit.ts";
-import { mayRelay, startRelay } from "./relay.ts";
+import { JobStepError } from "../engine/failure-policy.ts";
+import type { StepContext } from "../engine/step.ts";
+import { checkDownload } from "../files/check-download.ts";
+import { removeEarlierAttempts, removeJobFile, sourceAttemptPath } from "../files/job-files.ts";
+import { mayRelay, startRelay } from "../files/relay.ts";
+import { TempFiles } from "../files/temp-files.ts";
+import type { Job, JobIn } from "../model/job.ts";
+import { enter, NEW_POLL, type Reducers } from "../model/job-records.ts";
 
 /** The recording on its way from Slack to the temp folder (and, relayed, to the service). */
 export const downloadingReducers: Reducers<"downloading"> = {

@@ -1,16 +1,16 @@
-import type { JobEvent } from "../events.ts";
-import type { ActiveJob, ActiveStage, Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step.ts";
+import type { StepContext } from "../engine/step.ts";
+import type { JobEvent } from "../model/events.ts";
+import type { ActiveJob, ActiveStage, Job, JobIn } from "../model/job.ts";
+import type { Reducers } from "../model/job-records.ts";
 import { deliveringReducers, deliveringStep } from "./delivering.ts";
 import { downloadingReducers, downloadingStep } from "./downloading.ts";
-import type { Reducers } from "./kit.ts";
 import { namingReducers, namingStep } from "./naming.ts";
 import { preparingReducers, preparingStep } from "./preparing.ts";
 import { queuedReducers, queuedStep } from "./queued.ts";
 import { transcribingReducers, transcribingStep } from "./transcribing.ts";
 import { writingReducers, writingStep } from "./writing.ts";
 
-export { MAX_RELINKS } from "./kit.ts";
+export { MAX_RELINKS } from "../model/job-records.ts";
 
 /** Each active stage: its step (the I/O) and its reducers (the state changes it takes). */
 const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } = {

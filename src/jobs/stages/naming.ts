@@ -1,9 +1,9 @@
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
-import type { Job, JobIn, NoteInputs } from "../job.ts";
-import type { StepContext } from "../step.ts";
-import type { Reducers } from "./kit.ts";
-import { startWriting } from "./kit.ts";
+import type { StepContext } from "../engine/step.ts";
+import type { Job, JobIn, NoteInputs } from "../model/job.ts";
+import type { Reducers } from "../model/job-records.ts";
+import { startWriting } from "../model/job-records.ts";
 
 /** The transcript is in: waiting for a person to name the speakers (or skip). */
 export const namingReducers: Reducers<"naming"> = {

@@ -1,21 +1,14 @@
 import { rename, rm, stat } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { demuxerOf, MAX_AUDIO_BYTES } from "../../recordings/index.ts";
-import { sniffFile } from "../check-download.ts";
-import { JobStepError } from "../failure-policy.ts";
-import type { Job, JobIn } from "../job.ts";
-import type { PrepareOutcome } from "../media-port.ts";
-import type { StepContext } from "../step.ts";
-import { TempFiles } from "../temp-files.ts";
-import {
-  attemptFile,
-  audioPath,
-  enter,
-  isFile,
-  NEW_POLL,
-  type Reducers,
-  removeEarlierAttempts,
-} from "./kit.ts";
+import { JobStepError } from "../engine/failure-policy.ts";
+import type { StepContext } from "../engine/step.ts";
+import { sniffFile } from "../files/check-download.ts";
+import { attemptFile, audioPath, isFile, removeEarlierAttempts } from "../files/job-files.ts";
+import { TempFiles } from "../files/temp-files.ts";
+import type { Job, JobIn } from "../model/job.ts";
+import { enter, NEW_POLL, type Reducers } from "../model/job-records.ts";
+import type { PrepareOutcome } from "../ports.ts";
 
 /** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
 export const preparingReducers: Reducers<"preparing"> = {

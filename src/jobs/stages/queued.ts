@@ -1,6 +1,7 @@
-import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step.ts";
-import { advance, audioPath, enter, type Reducers } from "./kit.ts";
+import type { StepContext } from "../engine/step.ts";
+import { audioPath } from "../files/job-files.ts";
+import type { Job, JobIn } from "../model/job.ts";
+import { advance, enter, type Reducers } from "../model/job-records.ts";
 
 /** A new job, waiting for a fair-use slot before its recording is downloaded. */
 export const queuedReducers: Reducers<"queued"> = {

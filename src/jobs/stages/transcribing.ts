@@ -1,11 +1,12 @@
 import { optional } from "../../util/optional.ts";
-import { inline } from "../blobs.ts";
-import { JobStepError } from "../failure-policy.ts";
-import type { Job, JobIn } from "../job.ts";
-import { summarizeSpeakers } from "../speaker-summary.ts";
-import type { StepContext } from "../step.ts";
-import { advance, audioPath, enter, isFile, type Reducers, removeJobFile } from "./kit.ts";
-import { checkLimit } from "./limits.ts";
+import { JobStepError } from "../engine/failure-policy.ts";
+import type { StepContext } from "../engine/step.ts";
+import { checkLimit } from "../engine/step.ts";
+import { audioPath, isFile, removeJobFile } from "../files/job-files.ts";
+import type { Job, JobIn } from "../model/job.ts";
+import { advance, enter, type Reducers } from "../model/job-records.ts";
+import { summarizeSpeakers } from "../model/speaker-summary.ts";
+import { inline } from "../model/stored.ts";
 
 /** The recording submitted for speaker-labelled transcription and polled. */
 export const transcribingReducers: Reducers<"transcribing"> = {

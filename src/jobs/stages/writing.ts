@@ -1,12 +1,13 @@
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { optional } from "../../util/optional.ts";
-import { inline, loadStored } from "../blobs.ts";
-import { JobStepError } from "../failure-policy.ts";
-import type { Job, JobIn } from "../job.ts";
-import type { StepContext } from "../step.ts";
-import type { StoredTemplate } from "../templates.ts";
-import { advance, enter, type Reducers } from "./kit.ts";
-import { checkLimit } from "./limits.ts";
+import { JobStepError } from "../engine/failure-policy.ts";
+import type { StepContext } from "../engine/step.ts";
+import { checkLimit } from "../engine/step.ts";
+import type { Job, JobIn } from "../model/job.ts";
+import { advance, enter, type Reducers } from "../model/job-records.ts";
+import { inline } from "../model/stored.ts";
+import { loadStored } from "../persistence/blobs.ts";
+import type { StoredTemplate } from "../persistence/templates.ts";
 
 /** The dialog submitted for note writing and polled. */
 export const writingReducers: Reducers<"writing"> = {

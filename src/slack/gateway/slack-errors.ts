@@ -1,4 +1,4 @@
-import { type Failure, GatewayError, type WaitReason } from "../../jobs/index.ts";
+import { type Failure, SlackPortError, type WaitReason } from "../../jobs/index.ts";
 import { type DownloadTrouble, SlackDownloadError } from "./download-slack-file.ts";
 
 /**
@@ -29,16 +29,16 @@ const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wai
   };
 
 /**
- * Wraps an error of `@slack/web-api` (or of a file download) in a {@link GatewayError},
+ * Wraps an error of `@slack/web-api` (or of a file download) in a {@link SlackPortError},
  * saying whether trying again can help: rate limits, network and 5xx trouble can;
  * `channel_not_found`, `not_in_channel`, `invalid_auth` and the like cannot. A download
  * keeps its own nature and names its cause (see {@link DOWNLOAD_OUTCOMES}).
  */
-export function toGatewayError(error: unknown, what: string): GatewayError {
-  if (error instanceof GatewayError) return error;
+export function toGatewayError(error: unknown, what: string): SlackPortError {
+  if (error instanceof SlackPortError) return error;
   if (error instanceof SlackDownloadError) {
     const outcome = DOWNLOAD_OUTCOMES[error.trouble];
-    return new GatewayError(`Slack ${what} failed: ${error.message}`, {
+    return new SlackPortError(`Slack ${what} failed: ${error.message}`, {
       transient: error.transient,
       failure: outcome.failure,
       waiting: outcome.wait,
@@ -54,7 +54,7 @@ export function toGatewayError(error: unknown, what: string): GatewayError {
     (platform !== undefined && TRANSIENT_PLATFORM_ERRORS.has(platform));
   const reason = platform ?? (error instanceof Error ? error.message : String(error));
   const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
-  return new GatewayError(`Slack ${what} failed: ${reason}`, {
+  return new SlackPortError(`Slack ${what} failed: ${reason}`, {
     transient,
     // WebAPIRateLimitedError: Slack's Retry-After, in seconds.
     retryAfterMs: typeof retryAfter === "number" ? retryAfter * 1000 : undefined,

@@ -6,10 +6,10 @@ import {
   type DeliveredState,
   type DiskFullWatch,
   type DownloadLimits,
-  type Gateway,
   isActive,
   type Job,
   type NotePerson,
+  type SlackPort,
   type StatusMode,
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
@@ -52,9 +52,9 @@ export interface SlackGatewayOptions {
 /**
  * What the job layer needs from Slack, on `@slack/web-api`. Every message it posts for a job
  * carries metadata naming the job, so a resumed job can read its thread to see what is
- * already there; errors are wrapped in `GatewayError` with a transient flag.
+ * already there; errors are wrapped in `SlackPortError` with a transient flag.
  */
-export class SlackGateway implements Gateway {
+export class SlackGateway implements SlackPort {
   readonly #o: SlackGatewayOptions;
   /** Status messages, drawn at Slack's pace, the newest state last. */
   readonly #painter: StatusPainter<{ job: Job; content: MessageContent }>;

@@ -6,7 +6,7 @@
  * attempt first reconciles with the thread — and that must not reset the count.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Gateway, GatewayError, type Job } from "../../../src/jobs/index.ts";
+import { type Job, type SlackPort, SlackPortError } from "../../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../../src/store/index.ts";
 import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
@@ -48,9 +48,9 @@ async function runWithFailing(failing: Failing) {
   const calls: Record<Failing, number> = { downloadSource: 0, postNotePart: 0, uploadDocx: 0 };
   const fail = (name: Failing) => {
     calls[name]++;
-    if (name === failing) throw new GatewayError("Slack answered 503", { transient: true });
+    if (name === failing) throw new SlackPortError("Slack answered 503", { transient: true });
   };
-  const gateway: Gateway = {
+  const gateway: SlackPort = {
     showStatus: (job) => slack.showStatus(job),
     splitNote: (markdown) => slack.splitNote(markdown),
     findDelivered: (job) => slack.findDelivered(job),

@@ -140,7 +140,7 @@ export function readJournal(path: string): GatewayRecord[] {
     .map((line) => JSON.parse(line) as GatewayRecord);
 }
 
-/** `Gateway.findDelivered` answered from the journal as it is now (shared by processes). */
+/** `SlackPort.findDelivered` answered from the journal as it is now (shared by processes). */
 export function findInJournal(path: string, jobId: string): DeliveredState {
   const mine = readJournal(path).filter((r) => r.jobId === jobId);
   const docx = mine.find((r) => r.op === "docx");

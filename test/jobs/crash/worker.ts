@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Gateway, JobOptions } from "../../../src/jobs/index.ts";
+import type { JobOptions, SlackPort } from "../../../src/jobs/index.ts";
 import {
   fastRetryPolicy,
   NoteTakerClient,
@@ -88,7 +88,7 @@ const recording = new RecordingGateway({
 });
 
 const partDelayMs = number("PART_DELAY_MS", 0);
-const gateway: Gateway = {
+const gateway: SlackPort = {
   showStatus: (job) => recording.showStatus(job),
   downloadSource: (job, dest, signal, limits) =>
     recording.downloadSource(job, dest, signal, limits),

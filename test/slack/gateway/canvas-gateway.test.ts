@@ -1,7 +1,7 @@
 import { WebAPIPlatformError, type WebClient } from "@slack/web-api";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { GatewayError, type Job } from "../../../src/jobs/index.ts";
+import { type Job, SlackPortError } from "../../../src/jobs/index.ts";
 import {
   canvasAudience,
   createCanvas,
@@ -101,7 +101,7 @@ describe("a canvas Slack refuses", () => {
   it("for any other reason is an error trying again cannot help, for the step to record", async () => {
     const { web } = canvasClient({ method: "create", error: "canvas_something_new" });
     const made = gateway(web).createCanvas(jobIn("C0E2E0001"), "# Notes", []);
-    await expect(made).rejects.toBeInstanceOf(GatewayError);
+    await expect(made).rejects.toBeInstanceOf(SlackPortError);
     await expect(made).rejects.toMatchObject({ transient: false });
     const refused = canvasClient({ method: "access", error: "channel_not_found" });
     const shared = gateway(refused.web).shareCanvas(jobIn("C0E2E0001"), "F0CANVAS01");

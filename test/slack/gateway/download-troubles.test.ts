@@ -1,7 +1,7 @@
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GatewayError } from "../../../src/jobs/index.ts";
+import { SlackPortError } from "../../../src/jobs/index.ts";
 import {
   type DownloadTrouble,
   downloadSlackFile,
@@ -111,7 +111,7 @@ describe("toGatewayError of a download", () => {
     ["failed", false, "download_failed", undefined],
   ])("%s keeps its nature and names its cause", (trouble, transient, failure, waiting) => {
     const error = toGatewayError(new SlackDownloadError("x", trouble), "file download");
-    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toBeInstanceOf(SlackPortError);
     expect({ transient: error.transient, failure: error.failure, waiting: error.waiting }).toEqual({
       transient,
       failure,

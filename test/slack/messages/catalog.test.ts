@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAILURE_CODES } from "../../../src/jobs/job.ts";
+import { FAILURE_CODES } from "../../../src/jobs/model/job.ts";
 import {
   en,
   LANGUAGE_CODES,

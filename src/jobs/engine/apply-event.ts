@@ -1,0 +1,52 @@
+import type { Logger } from "pino";
+import type { JobEvent } from "../model/events.ts";
+import type { Job } from "../model/job.ts";
+import type { JobRepository } from "../persistence/job-repository.ts";
+import { transition } from "../stages/transitions.ts";
+import { type Admission, holdsSlot } from "./admission.ts";
+
+/** Told that `job` left stage `from` after `ms` milliseconds. */
+export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
+
+export interface ApplyEventDeps {
+  repo: JobRepository;
+  admission: Admission;
+  now: () => number;
+  logger: Logger;
+  onStageChange: StageObserver | undefined;
+  /** Runs a job's next step soon: for waiting jobs a freed slot lets start. */
+  kick: (jobId: string) => void;
+}
+
+/**
+ * The one write path of a job: transition → save → give back a fair-use slot the job no
+ * longer holds → log → observe. Steps (through their context) and people's commands
+ * (through the job service) both go through here.
+ */
+export async function applyEvent(deps: ApplyEventDeps, job: Job, event: JobEvent): Promise<Job> {
+  const now = deps.now();
+  const next = transition(job, event, now);
+  await deps.repo.save(next, job);
+  if (holdsSlot(job) && !holdsSlot(next)) await releaseSlot(deps, job.id);
+  if (next.stage !== job.stage) {
+    const ms = now - job.stageStartedAt;
+    deps.logger.info(
+      { jobId: job.id, event: event.type, from: job.stage, to: next.stage, ms },
+      "job stage changed",
+    );
+    deps.onStageChange?.(next, job.stage, ms);
+  }
+  return next;
+}
+
+/**
+ * Frees the slot and starts the jobs it lets through. A failure here is only logged: the
+ * admission check drops slots whose jobs no longer hold them within a minute.
+ */
+async function releaseSlot(deps: ApplyEventDeps, jobId: string): Promise<void> {
+  try {
+    for (const id of await deps.admission.release(jobId)) deps.kick(id);
+  } catch (error) {
+    deps.logger.warn({ err: error, jobId }, "could not give back a fair-use slot");
+  }
+}

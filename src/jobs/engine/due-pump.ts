@@ -1,0 +1,146 @@
+import type { Logger } from "pino";
+import type { DueClaim, Store } from "../../store/index.ts";
+
+export interface DuePumpOptions {
+  store: Store;
+  logger: Logger;
+  now: () => number;
+  /** The prefix of a job's lease key (`leasePrefix + id`). */
+  leasePrefix: string;
+  leaseTtlMs: number;
+  /** Jobs claimed here at most at once (waiting for their turn or running). */
+  capacity: number;
+  /**
+   * The longest this process goes without looking at the queue: what other replicas
+   * schedule (and what a dead replica leaves) is seen within this time.
+   */
+  checkMs: number;
+  /**
+   * The shortest time between two claims, unless this process asks for one at once or is
+   * behind (then it claims whenever half its room is free): with jobs due all the time, each
+   * replica claims in batches, so the store's work grows with the jobs, not with
+   * jobs × replicas.
+   */
+  gapMs: number;
+  /** Drives a claimed job; resolves once its lease is given back. */
+  drive(claim: DueClaim): Promise<void>;
+}
+
+/**
+ * Takes due jobs from the store's due queue for this process, as many as it has room for,
+ * and sleeps until the earliest due time it learnt (or `checkMs`). No timer per job and no
+ * periodic read of every job: start-up and taking over a dead replica's jobs are the same
+ * claim (an expired lease makes a job claimable again).
+ */
+export class DuePump {
+  readonly #o: DuePumpOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #armedAt = Number.POSITIVE_INFINITY;
+  #lastClaimAt = Number.NEGATIVE_INFINITY;
+  #claiming = false;
+  #again = false;
+  #wanted = false;
+  #next: number | undefined;
+  /** The last claim filled the room and more jobs were due: claim again as room frees. */
+  #backlog = false;
+  #driving = 0;
+  #stopped = true;
+
+  constructor(options: DuePumpOptions) {
+    this.#o = options;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.wake(true);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Claims soon: at once with `now` (a job of this process is due now), else after the gap. */
+  wake(now = false): void {
+    if (this.#stopped) return;
+    this.#wanted = true;
+    this.#arm(now ? this.#o.now() : this.#lastClaimAt + this.#o.gapMs);
+  }
+
+  /** Jobs claimed here and not yet given back. */
+  get driving(): number {
+    return this.#driving;
+  }
+
+  /** Nothing claimed or being claimed here, and nothing known to be due by `now`. */
+  quiet(now: number): boolean {
+    if (this.#claiming || this.#wanted || this.#driving > 0) return false;
+    return this.#next === undefined || this.#next > now;
+  }
+
+  #arm(at: number): void {
+    if (this.#stopped) return;
+    if (this.#timer !== undefined && this.#armedAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#armedAt = at;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#armedAt = Number.POSITIVE_INFINITY;
+        void this.#claim();
+      },
+      Math.max(0, at - this.#o.now()),
+    );
+  }
+
+  async #claim(): Promise<void> {
+    if (this.#stopped) return;
+    if (this.#claiming) {
+      this.#again = true;
+      return;
+    }
+    this.#claiming = true;
+    this.#wanted = false;
+    const { store, now, leasePrefix, leaseTtlMs, capacity } = this.#o;
+    try {
+      for (;;) {
+        this.#again = false;
+        const room = Math.max(0, capacity - this.#driving);
+        const { claimed, next } = await store.claimDue(now(), room, leasePrefix, leaseTtlMs);
+        this.#lastClaimAt = now();
+        this.#next = next;
+        for (const claim of claimed) this.#drive(claim);
+        const more = claimed.length === room && next !== undefined && next <= now();
+        this.#backlog = more;
+        if (this.#stopped || this.#driving >= capacity || !(this.#again || more)) break;
+      }
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, "could not claim due jobs; trying again");
+      this.#next = undefined;
+    } finally {
+      this.#claiming = false;
+    }
+    const next = this.#next ?? Number.POSITIVE_INFINITY;
+    const room = this.#driving < capacity;
+    // With no room, a job given back wakes the pump; else the next due time, or a look later.
+    const at = Math.min(room ? next : Number.POSITIVE_INFINITY, now() + this.#o.checkMs);
+    this.#arm(Math.max(at, this.#lastClaimAt + this.#o.gapMs));
+  }
+
+  #drive(claim: DueClaim): void {
+    this.#driving += 1;
+    this.#o
+      .drive(claim)
+      .catch((error: unknown) => {
+        this.#o.logger.error({ err: error, jobId: claim.jobId }, "job step crashed");
+      })
+      .finally(() => {
+        this.#driving -= 1;
+        // Behind: claim again once half the room is free, without waiting out the gap (each
+        // claim still takes a batch). Else the gap keeps claims few while little is due.
+        const room = this.#o.capacity - this.#driving;
+        this.wake(this.#backlog && room >= Math.ceil(this.#o.capacity / 2));
+      });
+  }
+}

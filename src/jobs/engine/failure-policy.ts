@@ -1,0 +1,116 @@
+import {
+  NoteTakerAuthError,
+  NoteTakerInputError,
+  NoteTakerLinkExpiredError,
+  NoteTakerLinkRefusedError,
+  NoteTakerProtocolError,
+  NoteTakerRefusedError,
+  NoteTakerTaskNotFoundError,
+  NoteTakerTooLargeError,
+  NoteTakerTransientError,
+} from "../../notetaker/index.ts";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
+import { isDiskFull } from "../files/disk-full.ts";
+import type { Failure, WaitReason } from "../model/job.ts";
+import { SlackPortError } from "../ports.ts";
+
+/**
+ * What the runner does about an error thrown by a step; a wait says why when the status
+ * message can tell the person something useful (not for Slack's own API: the message
+ * cannot be drawn while Slack fails).
+ */
+export type FailureDecision =
+  | { kind: "retry_later"; delayMs: number; waiting?: WaitReason }
+  | { kind: "fail"; failure: Failure; retryable: boolean };
+
+/** Raised by steps for failures that are already decided (no speech, bad download…). */
+export class JobStepError extends Error {
+  readonly failure: Failure;
+  readonly retryable: boolean;
+
+  constructor(failure: Failure, retryable: boolean, options?: { cause?: unknown }) {
+    super(failure.detail ?? failure.code, options);
+    this.name = this.constructor.name;
+    this.failure = failure;
+    this.retryable = retryable;
+  }
+}
+
+export interface FailurePolicyOptions {
+  /** Transient failures in a row before the job fails. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  random?: () => number;
+}
+
+export const defaultFailurePolicy: FailurePolicyOptions = {
+  maxAttempts: 8,
+  baseDelayMs: BACKOFFS.jobStep.baseMs,
+  maxDelayMs: BACKOFFS.jobStep.maxMs,
+};
+
+/**
+ * One place for the rule of what to do when a step fails. Transient trouble (the service or
+ * Slack briefly unavailable) is retried later with growing waits — the client has already
+ * retried in-line — until `maxAttempts`; then, and for everything else, the job fails with
+ * a reason the user can read and a flag saying whether Retry can help.
+ */
+export function decideFailure(
+  error: unknown,
+  attempts: number,
+  options: FailurePolicyOptions = defaultFailurePolicy,
+): FailureDecision {
+  if (error instanceof JobStepError) {
+    return { kind: "fail", failure: error.failure, retryable: error.retryable };
+  }
+  if (error instanceof NoteTakerAuthError) return fail("auth", true);
+  if (error instanceof NoteTakerRefusedError) return fail("refused", false, error.message);
+  if (error instanceof NoteTakerInputError) return fail("invalid_input", false, error.message);
+  if (error instanceof NoteTakerTaskNotFoundError) return fail("task_lost", true);
+  if (error instanceof NoteTakerProtocolError) return fail("bad_response", true);
+  if (error instanceof NoteTakerLinkExpiredError) return fail("docx_expired", true);
+  // The same link would be refused again, and the same file would be as large again.
+  if (error instanceof NoteTakerLinkRefusedError) return fail("link_refused", false);
+  if (error instanceof NoteTakerTooLargeError) {
+    const code = error.what === "dialog" ? "dialog_too_large" : "docx_too_large";
+    return fail(code, false, String(Math.floor(error.maxBytes / (1024 * 1024))));
+  }
+  if (error instanceof SlackPortError && !error.transient) {
+    return fail(error.failure ?? "slack_failed", true);
+  }
+  const { code, waiting } = transientCause(error);
+  if (attempts + 1 >= options.maxAttempts) return fail(code, true);
+  const serverWait =
+    error instanceof NoteTakerTransientError || error instanceof SlackPortError
+      ? error.retryAfterMs
+      : undefined;
+  const { baseDelayMs: baseMs, maxDelayMs: maxMs } = options;
+  const backoff = { baseMs, maxMs, jitter: BACKOFFS.jobStep.jitter };
+  const delayMs = Math.round(
+    Math.max(backoffDelayMs(backoff, attempts, options.random), serverWait ?? 0),
+  );
+  return { kind: "retry_later", delayMs, ...optional("waiting", waiting) };
+}
+
+/**
+ * A failure that may clear up by itself: what the job fails with if it never does, and why
+ * it waits meanwhile. A full disk is named wherever the write was (a download, FFmpeg's
+ * output, the DOCX): an admin must free space, and the job goes on by itself once they do.
+ */
+function transientCause(error: unknown): { code: Failure["code"]; waiting?: WaitReason } {
+  if (isDiskFull(error)) return { code: "disk_full", waiting: "disk_full" };
+  if (error instanceof NoteTakerTransientError) {
+    return { code: "unavailable", waiting: "note_service" };
+  }
+  if (error instanceof SlackPortError) {
+    const code = error.failure ?? "slack_unavailable";
+    return error.waiting === undefined ? { code } : { code, waiting: error.waiting };
+  }
+  return { code: "internal" };
+}
+
+function fail(code: Failure["code"], retryable: boolean, detail?: string): FailureDecision {
+  return { kind: "fail", failure: detail === undefined ? { code } : { code, detail }, retryable };
+}

@@ -1,0 +1,292 @@
+import { chmod, mkdir } from "node:fs/promises";
+import type { Logger } from "pino";
+import type { DueClaim } from "../../store/index.ts";
+import { TempFiles } from "../files/temp-files.ts";
+import { type ActiveJob, isActive, type Job } from "../model/job.ts";
+import { jobLeaseKey } from "../persistence/job-repository.ts";
+import { LeaseLost, withLease } from "../persistence/with-lease.ts";
+import type { MediaPort } from "../ports.ts";
+import { isTransfer, runStep } from "../stages/index.ts";
+import type { StageObserver } from "./apply-event.ts";
+import { DuePump } from "./due-pump.ts";
+import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
+import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
+import { createStepContext } from "./step-context.ts";
+import { afterFailedStep, CanceledDuringStep, cancelNow } from "./step-failure.ts";
+import { StepScheduler } from "./step-scheduler.ts";
+
+export interface RunnerOptions extends JobPorts {
+  /** Where recordings and DOCX files wait between steps; survives a restart. */
+  tempDir: string;
+  limits?: StageLimits;
+  failurePolicy?: FailurePolicyOptions;
+  /** How long one replica may drive a job without renewing its lease. */
+  leaseTtlMs?: number;
+  /**
+   * The longest this process goes without looking at the due queue: jobs other replicas
+   * schedule, and those a dead replica leaves behind, are seen within this time.
+   */
+  queueCheckMs?: number;
+  /** The shortest time between two claims from the due queue (see `DuePump`). */
+  claimGapMs?: number;
+  /** The shortest gap between two progress edits of one status message. */
+  statusThrottleMs?: number;
+  /** Steps run at once: heavy transfers, and everything else. */
+  concurrency?: { transfers: number; calls: number };
+  /**
+   * The job clock: due times, stage starts, throttles. Default: the store's (`Store.now`),
+   * which a wall-clock jump does not move and which replicas on Redis share.
+   */
+  now?: () => number;
+  /** Told of every stage change a step makes (metrics). */
+  onStageChange?: StageObserver;
+}
+
+export type { StageObserver } from "./apply-event.ts";
+
+/**
+ * Drives every active job to its end. The time of a job's next step is stored in the job
+ * (`wakeAt`) and in the store's due queue; a replica claims due jobs from the queue with
+ * their leases (`DuePump`), so exactly one replica works on a job at a time, and a
+ * restarted or other replica picks up exactly where the last one stopped.
+ */
+export class JobRunner {
+  readonly #o: Required<
+    Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange" | "media">
+  > & {
+    onStageChange: StageObserver | undefined;
+    media: MediaPort | undefined;
+    limits: StageLimits;
+    failurePolicy: FailurePolicyOptions;
+  };
+  readonly #scheduler: StepScheduler;
+  readonly #pump: DuePump;
+  readonly #running = new Set<string>();
+  readonly #rerun = new Set<string>();
+  readonly #controllers = new Map<string, AbortController>();
+  readonly #lastStatusAt = new Map<string, number>();
+  readonly #files: TempFiles;
+  #stopped = false;
+
+  constructor(options: RunnerOptions) {
+    this.#o = {
+      limits: defaultStageLimits,
+      failurePolicy: defaultFailurePolicy,
+      leaseTtlMs: 60_000,
+      queueCheckMs: 1_000,
+      claimGapMs: 100,
+      statusThrottleMs: 5_000,
+      concurrency: { transfers: 2, calls: 16 },
+      now: () => options.store.now(),
+      onStageChange: undefined,
+      media: undefined,
+      ...options,
+    };
+    this.#files = new TempFiles(this.#o.tempDir);
+    this.#scheduler = new StepScheduler({ concurrency: this.#o.concurrency });
+    const { concurrency } = this.#o;
+    this.#pump = new DuePump({
+      store: this.#o.store,
+      logger: this.#o.logger,
+      now: this.#o.now,
+      leasePrefix: jobLeaseKey(""),
+      leaseTtlMs: this.#o.leaseTtlMs,
+      capacity: concurrency.calls + concurrency.transfers,
+      checkMs: this.#o.queueCheckMs,
+      gapMs: this.#o.claimGapMs,
+      drive: (claim) => this.#drive(claim),
+    });
+  }
+
+  /**
+   * Puts every active job in the due queue the first time a store is used by this version
+   * (a store written before the queue existed), removes orphan temp files, and starts
+   * claiming due jobs. Resolves to how many active jobs the store holds (from its counts).
+   */
+  async start(): Promise<number> {
+    // Recordings and DOCX files wait here: private to the app's user (0700).
+    await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
+    await chmod(this.#o.tempDir, 0o700);
+    const { repo } = this.#o;
+    // Orphans are judged before any step runs, against the records of this disk's files.
+    const count = await this.#files.removeOrphans((id) => repo.get(id));
+    if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
+    await repo.queueEveryActiveJobOnce();
+    this.#pump.start();
+    const counts = await repo.countActiveByStage();
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
+  kick(id: string): void {
+    if (this.#stopped) return;
+    // Driven here now: it goes again once this run ends.
+    if (this.#running.has(id)) return void this.#rerun.add(id);
+    this.#o.store
+      .schedule(id, this.#o.now())
+      .then(() => this.#pump.wake(true))
+      .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
+  }
+
+  /** Stops a step under way in this process (cancel); the job record says the rest. */
+  abort(id: string): void {
+    this.#controllers.get(id)?.abort(new CanceledDuringStep());
+  }
+
+  /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
+  async discard(id: string): Promise<void> {
+    this.abort(id);
+    this.#lastStatusAt.delete(id);
+    await this.#files.removeAllOf(id);
+  }
+
+  /**
+   * Tidies up after a job that ended outside a step (canceled by a person): its temp files
+   * go and its status message says how it ended.
+   */
+  settle(job: Job): void {
+    const logger = this.#o.logger.child({ jobId: job.id });
+    this.#scheduler
+      .enqueue(async () => {
+        if ("resume" in job) await this.#files.removeNamedBy(job.resume);
+        if (job.stage === "canceled") await this.#files.removeAllOf(job.id);
+        await this.#o.gateway.showStatus(job);
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
+  }
+
+  /**
+   * Resolves once no step runs or waits here and no timer is due: what this process does
+   * next, it does on a later timer or a request. (Tests wait for this instead of sleeping.)
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.#scheduler.idle();
+      if (this.#running.size === 0 && this.#pump.quiet(this.#o.now())) return;
+      // A claim is on its way (at most the claim gap from now).
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  /** Jobs claimed here, of which waiting for their turn, and stepping now (metrics). */
+  stats() {
+    const { queued } = this.#scheduler.stats();
+    return { scheduled: this.#pump.driving, queued, running: this.#running.size - queued };
+  }
+
+  /**
+   * Stops taking work: no new step starts, running steps finish their current stage work
+   * (each commit is a checkpoint) or are aborted when `timeoutMs` runs out.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.#stopped = true;
+    this.#pump.stop();
+    if ((await this.#scheduler.stop(timeoutMs)) === "timeout") {
+      for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
+      await this.#scheduler.idle();
+    }
+  }
+
+  /** Drives a job claimed from the due queue, under the lease taken with the claim. */
+  async #drive({ jobId: id, token }: DueClaim): Promise<void> {
+    const { store, leaseTtlMs, repo } = this.#o;
+    this.#running.add(id);
+    /** Due time of a job given back unstarted at stop: queued again once the lease is free. */
+    let giveBackAt: number | undefined;
+    try {
+      const options = { ttlMs: leaseTtlMs, keepAlive: true, token };
+      await withLease(store, jobLeaseKey(id), options, async (lease) => {
+        // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
+        const controller = new AbortController();
+        this.#controllers.set(id, controller);
+        try {
+          const signal = AbortSignal.any([controller.signal, lease.signal]);
+          const job = await repo.get(id);
+          const transfer = job !== undefined && isActive(job) && isTransfer(job);
+          const renew = () => lease.renew();
+          const ran = await this.#scheduler.run(transfer, () =>
+            this.#stepWhileDue(id, signal, renew, job),
+          );
+          // Stopping before its turn: the claim hid it for a lease time.
+          if (ran === "dropped" && job !== undefined && isActive(job)) giveBackAt = job.wakeAt;
+        } finally {
+          this.#controllers.delete(id);
+        }
+      });
+      // After the release: a claim that found the lease still held would hide it again.
+      if (giveBackAt !== undefined) await store.schedule(id, giveBackAt).catch(() => undefined);
+    } finally {
+      this.#running.delete(id);
+      if (this.#rerun.delete(id)) this.kick(id);
+    }
+  }
+
+  /**
+   * Runs steps back to back while the job is due. Each step's save puts the job's next due
+   * time in the queue; where no save does, this does.
+   */
+  async #stepWhileDue(
+    id: string,
+    signal: AbortSignal,
+    holdLease: () => Promise<void>,
+    first: Job | undefined,
+  ) {
+    const { repo, store } = this.#o;
+    for (let round = 0; round < 50 && !this.#stopped; round++) {
+      const job = round === 0 ? first : await repo.get(id);
+      if (job === undefined || !isActive(job)) {
+        if (job === undefined) await repo.forgetActive(id);
+        else await store.unschedule(id);
+        this.#lastStatusAt.delete(id);
+        return;
+      }
+      if ((await this.#o.repo.cancelRequest(id)) !== undefined) {
+        // A cancel that arrived while another step held the job.
+        const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
+        await cancelNow(this.#o.repo, this.#files, ctx, job);
+        return;
+      }
+      // Waiting for a person, or not due yet (the claim moved it past the lease): the queue
+      // says so again.
+      if (job.wakeAt === undefined) return void (await store.unschedule(id));
+      if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
+      const next = await this.#stepSafely(job, signal, holdLease);
+      if (signal.reason instanceof LeaseLost) return;
+      // Ended: its folder goes (empty by now, but for what a failure left).
+      if (!isActive(next)) await this.#files.removeAllOf(id);
+      if (!isActive(next) || next.wakeAt === undefined) return;
+      if (next.wakeAt > this.#o.now()) return;
+      // Due now, in the other queue: it goes again once this run ends.
+      if (isTransfer(next) !== isTransfer(job)) return this.kick(id);
+    }
+    this.kick(id);
+  }
+
+  async #stepSafely(
+    job: ActiveJob,
+    signal: AbortSignal,
+    holdLease: () => Promise<void>,
+  ): Promise<Job> {
+    const logger = this.#o.logger.child({ jobId: job.id, stage: job.stage });
+    const ctx = this.#context(logger, signal, holdLease);
+    try {
+      return await runStep(ctx, job);
+    } catch (error) {
+      const deps = { ...this.#o, files: this.#files, stopped: this.#stopped };
+      return afterFailedStep(deps, { ctx, job, error, signal });
+    }
+  }
+
+  #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {
+    return createStepContext({
+      ...this.#o,
+      logger,
+      signal,
+      holdLease,
+      lastStatusAt: this.#lastStatusAt,
+      isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
+      onCanceled: () => new CanceledDuringStep(),
+      kick: (id) => this.kick(id),
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import type { JobEvent } from "../model/events.ts";
+import type { Job } from "../model/job.ts";
+import { applyEvent, type StageObserver } from "./apply-event.ts";
+import type { JobPorts, StageLimits, StepContext } from "./step.ts";
+
+export interface StepContextOptions extends JobPorts {
+  limits: StageLimits;
+  tempDir: string;
+  now: () => number;
+  statusThrottleMs: number;
+  onStageChange: StageObserver | undefined;
+  signal: AbortSignal;
+  /** Renews the job's lease; throws once this process has lost it. */
+  holdLease: () => Promise<void>;
+  /** When each job's status message was last drawn (shared across steps, for throttling). */
+  lastStatusAt: Map<string, number>;
+  isCanceled: (jobId: string) => Promise<boolean>;
+  onCanceled: () => Error;
+  /** Runs a job's next step soon (a waiting job a freed slot lets through). */
+  kick: (jobId: string) => void;
+}
+
+/**
+ * What one step may use: the ports, and the two operations every step goes through —
+ * `commit` (record an event, checkpoint) and `showStatus` (draw the status message).
+ */
+export function createStepContext(o: StepContextOptions): StepContext {
+  const { now, logger } = o;
+  const ctx: StepContext = {
+    client: o.client,
+    gateway: o.gateway,
+    media: o.media,
+    store: o.store,
+    admission: o.admission,
+    schedule: o.schedule,
+    limits: o.limits,
+    tempDir: o.tempDir,
+    now,
+    signal: o.signal,
+    logger,
+    commit: async (job: Job, event: JobEvent) => {
+      // Every save first proves this process still holds the lease: a replica that
+      // stalled past it must not overwrite the new holder's progress.
+      await o.holdLease();
+      const terminal = event.type === "canceled" || event.type === "failed";
+      if (!terminal && (await o.isCanceled(job.id))) throw o.onCanceled();
+      const next = await applyEvent({ ...o, logger }, job, event);
+      return next;
+    },
+    update: async <J extends Job>(job: J, event: JobEvent): Promise<J> => {
+      const next = await ctx.commit(job, event);
+      if (next.stage !== job.stage) {
+        throw new Error(`The event ${event.type} moved a job out of stage ${job.stage}.`);
+      }
+      return next as J;
+    },
+    showStatus: async (shown, mode) => {
+      const last = o.lastStatusAt.get(shown.id) ?? 0;
+      if (mode === "progress" && now() - last < o.statusThrottleMs) return shown;
+      o.lastStatusAt.set(shown.id, now());
+      // The first post is checkpointed like a note part: its intent is saved before it, so
+      // a run after a lost answer or a crash looks in the thread before posting another.
+      const mayExist = shown.statusTs === undefined && shown.statusPostingAt !== undefined;
+      const job =
+        shown.statusTs === undefined && !mayExist
+          ? await ctx.commit(shown, { type: "status_posting", at: now() })
+          : shown;
+      let ts: string;
+      try {
+        // Drawn after a newer state another replica saved meanwhile? Then that one again.
+        ts = await o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
+      } catch (error) {
+        // A stale status line is not worth failing a job for; the next change redraws it.
+        // Only a prompt the user must act on ("required") makes the step try again.
+        if (mode === "required") throw error;
+        logger.warn({ err: error }, "could not update the status message");
+        return job;
+      }
+      return ts === job.statusTs ? job : ctx.commit(job, { type: "status_posted", ts });
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,83 @@
+import { optional } from "../../util/optional.ts";
+import type { TempFiles } from "../files/temp-files.ts";
+import { type ActiveJob, isActive, type Job } from "../model/job.ts";
+import type { JobRepository } from "../persistence/job-repository.ts";
+import { LeaseLost } from "../persistence/with-lease.ts";
+import { decideFailure, type FailurePolicyOptions } from "./failure-policy.ts";
+import type { StepContext } from "./step.ts";
+
+/** The job was canceled while a step was under way. */
+export class CanceledDuringStep extends Error {}
+
+export interface StepFailureDeps {
+  repo: JobRepository;
+  files: TempFiles;
+  failurePolicy: FailurePolicyOptions;
+  now: () => number;
+  /** The runner is shutting down: an aborted step is left for the next start. */
+  stopped: boolean;
+}
+
+/**
+ * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
+ * decides) or the record is gone (the workspace removed the app); canceled when a person
+ * canceled it; otherwise as the failure policy says — tried again later, or failed with a
+ * sentence the person can read and its temp files removed.
+ */
+export async function afterFailedStep(
+  deps: StepFailureDeps,
+  failed: { ctx: StepContext; job: ActiveJob; error: unknown; signal: AbortSignal },
+): Promise<Job> {
+  const { ctx, job, error, signal } = failed;
+  const { logger } = ctx;
+  if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
+    logger.warn("lease lost mid-step; leaving the job to its new holder");
+    return job;
+  }
+  const current = await deps.repo.get(job.id);
+  if (current === undefined) {
+    logger.warn({ err: error }, "job record gone mid-step; dropping the job");
+    await deps.files.removeAllOf(job.id);
+    return job;
+  }
+  if (!isActive(current)) return current;
+  if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
+    return cancelNow(deps.repo, deps.files, ctx, current);
+  }
+  if (deps.stopped && signal.aborted) return current;
+  const decision = decideFailure(error, current.attempts, deps.failurePolicy);
+  if (decision.kind === "retry_later") {
+    const { delayMs, waiting } = decision;
+    logger.warn({ err: error, delayMs, waiting }, "step failed; will try again");
+    const wakeAt = deps.now() + delayMs;
+    const later = await ctx.commit(current, {
+      type: "retry_later",
+      wakeAt,
+      ...optional("waiting", waiting),
+    });
+    // The person sees why nothing moves (once per reason: an unchanged message is not drawn).
+    return waiting === undefined ? later : ctx.showStatus(later, "stage");
+  }
+  logger.error({ err: error, failure: decision.failure }, "job failed");
+  await deps.files.removeNamedBy(current);
+  const done = await ctx.commit(current, {
+    type: "failed",
+    failure: decision.failure,
+    retryable: decision.retryable,
+  });
+  return ctx.showStatus(done, "stage");
+}
+
+/** Cancels the job now, as its cancel request says: its temp files go, the status says so. */
+export async function cancelNow(
+  repo: JobRepository,
+  files: TempFiles,
+  ctx: StepContext,
+  job: ActiveJob,
+): Promise<Job> {
+  const by = (await repo.cancelRequest(job.id)) ?? "unknown";
+  await files.removeNamedBy(job);
+  const canceled = await ctx.commit(job, { type: "canceled", by });
+  await repo.clearCancelRequest(job.id);
+  return ctx.showStatus(canceled, "stage");
+}

@@ -1,0 +1,73 @@
+import type { Dialog, Progress, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job.ts";
+
+/**
+ * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
+ * records what happened through an event, so every state change is testable without I/O.
+ */
+export type JobEvent =
+  | { type: "status_posting"; at: number }
+  | { type: "status_posted"; ts: string }
+  | { type: "admission_waiting"; ahead: number; wakeAt: number }
+  | { type: "download_started"; tempPath: string }
+  /** A download attempt starts, into its own file; `relay`: uploaded as it downloads. */
+  | { type: "download_attempt"; tempPath: string; relay: boolean }
+  | { type: "relayed"; taskId: string; wakeAt: number }
+  | { type: "downloaded"; prepare?: boolean }
+  | { type: "prepared"; tempPath: string; audioName: string }
+  | { type: "source_missing"; tempPath: string }
+  | { type: "audio_submitting" }
+  | { type: "audio_submitted"; taskId: string; wakeAt: number }
+  | { type: "audio_polled"; progress: Progress | null; wakeAt: number }
+  | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[]; quotes: SpeakerQuotes }
+  | { type: "awaiting_names" }
+  | {
+      type: "names_given";
+      speakerMap: SpeakerMapEntry[];
+      /** Speaker id → Slack user id, for the speakers named by picking a member. */
+      members?: Record<string, string>;
+      contextText?: string;
+      templateId?: string;
+    }
+  | { type: "naming_skipped" }
+  | { type: "note_submitting" }
+  | { type: "note_submitted"; taskId: string; wakeAt: number }
+  | { type: "note_polled"; wakeAt: number }
+  | { type: "note_written"; markdown: string; docxUrl: string }
+  | { type: "docx_downloaded"; docxPath: string }
+  | { type: "docx_link_expired" }
+  | { type: "part_posting"; index: number }
+  | { type: "part_posted"; index: number }
+  | { type: "docx_uploading" }
+  | { type: "docx_uploaded"; fileId: string }
+  | { type: "canvas_creating"; at: number }
+  | { type: "canvas_created"; canvasId: string }
+  | { type: "canvas_updated" }
+  | { type: "canvas_shared"; url: string }
+  | { type: "canvas_gone" }
+  | { type: "canvas_refused"; reason: CanvasRefusal }
+  | { type: "transcript_uploading" }
+  | { type: "transcript_uploaded"; fileIds: string[] }
+  | {
+      type: "delivery_reconciled";
+      postedParts: number;
+      docxFileId: string | undefined;
+      transcriptFileIds?: string[];
+    }
+  | { type: "delivered" }
+  | { type: "retry_later"; wakeAt: number; waiting?: WaitReason }
+  | { type: "failed"; failure: Failure; retryable: boolean }
+  | { type: "canceled"; by: string }
+  | { type: "retried" }
+  | {
+      type: "regenerate";
+      speakerMap?: SpeakerMapEntry[];
+      members?: Record<string, string>;
+      contextText?: string;
+      templateId?: string;
+    };
+
+export type JobEventType = JobEvent["type"];
+
+/** The event of one type. */
+export type EventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;

@@ -1,0 +1,50 @@
+import type { Dialog } from "../../notetaker/index.ts";
+import type { SpeakerQuotes, SpeakerSummary } from "./job.ts";
+
+const QUOTE_CHARS = 140;
+const QUOTES_PER_SPEAKER = 2;
+
+/**
+ * For each speaker of a dialog: talk time and share of the total, and apart from those two
+ * short quotes with their timestamps — what a person needs to tell who `speaker_2` is.
+ * Speakers come in order of first appearance; the quotes are the speaker's longest
+ * segments, in time order.
+ */
+export function summarizeSpeakers(dialog: Dialog): {
+  speakers: SpeakerSummary[];
+  quotes: SpeakerQuotes;
+} {
+  const bySpeaker = new Map<string, { seconds: number; segments: Dialog }>();
+  for (const entry of dialog) {
+    const speaker = bySpeaker.get(entry.speaker_id) ?? { seconds: 0, segments: [] };
+    speaker.seconds += Math.max(0, entry.end_seconds - entry.start_seconds);
+    speaker.segments.push(entry);
+    bySpeaker.set(entry.speaker_id, speaker);
+  }
+  const total = [...bySpeaker.values()].reduce((sum, s) => sum + s.seconds, 0);
+  const speakers = [...bySpeaker].map(([speakerId, { seconds }]) => ({
+    speakerId,
+    seconds: round(seconds),
+    share: total > 0 ? round(seconds / total, 3) : 1 / bySpeaker.size,
+  }));
+  const quotes: SpeakerQuotes = {};
+  for (const [speakerId, { segments }] of bySpeaker) {
+    quotes[speakerId] = segments
+      .filter((s) => s.text.trim() !== "")
+      .sort((a, b) => b.text.length - a.text.length)
+      .slice(0, QUOTES_PER_SPEAKER)
+      .sort((a, b) => a.start_seconds - b.start_seconds)
+      .map((s) => ({ atSeconds: round(s.start_seconds), text: shorten(s.text.trim()) }));
+  }
+  return { speakers, quotes };
+}
+
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length <= QUOTE_CHARS ? flat : `${flat.slice(0, QUOTE_CHARS - 1).trimEnd()}…`;
+}
+
+function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

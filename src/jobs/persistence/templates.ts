@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { checkTemplate, MAX_TEMPLATE_BYTES } from "../../notetaker/index.ts";
+import type { Store } from "../../store/index.ts";
+import { safeFileName } from "../../text/index.ts";
+import type { WorkspaceData } from "./workspace-data.ts";
+
+/** A stored DOCX template (from `file_input`, ≤ 10 MB). */
+export interface StoredTemplate {
+  filename: string;
+  base64: string;
+}
+
+/** Where a template was given: a template is kept once per channel and content. */
+export interface TemplateScope {
+  teamId: string;
+  channelId: string;
+}
+
+/** What is known of a stored template without reading its (up to 13 MB) value. */
+const metaSchema = z.object({
+  /** Named by a channel's settings: kept as long as they name it, with no expiry. */
+  pinned: z.boolean(),
+  /** When an unpinned one expires (retention after it was last needed). */
+  expiresAt: z.number().optional(),
+});
+type TemplateMeta = z.infer<typeof metaSchema>;
+
+const metaKey = (id: string) => `template:${id}`;
+
+/**
+ * DOCX templates people give in modals and channel settings. A template is stored once
+ * per channel and content (its id holds the SHA-256), so saving the same 9 MB file again
+ * writes nothing. One named by a channel's settings lives as long as the setting does; one
+ * given for a job lives `retentionMs`, like the job, and is kept alive while jobs still use it.
+ */
+export class Templates {
+  readonly #store: Store;
+  readonly #retentionMs: number;
+  readonly #now: () => number;
+  readonly #workspaces: WorkspaceData;
+
+  constructor(options: {
+    store: Store;
+    retentionMs: number;
+    now: () => number;
+    workspaces: WorkspaceData;
+  }) {
+    this.#store = options.store;
+    this.#retentionMs = options.retentionMs;
+    this.#now = options.now;
+    this.#workspaces = options.workspaces;
+  }
+
+  /**
+   * Keeps a template; returns its id. `pinned` for a channel's settings (no expiry until
+   * the settings let it go, see {@link unpin}).
+   * @throws {RangeError|NoteTakerInputError} for an empty, oversized or non-DOCX file.
+   */
+  async save(
+    scope: TemplateScope,
+    name: string,
+    data: Uint8Array,
+    options: { pinned?: boolean } = {},
+  ): Promise<string> {
+    const filename = safeFileName(name, { fallbackExtension: "docx" });
+    if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
+      throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
+    }
+    // The Note Service's own rule for templates (a zip file, i.e. a DOCX): refused now,
+    // not when the note is written.
+    checkTemplate({ filename, data });
+    const hash = createHash("sha256").update(data).digest("hex");
+    const id = `${scope.teamId}:${scope.channelId}:${hash}`;
+    const meta = await this.#meta(id);
+    const pinned = options.pinned === true;
+    if (meta?.pinned) return id;
+    // Stored already and kept long enough for a job starting now: nothing to write.
+    const halfLife = this.#now() + this.#retentionMs / 2;
+    if (!pinned && meta?.expiresAt !== undefined && meta.expiresAt > halfLife) return id;
+    await this.#workspaces.note(scope.teamId, "templates", id);
+    await this.#workspaces.note(scope.teamId, "meta", metaKey(id));
+    const value: StoredTemplate = { filename, base64: Buffer.from(data).toString("base64") };
+    await this.#write(id, value, pinned);
+    return id;
+  }
+
+  /**
+   * A channel's settings no longer name the template: from now on it lives `retentionMs`,
+   * long enough for the jobs that already use it.
+   */
+  async unpin(id: string): Promise<void> {
+    const meta = await this.#meta(id);
+    if (meta?.pinned !== true) return;
+    const value = await this.#store.get<StoredTemplate>("templates", id);
+    if (value === undefined) return void (await this.#store.delete("meta", metaKey(id)));
+    await this.#write(id, value, false);
+  }
+
+  async #write(id: string, value: StoredTemplate, pinned: boolean): Promise<void> {
+    const ttl = pinned ? undefined : this.#retentionMs;
+    const meta: TemplateMeta = pinned
+      ? { pinned: true }
+      : { pinned: false, expiresAt: this.#now() + this.#retentionMs };
+    await this.#store.set("templates", id, value, ttl);
+    // Written after the value: a crash in between only makes the next save write again.
+    await this.#store.set("meta", metaKey(id), meta, ttl);
+  }
+
+  async #meta(id: string): Promise<TemplateMeta | undefined> {
+    const parsed = metaSchema.safeParse(await this.#store.get<unknown>("meta", metaKey(id)));
+    return parsed.success ? parsed.data : undefined;
+  }
+}

@@ -1,0 +1,114 @@
+import type { Logger } from "pino";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
+import { withLease } from "../persistence/with-lease.ts";
+import type { WorkspaceData, WorkspaceKeys } from "../persistence/workspace-data.ts";
+
+/** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
+const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
+/**
+ * Passes over the install's teams: data noted while a pass runs (an upload event handled
+ * at the same moment) lists its team again, and the next pass deletes it.
+ */
+const MAX_PASSES = 3;
+
+export interface ForgetDeps {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "abort" | "discard">;
+  workspaces: WorkspaceData;
+  logger: Logger;
+}
+
+/** How much was deleted. */
+export interface Forgotten {
+  jobs: number;
+  values: number;
+}
+
+/**
+ * Deletes everything the install left in the store: the data of every id it was noted
+ * under ({@link WorkspaceData.teamIds}: the install's own team, the teams hosting Slack
+ * Connect channels it is in, an enterprise) and of the ids the uninstall names, whether
+ * noted or not (data noted before teams were listed). Then the store's files are scrubbed,
+ * so the deleted text cannot be read back from them. Resolves to the ids it went through.
+ */
+export async function forgetInstall(
+  deps: ForgetDeps,
+  namedIds: readonly string[],
+): Promise<Forgotten & { teamIds: string[] }> {
+  const total: Forgotten = { jobs: 0, values: 0 };
+  const seen = new Set<string>();
+  let pending = [...new Set([...namedIds, ...(await deps.workspaces.teamIds())])];
+  for (let pass = 0; pass < MAX_PASSES && pending.length > 0; pass += 1) {
+    for (const id of pending) seen.add(id);
+    const forgotten = await forgetTeams(deps, pending);
+    total.jobs += forgotten.jobs;
+    total.values += forgotten.values;
+    pending = await deps.workspaces.teamIds();
+  }
+  if (pending.length > 0) {
+    deps.logger.warn({ teamIds: pending }, "data was still being noted after the uninstall");
+  }
+  const teamIds = [...seen];
+  await scrub(deps, teamIds);
+  deps.logger.info({ teamIds, ...total }, "workspace data deleted");
+  return { teamIds, ...total };
+}
+
+/** Scrubs the store's files; says so when the deleted data could not be wiped from them. */
+async function scrub(deps: ForgetDeps, teamIds: readonly string[]): Promise<void> {
+  try {
+    await deps.store.scrub();
+  } catch (error) {
+    deps.logger.error({ err: error, teamIds }, "data deleted, but the store's files still hold it");
+    throw error;
+  }
+}
+
+/** Stops and deletes the jobs of the teams, then their other values, indexes and lists. */
+async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promise<Forgotten> {
+  const listed: [string, WorkspaceKeys][] = [];
+  for (const teamId of teamIds) listed.push([teamId, await deps.workspaces.keysOf(teamId)]);
+  const jobIds = [...new Set(listed.flatMap(([, keys]) => keys.jobIds))];
+  // Every job is told to stop before any is deleted: deleting waits for each job's lease.
+  for (const jobId of jobIds) {
+    await deps.repo.requestCancel(jobId, "workspace_removed", 60 * 60_000);
+    deps.runner.abort(jobId);
+  }
+  for (const jobId of jobIds) {
+    // Under the job's lease: a step under way (here or on another replica) first stops at
+    // its checkpoint, so nothing it saves can bring the record back.
+    const forget = () => deps.repo.forget(jobId);
+    const done = await withLease(deps.store, jobLeaseKey(jobId), FORGET_LEASE, forget);
+    if (!done.held) {
+      deps.logger.warn({ jobId }, "a step held the job past the wait; deleting anyway");
+      await forget();
+    }
+    await deps.admission.release(jobId).catch(() => []);
+    await deps.runner.discard(jobId);
+  }
+  await forgetEarlierBlobs(deps.store, jobIds);
+  let values = 0;
+  for (const [teamId, keys] of listed) {
+    await deps.workspaces.deleteListed(teamId, keys);
+    values += keys.values.length;
+  }
+  return { jobs: jobIds.length, values };
+}
+
+/**
+ * Deletes the blobs of the jobs that no record names any more: a note's text before a
+ * Regenerate, say, which `repo.forget` (it follows the record) cannot see and which would
+ * otherwise stay until its TTL. A blob is named `<jobId>:<hash of its value>` (blobs.ts).
+ */
+async function forgetEarlierBlobs(store: Store, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  const gone = new Set(jobIds);
+  for (const key of await store.listKeys("blobs", "")) {
+    if (gone.has(key.slice(0, key.indexOf(":")))) await store.delete("blobs", key);
+  }
+}

@@ -1,0 +1,291 @@
+import { randomUUID } from "node:crypto";
+import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import { applyEvent } from "../engine/apply-event.ts";
+import {
+  isActive,
+  type Job,
+  type JobOptions,
+  type Origin,
+  type SourceFile,
+  type SpeakerQuotes,
+  speakerQuotesSchema,
+} from "../model/job.ts";
+import { loadStored } from "../persistence/blobs.ts";
+import {
+  type ChannelSettings,
+  type ChannelSettingsInput,
+  ChannelSettingsStore,
+  uploadOptions,
+} from "../persistence/channel-settings.ts";
+import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
+import { ModalMemory } from "../persistence/modal-memory.ts";
+import { type TemplateScope, Templates } from "../persistence/templates.ts";
+import { withLease } from "../persistence/with-lease.ts";
+import { WorkspaceData } from "../persistence/workspace-data.ts";
+import { markStoreFailures } from "../recovery/store-unavailable.ts";
+import { canTransition, type JobEvent } from "../stages/transitions.ts";
+import { forgetInstall } from "./forget-install.ts";
+import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
+import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
+
+/** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
+const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
+
+export type {
+  CommandRefusal,
+  CommandResult,
+  JobServiceOptions,
+  UploadResult,
+} from "./job-service-types.ts";
+export type { StartAttempt, StartResult } from "./start-jobs.ts";
+/**
+ * What the Slack layer can ask of the job layer. Every change to a job runs under the job's
+ * lease, like the runner's steps, so a button click never races a step in progress.
+ */
+export class JobService {
+  readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
+    Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
+  readonly #workspaces: WorkspaceData;
+  readonly #templates: Templates;
+  readonly #settings: ChannelSettingsStore;
+  readonly #starts: JobStarts;
+  /** What modals keep between Slack's requests (a submission's answer, other pages' input). */
+  readonly modals: ModalMemory;
+
+  /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
+  get canPrepare(): boolean {
+    return this.#o.canPrepare;
+  }
+
+  constructor(options: JobServiceOptions) {
+    // Whatever the store fails at reaches the Slack layer as a StoreUnavailableError.
+    const store = markStoreFailures(options.store);
+    this.#o = {
+      dedupeTtlMs: 36 * 60 * 60_000,
+      regenerateCooldownMs: 60_000,
+      now: Date.now,
+      newId: randomUUID,
+      canPrepare: false,
+      ...options,
+      store,
+      repo: options.repo.over(store),
+    };
+    this.#workspaces = new WorkspaceData(store, this.#o.logger);
+    this.#templates = new Templates({
+      store,
+      retentionMs: this.#o.retentionMs,
+      now: this.#o.now,
+      workspaces: this.#workspaces,
+    });
+    this.#settings = new ChannelSettingsStore({
+      store,
+      workspaces: this.#workspaces,
+      templates: this.#templates,
+    });
+    this.modals = new ModalMemory(store, this.#workspaces);
+    this.#starts = new JobStarts({ ...this.#o, workspaces: this.#workspaces });
+  }
+
+  /**
+   * Starts a job for a recording uploaded to a channel, with the channel's settings and the
+   * text typed with the upload as context; nothing in a channel that turned automatic
+   * notes off. Throws {@link StartNotRecorded} when the store fails: starting again with
+   * its `attempt` as `resume` makes that job, once.
+   */
+  async startFromUpload(
+    input: { origin: Origin; source: SourceFile; text: string | undefined },
+    resume?: StartAttempt,
+  ): Promise<UploadResult> {
+    const { origin, source, text } = input;
+    const settings = await this.#settings.get(origin.teamId, origin.channelId).catch((error) => {
+      throw new StartNotRecorded(resume ?? { jobId: this.#o.newId(), claimed: false }, error);
+    });
+    if (!settings.autoTranscribe) return { status: "off" };
+    return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
+  }
+
+  /** Whether uploads to the channel start jobs (it did not turn automatic notes off). */
+  async takesUploads(teamId: string, channelId: string): Promise<boolean> {
+    return (await this.#settings.get(teamId, channelId)).autoTranscribe;
+  }
+
+  /**
+   * Starts a job for a recording, once per upload (`channel:file`) however often, and
+   * through however many installs, Slack delivers the event. Checks the recording against
+   * the Note Service's rules first. Throws {@link StartNotRecorded} when the store fails;
+   * `resume` is the attempt it gave, to make that same job.
+   */
+  start(
+    input: { origin: Origin; source: SourceFile; options: JobOptions },
+    resume?: StartAttempt,
+  ): Promise<StartResult> {
+    return this.#starts.start(input, resume);
+  }
+
+  /**
+   * Starts a job a person asked for in a modal, in a thread opened (`openThread` posts its
+   * first message and gives its ts) only once the recording is claimed for the destination,
+   * as {@link start} claims an upload: however often the request comes (Slack delivering a
+   * submission again, two modals for one recording), one thread and one job. A refusal, or
+   * a thread that cannot be opened, gives the claim back: nothing started, and the person
+   * may ask again. A job the store failed to record once the thread was open throws
+   * {@link StartNotRecorded}: {@link start} with the thread and its `attempt` makes it.
+   */
+  startInThread(
+    input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
+    openThread: () => Promise<string>,
+  ): Promise<StartResult> {
+    return this.#starts.startInThread(input, openThread);
+  }
+
+  /**
+   * True the first time `key` is claimed within the dedupe period: for anything that must
+   * happen once per Slack event however often it is delivered (a reply about a file that
+   * is not a recording, say).
+   */
+  claimOnce(key: string): Promise<boolean> {
+    return this.#starts.claimOnce(key);
+  }
+
+  get(jobId: string): Promise<Job | undefined> {
+    return this.#o.repo.get(jobId);
+  }
+
+  /** The speakers' names are known: write the note. */
+  submitNames(
+    jobId: string,
+    speakerMap: SpeakerMapEntry[],
+    changes: { contextText?: string; templateId?: string; members?: Record<string, string> } = {},
+  ): Promise<CommandResult> {
+    return this.#command(jobId, { type: "names_given", speakerMap, ...changes });
+  }
+
+  /** Write the note with the labels the service gave. */
+  skipNaming(jobId: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "naming_skipped" });
+  }
+
+  retry(jobId: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "retried" });
+  }
+
+  /**
+   * Reruns only the note step, with new names, context or template when given — once per
+   * cooldown: each Regenerate is a new note task at the Note Service.
+   */
+  async regenerate(
+    jobId: string,
+    changes: {
+      speakerMap?: SpeakerMapEntry[];
+      members?: Record<string, string>;
+      contextText?: string;
+      templateId?: string;
+    },
+  ): Promise<CommandResult> {
+    const job = await this.#o.repo.get(jobId);
+    const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);
+    if (waitMs > 0) return { ok: false, reason: "cooldown", retryInMs: waitMs };
+    return this.#command(jobId, { type: "regenerate", ...changes });
+  }
+
+  /**
+   * The quotes the speaker modal shows for each speaker of a job (none where it has no
+   * speakers, or their blob is gone: the modal still opens, without quotes).
+   */
+  async quotesOf(job: Job): Promise<SpeakerQuotes> {
+    const stored =
+      job.stage === "naming" ? job.quotes : "note" in job ? job.note.quotes : undefined;
+    if (stored === undefined) return {};
+    try {
+      return await loadStored(this.#o.store, stored, speakerQuotesSchema);
+    } catch (error) {
+      this.#o.logger.warn({ jobId: job.id, err: error }, "speaker quotes unreadable");
+      return {};
+    }
+  }
+
+  /** How long until the job's notes may be regenerated again (0: now). */
+  regenerateWaitMs(job: Job): number {
+    if (job.regeneratedAt === undefined) return 0;
+    return Math.max(0, job.regeneratedAt + this.#o.regenerateCooldownMs - this.#o.now());
+  }
+
+  /**
+   * Cancels a job. When a step holds the job (a long upload, say), the request is recorded
+   * and the step stops at its next checkpoint; the status message then says so.
+   */
+  async cancel(jobId: string, by: string): Promise<CommandResult> {
+    const result = await this.#command(jobId, { type: "canceled", by });
+    if (result.ok || result.reason !== "busy") {
+      if (result.ok) this.#o.runner.abort(jobId);
+      return result;
+    }
+    const job = await this.#o.repo.get(jobId);
+    if (job === undefined) return { ok: false, reason: "not_found" };
+    if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
+    await this.#o.repo.requestCancel(jobId, by, this.#o.retentionMs);
+    this.#o.runner.abort(jobId);
+    // A job waiting for names has no step left that would read the request: run one.
+    this.#o.runner.kick(jobId);
+    return { ok: true, job };
+  }
+
+  listByChannel(teamId: string, channelId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(channelIndex(teamId, channelId));
+  }
+
+  listByUser(teamId: string, userId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(userIndex(teamId, userId));
+  }
+
+  /**
+   * Keeps a DOCX template for later note steps; returns its id. Kept once per channel and
+   * content; `pinned` for a channel's settings (kept as long as they name it).
+   */
+  saveTemplate(
+    scope: TemplateScope,
+    name: string,
+    data: Uint8Array,
+    options: { pinned?: boolean } = {},
+  ): Promise<string> {
+    return this.#templates.save(scope, name, data, options);
+  }
+
+  getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
+    return this.#settings.get(teamId, channelId);
+  }
+
+  /** Saves a channel's settings (configuration: they do not expire). */
+  setChannelSettings(teamId: string, channelId: string, settings: ChannelSettingsInput) {
+    return this.#settings.set(teamId, channelId, settings);
+  }
+
+  /**
+   * Deletes everything the install left, under every team or enterprise id its data was
+   * noted under and the ids given (the uninstall's): see `forgetInstall`.
+   */
+  forgetInstall(ids: readonly string[]) {
+    return forgetInstall({ ...this.#o, workspaces: this.#workspaces }, ids);
+  }
+
+  /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
+  async #command(jobId: string, event: JobEvent): Promise<CommandResult> {
+    const result = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, async () => {
+      const job = await this.#o.repo.get(jobId);
+      if (job === undefined) return { ok: false, reason: "not_found" } as const;
+      if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
+      this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
+      const kick = (id: string) => this.#o.runner.kick(id);
+      const { onStageChange } = this.#o;
+      const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
+      return { ok: true, job: next } as const;
+    });
+    if (!result.held) return { ok: false, reason: "busy" };
+    // Once the lease is given back: a claim while this command held it would have moved
+    // the job to when the lease ends.
+    const { value } = result;
+    if (value.ok && isActive(value.job)) this.#o.runner.kick(jobId);
+    else if (value.ok) this.#o.runner.settle(value.job);
+    return value;
+  }
+}

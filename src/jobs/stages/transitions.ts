@@ -1,0 +1,170 @@
+import { optional } from "../../util/optional.ts";
+import type { JobEvent, JobEventType } from "../model/events.ts";
+import {
+  type ActiveJob,
+  type Failure,
+  isActive,
+  type Job,
+  type JobIn,
+  type NoteInputs,
+  type Stage,
+} from "../model/job.ts";
+import { commonOf, enter, startWriting } from "../model/job-records.ts";
+import { reduceInStage } from "./index.ts";
+
+export type { EventOf, JobEvent, JobEventType } from "../model/events.ts";
+export { MAX_RELINKS } from "./index.ts";
+
+/** An event that makes no sense in the job's stage: a bug, a stale button or a race. */
+export class IllegalTransitionError extends Error {
+  readonly code = "job_illegal_transition";
+  readonly stage: Stage;
+  readonly event: JobEventType;
+
+  constructor(stage: Stage, event: JobEventType) {
+    super(`A job in stage "${stage}" cannot take the event "${event}".`);
+    this.name = this.constructor.name;
+    this.stage = stage;
+    this.event = event;
+  }
+}
+
+/**
+ * Applies `event` to `job` at time `now`; throws {@link IllegalTransitionError} if illegal.
+ * Pure: the runner does the I/O, then records what happened through an event, so every
+ * state change is testable without I/O. The events of a stage's own work are that stage's
+ * (`src/jobs/stages/`); the ones below apply to any active (or finished) job.
+ */
+export function transition(job: Job, event: JobEvent, now: number): Job {
+  const next = apply(job, event, now);
+  if (next === undefined) throw new IllegalTransitionError(job.stage, event.type);
+  if (KEEPS_WAITING.has(event.type) || next.waiting === undefined) {
+    return { ...next, updatedAt: now };
+  }
+  // Anything else the job does is a new try or a way out: the wait it said is over.
+  const { waiting: _, ...moved } = next;
+  return { ...moved, updatedAt: now } as Job;
+}
+
+/** Events that leave a job's wait (and the sentence saying why) as it is. */
+const KEEPS_WAITING = new Set<JobEventType>(["retry_later", "status_posting", "status_posted"]);
+
+/** Whether `event` may be applied to `job`. */
+export function canTransition(job: Job, event: JobEvent): boolean {
+  return apply(job, event, job.updatedAt) !== undefined;
+}
+
+function apply(job: Job, event: JobEvent, now: number): Job | undefined {
+  switch (event.type) {
+    case "status_posting":
+      return { ...job, statusPostingAt: event.at };
+    case "status_posted": {
+      const { statusPostingAt: _, ...posted } = job;
+      return { ...posted, statusTs: event.ts } as Job;
+    }
+    case "retry_later":
+      return isActive(job) ? retryLater(job, event) : undefined;
+    case "failed":
+      return isActive(job) ? fail(job, event.failure, event.retryable, now) : undefined;
+    case "canceled":
+      return isActive(job) ? cancel(job, event.by, now) : undefined;
+    case "retried":
+      return job.stage === "failed" && job.retryable ? retry(job, now) : undefined;
+    case "regenerate":
+      return regenerate(job, event, now);
+    default:
+      return isActive(job) ? reduceInStage(job, event, now) : undefined;
+  }
+}
+
+function retryLater(job: ActiveJob, event: Extract<JobEvent, { type: "retry_later" }>): Job {
+  const { waiting: _, ...rest } = job;
+  const waiting = optional("waiting", event.waiting);
+  return { ...rest, ...waiting, attempts: job.attempts + 1, wakeAt: event.wakeAt } as Job;
+}
+
+function fail(job: ActiveJob, failure: Failure, retryable: boolean, now: number): Job {
+  return {
+    ...commonOf(job),
+    stage: "failed",
+    failedStage: job.stage,
+    failure,
+    retryable,
+    resume: job,
+    finishedAt: now,
+  };
+}
+
+function cancel(job: ActiveJob, by: string, now: number): Job {
+  return {
+    ...commonOf(job),
+    stage: "canceled",
+    canceledStage: job.stage,
+    canceledBy: by,
+    finishedAt: now,
+  };
+}
+
+/**
+ * Resumes a failed job where it failed. A remote task is submitted again (it failed or was
+ * lost); a transcription starts over from the download, because the temp audio is deleted
+ * as soon as the service has it.
+ */
+function retry(job: JobIn<"failed">, now: number): Job {
+  const resumed = {
+    ...job.resume,
+    ...optional("statusTs", job.statusTs),
+  };
+  switch (resumed.stage) {
+    case "downloading":
+    case "preparing":
+    case "transcribing":
+      return enter(resumed, "queued", now, {});
+    case "writing":
+      return startWriting(resumed, resumed.note, resumed.relinks, resumed.delivery, now);
+    default:
+      return { ...resumed, attempts: 0, wakeAt: now, stageStartedAt: now };
+  }
+}
+
+/** Reruns only the note step, with new names, context or template when given. */
+function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, now: number) {
+  const note = noteOf(job);
+  if (note === undefined) return undefined;
+  const contextText = event.contextText ?? note.contextText;
+  const templateId = event.templateId ?? note.templateId;
+  // New names bring their own members; without new names the earlier ones stand.
+  const members = event.speakerMap === undefined ? note.members : event.members;
+  const inputs: NoteInputs = {
+    dialog: note.dialog,
+    speakers: note.speakers,
+    quotes: note.quotes,
+    speakerMap: event.speakerMap ?? note.speakerMap,
+    ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
+    ...optional("contextText", contextText),
+    ...optional("templateId", templateId),
+  };
+  // A refused canvas is asked for again: the admin may have allowed canvases since.
+  const { canvasRefused: _, ...writing } = startWriting(
+    job,
+    inputs,
+    0,
+    (lastDeliveryOf(job) ?? 0) + 1,
+    now,
+  );
+  return { ...writing, regeneratedAt: now };
+}
+
+/** The number of the last note delivery of a finished or failed job. */
+function lastDeliveryOf(job: Job): number | undefined {
+  if (job.stage === "done") return job.delivery;
+  if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
+  return undefined;
+}
+
+/** The note inputs of a finished or failed job, when it got as far as naming the speakers. */
+export function noteOf(job: Job): NoteInputs | undefined {
+  if (job.stage === "done") return job.note;
+  if (job.stage === "failed" && "note" in job.resume) return job.resume.note;
+  return undefined;
+}
