@@ -160,19 +160,13 @@ function parseJson(line: string): unknown {
 /** Appends and flushes; a new file's folder entry is flushed too. */
 async function appendSynced(path: string, text: string, isNew: boolean): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const handle = await open(path, "a", 0o600);
-  try {
-    await handle.chmod(0o600);
-    await handle.write(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await writeSynced(path, text, "a");
   if (isNew) await syncFolder(path);
 }
 
-async function writeSynced(path: string, text: string): Promise<void> {
-  const handle = await open(path, "w", 0o600);
+/** Writes (`w`) or appends (`a`) `text` to a 0600 file and flushes it to the disk. */
+async function writeSynced(path: string, text: string, flags: "w" | "a" = "w"): Promise<void> {
+  const handle = await open(path, flags, 0o600);
   try {
     await handle.chmod(0o600);
     await handle.write(text);
