@@ -188,6 +188,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
+    settings: jobs.settings,
+    templates: jobs.templates,
+    modals: jobs.modals,
+    installs: jobs.installs,
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),

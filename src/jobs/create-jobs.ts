@@ -11,7 +11,7 @@ import { RecentJobs } from "./persistence/recent-jobs.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
 import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
-import { JobService } from "./services/job-service.ts";
+import { createServices } from "./services/create-services.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
@@ -42,7 +42,10 @@ export type JobsOptions = Pick<
   >;
 };
 
-/** Wires the job layer: one repository, one runner, one service over the same store. */
+/**
+ * Wires the job layer over one store: the repository and the runner, and the use cases the
+ * Slack layer calls — jobs (`service`), channel settings, templates, modal memory, installs.
+ */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
   // One clock for every time the job layer keeps: the store's (see `Store.now`).
@@ -91,7 +94,7 @@ export function createJobs(options: JobsOptions) {
     now,
     ...optional("timings", options.storeReset?.timings),
   });
-  const service = new JobService({
+  const services = createServices({
     repo,
     store: options.store,
     admission,
@@ -100,13 +103,11 @@ export function createJobs(options: JobsOptions) {
     retentionMs: options.retentionMs,
     canPrepare: options.media !== undefined,
     alreadyStarted: (origin, source) => reset.alreadyStarted(origin, source),
-    ...(options.regenerateCooldownMs === undefined
-      ? {}
-      : { regenerateCooldownMs: options.regenerateCooldownMs }),
+    ...optional("regenerateCooldownMs", options.regenerateCooldownMs),
     now,
     ...optional("onStageChange", options.onStageChange),
   });
-  return { repo, runner, service, reset };
+  return { repo, runner, reset, ...services };
 }
 
 export type Jobs = ReturnType<typeof createJobs>;

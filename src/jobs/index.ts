@@ -15,6 +15,7 @@ export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
   type ChannelSettings,
   type ChannelSettingsInput,
+  type ChannelSettingsStore,
   channelSettingsSchema,
   readChannelSettings,
   uploadOptions,
@@ -25,8 +26,9 @@ export {
   jobLeaseKey,
   userIndex,
 } from "./persistence/job-repository.ts";
+export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
-export type { StoredTemplate, TemplateScope } from "./persistence/templates.ts";
+export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";
 export type { MediaPort, NoteTakerPort, PrepareOutcome, StoreResetPort } from "./ports.ts";
 export {
   type CanvasOutcome,
@@ -54,6 +56,8 @@ export {
   markStoreFailures,
   StoreUnavailableError,
 } from "./recovery/store-unavailable.ts";
+export { createServices, type Services } from "./services/create-services.ts";
+export { Installs } from "./services/forget-install.ts";
 export {
   type CommandRefusal,
   type CommandResult,

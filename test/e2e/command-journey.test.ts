@@ -236,16 +236,14 @@ describe("/meeting-notes", () => {
       }),
     );
     await eventually(
-      () => stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL),
+      () => stack.app.jobs.settings.get(stack.fake.teamId, CHANNEL),
       (s) => s.autoTranscribe === false,
     );
-    expect(
-      await stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL),
-    ).toMatchObject({
+    expect(await stack.app.jobs.settings.get(stack.fake.teamId, CHANNEL)).toMatchObject({
       autoTranscribe: false,
       languageHint: "en",
     });
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, CHANNEL, {
       autoTranscribe: true,
     });
   });

@@ -153,10 +153,11 @@ describe.each(stores)("an install that removes the app ($name store)", (store) =
 
   it("forgets what it filed under every team id, down to what the store's files hold", async () => {
     const service = stack.app.jobs.service;
+    const services = stack.app.jobs;
     const own = stack.fake.teamId;
     const teams = [own, HOST.teamId];
     for (const teamId of teams) {
-      await service.setChannelSettings(teamId, CHANNEL, {
+      await services.settings.set(teamId, CHANNEL, {
         autoTranscribe: true,
         contextText: secretsOf(teamId).context,
       });
@@ -214,7 +215,7 @@ describe.each(stores)("an install that removes the app ($name store)", (store) =
     for (const job of jobs) expect(await service.get(job.id)).toBeUndefined();
     for (const teamId of teams) {
       expect(await service.listByChannel(teamId, CHANNEL)).toEqual([]);
-      expect(await service.getChannelSettings(teamId, CHANNEL)).toEqual({
+      expect(await services.settings.get(teamId, CHANNEL)).toEqual({
         autoTranscribe: true,
         canvas: true,
         transcript: true,

@@ -84,7 +84,7 @@ async function recordingInDm(name: string) {
 
 describe("a recording sent to the bot in a direct message", () => {
   it("is answered in that DM's thread: status, note, DOCX and transcript", async () => {
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, DM, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, DM, {
       autoTranscribe: true,
       canvas: false,
     });
@@ -109,7 +109,7 @@ describe("a recording sent to the bot in a direct message", () => {
   });
 
   it("with canvases on, shares the canvas with the person, never with the DM's id", async () => {
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, DM, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, DM, {
       autoTranscribe: true,
       canvas: true,
     });

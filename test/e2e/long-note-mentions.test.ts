@@ -50,7 +50,7 @@ afterAll(() => stack.stop());
 
 describe("a long note naming the picked person on every line", () => {
   it("is delivered, each message within 12,000 characters, mentions only in prose", async () => {
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, CHANNEL, {
       autoTranscribe: true,
       mentions: true,
     });

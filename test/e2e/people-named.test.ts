@@ -54,7 +54,7 @@ async function noteWithNames(name: string): Promise<string> {
 
 describe("the people named in the notes", () => {
   it("mentions the member picked for a speaker, and nobody else, when the channel asks", async () => {
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, CHANNEL, {
       autoTranscribe: true,
       mentions: true,
     });
@@ -70,7 +70,7 @@ describe("the people named in the notes", () => {
   });
 
   it("mentions nobody when the setting is off (the default)", async () => {
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, CHANNEL, {
       autoTranscribe: true,
     });
     const note = await noteWithNames("mentions-off.m4a");

@@ -333,7 +333,7 @@ describe("/meeting-notes", () => {
       }),
     );
     expect(JSON.stringify(answer.json)).toMatch(/not guests can change/);
-    const settings = await stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL);
+    const settings = await stack.app.jobs.settings.get(stack.fake.teamId, CHANNEL);
     expect(settings.autoTranscribe).toBe(true);
   });
 
@@ -365,7 +365,7 @@ describe("/meeting-notes", () => {
     );
     expect(announced[0]?.text).toContain(`<@${BOB}>`);
     expect(announced[0]?.text).toMatch(/language Vietnamese/);
-    await stack.app.jobs.service.setChannelSettings(stack.fake.teamId, CHANNEL, {
+    await stack.app.jobs.settings.set(stack.fake.teamId, CHANNEL, {
       autoTranscribe: true,
     });
   });

@@ -49,7 +49,7 @@ function saveSettings(templateFileId: string, user = BOB) {
   );
 }
 
-const settingsNow = () => stack.app.jobs.service.getChannelSettings(stack.fake.teamId, CHANNEL);
+const settingsNow = () => stack.app.jobs.settings.get(stack.fake.teamId, CHANNEL);
 
 describe("channel templates", () => {
   it("stores a template once, however often the settings are saved with it", async () => {

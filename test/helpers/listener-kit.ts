@@ -3,10 +3,12 @@ import { type Logger, pino } from "pino";
 import { type Mock, vi } from "vitest";
 import {
   Admission,
+  createServices,
   defaultAdmissionLimits,
   type Job,
   JobRepository,
-  JobService,
+  type JobService,
+  type Services,
 } from "../../src/jobs/index.ts";
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
@@ -76,6 +78,8 @@ export interface ListenerKit {
   /** What listeners kept for replay because the store failed (`deps.pending`). */
   kept: PendingStart[];
   jobs: JobService;
+  /** The other use cases over the same store: settings, templates, modal memory, installs. */
+  services: Services;
   store: Store;
   workspace: FakeWorkspace;
   slack: FakeWebClient;
@@ -126,7 +130,7 @@ function jobServiceOver(store: Store, logger: Logger, clock: { now: number }, ca
     logger,
     stillHolds: async () => true,
   });
-  const jobs = new JobService({
+  const services = createServices({
     repo,
     store,
     admission,
@@ -136,7 +140,7 @@ function jobServiceOver(store: Store, logger: Logger, clock: { now: number }, ca
     now: () => clock.now,
     canPrepare,
   });
-  return { jobs, repo, runner };
+  return { services, repo, runner };
 }
 
 /**
@@ -151,7 +155,12 @@ export async function buildListenerDeps(
   const memory = openMemoryStore({ keyPrefix: "listener-test", sweepIntervalMs: 0 });
   const store = options.wrapStore?.(memory) ?? memory;
   const clock = { now: NOW };
-  const { jobs, repo, runner } = jobServiceOver(store, logger, clock, options.canPrepare ?? false);
+  const { services, repo, runner } = jobServiceOver(
+    store,
+    logger,
+    clock,
+    options.canPrepare ?? false,
+  );
   const workspace = defaultWorkspace();
   const slack = createFakeWebClient(workspace);
   // The one place the fake stands in for the SDK's client type.
@@ -166,8 +175,13 @@ export async function buildListenerDeps(
   });
   const respond = vi.fn<Responder>(async () => {});
   const kept: PendingStart[] = [];
+  const jobs = services.service;
   const deps: ListenerDeps = {
     jobs,
+    settings: services.settings,
+    templates: services.templates,
+    modals: services.modals,
+    installs: services.installs,
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
@@ -185,6 +199,7 @@ export async function buildListenerDeps(
     deps,
     kept,
     jobs,
+    services,
     store,
     workspace,
     slack,

@@ -142,11 +142,14 @@ describe("a canvas Slack refuses", () => {
 describe("the people named", () => {
   it("go to splitNote when the channel has people named on, so parts are measured as posted", async () => {
     const { final, calls } = await runJob(undefined, async (id) => {
-      const service = jobs?.service;
+      const services = jobs;
+      const service = services?.service;
       const job = await service?.get(id);
-      if (service === undefined || job === undefined) throw new Error("no job");
+      if (services === undefined || service === undefined || job === undefined) {
+        throw new Error("no job");
+      }
       const { teamId, channelId } = job.origin;
-      await service.setChannelSettings(teamId, channelId, { autoTranscribe: true, mentions: true });
+      await services.settings.set(teamId, channelId, { autoTranscribe: true, mentions: true });
       await eventually(
         () => service.get(id),
         (j) => j?.stage === "naming",

@@ -9,9 +9,9 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   Admission,
+  createServices,
   defaultAdmissionLimits,
   JobRepository,
-  JobService,
   type StartResult,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
@@ -27,7 +27,7 @@ const logger = pino({ level: "silent" });
 function serviceOn(store: Store) {
   const kicks: string[] = [];
   const repo = new JobRepository(store, { retentionMs: 60_000, logger });
-  const service = new JobService({
+  const services = createServices({
     repo,
     store,
     admission: new Admission({
@@ -45,6 +45,7 @@ function serviceOn(store: Store) {
     logger,
     retentionMs: 60_000,
   });
+  const service = services.service;
   return { service, repo, kicks };
 }
 

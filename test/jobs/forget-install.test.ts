@@ -6,9 +6,9 @@ import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   Admission,
+  createServices,
   defaultAdmissionLimits,
   JobRepository,
-  JobService,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
@@ -77,7 +77,7 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const { service, aborted, discarded } = jobService(watched);
+    const { service, services, aborted, discarded } = jobService(watched);
     const jobIds: string[] = [];
     for (const teamId of TEAMS) {
       const [context, speaker, channelContext] = planted(teamId);
@@ -88,8 +88,8 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
       });
       if (started.status !== "created") throw new Error(started.status);
       jobIds.push(started.job.id);
-      const templateId = await service.saveTemplate({ teamId, channelId: "C1" }, "t.docx", docx);
-      await service.setChannelSettings(teamId, "C1", {
+      const templateId = await services.templates.save({ teamId, channelId: "C1" }, "t.docx", docx);
+      await services.settings.set(teamId, "C1", {
         autoTranscribe: false,
         contextText: channelContext,
         templateId,
@@ -98,7 +98,7 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
 
     // The uninstall names the install's own team (and enterprise): the host team is found
     // because its data was listed under the install's teams when it was noted.
-    const forgotten = await service.forgetInstall([OWN, ENTERPRISE]);
+    const forgotten = await services.installs.forget([OWN, ENTERPRISE]);
     expect(forgotten.teamIds.sort()).toEqual([...TEAMS].sort());
     expect(forgotten.jobs).toBe(3);
     expect(scrubbed).toHaveLength(1);
@@ -108,7 +108,7 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
     for (const teamId of TEAMS) {
       expect(await service.listByChannel(teamId, "C1")).toEqual([]);
       expect(await service.listByUser(teamId, "U1")).toEqual([]);
-      expect(await service.getChannelSettings(teamId, "C1")).toMatchObject({
+      expect(await services.settings.get(teamId, "C1")).toMatchObject({
         autoTranscribe: true,
       });
       expect(await store.listMembers(`team:${teamId}`)).toEqual([]);
@@ -116,7 +116,7 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
     expect(await store.listMembers("teams")).toEqual([]);
     expect(await store.listActive()).toEqual([]);
     // Once more (the second of app_uninstalled and tokens_revoked): nothing left to do.
-    expect(await service.forgetInstall([OWN])).toEqual({ teamIds: [OWN], jobs: 0, values: 0 });
+    expect(await services.installs.forget([OWN])).toEqual({ teamIds: [OWN], jobs: 0, values: 0 });
     await store.close();
 
     const texts = TEAMS.flatMap(planted);
@@ -135,7 +135,7 @@ describe.each(backends)("forgetInstall on $name", (backend) => {
 describe("forgetInstall, besides", () => {
   it("deletes the blobs no record names any more (a note before a Regenerate)", async () => {
     const store = await openStore("memory://");
-    const { service } = jobService(store);
+    const { service, services } = jobService(store);
     const started = await service.start({
       origin: origin({ teamId: HOST }),
       source: source(),
@@ -146,7 +146,7 @@ describe("forgetInstall, besides", () => {
     await store.set("blobs", `${gone}:earlier-note`, "# Notes by Speakername Quillfeather");
     // A blob of no job of the install (none is left once it is forgotten) stays.
     await store.set("blobs", "job-of-nobody:x", "# kept");
-    await service.forgetInstall([HOST]);
+    await services.installs.forget([HOST]);
     expect(await store.listKeys("blobs", "")).toEqual(["job-of-nobody:x"]);
     await store.close();
   });
@@ -158,7 +158,7 @@ function jobService(store: Store) {
   const logger = pino({ level: "silent" });
   const aborted: string[] = [];
   const discarded: string[] = [];
-  const service = new JobService({
+  const services = createServices({
     repo: new JobRepository(store, { retentionMs: 60_000, logger }),
     store,
     admission: new Admission({
@@ -178,5 +178,5 @@ function jobService(store: Store) {
       },
     },
   });
-  return { service, aborted, discarded };
+  return { service: services.service, services, aborted, discarded };
 }

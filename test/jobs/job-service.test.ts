@@ -2,9 +2,11 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   Admission,
+  createServices,
   defaultAdmissionLimits,
   JobRepository,
-  JobService,
+  type JobService,
+  type Services,
 } from "../../src/jobs/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
@@ -12,6 +14,7 @@ import { origin, source } from "../helpers/jobs-kit.ts";
 
 let store: Store;
 let service: JobService;
+let services: Services;
 const kicked: string[] = [];
 const aborted: string[] = [];
 const settled: string[] = [];
@@ -24,7 +27,7 @@ beforeEach(async () => {
   const logger = pino({ level: "silent" });
   const repo = new JobRepository(store, { retentionMs: 60_000, logger });
   kicked.length = aborted.length = settled.length = discarded.length = 0;
-  service = new JobService({
+  services = createServices({
     repo,
     store,
     admission: new Admission({
@@ -44,6 +47,7 @@ beforeEach(async () => {
       },
     },
   });
+  service = services.service;
 });
 afterEach(() => store.close());
 
@@ -111,19 +115,19 @@ describe("JobService", () => {
   });
 
   it("keeps DOCX templates and per-channel settings", async () => {
-    const id = await service.saveTemplate(scope, "t.docx", new Uint8Array([0x50, 0x4b, 3, 4]));
+    const id = await services.templates.save(scope, "t.docx", new Uint8Array([0x50, 0x4b, 3, 4]));
     expect(await store.get("templates", id)).toEqual({ filename: "t.docx", base64: "UEsDBA==" });
-    await expect(service.saveTemplate(scope, "t.docx", new Uint8Array())).rejects.toThrow(
+    await expect(services.templates.save(scope, "t.docx", new Uint8Array())).rejects.toThrow(
       /non-empty/,
     );
-    expect(await service.getChannelSettings("T1", "C1")).toEqual({
+    expect(await services.settings.get("T1", "C1")).toEqual({
       autoTranscribe: true,
       canvas: true,
       transcript: true,
       mentions: false,
     });
-    await service.setChannelSettings("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
-    expect(await service.getChannelSettings("T1", "C1")).toEqual({
+    await services.settings.set("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
+    expect(await services.settings.get("T1", "C1")).toEqual({
       autoTranscribe: false,
       languageHint: "vi",
       canvas: true,
@@ -134,11 +138,11 @@ describe("JobService", () => {
 
   it("keeps a template under a safe file name: no path, no bidi override, a .docx", async () => {
     const zip = new Uint8Array([0x50, 0x4b, 3, 4]);
-    const id = await service.saveTemplate(scope, "../../\u202Excod.evil/Mẫu biên bản", zip);
+    const id = await services.templates.save(scope, "../../\u202Excod.evil/Mẫu biên bản", zip);
     expect(await store.get("templates", id)).toMatchObject({
       filename: "xcod.evil_Mẫu biên bản.docx",
     });
-    const hidden = await service.saveTemplate(scope, ".docx", docx(1));
+    const hidden = await services.templates.save(scope, ".docx", docx(1));
     expect(await store.get("templates", hidden)).toMatchObject({ filename: "recording.docx" });
   });
 
@@ -149,12 +153,16 @@ describe("JobService", () => {
       if (ns === "templates") writes.push(key);
       return set(ns, key, value, ttl);
     };
-    const first = await service.saveTemplate(scope, "a.docx", docx(7));
-    const again = await service.saveTemplate(scope, "renamed.docx", docx(7));
-    const pinned = await service.saveTemplate(scope, "a.docx", docx(7), { pinned: true });
-    const pinnedAgain = await service.saveTemplate(scope, "a.docx", docx(7), { pinned: true });
-    const elsewhere = await service.saveTemplate({ ...scope, channelId: "C2" }, "a.docx", docx(7));
-    const other = await service.saveTemplate(scope, "b.docx", docx(8));
+    const first = await services.templates.save(scope, "a.docx", docx(7));
+    const again = await services.templates.save(scope, "renamed.docx", docx(7));
+    const pinned = await services.templates.save(scope, "a.docx", docx(7), { pinned: true });
+    const pinnedAgain = await services.templates.save(scope, "a.docx", docx(7), { pinned: true });
+    const elsewhere = await services.templates.save(
+      { ...scope, channelId: "C2" },
+      "a.docx",
+      docx(7),
+    );
+    const other = await services.templates.save(scope, "b.docx", docx(8));
     expect(new Set([first, again, pinned, pinnedAgain]).size).toBe(1);
     expect(elsewhere).not.toBe(first);
     expect(other).not.toBe(first);
@@ -167,7 +175,7 @@ describe("JobService", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const expiring = await openStore("memory://");
     const logger = pino({ level: "silent" });
-    const short = new JobService({
+    const shortServices = createServices({
       repo: new JobRepository(expiring, { retentionMs: 300, logger }),
       store: expiring,
       admission: new Admission({
@@ -181,11 +189,11 @@ describe("JobService", () => {
       runner: { kick: () => 0, abort: () => 0, settle: () => 0, discard: async () => {} },
     });
     try {
-      const id = await short.saveTemplate(scope, "team.docx", docx(3), { pinned: true });
-      await short.setChannelSettings("T1", "C1", { autoTranscribe: true, templateId: id });
+      const id = await shortServices.templates.save(scope, "team.docx", docx(3), { pinned: true });
+      await shortServices.settings.set("T1", "C1", { autoTranscribe: true, templateId: id });
       vi.setSystemTime(Date.now() + 400);
       expect(await expiring.get("templates", id)).toBeDefined();
-      await short.setChannelSettings("T1", "C1", { autoTranscribe: true });
+      await shortServices.settings.set("T1", "C1", { autoTranscribe: true });
       expect(await expiring.get("templates", id)).toBeDefined();
       vi.setSystemTime(Date.now() + 400);
       expect(await expiring.get("templates", id)).toBeUndefined();
@@ -208,24 +216,24 @@ describe("JobService", () => {
       options: {},
     });
     if (gone.status !== "created" || host.status !== "created") throw new Error("not created");
-    const template = await service.saveTemplate(scope, "t.docx", docx(5), { pinned: true });
-    await service.setChannelSettings("T1", "C1", { autoTranscribe: false, templateId: template });
-    await service.setChannelSettings("T2", "C9", { autoTranscribe: false });
+    const template = await services.templates.save(scope, "t.docx", docx(5), { pinned: true });
+    await services.settings.set("T1", "C1", { autoTranscribe: false, templateId: template });
+    await services.settings.set("T2", "C9", { autoTranscribe: false });
 
-    expect(await service.forgetInstall(["T1"])).toMatchObject({ jobs: 2, values: 4 });
+    expect(await services.installs.forget(["T1"])).toMatchObject({ jobs: 2, values: 4 });
     for (const job of [gone.job, host.job]) expect(await service.get(job.id)).toBeUndefined();
     expect(await service.listByChannel("T1", "C1")).toEqual([]);
     expect(await service.listByChannel("T2", "C9")).toEqual([]);
     expect(await store.listIndex("user:T1:U1")).toEqual([]);
     expect(await store.get("templates", template)).toBeUndefined();
     const defaults = { autoTranscribe: true, canvas: true, transcript: true, mentions: false };
-    expect(await service.getChannelSettings("T1", "C1")).toEqual(defaults);
-    expect(await service.getChannelSettings("T2", "C9")).toEqual(defaults);
+    expect(await services.settings.get("T1", "C1")).toEqual(defaults);
+    expect(await services.settings.get("T2", "C9")).toEqual(defaults);
     expect(await store.listActive()).toEqual([]);
     expect(aborted).toEqual(expect.arrayContaining([gone.job.id, host.job.id]));
     expect(discarded.sort()).toEqual([gone.job.id, host.job.id].sort());
     // A step of the job still running somewhere meets a cancel request and saves nothing.
     expect(await store.get("meta", `cancel:${gone.job.id}`)).toBe("workspace_removed");
-    expect(await service.forgetInstall(["T1"])).toMatchObject({ jobs: 0, values: 0 });
+    expect(await services.installs.forget(["T1"])).toMatchObject({ jobs: 0, values: 0 });
   });
 });

@@ -2,9 +2,11 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   Admission,
+  createServices,
   defaultAdmissionLimits,
   JobRepository,
-  JobService,
+  type JobService,
+  type Services,
   type StartAttempt,
   StartNotRecorded,
   StoreUnavailableError,
@@ -16,6 +18,7 @@ import { origin, source } from "../helpers/jobs-kit.ts";
 let memory: Store;
 let fault: StoreFault;
 let service: JobService;
+let services: Services;
 let repo: JobRepository;
 const kicked: string[] = [];
 
@@ -26,7 +29,7 @@ beforeEach(async () => {
   const logger = pino({ level: "silent" });
   repo = new JobRepository(memory, { retentionMs: 60_000, logger });
   kicked.length = 0;
-  service = new JobService({
+  services = createServices({
     repo: new JobRepository(store, { retentionMs: 60_000, logger }),
     store,
     admission: new Admission({
@@ -44,6 +47,7 @@ beforeEach(async () => {
       discard: async () => {},
     },
   });
+  service = services.service;
 });
 afterEach(() => memory.close());
 
@@ -110,6 +114,6 @@ describe("a start the store interrupts", () => {
     fault.mode = "all";
     await expect(service.get("any")).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(service.skipNaming("any")).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(service.modals.read("k")).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(services.modals.read("k")).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });

@@ -112,3 +112,20 @@ async function forgetEarlierBlobs(store: Store, jobIds: readonly string[]): Prom
     if (gone.has(key.slice(0, key.indexOf(":")))) await store.delete("blobs", key);
   }
 }
+
+/** The uninstall's use case, for the Slack layer: forget what an install left. */
+export class Installs {
+  readonly #deps: ForgetDeps;
+
+  constructor(deps: ForgetDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Deletes everything the install left, under every team or enterprise id its data was
+   * noted under and the ids given (the uninstall's): see {@link forgetInstall}.
+   */
+  forget(ids: readonly string[]): Promise<Forgotten & { teamIds: string[] }> {
+    return forgetInstall(this.#deps, ids);
+  }
+}

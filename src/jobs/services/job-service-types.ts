@@ -4,7 +4,9 @@ import type { Admission } from "../engine/admission.ts";
 import type { StageObserver } from "../engine/apply-event.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import type { Job, Origin, SourceFile } from "../model/job.ts";
+import type { ChannelSettingsStore } from "../persistence/channel-settings.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
+import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import type { StartResult } from "./start-jobs.ts";
 
 /** An upload's outcome: also `off` in a channel that turned automatic notes off. */
@@ -22,6 +24,10 @@ export interface JobServiceOptions {
   admission: Admission;
   runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
   logger: Logger;
+  /** Channels' settings: an upload starts with its channel's. */
+  settings: ChannelSettingsStore;
+  /** What each workspace left in the store, noted as jobs start (for an uninstall). */
+  workspaces: WorkspaceData;
   retentionMs: number;
   /** How long a dedupe key lives: Slack retries events for minutes; a day is safe. */
   dedupeTtlMs?: number;

@@ -11,20 +11,11 @@ import {
   speakerQuotesSchema,
 } from "../model/job.ts";
 import { loadStored } from "../persistence/blobs.ts";
-import {
-  type ChannelSettings,
-  type ChannelSettingsInput,
-  ChannelSettingsStore,
-  uploadOptions,
-} from "../persistence/channel-settings.ts";
+import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
 import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
-import { ModalMemory } from "../persistence/modal-memory.ts";
-import { type TemplateScope, Templates } from "../persistence/templates.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import { WorkspaceData } from "../persistence/workspace-data.ts";
 import { markStoreFailures } from "../recovery/store-unavailable.ts";
 import { canTransition, type JobEvent } from "../stages/transitions.ts";
-import { forgetInstall } from "./forget-install.ts";
 import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
 
@@ -45,12 +36,8 @@ export type { StartAttempt, StartResult } from "./start-jobs.ts";
 export class JobService {
   readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
     Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
-  readonly #workspaces: WorkspaceData;
-  readonly #templates: Templates;
   readonly #settings: ChannelSettingsStore;
   readonly #starts: JobStarts;
-  /** What modals keep between Slack's requests (a submission's answer, other pages' input). */
-  readonly modals: ModalMemory;
 
   /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
   get canPrepare(): boolean {
@@ -70,20 +57,8 @@ export class JobService {
       store,
       repo: options.repo.over(store),
     };
-    this.#workspaces = new WorkspaceData(store, this.#o.logger);
-    this.#templates = new Templates({
-      store,
-      retentionMs: this.#o.retentionMs,
-      now: this.#o.now,
-      workspaces: this.#workspaces,
-    });
-    this.#settings = new ChannelSettingsStore({
-      store,
-      workspaces: this.#workspaces,
-      templates: this.#templates,
-    });
-    this.modals = new ModalMemory(store, this.#workspaces);
-    this.#starts = new JobStarts({ ...this.#o, workspaces: this.#workspaces });
+    this.#settings = options.settings;
+    this.#starts = new JobStarts(this.#o);
   }
 
   /**
@@ -236,36 +211,6 @@ export class JobService {
 
   listByUser(teamId: string, userId: string): Promise<Job[]> {
     return this.#o.repo.listIndex(userIndex(teamId, userId));
-  }
-
-  /**
-   * Keeps a DOCX template for later note steps; returns its id. Kept once per channel and
-   * content; `pinned` for a channel's settings (kept as long as they name it).
-   */
-  saveTemplate(
-    scope: TemplateScope,
-    name: string,
-    data: Uint8Array,
-    options: { pinned?: boolean } = {},
-  ): Promise<string> {
-    return this.#templates.save(scope, name, data, options);
-  }
-
-  getChannelSettings(teamId: string, channelId: string): Promise<ChannelSettings> {
-    return this.#settings.get(teamId, channelId);
-  }
-
-  /** Saves a channel's settings (configuration: they do not expire). */
-  setChannelSettings(teamId: string, channelId: string, settings: ChannelSettingsInput) {
-    return this.#settings.set(teamId, channelId, settings);
-  }
-
-  /**
-   * Deletes everything the install left, under every team or enterprise id its data was
-   * noted under and the ids given (the uninstall's): see `forgetInstall`.
-   */
-  forgetInstall(ids: readonly string[]) {
-    return forgetInstall({ ...this.#o, workspaces: this.#workspaces }, ids);
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */

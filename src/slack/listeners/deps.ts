@@ -1,5 +1,12 @@
 import type { Logger } from "pino";
-import type { JobService, ResetNotice } from "../../jobs/index.ts";
+import type {
+  ChannelSettingsStore,
+  Installs,
+  JobService,
+  ModalMemory,
+  ResetNotice,
+  Templates,
+} from "../../jobs/index.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
@@ -9,6 +16,14 @@ import type { PendingStarts } from "./pending-starts.ts";
 /** What every listener may use. Listeners validate, call the job service, reply — no more. */
 export interface ListenerDeps {
   jobs: JobService;
+  /** Channels' settings (`/meeting-notes settings`). */
+  settings: ChannelSettingsStore;
+  /** DOCX templates people upload. */
+  templates: Templates;
+  /** What modals keep between Slack's requests (a submission's answer, other pages' input). */
+  modals: ModalMemory;
+  /** Forgets what an install left (an uninstall). */
+  installs: Installs;
   /** Slack look-ups: people, members, files, messages. */
   directory: SlackDirectory;
   /** What listeners say in Slack: modals, App Home, ephemeral and thread replies. */

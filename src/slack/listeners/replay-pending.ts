@@ -38,7 +38,7 @@ async function forgetKept(
   teamIds: string[],
 ): Promise<ReplayOutcome<PendingStart>> {
   try {
-    await deps.jobs.forgetInstall(teamIds);
+    await deps.installs.forget(teamIds);
     deps.logger.warn({ teamIds }, "the removed workspace's data is deleted (kept request)");
     return { done: true };
   } catch (error) {

@@ -56,7 +56,7 @@ export async function saveTemplate(
   try {
     const file = await deps.directory.smallFile(choice.file);
     if (file === undefined) return undefined;
-    return await deps.jobs.saveTemplate(scope, file.filename, file.data, options);
+    return await deps.templates.save(scope, file.filename, file.data, options);
   } catch (error) {
     deps.logger.warn({ err: error, fileId }, "could not keep the template");
     return undefined;

@@ -170,7 +170,7 @@ async function settingsModal(
     const refusal = buildPermissionRefusal(allowed.reason, "settings", locale);
     return buildNoticeModal(identity(locale), locale, [refusal]);
   }
-  const settings = await deps.jobs.getChannelSettings(teamId, channelId);
+  const settings = await deps.settings.get(teamId, channelId);
   return buildSettingsModal(settings, { locale, channelId });
 }
 

@@ -64,7 +64,7 @@ export function workspaceLeft(deps: ListenerDeps) {
     const ids = namedIds(envelope.data);
     deps.logger.warn({ teamIds: ids, event: event.type }, "the workspace removed the app");
     try {
-      await deps.jobs.forgetInstall(ids);
+      await deps.installs.forget(ids);
     } catch (error) {
       // Acked already, and sent once: kept, the data is deleted once the store is back.
       if (!isStoreUnavailable(error)) throw error;

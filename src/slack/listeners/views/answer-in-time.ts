@@ -75,7 +75,7 @@ type KeptAnswer = z.infer<typeof keptAnswerSchema>;
  */
 export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   const key = submissionKey(s.view);
-  const memory = s.deps.jobs.modals;
+  const memory = s.deps.modals;
   const earlier = await keptAnswer(s.deps, key);
   if (earlier !== undefined) return ackWith(s, earlier);
   const checking = s.check().catch((error: unknown): Verdict<T> => {
@@ -119,7 +119,7 @@ async function answerLate<T>(
   key: string,
   checking: Promise<Verdict<T>>,
 ): Promise<void> {
-  const memory = s.deps.jobs.modals;
+  const memory = s.deps.modals;
   const first: KeptAnswer = { update: working(s) };
   await memory.keep(s.teamId, key, first);
   await ackWith(s, first);
@@ -193,7 +193,7 @@ async function firstAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer 
 }
 
 async function keptAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer | undefined> {
-  const parsed = keptAnswerSchema.safeParse(await deps.jobs.modals.read(key));
+  const parsed = keptAnswerSchema.safeParse(await deps.modals.read(key));
   return parsed.success ? parsed.data : undefined;
 }
 

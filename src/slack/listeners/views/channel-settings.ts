@@ -122,11 +122,11 @@ async function saveSettings(
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<void> {
   const { teamId, channelId, locale, template } = s;
-  const current = await deps.jobs.getChannelSettings(teamId, channelId);
+  const current = await deps.settings.get(teamId, channelId);
   const scope = { teamId, channelId };
   const uploaded = await saveTemplate(deps, template, scope, { pinned: true });
   const next = nextSettings(current, s.request, uploaded);
-  await deps.jobs.setChannelSettings(teamId, channelId, next);
+  await deps.settings.set(teamId, channelId, next);
   await tell(buildSettingsSaved(locale));
   if (template.kind !== "none" && uploaded === undefined) {
     await tell(sentenceReply(t(locale, "template.unreadable")));

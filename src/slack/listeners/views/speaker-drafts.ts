@@ -41,7 +41,7 @@ export async function readDraft(
 ): Promise<SpeakerDraft> {
   const empty: SpeakerDraft = { jobId, entries: [] };
   if (viewId === "") return empty;
-  const parsed = draftSchema.safeParse(await deps.jobs.modals.read(draftKey(viewId)));
+  const parsed = draftSchema.safeParse(await deps.modals.read(draftKey(viewId)));
   if (!parsed.success || parsed.data.jobId !== jobId) return empty;
   const { entries, contextText } = parsed.data;
   return {
@@ -71,7 +71,7 @@ export async function keepPage(
     entries: [...others(draft, page.speakerIds), ...onPage],
     ...optional("contextText", page.contextText),
   };
-  if (viewId !== "") await deps.jobs.modals.keep(job.origin.teamId, draftKey(viewId), next);
+  if (viewId !== "") await deps.modals.keep(job.origin.teamId, draftKey(viewId), next);
   return next;
 }
 
@@ -105,7 +105,7 @@ export function prefillOf(draft: SpeakerDraft): Record<string, SpeakerPrefill> {
 
 /** The names are submitted: nothing of them is kept any longer. */
 export function forgetDraft(deps: ListenerDeps, viewId: string): Promise<void> {
-  return viewId === "" ? Promise.resolve() : deps.jobs.modals.forget(draftKey(viewId));
+  return viewId === "" ? Promise.resolve() : deps.modals.forget(draftKey(viewId));
 }
 
 function toEntry(raw: z.infer<typeof draftSchema>["entries"][number]): SpeakerEntry {

@@ -144,7 +144,7 @@ describe("/meeting-notes status", () => {
 
 describe("/meeting-notes settings", () => {
   it("opens the settings modal, with the channel's current settings, for a member", async () => {
-    await kit.jobs.setChannelSettings(TEAM, CHANNEL, { autoTranscribe: false, languageHint: "vi" });
+    await kit.services.settings.set(TEAM, CHANNEL, { autoTranscribe: false, languageHint: "vi" });
     const ack = await run(slash("settings"));
     expect(ack.mock.calls).toEqual([[]]);
     const view = buildSettingsModal(

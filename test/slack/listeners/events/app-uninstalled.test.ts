@@ -36,17 +36,22 @@ async function deliver(body: Record<string, unknown>) {
 async function workspaceWithData(teamId: string) {
   const job = await startJob(kit, { teamId });
   const docx = new Uint8Array([0x50, 0x4b, 3, 4, 9]);
-  const templateId = await kit.jobs.saveTemplate({ teamId, channelId: CHANNEL }, "t.docx", docx, {
-    pinned: true,
-  });
-  await kit.jobs.setChannelSettings(teamId, CHANNEL, { autoTranscribe: false, templateId });
+  const templateId = await kit.services.templates.save(
+    { teamId, channelId: CHANNEL },
+    "t.docx",
+    docx,
+    {
+      pinned: true,
+    },
+  );
+  await kit.services.settings.set(teamId, CHANNEL, { autoTranscribe: false, templateId });
   return { job, templateId };
 }
 
 async function expectGone(teamId: string, data: { job: { id: string }; templateId: string }) {
   expect(await kit.jobs.get(data.job.id)).toBeUndefined();
   expect(await kit.jobs.listByChannel(teamId, CHANNEL)).toEqual([]);
-  expect(await kit.jobs.getChannelSettings(teamId, CHANNEL)).toEqual({
+  expect(await kit.services.settings.get(teamId, CHANNEL)).toEqual({
     autoTranscribe: true,
     canvas: true,
     transcript: true,

@@ -151,7 +151,7 @@ describe("startRecordings", () => {
   });
 
   it("does nothing in a channel that turned automatic notes off", async () => {
-    await kit.jobs.setChannelSettings(TEAM, CHANNEL, { autoTranscribe: false });
+    await kit.services.settings.set(TEAM, CHANNEL, { autoTranscribe: false });
     await share([recording(), movie()], { text: `<@${BOT}>` });
     expect(await channelJobs()).toEqual([]);
     expect(threadReplies()).toEqual([]);
@@ -160,8 +160,10 @@ describe("startRecordings", () => {
   it("starts the job with the channel's settings and the upload's text after the channel's context", async () => {
     const docx = new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]);
     const scope = { teamId: TEAM, channelId: CHANNEL };
-    const templateId = await kit.jobs.saveTemplate(scope, "minutes.docx", docx, { pinned: true });
-    await kit.jobs.setChannelSettings(TEAM, CHANNEL, {
+    const templateId = await kit.services.templates.save(scope, "minutes.docx", docx, {
+      pinned: true,
+    });
+    await kit.services.settings.set(TEAM, CHANNEL, {
       autoTranscribe: true,
       languageHint: "vi",
       contextText: "Glossary: OKR = objectives and key results",

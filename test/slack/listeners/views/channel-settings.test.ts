@@ -98,7 +98,7 @@ async function submit(
 
 const BLOCK = INPUTS.autoTranscribe.block;
 const errorsOn = (errors: Record<string, string>) => [[{ response_action: "errors", errors }]];
-const settings = (channel = CHANNEL) => kit.jobs.getChannelSettings(TEAM, channel);
+const settings = (channel = CHANNEL) => kit.services.settings.get(TEAM, channel);
 const announcements = () => kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
 const saved = (locale: "en" | "vi" = "en") => ({
   channel: CHANNEL,
@@ -108,9 +108,14 @@ const saved = (locale: "en" | "vi" = "en") => ({
 
 async function withTemplate(): Promise<ChannelSettings> {
   const docx = docxBytes(7);
-  const id = await kit.jobs.saveTemplate({ teamId: TEAM, channelId: CHANNEL }, "old.docx", docx, {
-    pinned: true,
-  });
+  const id = await kit.services.templates.save(
+    { teamId: TEAM, channelId: CHANNEL },
+    "old.docx",
+    docx,
+    {
+      pinned: true,
+    },
+  );
   const current = {
     autoTranscribe: true,
     canvas: true,
@@ -118,7 +123,7 @@ async function withTemplate(): Promise<ChannelSettings> {
     mentions: false,
     templateId: id,
   };
-  await kit.jobs.setChannelSettings(TEAM, CHANNEL, current);
+  await kit.services.settings.set(TEAM, CHANNEL, current);
   return current;
 }
 

@@ -341,7 +341,7 @@ describe("speakerNamesSubmitted: any number of speakers, a page at a time", () =
     expect(map).toHaveLength(30);
     expect(map.filter((entry) => entry.name !== `Name ${entry.speaker_id}`)).toEqual([]);
     // Nothing of the names stays kept once they are submitted.
-    expect(await kit.jobs.modals.read(`speakers:${OPENED.id}`)).toBeUndefined();
+    expect(await kit.services.modals.read(`speakers:${OPENED.id}`)).toBeUndefined();
   });
 
   it("shows errors of the second page on its own inputs only", async () => {
