@@ -7,6 +7,7 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendEnvelope, sendEvent } from "../fakes/slack/slack-request.ts";
 import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { occurrencesInStoreFiles } from "../helpers/store-file-text.ts";
 import { startProcesses } from "./processes.ts";
 import {
@@ -94,11 +95,7 @@ interface StoreUnderTest {
 
 /** A Redis database of its own, emptied first: the app has no key prefix setting. */
 const REDIS_DB = 12;
-const redisUrl = () => {
-  const url = new URL(process.env.REDIS_URL ?? "");
-  url.pathname = `/${REDIS_DB}`;
-  return url.toString();
-};
+const ownDb = () => redisUrl(REDIS_DB);
 const DATA_KEY = /^meeting-notes:(jobs|blobs|settings|templates|index|set):/;
 
 const stores: StoreUnderTest[] = [
@@ -120,24 +117,24 @@ const stores: StoreUnderTest[] = [
     },
   },
 ];
-if (process.env.REDIS_URL !== undefined) {
+if (HAS_REDIS) {
   stores.push({
     name: "Redis",
     async url() {
-      await deleteRedisKeys(redisUrl(), "*");
-      return redisUrl();
+      await deleteRedisKeys(ownDb(), "*");
+      return ownDb();
     },
     async occurrences(_stack, texts) {
-      const entries = await redisEntries(redisUrl(), "*");
+      const entries = await redisEntries(ownDb(), "*");
       return Object.fromEntries(
         texts.map((text) => [text, entries.filter((e) => e.includes(text)).length]),
       );
     },
     async dataKeys() {
-      const entries = await redisEntries(redisUrl(), "*");
+      const entries = await redisEntries(ownDb(), "*");
       return entries.map((e) => e.split(" = ")[0] ?? "").filter((key) => DATA_KEY.test(key));
     },
-    cleanup: () => deleteRedisKeys(redisUrl(), "*"),
+    cleanup: () => deleteRedisKeys(ownDb(), "*"),
   });
 }
 

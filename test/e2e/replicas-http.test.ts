@@ -4,6 +4,7 @@ import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import type { AppProcess } from "../helpers/spawn-app.ts";
 import { startProcesses } from "./processes.ts";
 import {
@@ -20,12 +21,11 @@ const JOBS = 50;
 /** A Redis database of its own, emptied first: the app has no key prefix setting. */
 const DB = 9;
 
-describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => {
+describe.skipIf(!HAS_REDIS)("two HTTP replicas on one Redis", () => {
   let world: Awaited<ReturnType<typeof startProcesses>>;
   let replicas: AppProcess[];
   beforeAll(async () => {
-    const url = new URL(process.env.REDIS_URL ?? "");
-    url.pathname = `/${DB}`;
+    const url = new URL(redisUrl(DB));
     const redis = createClient({ url: url.toString() });
     await redis.connect();
     await redis.flushDb();

@@ -3,17 +3,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { TcpProxy } from "../helpers/tcp-proxy.ts";
 import { runStoreChild } from "./child-exit.ts";
 import { describeForgetContract } from "./forget-contract.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 /** Nothing listens here: a Redis that is down. */
 const CLOSED_PORT_URL = "redis://127.0.0.1:6390";
 
-describe.skipIf(!REDIS_URL)("redis store", () => {
-  const url = REDIS_URL ?? "";
+describe.skipIf(!HAS_REDIS)("redis store", () => {
+  const url = redisUrl();
   // One prefix per run, one sub-prefix per store: parallel files and runs never collide.
   const runPrefix = `mn-test-${randomUUID().slice(0, 8)}`;
   let count = 0;
