@@ -90,6 +90,7 @@ describe("sqlite store", () => {
     await store.set("jobs", "fresh", { note: "kept" }, 60_000);
     await store.set("jobs", "forever", { note: "kept" });
     expect(await store.claim("dedupe", 10)).toBe(true);
+    // Real time on purpose: expiry is wall-clock time in the file; let the 10 ms rows age.
     await sleep(40);
     expect(await store.sweepExpired()).toBe(3);
     expect(await store.sweepExpired()).toBe(0);
@@ -103,6 +104,7 @@ describe("sqlite store", () => {
     const first = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
     await first.set("jobs", "old", { note: "personal data" }, 10);
     await first.close();
+    // Real time on purpose: the row expires while no process has the file open.
     await sleep(40);
     const second = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
     expect(await second.sweepExpired()).toBe(0);
