@@ -6,8 +6,10 @@ import type {
   DownloadLimits,
   Gateway,
   Job,
+  NotePerson,
 } from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import { splitNote } from "../../src/slack/text/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
@@ -43,7 +45,16 @@ export interface RecordingGatewayOptions {
   downloadDelayMs?: number;
   /** The workspace refuses canvases for this reason. */
   canvasRefusal?: CanvasRefusal;
+  /** The longest note part; default {@link FAKE_PART_CHARS}. */
+  partChars?: number;
 }
+
+/**
+ * The fake's longest note part: the emulator's notes (about 1,000 characters) come in
+ * several parts, as a long note does in production (11,500 characters a part), so that a
+ * crash or a takeover between two parts can be tested.
+ */
+export const FAKE_PART_CHARS = 300;
 
 const deliveryOf = (job: Job) => ("delivery" in job ? job.delivery : 1);
 
@@ -90,9 +101,9 @@ export class RecordingGateway implements Gateway {
     this.#record({ op: "download", jobId: job.id });
   }
 
-  /** Splits at second-level headings, like the real splitter does first. */
-  splitNote(markdown: string): string[] {
-    return markdown.split(/\n(?=## )/).filter((part) => part.trim() !== "");
+  /** The production splitter, in parts of `partChars` ({@link FAKE_PART_CHARS}). */
+  splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
+    return splitNote(markdown, people, { maxChars: this.#o.partChars ?? FAKE_PART_CHARS });
   }
 
   async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
