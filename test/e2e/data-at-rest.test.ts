@@ -6,8 +6,8 @@ import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendEnvelope, sendEvent } from "../fakes/slack/slack-request.ts";
-import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
+import { redisEntries } from "../helpers/redis-entries.ts";
+import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
 import { occurrencesInStoreFiles } from "../helpers/store-file-text.ts";
 import { startProcesses } from "./processes.ts";
 import {
@@ -93,9 +93,12 @@ interface StoreUnderTest {
   cleanup?(): Promise<void>;
 }
 
-/** A Redis database of its own, emptied first: the app has no key prefix setting. */
-const REDIS_DB = 12;
-const ownDb = () => redisUrl(REDIS_DB);
+/**
+ * A redis-server of its own: the app has no key prefix setting, so the journey needs a
+ * whole Redis, and a database of the shared one is shared with every other run of it.
+ */
+let ownRedis: PrivateRedis | undefined;
+const ownDb = () => ownRedis?.url ?? "";
 const DATA_KEY = /^meeting-notes:(jobs|blobs|settings|templates|index|set):/;
 
 const stores: StoreUnderTest[] = [
@@ -117,11 +120,11 @@ const stores: StoreUnderTest[] = [
     },
   },
 ];
-if (HAS_REDIS) {
+if (HAS_REDIS_SERVER) {
   stores.push({
     name: "Redis",
     async url() {
-      await deleteRedisKeys(ownDb(), "*");
+      ownRedis = await startPrivateRedis();
       return ownDb();
     },
     async occurrences(_stack, texts) {
@@ -134,7 +137,7 @@ if (HAS_REDIS) {
       const entries = await redisEntries(ownDb(), "*");
       return entries.map((e) => e.split(" = ")[0] ?? "").filter((key) => DATA_KEY.test(key));
     },
-    cleanup: () => deleteRedisKeys(ownDb(), "*"),
+    cleanup: () => ownRedis?.stop() ?? Promise.resolve(),
   });
 }
 
