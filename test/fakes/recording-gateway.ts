@@ -1,4 +1,5 @@
 import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import type {
   CanvasOutcome,
   CanvasRefusal,
@@ -9,7 +10,6 @@ import type {
   NotePerson,
 } from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
-import { splitNote } from "../../src/slack/text/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
@@ -55,6 +55,21 @@ export interface RecordingGatewayOptions {
  * crash or a takeover between two parts can be tested.
  */
 export const FAKE_PART_CHARS = 300;
+
+type SplitNote = typeof import("../../src/slack/text/split-note.ts").splitNote;
+let splitNote: SplitNote | undefined;
+
+/**
+ * The production `splitNote`, loaded on first use: the benchmarks that drive jobs through
+ * this fake and never deliver a note (many-jobs, restart) measure the job layer's memory
+ * and start-up, which the Markdown parser behind the splitter is no part of.
+ */
+function productionSplitter(): SplitNote {
+  const require = createRequire(import.meta.url);
+  splitNote ??= (require("../../src/slack/text/split-note.ts") as { splitNote: SplitNote })
+    .splitNote;
+  return splitNote;
+}
 
 const deliveryOf = (job: Job) => ("delivery" in job ? job.delivery : 1);
 
@@ -103,7 +118,9 @@ export class RecordingGateway implements Gateway {
 
   /** The production splitter, in parts of `partChars` ({@link FAKE_PART_CHARS}). */
   splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
-    return splitNote(markdown, people, { maxChars: this.#o.partChars ?? FAKE_PART_CHARS });
+    return productionSplitter()(markdown, people, {
+      maxChars: this.#o.partChars ?? FAKE_PART_CHARS,
+    });
   }
 
   async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
