@@ -40,7 +40,8 @@ export function createPreparer(tools: MediaTools, o: PreparerOptions): MediaPort
   return {
     maxSourceBytes: MAX_SOURCE_BYTES,
     prepare: ({ input, demuxer, output, signal, onProgress }) =>
-      slots.add(
+      inSlot(
+        slots,
         async (): Promise<PrepareOutcome> => {
           let budget = { ms: o.timeoutMs, fromLength: false };
           try {
@@ -78,9 +79,27 @@ export function createPreparer(tools: MediaTools, o: PreparerOptions): MediaPort
             return { ok: false, reason: "prepare_failed" };
           }
         },
-        { signal },
+        signal,
       ),
   };
+}
+
+/**
+ * `task` in a slot of `slots`. Aborted while it waits, it is dropped at once. Aborted while
+ * it runs, p-queue rejects at once too (it races the signal against the task), when the
+ * task's FFmpeg is only being killed: the rejection then waits for the task to end, so the
+ * caller, which removes the job's files next, never races a process still writing them.
+ */
+function inSlot<T>(slots: PQueue, task: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  let running: Promise<T> | undefined;
+  const run = () => {
+    running = task();
+    return running;
+  };
+  return slots.add(run, { signal }).catch(async (error: unknown) => {
+    await running?.catch(() => undefined);
+    throw error;
+  });
 }
 
 /** The time a recording of `seconds` may take, and whether its length (not the cap) set it. */

@@ -30,6 +30,7 @@
  *   BENCH_PREPARE_MINUTES=60     BENCH_PREPARE_RUNS=3
  * Issue 22's busy workspace runs only when named: `BENCH=slack-load`.
  *   BENCH_LOAD_JOBS=100          BENCH_LOAD_RATE_SCALE=1 (Slack's tiers times this)
+ * The SQLite active index (seconds): BENCH_INDEX_IDS=5000  BENCH_INDEX_RUNS=5
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -52,6 +53,7 @@ import {
 import { benchRestart } from "./restart.ts";
 import { mergeResults } from "./results-file.ts";
 import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
+import { benchStoreIndex, renderStoreIndex } from "./store-index.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
 const NAMES = [
@@ -63,6 +65,7 @@ const NAMES = [
   "relay-throttled",
   "prepare",
   "slack-load",
+  "store-index",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -200,6 +203,15 @@ for (const name of selected) {
       const result = await runSlackLoad(options);
       log(`slack-load: ${JSON.stringify(result)}`);
       sections.set(name, renderSlackLoad(result, options, at));
+      break;
+    }
+    case "store-index": {
+      const result = await benchStoreIndex(
+        envNumber("BENCH_INDEX_IDS", 5000),
+        envNumber("BENCH_INDEX_RUNS", quick ? 1 : 5),
+      );
+      log(`store-index: ${JSON.stringify(result)}`);
+      sections.set(name, renderStoreIndex(result, at));
       break;
     }
     case "prepare": {

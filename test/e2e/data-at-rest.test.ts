@@ -6,7 +6,8 @@ import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendEnvelope, sendEvent } from "../fakes/slack/slack-request.ts";
-import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
+import { redisEntries } from "../helpers/redis-entries.ts";
+import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
 import { occurrencesInStoreFiles } from "../helpers/store-file-text.ts";
 import { startProcesses } from "./processes.ts";
 import {
@@ -92,13 +93,12 @@ interface StoreUnderTest {
   cleanup?(): Promise<void>;
 }
 
-/** A Redis database of its own, emptied first: the app has no key prefix setting. */
-const REDIS_DB = 12;
-const redisUrl = () => {
-  const url = new URL(process.env.REDIS_URL ?? "");
-  url.pathname = `/${REDIS_DB}`;
-  return url.toString();
-};
+/**
+ * A redis-server of its own: the app has no key prefix setting, so the journey needs a
+ * whole Redis, and a database of the shared one is shared with every other run of it.
+ */
+let ownRedis: PrivateRedis | undefined;
+const ownDb = () => ownRedis?.url ?? "";
 const DATA_KEY = /^meeting-notes:(jobs|blobs|settings|templates|index|set):/;
 
 const stores: StoreUnderTest[] = [
@@ -120,24 +120,24 @@ const stores: StoreUnderTest[] = [
     },
   },
 ];
-if (process.env.REDIS_URL !== undefined) {
+if (HAS_REDIS_SERVER) {
   stores.push({
     name: "Redis",
     async url() {
-      await deleteRedisKeys(redisUrl(), "*");
-      return redisUrl();
+      ownRedis = await startPrivateRedis();
+      return ownDb();
     },
     async occurrences(_stack, texts) {
-      const entries = await redisEntries(redisUrl(), "*");
+      const entries = await redisEntries(ownDb(), "*");
       return Object.fromEntries(
         texts.map((text) => [text, entries.filter((e) => e.includes(text)).length]),
       );
     },
     async dataKeys() {
-      const entries = await redisEntries(redisUrl(), "*");
+      const entries = await redisEntries(ownDb(), "*");
       return entries.map((e) => e.split(" = ")[0] ?? "").filter((key) => DATA_KEY.test(key));
     },
-    cleanup: () => deleteRedisKeys(redisUrl(), "*"),
+    cleanup: () => ownRedis?.stop() ?? Promise.resolve(),
   });
 }
 

@@ -19,6 +19,7 @@ describe("the real app's HTTP timeouts", () => {
     // Well-formed and fresh signing headers: the body must be read before it can be judged.
     const head = `POST /slack/events HTTP/1.1\r\nHost: bot\r\nContent-Type: application/json\r\nContent-Length: 5000\r\nx-slack-signature: v0=${"cd".repeat(32)}\r\nx-slack-request-timestamp: ${ts}\r\n\r\n`;
     const slow = rawRequest(port, head, { trickle: { chunk: "{", everyMs: 30 } });
+    // Real time on purpose: a few of its 30 ms trickles in, the slow request is mid-body.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);

@@ -3,6 +3,7 @@ import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { TcpProxy } from "../helpers/tcp-proxy.ts";
 import {
   ALICE,
@@ -117,9 +118,9 @@ describe("health, readiness and metrics", () => {
   });
 });
 
-describe.skipIf(!process.env.REDIS_URL)("readiness with Redis", () => {
+describe.skipIf(!HAS_REDIS)("readiness with Redis", () => {
   it("is not ready while the store is unreachable, and ready again when it is back", async () => {
-    const redis = new URL(process.env.REDIS_URL ?? "");
+    const redis = new URL(redisUrl());
     const proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
     await proxy.start();
     const stack = await startStack({ STORE_URL: `redis://127.0.0.1:${proxy.port}/7` });

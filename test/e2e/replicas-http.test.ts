@@ -1,9 +1,9 @@
-import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
 import type { AppProcess } from "../helpers/spawn-app.ts";
 import { startProcesses } from "./processes.ts";
 import {
@@ -17,31 +17,33 @@ import {
 } from "./stack.ts";
 
 const JOBS = 50;
-/** A Redis database of its own, emptied first: the app has no key prefix setting. */
-const DB = 9;
 
-describe.skipIf(!process.env.REDIS_URL)("two HTTP replicas on one Redis", () => {
+/**
+ * On a redis-server of their own: the app has no key prefix setting, so the replicas need a
+ * whole Redis, and a database of the shared one is shared with every other run of this test
+ * (one emptying it under another's replicas).
+ */
+describe.skipIf(!HAS_REDIS_SERVER)("two HTTP replicas on one Redis", () => {
   let world: Awaited<ReturnType<typeof startProcesses>>;
   let replicas: AppProcess[];
+  let redis: PrivateRedis;
   beforeAll(async () => {
-    const url = new URL(process.env.REDIS_URL ?? "");
-    url.pathname = `/${DB}`;
-    const redis = createClient({ url: url.toString() });
-    await redis.connect();
-    await redis.flushDb();
-    await redis.quit();
+    redis = await startPrivateRedis();
     world = await startProcesses();
     // Fifty recordings of one person at once: what is tested is that two replicas share the
     // work exactly once, not the fair-use limits (test/e2e/fair-use.test.ts has those).
     const env = {
-      STORE_URL: url.toString(),
+      STORE_URL: redis.url,
       MAX_ACTIVE_JOBS_PER_USER: "50",
       MAX_ACTIVE_JOBS_PER_CHANNEL: "50",
       MAX_ACTIVE_JOBS: "50",
     };
     replicas = await Promise.all([world.app(env), world.app(env)]);
   }, 30_000);
-  afterAll(() => world?.stop());
+  afterAll(async () => {
+    await world?.stop();
+    await redis?.stop();
+  });
 
   it(`drives ${JOBS} jobs sent alternately to both to exactly one note set and one DOCX each`, async () => {
     world.emulator.knobs.noteMinChars = 13_000;

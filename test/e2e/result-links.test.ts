@@ -113,6 +113,7 @@ describe("result links in strict mode (the Note Service on a DNS name)", () => {
   });
 });
 
+const DIALOG_MIB = 50;
 describe("a 50 MB dialog (local trial)", () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -121,7 +122,7 @@ describe("a 50 MB dialog (local trial)", () => {
   afterAll(() => stack.stop());
 
   it("fails the job with one sentence while /healthz keeps answering and RSS stays moderate", async () => {
-    stack.emulator.knobs.dialogBytes = 50 * MIB;
+    stack.emulator.knobs.dialogBytes = DIALOG_MIB * MIB;
     const healthz = new URL("/healthz", stack.url).href;
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const baselineRss = process.memoryUsage.rss();
@@ -170,8 +171,11 @@ describe("a 50 MB dialog (local trial)", () => {
         `RSS growth ${growthMib.toFixed(1)} MiB`,
     );
     expect(during.length).toBeGreaterThan(0);
-    expect(maxMs).toBeLessThan(500);
-    expect(growthMib).toBeLessThan(128);
+    // Within a liveness probe's timeout (Kubernetes' default `timeoutSeconds: 1`): the
+    // download never holds the event loop. How quickly it answers is not this test's.
+    expect(maxMs).toBeLessThan(1_000);
+    // Less than the dialog held three times over (a Buffer, its text and its parse).
+    expect(growthMib).toBeLessThan(3 * DIALOG_MIB);
     // Read once, refused, not retried as a bad answer, and no Retry offered.
     expect(buttonValue(status, ACTIONS.retry)).toBeUndefined();
     const fetches = stack.emulator.stats.requests.filter((r) =>

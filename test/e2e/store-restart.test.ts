@@ -6,6 +6,7 @@ import { DEFAULT_KEY_PREFIX } from "../../src/store/index.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
 import { sendEvent } from "../fakes/slack/slack-request.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import type { AppProcess } from "../helpers/spawn-app.ts";
 import { spawnApp } from "../helpers/spawn-app.ts";
 import { TcpProxy } from "../helpers/tcp-proxy.ts";
@@ -21,7 +22,6 @@ import { ALICE, CHANNEL, eventually, SIGNING_SECRET } from "./stack.ts";
  * creates and deletes); the second is `src/main.ts` as production runs it.
  */
 const FAULTY_MAIN = fileURLToPath(new URL("../helpers/faulty-store-main.ts", import.meta.url));
-const REDIS_URL = process.env.REDIS_URL;
 
 type World = Awaited<ReturnType<typeof startProcesses>>;
 const running: AppProcess[] = [];
@@ -92,74 +92,71 @@ describe("an upload acked while SQLite could not write, the process killed meanw
   });
 });
 
-describe.skipIf(REDIS_URL === undefined)(
-  "Redis down under Socket Mode, the process killed meanwhile",
-  () => {
-    let world: World;
-    let proxy: TcpProxy;
-    const redis = new URL(REDIS_URL ?? "redis://127.0.0.1:6379");
-    // This file's own database: its keys are dropped before and after.
-    const database = `redis://${redis.host}/14`;
-    beforeAll(async () => {
-      world = await startProcesses({ socketMode: true });
-      proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-      await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
-    });
-    afterAll(async () => {
-      await proxy.stop();
-      await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
-      await world.stop();
-    });
+describe.skipIf(!HAS_REDIS)("Redis down under Socket Mode, the process killed meanwhile", () => {
+  let world: World;
+  let proxy: TcpProxy;
+  const redis = new URL(redisUrl());
+  // This file's own database: its keys are dropped before and after.
+  const database = `redis://${redis.host}/14`;
+  beforeAll(async () => {
+    world = await startProcesses({ socketMode: true });
+    proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
+  });
+  afterAll(async () => {
+    await proxy.stop();
+    await dropRedisKeys(database, DEFAULT_KEY_PREFIX);
+    await world.stop();
+  });
 
-    it("acks the envelope, keeps the upload, and makes one job once Redis and the bot are back", async () => {
-      await proxy.start();
-      const socket = world.fake.socket;
-      if (socket === undefined) throw new Error("no Socket Mode server");
-      const env = {
-        ...world.env,
-        STORE_URL: `redis://127.0.0.1:${proxy.port}/14`,
-        // The journal sits beside the temp folder: this test's own.
-        TMPDIR: world.temp.dir,
-      };
-      const first = await spawnApp(env);
-      running.push(first);
-      await eventually(
-        () => socket.openConnections().length,
-        (n) => n === 1,
-      );
-      await proxy.stop();
-      const { ts, event } = share(world, "redis-down.m4a");
-      const sent = await socketDelivery(socket, world.fake.teamId).event(event);
-      expect(sent.acked).toBe(true);
-      const journal = `${world.temp.dir}/meeting-notes.pending.jsonl`;
-      await eventually(
-        () => keptIn(journal, "redis-down.m4a"),
-        (kept) => kept,
-        {
-          what: "the upload in the journal",
-          context: () => first.lines.slice(-20).join("\n"),
-        },
-      );
-      await first.stop("SIGKILL");
+  it("acks the envelope, keeps the upload, and makes one job once Redis and the bot are back", async () => {
+    await proxy.start();
+    const socket = world.fake.socket;
+    if (socket === undefined) throw new Error("no Socket Mode server");
+    const env = {
+      ...world.env,
+      STORE_URL: `redis://127.0.0.1:${proxy.port}/14`,
+      // The journal sits beside the temp folder: this test's own.
+      TMPDIR: world.temp.dir,
+    };
+    const first = await spawnApp(env);
+    running.push(first);
+    await eventually(
+      () => socket.openConnections().length,
+      (n) => n === 1,
+    );
+    await proxy.stop();
+    const { ts, event } = share(world, "redis-down.m4a");
+    const sent = await socketDelivery(socket, world.fake.teamId).event(event);
+    expect(sent.acked).toBe(true);
+    const journal = `${world.temp.dir}/meeting-notes.pending.jsonl`;
+    await eventually(
+      () => keptIn(journal, "redis-down.m4a"),
+      (kept) => kept,
+      {
+        what: "the upload in the journal",
+        context: () => first.lines.slice(-20).join("\n"),
+      },
+    );
+    await first.stop("SIGKILL");
 
-      await proxy.start();
-      const second = await spawnApp(env);
-      running.push(second);
-      await eventually(
-        () => statuses(world, ts),
-        (s) => s.length === 1,
-        {
-          // A ceiling for a loaded machine: the replay retries with waits of up to 10 s.
-          timeoutMs: 30_000,
-          what: "the job's status message",
-          context: () => second.lines.slice(-20).join("\n"),
-        },
-      );
-      await eventually(
-        () => existsSync(journal),
-        (kept) => !kept,
-      );
-      expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
-    }, 60_000);
-  },
-);
+    await proxy.start();
+    const second = await spawnApp(env);
+    running.push(second);
+    await eventually(
+      () => statuses(world, ts),
+      (s) => s.length === 1,
+      {
+        // A ceiling for a loaded machine: the replay retries with waits of up to 10 s.
+        timeoutMs: 30_000,
+        what: "the job's status message",
+        context: () => second.lines.slice(-20).join("\n"),
+      },
+    );
+    await eventually(
+      () => existsSync(journal),
+      (kept) => !kept,
+    );
+    expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
+  }, 60_000);
+});

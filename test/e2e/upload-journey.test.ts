@@ -276,7 +276,9 @@ describe("the upload journey", () => {
       (job) => job?.stage === "canceled",
     );
     const polls = stack.emulator.stats.polls.audio;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Quiet: no job step running or due. A canceled job polls no more (one in flight at
+    // the cancel may still land).
+    await stack.settled();
     expect(stack.emulator.stats.polls.audio).toBeLessThanOrEqual(polls + 1);
     const final = await eventually(
       () => statusMessage(stack.thread(ts)),

@@ -32,6 +32,8 @@ describe("poll log", () => {
     const id = await submit(emulator, "/audio2dialog", audioForm());
     await callApi(emulator, `/audio2dialog/${id}`);
     const between = Date.now() + 1;
+    // Real time on purpose: the poll log keeps wall-clock times, so the second poll must be
+    // made a few milliseconds after `between` to be listed from it.
     await new Promise((resolve) => setTimeout(resolve, 5));
     await callApi(emulator, `/audio2dialog/${id}`);
     const all = await polls();

@@ -100,6 +100,7 @@ describe("signed result links", () => {
   it("expires a DOCX link after docxTtlMs", async () => {
     emulator.knobs.docxTtlMs = 1;
     const { docx_url: docxUrl = "" } = await finishedNote();
+    // Real time on purpose: the signed link carries a wall-clock expiry 1 ms away; let it age.
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await fetch(docxUrl)).status).toBe(410);
   });

@@ -1,10 +1,12 @@
 import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import type {
   CanvasOutcome,
   CanvasRefusal,
   DeliveredState,
   DownloadLimits,
   Job,
+  NotePerson,
   SlackPort,
 } from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
@@ -43,6 +45,30 @@ export interface RecordingGatewayOptions {
   downloadDelayMs?: number;
   /** The workspace refuses canvases for this reason. */
   canvasRefusal?: CanvasRefusal;
+  /** The longest note part; default {@link FAKE_PART_CHARS}. */
+  partChars?: number;
+}
+
+/**
+ * The fake's longest note part: the emulator's notes (about 1,000 characters) come in
+ * several parts, as a long note does in production (11,500 characters a part), so that a
+ * crash or a takeover between two parts can be tested.
+ */
+export const FAKE_PART_CHARS = 300;
+
+type SplitNote = typeof import("../../src/slack/text/split-note.ts").splitNote;
+let splitNote: SplitNote | undefined;
+
+/**
+ * The production `splitNote`, loaded on first use: the benchmarks that drive jobs through
+ * this fake and never deliver a note (many-jobs, restart) measure the job layer's memory
+ * and start-up, which the Markdown parser behind the splitter is no part of.
+ */
+function productionSplitter(): SplitNote {
+  const require = createRequire(import.meta.url);
+  splitNote ??= (require("../../src/slack/text/split-note.ts") as { splitNote: SplitNote })
+    .splitNote;
+  return splitNote;
 }
 
 const deliveryOf = (job: Job) => ("delivery" in job ? job.delivery : 1);
@@ -90,9 +116,11 @@ export class RecordingGateway implements SlackPort {
     this.#record({ op: "download", jobId: job.id });
   }
 
-  /** Splits at second-level headings, like the real splitter does first. */
-  splitNote(markdown: string): string[] {
-    return markdown.split(/\n(?=## )/).filter((part) => part.trim() !== "");
+  /** The production splitter, in parts of `partChars` ({@link FAKE_PART_CHARS}). */
+  splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
+    return productionSplitter()(markdown, people, {
+      maxChars: this.#o.partChars ?? FAKE_PART_CHARS,
+    });
   }
 
   async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {

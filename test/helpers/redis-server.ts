@@ -3,8 +3,14 @@ import { once } from "node:events";
 import { createConnection, createServer } from "node:net";
 import { eventually } from "./eventually.ts";
 
-/** Whether `redis-server` can be started here (the fault tests skip without it). */
+/**
+ * Whether `redis-server` can be started here: the fault tests skip without it, except under
+ * REQUIRE_REDIS=1 (CI), where a missing binary fails the run as a missing REDIS_URL does.
+ */
 export const HAS_REDIS_SERVER = spawnSync("redis-server", ["--version"]).status === 0;
+if (!HAS_REDIS_SERVER && process.env.REQUIRE_REDIS === "1") {
+  throw new Error("redis-server must be on PATH (REQUIRE_REDIS=1): apt-get install redis-server");
+}
 
 /**
  * A redis-server of the test's own, on a free port, keeping nothing on disk: it can be

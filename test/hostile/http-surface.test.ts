@@ -205,6 +205,7 @@ describe("the HTTP surface under attack", () => {
         ),
       );
     }
+    // Real time on purpose: two of their 100 ms trickles in, every slow request is mid-way.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const meanwhile = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createServer as createTcpServer, type Server } from "node:net";
+import { createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import {
   type Task,
 } from "../../src/notetaker/index.ts";
 import { audioResultSchema, dialogSchema, noteResultSchema } from "../../src/notetaker/schemas.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { BASE_PATH, mockedClient } from "../helpers/note-taker-mock.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { junkJson, nastyText } from "./support/arbitraries.ts";
@@ -544,6 +545,12 @@ describe("regressions: bugs the Note Service runs found", () => {
       res.end(current.body);
       req.resume();
     });
+    // The connections still open: an upload is over, both sides, once its own has closed.
+    const open = new Set<Socket>();
+    server.on("connection", (socket: Socket) => {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const client = new NoteTakerClient({
@@ -563,7 +570,14 @@ describe("regressions: bugs the Note Service runs found", () => {
             const got = await outcome(() =>
               client.submitAudio({ path: audioPath, filename: "sync.m4a" }),
             );
-            await new Promise((resolve) => setTimeout(resolve, 20));
+            // What the cancelled stream throws comes as the connection closes: wait for that,
+            // then one turn of the event loop for a rejection to be reported.
+            await eventually(
+              () => open.size,
+              (n) => n === 0,
+              { what: "the upload's connection closed" },
+            );
+            await new Promise((resolve) => setImmediate(resolve));
             expect(got.kind).not.toBe("hang");
             if (got.kind === "error") expectNoteTakerError(got.error);
             expect(watch.describe()).toEqual([]);

@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpSurface, type HttpSurface, type Route } from "../../src/http/http-surface.ts";
 import { readBody } from "../../src/http/read-body.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type RawAnswer, rawRequest } from "../helpers/raw-http.ts";
 
 const logs: string[] = [];
@@ -16,6 +17,8 @@ const logger = pino(
   }),
 );
 
+/** Requests `/hangs` has taken (and never answers). */
+let hangingRequests = 0;
 const routes: Route[] = [
   { path: "/healthz", methods: ["GET"], handle: (_req, res) => void res.end("ok") },
   {
@@ -36,7 +39,13 @@ const routes: Route[] = [
   },
   { path: "/rejects", methods: ["GET"], handle: () => Promise.reject(new Error("async blew up")) },
   // Answers only when told to: a request in flight during close().
-  { path: "/hangs", methods: ["GET"], handle: () => {} },
+  {
+    path: "/hangs",
+    methods: ["GET"],
+    handle: () => {
+      hangingRequests += 1;
+    },
+  },
 ];
 
 // Short limits, so the timeout tests take a fraction of a second.
@@ -169,8 +178,13 @@ describe("closing the surface", () => {
   it("stops taking connections and cuts a request still in flight after the grace period", async () => {
     const own = createHttpSurface({ routes, logger, timeouts });
     const ownPort = await own.listen(0);
+    const before = hangingRequests;
     const hanging = rawRequest(ownPort, "GET /hangs HTTP/1.1\r\nHost: bot\r\n\r\n");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(
+      () => hangingRequests,
+      (n) => n > before,
+      { what: "the request in flight" },
+    );
     const started = performance.now();
     await own.close();
     const ms = performance.now() - started;

@@ -2,10 +2,10 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Admission, type AdmissionLimits, type Job, type Place } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const logger = pino({ level: "silent" });
-const REDIS_URL = process.env.REDIS_URL;
 const PREFIX = runPrefix();
 
 /** A queued job of `user` in `channel`, created at `at`. */
@@ -39,8 +39,8 @@ function admissionOn(store: Store, limits: AdmissionLimits, holding = new Set<st
 const admitted: Place = { admitted: true };
 
 const backends: [string, () => Promise<Store>][] = [["memory", () => openStore("memory://")]];
-if (REDIS_URL !== undefined) {
-  backends.push(["redis", () => openStore(REDIS_URL, { keyPrefix: PREFIX })]);
+if (HAS_REDIS) {
+  backends.push(["redis", () => openStore(redisUrl(), { keyPrefix: PREFIX })]);
 }
 
 describe.each(backends)("Admission (%s)", (_kind, open) => {
@@ -49,7 +49,7 @@ describe.each(backends)("Admission (%s)", (_kind, open) => {
     store = await open();
   });
   afterEach(async () => {
-    if (store.kind === "redis") await dropRedisKeys(REDIS_URL ?? "", PREFIX);
+    if (store.kind === "redis") await dropRedisKeys(redisUrl(), PREFIX);
     await store.close();
   });
 

@@ -14,10 +14,10 @@ import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { origin, source, testJobs } from "../helpers/jobs-kit.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 const RUN_PREFIX = runPrefix();
 const TEN_MINUTES = 10 * 60_000;
 /** A poll every second: the work "due in 1 s". */
@@ -52,7 +52,7 @@ afterEach(async () => {
   await temp.cleanup();
 });
 afterEach(async () => {
-  if (REDIS_URL !== undefined) await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+  if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
 
 /** Moves the (fake) wall clock; real time goes on. */
@@ -61,7 +61,7 @@ const jump = (ms: number) => vi.setSystemTime(Date.now() + ms);
 const backends = [
   { name: "memory", enabled: true, restarts: false, url: () => "memory://" },
   { name: "SQLite", enabled: true, restarts: true, url: () => `sqlite://${temp.dir}/store.db` },
-  { name: "Redis", enabled: REDIS_URL !== undefined, restarts: true, url: () => REDIS_URL ?? "" },
+  { name: "Redis", enabled: HAS_REDIS, restarts: true, url: () => redisUrl() },
 ];
 
 for (const backend of backends) {

@@ -16,10 +16,10 @@ import {
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 const RUN_PREFIX = runPrefix();
 const logger = pino({ level: "silent" });
 
@@ -58,14 +58,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await temp.cleanup();
-  if (REDIS_URL !== undefined) await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+  if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
 
 const random = () => Math.random().toString(36).slice(2, 10);
 const backends = [
   { name: "memory", enabled: true, url: () => "memory://" },
   { name: "SQLite", enabled: true, url: () => `sqlite://${join(temp.dir, `${random()}.db`)}` },
-  { name: "Redis", enabled: REDIS_URL !== undefined, url: () => REDIS_URL ?? "" },
+  { name: "Redis", enabled: HAS_REDIS, url: () => redisUrl() },
 ];
 
 for (const backend of backends) {
@@ -140,7 +140,7 @@ for (const backend of backends) {
   });
 }
 
-describe.skipIf(REDIS_URL === undefined)("dedupe across two replicas on one Redis", () => {
+describe.skipIf(!HAS_REDIS)("dedupe across two replicas on one Redis", () => {
   const stores: Store[] = [];
   afterEach(async () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
@@ -149,8 +149,8 @@ describe.skipIf(REDIS_URL === undefined)("dedupe across two replicas on one Redi
   it("twenty concurrent starts split over two services on two connections make one job", async () => {
     const keyPrefix = `${RUN_PREFIX}-${random()}`;
     const [storeA, storeB] = await Promise.all([
-      openStore(REDIS_URL ?? "", { keyPrefix }),
-      openStore(REDIS_URL ?? "", { keyPrefix }),
+      openStore(redisUrl(), { keyPrefix }),
+      openStore(redisUrl(), { keyPrefix }),
     ]);
     stores.push(storeA, storeB);
     const a = serviceOn(storeA);

@@ -13,6 +13,7 @@ import {
 import { openStore, type Store } from "../../src/store/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { occurrencesInStoreFiles, total } from "../helpers/store-file-text.ts";
 
 /**
@@ -31,7 +32,6 @@ const planted = (teamId: string) => [
   `channel-context-${teamId}-0b7c`,
 ];
 
-const REDIS_URL = process.env.REDIS_URL;
 // Made now, not in a hook: the backends below are listed when the file loads.
 const dir = mkdtempSync(join(tmpdir(), "mn-forget-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,14 +53,14 @@ const backends: Backend[] = [
     open: () => openStore(`sqlite://${join(dir, "forget.sqlite")}`),
   },
 ];
-if (REDIS_URL !== undefined) {
+if (HAS_REDIS) {
   const keyPrefix = `mn-test-forget-${randomUUID().slice(0, 8)}`;
   backends.push({
     name: "redis",
-    open: () => openStore(REDIS_URL, { keyPrefix }),
+    open: () => openStore(redisUrl(), { keyPrefix }),
     leftovers: async () => {
-      const entries = await redisEntries(REDIS_URL, `${keyPrefix}:*`);
-      await deleteRedisKeys(REDIS_URL, `${keyPrefix}:*`);
+      const entries = await redisEntries(redisUrl(), `${keyPrefix}:*`);
+      await deleteRedisKeys(redisUrl(), `${keyPrefix}:*`);
       return entries;
     },
   });

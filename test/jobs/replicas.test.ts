@@ -15,6 +15,7 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { origin, source, testJobs } from "../helpers/jobs-kit.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import {
   deliveredOf,
@@ -28,7 +29,6 @@ import {
   type WorkerProcess,
 } from "./crash/harness.ts";
 
-const REDIS_URL = process.env.REDIS_URL ?? "";
 const RUN_PREFIX = runPrefix();
 
 /** One call a runner made on behalf of a job: the Note Service or Slack. */
@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator?.close();
   await temp?.cleanup();
-  if (REDIS_URL !== "") await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+  if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
 afterEach(async () => {
   for (const stop of stoppers.splice(0).reverse()) await stop();
@@ -217,7 +217,7 @@ async function twentyJobsOnTwoReplicas(options: {
   const log: CallRecord[] = [];
   const replicas = await Promise.all(
     ["A", "B"].map(async (name) => {
-      const store = await openStore(REDIS_URL, { keyPrefix });
+      const store = await openStore(redisUrl(), { keyPrefix });
       stores.push(store);
       const jobs = testJobs({
         store: options.leases ? store : withoutLeases(store),
@@ -265,7 +265,7 @@ async function twentyJobsOnTwoReplicas(options: {
   return { finals, log, slack, markers };
 }
 
-describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
+describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
   it("drive 20 jobs to done, never running steps of one job at the same time", async () => {
     const { finals, log, slack, markers } = await twentyJobsOnTwoReplicas({
       leases: true,
@@ -310,7 +310,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
       tempDir = env.TEMP_DIR,
       watch?: { claimsOf: string; seen: { first?: number; last?: number; given: boolean } },
     ) {
-      const store = await openStore(REDIS_URL, { keyPrefix: env.KEY_PREFIX });
+      const store = await openStore(redisUrl(), { keyPrefix: env.KEY_PREFIX });
       stores.push(store);
       if (watch !== undefined) watchClaims(store, watch.claimsOf, watch.seen);
       const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
@@ -333,7 +333,7 @@ describe.skipIf(REDIS_URL === "")("two replicas on one Redis", () => {
     function workerEnv(marker: string): WorkerEnv {
       const dir = join(temp.dir, marker);
       return {
-        STORE_URL: REDIS_URL,
+        STORE_URL: redisUrl(),
         KEY_PREFIX: `${RUN_PREFIX}-${marker}`,
         NOTE_TAKER_BASE_URL: emulator.baseUrl,
         NOTE_TAKER_API_KEY: emulator.apiKey,

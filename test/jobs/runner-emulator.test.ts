@@ -140,9 +140,11 @@ describe("job runner against the emulator", () => {
     emulator.knobs.expireDocxLinks = true;
     await jobs.service.skipNaming(id);
     // Once the first link has expired and the note is being written again, links work again.
-    for (let i = 0; i < 1000 && emulator.stats.noteSubmissions.length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await eventually(
+      () => emulator.stats.noteSubmissions.length,
+      (n) => n >= 2,
+      { what: "the note written again", intervalMs: 2 },
+    );
     emulator.knobs.expireDocxLinks = false;
     const done = await waitForStage(get, id, "done");
     expect(done?.stage).toBe("done");

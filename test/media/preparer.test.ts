@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -8,6 +9,7 @@ import {
   type MediaTools,
   positionUsOf,
 } from "../../src/media/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { FFMPEG_AVAILABLE, ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
@@ -113,6 +115,49 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
       });
       await expect(running).rejects.toThrow("canceled by Bob");
       expect(await processesMentioning(path("long-abort.ogg"))).toEqual([]);
+    });
+
+    it("rejects an abort only once FFmpeg has ended, though its slot let go at once", async () => {
+      // An FFmpeg that is killed while something it started still holds its output: its end
+      // (the pipes closed) comes half a second after the kill, and leaves a mark.
+      const ended = path("fake-ffmpeg-ended");
+      const started = path("fake-ffmpeg-started");
+      const fake = path("fake-ffmpeg");
+      await writeFile(
+        fake,
+        [
+          "#!/bin/sh",
+          'case " $* " in *" -version "*) echo "ffmpeg version fake"; exit 0 ;; esac',
+          `(sleep 0.5; touch ${ended}) &`,
+          `touch ${started}`,
+          "exec sleep 30",
+        ].join("\n"),
+        { mode: 0o755 },
+      );
+      const slow = await findMediaTools({ ffmpegPath: fake, ffprobePath: tools.ffprobe });
+      if (slow === undefined) throw new Error("the fake FFmpeg does not run");
+      const controller = new AbortController();
+      const running = createPreparer(slow, {
+        concurrency: 1,
+        timeoutMs: 60_000,
+        maxHours: 8,
+        logger,
+      }).prepare({
+        input: path("long.flac"),
+        demuxer: "flac",
+        output: path("fake.ogg"),
+        signal: controller.signal,
+        onProgress: () => {},
+      });
+      await eventually(
+        () => existsSync(started),
+        (yes) => yes,
+        { what: "the fake FFmpeg started" },
+      );
+      controller.abort(new Error("canceled by Bob"));
+      await expect(running).rejects.toThrow("canceled by Bob");
+      // The caller removes the job's files next: nothing of FFmpeg may be running by then.
+      expect(existsSync(ended)).toBe(true);
     });
 
     it("runs one FFmpeg at a time by default: the second waits for the first", async () => {

@@ -6,6 +6,8 @@ describe("KeyedMutex", () => {
   it("runs sections of one key one at a time, in call order", async () => {
     const mutex = new KeyedMutex();
     const events: string[] = [];
+    // The sleeps are the sections' work taking real time, so that a mutex letting them
+    // overlap would show it in the order of events.
     const section = (name: string, ms: number) =>
       mutex.run("k", async () => {
         events.push(`start ${name}`);
@@ -25,6 +27,7 @@ describe("KeyedMutex", () => {
     const mutex = new KeyedMutex();
     const events: string[] = [];
     const slow = mutex.run("a", async () => {
+      // Work that takes real time: "b" runs meanwhile, not after it.
       await sleep(30);
       events.push("a");
     });

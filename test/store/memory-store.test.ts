@@ -14,6 +14,7 @@ describe("memory store", () => {
     expect(store.kind).toBe("memory");
     await store.set("jobs", "short", 1, 10);
     await store.set("jobs", "kept", 2);
+    // Real time on purpose: the store keeps wall-clock expiry times; let the 10 ms one age.
     await sleep(30);
     expect(await store.sweepExpired()).toBe(1);
     expect(await store.sweepExpired()).toBe(0);

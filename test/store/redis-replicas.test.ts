@@ -8,13 +8,13 @@ import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RedisClient, RedisStore } from "../../src/store/redis-store.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 const TEN_MINUTES = 10 * 60_000;
 const LEASE_MS = 60_000;
 
-describe.skipIf(!REDIS_URL)("replicas on one Redis", () => {
-  const url = REDIS_URL ?? "";
+describe.skipIf(!HAS_REDIS)("replicas on one Redis", () => {
+  const url = redisUrl();
   const runPrefix = `mn-test-${randomUUID().slice(0, 8)}`;
   let raw: ReturnType<typeof createClient>;
   let count = 0;

@@ -90,6 +90,7 @@ describe("sqlite store", () => {
     await store.set("jobs", "fresh", { note: "kept" }, 60_000);
     await store.set("jobs", "forever", { note: "kept" });
     expect(await store.claim("dedupe", 10)).toBe(true);
+    // Real time on purpose: expiry is wall-clock time in the file; let the 10 ms rows age.
     await sleep(40);
     expect(await store.sweepExpired()).toBe(3);
     expect(await store.sweepExpired()).toBe(0);
@@ -103,6 +104,7 @@ describe("sqlite store", () => {
     const first = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
     await first.set("jobs", "old", { note: "personal data" }, 10);
     await first.close();
+    // Real time on purpose: the row expires while no process has the file open.
     await sleep(40);
     const second = await openSqliteStore(file, { keyPrefix: "t", sweepIntervalMs: 0 });
     expect(await second.sweepExpired()).toBe(0);
@@ -122,10 +124,11 @@ describe("sqlite store", () => {
     await again.close();
   });
 
-  it("keeps the active index fast at 5,000 ids", async () => {
+  it("keeps an active index of 5,000 ids through writes one by one", async () => {
     const file = join(temp.dir, "active-5000.sqlite");
     // 5,000 ids written in one go (one by one, the set-up alone took 30 s): the index as a
-    // store that has run a while holds it.
+    // store that has run a while holds it. How fast it stays is the benchmark's to measure
+    // (`BENCH=store-index`, test/bench/RESULTS.md).
     const seeded = await openStore(`sqlite://${file}`);
     await seeded.close();
     const raw = new DatabaseSync(file);
@@ -137,18 +140,14 @@ describe("sqlite store", () => {
     raw.close();
     const store = await openStore(`sqlite://${file}`);
     expect(await store.listActive()).toHaveLength(5000);
-    const started = performance.now();
     for (let i = 0; i < 100; i += 1) await store.addActive(`extra-${i}`, "queued");
     for (let i = 0; i < 100; i += 1) await store.removeActive(`job-${String(i).padStart(6, "0")}`);
-    const perWriteMs = (performance.now() - started) / 200;
-    const listStarted = performance.now();
     const listed = await store.listActive();
-    const listMs = performance.now() - listStarted;
     expect(listed).toHaveLength(5000);
-    // Bounds for a loaded machine (≈2 ms and ≈0.5 ms when quiet): they catch a store that
-    // pages through the table (seconds), not a busy CPU. The figures are the bench's.
-    expect(perWriteMs).toBeLessThan(100);
-    expect(listMs).toBeLessThan(500);
+    const listedIds = new Set(listed);
+    expect(listedIds.has("extra-99")).toBe(true);
+    expect(listedIds.has("job-000099")).toBe(false);
+    expect(listedIds.has("job-000100")).toBe(true);
     await store.close();
   }, 60_000);
 

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 
 const TEN_MINUTES = 10 * 60_000;
 const LEASE_MS = 60_000;
-const REDIS_URL = process.env.REDIS_URL;
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let count = 0;
@@ -98,8 +98,8 @@ const backends = [
   },
   {
     name: "Redis",
-    enabled: REDIS_URL !== undefined,
-    open: () => openStore(REDIS_URL ?? "", { keyPrefix: `mn-test-lease-${Math.random()}` }),
+    enabled: HAS_REDIS,
+    open: () => openStore(redisUrl(), { keyPrefix: `mn-test-lease-${Math.random()}` }),
   },
 ];
 

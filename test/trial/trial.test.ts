@@ -9,10 +9,7 @@ import { makeTempDir } from "../helpers/temp-files.ts";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** `npm run trial -- …` as a person runs it, with its output and exit code. */
-function npmRunTrial(
-  args: string[],
-): Promise<{ code: number | null; out: string; err: string; ms: number }> {
-  const started = Date.now();
+function npmRunTrial(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn("npm", ["run", "trial", "--", ...args], {
     cwd: ROOT,
     env: {
@@ -34,9 +31,7 @@ function npmRunTrial(
   child.stderr.on("data", (chunk: Buffer) => {
     err += chunk.toString("utf8");
   });
-  return new Promise((resolve) =>
-    child.once("close", (code) => resolve({ code, out, err, ms: Date.now() - started })),
-  );
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, out, err })));
 }
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -77,7 +72,6 @@ describe.concurrent("npm run trial -- --auto", () => {
       expect(run.out).toContain(
         `The note and the DOCX of ${recordings.join(" and ")} arrived (${mode}`,
       );
-      expect(run.ms).toBeLessThan(90_000);
     },
     90_000,
   );

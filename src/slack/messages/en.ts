@@ -235,6 +235,8 @@ export const en = {
     "The notes will start in a thread in {channel} as soon as my storage is working again.",
   "new_notes.started": "The notes are on their way: they will appear in a thread in {channel}.",
   "new_notes.already": "Notes for this recording are already being made in {channel}.",
+  "new_notes.already_thread":
+    "Notes for this recording are already being made in <{url}|a thread> in {channel}.",
   "speakers.saved": "Thanks! The notes are being written with these names.",
   "speakers.regenerating": "A new version of the notes is being written.",
   "speakers.page":

@@ -222,6 +222,8 @@ export const vi: Catalog = {
     "Biên bản sẽ bắt đầu trong một luồng ở {channel} ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
   "new_notes.started": "Biên bản đang được chuẩn bị: sẽ xuất hiện trong một luồng ở {channel}.",
   "new_notes.already": "Biên bản cho bản ghi âm này đang được làm trong {channel}.",
+  "new_notes.already_thread":
+    "Biên bản cho bản ghi âm này đang được làm trong <{url}|một luồng> ở {channel}.",
   "speakers.saved": "Cảm ơn bạn! Biên bản đang được viết với những tên này.",
   "speakers.regenerating": "Một phiên bản mới của biên bản đang được viết.",
   "speakers.page":

@@ -23,6 +23,7 @@ import { applyKnobsPatch, type KnobsPatch } from "../../emulator/knobs.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../fakes/recording-gateway.ts";
 import { eventually } from "../../helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../helpers/redis-url.ts";
 import { inlineValue } from "../../helpers/stored-values.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 import {
@@ -36,7 +37,6 @@ import {
   type WorkerProcess,
 } from "./harness.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 const RUN_PREFIX = runPrefix();
 
 /** Knobs of every scenario: a note long enough to be posted in several parts. */
@@ -151,12 +151,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await temp?.cleanup();
-  if (REDIS_URL !== undefined) await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+  if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
 
 const backends = [
   { name: "SQLite", enabled: true, storeUrl: (dir: string) => `sqlite://${join(dir, "store.db")}` },
-  { name: "Redis", enabled: REDIS_URL !== undefined, storeUrl: () => REDIS_URL ?? "" },
+  { name: "Redis", enabled: HAS_REDIS, storeUrl: () => redisUrl() },
 ];
 
 // Every scenario has its own emulator (in this process: knobs are per emulator) and its own

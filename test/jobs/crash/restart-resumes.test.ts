@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
 import { recordingBytes } from "../../fakes/recording-bytes.ts";
 import { eventually } from "../../helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../helpers/redis-url.ts";
 import { makeTempDir } from "../../helpers/temp-files.ts";
 import {
   dropRedisKeys,
@@ -22,7 +23,6 @@ import {
   type WorkerProcess,
 } from "./harness.ts";
 
-const REDIS_URL = process.env.REDIS_URL;
 const RUN_PREFIX = runPrefix();
 /** The acceptance bound: from the restart to the interrupted step running again. */
 const RESUME_BOUND_MS = 5000;
@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator?.close();
   await temp?.cleanup();
-  if (REDIS_URL !== undefined) await dropRedisKeys(REDIS_URL, RUN_PREFIX);
+  if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
 
 /** When the store's due queue next has the job due (ms since the epoch), read from outside. */
@@ -73,8 +73,8 @@ const backends = [
   },
   {
     name: "Redis",
-    enabled: REDIS_URL !== undefined,
-    storeUrl: () => REDIS_URL ?? "",
+    enabled: HAS_REDIS,
+    storeUrl: () => redisUrl(),
     dueAt: redisDueAt,
   },
 ];

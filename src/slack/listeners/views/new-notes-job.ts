@@ -1,4 +1,4 @@
-import type { JobOptions } from "../../../jobs/index.ts";
+import type { Job, JobOptions } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/index.ts";
@@ -36,15 +36,65 @@ export async function jobOptions(
 /** A conversation id Slack gave (`conversations_select`), safe to link as `<#id>`. */
 const CONVERSATION_ID = /^[CGD][A-Z0-9]{2,}$/;
 
+/** The destination, linked for those who can see it. */
+function channelLink(channelId: string): string {
+  return CONVERSATION_ID.test(channelId) ? `<#${channelId}>` : safeMrkdwn(channelId);
+}
+
 /** A sentence naming the destination, linked for those who can see it. */
 export function mentionChannel(
   locale: Locale,
   key: "new_notes.started" | "new_notes.already" | "new_notes.pending",
   channelId: string,
 ): MessageContent {
-  const linked = CONVERSATION_ID.test(channelId) ? `<#${channelId}>` : safeMrkdwn(channelId);
+  const linked = channelLink(channelId);
   return {
     text: t(locale, key, { channel: linked }),
     blocks: [section(t(locale, key, { channel: linked }))],
   };
+}
+
+/** How long a request that found the recording claimed waits for the claimant's job. */
+const CLAIMANT_WAIT_MS = 5_000;
+const CLAIMANT_POLL_MS = 100;
+
+/**
+ * "Already being made", with a link to the thread where it is: the job that holds the
+ * recording in the destination (an upload's, or another request's still opening its
+ * thread, for which it waits a few seconds). Without it, or its permalink, the channel.
+ */
+export async function alreadyBeingMade(
+  deps: ListenerDeps,
+  at: { teamId: string; channelId: string; fileId: string },
+  locale: Locale,
+): Promise<MessageContent> {
+  const job = await claimant(deps, at);
+  const link =
+    job === undefined
+      ? undefined
+      : await deps.directory.permalink(job.origin.channelId, job.origin.threadTs);
+  // A link Slack gave, kept only when it cannot break out of `<url|text>`.
+  if (link === undefined || !/^https:\/\/[^\s<>|]+$/.test(link)) {
+    return mentionChannel(locale, "new_notes.already", at.channelId);
+  }
+  const text = t(locale, "new_notes.already_thread", {
+    channel: channelLink(at.channelId),
+    url: link,
+  });
+  return { text, blocks: [section(text)] };
+}
+
+/** The newest job for the recording in the channel, once there is one (or time is up). */
+async function claimant(
+  deps: ListenerDeps,
+  at: { teamId: string; channelId: string; fileId: string },
+): Promise<Job | undefined> {
+  const until = Date.now() + CLAIMANT_WAIT_MS;
+  for (;;) {
+    const jobs = await deps.jobs.listByChannel(at.teamId, at.channelId).catch(() => []);
+    const mine = jobs.filter((j) => j.source.fileId === at.fileId);
+    const newest = mine.toSorted((a, b) => b.createdAt - a.createdAt)[0];
+    if (newest !== undefined || Date.now() >= until) return newest;
+    await new Promise((resolve) => setTimeout(resolve, CLAIMANT_POLL_MS));
+  }
 }

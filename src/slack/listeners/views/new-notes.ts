@@ -27,7 +27,7 @@ import {
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
-import { jobOptions, mentionChannel } from "./new-notes-job.ts";
+import { alreadyBeingMade, jobOptions, mentionChannel } from "./new-notes-job.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -230,7 +230,8 @@ async function startNotes(
     });
   if (result === undefined) return undefined;
   if (result.status === "duplicate") {
-    await tell(mentionChannel(locale, "new_notes.already", destination));
+    const at = { teamId, channelId: destination, fileId: checked.source.fileId };
+    await tell(await alreadyBeingMade(deps, at, locale));
     return undefined;
   }
   if (result.status === "refused") {

@@ -351,13 +351,29 @@ describe("newNotesSubmitted: starting the notes", () => {
     expect(await jobsIn()).toHaveLength(1);
   });
 
-  it("says the notes are already being made when the same recording is asked for again", async () => {
+  it("says where the notes are already being made when the same recording is asked for again", async () => {
     await submit({ recording: UPLOADED, destination: CHANNEL }, { viewId: "V0FIRST001" });
     await submit(
       { recording: UPLOADED, destination: CHANNEL, context: "again" },
       { viewId: "V0OTHER001" },
     );
     expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    const jobs = await jobsIn();
+    expect(jobs).toHaveLength(1);
+    const thread = `p${jobs[0]?.origin.threadTs.replace(".", "")}`;
+    const link = `https://fake-workspace.slack.com/archives/${CHANNEL}/${thread}`;
+    expect(ephemerals(kit).map((e) => e.text)).toEqual([
+      `Notes for this recording are already being made in <${link}|a thread> in <#${CHANNEL}>.`,
+    ]);
+  });
+
+  it("names only the channel when Slack gives no link to the thread", async () => {
+    await submit({ recording: UPLOADED, destination: CHANNEL }, { viewId: "V0FIRST002" });
+    kit.slack.chat.getPermalink.mockRejectedValueOnce(new Error("message_not_found"));
+    await submit(
+      { recording: UPLOADED, destination: CHANNEL, context: "again" },
+      { viewId: "V0OTHER002" },
+    );
     expect(await jobsIn()).toHaveLength(1);
     expect(ephemerals(kit).map((e) => e.text)).toEqual([
       `Notes for this recording are already being made in <#${CHANNEL}>.`,
