@@ -1,14 +1,11 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
-  buildNoticeModal,
   buildSettingsAnnouncement,
   buildSettingsSaved,
   type MessageContent,
-  parseNewNotesMetadata,
   parseSettingsSubmission,
   permissionSentence,
   type SettingsSubmission,
@@ -21,9 +18,8 @@ import {
   type TemplateChoice,
   templateRefusal,
 } from "../save-template.ts";
-import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
-
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import type { Verdict } from "./answer-in-time.ts";
+import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
 
 /**
  * `/meeting-notes settings`: the channel's defaults for new jobs. Only non-guest members of
@@ -39,55 +35,27 @@ export function channelSettingsSubmitted(
 ) {
   return async (args: ViewArgs) => {
     const startedAt = Date.now();
-    const { ack, view, body } = args;
-    const userId = body.user?.id;
-    if (typeof userId !== "string") return void (await ack());
-    if (await answeredBefore(deps, ack, view)) return;
-    const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
-    const locale = await submitterLocale(deps, userId, metadata?.locale);
-    const parsed = parseSettingsSubmission(view.state?.values, locale);
-    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: parsed.errors }));
-    if (metadata === undefined) {
-      const errors = { [INPUTS.autoTranscribe.block]: t(locale, "validation.unreadable") };
-      return void (await ack({ response_action: "errors", errors }));
-    }
-    const request = { channelId: metadata.channelId, userId, request: parsed.value, locale };
-    await answerRequest(deps, args, request, { startedAt, ...options });
+    const read = await readSubmission(deps, args, {
+      parse: parseSettingsSubmission,
+      unreadableBlock: INPUTS.autoTranscribe.block,
+    });
+    if (read === undefined) return;
+    const { userId, locale } = read;
+    const r = { channelId: read.metadata.channelId, userId, request: read.value, locale };
+    await answerModal(deps, args, {
+      callbackId: VIEWS.channelSettings,
+      title: t(locale, "modal.settings.title"),
+      channelId: r.channelId,
+      userId,
+      locale,
+      timing: { startedAt, ...options },
+      check: () => checkSettings(deps, r),
+      proceed: (teamId) => async (template, tell) => {
+        await saveSettings(deps, { ...r, teamId, template }, tell);
+        return undefined;
+      },
+    });
   };
-}
-
-/** The look-ups within the ack's 3 seconds, then the settings saved and announced. */
-async function answerRequest(
-  deps: ListenerDeps,
-  { ack, view, body }: ViewArgs,
-  r: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
-  timing: { startedAt: number; decisionMs?: number },
-): Promise<void> {
-  const { locale } = r;
-  const teamId = body.team?.id ?? body.user.team_id ?? "";
-  const identity = {
-    callbackId: VIEWS.channelSettings,
-    privateMetadata: String(view.private_metadata ?? ""),
-    title: t(locale, "modal.settings.title"),
-  };
-  const target = { channel: r.channelId, user: r.userId };
-  await answerInTime({
-    deps,
-    ack,
-    view,
-    teamId,
-    locale,
-    startedAt: timing.startedAt,
-    ...optional("budgetMs", timing.decisionMs),
-    check: () => checkSettings(deps, r),
-    refuse: (errors) => ({ response_action: "errors", errors }),
-    proceed: async (template, tell) => {
-      await saveSettings(deps, { ...r, teamId, template }, tell);
-      return undefined;
-    },
-    tellAlone: (reply) => deps.responder.tellUser(target, reply),
-    notice: (replies) => buildNoticeModal(identity, locale, replies),
-  });
 }
 
 /** May the person change the channel's settings, and use the template they chose? */

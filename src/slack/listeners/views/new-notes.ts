@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import {
   isStoreUnavailable,
   type JobOptions,
@@ -8,28 +7,24 @@ import {
   StartNotRecorded,
 } from "../../../jobs/index.ts";
 import { checkRecording } from "../../../recordings/index.ts";
-import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { isMediaFile, toSourceFile } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import {
-  buildNoticeModal,
   buildRefusal,
   type MessageContent,
   type NewNotesMetadata,
   type NewNotesSubmission,
-  parseNewNotesMetadata,
   parseNewNotesSubmission,
   sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
-import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
+import type { Verdict } from "./answer-in-time.ts";
+import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
 import { alreadyBeingMade, jobOptions, mentionChannel } from "./new-notes-job.ts";
-
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** What the look-ups found: a recording the requester may use, and the template chosen. */
 interface Checked {
@@ -51,57 +46,28 @@ interface Checked {
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
     const startedAt = Date.now();
-    const { ack, view, body } = args;
-    const userId = body.user?.id;
-    if (typeof userId !== "string") return void (await ack());
-    if (await answeredBefore(deps, ack, view)) return;
-    const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
-    const locale = await submitterLocale(deps, userId, metadata?.locale);
-    const parsed = parseNewNotesSubmission(view.state?.values, locale);
-    if (!parsed.ok) return void (await ack({ response_action: "errors", errors: parsed.errors }));
-    if (metadata === undefined) {
-      const errors = { [INPUTS.recording.block]: t(locale, "validation.unreadable") };
-      return void (await ack({ response_action: "errors", errors }));
-    }
-    const notOffered = checkOffered(parsed.value, metadata, locale);
+    const read = await readSubmission(deps, args, {
+      parse: parseNewNotesSubmission,
+      unreadableBlock: INPUTS.recording.block,
+    });
+    if (read === undefined) return;
+    const { value: request, metadata, userId, locale } = read;
+    const notOffered = checkOffered(request, metadata, locale);
     if (notOffered !== undefined) {
-      return void (await ack({ response_action: "errors", errors: notOffered }));
+      return void (await args.ack({ response_action: "errors", errors: notOffered }));
     }
-    const request = { request: parsed.value, metadata, userId, locale };
-    await answerRequest(deps, args, request, { startedAt, ...options });
+    await answerModal(deps, args, {
+      callbackId: VIEWS.newNotes,
+      title: t(locale, "modal.new_notes.title"),
+      channelId: metadata.channelId,
+      userId,
+      locale,
+      timing: { startedAt, ...options },
+      check: () => checkRequest(deps, request, userId, locale),
+      proceed: (teamId) => (checked, tell) =>
+        startNotes(deps, { request, checked, userId, teamId, locale }, tell),
+    });
   };
-}
-
-/** The look-ups within the ack's 3 seconds, then the thread and the job. */
-async function answerRequest(
-  deps: ListenerDeps,
-  { ack, view, body }: ViewArgs,
-  r: { request: NewNotesSubmission; metadata: NewNotesMetadata; userId: string; locale: Locale },
-  timing: { startedAt: number; decisionMs?: number },
-): Promise<void> {
-  const { request, userId, locale } = r;
-  const teamId = body.team?.id ?? body.user.team_id ?? "";
-  const identity = {
-    callbackId: VIEWS.newNotes,
-    privateMetadata: String(view.private_metadata ?? ""),
-    title: t(locale, "modal.new_notes.title"),
-  };
-  const target = { channel: r.metadata.channelId, user: userId };
-  await answerInTime({
-    deps,
-    ack,
-    view,
-    teamId,
-    locale,
-    startedAt: timing.startedAt,
-    ...optional("budgetMs", timing.decisionMs),
-    check: () => checkRequest(deps, request, userId, locale),
-    refuse: (errors) => ({ response_action: "errors", errors }),
-    proceed: (checked, tell) =>
-      startNotes(deps, { request, checked, userId, teamId, locale }, tell),
-    tellAlone: (reply) => deps.responder.tellUser(target, reply),
-    notice: (replies) => buildNoticeModal(identity, locale, replies),
-  });
 }
 
 /**
