@@ -15,7 +15,7 @@ export default defineConfig({
     // (measured on 2 cores: 139 s with 2 workers, 91 s with 3, every test passing).
     maxWorkers: 3,
     // The 50-odd child processes (bots, crash workers, emulators) reuse Node's compile cache
-    // (test/helpers/child-env.ts passes it on).
+    // (support/helpers/child-env.ts passes it on).
     env: { NODE_COMPILE_CACHE: resolve("node_modules/.cache/node-compile-cache") },
   },
 });

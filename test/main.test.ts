@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createFakeSlack } from "./fakes/slack/create-fake-slack.ts";
-import { childEnv } from "./helpers/child-env.ts";
+import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
+import { childEnv } from "../support/helpers/child-env.ts";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 

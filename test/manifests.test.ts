@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
-import { exampleManifest, manifestValidator } from "./helpers/manifest-schema.ts";
+import { exampleManifest, manifestValidator } from "../support/helpers/manifest-schema.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const json = (path: string) => JSON.parse(readFileSync(here(path), "utf8"));

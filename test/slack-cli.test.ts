@@ -5,11 +5,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { SOCKET_MANIFEST } from "./fakes/slack/app-manifest.ts";
-import { createFakeSlack } from "./fakes/slack/create-fake-slack.ts";
-import { childEnv } from "./helpers/child-env.ts";
-import { eventually } from "./helpers/eventually.ts";
-import { manifestValidator } from "./helpers/manifest-schema.ts";
+import { SOCKET_MANIFEST } from "../support/fake-slack/app-manifest.ts";
+import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
+import { childEnv } from "../support/helpers/child-env.ts";
+import { eventually } from "../support/helpers/eventually.ts";
+import { manifestValidator } from "../support/helpers/manifest-schema.ts";
 
 /*
  * Issue 24: `slack run`. The Slack CLI reads .slack/hooks.json, runs its `get-hooks` hook

@@ -3,11 +3,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseEnv } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createFakeSlack } from "./fakes/slack/create-fake-slack.ts";
-import { appHomeOpenedEvent } from "./fakes/slack/slack-payloads.ts";
-import { sendEvent } from "./fakes/slack/slack-request.ts";
-import { eventually } from "./helpers/eventually.ts";
-import { type MainProcess, startMain } from "./helpers/main-process.ts";
+import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
+import { appHomeOpenedEvent } from "../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../support/fake-slack/slack-request.ts";
+import { eventually } from "../support/helpers/eventually.ts";
+import { type MainProcess, startMain } from "../support/helpers/main-process.ts";
 
 /*
  * Issue 24: what the person starting the bot sees when something is wrong, from the real

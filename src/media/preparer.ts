@@ -20,7 +20,7 @@ export interface PreparerOptions {
 /**
  * How fast FFmpeg must get through a recording, at the least, in seconds of sound per
  * second: it decodes only the sound and writes 16 kHz mono, which goes at a few hundred
- * times real time on one core (an hour of 720p video in ~19 s, test/bench/prepare.ts).
+ * times real time on one core (an hour of 720p video in ~19 s, support/bench/prepare.ts).
  * A file that takes longer for the length it declares is not a recording to wait for.
  */
 const MIN_SPEED = 20;

@@ -10,7 +10,7 @@ export const MAX_ALLOC_BYTES = 64 * 1024 * 1024;
 /**
  * The most virtual memory an FFmpeg or ffprobe process may map (RLIMIT_AS): what FFmpeg
  * maps to start (~290 MB with Debian's libraries) and room to work, measured in
- * test/bench/prepare.ts. Past it an allocation fails and FFmpeg stops with an error.
+ * support/bench/prepare.ts. Past it an allocation fails and FFmpeg stops with an error.
  */
 export const ADDRESS_SPACE_BYTES = 768 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ export type Responder = (responseUrl: string, content: MessageContent) => Promis
 
 /**
  * One plain JSON POST on undici's pool. Bolt's `respond()` does the same through `fetch`, at
- * about 250 µs more CPU per reply (test/bench/RESULTS.md, ack latency), which the next
+ * about 250 µs more CPU per reply (support/bench/RESULTS.md, ack latency), which the next
  * request's ack waits behind. The URL comes from a signed Slack request and carries no token.
  */
 export function createResponder(options: { logger: Logger; dispatcher?: Dispatcher }): Responder {

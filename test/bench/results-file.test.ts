@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeResults } from "./results-file.ts";
+import { mergeResults } from "../../support/bench/results-file.ts";
 
 const ORDER = ["relay", "restart", "prepare"];
 

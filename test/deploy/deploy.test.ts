@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createFakeSlack } from "../fakes/slack/create-fake-slack.ts";
-import { childEnv } from "../helpers/child-env.ts";
+import { createFakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
+import { childEnv } from "../../support/helpers/child-env.ts";
 
 /**
  * What can be proven about the deployment files without a Docker engine: the health probe

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { audioFormatOf } from "../../src/recordings/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import type { FakeMessage, SlackFileObject } from "../fakes/slack/fake-slack-types.ts";
+import type { FakeMessage, SlackFileObject } from "../../support/fake-slack/fake-slack-types.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,
   viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+} from "../../support/fake-slack/slack-payloads.ts";
+import {
+  sendAction,
+  sendEvent,
+  sendViewSubmission,
+} from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   buttonValue,

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
 import {
   appHomeOpenedEvent,
   blockActionPayload,
   viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
+} from "../../support/fake-slack/slack-payloads.ts";
 import {
   sendAction,
   sendCommand,
   sendEvent,
   sendViewSubmission,
-} from "../fakes/slack/slack-request.ts";
+} from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   BOB,

@@ -3,12 +3,16 @@ import { dirname, join, relative } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEnvelope, sendEvent } from "../fakes/slack/slack-request.ts";
-import { redisEntries } from "../helpers/redis-entries.ts";
-import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
-import { occurrencesInStoreFiles } from "../helpers/store-file-text.ts";
+import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEnvelope, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { redisEntries } from "../../support/helpers/redis-entries.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
+import { occurrencesInStoreFiles } from "../../support/helpers/store-file-text.ts";
 import { startProcesses } from "./processes.ts";
 import {
   ALICE,

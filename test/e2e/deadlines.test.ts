@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import type { FakeViewRecord } from "../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
 import {
   newTriggerId,
   type SlackAppResponse,
   sendAction,
   sendCommand,
   sendViewSubmission,
-} from "../fakes/slack/slack-request.ts";
+} from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   BOB,

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   buttonValue,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { permalink } from "../fakes/slack/message-helpers.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { newTriggerId, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { permalink } from "../../support/fake-slack/message-helpers.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { newTriggerId, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   BOB,

@@ -2,8 +2,8 @@ import { copyFile, mkdir, readFile, stat, truncate, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";
-import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
+import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
 import {
   concatList,
   filesIn,
@@ -16,8 +16,8 @@ import {
   tone,
   toneShares,
   trackerModule,
-} from "../helpers/hostile-media.ts";
-import { FFMPEG_AVAILABLE, movie } from "../helpers/media-files.ts";
+} from "../../support/helpers/hostile-media.ts";
+import { FFMPEG_AVAILABLE, movie } from "../../support/helpers/media-files.ts";
 import { startProcesses } from "./processes.ts";
 import { ALICE, eventually, SIGNING_SECRET } from "./stack.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest } from "../helpers/raw-http.ts";
+import { rawRequest } from "../../support/helpers/raw-http.ts";
 import { type Stack, startStack } from "./stack.ts";
 
 /** Short limits through createApp's deps, so the real app shows its cuts in well under 1 s. */

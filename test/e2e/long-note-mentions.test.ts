@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
   BOB,

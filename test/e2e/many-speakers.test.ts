@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, MODAL_BLOCKS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import type { FakeViewRecord } from "../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { newTriggerId, nowTs } from "../fakes/slack/slack-request.ts";
+import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { newTriggerId, nowTs } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   buttonOn,

@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
+import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { startProcesses } from "./processes.ts";
 import { ALICE, buttonValue, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "./stack.ts";
 

@@ -1,5 +1,5 @@
-import type { FakeMessage, SlackFileObject } from "../fakes/slack/fake-slack-types.ts";
-import { sendEnvelope, sendEvent } from "../fakes/slack/slack-request.ts";
+import type { FakeMessage, SlackFileObject } from "../../support/fake-slack/fake-slack-types.ts";
+import { sendEnvelope, sendEvent } from "../../support/fake-slack/slack-request.ts";
 import {
   FIXTURE_NAMES,
   loadForm,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   BOB,

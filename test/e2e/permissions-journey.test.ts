@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendCommand, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendCommand, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   BOB,

@@ -4,9 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { FFMPEG_AVAILABLE, ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import {
+  FFMPEG_AVAILABLE,
+  ffmpeg,
+  probe,
+  processesMentioning,
+} from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import {
   buttonOn,
   clickButton,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAS_PRLIMIT, refuseFileWrites } from "../helpers/file-size-limit.ts";
+import { HAS_PRLIMIT, refuseFileWrites } from "../../support/helpers/file-size-limit.ts";
 import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
 
 /** One `/readyz` probe: its status, body, and how long it took to answer. */

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
-import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
-import type { AppProcess } from "../helpers/spawn-app.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
+import type { AppProcess } from "../../support/helpers/spawn-app.ts";
 import { startProcesses } from "./processes.ts";
 import {
   ALICE,

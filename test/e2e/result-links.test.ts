@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { blockActionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendAction } from "../fakes/slack/slack-request.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   buttonValue,

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { startProcesses } from "./processes.ts";
 import {
   ALICE,

@@ -2,7 +2,7 @@ import { open } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenFile } from "../../src/slack/gateway/download-slack-file.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import type { FakeMessage } from "../fakes/slack/fake-slack-types.ts";
+import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
 import {
   buttonOn,
   buttonValue,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOAD_TEST, runSlackLoad } from "../bench/slack-load.ts";
+import { LOAD_TEST, runSlackLoad } from "../../support/bench/slack-load.ts";
 
 /*
  * A hundred recordings at once in one workspace over five channels, against a fake Slack
@@ -24,7 +24,7 @@ describe("a busy workspace within Slack's rate tiers", () => {
     expect(result.slowestAckMs).toBeLessThan(3_000);
     expect(result.slowestViewsOpenMs).toBeLessThan(3_000);
     // A hundred upload events in the same instant, with the fake Slack and the emulator in
-    // this process: ~1 s on a quiet machine (test/bench/RESULTS.md), up to 3.6 s when other test files
+    // this process: ~1 s on a quiet machine (support/bench/RESULTS.md), up to 3.6 s when other test files
     // load both cores. Slack would send a late one again, and the claim makes it one job;
     // the bound is the ceiling of a loaded machine.
     expect(result.slowestUploadAckMs).toBeLessThan(10_000);

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { newTriggerId, sendSigned, sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import {
+  newTriggerId,
+  sendSigned,
+  sendViewSubmission,
+} from "../../support/fake-slack/slack-request.ts";
 import { FIXTURE_NAMES, recordingBytes } from "../fixtures/slack-payloads/index.ts";
 import { EVENT_FIXTURES, INTERACTION_FIXTURES, PayloadKit } from "./payload-kit.ts";
 import {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { blockActionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendAction } from "../fakes/slack/slack-request.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../fixtures/slack-payloads/index.ts";
 import { DM, EVENT_FIXTURES, PayloadKit } from "./payload-kit.ts";
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import type { FakeSocketMode } from "../fakes/slack/socket-mode-server.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import type { FakeSocketMode } from "../../support/fake-slack/socket-mode-server.ts";
 import {
   ALICE,
   BOB,

@@ -1,6 +1,6 @@
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeSocketMode } from "../fakes/slack/socket-mode-server.ts";
+import type { FakeSocketMode } from "../../support/fake-slack/socket-mode-server.ts";
 import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
 
 /** One sample of a Prometheus text exposition, by name (no labels). */

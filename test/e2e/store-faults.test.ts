@@ -1,7 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appHomeOpenedEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
-import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
+import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
 import {
   ALICE,
   eventually,

@@ -2,8 +2,8 @@ import { readFile, stat } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { en } from "../../src/slack/messages/en.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
-import { StoreFault } from "../helpers/failing-store.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { StoreFault } from "../../support/helpers/failing-store.ts";
 import {
   ALICE,
   buttonOn,

@@ -3,13 +3,13 @@ import { rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_KEY_PREFIX } from "../../src/store/index.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
-import type { AppProcess } from "../helpers/spawn-app.ts";
-import { spawnApp } from "../helpers/spawn-app.ts";
-import { TcpProxy } from "../helpers/tcp-proxy.ts";
+import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import type { AppProcess } from "../../support/helpers/spawn-app.ts";
+import { spawnApp } from "../../support/helpers/spawn-app.ts";
+import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
 import { dropRedisKeys } from "../jobs/crash/harness.ts";
 import { startProcesses } from "./processes.ts";
 import { socketDelivery } from "./slack-delivery.ts";
@@ -21,7 +21,9 @@ import { ALICE, CHANNEL, eventually, SIGNING_SECRET } from "./stack.ts";
  * The first process runs the real app with its store behind a switch (a file this test
  * creates and deletes); the second is `src/main.ts` as production runs it.
  */
-const FAULTY_MAIN = fileURLToPath(new URL("../helpers/faulty-store-main.ts", import.meta.url));
+const FAULTY_MAIN = fileURLToPath(
+  new URL("../../support/helpers/faulty-store-main.ts", import.meta.url),
+);
 
 type World = Awaited<ReturnType<typeof startProcesses>>;
 const running: AppProcess[] = [];

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import { t } from "../../src/slack/messages/index.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendViewSubmission } from "../fakes/slack/slack-request.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { BOB, CHANNEL, eventually, SIGNING_SECRET, type Stack, startStack } from "./stack.ts";
 
 /**

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
 import {
   fileShareMessageEvent,
   sharedChannelEventCallback,
   viewSubmissionPayload,
-} from "../fakes/slack/slack-payloads.ts";
-import { sendEnvelope } from "../fakes/slack/slack-request.ts";
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendEnvelope } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { ALICE, buttonOn, CHANNEL, eventually, SIGNING_SECRET, type Stack } from "./stack.ts";
 
 /** A Slack Connect partner hosting a channel the bot is in: its events carry its ids. */

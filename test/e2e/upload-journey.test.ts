@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { fileShareMessageEvent, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { redeliverEvent, sendEvent, sendViewSubmission } from "../fakes/slack/slack-request.ts";
-import { liveMentions } from "../helpers/reader-view.ts";
-import { inlineValue, withValuesInline } from "../helpers/stored-values.ts";
+import {
+  fileShareMessageEvent,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import {
+  redeliverEvent,
+  sendEvent,
+  sendViewSubmission,
+} from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { liveMentions } from "../../support/helpers/reader-view.ts";
+import { inlineValue, withValuesInline } from "../../support/helpers/stored-values.ts";
 import {
   ALICE,
   BOB,

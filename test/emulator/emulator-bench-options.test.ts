@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmulator, type Emulator } from "./create-emulator.ts";
-import { audioForm, callApi, dialogForm, last, pollUntilDone, submit } from "./emulator-client.ts";
-import type { DialogEntry } from "./schemas.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import {
+  audioForm,
+  callApi,
+  dialogForm,
+  last,
+  pollUntilDone,
+  submit,
+} from "../../support/emulator/emulator-client.ts";
+import type { DialogEntry } from "../../support/emulator/schemas.ts";
 
-/** The options the fleet benchmark starts the emulator with (`test/bench/fleet.ts`). */
+/** The options the fleet benchmark starts the emulator with (`support/bench/fleet.ts`). */
 let emulator: Emulator;
 let control: string;
 

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createEmulator, type Emulator } from "./create-emulator.ts";
-import { audioForm, callApi, dialogForm, last, pollUntilDone, submit } from "./emulator-client.ts";
-import type { DialogEntry } from "./schemas.ts";
-import type { TaskView } from "./tasks.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import {
+  audioForm,
+  callApi,
+  dialogForm,
+  last,
+  pollUntilDone,
+  submit,
+} from "../../support/emulator/emulator-client.ts";
+import type { DialogEntry } from "../../support/emulator/schemas.ts";
+import type { TaskView } from "../../support/emulator/tasks.ts";
 
 let emulator: Emulator;
 

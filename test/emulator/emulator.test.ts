@@ -1,8 +1,15 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmulator, type Emulator } from "./create-emulator.ts";
-import { audioForm, callApi, dialogForm, last, pollUntilDone, submit } from "./emulator-client.ts";
-import type { DialogEntry } from "./schemas.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import {
+  audioForm,
+  callApi,
+  dialogForm,
+  last,
+  pollUntilDone,
+  submit,
+} from "../../support/emulator/emulator-client.ts";
+import type { DialogEntry } from "../../support/emulator/schemas.ts";
 
 let emulator: Emulator;
 

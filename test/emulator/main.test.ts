@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
-const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../support/emulator/main.ts", import.meta.url));
 
 let child: ChildProcess | undefined;
 

@@ -14,9 +14,9 @@ import {
   type Task,
 } from "../../src/notetaker/index.ts";
 import { audioResultSchema, dialogSchema, noteResultSchema } from "../../src/notetaker/schemas.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { BASE_PATH, mockedClient } from "../helpers/note-taker-mock.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { BASE_PATH, mockedClient } from "../../support/helpers/note-taker-mock.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import { junkJson, nastyText } from "./support/arbitraries.ts";
 import { watchProcess } from "./support/process-watch.ts";
 

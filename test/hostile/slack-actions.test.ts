@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -10,8 +12,6 @@ import {
   SIGNING_SECRET,
   statusMessage,
 } from "../e2e/stack.ts";
-import { blockActionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendAction } from "../fakes/slack/slack-request.ts";
 import { nastyText, notAJobId, notAString } from "./support/arbitraries.ts";
 import {
   activeJobCount,

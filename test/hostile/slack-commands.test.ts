@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newTriggerId } from "../../support/fake-slack/slack-payloads.ts";
+import { sendCommand, sendSigned } from "../../support/fake-slack/slack-request.ts";
 import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../e2e/stack.ts";
-import { newTriggerId } from "../fakes/slack/slack-payloads.ts";
-import { sendCommand, sendSigned } from "../fakes/slack/slack-request.ts";
 import { controlChar, hugeText, nastyText } from "./support/arbitraries.ts";
 import {
   createdJobFiles,

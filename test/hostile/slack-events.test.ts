@@ -4,9 +4,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/recordings/index.ts";
 import { classifyFile, type SlackFile } from "../../src/slack/recording-file.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "../e2e/stack.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { sendEvent } from "../fakes/slack/slack-request.ts";
 import {
   controlChar,
   extraFields,

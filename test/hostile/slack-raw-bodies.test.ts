@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, VIEWS } from "../../src/slack/ids.ts";
-import { ALICE, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
-import { blockActionPayload, viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
 import {
   type SlackAppResponse,
   sendSigned,
   signSlackRequest,
-} from "../fakes/slack/slack-request.ts";
+} from "../../support/fake-slack/slack-request.ts";
+import { ALICE, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
 import { junkJson, nastyText } from "./support/arbitraries.ts";
 import {
   ANSWER_WITHIN_MS,

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
-import { viewSubmissionPayload } from "../fakes/slack/slack-payloads.ts";
-import { sendViewSubmission } from "../fakes/slack/slack-request.ts";
 import { hugeText, junkJson, nastyText, notAString } from "./support/arbitraries.ts";
 import {
   activeJobCount,

@@ -3,8 +3,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpSurface, type HttpSurface, type Route } from "../../src/http/http-surface.ts";
 import { readBody } from "../../src/http/read-body.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { type RawAnswer, rawRequest } from "../helpers/raw-http.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { type RawAnswer, rawRequest } from "../../support/helpers/raw-http.ts";
 
 const logs: string[] = [];
 const logger = pino(

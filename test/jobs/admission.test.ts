@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Admission, type AdmissionLimits, type Job, type Place } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const logger = pino({ level: "silent" });

@@ -11,12 +11,12 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import type { SlackPort } from "../../src/jobs/index.ts";
 import type { Store } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;

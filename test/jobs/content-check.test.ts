@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
-import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/audio");
 

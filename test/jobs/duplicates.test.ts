@@ -15,9 +15,9 @@ import {
   type StartResult,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const RUN_PREFIX = runPrefix();

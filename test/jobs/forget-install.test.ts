@@ -11,10 +11,10 @@ import {
   JobRepository,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
-import { deleteRedisKeys, redisEntries } from "../helpers/redis-entries.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
-import { occurrencesInStoreFiles, total } from "../helpers/store-file-text.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
+import { deleteRedisKeys, redisEntries } from "../../support/helpers/redis-entries.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import { occurrencesInStoreFiles, total } from "../../support/helpers/store-file-text.ts";
 
 /**
  * An uninstall forgets the install's data under every id it was filed under: its own team,

@@ -1,7 +1,7 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readGrowingFile, WriteProgress } from "../../src/jobs/files/growing-file.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeEach(async () => {

@@ -4,9 +4,9 @@ import { type Job, JobRepository, jobLeaseKey, speakerQuotesSchema } from "../..
 import { loadStored } from "../../src/jobs/persistence/blobs.ts";
 import { dialogSchema } from "../../src/notetaker/schemas.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const job = (id: string, stage: "queued" | "canceled" = "queued"): Job => {
   const base = {

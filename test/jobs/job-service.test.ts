@@ -10,7 +10,7 @@ import {
 } from "../../src/jobs/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
 
 let store: Store;
 let service: JobService;

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobIn, MediaPort } from "../../src/jobs/index.ts";
 import { createPreparer, findMediaTools } from "../../src/media/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
-import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { FFMPEG_AVAILABLE, ffmpeg, movie } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
+import { FFMPEG_AVAILABLE, ffmpeg, movie } from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;

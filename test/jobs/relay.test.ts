@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
 import { NoteTakerAuthError } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
-import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 /*
  * The relay: a recording that goes to the Note Service as it is is uploaded while it is

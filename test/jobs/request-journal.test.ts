@@ -4,8 +4,8 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { JournalReplay, type ReplayOutcome, RequestJournal } from "../../src/jobs/index.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const entrySchema = z.object({ id: z.string(), at: z.number(), note: z.string() });
 type Entry = z.infer<typeof entrySchema>;

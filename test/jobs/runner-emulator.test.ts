@@ -5,13 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { origin, source, testJobs, waitForStage } from "../helpers/jobs-kit.ts";
-import { inlineValue, withValuesInline } from "../helpers/stored-values.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
+import { inlineValue, withValuesInline } from "../../support/helpers/stored-values.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 let emulator: Emulator;
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createJobs, type Job, type NoteTakerPort } from "../../src/jobs/index.ts";
 import { createPollSchedule, NoteTakerTransientError } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { RecordingGateway } from "../fakes/recording-gateway.ts";
-import { ScriptedNoteTaker } from "../fakes/scripted-note-taker.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const running = (rawStatus: string) => ({ status: "running" as const, rawStatus, progress: null });
 

@@ -12,8 +12,8 @@ import {
   StoreUnavailableError,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { StoreFault } from "../helpers/failing-store.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
+import { StoreFault } from "../../support/helpers/failing-store.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
 
 let memory: Store;
 let fault: StoreFault;

@@ -7,7 +7,7 @@ import {
   transition,
 } from "../../src/jobs/index.ts";
 import { inline } from "../../src/jobs/model/stored.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
 
 const T = 1_000;
 const dialog = [{ speaker_id: "speaker_1", start_seconds: 0, end_seconds: 3, text: "Hi." }];

@@ -8,7 +8,7 @@ import {
   transition,
 } from "../../src/jobs/index.ts";
 import { NoteTakerTransientError } from "../../src/notetaker/index.ts";
-import { origin, source } from "../helpers/jobs-kit.ts";
+import { origin, source } from "../../support/helpers/jobs-kit.ts";
 
 const T = 1_000;
 const common = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LeaseLost, withLease } from "../../src/jobs/persistence/with-lease.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { eventually } from "../helpers/eventually.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
 
 let store: Store;
 beforeEach(async () => {

@@ -15,9 +15,9 @@ import {
   measuredTools,
   tone,
   toneShares,
-} from "../helpers/hostile-media.ts";
-import { FFMPEG_AVAILABLE } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+} from "../../support/helpers/hostile-media.ts";
+import { FFMPEG_AVAILABLE } from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 /*
  * FFmpeg itself, given hostile files directly (the bot's sniffer stands before it; these

@@ -9,9 +9,14 @@ import {
   type MediaTools,
   positionUsOf,
 } from "../../src/media/index.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { FFMPEG_AVAILABLE, ffmpeg, probe, processesMentioning } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import {
+  FFMPEG_AVAILABLE,
+  ffmpeg,
+  probe,
+  processesMentioning,
+} from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;

@@ -10,8 +10,8 @@ import {
   NoteTakerRefusedError,
   type Task,
 } from "../../src/notetaker/index.ts";
-import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 let emulator: Emulator;
 let client: NoteTakerClient;

@@ -6,8 +6,8 @@ import {
   NoteTakerProtocolError,
   NoteTakerTooLargeError,
 } from "../../src/notetaker/index.ts";
-import { BASE_PATH, mockedClient } from "../helpers/note-taker-mock.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { BASE_PATH, mockedClient } from "../../support/helpers/note-taker-mock.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const MIB = 1024 * 1024;
 const dialog = [

@@ -13,8 +13,8 @@ import {
   NoteTakerTransientError,
 } from "../../src/notetaker/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
-import { API_KEY, BASE_PATH, json, mockedClient } from "../helpers/note-taker-mock.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { API_KEY, BASE_PATH, json, mockedClient } from "../../support/helpers/note-taker-mock.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const TASK = "3f0c2a4e-6a53-4d4b-9d1e-0a8f4c1b2d3e";
 const dialog = [

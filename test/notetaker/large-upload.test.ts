@@ -5,10 +5,10 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
-import { type EmulatorProcess, spawnEmulator } from "../helpers/spawn-emulator.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { type EmulatorProcess, spawnEmulator } from "../../support/helpers/spawn-emulator.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
-const CHILD = fileURLToPath(new URL("../helpers/upload-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../support/helpers/upload-child.ts", import.meta.url));
 
 let emulator: EmulatorProcess;
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -57,7 +57,7 @@ describe("a 300 MB recording", () => {
     expect(received?.sha256).toBe(await sha256Of(path));
     // Held in memory, the recording would add its 300 MB (more, copied into a body): a
     // streamed upload stays far below half of it. How far (the ≤ 64 MiB target) is the relay
-    // benchmark's to measure (`BENCH=relay`, test/bench/RESULTS.md §1), not this test's.
+    // benchmark's to measure (`BENCH=relay`, support/bench/RESULTS.md §1), not this test's.
     const growth = result.peakRss - result.baselineRss;
     expect(growth).toBeLessThan(MAX_AUDIO_BYTES / 2);
   }, 120_000);

@@ -10,9 +10,9 @@ import {
   MAX_BODY_BYTES,
 } from "../../src/slack/guard-requests.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { signSlackRequest } from "../fakes/slack/slack-request.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { type RawAnswer, rawRequest } from "../helpers/raw-http.ts";
+import { signSlackRequest } from "../../support/fake-slack/slack-request.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { type RawAnswer, rawRequest } from "../../support/helpers/raw-http.ts";
 
 const SECRET = "guard-test-secret";
 const nowSeconds = () => Math.floor(Date.now() / 1000);

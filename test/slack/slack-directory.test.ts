@@ -8,9 +8,9 @@ import {
   SlackDirectory,
   USER_CACHE_TTL_MS,
 } from "../../src/slack/slack-directory.ts";
-import { createFakeSlack, type FakeSlack } from "../fakes/slack/create-fake-slack.ts";
-import { createFakeWebClient, slackUser } from "../helpers/fake-web-client.ts";
-import { defaultWorkspace } from "../helpers/listener-args.ts";
+import { createFakeSlack, type FakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
+import { createFakeWebClient, slackUser } from "../../support/helpers/fake-web-client.ts";
+import { defaultWorkspace } from "../../support/helpers/listener-args.ts";
 
 let fake: FakeSlack;
 let directory: SlackDirectory;

@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it, vi } from "vitest";
 import { SlackResponder } from "../../src/slack/slack-responder.ts";
-import { createFakeWebClient, platformError } from "../helpers/fake-web-client.ts";
-import { defaultWorkspace, recordingLogger } from "../helpers/listener-kit.ts";
+import { createFakeWebClient, platformError } from "../../support/helpers/fake-web-client.ts";
+import { defaultWorkspace, recordingLogger } from "../../support/helpers/listener-kit.ts";
 
 function responderOver() {
   const slack = createFakeWebClient(defaultWorkspace());

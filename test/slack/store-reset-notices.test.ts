@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnownJob } from "../../src/jobs/index.ts";
 import { SlackStoreResetNotices } from "../../src/slack/store-reset-notices.ts";
 import { buildStatusMetadata } from "../../src/slack/views/index.ts";
-import { createFakeSlack, type FakeSlack } from "../fakes/slack/create-fake-slack.ts";
+import { createFakeSlack, type FakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
 
 const CHANNEL = "C0RESET001";
 const ALICE = "U0ALICE001";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeSqliteAdapter } from "../../src/store/node-sqlite-adapter.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store, StoreError } from "../../src/store/index.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { HAS_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from "../helpers/redis-server.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
 
 const DEADLINE_MS = 300;
 

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RedisClient, RedisStore } from "../../src/store/redis-store.ts";
-import { eventually } from "../helpers/eventually.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 
 const TEN_MINUTES = 10 * 60_000;
 const LEASE_MS = 60_000;

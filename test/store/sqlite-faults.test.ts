@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store, StoreError } from "../../src/store/index.ts";
-import { HAS_PRLIMIT, refuseFileWrites } from "../helpers/file-size-limit.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { HAS_PRLIMIT, refuseFileWrites } from "../../support/helpers/file-size-limit.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 describe.skipIf(!HAS_PRLIMIT)("the SQLite store on a disk that takes no more writes", () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;

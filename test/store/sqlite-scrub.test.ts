@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeSqliteAdapter } from "../../src/store/node-sqlite-adapter.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/store.ts";
-import { occurrencesInStoreFiles, total } from "../helpers/store-file-text.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { occurrencesInStoreFiles, total } from "../../support/helpers/store-file-text.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 /**
  * Deleted text must be gone from the bytes of the store's files, not only from what SQLite

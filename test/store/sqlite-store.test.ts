@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import { runStoreChild } from "./child-exit.ts";
 import { describeForgetContract } from "./forget-contract.ts";
 import { describeStoreContract } from "./store-contract.ts";
@@ -128,7 +128,7 @@ describe("sqlite store", () => {
     const file = join(temp.dir, "active-5000.sqlite");
     // 5,000 ids written in one go (one by one, the set-up alone took 30 s): the index as a
     // store that has run a while holds it. How fast it stays is the benchmark's to measure
-    // (`BENCH=store-index`, test/bench/RESULTS.md).
+    // (`BENCH=store-index`, support/bench/RESULTS.md).
     const seeded = await openStore(`sqlite://${file}`);
     await seeded.close();
     const raw = new DatabaseSync(file);

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
-import { HAS_REDIS, redisUrl } from "../helpers/redis-url.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const TEN_MINUTES = 10 * 60_000;
 const LEASE_MS = 60_000;

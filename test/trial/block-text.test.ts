@@ -4,8 +4,8 @@ import {
   buildSpeakerModal,
   buildStatusMessage,
 } from "../../src/slack/views/index.ts";
+import { blocksText, mrkdwnText, viewText } from "../../support/trial/block-text.ts";
 import { NOW, naming, quotes } from "../slack/views/fixtures.ts";
-import { blocksText, mrkdwnText, viewText } from "./block-text.ts";
 
 const names = new Map([
   ["U0ALICE01", "Alice Nguyen"],

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sniffContainer } from "../../src/recordings/index.ts";
-import { FFMPEG_AVAILABLE, probe } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
-import { makeRecordings } from "./recordings.ts";
-import { speechLikeSamples } from "./speech-audio.ts";
-import { wavFile } from "./wav-file.ts";
+import { FFMPEG_AVAILABLE, probe } from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
+import { makeRecordings } from "../../support/trial/recordings.ts";
+import { speechLikeSamples } from "../../support/trial/speech-audio.ts";
+import { wavFile } from "../../support/trial/wav-file.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEnv } from "../helpers/child-env.ts";
-import { FFMPEG_AVAILABLE } from "../helpers/media-files.ts";
-import { makeTempDir } from "../helpers/temp-files.ts";
+import { childEnv } from "../../support/helpers/child-env.ts";
+import { FFMPEG_AVAILABLE } from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -1,5 +1,8 @@
 import { expect } from "vitest";
 import { ACTIONS } from "../../../src/slack/ids.ts";
+import type { FakeEphemeral, FakeMessage } from "../../../support/fake-slack/fake-slack-types.ts";
+import { blockActionPayload } from "../../../support/fake-slack/slack-payloads.ts";
+import { type SlackAppResponse, sendAction } from "../../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   buttonValue,
@@ -11,9 +14,6 @@ import {
   startStack,
   statusMessage,
 } from "../../e2e/stack.ts";
-import type { FakeEphemeral, FakeMessage } from "../../fakes/slack/fake-slack-types.ts";
-import { blockActionPayload } from "../../fakes/slack/slack-payloads.ts";
-import { type SlackAppResponse, sendAction } from "../../fakes/slack/slack-request.ts";
 import { type ProcessWatch, watchProcess } from "./process-watch.ts";
 
 /**

@@ -9,12 +9,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Job, type SlackPort, SlackPortError } from "../../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../../src/store/index.ts";
-import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
-import { recordingBytes } from "../../fakes/recording-bytes.ts";
-import { RecordingGateway } from "../../fakes/recording-gateway.ts";
-import { eventually } from "../../helpers/eventually.ts";
-import { origin, source, testJobs } from "../../helpers/jobs-kit.ts";
-import { makeTempDir } from "../../helpers/temp-files.ts";
+import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
+import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../../support/fakes/recording-gateway.ts";
+import { eventually } from "../../../support/helpers/eventually.ts";
+import { origin, source, testJobs } from "../../../support/helpers/jobs-kit.ts";
+import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 
 let emulator: Emulator;
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

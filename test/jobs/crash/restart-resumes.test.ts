@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmulator, type Emulator } from "../../emulator/create-emulator.ts";
-import { recordingBytes } from "../../fakes/recording-bytes.ts";
-import { eventually } from "../../helpers/eventually.ts";
-import { HAS_REDIS, redisUrl } from "../../helpers/redis-url.ts";
-import { makeTempDir } from "../../helpers/temp-files.ts";
+import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
+import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
+import { eventually } from "../../../support/helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../../support/helpers/redis-url.ts";
+import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 import {
   dropRedisKeys,
   randomId,

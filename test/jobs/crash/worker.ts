@@ -28,9 +28,9 @@ import {
   type SpeakerMapEntry,
 } from "../../../src/notetaker/index.ts";
 import { openStore } from "../../../src/store/index.ts";
-import { type GatewayRecord, RecordingGateway } from "../../fakes/recording-gateway.ts";
-import { origin, source, testJobs } from "../../helpers/jobs-kit.ts";
-import { withValuesInline } from "../../helpers/stored-values.ts";
+import { type GatewayRecord, RecordingGateway } from "../../../support/fakes/recording-gateway.ts";
+import { origin, source, testJobs } from "../../../support/helpers/jobs-kit.ts";
+import { withValuesInline } from "../../../support/helpers/stored-values.ts";
 import { findInJournal } from "./harness.ts";
 
 const env = process.env;

@@ -10,7 +10,7 @@ import {
 import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
 import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import { isDirectMessage } from "../../../src/slack/text/index.ts";
-import { origin, source } from "../../helpers/jobs-kit.ts";
+import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 const ALICE = "U0ALICE01";
 

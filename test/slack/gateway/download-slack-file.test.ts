@@ -8,8 +8,8 @@ import {
   SlackDownloadError,
   slackHostsOf,
 } from "../../../src/slack/gateway/download-slack-file.ts";
-import { createFakeSlack, type FakeSlack } from "../../fakes/slack/create-fake-slack.ts";
-import { makeTempDir } from "../../helpers/temp-files.ts";
+import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
+import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 
 let fake: FakeSlack;
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

@@ -6,8 +6,8 @@ import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts"
 import { docxFilename, SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import { DEFAULT_PART_CHARS } from "../../../src/slack/text/index.ts";
 import { buildNotePart } from "../../../src/slack/views/index.ts";
-import { origin, source } from "../../helpers/jobs-kit.ts";
-import { liveMentions } from "../../helpers/reader-view.ts";
+import { origin, source } from "../../../support/helpers/jobs-kit.ts";
+import { liveMentions } from "../../../support/helpers/reader-view.ts";
 
 const gateway = new SlackGateway({
   client: new WebClient("xoxb-test"),

@@ -6,9 +6,9 @@ import { defaultSlackRetry } from "../../../src/slack/create-bolt-app.ts";
 import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
 import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import { SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
-import { createFakeSlack, type FakeSlack } from "../../fakes/slack/create-fake-slack.ts";
-import { HttpFaultProxy } from "../../helpers/http-fault-proxy.ts";
-import { origin, source } from "../../helpers/jobs-kit.ts";
+import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
+import { HttpFaultProxy } from "../../../support/helpers/http-fault-proxy.ts";
+import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 /*
  * The first status message of a job, posted exactly once when Slack's answer is lost: the

@@ -6,7 +6,7 @@ import {
   templateRefusal,
 } from "../../../src/slack/listeners/save-template.ts";
 import { t } from "../../../src/slack/messages/index.ts";
-import { FILE_HOST } from "../../helpers/fake-web-client.ts";
+import { FILE_HOST } from "../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -19,7 +19,7 @@ import {
   type ListenerKit,
   OTHER_CHANNEL,
   TEAM,
-} from "../../helpers/listener-args.ts";
+} from "../../../support/helpers/listener-args.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

@@ -8,8 +8,8 @@ import {
   type FetchFunction,
   SlackBudget,
 } from "../../../src/slack/rate-budget/slack-budget.ts";
-import { createFakeSlack, type FakeSlack } from "../../fakes/slack/create-fake-slack.ts";
-import { HttpFaultProxy } from "../../helpers/http-fault-proxy.ts";
+import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
+import { HttpFaultProxy } from "../../../support/helpers/http-fault-proxy.ts";
 
 const logger = pino({ level: "silent" });
 const API = "https://slack.example/api/";

@@ -5,7 +5,7 @@ import {
   neutralizeMentions,
   stripControlChars,
 } from "../../../src/slack/text/index.ts";
-import { hiddenMention, liveMentions } from "../../helpers/reader-view.ts";
+import { hiddenMention, liveMentions } from "../../../support/helpers/reader-view.ts";
 import { hugeText, nastyText } from "../../hostile/support/arbitraries.ts";
 
 /** Slack acts on `<!…>`, `<@…>`, `<#…>` and, with link_names, on bare broadcasts. */

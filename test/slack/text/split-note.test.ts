@@ -8,7 +8,7 @@ import {
   splitNote,
 } from "../../../src/slack/text/index.ts";
 import { buildNotePart } from "../../../src/slack/views/index.ts";
-import { liveMentions } from "../../helpers/reader-view.ts";
+import { liveMentions } from "../../../support/helpers/reader-view.ts";
 
 const BOB = "U0BOB0001";
 const bob = [{ name: "Bob Tran", userId: BOB }];

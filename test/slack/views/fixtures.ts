@@ -1,6 +1,6 @@
 import type { Job, JobIn, SpeakerQuotes, SpeakerSummary } from "../../../src/jobs/index.ts";
 import { inline } from "../../../src/jobs/model/stored.ts";
-import { origin, source } from "../../helpers/jobs-kit.ts";
+import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 /** Realistic jobs in every stage, built like test/jobs/transitions.test.ts builds them. */
 

@@ -7,8 +7,7 @@ import {
   tellClicker,
 } from "../../../../src/slack/listeners/actions/job-action.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../../../src/slack/views/index.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -24,7 +23,8 @@ import {
   LAN,
   type ListenerKit,
   ourJob,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { naming, queued } from "../../views/fixtures.ts";
 
 let kit: ListenerKit;

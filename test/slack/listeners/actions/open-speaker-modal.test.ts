@@ -8,7 +8,7 @@ import {
   buildPermissionRefusal,
   buildSpeakerModal,
 } from "../../../../src/slack/views/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -21,7 +21,7 @@ import {
   LAN,
   type ListenerKit,
   ourJob,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import { done, naming, quotes, writing } from "../../views/fixtures.ts";
 import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 

@@ -18,7 +18,7 @@ import {
   LAN,
   type ListenerKit,
   ourJob,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import { done, failed, naming, queued, writing } from "../../views/fixtures.ts";
 
 let kit: ListenerKit;

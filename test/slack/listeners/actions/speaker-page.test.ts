@@ -10,8 +10,8 @@ import {
 } from "../../../../src/slack/ids.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
 import { speakerPages } from "../../../../src/slack/views/index.ts";
-import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   actionHandlers,
@@ -22,8 +22,12 @@ import {
   type ListenerKit,
   ourJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
-import { type StateValues, stateValues, textInput } from "../../../helpers/view-state.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import {
+  type StateValues,
+  stateValues,
+  textInput,
+} from "../../../../support/helpers/view-state.ts";
 import { naming } from "../../views/fixtures.ts";
 import { OPENED, withModalMethods } from "../modal-kit.ts";
 

@@ -11,8 +11,7 @@ import {
   buildSettingsModal,
   buildUnknownCommand,
 } from "../../../../src/slack/views/index.ts";
-import { loadForm, loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,
   ALICE,
@@ -28,7 +27,8 @@ import {
   OTHER_CHANNEL,
   startJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadForm, loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appHomeOpened } from "../../../../src/slack/listeners/events/app-home-opened.ts";
 import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../../../src/slack/views/index.ts";
-import { eventCallback } from "../../../fakes/slack/slack-payloads.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -15,7 +14,8 @@ import {
   OTHER_CHANNEL,
   startJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { workspaceLeft } from "../../../../src/slack/listeners/events/app-uninstalled.ts";
-import { sharedChannelEventCallback } from "../../../fakes/slack/slack-payloads.ts";
+import { sharedChannelEventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   buildEventArgs,
   buildListenerDeps,
@@ -9,7 +9,7 @@ import {
   type ListenerKit,
   startJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

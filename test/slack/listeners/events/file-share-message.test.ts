@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileShareMessage } from "../../../../src/slack/listeners/events/file-share-message.ts";
 import { buildFileNotices } from "../../../../src/slack/views/index.ts";
-import { eventCallback } from "../../../fakes/slack/slack-payloads.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
+import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
   buildEventArgs,
@@ -11,7 +10,8 @@ import {
   fixtureIds,
   type ListenerKit,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileShared } from "../../../../src/slack/listeners/events/file-shared.ts";
 import { buildFileNotices } from "../../../../src/slack/views/index.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOT,
@@ -13,7 +12,8 @@ import {
   type ListenerKit,
   OTHER_CHANNEL,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

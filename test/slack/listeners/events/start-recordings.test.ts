@@ -5,7 +5,6 @@ import {
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
 import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/index.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import {
   ALICE,
   BOT,
@@ -15,7 +14,8 @@ import {
   LAN,
   type ListenerKit,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 
 let kit: ListenerKit;
 beforeEach(async () => {

@@ -9,8 +9,7 @@ import type { KeptUpload } from "../../../../src/slack/listeners/pending-starts.
 import { replayPendingStart } from "../../../../src/slack/listeners/replay-pending.ts";
 import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildStoreNotice } from "../../../../src/slack/views/index.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { StoreFault } from "../../../helpers/failing-store.ts";
+import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
   ALICE,
   buildEventArgs,
@@ -20,7 +19,8 @@ import {
   type ListenerKit,
   startJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 
 /**
  * The upload listener while the store fails: Bolt acked the event already and Slack will

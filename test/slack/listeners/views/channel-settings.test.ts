@@ -10,8 +10,8 @@ import {
   permissionSentence,
   sentenceReply,
 } from "../../../../src/slack/views/index.ts";
-import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   buildListenerDeps,
@@ -26,7 +26,7 @@ import {
   type ListenerKit,
   OTHER_CHANNEL,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import {
   checkboxes,
   fileInput,
@@ -35,7 +35,7 @@ import {
   stateValues,
   staticSelect,
   textInput,
-} from "../../../helpers/view-state.ts";
+} from "../../../../support/helpers/view-state.ts";
 import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;

@@ -3,9 +3,8 @@ import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
 import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
 import { buildRefusal, sentenceReply } from "../../../../src/slack/views/index.ts";
-import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { platformError } from "../../../helpers/fake-web-client.ts";
+import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
+import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
@@ -21,7 +20,7 @@ import {
   type ListenerKit,
   OTHER_CHANNEL,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import {
   conversationsSelect,
   fileInput,
@@ -30,7 +29,8 @@ import {
   stateValues,
   staticSelect,
   textInput,
-} from "../../../helpers/view-state.ts";
+} from "../../../../support/helpers/view-state.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;

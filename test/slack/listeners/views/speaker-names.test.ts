@@ -11,7 +11,7 @@ import {
   sentenceReply,
   speakerPages,
 } from "../../../../src/slack/views/index.ts";
-import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
+import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
   BOB,
@@ -26,7 +26,7 @@ import {
   type ListenerKit,
   ourJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import {
   fileInput,
   type StateValues,
@@ -34,7 +34,7 @@ import {
   staticSelect,
   textInput,
   usersSelect,
-} from "../../../helpers/view-state.ts";
+} from "../../../../support/helpers/view-state.ts";
 import { done, naming } from "../../views/fixtures.ts";
 import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 

@@ -5,9 +5,8 @@ import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-not
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
 import { sayingStoreDown } from "../../../../src/slack/listeners/views/store-guard.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
-import { viewSubmissionPayload } from "../../../fakes/slack/slack-payloads.ts";
-import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { StoreFault } from "../../../helpers/failing-store.ts";
+import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
+import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
   ALICE,
   buildListenerDeps,
@@ -19,14 +18,15 @@ import {
   type ListenerKit,
   ourJob,
   TEAM,
-} from "../../../helpers/listener-args.ts";
+} from "../../../../support/helpers/listener-args.ts";
 import {
   conversationsSelect,
   fileInput,
   stateValues,
   staticSelect,
   textInput,
-} from "../../../helpers/view-state.ts";
+} from "../../../../support/helpers/view-state.ts";
+import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
 import { naming } from "../../views/fixtures.ts";
 
 /**

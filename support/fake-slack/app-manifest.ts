@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+/** The manifest the stack installs unless told otherwise (HTTP mode). */
+export const HTTP_MANIFEST = new URL("../../manifests/manifest.http.json", import.meta.url);
+/** The Socket Mode manifest (same scopes and App Home, no request URLs). */
+export const SOCKET_MANIFEST = new URL("../../manifests/manifest.socket.json", import.meta.url);
+
+/**
+ * What the fake reads of an app manifest (https://docs.slack.dev/reference/app-manifest):
+ * the bot scopes the install grants (`oauth_config.scopes.bot`) and the App Home's Messages
+ * tab settings (`features.app_home`). Everything else is the manifest test's business.
+ */
+const manifestSchema = z.object({
+  features: z
+    .object({
+      app_home: z
+        .object({
+          messages_tab_enabled: z.boolean().optional(),
+          messages_tab_read_only_enabled: z.boolean().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  oauth_config: z
+    .object({ scopes: z.object({ bot: z.array(z.string()).optional() }).optional() })
+    .optional(),
+});
+
+/** The install as the fake enforces it. */
+export interface InstalledApp {
+  /** Scopes of the bot token, in the manifest's order. */
+  botScopes: readonly string[];
+  /**
+   * Whether a person can write to the app in its DM (the App Home's Messages tab): not when
+   * the tab is off (`messages_tab_enabled: false`) or read-only
+   * (`messages_tab_read_only_enabled: true`), https://docs.slack.dev/surfaces/app-home
+   * ("Messages tab").
+   */
+  peopleCanMessage: boolean;
+}
+
+/** A manifest: its path (or URL), or its parsed JSON. */
+export type ManifestSource = string | URL | Record<string, unknown>;
+
+/** Reads the install a manifest describes; a manifest that is not JSON fails loudly. */
+export function installedApp(source: ManifestSource): InstalledApp {
+  const json =
+    typeof source === "string" || source instanceof URL
+      ? (JSON.parse(readFileSync(source, "utf8")) as unknown)
+      : source;
+  const manifest = manifestSchema.parse(json);
+  const home = manifest.features?.app_home;
+  // The fake enforces what the manifest states; a key left out restricts nothing here.
+  const tabOn = home?.messages_tab_enabled ?? true;
+  const readOnly = home?.messages_tab_read_only_enabled ?? false;
+  return {
+    botScopes: manifest.oauth_config?.scopes?.bot ?? [],
+    peopleCanMessage: tabOn && !readOnly,
+  };
+}
