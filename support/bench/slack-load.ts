@@ -7,7 +7,7 @@ import {
   type Stack,
   startStack,
   TEST_RATE_SCALE,
-} from "../../test/e2e/stack.ts";
+} from "../e2e/stack.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,

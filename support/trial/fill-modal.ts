@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { speakerBlock } from "../../src/slack/ids.ts";
-import type { SlackDelivery } from "../../test/e2e/slack-delivery.ts";
+import type { SlackDelivery } from "../e2e/slack-delivery.ts";
 import { viewSubmissionPayload } from "../fake-slack/slack-payloads.ts";
 import {
   checkboxes,

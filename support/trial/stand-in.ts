@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { httpDelivery, type SlackDelivery, socketDelivery } from "../../test/e2e/slack-delivery.ts";
+import { httpDelivery, type SlackDelivery, socketDelivery } from "../e2e/slack-delivery.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
 import { HTTP_MANIFEST, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
 import { createFakeSlack, type FakeSlack } from "../fake-slack/create-fake-slack.ts";

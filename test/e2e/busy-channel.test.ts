@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { audioFormatOf } from "../../src/recordings/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  type Stack,
+  shareRecording,
+  startStack,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import type { FakeMessage, SlackFileObject } from "../../support/fake-slack/fake-slack-types.ts";
 import {
   blockActionPayload,
@@ -13,17 +24,6 @@ import {
   sendViewSubmission,
 } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import {
-  ALICE,
-  buttonValue,
-  CHANNEL,
-  eventually,
-  SIGNING_SECRET,
-  type Stack,
-  shareRecording,
-  startStack,
-  statusMessage,
-} from "./stack.ts";
 
 /**
  * A good citizen in a busy channel: the bot never reacts to itself, says nothing about

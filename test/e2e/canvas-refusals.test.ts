@@ -11,7 +11,7 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
 
 /*
  * Issue 22: a canvas Slack refuses, for a reason no one listed, never fails a delivered

@@ -13,7 +13,7 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
 
 /*
  * Issue 16, the note as a canvas: made once, readable by the channel, linked from the

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import {
+  ALICE,
+  BOB,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  noteParts,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
+import {
   appHomeOpenedEvent,
   blockActionPayload,
   viewSubmissionPayload,
@@ -12,18 +24,6 @@ import {
   sendViewSubmission,
 } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import {
-  ALICE,
-  BOB,
-  buttonValue,
-  CHANNEL,
-  eventually,
-  noteParts,
-  SIGNING_SECRET,
-  type Stack,
-  startStack,
-  statusMessage,
-} from "./stack.ts";
 
 let stack: Stack;
 beforeAll(async () => {

@@ -3,7 +3,13 @@ import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
+import {
+  eventually,
+  type Stack,
+  shareRecording,
+  startStack,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/audio");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));

@@ -3,17 +3,7 @@ import { dirname, join, relative } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
-import { sendEnvelope, sendEvent } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { redisEntries } from "../../support/helpers/redis-entries.ts";
-import {
-  HAS_REDIS_SERVER,
-  type PrivateRedis,
-  startPrivateRedis,
-} from "../../support/helpers/redis-server.ts";
-import { occurrencesInStoreFiles } from "../../support/helpers/store-file-text.ts";
-import { startProcesses } from "./processes.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
 import {
   ALICE,
   buttonOn,
@@ -25,14 +15,24 @@ import {
   type Stack,
   shareRecording,
   startStack,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
 import {
   HOST,
   nameSpeakers,
   publishedUninstall,
   secretsOf,
   shareInHostChannel,
-} from "./uninstall-kit.ts";
+} from "../../support/e2e/uninstall-kit.ts";
+import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEnvelope, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { redisEntries } from "../../support/helpers/redis-entries.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
+import { occurrencesInStoreFiles } from "../../support/helpers/store-file-text.ts";
 
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import {
+  ALICE,
+  BOB,
+  buttonOn,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  type Stack,
+  shareRecording,
+  startStack,
+} from "../../support/e2e/stack.ts";
 import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
 import {
   blockActionPayload,
@@ -13,17 +24,6 @@ import {
   sendViewSubmission,
 } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import {
-  ALICE,
-  BOB,
-  buttonOn,
-  CHANNEL,
-  eventually,
-  SIGNING_SECRET,
-  type Stack,
-  shareRecording,
-  startStack,
-} from "./stack.ts";
 
 /**
  * Slack's deadlines, with Slack slow: every `users.info`, `conversations.*` and `files.info`

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
-import {
-  blockActionPayload,
-  fileShareMessageEvent,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   buttonValue,
@@ -15,7 +9,13 @@ import {
   type Stack,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
 /*
  * Issue 22: every Slack surface works — here, the bot's direct messages. The manifests

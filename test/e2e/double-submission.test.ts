@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../src/slack/ids.ts";
-import { permalink } from "../../support/fake-slack/message-helpers.ts";
-import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import { newTriggerId, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import {
   ALICE,
   BOB,
@@ -13,7 +9,11 @@ import {
   type Stack,
   shareRecording,
   startStack,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { permalink } from "../../support/fake-slack/message-helpers.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { newTriggerId, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
 /**
  * The same `/meeting-notes` request more than once, over HTTP against the running app: Slack

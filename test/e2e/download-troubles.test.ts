@@ -8,7 +8,7 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
 
 /*
  * Issue 24: a download from Slack that ends early, or never comes, says so in the thread

@@ -2,6 +2,8 @@ import { copyFile, mkdir, readFile, stat, truncate, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
+import { ALICE, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
 import { sendEvent } from "../../support/fake-slack/slack-request.ts";
 import {
@@ -18,8 +20,6 @@ import {
   trackerModule,
 } from "../../support/helpers/hostile-media.ts";
 import { FFMPEG_AVAILABLE, movie } from "../../support/helpers/media-files.ts";
-import { startProcesses } from "./processes.ts";
-import { ALICE, eventually, SIGNING_SECRET } from "./stack.ts";
 
 /*
  * The real bot (its own process, HTTP mode, FFmpeg through wrappers that measure every run)

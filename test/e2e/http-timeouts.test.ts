@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Stack, startStack } from "../../support/e2e/stack.ts";
 import { rawRequest } from "../../support/helpers/raw-http.ts";
-import { type Stack, startStack } from "./stack.ts";
 
 /** Short limits through createApp's deps, so the real app shows its cuts in well under 1 s. */
 const timeouts = { headersMs: 300, requestMs: 600, checkEveryMs: 50 };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
   BOB,
@@ -13,7 +12,8 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 
 /*
  * Issue 22: with "people named" on, a long note that names the picked person on every line

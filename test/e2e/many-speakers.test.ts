@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, MODAL_BLOCKS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
-import {
-  blockActionPayload,
-  viewSubmissionPayload,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { newTriggerId, nowTs } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   buttonOn,
@@ -14,7 +8,13 @@ import {
   type Stack,
   shareRecording,
   startStack,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { newTriggerId, nowTs } from "../../support/fake-slack/slack-request.ts";
 
 /**
  * A meeting of 30 speakers, named in full through the real app: the speaker modal (at most

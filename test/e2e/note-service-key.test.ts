@@ -1,10 +1,17 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
 import { sendEvent } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { startProcesses } from "./processes.ts";
-import { ALICE, buttonValue, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "./stack.ts";
 
 /*
  * Issue 24: a Note Service key the service refuses, found at its first use. The real

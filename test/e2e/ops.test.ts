@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
-  blockActionPayload,
-  fileShareMessageEvent,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
-import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
-import {
   ALICE,
   buttonValue,
   CHANNEL,
@@ -17,7 +9,15 @@ import {
   type Stack,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
 
 /**
  * Prometheus text exposition: comments, or `name{labels} value`. Returns samples by name.

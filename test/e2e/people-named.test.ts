@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -16,7 +14,9 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 
 /*
  * Issue 16, "the people named": with the channel's setting on, a speaker named by picking

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
-  blockActionPayload,
-  viewSubmissionPayload,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendCommand, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import {
   ALICE,
   BOB,
   buttonOn,
@@ -19,7 +13,13 @@ import {
   type Stack,
   shareRecording,
   startStack,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import {
+  blockActionPayload,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendCommand, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
 /**
  * Who may do what, through the real app: Alice starts jobs; Bob is a member; Ada is a

@@ -4,14 +4,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import {
-  FFMPEG_AVAILABLE,
-  ffmpeg,
-  probe,
-  processesMentioning,
-} from "../../support/helpers/media-files.ts";
-import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import {
   buttonOn,
   clickButton,
@@ -20,7 +12,15 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import {
+  FFMPEG_AVAILABLE,
+  ffmpeg,
+  probe,
+  processesMentioning,
+} from "../../support/helpers/media-files.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 /*
  * Recordings the Note Service would refuse as they are, made by FFmpeg here and prepared by

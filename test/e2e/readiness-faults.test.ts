@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  eventually,
+  type Stack,
+  shareRecording,
+  startStack,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import { HAS_PRLIMIT, refuseFileWrites } from "../../support/helpers/file-size-limit.ts";
-import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
 
 /** One `/readyz` probe: its status, body, and how long it took to answer. */
 async function readyz(stack: Stack) {

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
+import {
+  ALICE,
+  buttonValue,
+  CHANNEL,
+  eventually,
+  noteParts,
+  SIGNING_SECRET,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,
@@ -12,16 +22,6 @@ import {
   startPrivateRedis,
 } from "../../support/helpers/redis-server.ts";
 import type { AppProcess } from "../../support/helpers/spawn-app.ts";
-import { startProcesses } from "./processes.ts";
-import {
-  ALICE,
-  buttonValue,
-  CHANNEL,
-  eventually,
-  noteParts,
-  SIGNING_SECRET,
-  statusMessage,
-} from "./stack.ts";
 
 const JOBS = 50;
 

@@ -3,8 +3,6 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   buttonValue,
@@ -16,7 +14,9 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
 
 const MIB = 1024 * 1024;
 const REFUSED =

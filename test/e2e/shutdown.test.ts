@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import {
-  blockActionPayload,
-  fileShareMessageEvent,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { startProcesses } from "./processes.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
 import {
   ALICE,
   buttonValue,
@@ -15,7 +9,13 @@ import {
   noteParts,
   SIGNING_SECRET,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import {
+  blockActionPayload,
+  fileShareMessageEvent,
+} from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
 let world: Awaited<ReturnType<typeof startProcesses>>;
 beforeAll(async () => {

@@ -2,7 +2,6 @@ import { open } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenFile } from "../../src/slack/gateway/download-slack-file.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
 import {
   buttonOn,
   buttonValue,
@@ -13,7 +12,8 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
 
 /*
  * Issue 23, Slack's side failing: a call Slack carried out whose answer was lost, Slack's

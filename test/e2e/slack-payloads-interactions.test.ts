@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import {
-  newTriggerId,
-  sendSigned,
-  sendViewSubmission,
-} from "../../support/fake-slack/slack-request.ts";
-import { FIXTURE_NAMES, recordingBytes } from "../fixtures/slack-payloads/index.ts";
-import { EVENT_FIXTURES, INTERACTION_FIXTURES, PayloadKit } from "./payload-kit.ts";
+import { EVENT_FIXTURES, INTERACTION_FIXTURES, PayloadKit } from "../../support/e2e/payload-kit.ts";
 import {
   ALICE,
   buttonValue,
@@ -17,7 +11,13 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import {
+  newTriggerId,
+  sendSigned,
+  sendViewSubmission,
+} from "../../support/fake-slack/slack-request.ts";
+import { FIXTURE_NAMES, recordingBytes } from "../fixtures/slack-payloads/index.ts";
 
 /**
  * Slack's published requests that are not file events — the URL check, the certificate

@@ -1,10 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../fixtures/slack-payloads/index.ts";
-import { DM, EVENT_FIXTURES, PayloadKit } from "./payload-kit.ts";
+import { DM, EVENT_FIXTURES, PayloadKit } from "../../support/e2e/payload-kit.ts";
 import {
   ALICE,
   buttonValue,
@@ -14,7 +11,10 @@ import {
   type Stack,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../fixtures/slack-payloads/index.ts";
 
 /**
  * Every payload in test/fixtures/slack-payloads — Slack's own, from its docs and the

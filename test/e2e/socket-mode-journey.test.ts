@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import type { FakeSocketMode } from "../../support/fake-slack/socket-mode-server.ts";
 import {
   ALICE,
   BOB,
@@ -17,7 +15,9 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import type { FakeSocketMode } from "../../support/fake-slack/socket-mode-server.ts";
 
 /**
  * The journeys of the HTTP end-to-end tests, over Socket Mode: the real app connects to the

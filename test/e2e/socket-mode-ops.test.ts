@@ -1,7 +1,13 @@
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  eventually,
+  type Stack,
+  shareRecording,
+  startStack,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import type { FakeSocketMode } from "../../support/fake-slack/socket-mode-server.ts";
-import { eventually, type Stack, shareRecording, startStack, statusMessage } from "./stack.ts";
 
 /** One sample of a Prometheus text exposition, by name (no labels). */
 async function metric(stack: Stack, name: string): Promise<number | undefined> {

@@ -1,11 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
-import { sendEvent } from "../../support/fake-slack/slack-request.ts";
-import {
-  HAS_REDIS_SERVER,
-  type PrivateRedis,
-  startPrivateRedis,
-} from "../../support/helpers/redis-server.ts";
 import {
   ALICE,
   eventually,
@@ -14,7 +7,14 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import {
+  HAS_REDIS_SERVER,
+  type PrivateRedis,
+  startPrivateRedis,
+} from "../../support/helpers/redis-server.ts";
 
 const LOST = "This recording's notes were lost when the bot's storage was reset; upload it again.";
 

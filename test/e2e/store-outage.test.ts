@@ -2,8 +2,6 @@ import { readFile, stat } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { en } from "../../src/slack/messages/en.ts";
-import { sendEvent } from "../../support/fake-slack/slack-request.ts";
-import { StoreFault } from "../../support/helpers/failing-store.ts";
 import {
   ALICE,
   buttonOn,
@@ -15,7 +13,9 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import { sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { StoreFault } from "../../support/helpers/failing-store.ts";
 
 /**
  * The store failing after Slack's ack (Redis down, SQLite unable to write): the real app

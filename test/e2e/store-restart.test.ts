@@ -3,6 +3,10 @@ import { rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_KEY_PREFIX } from "../../src/store/index.ts";
+import { dropRedisKeys } from "../../support/crash/harness.ts";
+import { startProcesses } from "../../support/e2e/processes.ts";
+import { socketDelivery } from "../../support/e2e/slack-delivery.ts";
+import { ALICE, CHANNEL, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";
 import { sendEvent } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
@@ -10,10 +14,6 @@ import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import type { AppProcess } from "../../support/helpers/spawn-app.ts";
 import { spawnApp } from "../../support/helpers/spawn-app.ts";
 import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
-import { dropRedisKeys } from "../jobs/crash/harness.ts";
-import { startProcesses } from "./processes.ts";
-import { socketDelivery } from "./slack-delivery.ts";
-import { ALICE, CHANNEL, eventually, SIGNING_SECRET } from "./stack.ts";
 
 /**
  * An upload acked while the store was down, then the process killed (kill -9) before the

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import { t } from "../../src/slack/messages/index.ts";
+import {
+  BOB,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+} from "../../support/e2e/stack.ts";
 import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { BOB, CHANNEL, eventually, SIGNING_SECRET, type Stack, startStack } from "./stack.ts";
 
 /**
  * DOCX templates given in a channel's settings, through the real app: kept once per

@@ -1,18 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
-  fileShareMessageEvent,
-  viewSubmissionPayload,
-} from "../../support/fake-slack/slack-payloads.ts";
-import {
-  redeliverEvent,
-  sendEvent,
-  sendViewSubmission,
-} from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { liveMentions } from "../../support/helpers/reader-view.ts";
-import { inlineValue, withValuesInline } from "../../support/helpers/stored-values.ts";
-import {
   ALICE,
   BOB,
   buttonOn,
@@ -28,7 +16,19 @@ import {
   type Stack,
   startStack,
   statusMessage,
-} from "./stack.ts";
+} from "../../support/e2e/stack.ts";
+import {
+  fileShareMessageEvent,
+  viewSubmissionPayload,
+} from "../../support/fake-slack/slack-payloads.ts";
+import {
+  redeliverEvent,
+  sendEvent,
+  sendViewSubmission,
+} from "../../support/fake-slack/slack-request.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { liveMentions } from "../../support/helpers/reader-view.ts";
+import { inlineValue, withValuesInline } from "../../support/helpers/stored-values.ts";
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProcesses } from "../../support/e2e/processes.ts";
+import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { sendCommand, signSlackRequest } from "../../support/fake-slack/slack-request.ts";
 import { type RawAnswer, rawRequest } from "../../support/helpers/raw-http.ts";
 import type { AppProcess } from "../../support/helpers/spawn-app.ts";
-import { startProcesses } from "../e2e/processes.ts";
-import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../e2e/stack.ts";
 
 /**
  * The real app (`node src/main.ts`, HTTP mode) in a child process, and what an attacker on

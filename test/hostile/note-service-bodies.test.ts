@@ -17,8 +17,8 @@ import { audioResultSchema, dialogSchema, noteResultSchema } from "../../src/not
 import { eventually } from "../../support/helpers/eventually.ts";
 import { BASE_PATH, mockedClient } from "../../support/helpers/note-taker-mock.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
-import { junkJson, nastyText } from "./support/arbitraries.ts";
-import { watchProcess } from "./support/process-watch.ts";
+import { junkJson, nastyText } from "../../support/hostile/arbitraries.ts";
+import { watchProcess } from "../../support/hostile/process-watch.ts";
 
 /**
  * Arbitrary answers of the Note Service, at the client's boundary: poll and submit

@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction } from "../../support/fake-slack/slack-request.ts";
 import {
   ALICE,
   BOB,
@@ -11,8 +9,10 @@ import {
   eventually,
   SIGNING_SECRET,
   statusMessage,
-} from "../e2e/stack.ts";
-import { nastyText, notAJobId, notAString } from "./support/arbitraries.ts";
+} from "../../support/e2e/stack.ts";
+import { blockActionPayload } from "../../support/fake-slack/slack-payloads.ts";
+import { sendAction } from "../../support/fake-slack/slack-request.ts";
+import { nastyText, notAJobId, notAString } from "../../support/hostile/arbitraries.ts";
 import {
   activeJobCount,
   createdJobFiles,
@@ -27,7 +27,7 @@ import {
   timed,
   uploadRecording,
   within,
-} from "./support/hostile-stack.ts";
+} from "../../support/hostile/hostile-stack.ts";
 
 /**
  * Hostile button clicks against the real app: every action id of ours with values that are

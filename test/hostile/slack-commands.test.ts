@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { newTriggerId } from "../../support/fake-slack/slack-payloads.ts";
 import { sendCommand, sendSigned } from "../../support/fake-slack/slack-request.ts";
-import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../e2e/stack.ts";
-import { controlChar, hugeText, nastyText } from "./support/arbitraries.ts";
+import { controlChar, hugeText, nastyText } from "../../support/hostile/arbitraries.ts";
 import {
   createdJobFiles,
   expectAnswered,
@@ -14,7 +14,7 @@ import {
   timed,
   uploadRecording,
   within,
-} from "./support/hostile-stack.ts";
+} from "../../support/hostile/hostile-stack.ts";
 
 /**
  * Hostile `/meeting-notes` invocations against the real app: subcommands with junk, very

@@ -4,9 +4,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/recordings/index.ts";
 import { classifyFile, type SlackFile } from "../../src/slack/recording-file.ts";
+import {
+  ALICE,
+  BOB,
+  CHANNEL,
+  eventually,
+  SIGNING_SECRET,
+  statusMessage,
+} from "../../support/e2e/stack.ts";
 import { sendEvent } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET, statusMessage } from "../e2e/stack.ts";
 import {
   controlChar,
   extraFields,
@@ -15,7 +22,7 @@ import {
   nastyText,
   notAString,
   uniqueId,
-} from "./support/arbitraries.ts";
+} from "../../support/hostile/arbitraries.ts";
 import {
   activeJobCount,
   botReplies,
@@ -27,7 +34,7 @@ import {
   startHostileStack,
   timed,
   within,
-} from "./support/hostile-stack.ts";
+} from "../../support/hostile/hostile-stack.ts";
 
 /**
  * Hostile Events API deliveries against the real app: `message` events with junk files,

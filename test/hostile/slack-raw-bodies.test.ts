@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, VIEWS } from "../../src/slack/ids.ts";
+import { ALICE, CHANNEL, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import {
   blockActionPayload,
   viewSubmissionPayload,
@@ -11,8 +12,7 @@ import {
   sendSigned,
   signSlackRequest,
 } from "../../support/fake-slack/slack-request.ts";
-import { ALICE, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
-import { junkJson, nastyText } from "./support/arbitraries.ts";
+import { junkJson, nastyText } from "../../support/hostile/arbitraries.ts";
 import {
   ANSWER_WITHIN_MS,
   createdJobFiles,
@@ -21,7 +21,7 @@ import {
   type HostileStack,
   startHostileStack,
   timed,
-} from "./support/hostile-stack.ts";
+} from "../../support/hostile/hostile-stack.ts";
 
 /**
  * Raw bodies against the real app's `/slack/events`: bad JSON, truncated envelopes, random

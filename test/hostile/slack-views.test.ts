@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { ALICE, BOB, CHANNEL, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
-import { ALICE, BOB, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
-import { hugeText, junkJson, nastyText, notAString } from "./support/arbitraries.ts";
+import { hugeText, junkJson, nastyText, notAString } from "../../support/hostile/arbitraries.ts";
 import {
   activeJobCount,
   createdJobFiles,
@@ -19,7 +19,7 @@ import {
   startHostileStack,
   timed,
   within,
-} from "./support/hostile-stack.ts";
+} from "../../support/hostile/hostile-stack.ts";
 
 /**
  * Hostile modal submissions against the real app: every callback id with forged

@@ -2,8 +2,8 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Admission, type AdmissionLimits, type Job, type Place } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { dropRedisKeys, runPrefix } from "../../support/crash/harness.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
-import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const logger = pino({ level: "silent" });
 const PREFIX = runPrefix();

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AudioResult, Task } from "../../src/notetaker/index.ts";
 import { createPollSchedule } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { dropRedisKeys, runPrefix } from "../../support/crash/harness.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
@@ -16,7 +17,6 @@ import { eventually } from "../../support/helpers/eventually.ts";
 import { origin, source, testJobs } from "../../support/helpers/jobs-kit.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
-import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const RUN_PREFIX = runPrefix();
 const TEN_MINUTES = 10 * 60_000;

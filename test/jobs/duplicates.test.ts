@@ -15,10 +15,10 @@ import {
   type StartResult,
 } from "../../src/jobs/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
+import { dropRedisKeys, runPrefix } from "../../support/crash/harness.ts";
 import { origin, source } from "../../support/helpers/jobs-kit.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
-import { dropRedisKeys, runPrefix } from "./crash/harness.ts";
 
 const RUN_PREFIX = runPrefix();
 const logger = pino({ level: "silent" });

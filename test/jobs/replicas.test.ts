@@ -10,13 +10,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Job, NoteTakerPort, SlackPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
-import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
-import { eventually } from "../../support/helpers/eventually.ts";
-import { origin, source, testJobs } from "../../support/helpers/jobs-kit.ts";
-import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
-import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import {
   deliveredOf,
   dropRedisKeys,
@@ -27,7 +20,14 @@ import {
   spawnWorker,
   type WorkerEnv,
   type WorkerProcess,
-} from "./crash/harness.ts";
+} from "../../support/crash/harness.ts";
+import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
+import { origin, source, testJobs } from "../../support/helpers/jobs-kit.ts";
+import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
+import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const RUN_PREFIX = runPrefix();
 

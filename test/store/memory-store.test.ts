@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { describeForgetContract } from "./forget-contract.ts";
-import { describeStoreContract } from "./store-contract.ts";
+import { describeForgetContract } from "../../support/store/forget-contract.ts";
+import { describeStoreContract } from "../../support/store/store-contract.ts";
 
 describeStoreContract("memory", { open: () => openStore("memory://") });
 describeForgetContract("memory", () => openStore("memory://"));

@@ -5,9 +5,9 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
-import { runStoreChild } from "./child-exit.ts";
-import { describeForgetContract } from "./forget-contract.ts";
-import { describeStoreContract } from "./store-contract.ts";
+import { runStoreChild } from "../../support/store/child-exit.ts";
+import { describeForgetContract } from "../../support/store/forget-contract.ts";
+import { describeStoreContract } from "../../support/store/store-contract.ts";
 
 /** Nothing listens here: a Redis that is down. */
 const CLOSED_PORT_URL = "redis://127.0.0.1:6390";

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
-import { runStoreChild } from "./child-exit.ts";
-import { describeForgetContract } from "./forget-contract.ts";
-import { describeStoreContract } from "./store-contract.ts";
+import { runStoreChild } from "../../support/store/child-exit.ts";
+import { describeForgetContract } from "../../support/store/forget-contract.ts";
+import { describeStoreContract } from "../../support/store/store-contract.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let count = 0;

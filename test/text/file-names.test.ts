@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { audioFormatOf } from "../../src/recordings/index.ts";
 import { safeFileName } from "../../src/text/index.ts";
-import { NASTY_SNIPPETS, nastyText } from "../hostile/support/arbitraries.ts";
+import { NASTY_SNIPPETS, nastyText } from "../../support/hostile/arbitraries.ts";
 
 /** What every safe name must be, whatever came in. */
 function expectSafe(name: string) {

@@ -18,14 +18,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
-import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
-import { applyKnobsPatch, type KnobsPatch } from "../../../support/emulator/knobs.ts";
-import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
-import { RecordingGateway } from "../../../support/fakes/recording-gateway.ts";
-import { eventually } from "../../../support/helpers/eventually.ts";
-import { HAS_REDIS, redisUrl } from "../../../support/helpers/redis-url.ts";
-import { inlineValue } from "../../../support/helpers/stored-values.ts";
-import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 import {
   deliveredOf,
   dropRedisKeys,
@@ -35,7 +27,15 @@ import {
   spawnWorker,
   type WorkerEnv,
   type WorkerProcess,
-} from "./harness.ts";
+} from "../../../support/crash/harness.ts";
+import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
+import { applyKnobsPatch, type KnobsPatch } from "../../../support/emulator/knobs.ts";
+import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
+import { RecordingGateway } from "../../../support/fakes/recording-gateway.ts";
+import { eventually } from "../../../support/helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../../support/helpers/redis-url.ts";
+import { inlineValue } from "../../../support/helpers/stored-values.ts";
+import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 
 const RUN_PREFIX = runPrefix();
 

@@ -9,11 +9,6 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
-import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
-import { eventually } from "../../../support/helpers/eventually.ts";
-import { HAS_REDIS, redisUrl } from "../../../support/helpers/redis-url.ts";
-import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 import {
   dropRedisKeys,
   randomId,
@@ -21,7 +16,12 @@ import {
   spawnWorker,
   type WorkerEnv,
   type WorkerProcess,
-} from "./harness.ts";
+} from "../../../support/crash/harness.ts";
+import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
+import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
+import { eventually } from "../../../support/helpers/eventually.ts";
+import { HAS_REDIS, redisUrl } from "../../../support/helpers/redis-url.ts";
+import { makeTempDir } from "../../../support/helpers/temp-files.ts";
 
 const RUN_PREFIX = runPrefix();
 /** The acceptance bound: from the restart to the interrupted step running again. */

@@ -7,7 +7,7 @@ import {
   linkTargetsOf,
   mentionsIn,
   visibleTexts,
-} from "./support/read-canvas.ts";
+} from "../../../support/helpers/read-canvas.ts";
 
 /*
  * The canvas holds only inert text and the mentions of the people picked, and shows every

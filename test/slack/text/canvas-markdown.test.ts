@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toCanvasMarkdown } from "../../../src/slack/text/canvas-markdown.ts";
-import { canvasViolations, mentionsIn, visibleTexts } from "./support/read-canvas.ts";
+import {
+  canvasViolations,
+  mentionsIn,
+  visibleTexts,
+} from "../../../support/helpers/read-canvas.ts";
 
 const BOB = { name: "Bob Tran", userId: "U0BOB0001" };
 

@@ -6,7 +6,7 @@ import {
   stripControlChars,
 } from "../../../src/slack/text/index.ts";
 import { hiddenMention, liveMentions } from "../../../support/helpers/reader-view.ts";
-import { hugeText, nastyText } from "../../hostile/support/arbitraries.ts";
+import { hugeText, nastyText } from "../../../support/hostile/arbitraries.ts";
 
 /** Slack acts on `<!…>`, `<@…>`, `<#…>` and, with link_names, on bare broadcasts. */
 function expectInert(text: string) {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { showLinkTargets } from "../../../src/slack/text/index.ts";
-import { hugeText, nastyText } from "../../hostile/support/arbitraries.ts";
+import { hugeText, nastyText } from "../../../support/hostile/arbitraries.ts";
 
 describe("showLinkTargets", () => {
   it.each([

@@ -4,8 +4,8 @@ import type { Job } from "../../../src/jobs/index.ts";
 import { ACTIONS } from "../../../src/slack/ids.ts";
 import { LOCALES } from "../../../src/slack/messages/index.ts";
 import { buildAppHome, MAX_HOME_JOBS } from "../../../src/slack/views/index.ts";
+import { expectHomeLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 import { done, everyStage, failed, NOW, naming, T0, transcribing } from "./fixtures.ts";
-import { expectHomeLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 const permalink = "https://acme.slack.com/archives/C1/p1700000000000100";
 

@@ -12,8 +12,11 @@ import {
   buildUnknownCommand,
   MAX_STATUS_JOBS,
 } from "../../../src/slack/views/index.ts";
+import {
+  expectMessageLimits,
+  expectNoLiveMentions,
+} from "../../../support/helpers/slack-limits.ts";
 import { done, everyStage, NOW, queued, T0 } from "./fixtures.ts";
-import { expectMessageLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 describe("buildHelpMessage", () => {
   it.each(LOCALES)("lists every subcommand (%s)", (locale) => {

@@ -9,7 +9,7 @@ import {
   parseNewNotesMetadata,
   parseNewNotesSubmission,
 } from "../../../src/slack/views/index.ts";
-import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
+import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 const recent = [
   { fileId: "F0AAA", name: "weekly-sync.m4a" },

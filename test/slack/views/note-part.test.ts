@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { METADATA_EVENT_TYPE } from "../../../src/slack/ids.ts";
 import { splitMarkdown } from "../../../src/slack/text/index.ts";
 import { buildNotePart } from "../../../src/slack/views/index.ts";
-import { expectMessageLimits, expectNoLiveMentions } from "./slack-limits.ts";
+import {
+  expectMessageLimits,
+  expectNoLiveMentions,
+} from "../../../support/helpers/slack-limits.ts";
 
 const options = { index: 0, total: 1, jobId: "job-1", delivery: 1, locale: "en" } as const;
 

@@ -8,7 +8,7 @@ import {
   errorsReply,
   sentenceReply,
 } from "../../../src/slack/views/index.ts";
-import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
+import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 const identity = {
   callbackId: VIEWS.newNotes,

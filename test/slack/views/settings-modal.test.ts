@@ -7,7 +7,7 @@ import {
   CLEAR_TEMPLATE,
   parseSettingsSubmission,
 } from "../../../src/slack/views/index.ts";
-import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
+import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 function block(blocks: { type: string }[], id: string) {
   return blocks.filter((b): b is InputBlock => b.type === "input").find((b) => b.block_id === id);

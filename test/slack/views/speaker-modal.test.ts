@@ -17,8 +17,8 @@ import {
   speakerPages,
   speakersInModal,
 } from "../../../src/slack/views/index.ts";
+import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 import { done, manySpeakers, naming, quotes, writing } from "./fixtures.ts";
-import { expectModalLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 function inputs(blocks: { type: string }[]): InputBlock[] {
   return blocks.filter((b): b is InputBlock => b.type === "input");

@@ -9,6 +9,10 @@ import {
   buildStatusMetadata,
 } from "../../../src/slack/views/index.ts";
 import {
+  expectMessageLimits,
+  expectNoLiveMentions,
+} from "../../../support/helpers/slack-limits.ts";
+import {
   canceled,
   delivering,
   done,
@@ -21,7 +25,6 @@ import {
   transcribing,
   writing,
 } from "./fixtures.ts";
-import { expectMessageLimits, expectNoLiveMentions } from "./slack-limits.ts";
 
 const en = { locale: "en", now: NOW } as const;
 

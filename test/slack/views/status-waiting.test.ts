@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { type Job, WAIT_REASONS } from "../../../src/jobs/index.ts";
 import { LOCALES, t } from "../../../src/slack/messages/index.ts";
 import { buildStatusMessage } from "../../../src/slack/views/index.ts";
+import { expectMessageLimits } from "../../../support/helpers/slack-limits.ts";
 import { downloading, failed, NOW } from "./fixtures.ts";
-import { expectMessageLimits } from "./slack-limits.ts";
 
 const body = (job: Job, locale: (typeof LOCALES)[number] = "en") =>
   (buildStatusMessage(job, { locale, now: NOW }).blocks[0] as SectionBlock).text?.text ?? "";

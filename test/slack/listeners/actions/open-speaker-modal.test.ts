@@ -22,8 +22,13 @@ import {
   type ListenerKit,
   ourJob,
 } from "../../../../support/helpers/listener-args.ts";
+import {
+  OPENED,
+  shownViews,
+  textOf,
+  withModalMethods,
+} from "../../../../support/helpers/modal-kit.ts";
 import { done, naming, quotes, writing } from "../../views/fixtures.ts";
-import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

@@ -23,13 +23,13 @@ import {
   ourJob,
   TEAM,
 } from "../../../../support/helpers/listener-args.ts";
+import { OPENED, withModalMethods } from "../../../../support/helpers/modal-kit.ts";
 import {
   type StateValues,
   stateValues,
   textInput,
 } from "../../../../support/helpers/view-state.ts";
 import { naming } from "../../views/fixtures.ts";
-import { OPENED, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

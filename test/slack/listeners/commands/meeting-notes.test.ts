@@ -28,8 +28,13 @@ import {
   startJob,
   TEAM,
 } from "../../../../support/helpers/listener-args.ts";
+import {
+  OPENED,
+  shownViews,
+  textOf,
+  withModalMethods,
+} from "../../../../support/helpers/modal-kit.ts";
 import { loadForm, loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { OPENED, shownViews, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

@@ -28,6 +28,12 @@ import {
   TEAM,
 } from "../../../../support/helpers/listener-args.ts";
 import {
+  OPENED,
+  slowDown,
+  textOf,
+  withModalMethods,
+} from "../../../../support/helpers/modal-kit.ts";
+import {
   checkboxes,
   fileInput,
   radioButtons,
@@ -36,7 +42,6 @@ import {
   staticSelect,
   textInput,
 } from "../../../../support/helpers/view-state.ts";
-import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

@@ -22,6 +22,12 @@ import {
   TEAM,
 } from "../../../../support/helpers/listener-args.ts";
 import {
+  OPENED,
+  slowDown,
+  textOf,
+  withModalMethods,
+} from "../../../../support/helpers/modal-kit.ts";
+import {
   conversationsSelect,
   fileInput,
   multiUsersSelect,
@@ -31,7 +37,6 @@ import {
   textInput,
 } from "../../../../support/helpers/view-state.ts";
 import { loadObject } from "../../../fixtures/slack-payloads/index.ts";
-import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

@@ -28,6 +28,12 @@ import {
   TEAM,
 } from "../../../../support/helpers/listener-args.ts";
 import {
+  OPENED,
+  slowDown,
+  textOf,
+  withModalMethods,
+} from "../../../../support/helpers/modal-kit.ts";
+import {
   fileInput,
   type StateValues,
   stateValues,
@@ -36,7 +42,6 @@ import {
   usersSelect,
 } from "../../../../support/helpers/view-state.ts";
 import { done, naming } from "../../views/fixtures.ts";
-import { OPENED, slowDown, textOf, withModalMethods } from "../modal-kit.ts";
 
 let kit: ListenerKit;
 let views: ReturnType<typeof withModalMethods>;

@@ -1,15 +1,11 @@
 import { randomBytes } from "node:crypto";
-import {
-  type CommandInput,
-  commandFields,
-  eventCallback,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction, sendCommand, sendEvent } from "../../support/fake-slack/slack-request.ts";
+import { type CommandInput, commandFields, eventCallback } from "../fake-slack/slack-payloads.ts";
+import { sendAction, sendCommand, sendEvent } from "../fake-slack/slack-request.ts";
 import type {
   FakeDelivery,
   FakeSocketMode,
   SendOptions,
-} from "../../support/fake-slack/socket-mode-server.ts";
+} from "../fake-slack/socket-mode-server.ts";
 
 /** What the app did with something Slack delivered, whichever way it came. */
 export interface Delivered {

@@ -1,8 +1,5 @@
 import { expect } from "vitest";
-import { ACTIONS } from "../../../src/slack/ids.ts";
-import type { FakeEphemeral, FakeMessage } from "../../../support/fake-slack/fake-slack-types.ts";
-import { blockActionPayload } from "../../../support/fake-slack/slack-payloads.ts";
-import { type SlackAppResponse, sendAction } from "../../../support/fake-slack/slack-request.ts";
+import { ACTIONS } from "../../src/slack/ids.ts";
 import {
   ALICE,
   buttonValue,
@@ -13,7 +10,10 @@ import {
   shareRecording,
   startStack,
   statusMessage,
-} from "../../e2e/stack.ts";
+} from "../e2e/stack.ts";
+import type { FakeEphemeral, FakeMessage } from "../fake-slack/fake-slack-types.ts";
+import { blockActionPayload } from "../fake-slack/slack-payloads.ts";
+import { type SlackAppResponse, sendAction } from "../fake-slack/slack-request.ts";
 import { type ProcessWatch, watchProcess } from "./process-watch.ts";
 
 /**

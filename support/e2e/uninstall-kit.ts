@@ -6,9 +6,9 @@ import {
   fileShareMessageEvent,
   sharedChannelEventCallback,
   viewSubmissionPayload,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendEnvelope } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+} from "../fake-slack/slack-payloads.ts";
+import { sendEnvelope } from "../fake-slack/slack-request.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { ALICE, buttonOn, CHANNEL, eventually, SIGNING_SECRET, type Stack } from "./stack.ts";
 
 /** A Slack Connect partner hosting a channel the bot is in: its events carry its ids. */
@@ -67,7 +67,7 @@ export async function shareInHostChannel(stack: Stack, name: string): Promise<st
  * (test/fixtures/slack/app_uninstalled.json), for `teamId`, with a fresh event id.
  */
 export function publishedUninstall(teamId: string): Record<string, unknown> {
-  const url = new URL("../fixtures/slack/app_uninstalled.json", import.meta.url);
+  const url = new URL("../../test/fixtures/slack/app_uninstalled.json", import.meta.url);
   const published = JSON.parse(readFileSync(url, "utf8")).payload;
   const eventTime = Math.floor(Date.now() / 1000);
   return { ...published, team_id: teamId, event_id: newEventId(), event_time: eventTime };

@@ -1,8 +1,8 @@
 import type { ModalView } from "@slack/types";
 import type { ViewsOpenArguments, ViewsUpdateArguments } from "@slack/web-api";
 import { type Mock, vi } from "vitest";
-import { platformError } from "../../../support/helpers/fake-web-client.ts";
-import type { ListenerKit } from "../../../support/helpers/listener-args.ts";
+import { platformError } from "./fake-web-client.ts";
+import type { ListenerKit } from "./listener-args.ts";
 
 /** What `views.open` answers here: the view opened, with its id and hash. */
 export const OPENED = { id: "V0OPENED01", hash: "1700000000.opened01" };

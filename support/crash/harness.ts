@@ -4,10 +4,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@keyv/redis";
-import { type DeliveredState, type Job, jobSchema } from "../../../src/jobs/index.ts";
-import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
-import type { GatewayRecord } from "../../../support/fakes/recording-gateway.ts";
-import { childEnv } from "../../../support/helpers/child-env.ts";
+import { type DeliveredState, type Job, jobSchema } from "../../src/jobs/index.ts";
+import type { SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import type { GatewayRecord } from "../fakes/recording-gateway.ts";
+import { childEnv } from "../helpers/child-env.ts";
 
 const WORKER = fileURLToPath(new URL("./worker.ts", import.meta.url));
 

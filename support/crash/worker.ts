@@ -21,16 +21,16 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JobOptions, SlackPort } from "../../../src/jobs/index.ts";
+import type { JobOptions, SlackPort } from "../../src/jobs/index.ts";
 import {
   fastRetryPolicy,
   NoteTakerClient,
   type SpeakerMapEntry,
-} from "../../../src/notetaker/index.ts";
-import { openStore } from "../../../src/store/index.ts";
-import { type GatewayRecord, RecordingGateway } from "../../../support/fakes/recording-gateway.ts";
-import { origin, source, testJobs } from "../../../support/helpers/jobs-kit.ts";
-import { withValuesInline } from "../../../support/helpers/stored-values.ts";
+} from "../../src/notetaker/index.ts";
+import { openStore } from "../../src/store/index.ts";
+import { type GatewayRecord, RecordingGateway } from "../fakes/recording-gateway.ts";
+import { origin, source, testJobs } from "../helpers/jobs-kit.ts";
+import { withValuesInline } from "../helpers/stored-values.ts";
 import { findInJournal } from "./harness.ts";
 
 const env = process.env;

@@ -8,27 +8,20 @@ import { loadConfig } from "../../src/config.ts";
 import type { Job } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { createEmulator } from "../../support/emulator/create-emulator.ts";
-import {
-  HTTP_MANIFEST,
-  type ManifestSource,
-  SOCKET_MANIFEST,
-} from "../../support/fake-slack/app-manifest.ts";
-import { createFakeSlack, type StrictOption } from "../../support/fake-slack/create-fake-slack.ts";
-import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
+import { createEmulator } from "../emulator/create-emulator.ts";
+import { HTTP_MANIFEST, type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
+import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
+import type { FakeMessage } from "../fake-slack/fake-slack-types.ts";
 import {
   blockActionPayload,
   fileShareMessageEvent,
   viewSubmissionPayload,
-} from "../../support/fake-slack/slack-payloads.ts";
-import type {
-  FakeSocketModeOptions,
-  SendOptions,
-} from "../../support/fake-slack/socket-mode-server.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
-import { eventually } from "../../support/helpers/eventually.ts";
-import { HttpFaultProxy } from "../../support/helpers/http-fault-proxy.ts";
-import { makeTempDir } from "../../support/helpers/temp-files.ts";
+} from "../fake-slack/slack-payloads.ts";
+import type { FakeSocketModeOptions, SendOptions } from "../fake-slack/socket-mode-server.ts";
+import { recordingBytes } from "../fakes/recording-bytes.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
 import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
 export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";

@@ -1,8 +1,8 @@
-import { createEmulator } from "../../support/emulator/create-emulator.ts";
-import { type ManifestSource, SOCKET_MANIFEST } from "../../support/fake-slack/app-manifest.ts";
-import { createFakeSlack, type StrictOption } from "../../support/fake-slack/create-fake-slack.ts";
-import { type AppProcess, spawnApp } from "../../support/helpers/spawn-app.ts";
-import { makeTempDir } from "../../support/helpers/temp-files.ts";
+import { createEmulator } from "../emulator/create-emulator.ts";
+import { type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
+import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
+import { type AppProcess, spawnApp } from "../helpers/spawn-app.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "./stack.ts";
 
 /**

@@ -1,12 +1,12 @@
-import type { FakeMessage, SlackFileObject } from "../../support/fake-slack/fake-slack-types.ts";
-import { sendEnvelope, sendEvent } from "../../support/fake-slack/slack-request.ts";
 import {
   FIXTURE_NAMES,
   loadForm,
   loadObject,
   type Role,
   recordingBytes,
-} from "../fixtures/slack-payloads/index.ts";
+} from "../../test/fixtures/slack-payloads/index.ts";
+import type { FakeMessage, SlackFileObject } from "../fake-slack/fake-slack-types.ts";
+import { sendEnvelope, sendEvent } from "../fake-slack/slack-request.ts";
 import {
   ALICE,
   CHANNEL,
