@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
 import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
@@ -53,7 +54,12 @@ export async function startProcesses(
     temp,
     env,
     async app(overrides: Record<string, string> = {}) {
-      const app = await spawnApp({ ...env, ...overrides });
+      // A temp folder per process, as each container has: with Redis the default is the
+      // machine's (/tmp/meeting-notes), which a starting process clears of files no job of
+      // its store names, other replicas' and other test runs' included.
+      const tmp = `${temp.dir}/tmp-${apps.length}`;
+      await mkdir(tmp, { recursive: true });
+      const app = await spawnApp({ ...env, TMPDIR: tmp, ...overrides });
       apps.push(app);
       return app;
     },
