@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { DueClaim, Store } from "../store/index.ts";
+import { GiveBack } from "./give-back.ts";
 
 export interface DuePumpOptions {
   store: Store;
@@ -45,9 +46,17 @@ export class DuePump {
   #backlog = false;
   #driving = 0;
   #stopped = true;
+  readonly #giveBack: GiveBack;
 
   constructor(options: DuePumpOptions) {
     this.#o = options;
+    this.#giveBack = new GiveBack({
+      store: options.store,
+      logger: options.logger,
+      now: options.now,
+      leaseKey: (jobId) => options.leasePrefix + jobId,
+      onGivenBack: () => this.wake(true),
+    });
   }
 
   start(): void {
@@ -57,6 +66,7 @@ export class DuePump {
 
   stop(): void {
     this.#stopped = true;
+    this.#giveBack.stop();
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -75,7 +85,9 @@ export class DuePump {
 
   /** Nothing claimed or being claimed here, and nothing known to be due by `now`. */
   quiet(now: number): boolean {
-    if (this.#claiming || this.#wanted || this.#driving > 0) return false;
+    if (this.#claiming || this.#wanted || this.#driving > 0 || this.#giveBack.size > 0) {
+      return false;
+    }
     return this.#next === undefined || this.#next > now;
   }
 
@@ -134,6 +146,9 @@ export class DuePump {
       .drive(claim)
       .catch((error: unknown) => {
         this.#o.logger.error({ err: error, jobId: claim.jobId }, "job step crashed");
+        // Mostly the store failing under the step, its lease and next due time unwritten:
+        // given back once the store answers rather than hidden until the lease lapses.
+        this.#giveBack.add(claim.jobId, claim.token);
       })
       .finally(() => {
         this.#driving -= 1;
