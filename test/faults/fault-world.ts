@@ -5,7 +5,8 @@
  * answer); Redis, when a test asks for it, is a private `redis-server` it can pause, kill
  * and start again. `/readyz` is polled throughout.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "../e2e/stack.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
@@ -128,6 +129,12 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     },
     async stop(): Promise<void> {
       readyz.stop();
+      // FAULT_LOG_DIR keeps the bots' logs of a run to read afterwards.
+      const logDir = process.env.FAULT_LOG_DIR;
+      if (logDir !== undefined) {
+        await mkdir(logDir, { recursive: true });
+        await writeFile(`${logDir}/${basename(temp.dir)}.log`, world.lines().join("\n"));
+      }
       await Promise.all(bots.map((b) => b.stop("SIGKILL")));
       redis?.resume();
       await redis?.stop();
