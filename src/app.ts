@@ -199,6 +199,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     fetch: budget.fetchFor("interactive"),
     claimSignature: claimSignatures(store, logger),
+    now: () => store.now(),
     onListenerError: (error) => {
       const code = platformErrorOf(error);
       metrics.onSlackError("listener", code ?? "failed");

@@ -77,6 +77,12 @@ export interface BoltAppOptions {
   logger: Logger;
   /** HTTP mode: remembers an accepted request signature, so a replay is refused. */
   claimSignature: (signature: string, ttlMs: number) => Promise<boolean>;
+  /**
+   * HTTP mode: the clock a request's timestamp is judged by — the store's, which a jump of
+   * the host's wall clock does not move (Slack's timestamps stay true when the host's clock
+   * is set 10 minutes off, and every request would be refused as stale).
+   */
+  now?: () => number;
   retryConfig?: RetryOptions;
   /** The interactive calls' `fetch` (`SlackBudget.fetchFor("interactive")`). */
   fetch?: FetchFunction;
@@ -111,8 +117,8 @@ export interface BoltApp {
  * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
  * Bolt runs no HTTP server of its own in either mode: Socket Mode gets no custom routes
  * (so it starts none), and the HTTP receiver is never started — its request listener is
- * handed out behind {@link guardRequests} as `slackRoute`. Bolt still checks the signature
- * a second time: one HMAC of a few kB, and Bolt's listener stays safe on its own.
+ * handed out behind {@link guardRequests} as `slackRoute`, which checks the signature and
+ * its timestamp (Bolt's own check is off: it judges the timestamp by the wall clock).
  */
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
@@ -141,6 +147,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
       : new HTTPReceiver({
           signingSecret: config.slack.signingSecret ?? "",
           endpoints: "/slack/events",
+          // Checked before Bolt by guardRequests, on the store's clock: Bolt's own check reads
+          // the wall clock (Date.now), and refused every request once it was set 10 minutes off.
+          signatureVerification: false,
           logger,
           processEventErrorHandler: answerProcessingError(options.logger),
         });
@@ -217,6 +226,7 @@ function slackRoute(
     signingSecret: options.config.slack.signingSecret ?? "",
     claimSignature: options.claimSignature,
     logger: options.logger.child({ name: "slack-requests" }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   const handle: Route["handle"] = (req, res) => {
     if (initialized()) return guarded(req, res);
