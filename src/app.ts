@@ -37,6 +37,7 @@ import {
   defaultJournalPath,
   type PendingStartsOptions,
 } from "./slack/listeners/replay-pending.ts";
+import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget, type SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
@@ -279,6 +280,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     now: () => store.now(),
     storeResetNotice: (teamId, userId) => reset.noticeFor(teamId, userId),
     pending,
+    saidLost: new SaidOnce(),
   };
   registerListeners(bolt.app, listenerDeps);
   pending.bind(listenerDeps, client);
