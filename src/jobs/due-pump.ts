@@ -47,6 +47,7 @@ export class DuePump {
   #driving = 0;
   #stopped = true;
   readonly #giveBack: GiveBack;
+  readonly #onDrained: (() => void)[] = [];
 
   constructor(options: DuePumpOptions) {
     this.#o = options;
@@ -81,6 +82,16 @@ export class DuePump {
   /** Jobs claimed here and not yet given back. */
   get driving(): number {
     return this.#driving;
+  }
+
+  /**
+   * Resolves once every job claimed here has been given back — its lease released, its next
+   * due time written: at shutdown, before the store closes under a release (on Redis a lease
+   * left behind keeps the job, and every click on it, waiting for the lease to lapse).
+   */
+  drained(): Promise<void> {
+    if (this.#driving === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onDrained.push(resolve));
   }
 
   /** Nothing claimed or being claimed here, and nothing known to be due by `now`. */
@@ -152,6 +163,7 @@ export class DuePump {
       })
       .finally(() => {
         this.#driving -= 1;
+        if (this.#driving === 0) for (const resolve of this.#onDrained.splice(0)) resolve();
         // Behind: claim again once half the room is free, without waiting out the gap (each
         // claim still takes a batch). Else the gap keeps claims few while little is due.
         const room = this.#o.capacity - this.#driving;
