@@ -294,6 +294,7 @@ export class JobRunner {
       isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
       kick: (id) => this.kick(id),
+      stopping: () => this.#stopped,
     });
   }
 }
