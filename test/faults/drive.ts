@@ -38,6 +38,17 @@ export async function skipWhereAsked(
   return clicks;
 }
 
+/** Waits until `u`'s job asks for names, and presses Skip once. */
+export async function skipOnce(world: FaultWorld, u: Upload): Promise<Click> {
+  const pressed = new Map<string, number>();
+  const clicks = await eventually(
+    () => skipWhereAsked(world, [u], pressed),
+    (made) => made.length > 0,
+    { what: `${u.name}'s Skip`, timeoutMs: 30_000, intervalMs: 20 },
+  );
+  return clicks[0] as Click;
+}
+
 /** Skips naming wherever asked until every upload has ended; returns every click. */
 export async function driveToEnd(
   world: FaultWorld,

@@ -5,7 +5,10 @@
  * answer); Redis, when a test asks for it, is a private `redis-server` it can pause, kill
  * and start again. `/readyz` is polled throughout.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "../e2e/stack.ts";
@@ -33,6 +36,13 @@ export interface WorldOptions {
   storeSwitch?: boolean;
   /** The bot's wall clock can be moved (`shiftClock`); its monotonic clock never is. */
   movableClock?: boolean;
+  /**
+   * A tmpfs of `bytes` of its own, so the test can fill it up, under the bot's temp folder
+   * (where recordings are downloaded) or under its SQLite store's folder (the file, its
+   * request journal and the temp folder beside it, as `data/` holds them); needs the right
+   * to mount (root).
+   */
+  tmpfs?: { bytes: number; under: "temp" | "store" };
   /** Environment over the world's (limits, poll pace). */
   env?: Record<string, string>;
 }
@@ -64,6 +74,8 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     options.store === "redis"
       ? await startPrivateRedis({ persistIn: await mkdirIn(temp.dir, "redis") })
       : undefined;
+  const storeDir = options.tmpfs?.under === "store" ? `${temp.dir}/store` : temp.dir;
+  if (options.tmpfs?.under === "store") await mountTmpfs(storeDir, options.tmpfs.bytes);
   const storeFlag = `${temp.dir}/store-fault`;
   const clockFile = `${temp.dir}/clock-offset`;
   const env: Record<string, string> = {
@@ -72,7 +84,7 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     SLACK_API_URL: `${slackProxy.origin}/api/`,
     NOTE_TAKER_BASE_URL: emulator.baseUrl.replace(apiOrigin, noteProxy.origin),
     NOTE_TAKER_API_KEY: emulator.apiKey,
-    STORE_URL: redis === undefined ? `sqlite://${temp.dir}/app.sqlite` : redis.url,
+    STORE_URL: redis === undefined ? `sqlite://${storeDir}/app.sqlite` : redis.url,
     // With Redis the temp folder (and the request journal beside it) is the OS's: this world's.
     TMPDIR: temp.dir,
     POLL_INITIAL_MS: "200",
@@ -83,6 +95,8 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     ...(options.movableClock === true ? { SHIFT_CLOCK_FILE: clockFile } : {}),
     ...options.env,
   };
+  const tempFolder = redis === undefined ? `${storeDir}/tmp` : `${temp.dir}/meeting-notes`;
+  if (options.tmpfs?.under === "temp") await mountTmpfs(tempFolder, options.tmpfs.bytes);
   const readyz = new ReadyzWatch();
   const bots: AppProcess[] = [];
   let bot: AppProcess | undefined;
@@ -108,7 +122,9 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     /** The running bot's `/slack/events`; undefined while none runs (Slack's call then fails). */
     botUrl: (): string | undefined => bot?.url,
     /** Where the bot's temp folder is (recordings being downloaded). */
-    tempFolder: redis === undefined ? `${temp.dir}/tmp` : `${temp.dir}/meeting-notes`,
+    tempFolder,
+    /** The folder of the SQLite store (its file and request journal). */
+    storeDir,
     /** Every line every bot process of this world wrote, in order of their starts. */
     lines: (): string[] => bots.flatMap((b) => b.lines),
     /** Starts a bot (after the last one stopped); readiness is watched from then on. */
@@ -141,10 +157,39 @@ export async function startFaultWorld(options: WorldOptions = {}) {
       await Promise.all([slackProxy.stop(), noteProxy.stop()]);
       await emulator.close();
       await fake.close();
+      if (options.tmpfs !== undefined) {
+        spawnSync("umount", [options.tmpfs.under === "store" ? storeDir : tempFolder]);
+      }
       await temp.cleanup();
     },
   };
   return world;
+}
+
+/** Whether this process may mount a tmpfs (root on Linux): the disk fault needs it. */
+export const CAN_MOUNT_TMPFS = (() => {
+  const probe = mkdtempSync(`${tmpdir()}/mn-mount-probe-`);
+  try {
+    const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe]);
+    if (mounted.status !== 0) return false;
+    spawnSync("umount", [probe]);
+    return true;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+async function mountTmpfs(dir: string, bytes: number): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const mounted = spawnSync("mount", [
+    "-t",
+    "tmpfs",
+    "-o",
+    `size=${bytes},mode=0700`,
+    "tmpfs",
+    dir,
+  ]);
+  if (mounted.status !== 0) throw new Error(`cannot mount a tmpfs: ${mounted.stderr}`);
 }
 
 async function mkdirIn(dir: string, name: string): Promise<string> {

@@ -7,7 +7,11 @@
 import { randomBytes } from "node:crypto";
 import { ALICE, CHANNEL, SIGNING_SECRET } from "../e2e/stack.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
-import { blockActionPayload, fileShareMessageEvent } from "../fakes/slack/slack-payloads.ts";
+import {
+  blockActionPayload,
+  fileSharedEvent,
+  fileShareMessageEvent,
+} from "../fakes/slack/slack-payloads.ts";
 import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import { SLACK_REQUEST_TIMEOUT_MS, slackRetryDelaysMs } from "./fault-scale.ts";
 import type { FaultWorld } from "./fault-world.ts";
@@ -17,7 +21,7 @@ export interface Upload {
   name: string;
   /** The upload's message: the thread the bot answers in. */
   ts: string;
-  /** The HTTP status of each delivery (0: no answer within 3 s, or refused). */
+  /** The HTTP status of each delivery of its events (0: no answer within 3 s, or refused). */
   deliveries: number[];
   /** Resolves once Slack has stopped delivering it (taken, or its retries ran out). */
   done: Promise<void>;
@@ -32,9 +36,11 @@ export interface Click {
 }
 
 /**
- * `user` (Alice) shares a recording `name` in the channel; Slack delivers the event to the
- * bot, and again on Slack's schedule while the bot does not answer 200 within 3 s
- * (`x-slack-retry-num`, `x-slack-retry-reason`), three retries at most.
+ * `user` (Alice) shares a recording `name` in the channel, and Slack sends the bot both of
+ * the upload's events — the `file_share` message and `file_shared` (ids only), each its own
+ * delivery (https://docs.slack.dev/reference/events/file_shared) — and each again on
+ * Slack's schedule while the bot does not answer 200 within 3 s (`x-slack-retry-num`,
+ * `x-slack-retry-reason`), three retries at most.
  */
 export function upload(
   world: FaultWorld,
@@ -44,13 +50,26 @@ export function upload(
   const user = options.user ?? ALICE;
   const file = world.fake.addFile({ name, bytes: options.bytes ?? recordingBytes(name), user });
   const message = world.fake.shareFile(file, { channel: CHANNEL, user });
-  const event = fileShareMessageEvent(file, { channel: CHANNEL, user, ts: message.ts });
-  const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
   const deliveries: number[] = [];
+  const events = [
+    fileShareMessageEvent(file, { channel: CHANNEL, user, ts: message.ts }),
+    fileSharedEvent(file.id, { channel: CHANNEL, user }),
+  ];
+  const done = Promise.all(events.map((event) => deliverWithRetries(world, event, deliveries)));
+  return { name, ts: message.ts, deliveries, done: done.then(() => undefined) };
+}
+
+/** One event delivered as Slack delivers it: again on its schedule while not taken. */
+async function deliverWithRetries(
+  world: FaultWorld,
+  event: Record<string, unknown>,
+  statuses: number[],
+): Promise<void> {
+  const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
   const deliver = async (retry: number, reason: string) => {
     const url = world.botUrl();
     if (url === undefined) {
-      deliveries.push(0);
+      statuses.push(0);
       return "connection_failed";
     }
     try {
@@ -60,22 +79,19 @@ export function upload(
         ...(retry === 0 ? {} : { retryNum: retry, retryReason: reason }),
         signal: AbortSignal.timeout(SLACK_REQUEST_TIMEOUT_MS),
       });
-      deliveries.push(answer.status);
+      statuses.push(answer.status);
       return answer.status === 200 ? undefined : "http_error";
     } catch (error) {
-      deliveries.push(0);
+      statuses.push(0);
       return (error as Error).name === "TimeoutError" ? "http_timeout" : "connection_failed";
     }
   };
-  const done = (async () => {
-    let failed = await deliver(0, "");
-    for (const [index, wait] of slackRetryDelaysMs().entries()) {
-      if (failed === undefined) return;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      failed = await deliver(index + 1, failed);
-    }
-  })();
-  return { name, ts: message.ts, deliveries, done };
+  let failed = await deliver(0, "");
+  for (const [index, wait] of slackRetryDelaysMs().entries()) {
+    if (failed === undefined) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    failed = await deliver(index + 1, failed);
+  }
 }
 
 /** `user` clicks `actionId` on a job's status message; resolves with the bot's answer. */

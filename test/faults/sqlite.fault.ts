@@ -1,13 +1,18 @@
 /**
- * SQLite unable to write for 60 s (the disk of the store full or read-only): the bot's store
- * sits behind a switch that fails every call that writes, as `node:sqlite` fails them.
- * Uploads made meanwhile are kept in the request journal and become one job each once the
- * store writes again; clicks are answered with a sentence; `/readyz` is 503 meanwhile.
+ * SQLite unable to write for 60 s, twice: behind a switch that fails every call that writes
+ * (as `node:sqlite` fails them on a read-only file), where uploads made meanwhile are kept
+ * in the request journal and become one job each once the store writes again; and on a real
+ * disk filled up (a tmpfs of its own), where the journal beside the file cannot keep them
+ * either and each upload's thread hears once that it was not taken. Clicks are answered
+ * with a sentence; `/readyz` is 503 meanwhile.
  */
+import { statfsSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFault } from "./fault-run.ts";
 import { faultMs } from "./fault-scale.ts";
-import { type FaultWorld, startFaultWorld } from "./fault-world.ts";
+import { CAN_MOUNT_TMPFS, type FaultWorld, startFaultWorld } from "./fault-world.ts";
 import { setStoreFault } from "./switches.ts";
 
 /**
@@ -37,3 +42,38 @@ describe("SQLite unable to write", () => {
     expect(result.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
   });
 });
+
+/** The store's own disk, filled up by something else: 16 MB, all taken. */
+const DISK_BYTES = 16 * 1024 * 1024;
+
+describe.skipIf(!CAN_MOUNT_TMPFS)("SQLite's disk really full (a tmpfs filled up)", () => {
+  let full: FaultWorld;
+  const filler = () => `${full.storeDir}/filler`;
+  beforeAll(async () => {
+    full = await startFaultWorld({ tmpfs: { bytes: DISK_BYTES, under: "store" } });
+    await full.start();
+  });
+  afterAll(() => full?.stop());
+
+  it("says once of each upload it could not keep, does nothing twice, and is ready again within the bound", async () => {
+    const result = await runFault(full, {
+      what: "sqlite-disk-full-60s",
+      durationMs: faultMs(60),
+      on: () => fillUp(filler()),
+      off: () => rm(filler()),
+      notReady: true,
+      recoveryBoundMs: RECOVERY_BOUND_MS,
+    });
+    expect(result.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
+  });
+});
+
+/** Writes `path` until the disk it is on has no room left (ENOSPC is the point). */
+async function fillUp(path: string): Promise<void> {
+  const { bavail, bsize } = statfsSync(dirname(path));
+  await writeFile(path, Buffer.alloc(Number(bavail) * Number(bsize), 1)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOSPC") throw error;
+    },
+  );
+}
