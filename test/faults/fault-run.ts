@@ -26,6 +26,8 @@ export interface FaultPlan {
   off(): Promise<void>;
   /** Whether `/readyz` must be 503 while it lasts (the store cannot write, Slack is away). */
   notReady: boolean;
+  /** How soon it must say so, when not the store's and Slack's 9 s. */
+  notReadyWithinMs?: number;
   /**
    * From the fault's end until every upload is answered, `/readyz` is 200 again and every
    * job has ended (names skipped as soon as asked).
@@ -99,7 +101,12 @@ export async function runFault(world: FaultWorld, plan: FaultPlan): Promise<Faul
   );
   await Promise.all(uploads.map((u) => u.done));
   const outcomes = expectEachOnce(world, uploads, plan.allowed ?? ["done"]);
-  expectReadyzThrough(world, { start, end, notReady: plan.notReady });
+  expectReadyzThrough(world, {
+    start,
+    end,
+    notReady: plan.notReady,
+    ...(plan.notReadyWithinMs === undefined ? {} : { noticesWithinMs: plan.notReadyWithinMs }),
+  });
   for (const c of clicks) {
     expect(c.status, `a click answered within ${SLACK_REQUEST_TIMEOUT_MS} ms`).toBe(200);
   }

@@ -13,7 +13,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "../e2e/stack.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
-import { HTTP_MANIFEST } from "../fakes/slack/app-manifest.ts";
+import { HTTP_MANIFEST, SOCKET_MANIFEST } from "../fakes/slack/app-manifest.ts";
 import { createFakeSlack, type FakeSlack } from "../fakes/slack/create-fake-slack.ts";
 import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
 import { startPrivateRedis } from "../helpers/redis-server.ts";
@@ -43,6 +43,11 @@ export interface WorldOptions {
    * to mount (root).
    */
   tmpfs?: { bytes: number; under: "temp" | "store" };
+  /**
+   * Socket Mode instead of HTTP: the bot connects to the fake's Socket Mode server (through
+   * `apps.connections.open` behind the proxy), and uploads and clicks are envelopes it acks.
+   */
+  socketMode?: boolean;
   /** Environment over the world's (limits, poll pace). */
   env?: Record<string, string>;
 }
@@ -53,10 +58,11 @@ export async function startFaultWorld(options: WorldOptions = {}) {
   const temp = await makeTempDir("mn-fault-");
   const slackProxy = new HttpFaultProxy();
   await slackProxy.start();
+  const socketMode = options.socketMode === true;
   const fake: FakeSlack = await createFakeSlack({
     knobs: { rateScale: TEST_RATE_SCALE },
     publicOrigin: slackProxy.origin,
-    manifest: HTTP_MANIFEST,
+    ...(socketMode ? { socketMode: true, manifest: SOCKET_MANIFEST } : { manifest: HTTP_MANIFEST }),
   });
   slackProxy.target = fake.origin;
   // Recordings take a few hundred ms to transcribe and write: the faults, not the service's
@@ -81,6 +87,7 @@ export async function startFaultWorld(options: WorldOptions = {}) {
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    ...(fake.socket === undefined ? {} : { SLACK_APP_TOKEN: fake.socket.appToken }),
     SLACK_API_URL: `${slackProxy.origin}/api/`,
     NOTE_TAKER_BASE_URL: emulator.baseUrl.replace(apiOrigin, noteProxy.origin),
     NOTE_TAKER_API_KEY: emulator.apiKey,

@@ -16,7 +16,7 @@ export const READYZ_NOTICES_MS = 9_000;
  */
 export function expectReadyzThrough(
   world: FaultWorld,
-  fault: { start: number; end: number; notReady: boolean },
+  fault: { start: number; end: number; notReady: boolean; noticesWithinMs?: number },
 ): void {
   const answers = world.readyz.between(fault.start);
   expect(answers.length, "/readyz was asked through the fault").toBeGreaterThan(3);
@@ -28,7 +28,9 @@ export function expectReadyzThrough(
   if (!fault.notReady) return;
   const first503 = world.readyz.firstAfter(fault.start, 503);
   expect(first503, "/readyz said 503 during the fault").toBeDefined();
-  expect((first503?.at ?? Infinity) - fault.start).toBeLessThan(READYZ_NOTICES_MS);
+  expect((first503?.at ?? Infinity) - fault.start).toBeLessThan(
+    fault.noticesWithinMs ?? READYZ_NOTICES_MS,
+  );
   const during = world.readyz.between(first503?.at ?? fault.start, fault.end);
   expect(
     during.filter((a) => a.status !== 503).map((a) => [Math.round(a.at - fault.start), a.body]),

@@ -1,7 +1,8 @@
 /**
  * Redis failing under the bot (its store, `STORE_URL=redis://…`): paused for 30 s (SIGSTOP:
  * connections open, nothing answered), killed for 30 s and started again with its data, and
- * restarted empty (its data lost). A private redis-server of this test's own.
+ * restarted empty (its data lost). A private redis-server of this test's own. The pause
+ * again under Socket Mode, where every envelope must still be acked within Slack's 3 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAS_REDIS_SERVER } from "../helpers/redis-server.ts";
@@ -67,5 +68,30 @@ describe.skipIf(!HAS_REDIS_SERVER)("Redis failing", () => {
     });
     expect(result.outcomes[0]?.endings).toEqual(["lost"]);
     expect(result.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
+  });
+});
+
+describe.skipIf(!HAS_REDIS_SERVER)("Redis paused under Socket Mode", () => {
+  let socketWorld: FaultWorld;
+  beforeAll(async () => {
+    socketWorld = await startFaultWorld({ store: "redis", socketMode: true });
+    await socketWorld.start();
+  });
+  afterAll(() => socketWorld?.stop());
+
+  it("acks every envelope within 3 s while Redis hangs, and loses nothing", async () => {
+    const result = await runFault(socketWorld, {
+      what: "redis-paused-30s-socket-mode",
+      durationMs: faultMs(30),
+      on: async () => socketWorld.redis?.pause(),
+      off: async () => socketWorld.redis?.resume(),
+      notReady: true,
+      recoveryBoundMs: RECOVERY_BOUND_MS,
+    });
+    expect(result.recoveryMs).toBeLessThan(RECOVERY_BOUND_MS);
+    // Every envelope of the run acked, none needing Slack's redelivery.
+    const deliveries = socketWorld.fake.socket?.deliveries ?? [];
+    expect(deliveries.filter((d) => d.ackedAt === undefined)).toEqual([]);
+    expect(Math.max(...deliveries.map((d) => d.ackMs ?? Infinity))).toBeLessThan(3_000);
   });
 });
