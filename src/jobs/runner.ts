@@ -195,7 +195,8 @@ export class JobRunner {
     /** Due time of a job given back at stop: queued again once the lease is free. */
     let giveBackAt: number | undefined;
     try {
-      const options = { ttlMs: leaseTtlMs, keepAlive: true, token };
+      // A lease the store did not release is given back by the pump once the store answers.
+      const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
       await withLease(store, jobLeaseKey(id), options, async (lease) => {
         // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
         const controller = new AbortController();
@@ -208,8 +209,7 @@ export class JobRunner {
           const ran = await this.#scheduler.run(transfer, () =>
             this.#stepWhileDue(id, signal, renew, job),
           );
-          // Stopping before its turn, or its step stopped by the shutdown: the claim hid it
-          // for a lease time, and the next start must find it due at once.
+          // Stopped (before its turn or mid-step): due at once for the next start, not a lease on.
           const left =
             ran === "dropped"
               ? job
