@@ -1,8 +1,8 @@
 /**
- * What people do during a fault, sent to the bot as Slack sends it: uploads (the
- * `file_share` message event, with Slack's retries of a delivery that failed) and clicks on
- * the bot's buttons (never retried by Slack). Every request is given up after 3 s, as
- * Slack gives up.
+ * What people do during a fault, sent to the bot as Slack sends it: uploads (both of an
+ * upload's events, with Slack's retries of a delivery that failed) and clicks on the bot's
+ * buttons (never retried by Slack). Every request is given up after 3 s, as Slack gives up;
+ * in Socket Mode they are envelopes the fake Socket Mode server sends and times.
  */
 import { randomBytes } from "node:crypto";
 import { socketDelivery } from "../e2e/slack-delivery.ts";
@@ -17,7 +17,7 @@ import { sendAction, sendEvent } from "../fakes/slack/slack-request.ts";
 import { SLACK_REQUEST_TIMEOUT_MS, slackRetryDelaysMs } from "./fault-scale.ts";
 import type { FaultWorld } from "./fault-world.ts";
 
-/** One upload and each delivery of its event. */
+/** One upload and each delivery of its events. */
 export interface Upload {
   name: string;
   /** The upload's message: the thread the bot answers in. */
