@@ -16,6 +16,7 @@ import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
+import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget } from "./slack/rate-budget/slack-budget.ts";
@@ -116,6 +117,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     fetch: budget.fetchFor("interactive"),
     claimSignature: claimSignatures(store, logger),
+    now: () => store.now(),
     onListenerError: (error) => {
       const code = platformErrorOf(error);
       metrics.onSlackError("listener", code ?? "failed");
@@ -200,6 +202,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     now: () => store.now(),
     storeResetNotice: (teamId, userId) => reset.noticeFor(teamId, userId),
     pending,
+    saidLost: new SaidOnce(),
   };
   registerListeners(bolt.app, listenerDeps);
   pending.bind(listenerDeps);

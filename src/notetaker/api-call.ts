@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { type Dispatcher, request } from "undici";
 import type { z } from "zod";
+import { answerDeadline } from "./answer-deadline.ts";
 import {
   errorFromResponse,
   errorMessageOf,
@@ -36,8 +37,11 @@ export async function callApi<T>(
     body?: NodeJS.ReadableStream;
     timeoutMs: number;
     signal: AbortSignal | undefined;
+    /** The longest wait for the answer once the body is sent (default a minute). */
+    answerAfterBodyMs?: number;
   },
 ): Promise<T> {
+  const deadline = answerDeadline(options.body, options.signal, options.answerAfterBodyMs);
   const response = await request(`${target.baseUrl}${path}`, {
     dispatcher: target.dispatcher,
     method,
@@ -45,8 +49,17 @@ export async function callApi<T>(
     ...(options.body === undefined ? {} : { body: options.body as never }),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-    signal: options.signal ?? null,
-  });
+    signal: deadline.signal,
+  }).then(
+    (answer) => {
+      deadline.clear();
+      return answer;
+    },
+    (error: unknown) => {
+      deadline.clear();
+      throw deadline.passed() ? deadline.failure(error) : error;
+    },
+  );
   const text = await readTextCapped(
     response.body,
     MAX_ENVELOPE_BYTES,

@@ -78,6 +78,12 @@ export interface BoltAppOptions {
   logger: Logger;
   /** HTTP mode: remembers an accepted request signature, so a replay is refused. */
   claimSignature: (signature: string, ttlMs: number) => Promise<boolean>;
+  /**
+   * HTTP mode: the clock a request's timestamp is judged by — the store's, which a jump of
+   * the host's wall clock does not move (Slack's timestamps stay true when the host's clock
+   * is set 10 minutes off, and every request would be refused as stale).
+   */
+  now?: () => number;
   retryConfig?: RetryOptions;
   /** The interactive calls' `fetch` (`SlackBudget.fetchFor("interactive")`). */
   fetch?: FetchFunction;
@@ -113,7 +119,8 @@ export interface BoltApp {
  * Bolt runs no HTTP server of its own in either mode: Socket Mode gets no custom routes
  * (so it starts none), and the HTTP receiver is never started — its request listener is
  * handed out behind {@link guardRequests} as `slackRoute`, which alone checks each request's
- * signature (headers and size before the body is read, then the HMAC and replay): Bolt's
+ * signature (headers and size before the body is read, then the HMAC, the timestamp on the store's
+ * clock, and replay): Bolt's
  * own check is off (`signatureVerification: false`, an HTTPReceiver option) and Bolt is
  * given no signing secret, so its listener is reachable only through the guard.
  */
@@ -142,7 +149,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
           processEventErrorHandler: ackUnprocessable(options.logger),
         })
       : new HTTPReceiver({
-          // The guard verified the request, once (see slackRoute).
+          // The guard verified the request, once (see slackRoute), its timestamp on the
+          // store's clock: Bolt's own check reads the wall clock (Date.now), and refused every
+          // request once it was set 10 minutes off.
           signatureVerification: false,
           signingSecret: "",
           endpoints: "/slack/events",
@@ -222,6 +231,7 @@ function slackRoute(
     signingSecret: options.config.slack.signingSecret ?? "",
     claimSignature: options.claimSignature,
     logger: options.logger.child({ name: "slack-requests" }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   const handle: Route["handle"] = (req, res) => {
     if (initialized()) return guarded(req, res);

@@ -55,6 +55,8 @@ export const BACKOFFS = {
   slackReconnect: { baseMs: 1_000, maxMs: 30_000 },
   /** Replaying the request journal while the store still fails: 1 s doubling to 10 s. */
   journalReplay: { baseMs: 1_000, maxMs: 10_000 },
+  /** Giving back jobs a store failure left leased: 1 s doubling to 10 s. */
+  giveBack: { baseMs: 1_000, maxMs: 10_000 },
   /** Sending again a Slack call whose answer was lost: 250 ms, growing fourfold. */
   slackResend: { baseMs: 250, maxMs: 60_000, factor: 4 },
   /** Tests: the same rules, millisecond waits. */

@@ -14,9 +14,12 @@ import type { AddressInfo, Socket } from "node:net";
  *   call happened, the caller cannot know (a gateway timing out, a load balancer failing);
  * - `lose_reset`: forwards it, lets the server answer, then resets the connection;
  * - `refuse_503`: answers 503 without forwarding (the server never sees it);
- * - `reset`: resets the connection without forwarding.
+ * - `reset`: resets the connection without forwarding;
+ * - `hang`: takes the request and never answers it (a server that stopped answering, a
+ *   black-holed link); the connection stays open until the caller gives up or the proxy
+ *   stops.
  */
-export type Fault = "lose_503" | "lose_reset" | "refuse_503" | "reset";
+export type Fault = "lose_503" | "lose_reset" | "refuse_503" | "reset" | "hang";
 
 /** When a fault applies. A rule with neither `methods` nor `path` matches every request. */
 export interface FaultRule {
@@ -59,6 +62,7 @@ export class HttpFaultProxy {
   readonly #rules: ActiveRule[] = [];
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
+  #port = 0;
   /** Where requests go: `http://127.0.0.1:<port>` of the server behind. */
   target: string;
   origin = "";
@@ -67,6 +71,10 @@ export class HttpFaultProxy {
     this.target = target;
   }
 
+  /**
+   * Listens (again): on a free port the first time, then on the same one, so a caller that
+   * was refused while the proxy was closed reaches it again at the same address.
+   */
   async start(): Promise<void> {
     const server = createServer((req, res) => this.#handle(req, res));
     server.on("connection", (socket) => {
@@ -75,10 +83,19 @@ export class HttpFaultProxy {
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
+      server.listen(this.#port, "127.0.0.1", () => resolve());
     });
-    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.#port = (server.address() as AddressInfo).port;
+    this.origin = `http://127.0.0.1:${this.#port}`;
     this.#server = server;
+  }
+
+  /**
+   * Closes the port and drops every connection: callers are refused (ECONNREFUSED), as by a
+   * host that is down, until {@link HttpFaultProxy.start} listens on the same port again.
+   */
+  async refuseConnections(): Promise<void> {
+    await this.stop();
   }
 
   /** Switches a fault on; returns a handle whose `hits` counts the requests it took. */
@@ -131,6 +148,7 @@ export class HttpFaultProxy {
     };
     this.requests.push(seen);
     if (fault === "reset") return void req.socket.destroy();
+    if (fault === "hang") return void req.resume();
     if (fault === "refuse_503") {
       req.resume();
       return void unavailable(res);

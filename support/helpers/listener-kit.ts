@@ -13,6 +13,7 @@ import {
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
 import type { PendingStart } from "../../src/slack/listeners/pending-starts.ts";
+import { SaidOnce } from "../../src/slack/listeners/said-once.ts";
 import { Permissions } from "../../src/slack/permissions.ts";
 import type { Responder } from "../../src/slack/response-url.ts";
 import { SlackDirectory } from "../../src/slack/slack-directory.ts";
@@ -194,6 +195,7 @@ export async function buildListenerDeps(
         return true;
       }),
     },
+    saidLost: new SaidOnce(),
   };
   return {
     deps,

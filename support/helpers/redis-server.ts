@@ -25,12 +25,26 @@ export interface PrivateRedis {
   resume(): void;
   /** Kills it (paused or not) and starts a new, empty one on the same port. */
   restartEmpty(): Promise<void>;
+  /** Kills it (kill -9) and leaves the port closed until {@link PrivateRedis.start}. */
+  kill(): Promise<void>;
+  /**
+   * Starts it again on the same port after {@link PrivateRedis.kill}: with `persistIn`, it
+   * reads back what it had written (its append-only file), as a Redis with persistence does.
+   */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/**
+ * `persistIn`: a folder where it keeps an append-only file, each write flushed before it is
+ * answered (`appendfsync always`), so a kill loses nothing it acknowledged; without it,
+ * nothing is kept on disk.
+ */
+export async function startPrivateRedis(
+  options: { persistIn?: string } = {},
+): Promise<PrivateRedis> {
   const port = await freePort();
-  let child = await launch(port);
+  let child = await launch(port, options.persistIn);
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -40,14 +54,22 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await kill(child);
       child = await launch(port);
     },
+    kill: () => kill(child),
+    async start() {
+      child = await launch(port, options.persistIn);
+    },
     stop: () => kill(child),
   };
 }
 
-async function launch(port: number): Promise<ChildProcess> {
+async function launch(port: number, persistIn?: string): Promise<ChildProcess> {
+  const persistence =
+    persistIn === undefined
+      ? ["--appendonly", "no"]
+      : ["--dir", persistIn, "--appendonly", "yes", "--appendfsync", "always"];
   const child = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence],
     { stdio: "ignore" },
   );
   await eventually(

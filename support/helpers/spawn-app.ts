@@ -20,8 +20,10 @@ export interface AppProcess {
 export async function spawnApp(
   env: Record<string, string>,
   main: string = MAIN,
+  /** Node's own arguments before the script, e.g. `--import` of a preload module. */
+  nodeArgs: readonly string[] = [],
 ): Promise<AppProcess> {
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...childEnv(), PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LeaseLost, withLease } from "../../src/jobs/persistence/with-lease.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
+import { StoreFault } from "../../support/helpers/failing-store.ts";
 
 let store: Store;
 beforeEach(async () => {
@@ -91,5 +92,24 @@ describe("withLease", () => {
       );
     });
     expect(renewals).toBeGreaterThanOrEqual(2);
+  });
+
+  it("throws a release the store failed when asked to, so the runner gives the lease back later", async () => {
+    // The fault suite killed Redis mid-step: the release failed unseen, the lease stayed in
+    // Redis's append-only file, and every Skip after Redis came back was told the job was busy.
+    const failing = new StoreFault();
+    const faulty = failing.wrap(store);
+    const work = async () => {
+      failing.mode = "some";
+      failing.methods.add("releaseLease");
+      return 7;
+    };
+    await expect(withLease(faulty, "a", { ttlMs: 60_000 }, work)).resolves.toEqual({
+      held: true,
+      value: 7,
+    });
+    failing.mode = "none";
+    const options = { ttlMs: 60_000, throwIfNotReleased: true };
+    await expect(withLease(faulty, "b", options, work)).rejects.toThrow("releaseLease");
   });
 });

@@ -11,6 +11,7 @@ describe("backoff", () => {
     ["redisReconnect", [100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000]],
     ["slackReconnect", [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000]],
     ["journalReplay", [1000, 2000, 4000, 8000, 10_000, 10_000, 10_000, 10_000, 10_000]],
+    ["giveBack", [1000, 2000, 4000, 8000, 10_000, 10_000, 10_000, 10_000, 10_000]],
     ["slackResend", [250, 1000, 4000, 16_000, 60_000, 60_000, 60_000, 60_000, 60_000]],
   ] as const)("%s grows to its cap (no jitter drawn)", (name, expected) => {
     expect(waits(BACKOFFS[name])).toEqual(expected);

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { DueClaim, Store } from "../../store/index.ts";
+import { GiveBack } from "./give-back.ts";
 
 export interface DuePumpOptions {
   store: Store;
@@ -45,9 +46,18 @@ export class DuePump {
   #backlog = false;
   #driving = 0;
   #stopped = true;
+  readonly #giveBack: GiveBack;
+  readonly #onDrained: (() => void)[] = [];
 
   constructor(options: DuePumpOptions) {
     this.#o = options;
+    this.#giveBack = new GiveBack({
+      store: options.store,
+      logger: options.logger,
+      now: options.now,
+      leaseKey: (jobId) => options.leasePrefix + jobId,
+      onGivenBack: () => this.wake(true),
+    });
   }
 
   start(): void {
@@ -57,6 +67,7 @@ export class DuePump {
 
   stop(): void {
     this.#stopped = true;
+    this.#giveBack.stop();
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -73,9 +84,21 @@ export class DuePump {
     return this.#driving;
   }
 
+  /**
+   * Resolves once every job claimed here has been given back — its lease released, its next
+   * due time written: at shutdown, before the store closes under a release (on Redis a lease
+   * left behind keeps the job, and every click on it, waiting for the lease to lapse).
+   */
+  drained(): Promise<void> {
+    if (this.#driving === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onDrained.push(resolve));
+  }
+
   /** Nothing claimed or being claimed here, and nothing known to be due by `now`. */
   quiet(now: number): boolean {
-    if (this.#claiming || this.#wanted || this.#driving > 0) return false;
+    if (this.#claiming || this.#wanted || this.#driving > 0 || this.#giveBack.size > 0) {
+      return false;
+    }
     return this.#next === undefined || this.#next > now;
   }
 
@@ -134,9 +157,13 @@ export class DuePump {
       .drive(claim)
       .catch((error: unknown) => {
         this.#o.logger.error({ err: error, jobId: claim.jobId }, "job step crashed");
+        // Mostly the store failing under the step, its lease and next due time unwritten:
+        // given back once the store answers rather than hidden until the lease lapses.
+        this.#giveBack.add(claim.jobId, claim.token);
       })
       .finally(() => {
         this.#driving -= 1;
+        if (this.#driving === 0) for (const resolve of this.#onDrained.splice(0)) resolve();
         // Behind: claim again once half the room is free, without waiting out the gap (each
         // claim still takes a batch). Else the gap keeps claims few while little is due.
         const room = this.#o.capacity - this.#driving;

@@ -185,16 +185,18 @@ export class JobRunner {
       for (const controller of this.#controllers.values()) controller.abort(new Error("shutdown"));
       await this.#scheduler.idle();
     }
+    await this.#pump.drained();
   }
 
   /** Drives a job claimed from the due queue, under the lease taken with the claim. */
   async #drive({ jobId: id, token }: DueClaim): Promise<void> {
     const { store, leaseTtlMs, repo } = this.#o;
     this.#running.add(id);
-    /** Due time of a job given back unstarted at stop: queued again once the lease is free. */
+    /** Due time of a job given back at stop: queued again once the lease is free. */
     let giveBackAt: number | undefined;
     try {
-      const options = { ttlMs: leaseTtlMs, keepAlive: true, token };
+      // A lease the store did not release is given back by the pump once the store answers.
+      const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
       await withLease(store, jobLeaseKey(id), options, async (lease) => {
         // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
         const controller = new AbortController();
@@ -207,8 +209,14 @@ export class JobRunner {
           const ran = await this.#scheduler.run(transfer, () =>
             this.#stepWhileDue(id, signal, renew, job),
           );
-          // Stopping before its turn: the claim hid it for a lease time.
-          if (ran === "dropped" && job !== undefined && isActive(job)) giveBackAt = job.wakeAt;
+          // Stopped (before its turn or mid-step): due at once for the next start, not a lease on.
+          const left =
+            ran === "dropped"
+              ? job
+              : this.#stopped
+                ? await repo.get(id).catch(() => job)
+                : undefined;
+          if (left !== undefined && isActive(left)) giveBackAt = left.wakeAt;
         } finally {
           this.#controllers.delete(id);
         }
@@ -246,8 +254,7 @@ export class JobRunner {
         await cancelNow(this.#o.repo, this.#files, ctx, job);
         return;
       }
-      // Waiting for a person, or not due yet (the claim moved it past the lease): the queue
-      // says so again.
+      // Waiting for a person, or not due yet (past the lease, by the claim): queued again.
       if (job.wakeAt === undefined) return void (await store.unschedule(id));
       if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
       const next = await this.#stepSafely(job, signal, holdLease);
@@ -287,6 +294,7 @@ export class JobRunner {
       isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
       kick: (id) => this.kick(id),
+      stopping: () => this.#stopped,
     });
   }
 }

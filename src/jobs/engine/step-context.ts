@@ -18,6 +18,8 @@ export interface StepContextOptions extends JobPorts {
   onCanceled: () => Error;
   /** Runs a job's next step soon (a waiting job a freed slot lets through). */
   kick: (jobId: string) => void;
+  /** Whether the process is shutting down. */
+  stopping: () => boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
     tempDir: o.tempDir,
     now,
     signal: o.signal,
+    stopping: o.stopping,
     logger,
     commit: async (job: Job, event: JobEvent) => {
       // Every save first proves this process still holds the lease: a replica that

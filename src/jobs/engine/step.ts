@@ -39,6 +39,11 @@ export interface StepContext {
   tempDir: string;
   now: () => number;
   signal: AbortSignal;
+  /**
+   * The process is shutting down: a step with work in several parts stops between two of
+   * them, each checkpointed, rather than running the rest into the shutdown's time limit.
+   */
+  stopping(): boolean;
   logger: Logger;
   commit(job: Job, event: JobEvent): Promise<Job>;
   /** `commit` for an event that keeps the job in its stage (checked), typed as it was. */

@@ -25,6 +25,12 @@ export interface LeaseOptions {
   keepAlive?: boolean;
   /** A lease already taken (with a claim from the due queue): run under it, do not acquire. */
   token?: string;
+  /**
+   * A release the store failed is thrown, after `work` (its result is lost): for a caller
+   * that gives the lease back later itself (the runner's due pump), rather than leave it
+   * held until it lapses. Otherwise a failed release is let go.
+   */
+  throwIfNotReleased?: boolean;
 }
 
 /** What work under a lease may use. */
@@ -68,7 +74,9 @@ export async function withLease<T>(
     return { held: true, value: await work(lease) };
   } finally {
     clearInterval(timer);
-    await store.releaseLease(key, token).catch(() => undefined);
+    await store.releaseLease(key, token).catch((error: unknown) => {
+      if (options.throwIfNotReleased === true) throw error;
+    });
   }
 }
 

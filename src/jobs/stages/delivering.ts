@@ -113,6 +113,9 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   // unless someone turned "people named" on or off in between.)
   const parts = ctx.gateway.splitNote(markdown, people);
   for (let index = job.postedParts; index < parts.length; index++) {
+    // Shutting down: the parts posted so far are checkpointed, the rest goes from the next
+    // start (the job is due at once), never half a note into the shutdown's time limit.
+    if (ctx.stopping()) return job;
     job = await ctx.update(job, { type: "part_posting", index });
     await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length, people);
     job = await ctx.update(job, { type: "part_posted", index });

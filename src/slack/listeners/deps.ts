@@ -12,6 +12,7 @@ import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
 import type { SlackResponder } from "../slack-responder.ts";
 import type { PendingStarts } from "./pending-starts.ts";
+import type { SaidOnce } from "./said-once.ts";
 
 /** What every listener may use. Listeners validate, call the job service, reply — no more. */
 export interface ListenerDeps {
@@ -38,4 +39,6 @@ export interface ListenerDeps {
   storeResetNotice?: (teamId: string, userId: string) => Promise<ResetNotice | undefined>;
   /** Keeps what the store could not record after Slack's ack, to be replayed later. */
   pending: PendingStarts;
+  /** Uploads said lost (neither stored nor kept), by channel and file: said once each. */
+  saidLost: SaidOnce;
 }

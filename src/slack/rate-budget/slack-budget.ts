@@ -42,6 +42,11 @@ export interface SlackBudgetOptions {
    */
   resend?: { tries: number; baseDelayMs: number };
   fetch?: FetchFunction;
+  /**
+   * The clock of refills and Retry-After windows: monotonic by default, so setting the
+   * host's clock back does not empty every bucket for as long (a wall clock moved 10 minutes
+   * back stalled each method's calls for 10 minutes).
+   */
   now?: () => number;
 }
 
@@ -85,7 +90,7 @@ export class SlackBudget {
 
   constructor(options: SlackBudgetOptions) {
     this.#o = options;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
     this.#fetch = options.fetch ?? globalThis.fetch;
   }
 

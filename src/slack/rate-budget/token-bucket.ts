@@ -20,7 +20,8 @@ export class TokenBucket {
   #at: number;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(allowance: Allowance, now: () => number = Date.now) {
+  /** `now`: a monotonic clock (a wall clock set back would empty the bucket for as long). */
+  constructor(allowance: Allowance, now: () => number = () => performance.now()) {
     this.#perMs = allowance.perMinute / 60_000;
     this.#burst = Math.max(1, allowance.burst);
     this.#now = now;

@@ -132,6 +132,8 @@ async function takeOrKeep(
       ...optional("attempt", attempt),
     });
     if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
+    // Said once, whichever of the upload's events (and Slack's retries of them) came first.
+    if (!deps.saidLost.first(`${start.origin.channelId}:${file.id}`)) return undefined;
     const locale = localeOf(start.origin.locale);
     const name = shownNameOf(file) ?? shownName;
     const thread = { channel: start.origin.channelId, threadTs: start.origin.threadTs };

@@ -82,6 +82,19 @@ describe("an upload the store cannot take", () => {
     ]);
   });
 
+  it("is said lost once, however many of its events (and Slack's retries) arrive", async () => {
+    // Slack sends an upload as a file_share message and a file_shared event, and retries
+    // each it counts as failed: the fault suite saw its thread told three times.
+    kit.deps.pending.keep = async () => false;
+    const file = recording();
+    await share([file]);
+    await share([file]);
+    await share([file]);
+    expect(threadReplies()).toEqual([
+      { channel: CHANNEL, thread_ts: THREAD, ...buildStoreNotice("upload_lost", file.name, "en") },
+    ]);
+  });
+
   it("is taken once the store is back; while it is not, its thread hears once that it waits", async () => {
     await share([recording()], "Agenda");
     const [entry] = kit.kept as KeptUpload[];
