@@ -2,6 +2,10 @@ import { execFile, spawnSync } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ffmpeg } from "./run-ffmpeg.ts";
+
+/** FFmpeg, run quietly on one thread (`run-ffmpeg.ts`), for the tests that import it here. */
+export { ffmpeg };
 
 const run = promisify(execFile);
 
@@ -15,25 +19,6 @@ export const FFMPEG_AVAILABLE = ["ffmpeg", "ffprobe"].every(
 );
 if (!FFMPEG_AVAILABLE && process.env.REQUIRE_FFMPEG === "1") {
   throw new Error("FFmpeg and ffprobe must be on PATH (REQUIRE_FFMPEG=1): apt-get install ffmpeg");
-}
-
-/**
- * Runs FFmpeg quietly (tests make their recordings with it) on one thread, so it leaves the
- * other core to the suite's timing-sensitive tests; rejects on failure.
- */
-export async function ffmpeg(...args: string[]): Promise<void> {
-  // The output's encoder threads: an output option goes just before the output file (last).
-  const output = args.slice(-1);
-  await run("ffmpeg", [
-    "-v",
-    "error",
-    "-nostdin",
-    "-y",
-    ...args.slice(0, -1),
-    "-threads",
-    "1",
-    ...output,
-  ]);
 }
 
 /**

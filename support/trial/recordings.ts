@@ -1,11 +1,10 @@
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { ffmpeg } from "../helpers/run-ffmpeg.ts";
 import { speechLikeSamples } from "./speech-audio.ts";
 import { wavFile } from "./wav-file.ts";
 
-const run = promisify(execFile);
 const SAMPLE_RATE = 16_000;
 
 /** A recording the trial made, ready to share in the channel. */
@@ -71,19 +70,4 @@ export async function makeRecordings(
       video: true,
     },
   ];
-}
-
-/** FFmpeg, quiet, on one thread (the bot and the stand-in share the machine). */
-async function ffmpeg(...args: string[]): Promise<void> {
-  const output = args.slice(-1);
-  await run("ffmpeg", [
-    "-v",
-    "error",
-    "-nostdin",
-    "-y",
-    ...args.slice(0, -1),
-    "-threads",
-    "1",
-    ...output,
-  ]);
 }
