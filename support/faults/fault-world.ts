@@ -109,9 +109,9 @@ export async function startFaultWorld(options: WorldOptions = {}) {
   let bot: AppProcess | undefined;
 
   const world = {
-    /** The switch file of `storeSwitch` (see test/helpers/faulty-store-main.ts). */
+    /** The switch file of `storeSwitch` (see support/helpers/faulty-store-main.ts). */
     storeFlag,
-    /** The offset file of `movableClock` (see test/helpers/shift-clock.ts). */
+    /** The offset file of `movableClock` (see support/helpers/shift-clock.ts). */
     clockFile,
     temp,
     fake,

@@ -1,5 +1,5 @@
 /**
- * A preload (`node --import test/helpers/shift-clock.ts src/main.ts`) that moves the wall
+ * A preload (`node --import support/helpers/shift-clock.ts src/main.ts`) that moves the wall
  * clock of the process it runs in, as an operator setting the host's clock or NTP stepping
  * it would: `Date.now()`, `new Date()` and `Date()` read the real time plus an offset in
  * milliseconds, read from the file named by SHIFT_CLOCK_FILE at start and again on each
