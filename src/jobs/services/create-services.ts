@@ -19,8 +19,8 @@ export function createServices(options: Omit<JobServiceOptions, "settings" | "wo
   const now = options.now ?? Date.now;
   const templates = new Templates({ store, retentionMs, now, workspaces });
   const settings = new ChannelSettingsStore({ store, workspaces, templates });
-  const service = new JobService({ ...options, settings, workspaces });
   const repo = options.repo.over(store);
+  const service = new JobService({ ...options, store, repo, settings, workspaces });
   const installs = new Installs({ ...options, repo, store, workspaces });
   const modals = new ModalMemory(store, workspaces);
   return { service, settings, templates, modals, installs };

@@ -14,7 +14,6 @@ import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
 import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import { markStoreFailures } from "../recovery/store-unavailable.ts";
 import { canTransition, type JobEvent } from "../stages/transitions.ts";
 import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
@@ -44,9 +43,11 @@ export class JobService {
     return this.#o.canPrepare;
   }
 
+  /**
+   * `store` and `repo` as `createServices` gives them: whatever the store fails at reaches
+   * the Slack layer as a StoreUnavailableError.
+   */
   constructor(options: JobServiceOptions) {
-    // Whatever the store fails at reaches the Slack layer as a StoreUnavailableError.
-    const store = markStoreFailures(options.store);
     this.#o = {
       dedupeTtlMs: 36 * 60 * 60_000,
       regenerateCooldownMs: 60_000,
@@ -54,8 +55,6 @@ export class JobService {
       newId: randomUUID,
       canPrepare: false,
       ...options,
-      store,
-      repo: options.repo.over(store),
     };
     this.#settings = options.settings;
     this.#starts = new JobStarts(this.#o);
