@@ -23,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JobOptions, SlackPort } from "../../src/jobs/index.ts";
 import {
+  createPollSchedule,
   fastRetryPolicy,
   NoteTakerClient,
   type SpeakerMapEntry,
@@ -121,6 +122,9 @@ const jobs = testJobs({
   gateway,
   tempDir: required("TEMP_DIR"),
   overrides: {
+    // The emulator's tasks last up to 4 s here: polling every 100 ms at most finds their end
+    // soon enough without hundreds of polls (and store writes) per task in 18 scenarios.
+    schedule: createPollSchedule({ initialMs: 5, maxMs: 100, jitter: 0 }),
     runner: {
       leaseTtlMs: number("LEASE_TTL_MS", 2000),
       queueCheckMs: number("QUEUE_CHECK_MS", 200),

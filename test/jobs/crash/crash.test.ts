@@ -242,6 +242,8 @@ async function runScenario(
       {
         what: "the first worker to reach its crash point",
         timeoutMs: 15_000,
+        // Every crash point is a stage or a checkpoint that lasts ≥ 150 ms (PART_DELAY_MS).
+        intervalMs: 25,
         context: first.output,
       },
     );
@@ -269,7 +271,12 @@ async function runScenario(
         return job;
       },
       (job) => job !== undefined && (job.stage === "done" || job.stage === "failed"),
-      { what: "the restarted worker to finish the job", timeoutMs: 15_000, context: worker.output },
+      {
+        what: "the restarted worker to finish the job",
+        timeoutMs: 15_000,
+        intervalMs: 50,
+        context: worker.output,
+      },
     );
 
     expect(final?.stage, JSON.stringify(final)).toBe("done");
