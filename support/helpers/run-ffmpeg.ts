@@ -14,6 +14,7 @@ const run = promisify(execFile);
  */
 const CACHE_DIR = resolve(import.meta.dirname, "../../node_modules/.cache/test-media");
 const CACHE_ON = process.env.TEST_MEDIA_CACHE !== "off";
+const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 let version: string | undefined;
 /** The FFmpeg build is part of every key: another build may make other bytes. */
@@ -53,7 +54,8 @@ export async function ffmpeg(...args: string[]): Promise<void> {
     return;
   }
   await run("ffmpeg", ["-v", "error", "-nostdin", "-y", ...options, "-threads", "1", output]);
-  if (cached === undefined) return;
+  // A big remux (the 350 MB MP4) is as quick to make as to copy: not kept.
+  if (cached === undefined || (await stat(output)).size > CACHE_MAX_BYTES) return;
   // Written aside and renamed: a worker reading the cache never sees half a file.
   await mkdir(CACHE_DIR, { recursive: true });
   const aside = `${cached}.${randomUUID()}.part`;

@@ -60,21 +60,36 @@ export const controlChar = fc
   .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
   .map((code) => String.fromCharCode(code));
 
-/** Any text, biased to the nasty: any code points, graphemes, snippets, mixtures. */
+const nastyTexts = new Map<number, fc.Arbitrary<string>>();
+
+/**
+ * Any text, biased to the nasty: any code points, graphemes, snippets, mixtures. Built once
+ * per length and shared: building fast-check's grapheme strings maps the whole grapheme set
+ * (a third of the hostile suites' CPU time when each use built its own).
+ */
 export function nastyText(maxLength = 80): fc.Arbitrary<string> {
-  const piece = fc.oneof(
-    fc.constantFrom(...NASTY_SNIPPETS),
-    fc.string({ unit: "binary", maxLength: 8 }),
-    fc.string({ unit: "grapheme", maxLength: 8 }),
-    controlChar,
-  );
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.array(piece, { maxLength: 6 }).map((parts) => parts.join("")) },
-    { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength }) },
-    { weight: 1, arbitrary: fc.constantFrom(...NASTY_SNIPPETS) },
-    { weight: 1, arbitrary: fc.json({ maxDepth: 2 }) },
-  );
+  let text = nastyTexts.get(maxLength);
+  if (text === undefined) {
+    text = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.array(nastyPiece, { maxLength: 6 }).map((parts) => parts.join("")),
+      },
+      { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength }) },
+      { weight: 1, arbitrary: fc.constantFrom(...NASTY_SNIPPETS) },
+      { weight: 1, arbitrary: fc.json({ maxDepth: 2 }) },
+    );
+    nastyTexts.set(maxLength, text);
+  }
+  return text;
 }
+
+const nastyPiece = fc.oneof(
+  fc.constantFrom(...NASTY_SNIPPETS),
+  fc.string({ unit: "binary", maxLength: 8 }),
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+  controlChar,
+);
 
 /** Text of thousands of characters (Slack's 3,000-character limits, 10 KB values). */
 export const hugeText: fc.Arbitrary<string> = fc
