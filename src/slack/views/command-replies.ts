@@ -213,7 +213,7 @@ export function buildSettingsAnnouncement(
   const before = channelSettingsSchema.parse(given);
   const after = channelSettingsSchema.parse(changed);
   const changes: string[] = [];
-  for (const key of ["canvas", "transcript", "mentions"] as const) {
+  for (const key of ["canvas", "transcript", "mentions", "review"] as const) {
     if (before[key] !== after[key]) {
       changes.push(t(locale, `settings.change.${key}_${after[key] ? "on" : "off"}`));
     }
