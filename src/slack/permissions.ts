@@ -82,7 +82,7 @@ export class Permissions {
     userId: string,
     place?: ClickPlace,
   ): Promise<Decision> {
-    if (place !== undefined && !isOwnMessage(job, place)) {
+    if (place !== undefined && !isOwnMessage(job, place, action)) {
       return { ok: false, reason: "not_this_job" };
     }
     if (userId === job.origin.userId) return ALLOWED;
@@ -140,13 +140,15 @@ export class Permissions {
  * ts is saved with the job, a message in the job's own thread is taken for it (only this
  * app's messages carry its buttons, so nothing else there can). A note waiting for its
  * review is acted on from that review's first message, in the reviewer's direct message,
- * and from no other (an earlier review's, replaced, included).
+ * and from no other (an earlier review's, replaced, included); Post and Discard from
+ * nowhere else, whatever the job's stage.
  */
-function isOwnMessage(job: Job, place: ClickPlace): boolean {
+function isOwnMessage(job: Job, place: ClickPlace, action: JobAction): boolean {
   const { review } = job;
-  if (job.stage === "reviewing" && review !== undefined && place.channelId === review.channelId) {
-    return place.messageTs === review.ts;
-  }
+  const onReview = review !== undefined && place.channelId === review.channelId;
+  // Post and Discard exist only on a review's message: from anywhere else they are forged.
+  if (action === "post" || action === "discard") return onReview && place.messageTs === review.ts;
+  if (job.stage === "reviewing" && onReview) return place.messageTs === review.ts;
   if (place.channelId !== job.origin.channelId || place.messageTs === undefined) return false;
   if (job.statusTs !== undefined) return place.messageTs === job.statusTs;
   return place.threadTs === job.origin.threadTs;

@@ -1,4 +1,5 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
+import { localeOf } from "../../messages/index.ts";
 import { reviewOutcome } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import type { ButtonClick } from "./job-action.ts";
@@ -32,7 +33,8 @@ async function showOutcome(
   const { review } = job;
   if (review === undefined) return;
   const state = decision === "post" ? "posted" : "discarded";
-  const content = reviewOutcome(job, { state, by: click.userId }, click.locale);
+  // In the reviewer's direct message: in their language, whoever clicked.
+  const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
   await deps.responder
     .updateMessage({ channel: review.channelId, ts: review.ts }, content)
     .catch((error: unknown) =>
