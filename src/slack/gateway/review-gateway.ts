@@ -50,7 +50,9 @@ export class ReviewGateway implements ReviewPort {
     const channelId = await this.#directMessage(job.origin.userId);
     try {
       const earlier =
-        since === undefined ? undefined : await this.#find(channelId, job, "review", since);
+        since === undefined
+          ? undefined
+          : await this.#find(channelId, job, "review", since, job.review?.ts);
       if (earlier !== undefined) return { channelId, ts: earlier };
       const content = buildReviewMessage(
         job,
@@ -132,10 +134,17 @@ export class ReviewGateway implements ReviewPort {
 
   /**
    * The ts of the bot's message of `kind` for this job's delivery, posted in the direct
-   * message since about `since` (ms), if there is one: `conversations.history` (`im:history`),
-   * read only when an earlier post's outcome is unknown.
+   * message since about `since` (ms), if there is one — not `known`, the earlier review's
+   * the record names (a note written again keeps its delivery): `conversations.history`
+   * (`im:history`), read only when an earlier post's outcome is unknown.
    */
-  async #find(channel: string, job: Job, kind: string, since: number): Promise<string | undefined> {
+  async #find(
+    channel: string,
+    job: Job,
+    kind: string,
+    since: number,
+    known?: string,
+  ): Promise<string | undefined> {
     const delivery = "delivery" in job ? job.delivery : 1;
     const oldest = String(Math.max(0, since - CLOCK_MARGIN_MS) / 1000);
     for await (const page of this.#client.paginate("conversations.history", {
@@ -150,7 +159,7 @@ export class ReviewGateway implements ReviewPort {
           metadata?.event_type === METADATA_EVENT_TYPE ? metadata.event_payload : undefined;
         const mine =
           payload?.job_id === job.id && payload.kind === kind && payload.delivery === delivery;
-        if (mine && message.ts !== undefined) return message.ts;
+        if (mine && message.ts !== undefined && message.ts !== known) return message.ts;
       }
     }
     return undefined;

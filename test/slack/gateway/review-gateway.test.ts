@@ -93,6 +93,12 @@ describe("ReviewGateway", () => {
       ts: "1700000001.000900",
     });
     expect(client.chat.postMessage).not.toHaveBeenCalled();
+    // The earlier review's own message (the record names it) is not this try's.
+    const earlier = reviewClient([mine("review", job.review?.ts ?? "")]);
+    expect(await earlier.gateway.open(job, Date.UTC(2026, 10, 24))).toEqual({
+      channelId: DM,
+      ts: "1700000002.000100",
+    });
     await gateway.remind(job, Date.UTC(2026, 11, 23));
     expect(client.chat.postMessage).toHaveBeenCalledTimes(1);
     const found = reviewClient([mine("review_reminder", "1700000003.000100")]);
