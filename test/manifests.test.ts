@@ -43,6 +43,8 @@ describe("Slack app manifests", () => {
           "groups:read",
           // A recording sent to the bot in a direct message.
           "im:history",
+          // Review before posting: open the direct message the note is reviewed in (issue 26).
+          "im:write",
           // The note as a canvas, shared with the channel, edited by Regenerate (issue 16).
           "canvases:write",
         ].sort(),

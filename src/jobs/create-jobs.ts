@@ -6,6 +6,7 @@ import {
   holdsSlot,
 } from "./engine/admission.ts";
 import { JobRunner, type RunnerOptions } from "./engine/runner.ts";
+import { defaultStageLimits } from "./engine/step.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
@@ -78,7 +79,8 @@ export function createJobs(options: JobsOptions) {
     logger,
     tempDir: options.tempDir,
     media: options.media,
-    ...optional("limits", options.limits),
+    // A note waiting for its review expires with the job's retention.
+    limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
     ...optional("failurePolicy", options.failurePolicy),
     ...options.runner,
     ...optional("onStageChange", options.onStageChange),

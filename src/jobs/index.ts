@@ -35,6 +35,8 @@ export {
   type DeliveredState,
   type DownloadLimits,
   type NotePerson,
+  type ReviewPort,
+  type ReviewState,
   type SlackPort,
   SlackPortError,
   type StatusMode,

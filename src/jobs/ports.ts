@@ -1,5 +1,5 @@
 import type { Dialog, NoteTakerClient, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { CanvasRefusal, Failure, Job, Origin, WaitReason } from "./model/job.ts";
+import type { CanvasRefusal, Failure, Job, Origin, ReviewPlace, WaitReason } from "./model/job.ts";
 import type { KnownJob } from "./persistence/recent-jobs.ts";
 
 /**
@@ -115,6 +115,33 @@ export interface SlackPort {
   deleteFile(fileId: string): Promise<void>;
   /** Reads the thread to learn what a crashed run had already delivered. */
   findDelivered(job: Job): Promise<DeliveredState>;
+  /** Review before posting: the note, privately, in a direct message with its starter. */
+  review: ReviewPort;
+}
+
+/** Where a review stands, as its first message in the direct message says it. */
+export type ReviewState = "coming" | "ready" | "replaced" | "expired";
+
+/**
+ * What review before posting needs of Slack beyond the calls of a delivery (the note's
+ * parts, DOCX and transcript go into the review's thread through those, the job placed
+ * there). Idempotent where it can be; a post whose outcome an earlier try left unknown is
+ * looked for before it is made again.
+ */
+export interface ReviewPort {
+  /**
+   * Posts the review's first message in the bot's direct message with the job's starter.
+   * With `since` (ms: an earlier try, whose outcome is unknown, began then), first looks
+   * there for the message that try may have posted. Resolves with where it is.
+   */
+  open(job: Job, since?: number): Promise<ReviewPlace>;
+  /** Edits the review's first message (`job.review`) to say where the review stands. */
+  show(job: Job, state: ReviewState): Promise<void>;
+  /**
+   * Tells the person, in a new message of the direct message (so they are notified), that
+   * the note expires in a day. With `since`, only when that message is not there yet.
+   */
+  remind(job: Job, since?: number): Promise<void>;
 }
 
 export interface SlackPortErrorOptions {

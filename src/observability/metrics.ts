@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { ACTIVE_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
+import { ACTIVE_STAGES, FINAL_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
 
 /** What the runner's queues hold now. */
 export interface QueueStats {
@@ -80,7 +80,7 @@ export function createMetrics(sources: MetricsSources) {
       this.set({ state: "queued" }, stats.queued);
     },
   });
-  for (const stage of ["done", "failed", "canceled"]) finished.inc({ stage }, 0);
+  for (const stage of FINAL_STAGES) finished.inc({ stage }, 0);
   const reconnects = socketMetrics(registry, sources.socketConnected);
 
   return {
@@ -88,7 +88,7 @@ export function createMetrics(sources: MetricsSources) {
     /** For the runner: a job left `from` after `ms` and is now `to`. */
     onStageChange(job: Job, from: string, ms: number): void {
       stageDuration.observe({ stage: from }, ms / 1000);
-      if (job.stage === "done" || job.stage === "failed" || job.stage === "canceled") {
+      if ((FINAL_STAGES as readonly string[]).includes(job.stage)) {
         finished.inc({ stage: job.stage });
       }
     },

@@ -11,6 +11,9 @@ export const ACTIONS = {
   skipNaming: "job_skip_naming",
   retry: "job_retry",
   regenerate: "job_regenerate",
+  /** Review before posting, in the reviewer's direct message (its Change names is `regenerate`). */
+  postReview: "review_post",
+  discardReview: "review_discard",
   /** App Home: a job's "Open thread" link button (no handler needed beyond ack). */
   openThread: "job_open_thread",
   /** The speaker modal's "Previous page" (its value is unused: the page is in the view). */
@@ -60,6 +63,7 @@ export const INPUTS = {
   autoTranscribe: { block: "auto_transcribe", action: "choice" },
   clearTemplate: { block: "clear_template", action: "clear" },
   delivery: { block: "delivery", action: "options" },
+  review: { block: "review", action: "choice" },
 } as const;
 
 /** Only speakers' inputs have user/name/gender action ids. */

@@ -11,6 +11,7 @@ import type { UserInfo } from "./slack-directory.ts";
  * | action                       | allowed                                                   |
  * |------------------------------|-----------------------------------------------------------|
  * | Cancel, Regenerate           | the job's starter; workspace admins and owners            |
+ * | Post to thread, Discard      | the same (review before posting)                          |
  * | Name speakers, Skip, Retry   | the starter; non-guest members of the job's channel       |
  * | channel settings             | non-guest members of the channel                          |
  * | `/meeting-notes` destination | a conversation both the requester and the bot are in      |
@@ -22,7 +23,7 @@ import type { UserInfo } from "./slack-directory.ts";
  */
 
 /** What a person can do to a job from its status message or a command. */
-export type JobAction = "cancel" | "regenerate" | "names" | "skip" | "retry";
+export type JobAction = "cancel" | "regenerate" | "names" | "skip" | "retry" | "post" | "discard";
 
 /** Who could have done it: the refusal sentence says so. */
 export type Refusal =
@@ -56,7 +57,12 @@ export interface ClickPlace {
 }
 
 const ALLOWED: Decision = { ok: true };
-const STARTER_OR_ADMIN: ReadonlySet<JobAction> = new Set(["cancel", "regenerate"]);
+const STARTER_OR_ADMIN: ReadonlySet<JobAction> = new Set([
+  "cancel",
+  "regenerate",
+  "post",
+  "discard",
+]);
 
 /** The permission rules, over Slack look-ups. */
 export class Permissions {
@@ -76,7 +82,7 @@ export class Permissions {
     userId: string,
     place?: ClickPlace,
   ): Promise<Decision> {
-    if (place !== undefined && !isOwnMessage(job, place)) {
+    if (place !== undefined && !isOwnMessage(job, place, action)) {
       return { ok: false, reason: "not_this_job" };
     }
     if (userId === job.origin.userId) return ALLOWED;
@@ -132,9 +138,17 @@ export class Permissions {
 /**
  * The click is on the job's status message. Just after the message is posted, before its
  * ts is saved with the job, a message in the job's own thread is taken for it (only this
- * app's messages carry its buttons, so nothing else there can).
+ * app's messages carry its buttons, so nothing else there can). A note waiting for its
+ * review is acted on from that review's first message, in the reviewer's direct message,
+ * and from no other (an earlier review's, replaced, included); Post and Discard from
+ * nowhere else, whatever the job's stage.
  */
-function isOwnMessage(job: Job, place: ClickPlace): boolean {
+function isOwnMessage(job: Job, place: ClickPlace, action: JobAction): boolean {
+  const { review } = job;
+  const onReview = review !== undefined && place.channelId === review.channelId;
+  // Post and Discard exist only on a review's message: from anywhere else they are forged.
+  if (action === "post" || action === "discard") return onReview && place.messageTs === review.ts;
+  if (job.stage === "reviewing" && onReview) return place.messageTs === review.ts;
   if (place.channelId !== job.origin.channelId || place.messageTs === undefined) return false;
   if (job.statusTs !== undefined) return place.messageTs === job.statusTs;
   return place.threadTs === job.origin.threadTs;

@@ -92,6 +92,11 @@ export class SlackResponder {
       );
   }
 
+  /** Replaces a message of the bot's own (a review's first message, once it is over). */
+  async updateMessage(target: { channel: string; ts: string }, content: MessageContent) {
+    await this.#client.chat.update({ ...target, text: content.text, blocks: content.blocks });
+  }
+
   /** Posts a message of the bot's own that a thread then hangs from; its `ts`. */
   async startThread(channel: string, text: string): Promise<string> {
     const posted = await this.#client.chat.postMessage({ channel, text, mrkdwn: true });

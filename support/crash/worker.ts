@@ -105,6 +105,7 @@ const gateway: SlackPort = {
   editCanvas: (job, id, markdown) => recording.editCanvas(job, id, markdown),
   shareCanvas: (job, id) => recording.shareCanvas(job, id),
   findCanvas: (job) => recording.findCanvas(job),
+  review: recording.review,
 
   // Reads the thread (the journal) afresh: another process may have posted since we started.
   findDelivered: async (job) => findInJournal(journalPath, job.id),

@@ -148,7 +148,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       callback();
     },
   });
-  const app: MeetingNotesApp = await createApp(config, {
+  const deps: AppDeps = {
     logDestination,
     ...(dispatcher === undefined ? {} : { dispatcher }),
     tempDir: `${temp.dir}/tmp`,
@@ -171,7 +171,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     },
     ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
     storeReset: { checkEveryMs: 200, ...options.storeReset },
-  });
+  };
+  let app: MeetingNotesApp = await createApp(config, deps);
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;
   const url = `${origin}/slack/events`;
@@ -187,7 +188,19 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     fake.deliverEvents({ url, signingSecret: SIGNING_SECRET });
   }
   return {
-    app,
+    /** The app now running (a new one after {@link restart}). */
+    get app(): MeetingNotesApp {
+      return app;
+    },
+    /**
+     * Stops the app and starts a new one on the same store (the SQLite file), temp folder and
+     * port, as a restarted process would: whatever it knows, it read from the store.
+     */
+    async restart(): Promise<void> {
+      await app.stop();
+      app = await createApp({ ...config, port }, deps);
+      await app.start();
+    },
     fake,
     /** Socket Mode: the fake Socket Mode server the app is connected to. */
     socket: fake.socket,

@@ -133,6 +133,47 @@ const members: ApiMethod = (args, store) => {
   };
 };
 
+/**
+ * `conversations.open` with one person's id: the bot's direct message with them, made the
+ * first time and the same one after ("Opens or resumes a direct message",
+ * https://docs.slack.dev/reference/methods/conversations.open: `channel.id`, and `no_op` /
+ * `already_open` when it existed). Its errors: `users_list_not_supplied`, `user_not_found`,
+ * `user_disabled` (a deactivated person). Only 1:1 conversations are modelled: several
+ * users (a group DM) or a `channel` to resume are refused as `invalid_arguments`.
+ */
+const open: ApiMethod = (args, store) => {
+  const a = parseArgs(
+    z.object({ users: z.string().optional(), channel: z.string().optional() }),
+    args,
+  );
+  const users = (a.users ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (users.length === 0) throw new SlackApiError("users_list_not_supplied");
+  if (users.length > 1 || a.channel !== undefined) throw new SlackApiError("invalid_arguments");
+  const userId = users[0] ?? "";
+  const user = store.users.get(userId);
+  if (user === undefined) throw new SlackApiError("user_not_found");
+  if (user.deleted === true) throw new SlackApiError("user_disabled");
+  const existing = [...store.channels.values()].find(
+    (c) => c.is_im && c.members?.length === 1 && c.members[0] === userId,
+  );
+  if (existing !== undefined) {
+    return { no_op: true, already_open: true, channel: { id: existing.id } };
+  }
+  const id = `D${userId.slice(1)}`.padEnd(9, "0");
+  store.addChannel({
+    id,
+    name: userId.toLowerCase(),
+    is_im: true,
+    is_private: true,
+    is_member: true,
+    members: [userId],
+  });
+  return { channel: { id } };
+};
+
 /** `auth.test`: who the bot token belongs to (Bolt calls it at start-up). */
 const authTest: ApiMethod = (_args, store) => {
   const { workspace } = store;
@@ -153,6 +194,7 @@ export const conversationMethods: Record<string, ApiMethod> = {
   "conversations.history": history,
   "conversations.info": info,
   "conversations.members": members,
+  "conversations.open": open,
   "users.info": usersInfo,
   "auth.test": authTest,
 };

@@ -72,6 +72,7 @@ export const METHOD_TIERS: Readonly<Record<string, TierName | "postMessage">> = 
   "conversations.history": "tier3",
   "conversations.info": "tier3",
   "conversations.members": "tier4",
+  "conversations.open": "tier3",
   "conversations.replies": "tier3",
   "files.completeUploadExternal": "tier4",
   "files.delete": "tier3",

@@ -25,6 +25,8 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeNeed>> = {
   "conversations.replies": { byChannel: "history" },
   "conversations.info": { byChannel: "read" },
   "conversations.members": { byChannel: "read" },
+  // A 1:1 direct message, the only kind the fake opens (its page lists im:write for those).
+  "conversations.open": "im:write",
   "users.info": "users:read",
   "files.info": "files:read",
   "files.list": "files:read",

@@ -7,6 +7,9 @@ import type {
   DownloadLimits,
   Job,
   NotePerson,
+  ReviewPlace,
+  ReviewPort,
+  ReviewState,
   SlackPort,
 } from "../../src/jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
@@ -15,11 +18,12 @@ import { buildTranscript } from "../../src/slack/views/transcript.ts";
 /** One thing the fake gateway did, as Slack would have seen it. */
 export type GatewayRecord =
   | { op: "status"; jobId: string; stage: string; ts: string; detail?: string }
-  | { op: "part"; jobId: string; index: number; total: number; text: string }
-  | { op: "docx"; jobId: string; fileId: string; bytes: number }
+  | { op: "part"; jobId: string; index: number; total: number; text: string; channel?: string }
+  | { op: "docx"; jobId: string; fileId: string; bytes: number; channel?: string }
   | {
       op: "transcript";
       jobId: string;
+      channel?: string;
       delivery: number;
       fileIds: string[];
       /** The `.txt` file's lines. */
@@ -29,7 +33,9 @@ export type GatewayRecord =
   | { op: "canvas"; jobId: string; canvasId: string; delivery: number; markdown: string }
   | { op: "canvas_edit"; jobId: string; canvasId: string; delivery: number; markdown: string }
   | { op: "canvas_share"; jobId: string; canvasId: string }
-  | { op: "download"; jobId: string };
+  | { op: "download"; jobId: string }
+  /** Review before posting: its first message posted or edited, the reminder. */
+  | { op: "review"; jobId: string; what: ReviewState | "open" | "remind"; channel: string };
 
 export interface RecordingGatewayOptions {
   /** Local file copied as every job's "Slack file" download. */
@@ -124,12 +130,13 @@ export class RecordingGateway implements SlackPort {
   }
 
   async postNotePart(job: Job, text: string, index: number, total: number): Promise<void> {
-    this.#record({ op: "part", jobId: job.id, index, total, text });
+    this.#record({ op: "part", jobId: job.id, index, total, text, ...placeOf(job) });
   }
 
   async uploadDocx(job: Job, path: string): Promise<string> {
     const fileId = `F${job.id.slice(0, 8)}${this.records.length}`;
-    this.#record({ op: "docx", jobId: job.id, fileId, bytes: statSync(path).size });
+    const bytes = statSync(path).size;
+    this.#record({ op: "docx", jobId: job.id, fileId, bytes, ...placeOf(job) });
     return fileId;
   }
 
@@ -143,7 +150,7 @@ export class RecordingGateway implements SlackPort {
     const fileIds = [`FT${job.id.slice(0, 8)}${n}a`, `FT${job.id.slice(0, 8)}${n}b`];
     const delivery = "delivery" in job ? job.delivery : 1;
     const lines = (txt?.content ?? "").trim().split("\n");
-    this.#record({ op: "transcript", jobId: job.id, delivery, fileIds, lines });
+    this.#record({ op: "transcript", jobId: job.id, delivery, fileIds, lines, ...placeOf(job) });
     return fileIds;
   }
 
@@ -181,8 +188,32 @@ export class RecordingGateway implements SlackPort {
     this.#record({ op: "delete", jobId: owner?.jobId ?? "?", fileId });
   }
 
+  /**
+   * Review before posting: the direct message is `D` and the person's id; what goes into
+   * the review's thread is recorded with that channel, as its first message's changes are.
+   */
+  readonly review: ReviewPort = {
+    open: async (job): Promise<ReviewPlace> => {
+      const channel = `D${job.origin.userId.slice(1)}`;
+      this.#record({ op: "review", jobId: job.id, what: "open", channel });
+      return { channelId: channel, ts: `1700000001.${String(++this.#ts).padStart(6, "0")}` };
+    },
+    show: async (job, state) => {
+      const channel = job.review?.channelId ?? "?";
+      this.#record({ op: "review", jobId: job.id, what: state, channel });
+    },
+    remind: async (job, since) => {
+      const channel = job.review?.channelId ?? "?";
+      const mine = this.of(job.id, "review");
+      if (since !== undefined && mine.some((r) => r.what === "remind")) return;
+      this.#record({ op: "review", jobId: job.id, what: "remind", channel });
+    },
+  };
+
   async findDelivered(job: Job): Promise<DeliveredState> {
-    const mine = this.records.filter((r) => r.jobId === job.id);
+    const here = (r: GatewayRecord) =>
+      !("channel" in r) || r.channel === undefined || r.channel === job.origin.channelId;
+    const mine = this.records.filter((r) => r.jobId === job.id && here(r));
     const parts = mine.flatMap((r) => (r.op === "part" ? [r.index] : []));
     const docx = mine.find((r) => r.op === "docx");
     const delivery = "delivery" in job ? job.delivery : 1;
@@ -208,6 +239,13 @@ export class RecordingGateway implements SlackPort {
     }
     this.#o.afterRecord?.(record);
   }
+}
+
+/** Where a post goes, when it is not the job's own thread (a review's, in a direct message). */
+function placeOf(job: Job): { channel?: string } {
+  return job.origin.channelId.startsWith("D") && job.review !== undefined
+    ? { channel: job.origin.channelId }
+    : {};
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

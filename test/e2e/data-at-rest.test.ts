@@ -224,6 +224,7 @@ describe.each(stores)("an install that removes the app ($name store)", (store) =
         canvas: true,
         transcript: true,
         mentions: false,
+        review: false,
       });
       expect(await stack.app.store.listMembers(`team:${teamId}`)).toEqual([]);
     }

@@ -81,6 +81,7 @@ async function runJob(failure?: Failure, prepare?: (id: string) => Promise<void>
       return slack.shareCanvas(job, id);
     },
     findCanvas: (job) => slack.findCanvas(job),
+    review: slack.review,
   };
   const client = new NoteTakerClient({
     baseUrl: emulator.baseUrl,

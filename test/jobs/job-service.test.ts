@@ -125,6 +125,7 @@ describe("JobService", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     });
     await services.settings.set("T1", "C1", { autoTranscribe: false, languageHint: "vi" });
     expect(await services.settings.get("T1", "C1")).toEqual({
@@ -133,6 +134,7 @@ describe("JobService", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     });
   });
 
@@ -226,7 +228,13 @@ describe("JobService", () => {
     expect(await service.listByChannel("T2", "C9")).toEqual([]);
     expect(await store.listIndex("user:T1:U1")).toEqual([]);
     expect(await store.get("templates", template)).toBeUndefined();
-    const defaults = { autoTranscribe: true, canvas: true, transcript: true, mentions: false };
+    const defaults = {
+      autoTranscribe: true,
+      canvas: true,
+      transcript: true,
+      mentions: false,
+      review: false,
+    };
     expect(await services.settings.get("T1", "C1")).toEqual(defaults);
     expect(await services.settings.get("T2", "C9")).toEqual(defaults);
     expect(await store.listActive()).toEqual([]);

@@ -151,6 +151,7 @@ function instrumentGateway(gateway: SlackPort, runner: string, log: CallRecord[]
     editCanvas: (job, id, markdown, people) => gateway.editCanvas(job, id, markdown, people),
     shareCanvas: (job, id) => gateway.shareCanvas(job, id),
     findCanvas: (job, since) => gateway.findCanvas(job, since),
+    review: gateway.review,
   };
 }
 

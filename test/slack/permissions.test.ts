@@ -116,6 +116,40 @@ describe("Permissions.jobAction", () => {
     ).toMatchObject({ ok: false });
   });
 
+  it("takes Post and Discard from the job's review message only, for its starter or an admin", async () => {
+    const permissions = new Permissions(lookups(people, members).source);
+    const review = { channelId: "D0ALICE01", ts: "1700000001.000001" };
+    const reviewing = { ...job, stage: "reviewing", review } as unknown as Job;
+    const onReview = { channelId: review.channelId, messageTs: review.ts };
+    for (const action of ["post", "discard"] as const) {
+      expect(await permissions.jobAction(action, reviewing, "U0ALICE01", onReview)).toEqual({
+        ok: true,
+      });
+      expect(await permissions.jobAction(action, reviewing, "U0ADMIN01", onReview)).toEqual({
+        ok: true,
+      });
+      expect(await permissions.jobAction(action, reviewing, "U0BOB0001", onReview)).toEqual({
+        ok: false,
+        reason: "starter_or_admin",
+      });
+      // Not from the status message, nor from an earlier review's message.
+      for (const place of [here, { ...onReview, messageTs: "1700000001.000000" }]) {
+        expect(await permissions.jobAction(action, reviewing, "U0ALICE01", place)).toEqual({
+          ok: false,
+          reason: "not_this_job",
+        });
+      }
+    }
+    // Change names (Regenerate) on the review's message, and no longer from it once posted.
+    expect(await permissions.jobAction("regenerate", reviewing, "U0ALICE01", onReview)).toEqual({
+      ok: true,
+    });
+    const done = { ...reviewing, stage: "done" } as unknown as Job;
+    expect(await permissions.jobAction("regenerate", done, "U0ALICE01", onReview)).toMatchObject({
+      ok: false,
+    });
+  });
+
   it("refuses members when Slack cannot say who is in the channel", async () => {
     const permissions = new Permissions(lookups(people, { [CHANNEL]: "error" }).source);
     expect(await permissions.jobAction("names", job, "U0BOB0001", here)).toMatchObject({

@@ -141,7 +141,7 @@ export class JobRunner {
   }
 
   /**
-   * Tidies up after a job that ended outside a step (canceled by a person): its temp files
+   * Tidies up after a job that ended outside a step (canceled, discarded): its temp files
    * go and its status message says how it ended.
    */
   settle(job: Job): void {
@@ -149,7 +149,7 @@ export class JobRunner {
     this.#scheduler
       .enqueue(async () => {
         if ("resume" in job) await this.#files.removeNamedBy(job.resume);
-        if (job.stage === "canceled") await this.#files.removeAllOf(job.id);
+        else if (job.stage !== "done") await this.#files.removeAllOf(job.id);
         await this.#o.gateway.showStatus(job);
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));

@@ -18,11 +18,14 @@ import { JobStepError } from "./failure-policy.ts";
 export interface StageLimits {
   transcribingMs: number;
   writingMs: number;
+  /** How long a note waits for its review: the job's retention (`createJobs` sets it so). */
+  reviewMs: number;
 }
 
 export const defaultStageLimits: StageLimits = {
   transcribingMs: 3 * 60 * 60_000,
   writingMs: 60 * 60_000,
+  reviewMs: 30 * 24 * 60 * 60_000,
 };
 
 /** What a step may use. `commit` applies an event and persists the result before returning. */

@@ -33,7 +33,13 @@ export type JobEvent =
   | { type: "note_submitting" }
   | { type: "note_submitted"; taskId: string; wakeAt: number }
   | { type: "note_polled"; wakeAt: number }
-  | { type: "note_written"; markdown: string; docxUrl: string }
+  | {
+      type: "note_written";
+      markdown: string;
+      docxUrl: string;
+      /** Review before posting: the note waits for its starter until then (ms), not posted. */
+      reviewUntil?: number;
+    }
   | { type: "docx_downloaded"; docxPath: string }
   | { type: "docx_link_expired" }
   | { type: "part_posting"; index: number }
@@ -55,6 +61,15 @@ export type JobEvent =
       transcriptFileIds?: string[];
     }
   | { type: "delivered" }
+  // Review before posting (stages/reviewing.ts).
+  | { type: "review_opening"; at: number }
+  | { type: "review_opened"; channelId: string; ts: string }
+  | { type: "review_ready"; wakeAt: number }
+  | { type: "review_reminding"; at: number }
+  | { type: "review_reminded"; wakeAt: number }
+  | { type: "review_posted"; by: string }
+  | { type: "review_discarded"; by: string }
+  | { type: "review_expired" }
   | { type: "retry_later"; wakeAt: number; waiting?: WaitReason }
   | { type: "failed"; failure: Failure; retryable: boolean }
   | { type: "canceled"; by: string }

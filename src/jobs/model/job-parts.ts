@@ -14,9 +14,10 @@ export const ACTIVE_STAGES = [
   "transcribing",
   "naming",
   "writing",
+  "reviewing",
   "delivering",
 ] as const;
-export const FINAL_STAGES = ["done", "failed", "canceled"] as const;
+export const FINAL_STAGES = ["done", "failed", "canceled", "discarded"] as const;
 export type ActiveStage = (typeof ACTIVE_STAGES)[number];
 export type Stage = ActiveStage | (typeof FINAL_STAGES)[number];
 
@@ -62,6 +63,11 @@ export const jobOptionsSchema = z.object({
   speakers: z.array(speakerHintSchema).optional(),
   /** Key of a DOCX template in the store's "templates" namespace. */
   templateId: z.string().optional(),
+  /**
+   * Review before posting: each note goes first to the person who started the job, in a
+   * direct message, and reaches the thread only when they post it. Absent: off.
+   */
+  review: z.boolean().optional(),
 });
 export type JobOptions = z.infer<typeof jobOptionsSchema>;
 
@@ -121,3 +127,35 @@ export const CANVAS_REFUSALS = [
   "refused",
 ] as const;
 export type CanvasRefusal = (typeof CANVAS_REFUSALS)[number];
+
+/** A note written and on its way: what delivering, and reviewing before it, hold. */
+export const noteToDeliverShape = {
+  note: noteInputsSchema,
+  markdown: storedSchema(z.string()),
+  docxUrl: z.string(),
+  relinks: z.number().int().nonnegative(),
+  /** 1 for the first note, 2 after a Regenerate…: tells this delivery's posts from earlier ones. */
+  delivery: z.number().int().positive(),
+  /** The DOCX, fetched to this disk. */
+  docxPath: z.string().optional(),
+};
+
+/** Where a review is: the bot's direct message with the starter, and the review's first message. */
+export const reviewPlaceSchema = z.object({
+  channelId: z.string().min(1),
+  ts: z.string().min(1),
+});
+export type ReviewPlace = z.infer<typeof reviewPlaceSchema>;
+
+/**
+ * What of a note is in its review's thread, in the direct message: each post's intent is
+ * saved before it and its result after, as in delivery, so a crash posts nothing twice.
+ */
+export const reviewDeliveryShape = {
+  postedParts: z.number().int().nonnegative(),
+  postingPart: z.number().int().nonnegative().optional(),
+  uploadingDocx: z.boolean().optional(),
+  docxFileId: z.string().optional(),
+  uploadingTranscript: z.boolean().optional(),
+  transcriptFileIds: z.array(z.string()).optional(),
+};

@@ -24,7 +24,8 @@ export const MAX_RELINKS = 3;
 /** The common part of a job with every stage-specific field dropped. */
 export function commonOf(job: Job) {
   const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
-  const { attempts, regeneratedAt, transcript, canvas, canvasRefused, statusPostingAt } = job;
+  const { attempts, regeneratedAt, transcript, canvas, canvasRefused, statusPostingAt, review } =
+    job;
   return {
     id,
     createdAt,
@@ -41,6 +42,7 @@ export function commonOf(job: Job) {
     ...optional("transcript", transcript),
     ...optional("canvas", canvas),
     ...optional("canvasRefused", canvasRefused),
+    ...optional("review", review),
   };
 }
 

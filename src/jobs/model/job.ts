@@ -6,14 +6,18 @@ import {
   CANVAS_REFUSALS,
   jobOptionsSchema,
   noteInputsSchema,
+  noteToDeliverShape,
   originSchema,
   pollingSchema,
+  reviewDeliveryShape,
+  reviewPlaceSchema,
   type Stage,
   sourceFileSchema,
   speakerQuotesSchema,
   speakerSummarySchema,
   WAIT_REASONS,
 } from "./job-parts.ts";
+import { migrateStoredJob } from "./migrate-job.ts";
 import { storedSchema } from "./stored.ts";
 
 export * from "./job-parts.ts";
@@ -77,6 +81,12 @@ const commonSchema = z.object({
     .optional(),
   /** Why the workspace refused the canvas (the status message says it once). */
   canvasRefused: z.enum(CANVAS_REFUSALS).optional(),
+  /**
+   * Review before posting: the latest review's first message, in the bot's direct message
+   * with the person who started the job. Its buttons act on the job only while it waits
+   * for that review; a newer review (after Change names) replaces it.
+   */
+  review: reviewPlaceSchema.optional(),
 });
 
 const queuedSchema = commonSchema.extend({
@@ -125,12 +135,7 @@ const writingSchema = commonSchema.extend({
 });
 const deliveringSchema = commonSchema.extend({
   stage: z.literal("delivering"),
-  note: noteInputsSchema,
-  markdown: storedSchema(z.string()),
-  docxUrl: z.string(),
-  relinks: z.number().int().nonnegative(),
-  delivery: z.number().int().positive(),
-  docxPath: z.string().optional(),
+  ...noteToDeliverShape,
   /** Parts of the note known to be in the thread. */
   postedParts: z.number().int().nonnegative(),
   /** Set before a post whose outcome is not yet recorded: after a crash, check the thread. */
@@ -141,6 +146,23 @@ const deliveringSchema = commonSchema.extend({
   uploadingTranscript: z.boolean().optional(),
   /** When `canvases.create` was called and its canvas id not yet recorded (after a crash: look for it). */
   creatingCanvasAt: z.number().optional(),
+});
+/** The note is written and waits, in a direct message, for its starter to post or discard it. */
+const reviewingSchema = commonSchema.extend({
+  stage: z.literal("reviewing"),
+  ...noteToDeliverShape,
+  /** When the note stops waiting: the job's retention after it came for review. */
+  expiresAt: z.number(),
+  /** Set before the review's first message is posted, until `review` holds it. */
+  openingAt: z.number().optional(),
+  /** This review's first message is posted (`review`): the rest goes in its thread. */
+  opened: z.boolean().optional(),
+  ...reviewDeliveryShape,
+  /** Everything is in the direct message and its buttons shown: waiting for the person. */
+  ready: z.boolean().optional(),
+  /** Set before the reminder that the note expires in a day; then `reminded`. */
+  remindingAt: z.number().optional(),
+  reminded: z.boolean().optional(),
 });
 const doneSchema = commonSchema.extend({
   stage: z.literal("done"),
@@ -160,6 +182,7 @@ const activeJobSchema = z.discriminatedUnion("stage", [
   transcribingSchema,
   namingSchema,
   writingSchema,
+  reviewingSchema,
   deliveringSchema,
 ]);
 
@@ -191,6 +214,8 @@ export const FAILURE_CODES = [
   "link_refused",
   "dialog_too_large",
   "docx_too_large",
+  // Review before posting: Slack would not open the direct message (an old install's scopes).
+  "review_unreachable",
   "internal",
 ] as const;
 export const failureSchema = z.object({
@@ -216,53 +241,27 @@ const canceledSchema = commonSchema.extend({
   finishedAt: z.number(),
 });
 
+/** A note its reviewer discarded, or that nobody posted before it expired: nothing in the thread. */
+const discardedSchema = commonSchema.extend({
+  stage: z.literal("discarded"),
+  /** Who discarded it; absent when it expired unreviewed. */
+  discardedBy: z.string().optional(),
+  finishedAt: z.number(),
+});
+
 export const jobSchema = z.discriminatedUnion("stage", [
   ...activeJobSchema.options,
   doneSchema,
   failedSchema,
   canceledSchema,
+  discardedSchema,
 ]);
 
 /**
  * A record as read from the store, brought up to date first: records written by an earlier
- * version keep working (a finished job's `partsPosted` is now `postedParts`, as in delivery;
- * the speakers' quotes, once inline in each speaker, are now a field of their own, moved out
- * to a blob at the next save).
+ * version keep working (`migrate-job.ts`).
  */
 export const storedJobSchema = z.preprocess(migrateStoredJob, jobSchema);
-
-function migrateStoredJob(raw: unknown): unknown {
-  if (!isRecord(raw)) return raw;
-  let record = raw;
-  if (record.stage === "done" && record.postedParts === undefined && "partsPosted" in record) {
-    const { partsPosted, ...rest } = record;
-    record = { ...rest, postedParts: partsPosted };
-  }
-  if (isRecord(record.resume)) record = { ...record, resume: withSpeakersMigrated(record.resume) };
-  return withSpeakersMigrated(record);
-}
-
-function withSpeakersMigrated(job: Record<string, unknown>): Record<string, unknown> {
-  const migrated = withQuotesApart(job);
-  return isRecord(migrated.note) ? { ...migrated, note: withQuotesApart(migrated.note) } : migrated;
-}
-
-/** `{speakers: [{…, quotes}]}` as written before quotes had a field: `{speakers, quotes}`. */
-function withQuotesApart(holder: Record<string, unknown>): Record<string, unknown> {
-  if (!Array.isArray(holder.speakers) || "quotes" in holder) return holder;
-  const quotes: Record<string, unknown> = {};
-  const speakers = holder.speakers.map((speaker: unknown) => {
-    if (!isRecord(speaker)) return speaker;
-    const { quotes: own, ...rest } = speaker;
-    if (typeof rest.speakerId === "string" && own !== undefined) quotes[rest.speakerId] = own;
-    return rest;
-  });
-  return { ...holder, speakers, quotes: { inline: quotes } };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export type Job = z.infer<typeof jobSchema>;
 export type ActiveJob = z.infer<typeof activeJobSchema>;

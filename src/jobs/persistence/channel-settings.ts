@@ -16,6 +16,11 @@ export const channelSettingsSchema = z.object({
   canvas: z.boolean().default(true),
   transcript: z.boolean().default(true),
   mentions: z.boolean().default(false),
+  /**
+   * Review before posting: each note goes first to the person who started the job, and
+   * reaches the channel only when they post it. Off; settings saved before it read as off.
+   */
+  review: z.boolean().default(false),
   languageHint: z.string().optional(),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
@@ -28,6 +33,7 @@ const DEFAULT_SETTINGS: ChannelSettings = {
   canvas: true,
   transcript: true,
   mentions: false,
+  review: false,
 };
 
 /**
@@ -76,7 +82,8 @@ export async function readChannelSettings(
 
 /**
  * What a recording uploaded to a channel starts with: the channel's language and template,
- * and as context the channel's text followed by the text typed with the upload.
+ * review before posting where the channel asks for it, and as context the channel's text
+ * followed by the text typed with the upload.
  */
 export function uploadOptions(settings: ChannelSettings, text: string | undefined): JobOptions {
   const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
@@ -84,5 +91,6 @@ export function uploadOptions(settings: ChannelSettings, text: string | undefine
     ...(contextText === "" ? {} : { contextText }),
     ...optional("languageHint", settings.languageHint),
     ...optional("templateId", settings.templateId),
+    ...(settings.review ? { review: true } : {}),
   };
 }

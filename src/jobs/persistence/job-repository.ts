@@ -218,6 +218,7 @@ function storedFieldsOf(job: Job): Stored<unknown>[] {
       return [job.dialog, job.quotes];
     case "writing":
       return [job.note.dialog, job.note.quotes];
+    case "reviewing":
     case "delivering":
     case "done":
       return [job.note.dialog, job.note.quotes, job.markdown];

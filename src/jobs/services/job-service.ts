@@ -163,6 +163,19 @@ export class JobService {
   }
 
   /**
+   * Review before posting: the note waiting, in full, for its review goes to the thread
+   * (`by` posted it) — once, however often it is asked: the job has left the stage then.
+   */
+  postReviewed(jobId: string, by: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "review_posted", by });
+  }
+
+  /** Review before posting: the note is discarded, and the job ends without it. */
+  discardReview(jobId: string, by: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "review_discarded", by });
+  }
+
+  /**
    * The quotes the speaker modal shows for each speaker of a job (none where it has no
    * speakers, or their blob is gone: the modal still opens, without quotes).
    */

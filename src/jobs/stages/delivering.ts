@@ -1,17 +1,15 @@
 import { z } from "zod";
-import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { optional } from "../../util/optional.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
 import type { StepContext } from "../engine/step.ts";
-import { attemptFile, isFile, removeJobFile } from "../files/job-files.ts";
-import { TempFiles } from "../files/temp-files.ts";
+import { removeJobFile } from "../files/job-files.ts";
 import type { EventOf } from "../model/events.ts";
 import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../model/job.ts";
-import { advance, MAX_RELINKS, type Reducers, startWriting } from "../model/job-records.ts";
+import { advance, type Reducers } from "../model/job-records.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { readChannelSettings } from "../persistence/channel-settings.ts";
 import { type NotePerson, SlackPortError } from "../ports.ts";
+import { fetchDocx, relinkOrUndefined } from "./docx.ts";
 
 type Delivering = JobIn<"delivering">;
 
@@ -24,12 +22,7 @@ export const deliveringReducers: Reducers<"delivering"> = {
     advance(job, now, {
       docxPath: event.docxPath,
     }),
-  // The link died before the DOCX was fetched: the note is written again (before any part
-  // is posted, a few times at most).
-  docx_link_expired: (job, _event, now) =>
-    job.postedParts > 0 || job.relinks >= MAX_RELINKS
-      ? undefined
-      : startWriting(job, job.note, job.relinks + 1, job.delivery, now),
+  docx_link_expired: (job, _event, now) => relinkOrUndefined(job, now),
   part_posting: (job, event) => ({ ...job, postingPart: event.index }),
   part_posted: ({ postingPart: _, ...job }, event, now) =>
     advance(job, now, {
@@ -229,28 +222,6 @@ async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<D
     });
   }
   return job;
-}
-
-/**
- * Fetches the DOCX unless it is on this disk or already uploaded: its link is good for
- * 24 hours, and another replica's disk is not this one. An expired link rewrites the note.
- */
-async function fetchDocx(ctx: StepContext, job: Delivering): Promise<Job> {
-  const onDisk = job.docxPath !== undefined && (await isFile(job.docxPath));
-  if (onDisk || job.docxFileId !== undefined) return job;
-  // A file of this attempt's own: an earlier attempt aborted mid-download may still be
-  // unwinding, and its clean-up must not take the file this one writes.
-  const path = attemptFile(ctx, job, "notes", ".docx");
-  await TempFiles.makeFolderFor(path);
-  try {
-    await ctx.client.downloadDocx(job.docxUrl, path, ctx.signal);
-  } catch (error) {
-    if (!(error instanceof NoteTakerLinkExpiredError)) throw error;
-    if (job.relinks >= MAX_RELINKS) throw new JobStepError({ code: "docx_expired" }, true);
-    ctx.logger.warn({ jobId: job.id }, "DOCX link expired before download; rewriting the note");
-    return ctx.commit(job, { type: "docx_link_expired" });
-  }
-  return ctx.update(job, { type: "docx_downloaded", docxPath: path });
 }
 
 /** After a crash mid-post, asks the thread what is already there instead of guessing. */

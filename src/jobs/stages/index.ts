@@ -7,6 +7,7 @@ import { downloadingReducers, downloadingStep } from "./downloading.ts";
 import { namingReducers, namingStep } from "./naming.ts";
 import { preparingReducers, preparingStep } from "./preparing.ts";
 import { queuedReducers, queuedStep } from "./queued.ts";
+import { reviewingReducers, reviewingStep } from "./reviewing.ts";
 import { transcribingReducers, transcribingStep } from "./transcribing.ts";
 import { writingReducers, writingStep } from "./writing.ts";
 
@@ -20,6 +21,7 @@ const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } =
   transcribing: { reducers: transcribingReducers, step: transcribingStep },
   naming: { reducers: namingReducers, step: namingStep },
   writing: { reducers: writingReducers, step: writingStep },
+  reviewing: { reducers: reviewingReducers, step: reviewingStep },
   delivering: { reducers: deliveringReducers, step: deliveringStep },
 };
 
@@ -30,6 +32,7 @@ export function isTransfer(job: ActiveJob): boolean {
   return (
     job.stage === "downloading" ||
     job.stage === "delivering" ||
+    (job.stage === "reviewing" && job.ready !== true) ||
     (job.stage === "transcribing" && job.audio.taskId === undefined)
   );
 }

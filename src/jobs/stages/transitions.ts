@@ -155,16 +155,19 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
   return { ...writing, regeneratedAt: now };
 }
 
-/** The number of the last note delivery of a finished or failed job. */
+/** The number of the last note delivery of a finished, failed or reviewed job. */
 function lastDeliveryOf(job: Job): number | undefined {
-  if (job.stage === "done") return job.delivery;
+  if (job.stage === "done" || job.stage === "reviewing") return job.delivery;
   if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
   return undefined;
 }
 
-/** The note inputs of a finished or failed job, when it got as far as naming the speakers. */
+/**
+ * The note inputs of a finished or failed job, when it got as far as naming the speakers,
+ * or of a note waiting, in full, for its review (Change names).
+ */
 export function noteOf(job: Job): NoteInputs | undefined {
-  if (job.stage === "done") return job.note;
+  if (job.stage === "done" || (job.stage === "reviewing" && job.ready === true)) return job.note;
   if (job.stage === "failed" && "note" in job.resume) return job.resume.note;
   return undefined;
 }

@@ -23,15 +23,20 @@ export const writingReducers: Reducers<"writing"> = {
     advance(job, event.wakeAt, {
       task: { ...job.task, pollAttempt: job.task.pollAttempt + 1 },
     }),
-  note_written: (job, event, now) =>
-    enter(job, "delivering", now, {
+  // With review before posting, the note goes to its starter first (stages/reviewing.ts).
+  note_written: (job, event, now) => {
+    const written = {
       note: job.note,
       markdown: inline(event.markdown),
       docxUrl: event.docxUrl,
       relinks: job.relinks,
       delivery: job.delivery,
       postedParts: 0,
-    }),
+    };
+    return event.reviewUntil === undefined
+      ? enter(job, "delivering", now, written)
+      : enter(job, "reviewing", now, { ...written, expiresAt: event.reviewUntil });
+  },
 };
 
 /** Submits the dialog with the names, context and template; polls until the note is written. */
@@ -48,8 +53,11 @@ export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Prom
     throw new JobStepError({ code: "task_failed", detail: task.message }, true);
   }
   const { markdown, docx_url: docxUrl } = task.result;
+  // A note to review waits for its starter as long as the job is kept.
+  const review =
+    job.options.review === true ? { reviewUntil: ctx.now() + ctx.limits.reviewMs } : {};
   return ctx.showStatus(
-    await ctx.commit(job, { type: "note_written", markdown, docxUrl }),
+    await ctx.commit(job, { type: "note_written", markdown, docxUrl, ...review }),
     "stage",
   );
 }

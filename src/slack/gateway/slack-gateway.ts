@@ -21,6 +21,7 @@ import type { MessageContent } from "../views/message-content.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import type { OpenFile } from "./file-sink.ts";
+import { ReviewGateway } from "./review-gateway.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 import { StatusDrawer } from "./status-drawer.ts";
 import { StatusPainter } from "./status-painter.ts";
@@ -62,6 +63,8 @@ export class SlackGateway implements SlackPort {
   readonly #drawer: StatusDrawer;
   /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
   #botUserId: Promise<string> | undefined;
+  /** Review before posting: the note in a direct message with its starter. */
+  readonly review: ReviewGateway;
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
@@ -70,6 +73,7 @@ export class SlackGateway implements SlackPort {
       urgentClient: options.urgentClient,
       botUserId: () => this.#botUser(),
     });
+    this.review = new ReviewGateway({ client: options.client, fail: (e, op) => this.#fail(e, op) });
     this.#painter = new StatusPainter(
       ({ job, content }, ts, urgent) => this.#drawer.draw(job, content, ts, urgent),
       ({ content }) => content,
@@ -277,12 +281,8 @@ export class SlackGateway implements SlackPort {
     try {
       await this.#o.client.files.delete({ file: fileId });
     } catch (error) {
-      if (
-        platformErrorOf(error) === "file_deleted" ||
-        platformErrorOf(error) === "file_not_found"
-      ) {
-        return;
-      }
+      const code = platformErrorOf(error);
+      if (code === "file_deleted" || code === "file_not_found") return;
       throw this.#fail(error, "file delete");
     }
   }

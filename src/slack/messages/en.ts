@@ -1,3 +1,4 @@
+import { enReview } from "./en-review.ts";
 import { enThread } from "./en-thread.ts";
 
 /**
@@ -8,6 +9,7 @@ import { enThread } from "./en-thread.ts";
  */
 export const en = {
   ...enThread,
+  ...enReview,
   // Uploads that do not become a job.
   "refusal.unsupported_format":
     "{file} is not a recording I can use. Upload one of these formats: {formats}.",

@@ -1,4 +1,5 @@
 import type { Catalog } from "./en.ts";
+import { viReview } from "./vi-review.ts";
 import { viThread } from "./vi-thread.ts";
 
 /**
@@ -7,6 +8,7 @@ import { viThread } from "./vi-thread.ts";
  */
 export const vi: Catalog = {
   ...viThread,
+  ...viReview,
   "refusal.unsupported_format":
     "{file} không phải bản ghi âm tôi dùng được. Hãy tải lên một trong các định dạng: {formats}.",
   "refusal.too_large": "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận.",

@@ -25,6 +25,8 @@ const IDEMPOTENT = new Set([
   "conversations.history",
   "conversations.info",
   "conversations.members",
+  // Opens or resumes the one direct message with a person: the same id every time.
+  "conversations.open",
   "conversations.replies",
   "files.delete",
   "files.getUploadURLExternal",

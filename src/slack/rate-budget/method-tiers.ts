@@ -35,6 +35,7 @@ const TIERS: Readonly<Record<string, Allowance>> = {
   "conversations.history": TIER_3,
   "conversations.info": TIER_3,
   "conversations.members": TIER_4,
+  "conversations.open": TIER_3,
   "conversations.replies": TIER_3,
   "files.completeUploadExternal": TIER_4,
   "files.delete": TIER_3,

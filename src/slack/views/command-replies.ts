@@ -22,7 +22,7 @@ const MAX_FILENAME_CHARS = 200;
 const MAX_NOTICES = 20;
 
 /** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
-export type JobCommand = "names" | "cancel" | "retry" | "regenerate";
+export type JobCommand = "names" | "cancel" | "retry" | "regenerate" | "review";
 
 /** What the help may say of the recordings taken: whether FFmpeg prepares the others. */
 export interface HelpOptions {
@@ -194,7 +194,7 @@ export function permissionSentence(
   if (reason === "channel_member" || action === "settings") {
     return t(locale, "permission.channel_member");
   }
-  if (action === "cancel" || action === "regenerate") {
+  if (action === "cancel" || action === "regenerate" || action === "post" || action === "discard") {
     return t(locale, `permission.starter_or_admin.${action}`);
   }
   return t(locale, `permission.starter_or_member.${action}`);
@@ -213,7 +213,7 @@ export function buildSettingsAnnouncement(
   const before = channelSettingsSchema.parse(given);
   const after = channelSettingsSchema.parse(changed);
   const changes: string[] = [];
-  for (const key of ["canvas", "transcript", "mentions"] as const) {
+  for (const key of ["canvas", "transcript", "mentions", "review"] as const) {
     if (before[key] !== after[key]) {
       changes.push(t(locale, `settings.change.${key}_${after[key] ? "on" : "off"}`));
     }

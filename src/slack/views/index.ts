@@ -47,6 +47,13 @@ export {
   type SpeakerSubmission,
 } from "./parse-speaker-submission.ts";
 export {
+  buildReviewMessage,
+  buildReviewReminder,
+  type ReviewMessageState,
+  reviewMetadata,
+  reviewOutcome,
+} from "./review-message.ts";
+export {
   buildSettingsModal,
   CLEAR_TEMPLATE,
   parseSettingsSubmission,

@@ -57,6 +57,12 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
         : t(locale, "status.failed", { file });
     case "canceled":
       return t(locale, "status.canceled", { user: userRef(job.canceledBy, safe) });
+    case "reviewing":
+      return t(locale, "status.reviewing", { user: userRef(job.origin.userId, safe) });
+    case "discarded":
+      return job.discardedBy === undefined
+        ? t(locale, "status.expired")
+        : t(locale, "status.discarded", { user: userRef(job.discardedBy, safe) });
   }
 }
 
@@ -188,6 +194,6 @@ export function speakerLabel(speakerId: string, locale: Locale): string {
  * The status message is edited, not posted, when it reaches `canceled`, and edits do not
  * notify anyone. Anything else is shown as text, made safe.
  */
-function userRef(user: string, safe: Safe): string {
+export function userRef(user: string, safe: Safe): string {
   return USER_ID.test(user) ? `<@${user}>` : safe(user);
 }

@@ -1,4 +1,5 @@
 import type {
+  Checkboxes,
   ConversationsSelect,
   FileInput,
   KnownBlock,
@@ -28,6 +29,8 @@ export interface NewNotesModalOptions {
   channelId: string;
   /** Newest first; at most 100 are offered (Slack's limit for a select). */
   recentRecordings: RecentRecording[];
+  /** Review before posting ticked at first: the channel's setting. */
+  review?: boolean;
 }
 
 /**
@@ -54,7 +57,7 @@ export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
 /**
  * The `/meeting-notes` modal: a recording (a new file, or one of the channel's recent
  * recordings), who took part (members, and names typed by hand), an agenda or glossary, the
- * language, an optional DOCX template, and where to post. `private_metadata` is
+ * language, an optional DOCX template, where to post, and review before posting. `private_metadata` is
  * `{"channelId": …, "recent": [file ids], "locale": …}`: the channel the command came
  * from, the recordings offered (a submission naming another file is refused) and the
  * language shown.
@@ -65,7 +68,7 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   const offered = offeredRecordings(options.recentRecordings);
   const recent = recentSelect(offered, locale);
   if (recent !== undefined) blocks.push(recent);
-  blocks.push(...detailInputs(locale, channelId));
+  blocks.push(...detailInputs(locale, channelId), reviewInput(locale, options.review === true));
   const texts = {
     title: t(locale, "modal.new_notes.title"),
     submit: t(locale, "modal.new_notes.submit"),
@@ -118,6 +121,24 @@ function detailInputs(locale: Locale, channelId: string): KnownBlock[] {
       destinationSelect(channelId),
     ),
   ];
+}
+
+/**
+ * Review before posting: the notes go to the requester first, to post or discard. A
+ * destination whose settings ask for review has it whatever is ticked here.
+ */
+function reviewInput(locale: Locale, ticked: boolean): KnownBlock {
+  const box = option(t(locale, "new_notes.review_option"), INPUTS.review.action);
+  const element: Checkboxes = {
+    type: "checkboxes",
+    action_id: INPUTS.review.action,
+    options: [box],
+    ...(ticked ? { initial_options: [box] } : {}),
+  };
+  return input(INPUTS.review.block, t(locale, "new_notes.review_label"), element, {
+    optional: true,
+    hint: t(locale, "new_notes.review_hint"),
+  });
 }
 
 /** The new-notes modal's `private_metadata`; undefined when malformed. */

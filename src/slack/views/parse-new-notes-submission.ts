@@ -29,6 +29,8 @@ export interface NewNotesSubmission {
   languageHint?: string;
   templateFileId?: string;
   destinationChannelId: string;
+  /** Review before posting, ticked (the destination's settings may ask for it anyway). */
+  review?: boolean;
 }
 
 /**
@@ -62,6 +64,7 @@ export function parseNewNotesSubmission(
   if (form.contextText !== undefined) value.contextText = form.contextText;
   if (language.code !== undefined) value.languageHint = language.code;
   if (form.templateFileId !== undefined) value.templateFileId = form.templateFileId;
+  if (form.review) value.review = true;
   return { ok: true, value };
 }
 
@@ -78,6 +81,9 @@ function readForm(state: StateValues) {
     language: optionOf(state, INPUTS.language.block, INPUTS.language.action),
     templateFileId: fileOf(state, INPUTS.template.block, INPUTS.template.action),
     destinationChannelId: destination?.selected_conversation ?? undefined,
+    review: (
+      stateOf(state, INPUTS.review.block, INPUTS.review.action)?.selected_options ?? []
+    ).some((o) => o.value === INPUTS.review.action),
   };
 }
 

@@ -47,6 +47,8 @@ export interface SettingsSubmission {
    * when the submitted modal had no such block (opened before it existed): kept as they are.
    */
   delivery?: { canvas: boolean; transcript: boolean; mentions: boolean };
+  /** Review before posting; absent when the submitted modal had no such block: kept as it is. */
+  review?: boolean;
 }
 
 /** The delivery options, in the order the modal lists them. */
@@ -54,7 +56,7 @@ const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
 /**
  * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
- * automatically or not, language, context, DOCX template. `private_metadata` is
+ * automatically or not, language, context, DOCX template, delivery, review before posting. `private_metadata` is
  * `{"channelId": …, "locale": …}`, as for the new-notes modal.
  */
 export function buildSettingsModal(
@@ -103,6 +105,7 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
         hint: t(locale, "settings.delivery_hint"),
       },
     ),
+    reviewInput(settings, locale),
   ];
   if (settings.templateId !== undefined) blocks.push(clearTemplateInput(locale));
   return blocks;
@@ -143,6 +146,10 @@ export function parseSettingsSubmission(
       mentions: ticked.has("mentions"),
     };
   }
+  const review = stateOf(state, INPUTS.review.block, INPUTS.review.action);
+  if (review !== undefined) {
+    value.review = (review.selected_options ?? []).some((o) => o.value === INPUTS.review.action);
+  }
   if (language.code !== undefined) value.languageHint = language.code;
   if (contextText !== undefined) value.contextText = contextText;
   if (templateFileId !== undefined) value.templateFileId = templateFileId;
@@ -176,6 +183,21 @@ function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
     options,
     ...(ticked.length === 0 ? {} : { initial_options: ticked }),
   };
+}
+
+/** Review before posting, as one checkbox ticked as the channel has it. */
+function reviewInput(settings: ChannelSettings, locale: Locale): KnownBlock {
+  const box = option(t(locale, "settings.review_option"), INPUTS.review.action);
+  const element: Checkboxes = {
+    type: "checkboxes",
+    action_id: INPUTS.review.action,
+    options: [box],
+    ...(settings.review ? { initial_options: [box] } : {}),
+  };
+  return input(INPUTS.review.block, t(locale, "settings.review_label"), element, {
+    optional: true,
+    hint: t(locale, "settings.review_hint"),
+  });
 }
 
 function contextInput(settings: ChannelSettings): PlainTextInput {

@@ -145,7 +145,8 @@ function statusButtons(job: Job, locale: Locale): Button[] {
   if (job.stage === "done") {
     buttons.push(button(ACTIONS.regenerate, t(locale, "button.regenerate"), job.id));
   }
-  if (isActive(job)) buttons.push(cancelButton(job.id, locale));
+  // A note waiting for its review is its reviewer's to post or discard, in their DM.
+  if (isActive(job) && job.stage !== "reviewing") buttons.push(cancelButton(job.id, locale));
   return buttons;
 }
 

@@ -72,6 +72,7 @@ async function runWithFailing(failing: Failing) {
     editCanvas: (job, id, markdown) => slack.editCanvas(job, id, markdown),
     shareCanvas: (job, id) => slack.shareCanvas(job, id),
     findCanvas: (job) => slack.findCanvas(job),
+    review: slack.review,
   };
   const client = new NoteTakerClient({
     baseUrl: emulator.baseUrl,

@@ -27,7 +27,7 @@ describe("buildNewNotesModal", () => {
     expectNoLiveMentions(view);
   });
 
-  it("asks for a recording, participants, names, context, language, template and destination", () => {
+  it("asks for a recording, participants, names, context, language, template, destination and review", () => {
     const view = buildNewNotesModal({
       locale: "en",
       channelId: "C0CHAN",
@@ -50,6 +50,7 @@ describe("buildNewNotesModal", () => {
       INPUTS.language.block,
       INPUTS.template.block,
       INPUTS.destination.block,
+      INPUTS.review.block,
     ]);
     expect(block(view.blocks, INPUTS.recording.block)?.element).toMatchObject({
       type: "file_input",
@@ -159,6 +160,27 @@ function values(fill: {
     },
   };
 }
+
+describe("review before posting in the modal (issue 26)", () => {
+  it("is ticked at first where the channel asks for it, and read when ticked", () => {
+    const box = (review: boolean) =>
+      buildNewNotesModal({ locale: "en", channelId: "C0CHAN", recentRecordings: [], review })
+        .blocks.filter((b): b is InputBlock => b.type === "input")
+        .find((b) => b.block_id === INPUTS.review.block)?.element;
+    expect(box(false)).not.toHaveProperty("initial_options");
+    expect(box(true)).toMatchObject({ initial_options: [{ value: INPUTS.review.action }] });
+    const state = values({ file: "F0REC", channel: "C0CHAN" }) as Record<string, unknown>;
+    state[INPUTS.review.block] = {
+      [INPUTS.review.action]: {
+        type: "checkboxes",
+        selected_options: [{ value: INPUTS.review.action }],
+      },
+    };
+    expect(parseNewNotesSubmission(state)).toMatchObject({ ok: true, value: { review: true } });
+    const unticked = parseNewNotesSubmission(values({ file: "F0REC", channel: "C0CHAN" }));
+    expect(unticked.ok && unticked.value.review).toBeUndefined();
+  });
+});
 
 describe("parseNewNotesSubmission", () => {
   it("reads everything the modal asks", () => {

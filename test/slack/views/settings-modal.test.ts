@@ -213,3 +213,38 @@ describe("the delivery options (issue 16)", () => {
     expect(older.ok && older.value.delivery).toBeUndefined();
   });
 });
+
+describe("review before posting (issue 26)", () => {
+  const reviewOf = (settings = {}) =>
+    block(
+      buildSettingsModal({ autoTranscribe: true, ...settings }, { locale: "en", channelId: "C1" })
+        .blocks,
+      INPUTS.review.block,
+    );
+
+  it("is one optional box, ticked only when the channel asks for review", () => {
+    expect(reviewOf()?.optional).toBe(true);
+    expect(reviewOf()?.element).not.toHaveProperty("initial_options");
+    expect(reviewOf({ review: true })?.element).toMatchObject({
+      type: "checkboxes",
+      initial_options: [{ value: INPUTS.review.action }],
+    });
+  });
+
+  it("reads the box, and keeps the channel's choice when the modal had no such block", () => {
+    const state = values({ auto: "on" }) as Record<string, unknown>;
+    state[INPUTS.review.block] = {
+      [INPUTS.review.action]: {
+        type: "checkboxes",
+        selected_options: [{ value: INPUTS.review.action }],
+      },
+    };
+    expect(parseSettingsSubmission(state)).toMatchObject({ ok: true, value: { review: true } });
+    state[INPUTS.review.block] = {
+      [INPUTS.review.action]: { type: "checkboxes", selected_options: [] },
+    };
+    expect(parseSettingsSubmission(state)).toMatchObject({ ok: true, value: { review: false } });
+    const older = parseSettingsSubmission(values({ auto: "on" }));
+    expect(older.ok && older.value.review).toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@ import { ACTIONS } from "../../ids.ts";
 import { speakerMapFor } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openSpeakerModal } from "./open-speaker-modal.ts";
+import { reviewButton } from "./review-buttons.ts";
 import { jobCommandButton } from "./simple-commands.ts";
 import { speakerPagePrevious } from "./speaker-page.ts";
 
@@ -24,7 +25,10 @@ export function register(app: App, deps: ListenerDeps): void {
     jobCommandButton(deps, "retry", "retry", (job) => deps.jobs.retry(job.id)),
   );
   app.action(ACTIONS.nameSpeakers, openSpeakerModal(deps, "names"));
+  // Also "Change names" on a review, in the reviewer's direct message.
   app.action(ACTIONS.regenerate, openSpeakerModal(deps, "regenerate"));
+  app.action(ACTIONS.postReview, reviewButton(deps, "post"));
+  app.action(ACTIONS.discardReview, reviewButton(deps, "discard"));
   // In the speaker modal: back to the page before, keeping what was entered.
   app.action(ACTIONS.speakersPrevious, speakerPagePrevious(deps));
   // A link button: Slack opens the URL; the click still needs an ack.

@@ -26,7 +26,8 @@ import {
 type Mode = "names" | "regenerate";
 
 /**
- * "Name speakers" (job waiting for names) and "Regenerate" (job done) open the speaker
+ * "Name speakers" (job waiting for names) and "Regenerate" (job done; "Change names" on a
+ * note waiting for its review) open the speaker
  * modal for whoever may do it. The `trigger_id` is good for 3 seconds only, so the modal
  * opens with a loading view before any Slack look-up: only the job is read first (the
  * store), so that a job gone, in another stage or cooling down is said to the clicker
@@ -60,6 +61,11 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   };
 }
 
+/** Notes ready (in the thread, or in full for their review: its Change names) may be rewritten. */
+export function canRegenerate(job: Job): boolean {
+  return job.stage === "done" || (job.stage === "reviewing" && job.ready === true);
+}
+
 /**
  * Whether the job is in the stage the button is for (and Regenerate past its cooldown);
  * if not, or when the job is gone, the clicker alone hears why.
@@ -70,7 +76,8 @@ async function fits(
   job: Job | undefined,
   mode: Mode,
 ): Promise<boolean> {
-  const stageFits = mode === "names" ? job?.stage === "naming" : job?.stage === "done";
+  const stageFits =
+    job !== undefined && (mode === "names" ? job.stage === "naming" : canRegenerate(job));
   const waitMs = job !== undefined && mode === "regenerate" ? deps.jobs.regenerateWaitMs(job) : 0;
   if (job !== undefined && stageFits && waitMs === 0) return true;
   const reason = job === undefined ? "not_found" : stageFits ? "cooldown" : "wrong_stage";

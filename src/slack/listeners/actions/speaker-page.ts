@@ -11,6 +11,7 @@ import {
 import type { ListenerDeps } from "../deps.ts";
 import { keepPage, prefillOf } from "../views/speaker-drafts.ts";
 import { type ButtonArgs, clickerLocale } from "./job-action.ts";
+import { canRegenerate } from "./open-speaker-modal.ts";
 
 /** A click inside a modal: who, and the view as it stands (its state included). */
 const pageClickSchema = z.object({
@@ -46,7 +47,9 @@ export function speakerPagePrevious(deps: ListenerDeps) {
     const meta = parseSpeakerModalMetadata(view.private_metadata);
     if (mode === undefined || meta === undefined || meta.page === 0) return;
     const job = await deps.jobs.get(meta.jobId);
-    if (job?.stage !== (mode === "names" ? "naming" : "done")) return;
+    if (job === undefined || !(mode === "names" ? job.stage === "naming" : canRegenerate(job))) {
+      return;
+    }
     const speakerIds = (speakerPages(job)[meta.page] ?? []).map((s) => s.speakerId);
     const entered = readSpeakerPage(view.state?.values, speakerIds);
     const draft = await keepPage(deps, job, view.id, { speakerIds, ...entered });

@@ -150,8 +150,17 @@ async function newNotesModal(
   language: Promise<Locale>,
 ): Promise<ModalView> {
   const channelId = command.channel_id;
-  const [locale, recent] = await Promise.all([language, recentRecordings(deps, channelId)]);
-  return buildNewNotesModal({ locale, channelId, recentRecordings: recent });
+  // Review before posting is ticked at first where the channel's settings ask for it.
+  const review = deps.settings.get(command.team_id, channelId).then(
+    (settings) => settings.review,
+    () => false,
+  );
+  const [locale, recent, reviewed] = await Promise.all([
+    language,
+    recentRecordings(deps, channelId),
+    review,
+  ]);
+  return buildNewNotesModal({ locale, channelId, recentRecordings: recent, review: reviewed });
 }
 
 /** The settings for a non-guest member of the channel; for anyone else, who may. */

@@ -116,6 +116,7 @@ function nextSettings(
     canvas: request.delivery?.canvas ?? current.canvas,
     transcript: request.delivery?.transcript ?? current.transcript,
     mentions: request.delivery?.mentions ?? current.mentions,
+    review: request.review ?? current.review,
     ...optional("languageHint", request.languageHint),
     ...optional("contextText", request.contextText),
     ...optional("templateId", templateId),

@@ -10,7 +10,8 @@ import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 
 /**
  * The job's options from the form: participants and typed names as speaker hints (members
- * by their real names), context, language, and the template kept for the destination.
+ * by their real names), context, language, the template kept for the destination, and
+ * review before posting when ticked or when the destination's settings ask for it.
  */
 export async function jobOptions(
   deps: ListenerDeps,
@@ -25,11 +26,15 @@ export async function jobOptions(
     teamId,
     channelId: request.destinationChannelId,
   });
+  const review =
+    request.review === true ||
+    (await deps.settings.get(teamId, request.destinationChannelId)).review;
   return {
     ...(speakers.length === 0 ? {} : { speakers }),
     ...optional("contextText", request.contextText),
     ...optional("languageHint", request.languageHint),
     ...optional("templateId", templateId),
+    ...(review ? { review: true } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   permissionSentence,
   speakerPages,
 } from "../../views/index.ts";
+import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
@@ -77,7 +78,8 @@ export function speakerNamesSubmitted(
     if (await answeredBefore(deps, ack, view)) return;
     const s = await readSubmission(deps, view, mode, userId);
     const { page } = s;
-    if (page === undefined || page.job.stage !== (mode === "names" ? "naming" : "done")) {
+    const fits = (job: Job) => (mode === "names" ? job.stage === "naming" : canRegenerate(job));
+    if (page === undefined || !fits(page.job)) {
       const reason = page === undefined ? "not_found" : "wrong_stage";
       const refusal = buildCommandRefusal(reason, mode, s.locale).text;
       return void (await ack(s.refuse({ [s.firstBlock]: refusal })));

@@ -56,6 +56,7 @@ async function expectGone(teamId: string, data: { job: { id: string }; templateI
     canvas: true,
     transcript: true,
     mentions: false,
+    review: false,
   });
   expect(await kit.store.get("templates", data.templateId)).toBeUndefined();
 }

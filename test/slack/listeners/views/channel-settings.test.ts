@@ -126,6 +126,7 @@ async function withTemplate(): Promise<ChannelSettings> {
     canvas: true,
     transcript: true,
     mentions: false,
+    review: false,
     templateId: id,
   };
   await kit.services.settings.set(TEAM, CHANNEL, current);
@@ -146,6 +147,7 @@ describe("channelSettingsSubmitted: refused on the modal", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     });
     expect(announcements()).toEqual([]);
   });
@@ -199,6 +201,7 @@ describe("channelSettingsSubmitted: saved", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     };
     expect(await settings()).toEqual(after);
     expect(ephemerals(kit)).toEqual([saved()]);
@@ -248,6 +251,7 @@ describe("channelSettingsSubmitted: saved", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     });
     expect(JSON.stringify(announcements())).toContain(t("en", "settings.change.template_cleared"));
   });
@@ -260,6 +264,7 @@ describe("channelSettingsSubmitted: saved", () => {
       canvas: true,
       transcript: true,
       mentions: false,
+      review: false,
     });
     expect(kit.logged("warn")).toEqual(["could not announce a settings change"]);
   });

@@ -1,0 +1,167 @@
+import type { WebClient } from "@slack/web-api";
+import {
+  type Job,
+  type ReviewPlace,
+  type ReviewPort,
+  type ReviewState,
+  SlackPortError,
+} from "../../jobs/index.ts";
+import { METADATA_EVENT_TYPE } from "../ids.ts";
+import { localeOf } from "../messages/index.ts";
+import {
+  buildReviewMessage,
+  buildReviewReminder,
+  type TaggedMessageContent,
+} from "../views/index.ts";
+
+/** How far before an intent's time a message of its is looked for: the two clocks may differ. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** A message of the bot's direct message, as `conversations.history` shows it with metadata. */
+interface DirectMessage {
+  ts?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+}
+
+/**
+ * Review before posting, on `@slack/web-api`: the review lives in the bot's direct message
+ * with the person who started the job. Slack's reference says a user id given as
+ * `chat.postMessage`'s channel posts into that person's direct message with Slackbot, and
+ * that a message for the app's own direct message goes to its id (`D…`)
+ * (https://docs.slack.dev/reference/methods/chat.postMessage, "channel"): the id comes from
+ * `conversations.open` with the person's id, which opens or resumes that conversation
+ * without posting anything, again and again alike (`im:write`,
+ * https://docs.slack.dev/reference/methods/conversations.open). Errors are wrapped by `fail`,
+ * the gateway's own wrapping (metrics included).
+ */
+export class ReviewGateway implements ReviewPort {
+  readonly #client: WebClient;
+  readonly #fail: (error: unknown, operation: string) => SlackPortError;
+
+  constructor(options: {
+    client: WebClient;
+    fail: (error: unknown, operation: string) => SlackPortError;
+  }) {
+    this.#client = options.client;
+    this.#fail = options.fail;
+  }
+
+  async open(job: Job, since?: number): Promise<ReviewPlace> {
+    const channelId = await this.#directMessage(job.origin.userId);
+    try {
+      const earlier =
+        since === undefined
+          ? undefined
+          : await this.#find(channelId, job, "review", since, job.review?.ts);
+      if (earlier !== undefined) return { channelId, ts: earlier };
+      const content = buildReviewMessage(
+        job,
+        { state: "coming" },
+        { locale: localeOf(job.origin.locale) },
+      );
+      const ts = await this.#post(channelId, content);
+      return { channelId, ts };
+    } catch (error) {
+      throw this.#fail(error, "review post");
+    }
+  }
+
+  async show(job: Job, state: ReviewState): Promise<void> {
+    const { review } = job;
+    if (review === undefined) return;
+    const expiresAt = job.stage === "reviewing" ? job.expiresAt : undefined;
+    const locale = localeOf(job.origin.locale);
+    const { text, blocks } = buildReviewMessage(
+      job,
+      { state },
+      { locale, ...(expiresAt === undefined ? {} : { expiresAt }) },
+    );
+    try {
+      await this.#client.chat.update({ channel: review.channelId, ts: review.ts, text, blocks });
+    } catch (error) {
+      throw this.#fail(error, "review edit");
+    }
+  }
+
+  async remind(job: Job, since?: number): Promise<void> {
+    const { review } = job;
+    if (review === undefined) return;
+    try {
+      if (since !== undefined) {
+        const earlier = await this.#find(review.channelId, job, "review_reminder", since);
+        if (earlier !== undefined) return;
+      }
+      await this.#post(review.channelId, buildReviewReminder(job, localeOf(job.origin.locale)));
+    } catch (error) {
+      throw this.#fail(error, "review reminder");
+    }
+  }
+
+  /**
+   * The id of the bot's direct message with `userId`. A refusal that trying again cannot
+   * change (an install from before the app asked for `im:write`, a deactivated person)
+   * fails the job with a sentence saying so; Retry tries again.
+   */
+  async #directMessage(userId: string): Promise<string> {
+    try {
+      const opened = await this.#client.conversations.open({ users: userId });
+      const id = opened.channel?.id;
+      if (typeof id !== "string" || id === "") throw new Error("conversations.open returned no id");
+      return id;
+    } catch (error) {
+      const wrapped = this.#fail(error, "direct message open");
+      if (wrapped.transient) throw wrapped;
+      throw new SlackPortError(wrapped.message, {
+        transient: false,
+        failure: "review_unreachable",
+        cause: error,
+      });
+    }
+  }
+
+  async #post(channel: string, content: TaggedMessageContent): Promise<string> {
+    const posted = await this.#client.chat.postMessage({
+      channel,
+      text: content.text,
+      blocks: content.blocks,
+      metadata: content.metadata,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
+    return posted.ts;
+  }
+
+  /**
+   * The ts of the bot's message of `kind` for this job's delivery, posted in the direct
+   * message since about `since` (ms), if there is one — not `known`, the earlier review's
+   * the record names (a note written again keeps its delivery): `conversations.history`
+   * (`im:history`), read only when an earlier post's outcome is unknown.
+   */
+  async #find(
+    channel: string,
+    job: Job,
+    kind: string,
+    since: number,
+    known?: string,
+  ): Promise<string | undefined> {
+    const delivery = "delivery" in job ? job.delivery : 1;
+    const oldest = String(Math.max(0, since - CLOCK_MARGIN_MS) / 1000);
+    for await (const page of this.#client.paginate("conversations.history", {
+      channel,
+      oldest,
+      include_all_metadata: true,
+      limit: 200,
+    })) {
+      for (const message of (page as { messages?: DirectMessage[] }).messages ?? []) {
+        const { metadata } = message;
+        const payload =
+          metadata?.event_type === METADATA_EVENT_TYPE ? metadata.event_payload : undefined;
+        const mine =
+          payload?.job_id === job.id && payload.kind === kind && payload.delivery === delivery;
+        if (mine && message.ts !== undefined && message.ts !== known) return message.ts;
+      }
+    }
+    return undefined;
+  }
+}
