@@ -12,8 +12,7 @@ export const enWaysIn = {
   "new_notes.destination_thread_hint":
     "Keep this channel and the notes go in the thread of that message.",
   // An @mention in a thread (said to the person alone).
-  "mention.pending":
-    "The notes will start in this thread as soon as my storage is working again.",
+  "mention.pending": "The notes will start in this thread as soon as my storage is working again.",
   "usage.intro": "Here is how to get meeting notes from me:",
   "usage.upload":
     "Upload a recording to a channel I am in (where automatic notes are on), or send it to me in a direct message.",

@@ -188,7 +188,8 @@ function recentSelect(
     options,
     ...(initial === undefined ? {} : { initial_option: initial }),
   };
-  const label = chosen === undefined ? "new_notes.recent_label" : "new_notes.message_recording_label";
+  const label =
+    chosen === undefined ? "new_notes.recent_label" : "new_notes.message_recording_label";
   return input(INPUTS.recentRecording.block, t(locale, label), element, { optional: true });
 }
 
