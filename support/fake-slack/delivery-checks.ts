@@ -41,8 +41,9 @@ export function deliveryChecks(s: FakeSlackStore): DeliveryWatcher {
 function shortcutOf(
   payload: Record<string, unknown>,
 ): { type: "message" | "global"; callbackId: unknown } | undefined {
-  if (payload.type === "message_action") return { type: "message", callbackId: payload.callback_id };
-  if (payload.type === "shortcut") return { type: "global", callbackId: payload.callback_id };
+  const callbackId = payload.callback_id;
+  if (payload.type === "message_action") return { type: "message", callbackId };
+  if (payload.type === "shortcut") return { type: "global", callbackId };
   return undefined;
 }
 
