@@ -95,7 +95,8 @@ type Verdict =
  * they outlast {@link LOOK_UP_BEFORE_OPEN_MS}, the modal opens with a loading view and
  * says their outcome in it.
  */
-export function makeNotesShortcut(deps: ListenerDeps) {
+export function makeNotesShortcut(deps: ListenerDeps, options: { lookUpMs?: number } = {}) {
+  const lookUpMs = options.lookUpMs ?? LOOK_UP_BEFORE_OPEN_MS;
   return async ({ ack, body }: ShortcutArgs) => {
     await ack();
     const request = readShortcut(body);
@@ -106,7 +107,7 @@ export function makeNotesShortcut(deps: ListenerDeps) {
     const language = deps.directory.user(request.userId).then((user) => localeOf(user.locale));
     const verdict = lookUp(deps, request);
     const both = Promise.all([verdict, language]);
-    const early = await within(both, LOOK_UP_BEFORE_OPEN_MS);
+    const early = await within(both, lookUpMs);
     if (early !== undefined) return answer(deps, request, ...early);
     return answerLate(deps, request, both);
   };
