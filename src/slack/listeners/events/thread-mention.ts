@@ -49,14 +49,14 @@ export interface Mention {
  * The mention of the bot (`<@U…>`, or the older `<@U…|name>`) in a person's message, read
  * from the `message` events the bot already gets (`message.channels`, `message.groups`,
  * `message.im`): no `app_mention` subscription is needed for it. Undefined for anything
- * else: a message with a subtype (an edit, a join, `file_share`: an upload that mentions
- * the bot is the upload listener's), one with files, any app's or bot's message (the
+ * else: a message with another subtype (an edit, a join, `file_share`: an upload that
+ * mentions the bot is the upload listener's), one with files, any app's or bot's message (the
  * bot's own above all: it never answers itself), one that does not mention the bot. A
  * reply is a message whose `thread_ts` differs from its `ts`
  * (https://docs.slack.dev/reference/events/message/message_replied).
  */
 export function readMention(event: unknown, botUserId: string): Mention | undefined {
-  if ((event as { subtype?: unknown } | null)?.subtype !== undefined) return undefined;
+  if (!isPlainMessage(event)) return undefined;
   const parsed = messageSchema.safeParse(event);
   if (!parsed.success) return undefined;
   const message = parsed.data;
@@ -70,6 +70,15 @@ export function readMention(event: unknown, botUserId: string): Mention | undefi
     ts: message.ts,
     threadTs: inThread ? message.thread_ts : undefined,
   };
+}
+
+/**
+ * A person's message as written: no subtype, or `thread_broadcast` (a reply also sent to
+ * the channel, https://docs.slack.dev/reference/events/message/thread_broadcast).
+ */
+function isPlainMessage(event: unknown): boolean {
+  const subtype = (event as { subtype?: unknown } | null)?.subtype;
+  return subtype === undefined || subtype === "thread_broadcast";
 }
 
 /** Whether `text` mentions the user (`<@U123>` or `<@U123|name>`). */
@@ -89,7 +98,7 @@ function mentions(text: string, userId: string): boolean {
  */
 export function threadMention(deps: ListenerDeps) {
   return async ({ event, body }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
-    if ((event as { subtype?: unknown }).subtype !== undefined) return;
+    if (!isPlainMessage(event)) return;
     const bot = await deps.directory.botUserId();
     if (bot === undefined) return;
     const mention = readMention(event, bot);

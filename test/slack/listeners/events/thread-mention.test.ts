@@ -52,6 +52,9 @@ describe("readMention", () => {
     expect(readMention({ ...event, thread_ts: undefined }, BOT)?.threadTs).toBeUndefined();
     expect(readMention({ ...event, thread_ts: event.ts }, BOT)?.threadTs).toBeUndefined();
     expect(readMention({ ...event, text: `hi <@${BOT}|meeting-notes>` }, BOT)).toBeDefined();
+    // A reply also sent to the channel is still a reply in its thread.
+    const broadcast = { ...event, subtype: "thread_broadcast" };
+    expect(readMention(broadcast, BOT)?.threadTs).toBe(THREAD);
   });
 
   it.each([
