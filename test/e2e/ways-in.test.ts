@@ -54,6 +54,12 @@ function postedBefore(name: string, channel = QUIET, fill = 1) {
   return { file, message: stack.fake.shareFile(file, { channel, user: ALICE }) };
 }
 
+/** A message ts a microsecond after `ts`. */
+function later(ts: string): string {
+  const micros = (BigInt(ts.replace(".", "")) + 1n).toString();
+  return `${micros.slice(0, -6)}.${micros.slice(-6)}`;
+}
+
 /** A message as a shortcut's payload shows it (the Web API's shape: no `channel`). */
 function shown(message: FakeMessage): Record<string, unknown> & { ts: string } {
   const { channel: _, ...rest } = message;
@@ -263,11 +269,13 @@ describe("the message shortcut Make meeting notes", () => {
 describe("@Meeting Notes", () => {
   it("in a recording's thread starts one job, however often it is delivered or said", async () => {
     const { file, message } = postedBefore("mentioned.m4a", QUIET, 5);
-    // Slack's published mention, by Bob, as a reply in the recording's thread.
+    // Slack's published mention, by Bob, as a reply in the recording's thread (a reply is
+    // later than its parent: a fresh ts of this very millisecond could equal it).
     const envelope = kit.object("event-message-mention-in-thread", {
       channel: QUIET,
       user: BOB,
       threadTs: message.ts,
+      ts: later(message.ts),
     });
     expect((await sendEnvelope(stack.url, SIGNING_SECRET, envelope)).status).toBe(200);
     // Slack's retry of that delivery: the same event, signed anew.
@@ -286,7 +294,13 @@ describe("@Meeting Notes", () => {
     const bot = stack.fake.botUserId;
     const text = `<@${bot}> notes please`;
     await stack.deliver.event(
-      messageEvent({ channel: QUIET, user: ALICE, text, thread_ts: message.ts }),
+      messageEvent({
+        channel: QUIET,
+        user: ALICE,
+        text,
+        ts: later(later(message.ts)),
+        thread_ts: message.ts,
+      }),
     );
     const told = await eventually(
       () => stack.fake.ephemerals.filter((e) => e.user === ALICE && e.channel === QUIET),
@@ -328,6 +342,7 @@ describe("@Meeting Notes", () => {
       channel: QUIET,
       user: BOB,
       text: `<@${bot}>?`,
+      ts: later(lunch.ts),
       thread_ts: lunch.ts,
     });
     await stack.deliver.event(said);
@@ -354,6 +369,7 @@ describe("@Meeting Notes", () => {
       channel: QUIET,
       user: bot,
       text: `<@${bot}>`,
+      ts: later(message.ts),
       thread_ts: message.ts,
     });
     await stack.deliver.event({ ...own, bot_id: stack.fake.botId });
