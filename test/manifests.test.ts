@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { SHORTCUTS } from "../src/slack/ids.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
 import { exampleManifest, manifestValidator } from "../support/helpers/manifest-schema.ts";
 
@@ -64,6 +65,27 @@ describe("Slack app manifests", () => {
     }
     expect(json("../manifests/manifest.socket.json").settings.socket_mode_enabled).toBe(true);
     expect(json("../manifests/manifest.http.json").settings.socket_mode_enabled).toBe(false);
+  });
+
+  it("declares the message shortcut the bot answers, in both modes, with the scope it needs", () => {
+    // docs.slack.dev/reference/app-manifest: `features.shortcuts` items name a `type`
+    // (`message` puts it in a message's menu) and the `callback_id` Slack sends back; the
+    // `commands` scope lets an app "add shortcuts and/or slash commands"
+    // (docs.slack.dev/reference/scopes/commands).
+    for (const name of ["manifest.http.json", "manifest.socket.json"]) {
+      const manifest = json(`../manifests/${name}`);
+      expect(manifest.features.shortcuts).toEqual([
+        expect.objectContaining({
+          name: "Make meeting notes",
+          type: "message",
+          callback_id: SHORTCUTS.makeNotes,
+        }),
+      ]);
+      expect(manifest.oauth_config.scopes.bot).toContain("commands");
+      // Mentions are read from the message events the bot already gets: no app_mention.
+      expect(manifest.oauth_config.scopes.bot).not.toContain("app_mentions:read");
+      expect(manifest.settings.event_subscriptions.bot_events).not.toContain("app_mention");
+    }
   });
 
   it("lets people send the bot a recording in a direct message, as the README promises", () => {

@@ -26,6 +26,15 @@ export const MODAL_BLOCKS = {
   speakerPages: "speaker_pages",
 } as const;
 
+/**
+ * `callback_id` of each shortcut, as the manifests declare it (`features.shortcuts`): Slack
+ * sends it back in the `message_action` payload.
+ */
+export const SHORTCUTS = {
+  /** "Make meeting notes" on a message: the `/meeting-notes` modal with its recording. */
+  makeNotes: "make_meeting_notes",
+} as const;
+
 /** `callback_id` of each modal. */
 export const VIEWS = {
   speakerNames: "speaker_names",

@@ -6,6 +6,7 @@ import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
 import { optional } from "../util/optional.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { MemberWalk } from "./member-walk.ts";
+import { type ReadMessage, readMessage, recentFiles } from "./message-lookups.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 import { cleanName } from "./views/name-rules.ts";
 
@@ -216,37 +217,17 @@ export class SlackDirectory {
     }
   }
 
-  /** The text of the message at `ts` (`conversations.replies`); undefined when unreadable. */
-  async messageText(channel: string, ts: string): Promise<string | undefined> {
-    try {
-      const result = await this.#client.conversations.replies({
-        channel,
-        ts,
-        limit: 1,
-        inclusive: true,
-      });
-      return result.messages?.find((m) => m.ts === ts)?.text;
-    } catch {
-      return undefined;
-    }
+  /**
+   * The message at `ts` (a thread's parent, or any message): its text, author and files;
+   * undefined when unreadable.
+   */
+  message(channel: string, ts: string): Promise<ReadMessage | undefined> {
+    return readMessage(this.#client, channel, ts);
   }
 
-  /**
-   * The files of the channel's last 100 messages, newest first, as Slack describes them
-   * (validated); none when the bot cannot read the channel's history.
-   */
-  async recentFiles(channel: string): Promise<SlackFile[]> {
-    try {
-      const history = await this.#client.conversations.history({ channel, limit: 100 });
-      return (history.messages ?? []).flatMap((message) =>
-        (message.files ?? []).flatMap((raw) => {
-          const file = slackFileSchema.safeParse(raw);
-          return file.success ? [file.data] : [];
-        }),
-      );
-    } catch {
-      return [];
-    }
+  /** The files of the channel's last 100 messages, newest first (none when unreadable). */
+  recentFiles(channel: string): Promise<SlackFile[]> {
+    return recentFiles(this.#client, channel);
   }
 
   /** A link to the message at `ts` (`chat.getPermalink`); undefined when Slack has none. */

@@ -49,6 +49,15 @@ export const INTERACTION_FIXTURES = [
 ] as const;
 
 /**
+ * The fixtures ways-in.test.ts sends: a message shortcut, and a mention read from the
+ * `message` events the bot gets.
+ */
+export const WAYS_IN_FIXTURES = [
+  "event-message-mention-in-thread",
+  "interaction-message_action",
+] as const;
+
+/**
  * Runs Slack's published payloads (test/fixtures/slack-payloads) through a stack: loads
  * each with the stack's ids, registers the files it names with the fake (so `files.info`
  * and downloads answer as Slack would), sends it signed, and remembers which fixtures ran.

@@ -8,12 +8,17 @@ export const SOCKET_MANIFEST = new URL("../../manifests/manifest.socket.json", i
 
 /**
  * What the fake reads of an app manifest (https://docs.slack.dev/reference/app-manifest):
- * the bot scopes the install grants (`oauth_config.scopes.bot`) and the App Home's Messages
- * tab settings (`features.app_home`). Everything else is the manifest test's business.
+ * the bot scopes the install grants (`oauth_config.scopes.bot`), the App Home's Messages
+ * tab settings (`features.app_home`) and the shortcuts people can use
+ * (`features.shortcuts`: `type` `message` or `global`, and the `callback_id` Slack sends).
+ * Everything else is the manifest test's business.
  */
 const manifestSchema = z.object({
   features: z
     .object({
+      shortcuts: z
+        .array(z.object({ type: z.enum(["message", "global"]), callback_id: z.string() }))
+        .optional(),
       app_home: z
         .object({
           messages_tab_enabled: z.boolean().optional(),
@@ -38,6 +43,8 @@ export interface InstalledApp {
    * ("Messages tab").
    */
   peopleCanMessage: boolean;
+  /** The shortcuts the app declares: only these reach it (`message_action`, `shortcut`). */
+  shortcuts: readonly { type: "message" | "global"; callbackId: string }[];
 }
 
 /** A manifest: its path (or URL), or its parsed JSON. */
@@ -57,5 +64,9 @@ export function installedApp(source: ManifestSource): InstalledApp {
   return {
     botScopes: manifest.oauth_config?.scopes?.bot ?? [],
     peopleCanMessage: tabOn && !readOnly,
+    shortcuts: (manifest.features?.shortcuts ?? []).map((s) => ({
+      type: s.type,
+      callbackId: s.callback_id,
+    })),
   };
 }

@@ -9,13 +9,20 @@ import type { DeliveryWatcher } from "./violations.ts";
  *   app "add shortcuts and/or slash commands that people can use"
  *   (https://docs.slack.dev/reference/scopes/commands): delivering one to an install
  *   without it throws, as Slack would never send it;
+ * - a shortcut (`message_action` from a message's menu, `shortcut` from the composer) needs
+ *   that scope too, and reaches the app only under a `callback_id` its manifest declares
+ *   with that type (`features.shortcuts`, https://docs.slack.dev/reference/app-manifest;
+ *   "message shortcuts will return message_action", https://docs.slack.dev/reference/
+ *   interaction-payloads/shortcuts-interaction-payload): Slack offers no other;
  * - a `view_submission` answered with `response_action: "errors"` naming no input block of
  *   the view is recorded as a violation (view-answers.ts).
  */
 export function deliveryChecks(s: FakeSlackStore): DeliveryWatcher {
   return {
     teamId: s.workspace.teamId,
-    before(kind) {
+    before(kind, payload) {
+      const shortcut = kind === "interactive" ? shortcutOf(payload) : undefined;
+      if (shortcut !== undefined) return checkShortcut(s, shortcut);
       if (kind !== "slash_commands" || !s.strict.scopes) return;
       if (s.installed.botScopes.includes("commands")) return;
       throw new Error("fake Slack: the installed app lacks the commands scope: no slash command");
@@ -28,6 +35,34 @@ export function deliveryChecks(s: FakeSlackStore): DeliveryWatcher {
       s.violations.push({ rule: "view_errors", method: "view_submission", detail: problem, at });
     },
   };
+}
+
+/** A shortcut payload's type (as its manifest entry says it) and callback id. */
+function shortcutOf(
+  payload: Record<string, unknown>,
+): { type: "message" | "global"; callbackId: unknown } | undefined {
+  const callbackId = payload.callback_id;
+  if (payload.type === "message_action") return { type: "message", callbackId };
+  if (payload.type === "shortcut") return { type: "global", callbackId };
+  return undefined;
+}
+
+/** Throws for a shortcut Slack would not send this install (see {@link deliveryChecks}). */
+function checkShortcut(
+  s: FakeSlackStore,
+  shortcut: { type: "message" | "global"; callbackId: unknown },
+): void {
+  if (s.strict.scopes && !s.installed.botScopes.includes("commands")) {
+    throw new Error("fake Slack: the installed app lacks the commands scope: no shortcut");
+  }
+  const declared = s.installed.shortcuts.some(
+    (d) => d.type === shortcut.type && d.callbackId === shortcut.callbackId,
+  );
+  if (!declared) {
+    throw new Error(
+      `fake Slack: the app's manifest declares no ${shortcut.type} shortcut ${String(shortcut.callbackId)}`,
+    );
+  }
 }
 
 /** The socket server as tests use it, its deliveries and acks going through `watcher`. */

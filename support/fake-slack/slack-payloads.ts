@@ -134,6 +134,79 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
   };
 }
 
+/** What a message shortcut carries: who used it, on which message, where. */
+export interface MessageActionInput {
+  callbackId: string;
+  user: string;
+  channel: string;
+  /**
+   * The message as Slack shows it in the payload ("the full structure of the message"):
+   * `type`, `ts`, `user`, `text`, and `files`, `thread_ts` when it has them.
+   */
+  message: Record<string, unknown> & { ts: string };
+  teamId?: string;
+  triggerId?: string;
+  /** Default a `hooks.slack.test` URL (never resolves); pass `fake.responseUrl()` to capture. */
+  responseUrl?: string;
+}
+
+/**
+ * A `message_action` payload: someone used a message shortcut on `message`. Shaped as the
+ * published example (kept in test/fixtures/slack-payloads/interaction-message_action.json,
+ * from slackapi/bolt-python tests/scenario_tests/test_shortcut.py) and the field list of
+ * https://docs.slack.dev/reference/interaction-payloads/shortcuts-interaction-payload:
+ * `callback_id`, `trigger_id`, `response_url`, `user`, `message`, `channel`, `team`.
+ */
+export function messageActionPayload(input: MessageActionInput): Record<string, unknown> {
+  const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+  return {
+    type: "message_action",
+    token: "fake-verification-token",
+    action_ts: nowTs(),
+    team: { id: teamId, domain: "fake-workspace" },
+    user: { id: input.user, name: input.user.toLowerCase() },
+    channel: { id: input.channel, name: input.channel.toLowerCase() },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: input.callbackId,
+    trigger_id: input.triggerId ?? newTriggerId(),
+    message_ts: input.message.ts,
+    message: input.message,
+    response_url:
+      input.responseUrl ??
+      `https://hooks.slack.test/app/${teamId}/1/${randomBytes(8).toString("hex")}`,
+  };
+}
+
+/**
+ * A person's plain `message` event (no subtype), in a thread with `thread_ts`: what
+ * `message.channels` / `message.groups` deliver for every message, a mention of the bot
+ * (`<@U…>` in `text`) among them. Shaped as Slack's example on
+ * https://docs.slack.dev/reference/events/message (kept, as a mention in a thread, in
+ * test/fixtures/slack-payloads/event-message-mention-in-thread.json); a reply carries the
+ * parent's `thread_ts` (https://docs.slack.dev/reference/events/message/message_replied).
+ */
+export function messageEvent(where: {
+  channel: string;
+  user: string;
+  text: string;
+  ts?: string;
+  thread_ts?: string;
+}): Record<string, unknown> {
+  const ts = where.ts ?? nowTs();
+  return {
+    type: "message",
+    channel: where.channel,
+    user: where.user,
+    text: where.text,
+    ts,
+    ...(where.thread_ts !== undefined ? { thread_ts: where.thread_ts } : {}),
+    client_msg_id: randomUUID(),
+    event_ts: ts,
+    channel_type: where.channel.startsWith("G") ? "group" : "channel",
+  };
+}
+
 /** What a modal submission carries. `values` is Slack's `view.state.values` shape. */
 export interface ViewSubmissionInput {
   callbackId: string;

@@ -2,9 +2,11 @@ import type {
   AllMiddlewareArgs,
   App,
   BlockAction,
+  MessageShortcut,
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from "@slack/bolt";
@@ -51,6 +53,7 @@ type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
 type EventArgs<T extends string> = AllMiddlewareArgs & SlackEventMiddlewareArgs<T>;
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction>;
 type ViewArgs = AllMiddlewareArgs & SlackViewMiddlewareArgs<ViewSubmitAction>;
+type ShortcutArgs = AllMiddlewareArgs & SlackShortcutMiddlewareArgs<MessageShortcut>;
 
 /** What Bolt passes every listener besides the payload. */
 function common(kit: ListenerKit) {
@@ -97,6 +100,16 @@ export function buildActionArgs(
   const ack = overrides.ack ?? fakeAck();
   const action = Array.isArray(body.actions) ? body.actions[0] : undefined;
   return asArgs({ ...common(kit), ack, body, action, payload: action });
+}
+
+/** A shortcut's arguments (`message_action`): `body`, `shortcut` and `payload` are one. */
+export function buildShortcutArgs(
+  kit: ListenerKit,
+  body: Record<string, unknown>,
+  overrides: { ack?: ReturnType<typeof fakeAck> } = {},
+): ShortcutArgs {
+  const ack = overrides.ack ?? fakeAck();
+  return asArgs({ ...common(kit), ack, body, shortcut: body, payload: body });
 }
 
 /** A `view_submission`'s arguments. */

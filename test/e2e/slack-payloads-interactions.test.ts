@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { EVENT_FIXTURES, INTERACTION_FIXTURES, PayloadKit } from "../../support/e2e/payload-kit.ts";
+import {
+  EVENT_FIXTURES,
+  INTERACTION_FIXTURES,
+  PayloadKit,
+  WAYS_IN_FIXTURES,
+} from "../../support/e2e/payload-kit.ts";
 import {
   ALICE,
   buttonValue,
@@ -254,7 +259,10 @@ function newNotesValues(file: object, destination: string | undefined) {
   };
 }
 
-it("sent every interaction fixture through the app, and the two files cover every fixture", () => {
+it("sent every interaction fixture through the app, and the three files cover every fixture", () => {
   expect([...kit.used].sort()).toEqual([...INTERACTION_FIXTURES].sort());
-  expect([...EVENT_FIXTURES, ...INTERACTION_FIXTURES].sort()).toEqual([...FIXTURE_NAMES]);
+  // Each fixture is sent by one of the files: slack-payloads.test.ts, this one, ways-in.test.ts.
+  expect([...EVENT_FIXTURES, ...INTERACTION_FIXTURES, ...WAYS_IN_FIXTURES].sort()).toEqual([
+    ...FIXTURE_NAMES,
+  ]);
 });

@@ -5,7 +5,11 @@ import { HTTP_MANIFEST, installedApp } from "../../support/fake-slack/app-manife
 import { createFakeSlack, type FakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
 import { API_METHODS } from "../../support/fake-slack/handle-api-request.ts";
 import { METHOD_SCOPES } from "../../support/fake-slack/scopes.ts";
-import { sendCommand } from "../../support/fake-slack/slack-request.ts";
+import {
+  messageActionPayload,
+  sendAction,
+  sendCommand,
+} from "../../support/fake-slack/slack-request.ts";
 
 const opened: FakeSlack[] = [];
 afterEach(async () => {
@@ -114,5 +118,41 @@ describe("scopes of the installed manifest", () => {
         channel_id: "C0OPEN001",
       }),
     ).rejects.toThrow(/commands scope/);
+  });
+
+  describe("message shortcuts", () => {
+    const url = "http://127.0.0.1:9/slack/events";
+    const shortcut = (callbackId: string) =>
+      messageActionPayload({
+        callbackId,
+        user: "U0ANY0001",
+        channel: "C0OPEN001",
+        message: { type: "message", ts: "1700000000.000100", text: "hi" },
+      });
+
+    it("are delivered to no install without the commands scope", async () => {
+      const declared = {
+        type: "message",
+        callback_id: "make_it",
+        name: "Make it",
+        description: "d",
+      };
+      const manifest = {
+        features: { shortcuts: [declared] },
+        oauth_config: { scopes: { bot: ["chat:write"] } },
+      };
+      opened.push(await createFakeSlack({ manifest }));
+      await expect(sendAction(url, "secret", shortcut("make_it"))).rejects.toThrow(
+        /commands scope/,
+      );
+    });
+
+    it("are delivered only under a callback_id the manifest declares", async () => {
+      // The repository's manifest declares "Make meeting notes", and nothing else.
+      await fakeWith(undefined);
+      await expect(sendAction(url, "secret", shortcut("make_it"))).rejects.toThrow(
+        /declares no message shortcut make_it/,
+      );
+    });
   });
 });

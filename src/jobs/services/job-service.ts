@@ -63,18 +63,19 @@ export class JobService {
   /**
    * Starts a job for a recording uploaded to a channel, with the channel's settings and the
    * text typed with the upload as context; nothing in a channel that turned automatic
-   * notes off. Throws {@link StartNotRecorded} when the store fails: starting again with
-   * its `attempt` as `resume` makes that job, once.
+   * notes off, unless the person `asked` for notes (the upload's message mentions the bot,
+   * or was sent to it). Throws {@link StartNotRecorded} when the store fails: starting
+   * again with its `attempt` as `resume` makes that job, once.
    */
   async startFromUpload(
-    input: { origin: Origin; source: SourceFile; text: string | undefined },
+    input: { origin: Origin; source: SourceFile; text: string | undefined; asked?: boolean },
     resume?: StartAttempt,
   ): Promise<UploadResult> {
     const { origin, source, text } = input;
     const settings = await this.#settings.get(origin.teamId, origin.channelId).catch((error) => {
       throw new StartNotRecorded(resume ?? { jobId: this.#o.newId(), claimed: false }, error);
     });
-    if (!settings.autoTranscribe) return { status: "off" };
+    if (!settings.autoTranscribe && input.asked !== true) return { status: "off" };
     return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
   }
 

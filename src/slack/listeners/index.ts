@@ -3,6 +3,7 @@ import { register as registerActions } from "./actions/index.ts";
 import { register as registerCommands } from "./commands/index.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { register as registerEvents } from "./events/index.ts";
+import { register as registerShortcuts } from "./shortcuts/index.ts";
 import { register as registerViews } from "./views/index.ts";
 
 export type { ListenerDeps } from "./deps.ts";
@@ -12,5 +13,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerEvents(app, deps);
   registerCommands(app, deps);
   registerActions(app, deps);
+  registerShortcuts(app, deps);
   registerViews(app, deps);
 }

@@ -1,5 +1,6 @@
 import { enReview } from "./en-review.ts";
 import { enThread } from "./en-thread.ts";
+import { enWaysIn } from "./en-ways-in.ts";
 
 /**
  * Every sentence the app shows, in English: the reference catalog. Keys group by where the
@@ -10,6 +11,7 @@ import { enThread } from "./en-thread.ts";
 export const en = {
   ...enThread,
   ...enReview,
+  ...enWaysIn,
   // Uploads that do not become a job.
   "refusal.unsupported_format":
     "{file} is not a recording I can use. Upload one of these formats: {formats}.",

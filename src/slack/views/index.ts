@@ -79,3 +79,4 @@ export {
   type StatusMessageOptions,
 } from "./status-message.ts";
 export { buildStoreNotice } from "./store-notices.ts";
+export { buildUsage } from "./usage-message.ts";

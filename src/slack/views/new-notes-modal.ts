@@ -31,7 +31,16 @@ export interface NewNotesModalOptions {
   recentRecordings: RecentRecording[];
   /** Review before posting ticked at first: the channel's setting. */
   review?: boolean;
+  /**
+   * The message shortcut: `recentRecordings` are that message's, this one is chosen, and
+   * the notes go in the message's thread (`threadTs` in `channelId`) unless the person
+   * picks another destination.
+   */
+  fromMessage?: { chosenFileId: string; threadTs: string };
 }
+
+/** A message ts as Slack writes it (`1718000000.123456`). */
+const MESSAGE_TS = /^\d{1,12}\.\d{1,8}$/;
 
 /**
  * Recent recordings offered at most: their ids ride in `private_metadata` (3,000
@@ -49,6 +58,11 @@ const privateMetadataSchema = z.object({
    * for more.
    */
   locale: z.enum(["en", "vi"]).optional(),
+  /**
+   * The message shortcut's message: the notes go in its thread when the destination is
+   * still `channelId`. A ts, nothing else: the submission still checks who may post there.
+   */
+  threadTs: z.string().regex(MESSAGE_TS).optional(),
 });
 
 /** What the modal remembers between opening and submission. */
@@ -63,12 +77,15 @@ export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
  * language shown.
  */
 export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
-  const { locale, channelId } = options;
+  const { locale, channelId, fromMessage } = options;
   const blocks: KnownBlock[] = [recordingInput(locale)];
   const offered = offeredRecordings(options.recentRecordings);
-  const recent = recentSelect(offered, locale);
+  const recent = recentSelect(offered, locale, fromMessage?.chosenFileId);
   if (recent !== undefined) blocks.push(recent);
-  blocks.push(...detailInputs(locale, channelId), reviewInput(locale, options.review === true));
+  blocks.push(
+    ...detailInputs(locale, channelId, fromMessage !== undefined),
+    reviewInput(locale, options.review === true),
+  );
   const texts = {
     title: t(locale, "modal.new_notes.title"),
     submit: t(locale, "modal.new_notes.submit"),
@@ -78,11 +95,17 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
     offered.length === 0
       ? { channelId, locale }
       : { channelId, recent: offered.map((r) => r.fileId), locale };
+  if (fromMessage !== undefined && MESSAGE_TS.test(fromMessage.threadTs)) {
+    metadata.threadTs = fromMessage.threadTs;
+  }
   return modal(VIEWS.newNotes, texts, JSON.stringify(metadata), blocks);
 }
 
-/** Everything after the recording: who, context, language, template, where to post. */
-function detailInputs(locale: Locale, channelId: string): KnownBlock[] {
+/**
+ * Everything after the recording: who, context, language, template, where to post (with
+ * a hint that the notes go in the message's thread, for the message shortcut).
+ */
+function detailInputs(locale: Locale, channelId: string, inThread: boolean): KnownBlock[] {
   const optional = (hint: PlainKey) => ({ optional: true, hint: t(locale, hint) });
   const { participants, extraNames, context, language, template, destination } = INPUTS;
   return [
@@ -119,6 +142,7 @@ function detailInputs(locale: Locale, channelId: string): KnownBlock[] {
       destination.block,
       t(locale, "new_notes.destination_label"),
       destinationSelect(channelId),
+      inThread ? { hint: t(locale, "new_notes.destination_thread_hint") } : {},
     ),
   ];
 }
@@ -172,17 +196,25 @@ function offeredRecordings(recordings: RecentRecording[]): RecentRecording[] {
     .slice(0, MAX_RECENT);
 }
 
-function recentSelect(usable: RecentRecording[], locale: Locale): KnownBlock | undefined {
+/** The recordings offered; `chosen` (a message's recording) is selected already. */
+function recentSelect(
+  usable: RecentRecording[],
+  locale: Locale,
+  chosen: string | undefined,
+): KnownBlock | undefined {
   if (usable.length === 0) return undefined;
+  const options = usable.map((r) => option(clampText(r.name, SLACK_LIMITS.optionText), r.fileId));
+  const initial = options.find((o) => o.value === chosen);
   const element: StaticSelect = {
     type: "static_select",
     action_id: INPUTS.recentRecording.action,
     placeholder: plain(t(locale, "new_notes.recent_placeholder"), SLACK_LIMITS.placeholder),
-    options: usable.map((r) => option(clampText(r.name, SLACK_LIMITS.optionText), r.fileId)),
+    options,
+    ...(initial === undefined ? {} : { initial_option: initial }),
   };
-  return input(INPUTS.recentRecording.block, t(locale, "new_notes.recent_label"), element, {
-    optional: true,
-  });
+  const label =
+    chosen === undefined ? "new_notes.recent_label" : "new_notes.message_recording_label";
+  return input(INPUTS.recentRecording.block, t(locale, label), element, { optional: true });
 }
 
 function participantsSelect(locale: Locale): MultiUsersSelect {

@@ -27,6 +27,43 @@ describe("buildNewNotesModal", () => {
     expectNoLiveMentions(view);
   });
 
+  it.each(LOCALES)(
+    "from a message: its recording chosen, its thread kept, within Slack's limits (%s)",
+    (locale) => {
+      const view = buildNewNotesModal({
+        locale,
+        channelId: "C0CHAN",
+        recentRecordings: recent,
+        fromMessage: { chosenFileId: "F0BBB", threadTs: "1700000000.000100" },
+      });
+      expectModalLimits(view);
+      const select = block(view.blocks, INPUTS.recentRecording.block);
+      expect((select?.element as StaticSelect | undefined)?.initial_option?.value).toBe("F0BBB");
+      expect(select?.label.text).not.toBe(
+        block(
+          buildNewNotesModal({ locale, channelId: "C0CHAN", recentRecordings: recent }).blocks,
+          INPUTS.recentRecording.block,
+        )?.label.text,
+      );
+      expect(block(view.blocks, INPUTS.destination.block)?.hint).toBeDefined();
+      const metadata = parseNewNotesMetadata(view.private_metadata ?? "");
+      expect(metadata).toMatchObject({ channelId: "C0CHAN", threadTs: "1700000000.000100" });
+    },
+  );
+
+  it("keeps no thread that is not a message ts", () => {
+    const view = buildNewNotesModal({
+      locale: "en",
+      channelId: "C0CHAN",
+      recentRecordings: recent,
+      fromMessage: { chosenFileId: "F0AAA", threadTs: "<!channel>" },
+    });
+    expect(JSON.parse(view.private_metadata ?? "")).not.toHaveProperty("threadTs");
+    expect(parseNewNotesMetadata(JSON.stringify({ channelId: "C0CHAN", threadTs: "x" }))).toBe(
+      undefined,
+    );
+  });
+
   it("asks for a recording, participants, names, context, language, template, destination and review", () => {
     const view = buildNewNotesModal({
       locale: "en",

@@ -51,7 +51,7 @@ export function fileShared(deps: ListenerDeps) {
       shares.data?.shares?.public?.[channelId]?.[0] ??
       shares.data?.shares?.private?.[channelId]?.[0];
     if (share === undefined) return; // not (yet) visible as shared in this channel
-    const text = await deps.directory.messageText(channelId, share.ts);
+    const text = (await deps.directory.message(channelId, share.ts))?.text;
     await startRecordings(deps, {
       teamId: (body as { team_id?: string }).team_id ?? "",
       channelId,

@@ -31,7 +31,8 @@ export interface SharedFiles {
  * about audio or video it cannot use and files it cannot read — about anything else (a
  * screenshot, a PDF, a snippet, a canvas) only when the message @mentions it. It never
  * reacts to its own files. The channel's settings apply, and nothing happens in a channel
- * that turned automatic notes off.
+ * that turned automatic notes off — unless the upload's message @mentions the bot (or was
+ * sent to it): the person asked for notes.
  *
  * Bolt acked the event before this runs (App.processEvent acks events before any
  * listener, in both modes), and Slack sends an acked event no more: it retries only a
@@ -44,11 +45,12 @@ export interface SharedFiles {
 export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): Promise<void> {
   const bot = await deps.directory.botUserId();
   if (bot !== undefined && shared.userId === bot) return;
-  if (!(await takesUploads(deps, shared))) return;
-  const { locale: slackLocale } = await deps.directory.user(shared.userId);
-  const locale = localeOf(slackLocale);
   const mentioned =
     shared.direct === true || (bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`));
+  // Asked for (a mention, a direct message): whatever the channel's automatic setting.
+  if (!mentioned && !(await takesUploads(deps, shared))) return;
+  const { locale: slackLocale } = await deps.directory.user(shared.userId);
+  const locale = localeOf(slackLocale);
   const start: Start = {
     origin: {
       teamId: shared.teamId,
@@ -57,7 +59,8 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
       userId: shared.userId,
       ...optional("locale", slackLocale),
     },
-    text: shared.text,
+    // The mention asks the bot; it is no context for the notes.
+    text: bot === undefined ? shared.text : shared.text?.replaceAll(`<@${bot}>`, "").trim(),
     bot,
     mentioned,
   };
@@ -93,7 +96,10 @@ interface Start {
   /** Typed with the upload: the context of its notes, after the channel's own. */
   text: string | undefined;
   bot: string | undefined;
-  /** The upload's message @mentions the bot, or was sent to it: answer about every file. */
+  /**
+   * The upload's message @mentions the bot, or was sent to it: answer about every file, and
+   * take its recordings whatever the channel's automatic setting.
+   */
   mentioned: boolean;
 }
 
@@ -159,7 +165,10 @@ export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Pro
     mentioned: entry.mentioned,
   };
   try {
-    if (!(await deps.jobs.takesUploads(origin.teamId, origin.channelId))) return { done: true };
+    const asked = entry.mentioned;
+    if (!asked && !(await deps.jobs.takesUploads(origin.teamId, origin.channelId))) {
+      return { done: true };
+    }
     const shared = { file: entry.file, shownName: entry.shownName };
     const notice = await takeFile(deps, shared, start, entry.attempt);
     if (notice !== undefined) {
@@ -219,7 +228,9 @@ export async function takeFile(
   if (kind.kind === "other" && !start.mentioned) return undefined;
   if (kind.kind === "recording") {
     const { origin, text } = start;
-    const result = await deps.jobs.startFromUpload({ origin, source: kind.source, text }, resume);
+    const asked = start.mentioned;
+    const upload = { origin, source: kind.source, text, asked };
+    const result = await deps.jobs.startFromUpload(upload, resume);
     return result.status === "refused" ? { name, reason: result.reason } : undefined;
   }
   // Said once per file, however often Slack delivers the event.

@@ -40,8 +40,9 @@ interface Checked {
  * ({@link answerInTime}): the destination must hold both the requester and the bot, and the
  * recording and the template must each be the requester's own or shared where they are a
  * member (a recent recording: one the modal offered). The bot then opens a thread in the
- * destination with a message of its own, once per recording and destination however often
- * the request comes, and the job answers there.
+ * destination with a message of its own (from the message shortcut, while the destination
+ * is still that message's channel: the message's own thread), once per recording and
+ * destination however often the request comes, and the job answers there.
  */
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
@@ -56,6 +57,11 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
     if (notOffered !== undefined) {
       return void (await args.ack({ response_action: "errors", errors: notOffered }));
     }
+    // The message shortcut's thread, while the destination is still that message's channel.
+    const thread =
+      metadata.threadTs !== undefined && request.destinationChannelId === metadata.channelId
+        ? { threadTs: metadata.threadTs }
+        : {};
     await answerModal(deps, args, {
       callbackId: VIEWS.newNotes,
       title: t(locale, "modal.new_notes.title"),
@@ -65,7 +71,7 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
       timing: { startedAt, ...options },
       check: () => checkRequest(deps, request, userId, locale),
       proceed: (teamId) => (checked, tell) =>
-        startNotes(deps, { request, checked, userId, teamId, locale }, tell),
+        startNotes(deps, { request, checked, userId, teamId, locale, ...thread }, tell),
     });
   };
 }
@@ -156,6 +162,8 @@ async function startNotes(
     userId: string;
     teamId: string;
     locale: Locale;
+    /** The thread to post in (the message shortcut's); else the bot opens one. */
+    threadTs?: string;
   },
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<MessageContent | undefined> {
@@ -173,7 +181,8 @@ async function startNotes(
   const start = { origin, source: checked.source, options };
   const result = await deps.jobs
     .startInThread(start, async () => {
-      threadTs = await openThread(deps, destination, checked.source, userId, locale);
+      threadTs =
+        req.threadTs ?? (await openThread(deps, destination, checked.source, userId, locale));
       return threadTs;
     })
     .catch(async (error: unknown) => {

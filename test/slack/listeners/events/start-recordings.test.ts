@@ -152,9 +152,18 @@ describe("startRecordings", () => {
 
   it("does nothing in a channel that turned automatic notes off", async () => {
     await kit.services.settings.set(TEAM, CHANNEL, { autoTranscribe: false });
-    await share([recording(), movie()], { text: `<@${BOT}>` });
+    await share([recording(), movie()], { text: "the weekly sync" });
     expect(await channelJobs()).toEqual([]);
     expect(threadReplies()).toEqual([]);
+  });
+
+  it("takes an upload whose message mentions the bot even where automatic notes are off", async () => {
+    await kit.services.settings.set(TEAM, CHANNEL, { autoTranscribe: false });
+    await share([recording(), movie()], { text: `<@${BOT}> notes please` });
+    const jobs = await channelJobs();
+    expect(jobs.map((job) => job.source.filename)).toEqual(["here we go again.mp3"]);
+    expect(jobs[0]?.options.contextText).toBe("notes please");
+    expectNotices([{ name: "standup.mov", reason: "needs_ffmpeg" }]);
   });
 
   it("starts the job with the channel's settings and the upload's text after the channel's context", async () => {

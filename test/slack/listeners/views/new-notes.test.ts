@@ -8,6 +8,7 @@ import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   BOB,
+  BOT,
   buildListenerDeps,
   buildViewArgs,
   CHANNEL,
@@ -284,6 +285,43 @@ describe("newNotesSubmitted: starting the notes", () => {
     expect(await kit.store.get("templates", templateId)).toMatchObject({
       filename: "minutes.docx",
     });
+  });
+
+  it("posts in the message shortcut's thread while the destination is that message's channel", async () => {
+    const thread = "1700000000.000042";
+    const metadata = JSON.stringify({ channelId: CHANNEL, recent: [RECENT], threadTs: thread });
+    const ack = await submit({ recent: RECENT, destination: CHANNEL }, { metadata });
+    expect(ack.mock.calls).toEqual([[]]);
+    // No thread of the bot's own: the job answers in the message's thread.
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+    const [job] = await jobsIn();
+    expect(job?.origin).toMatchObject({ channelId: CHANNEL, threadTs: thread, userId: ALICE });
+  });
+
+  it("opens a thread of its own when the person chose another destination than the message's", async () => {
+    kit.workspace.members.set(OTHER_CHANNEL, [ALICE, BOB, BOT]);
+    const thread = "1700000000.000043";
+    const metadata = JSON.stringify({ channelId: CHANNEL, recent: [RECENT], threadTs: thread });
+    expect(
+      (await submit({ recent: RECENT, destination: OTHER_CHANNEL }, { metadata })).mock.calls,
+    ).toEqual([[]]);
+    expect(kit.slack.chat.postMessage).toHaveBeenCalledOnce();
+    const [job] = await jobsIn(OTHER_CHANNEL);
+    expect(job?.origin.threadTs).not.toBe(thread);
+    expect(job?.origin.channelId).toBe(OTHER_CHANNEL);
+  });
+
+  it("refuses a thread in private_metadata that is not a message ts", async () => {
+    const metadata = JSON.stringify({
+      channelId: CHANNEL,
+      recent: [RECENT],
+      threadTs: "<!channel>",
+    });
+    const ack = await submit({ recent: RECENT, destination: CHANNEL }, { metadata });
+    expect(ack.mock.calls).toEqual(
+      errorsOn({ [INPUTS.recording.block]: t("en", "validation.unreadable") }),
+    );
+    expect(await jobsIn()).toEqual([]);
   });
 
   it("tells the person alone when the bot cannot post in the destination after all", async () => {
