@@ -9,12 +9,14 @@ export type {
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
 export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";
+export type { PollPlan, RunningPoll } from "./poll-plan.ts";
 export {
   createPollSchedule,
   type PollSchedule,
   type PollScheduleOptions,
 } from "./poll-schedule.ts";
 export { normalizeProgress, type Progress } from "./progress.ts";
+export { type ProgressTrail, progressTrailSchema } from "./progress-trail.ts";
 export {
   defaultRetryPolicy,
   fastRetryPolicy,

@@ -1,9 +1,12 @@
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
+import type { Guide } from "./poll-guide.ts";
+import { type PollPlan, planNextPoll, type RunningPoll } from "./poll-plan.ts";
 
 /**
- * How long to wait before each poll of a task: 2 s first, doubling, capped at 15 s, with a
- * little jitter (the practice the service's provider shows; the numbers are configurable).
+ * How long to wait before each poll of a task. The Note Service guide's practice — 2 s
+ * first, doubling, capped at 15 s, with a little jitter (the numbers are configurable) —
+ * is the bound and the fallback of a plan led by the task's own progress (`poll-plan.ts`).
  */
 export interface PollScheduleOptions {
   initialMs: number;
@@ -14,8 +17,10 @@ export interface PollScheduleOptions {
 }
 
 export interface PollSchedule {
-  /** The wait before poll number `attempt` (0 = the first poll after submission). */
+  /** The guide's wait before poll number `attempt` (0 = the first poll after submission). */
   delayMs(attempt: number): number;
+  /** The wait after a poll that found the task running, and what to keep of what it saw. */
+  afterRunning(poll: RunningPoll): PollPlan;
 }
 
 /** Builds a poll schedule from the configured bounds. */
@@ -26,5 +31,10 @@ export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
     maxMs: options.maxMs,
     ...optional("jitter", options.jitter),
   };
-  return { delayMs: (attempt) => backoffDelayMs(backoff, attempt, options.random) };
+  const guide: Guide = { initialMs: backoff.baseMs, maxMs: backoff.maxMs, jitter: backoff.jitter };
+  const delayMs = (attempt: number) => backoffDelayMs(backoff, attempt, options.random);
+  return {
+    delayMs,
+    afterRunning: (poll) => planNextPoll(guide, poll, delayMs(poll.attempt + 1)),
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The service gives `progress` no type or unit (docs/note-service.md): a number
  * in 0..1 is a fraction, a number in 0..100 a percentage, a string is shown as it is (and
- * read as a percentage when it looks like one), absent or null means no bar.
+ * read as a percentage when it looks like one, or as the number when it holds one alone:
+ * "0.45", "45"), absent or null means no bar.
  */
 export interface Progress {
   /** 0..1 when the service gave something measurable. */
@@ -11,6 +12,7 @@ export interface Progress {
 }
 
 const PERCENT_TEXT = /^\s*(\d{1,3}(?:\.\d+)?)\s*%\s*$/;
+const NUMBER_TEXT = /^\s*(\d{1,3}(?:\.\d+)?)\s*$/;
 
 /** Normalises whatever the service put in `progress`; null when there is nothing to show. */
 export function normalizeProgress(raw: unknown): Progress | null {
@@ -25,7 +27,10 @@ export function normalizeProgress(raw: unknown): Progress | null {
     const match = PERCENT_TEXT.exec(text);
     const percent = match?.[1] === undefined ? Number.NaN : Number(match[1]);
     if (percent >= 0 && percent <= 100) return { fraction: percent / 100, label: text };
-    return { fraction: null, label: text };
+    // A bare number reads as the number would: "0.45" and "45" are both "45%".
+    const number = NUMBER_TEXT.exec(text)?.[1];
+    const read = number === undefined ? null : normalizeProgress(Number(number));
+    return read ?? { fraction: null, label: text };
   }
   return null;
 }

@@ -31,6 +31,8 @@
  * Issue 22's busy workspace runs only when named: `BENCH=slack-load`.
  *   BENCH_LOAD_JOBS=100          BENCH_LOAD_RATE_SCALE=1 (Slack's tiers times this)
  * The SQLite active index (seconds): BENCH_INDEX_IDS=5000  BENCH_INDEX_RUNS=5
+ * Issue 27's poll lag (≈15 s: simulated tasks, then real jobs against the emulator):
+ *   BENCH_LAG_TASKS=1000 (simulated tasks per progress shape)  BENCH_LAG_E2E_JOBS=4
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -39,6 +41,7 @@ import { fileURLToPath } from "node:url";
 import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
+import { benchPollLag, renderPollLag } from "./poll-lag.ts";
 import { benchPrepare, renderPrepare } from "./prepare.ts";
 import { benchRelay } from "./relay.ts";
 import { benchRelayThrottled, renderRelayThrottled } from "./relay-throttled.ts";
@@ -66,6 +69,7 @@ const NAMES = [
   "prepare",
   "slack-load",
   "store-index",
+  "poll-lag",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -212,6 +216,15 @@ for (const name of selected) {
       );
       log(`store-index: ${JSON.stringify(result)}`);
       sections.set(name, renderStoreIndex(result, at));
+      break;
+    }
+    case "poll-lag": {
+      const result = await benchPollLag(
+        envNumber("BENCH_LAG_TASKS", quick ? 200 : 1000),
+        envNumber("BENCH_LAG_E2E_JOBS", quick ? 2 : 4),
+      );
+      log(`poll-lag: ${JSON.stringify(result.shapes.slice(0, 6))}`);
+      sections.set(name, renderPollLag(result, at));
       break;
     }
     case "prepare": {

@@ -1,7 +1,12 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createJobs, type Job, type NoteTakerPort } from "../../src/jobs/index.ts";
-import { createPollSchedule, NoteTakerTransientError } from "../../src/notetaker/index.ts";
+import {
+  createPollSchedule,
+  NoteTakerTransientError,
+  normalizeProgress,
+  type ProgressTrail,
+} from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
@@ -10,6 +15,34 @@ import { origin, source } from "../../support/helpers/jobs-kit.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
 const running = (rawStatus: string) => ({ status: "running" as const, rawStatus, progress: null });
+/** A running task that reports how far it is, as the service may: 0.45, 45, "45%". */
+const at = (progress: unknown) => ({
+  status: "running" as const,
+  rawStatus: "processing",
+  progress: normalizeProgress(progress),
+});
+const READINGS = [0.1, 20, "30%", "0.4"];
+
+/**
+ * The waits the progress-led plan gives for `readings` seen at `polls` (replayed on a fresh
+ * schedule: it is pure), and what it keeps of them.
+ */
+function planned(polls: readonly number[], readings: readonly unknown[]) {
+  const schedule = createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 });
+  let trail: ProgressTrail | undefined;
+  const waits = readings.map((reading, attempt) => {
+    const plan = schedule.afterRunning({
+      attempt,
+      trail,
+      progress: normalizeProgress(reading),
+      now: polls[attempt] ?? 0,
+    });
+    trail = plan.trail;
+    return plan.waitMs;
+  });
+  return { waits };
+}
+const gaps = (times: readonly number[]) => times.slice(1).map((t, i) => t - (times[i] ?? t));
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;
@@ -153,6 +186,45 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       .map((t, i) => t - (client.calls.audioPolls[i] ?? t0));
     expect(client.calls.audioPolls).toHaveLength(6);
     expect(gaps).toEqual([4000, 8000, 15_000, 15_000, 15_000]);
+  });
+
+  it("polls both tasks when their progress says they end, keeping what they saw in the record", async () => {
+    client.audioScript = [
+      ...READINGS.map(at),
+      { status: "completed", result: { dialog_url: "https://r.test/d" } },
+    ];
+    client.noteScript = [
+      ...READINGS.map(at),
+      {
+        status: "completed",
+        result: { markdown: "# N\n\n## A\nx", docx_url: "https://r.test/n" },
+      },
+    ];
+    const id = await start();
+    // The record keeps the readings (first and last seen, fraction) between polls.
+    const stored = async (stage: "transcribing" | "writing") => {
+      const job = await jobs.service.get(id);
+      if (job?.stage === "transcribing" && stage === job.stage) return job.audio;
+      return job?.stage === "writing" && stage === job.stage ? job.task : undefined;
+    };
+    await advanceUntil(async () => (await stored("transcribing"))?.trail?.runs.length === 2);
+    const audio = await stored("transcribing");
+    expect(audio?.trail?.runs.map(([, , fraction]) => fraction)).toEqual([0.1, 0.2]);
+    expect(audio?.progress).toEqual({ fraction: 0.2, label: "20%" });
+    await advanceUntil(inStage(id, "naming"));
+    // Each wait is the plan's for what the polls saw, not the guide's 4-8-15-15 s.
+    const audioPlan = planned(client.calls.audioPolls, READINGS);
+    expect(client.calls.audioPolls).toHaveLength(5);
+    expect(gaps(client.calls.audioPolls)).toEqual(audioPlan.waits);
+    expect(audioPlan.waits).not.toEqual([4000, 8000, 15_000, 15_000]);
+
+    expect((await jobs.service.skipNaming(id)).ok).toBe(true);
+    await advanceUntil(async () => (await stored("writing"))?.trail?.runs.length === 3);
+    const task = await stored("writing");
+    expect(task?.trail?.runs.map(([, , fraction]) => fraction)).toEqual([0.1, 0.2, 0.3]);
+    await advanceUntil(inStage(id, "done"));
+    expect(client.calls.notePolls).toHaveLength(5);
+    expect(gaps(client.calls.notePolls)).toEqual(planned(client.calls.notePolls, READINGS).waits);
   });
 
   it("fails a transcription that runs past its 3-hour limit, with a clear reason", async () => {

@@ -1,4 +1,4 @@
-import type { Dialog, Progress, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Dialog, Progress, ProgressTrail, SpeakerMapEntry } from "../../notetaker/index.ts";
 import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job.ts";
 
 /**
@@ -18,7 +18,7 @@ export type JobEvent =
   | { type: "source_missing"; tempPath: string }
   | { type: "audio_submitting" }
   | { type: "audio_submitted"; taskId: string; wakeAt: number }
-  | { type: "audio_polled"; progress: Progress | null; wakeAt: number }
+  | { type: "audio_polled"; progress: Progress | null; wakeAt: number; trail?: ProgressTrail }
   | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[]; quotes: SpeakerQuotes }
   | { type: "awaiting_names" }
   | {
@@ -32,7 +32,7 @@ export type JobEvent =
   | { type: "naming_skipped" }
   | { type: "note_submitting" }
   | { type: "note_submitted"; taskId: string; wakeAt: number }
-  | { type: "note_polled"; wakeAt: number }
+  | { type: "note_polled"; wakeAt: number; trail?: ProgressTrail }
   | {
       type: "note_written";
       markdown: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { progressTrailSchema } from "../../notetaker/progress-trail.ts";
 import { dialogSchema, speakerHintSchema, speakerMapEntrySchema } from "../../notetaker/schemas.ts";
 import { storedSchema } from "./stored.ts";
 
@@ -113,6 +114,8 @@ export const pollingSchema = z.object({
   submittedAt: z.number().optional(),
   pollAttempt: z.number().int().nonnegative(),
   progress: progressSchema,
+  /** What the polls saw of the task's progress, for the next wait (absent in older records). */
+  trail: progressTrailSchema.optional(),
 });
 
 /**

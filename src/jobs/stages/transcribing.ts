@@ -25,7 +25,12 @@ export const transcribingReducers: Reducers<"transcribing"> = {
     }),
   audio_polled: (job, event) =>
     advance(job, event.wakeAt, {
-      audio: { ...job.audio, pollAttempt: job.audio.pollAttempt + 1, progress: event.progress },
+      audio: {
+        ...job.audio,
+        pollAttempt: job.audio.pollAttempt + 1,
+        progress: event.progress,
+        ...optional("trail", event.trail ?? job.audio.trail),
+      },
     }),
   transcribed: (job, event, now) =>
     enter(job, "naming", now, {
@@ -42,8 +47,21 @@ export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribin
   if (taskId === undefined) return submitAudio(ctx, job);
   const task = await ctx.client.getAudioTask(taskId, ctx.signal);
   if (task.status === "running") {
-    const wakeAt = ctx.now() + ctx.schedule.delayMs(job.audio.pollAttempt + 1);
-    const polled = await ctx.commit(job, { type: "audio_polled", progress: task.progress, wakeAt });
+    // The next poll when the task's progress says its end is near (the guide's bounds).
+    const now = ctx.now();
+    const { audio } = job;
+    const plan = ctx.schedule.afterRunning({
+      attempt: audio.pollAttempt,
+      trail: audio.trail,
+      progress: task.progress,
+      now,
+    });
+    const polled = await ctx.commit(job, {
+      type: "audio_polled",
+      progress: task.progress,
+      trail: plan.trail,
+      wakeAt: now + plan.waitMs,
+    });
     return ctx.showStatus(polled, "progress");
   }
   if (task.status === "failed") {

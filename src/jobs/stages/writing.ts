@@ -21,7 +21,11 @@ export const writingReducers: Reducers<"writing"> = {
     }),
   note_polled: (job, event) =>
     advance(job, event.wakeAt, {
-      task: { ...job.task, pollAttempt: job.task.pollAttempt + 1 },
+      task: {
+        ...job.task,
+        pollAttempt: job.task.pollAttempt + 1,
+        ...optional("trail", event.trail ?? job.task.trail),
+      },
     }),
   // With review before posting, the note goes to its starter first (stages/reviewing.ts).
   note_written: (job, event, now) => {
@@ -46,8 +50,15 @@ export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Prom
   if (taskId === undefined) return submitNote(ctx, job);
   const task = await ctx.client.getNoteTask(taskId, ctx.signal);
   if (task.status === "running") {
-    const wakeAt = ctx.now() + ctx.schedule.delayMs(job.task.pollAttempt + 1);
-    return ctx.commit(job, { type: "note_polled", wakeAt });
+    // As transcribing: led by the note task's progress, when it reports any.
+    const now = ctx.now();
+    const plan = ctx.schedule.afterRunning({
+      attempt: job.task.pollAttempt,
+      trail: job.task.trail,
+      progress: task.progress,
+      now,
+    });
+    return ctx.commit(job, { type: "note_polled", trail: plan.trail, wakeAt: now + plan.waitMs });
   }
   if (task.status === "failed") {
     throw new JobStepError({ code: "task_failed", detail: task.message }, true);
