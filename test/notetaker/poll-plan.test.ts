@@ -244,6 +244,25 @@ describe("the finish estimate", () => {
     }
   });
 
+  it("brackets the end of a task that speeds up (t²), where a straight line puts it late", () => {
+    for (const cut of [Math.round, Math.floor]) {
+      for (const until of [100_000, 130_000, 160_000]) {
+        // A 200 s back-loaded task, polled every 15 s from 14 s: 1 %, 4 %, 9 %, 16 %…
+        const runs: [number, number, number][] = [];
+        for (let t = 14_000; t < until; t += 15_000) {
+          const fraction = cut(SHAPES.backLoaded(t / 200_000) * 100) / 100;
+          const last = runs.at(-1);
+          if (last?.[2] === fraction) last[1] = t;
+          else runs.push([t, t, fraction]);
+        }
+        const estimate = estimateFinish(runs.slice(-8), 0);
+        expect(estimate?.soonest).toBeLessThanOrEqual(200_000);
+        expect(estimate?.latest).toBeGreaterThanOrEqual(200_000);
+        expect((estimate?.latest ?? 0) - (estimate?.soonest ?? 0)).toBeLessThan(30_000);
+      }
+    }
+  });
+
   it("has no estimate before the progress rises", () => {
     expect(estimateFinish([], 0)).toBeUndefined();
     expect(estimateFinish([[2000, 9000, 0]], 0)).toBeUndefined();
