@@ -1,8 +1,9 @@
 /**
  * When a task will finish, from the progress its polls saw. Its pace is a line through the
- * moments its latest readings were reached; then each of the latest readings, held from
- * the first poll that saw it to the last, bounds when that line can reach 100 %. Pure; the
- * plan (`poll-plan.ts`) decides what to do with it.
+ * moments its latest readings were reached, bent where they show it slowing down or
+ * speeding up; then each of the latest readings, held from the first poll that saw it to the
+ * last, bounds when that pace can reach 100 %. Pure; the plan (`poll-plan.ts`) decides what
+ * to do with it.
  */
 
 /** Polls in a row that saw the same progress: [first seen, last seen, fraction 0..1]. */
@@ -111,7 +112,10 @@ function paceOfRises(runs: readonly Run[], resolution: number): Pace | undefined
   const off = points.map((p) => p.fraction - (fraction + (p.time - time) * rate));
   const squares = off.reduce((sum, o) => sum + o * o, 0);
   const rateError = n > 2 ? Math.sqrt(squares / (n - 2) / spread) / rate : 0.2;
-  const curve = n >= 4 ? bentLine(points, rate) : undefined;
+  const curve = betterFit(
+    n >= 4 ? slowingCurve(points, rate) : undefined,
+    quickeningCurve(points, rate),
+  );
   return {
     rate,
     time,
@@ -123,21 +127,81 @@ function paceOfRises(runs: readonly Run[], resolution: number): Pace | undefined
   };
 }
 
+interface Curve {
+  /** How far, in time, the points lie off the curve (root mean square, ms). */
+  scatterMs: number;
+  toEnd(fraction: number): number;
+}
+
+/** The curve the points lie closer to; either may be missing. */
+function betterFit(a: Curve | undefined, b: Curve | undefined): Curve | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return b.scatterMs < a.scatterMs ? b : a;
+}
+
 /**
- * Time as a parabola in progress, through at least four points: a task that speeds up or
- * slows down keeps doing so to its end. Undefined when the bend would make time run back
- * before 100 %, or change the pace more than fourfold.
+ * Time as a parabola in progress, through at least four points: a task that slows down (or
+ * speeds up a little) keeps doing so to its end. Undefined when the bend would make time run
+ * back before 100 %, or change the pace more than fourfold.
  */
-function bentLine(points: readonly Point[], rate: number) {
-  const n = points.length;
-  const mean = points.reduce((sum, p) => sum + p.fraction, 0) / n;
-  // Normal equations of t = c0 + c1·u + c2·u² (u = fraction − mean), solved by Cramer's rule.
+function slowingCurve(points: readonly Point[], rate: number): Curve | undefined {
+  const mean = points.reduce((sum, p) => sum + p.fraction, 0) / points.length;
+  const fit = parabola(points.map((p) => [p.fraction - mean, p.time]));
+  if (fit === undefined) return undefined;
+  const [c0, c1, c2] = fit;
+  const at = (f: number) => c0 + c1 * (f - mean) + c2 * (f - mean) ** 2;
+  const slopeAt = (f: number) => c1 + 2 * c2 * (f - mean);
+  const lowest = Math.min(...points.map((p) => p.fraction));
+  const linear = 1 / rate;
+  const endSlope = slopeAt(1);
+  if (!(slopeAt(lowest) > 0 && endSlope > linear / 4 && endSlope < linear * 4)) return undefined;
+  return curve(points, at);
+}
+
+/**
+ * Progress as a parabola in time, through at least three points: a task that speeds up (a
+ * back-loaded one, whose line would put its end too late) keeps doing so to its end.
+ * Undefined unless it bends upward, rises from its first point on, and reaches 100 % at a
+ * pace within fourfold of the line's.
+ */
+function quickeningCurve(points: readonly Point[], rate: number): Curve | undefined {
+  const first = points[0];
+  const last = points.at(-1);
+  if (points.length < 3 || first === undefined || last === undefined) return undefined;
+  // Time centred and scaled to about ±1, so that its powers stay well apart from the others.
+  const mean = points.reduce((sum, p) => sum + p.time, 0) / points.length;
+  const span = last.time - first.time;
+  if (!(span > 0)) return undefined;
+  const fit = parabola(points.map((p) => [(p.time - mean) / span, p.fraction]));
+  if (fit === undefined) return undefined;
+  const [c0, c1, c2] = fit;
+  const slopeAt = (v: number) => (c1 + 2 * c2 * v) / span;
+  if (!(c2 > 0 && slopeAt((first.time - mean) / span) > 0)) return undefined;
+  // Where the rising branch reaches progress f.
+  const reach = (f: number) =>
+    (-c1 + Math.sqrt(Math.max(0, c1 * c1 - 4 * c2 * (c0 - Math.min(1, f))))) / (2 * c2);
+  const endSlope = slopeAt(reach(1));
+  if (!(endSlope > rate / 4 && endSlope < rate * 4)) return undefined;
+  return curve(points, (f) => mean + reach(f) * span);
+}
+
+/** A curve given as the time at which it reaches each fraction. */
+function curve(points: readonly Point[], timeAt: (fraction: number) => number): Curve {
+  const off = points.map((p) => p.time - timeAt(p.fraction));
+  const scatterMs = Math.sqrt(off.reduce((sum, o) => sum + o * o, 0) / points.length);
+  const end = timeAt(1);
+  return { scatterMs, toEnd: (f) => Math.max(0, end - timeAt(Math.min(1, f))) };
+}
+
+/** y = c0 + c1·x + c2·x², least squares (normal equations, Cramer's rule); x near 0. */
+function parabola(
+  xy: readonly (readonly [number, number])[],
+): [number, number, number] | undefined {
   const s = [0, 0, 0, 0, 0];
   const r = [0, 0, 0];
-  for (const p of points) {
-    const u = p.fraction - mean;
-    for (let k = 0; k <= 4; k += 1) s[k] = (s[k] ?? 0) + u ** k;
-    for (let k = 0; k <= 2; k += 1) r[k] = (r[k] ?? 0) + p.time * u ** k;
+  for (const [x, y] of xy) {
+    for (let k = 0; k <= 4; k += 1) s[k] = (s[k] ?? 0) + x ** k;
+    for (let k = 0; k <= 2; k += 1) r[k] = (r[k] ?? 0) + y * x ** k;
   }
   const [s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0] = s;
   const [r0 = 0, r1 = 0, r2 = 0] = r;
@@ -147,18 +211,11 @@ function bentLine(points: readonly Point[], rate: number) {
     (a[2] ?? 0) * ((b[0] ?? 0) * (c[1] ?? 0) - (b[1] ?? 0) * (c[0] ?? 0));
   const det = det3([s0, s1, s2], [s1, s2, s3], [s2, s3, s4]);
   if (!(Math.abs(det) > 0)) return undefined;
-  const c0 = det3([r0, s1, s2], [r1, s2, s3], [r2, s3, s4]) / det;
-  const c1 = det3([s0, r0, s2], [s1, r1, s3], [s2, r2, s4]) / det;
-  const c2 = det3([s0, s1, r0], [s1, s2, r1], [s2, s3, r2]) / det;
-  const at = (f: number) => c0 + c1 * (f - mean) + c2 * (f - mean) ** 2;
-  const slopeAt = (f: number) => c1 + 2 * c2 * (f - mean);
-  const lowest = Math.min(...points.map((p) => p.fraction));
-  const linear = 1 / rate;
-  const endSlope = slopeAt(1);
-  if (!(slopeAt(lowest) > 0 && endSlope > linear / 4 && endSlope < linear * 4)) return undefined;
-  const off = points.map((p) => p.time - at(p.fraction));
-  const scatterMs = Math.sqrt(off.reduce((sum, o) => sum + o * o, 0) / n);
-  return { scatterMs, toEnd: (f: number) => Math.max(0, at(1) - at(Math.min(1, f))) };
+  return [
+    det3([r0, s1, s2], [r1, s2, s3], [r2, s3, s4]) / det,
+    det3([s0, r0, s2], [s1, r1, s3], [s2, r2, s4]) / det,
+    det3([s0, s1, r0], [s1, s2, r1], [s2, s3, r2]) / det,
+  ];
 }
 
 /** One reading so far: the pace since the task began, roughly. */

@@ -1,5 +1,5 @@
 import { estimateFinish } from "./finish-estimate.ts";
-import { type Guide, guidePollsWithin, guideTimeOfPoll } from "./poll-guide.ts";
+import { type Guide, guideBaseMs, guidePollsWithin, guideTimeOfPoll } from "./poll-guide.ts";
 import type { Progress } from "./progress.ts";
 import { type ProgressTrail, recordReading } from "./progress-trail.ts";
 
@@ -10,6 +10,8 @@ import { type ProgressTrail, recordReading } from "./progress-trail.ts";
  * makes by then on average, never a wait past its cap — and is followed as it is whenever
  * progress says nothing usable: missing, not yet rising, behind its own pace (a stall),
  * going back or leaping (erratic, for the rest of the task), or past the end it foretold.
+ * One exception: a first reading of 0 % skips the guide's second poll (see below). Once a
+ * wait was led, falling back means the guide's waits from where its schedule is by then.
  * Pure: the caller brings the clock and the guide's own (jittered) wait.
  */
 
@@ -47,14 +49,27 @@ export function planNextPoll(guide: Guide, poll: RunningPoll, guideWaitMs: numbe
   const trail = recordReading(before, now, poll.progress?.fraction ?? null, expected);
   // The budget: the next poll is our number polls + 1, due no sooner than the guide's.
   const earliest = trail.from + guideTimeOfPoll(guide, polls + 1) - now;
-  const byGuide = (): PollPlan => ({
-    waitMs: trail.led === true ? within(guide, Math.max(guideWaitMs, earliest)) : guideWaitMs,
-    trail,
-    by: "guide",
-  });
+  const byGuide = (): PollPlan => {
+    if (trail.led !== true) return { waitMs: guideWaitMs, trail, by: "guide" };
+    const wait = guideClockWait(guide, polls, now - trail.from, guideWaitMs);
+    return { waitMs: within(guide, Math.max(wait, earliest)), trail, by: "guide" };
+  };
 
   const seen = trail.runs.at(-1);
   if (trail.erratic === true || seen === undefined || seen[1] !== now) return byGuide();
+  if (polls === 1 && seen[2] === 0) {
+    // A first reading of 0 %: the task is queued, or starts slowly (a back-loaded one reads
+    // 0 % for its first tenth). From the guide's third poll its waits are at the cap, so the
+    // bound leaves such a task no poll to spend near its end unless one is saved before:
+    // the second (6 s at the defaults). That costs only a task ending between the first and
+    // second polls (2–6 s), then seen at the third (14 s), when the guide sees any task
+    // ending after the second; polled from then as the guide, while progress says nothing.
+    return {
+      waitMs: within(guide, trail.from + guideTimeOfPoll(guide, 3) - now),
+      trail: { ...trail, led: true },
+      by: "progress",
+    };
+  }
   const estimate = estimateFinish(trail.runs, trail.from);
   if (estimate === undefined) return byGuide();
   if (estimate.progressAt(now) - seen[2] > Math.max(STALL_SHARE, 2 * estimate.step)) {
@@ -88,6 +103,16 @@ export function planNextPoll(guide: Guide, poll: RunningPoll, guideWaitMs: numbe
     trail: { ...trail, led: true },
     by: "progress",
   };
+}
+
+/**
+ * The guide's wait at this moment of its own schedule: a plan that saved polls and falls
+ * back waits as the guide does after its poll due by now (its cap, soon), not after its poll
+ * with the plan's count. `guideWaitMs` is the guide's (jittered) wait after poll `polls`.
+ */
+function guideClockWait(guide: Guide, polls: number, elapsedMs: number, guideWaitMs: number) {
+  const due = Math.max(polls, guidePollsWithin(guide, elapsedMs));
+  return (guideWaitMs * guideBaseMs(guide, due)) / guideBaseMs(guide, polls);
 }
 
 /** A wait in whole milliseconds, never past the guide's cap. */
