@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { copyFile, mkdir, readFile, rename, stat } from "node:fs/promises";
-import { extname, isAbsolute, join, resolve } from "node:path";
+import { extname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -31,8 +31,9 @@ function ffmpegVersion(): string {
 async function cacheKey(args: readonly string[], output: string): Promise<string> {
   const hash = createHash("sha256").update(ffmpegVersion()).update("\0");
   for (const arg of args) {
-    const file = isAbsolute(arg) ? await stat(arg).catch(() => undefined) : undefined;
-    if (file?.isFile()) hash.update("file:").update(await readFile(arg));
+    // Any argument naming a file (relative ones from where FFmpeg runs) is its content.
+    const file = arg === "" ? undefined : await stat(resolve(arg)).catch(() => undefined);
+    if (file?.isFile()) hash.update("file:").update(await readFile(resolve(arg)));
     else hash.update(arg);
     hash.update("\0");
   }
