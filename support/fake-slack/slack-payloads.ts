@@ -297,9 +297,9 @@ export interface EventCallbackInput {
  * The `event_callback` wrapper Slack puts around an event: the body of an HTTP delivery,
  * and the `payload` of a Socket Mode `events_api` envelope. A workspace of an Enterprise
  * Grid organisation adds `enterprise_id`; `authorizations` names the install the event is
- * delivered to, with `is_enterprise_install` true and no team for an org-wide one (the
- * org-wide example of https://api.slack.com/enterprise/apps/reference, kept in
- * test/fixtures/slack-payloads/event-org-wide-install.json).
+ * delivered to, with `is_enterprise_install` true for an org-wide one and still the
+ * workspace's `team_id` (the org-wide example of https://api.slack.com/enterprise/apps/reference,
+ * kept in test/fixtures/slack-payloads/event-org-wide-install.json).
  */
 export function eventCallback(
   event: Record<string, unknown>,
@@ -321,7 +321,7 @@ export function eventCallback(
     authorizations: [
       {
         enterprise_id: enterpriseId,
-        team_id: orgWide ? null : input.teamId,
+        team_id: input.teamId,
         user_id: input.botUserId ?? "U0FAKEBOT",
         is_bot: true,
         is_enterprise_install: orgWide,
