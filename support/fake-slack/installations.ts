@@ -47,6 +47,8 @@ export interface TokenRecord {
   revoked: boolean;
   /** A workflow step's `bot_access_token`: valid while that execution runs. */
   executionId?: string;
+  /** The workspace a step's token acts in (the one running the workflow). */
+  teamId?: string;
 }
 
 /** A refresh token of a rotating installation. */
@@ -219,6 +221,8 @@ export class Tenancy {
    */
   storeFor(record: TokenRecord, method: string, args: Record<string, unknown>): FakeSlackStore {
     const { installation } = record;
+    // A step's token acts in the workspace running the workflow.
+    if (record.teamId !== undefined) return this.team(record.teamId);
     if (!installation.isEnterpriseInstall) {
       if (installation.teamId === null) throw new SlackApiError("invalid_auth");
       return this.team(installation.teamId);
@@ -239,8 +243,8 @@ export class Tenancy {
       if (store === undefined) throw new SlackApiError("team_access_not_granted");
       return store;
     }
-    // auth.test answers for the org as a whole; it reads no workspace.
-    if (method === "auth.test") return first;
+    // auth.test answers for the org as a whole; functions.* find their execution by its id.
+    if (method === "auth.test" || method.startsWith("functions.")) return first;
     throw new SlackApiError("missing_argument", "team_id is required with an org-wide token");
   }
 }

@@ -117,6 +117,7 @@ export class WorkflowSteps {
       `xwfp-${randomBytes(16).toString("hex")}`,
     );
     token.executionId = executionId;
+    token.teamId = store.workspace.teamId;
     const event = this.#event(definition, input.inputs, executionId, token.token);
     let resolve: (outcome: StepOutcome) => void = () => {};
     const outcome = new Promise<StepOutcome>((r) => {
