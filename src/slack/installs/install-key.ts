@@ -1,0 +1,42 @@
+/**
+ * Which installation of the app a request, a job or a stored value belongs to.
+ *
+ * In the single-token mode there is one, {@link SINGLE_INSTALL}. With installs by OAuth each
+ * workspace that installs the app is one (`T…`, its team id), and an organisation that
+ * installs it org-wide on Enterprise Grid is one (`E…`, its enterprise id) serving every
+ * workspace of the organisation.
+ */
+export const SINGLE_INSTALL = "single";
+
+/** What Bolt's context says of a request's installation. */
+export interface InstallRef {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  isEnterpriseInstall?: boolean | undefined;
+}
+
+/**
+ * The store's key of an installation: `E<enterprise id>` when org-wide, else
+ * `T<team id>`. Slack's ids start with their letter already (`E0…`, `T0…`); the prefix keeps
+ * an org-wide install and a workspace install apart even if a test gives odd ids.
+ * @throws when the reference names neither (a request Slack would not send).
+ */
+export function installKeyOf(ref: InstallRef): string {
+  if (ref.isEnterpriseInstall === true) {
+    if (!ref.enterpriseId) throw new Error("an org-wide installation without an enterprise id");
+    return `E${ref.enterpriseId}`;
+  }
+  if (!ref.teamId) throw new Error("a workspace installation without a team id");
+  return `T${ref.teamId}`;
+}
+
+/**
+ * The prefix of the keys a request's data lives under. Single-token mode: the team id, as
+ * before installs existed (stored data keeps its keys). With installs: the install key and
+ * the team id, so that two installations never share a value — an org-wide install's
+ * workspaces are tenants of one install, and a Slack Connect channel hosted by one team but
+ * seen by two installs is two tenants.
+ */
+export function tenantOf(install: string, teamId: string): string {
+  return install === SINGLE_INSTALL ? teamId : `${install}/${teamId}`;
+}
