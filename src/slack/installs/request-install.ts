@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { SINGLE_INSTALL, tenantOf } from "../../jobs/index.ts";
+import { installOf, type Job, SINGLE_INSTALL, tenantOf, tenantOfOrigin } from "../../jobs/index.ts";
 import { type InstallRef, installKeyOf } from "./install-key.ts";
 
 /**
@@ -8,11 +8,31 @@ import { type InstallRef, installKeyOf } from "./install-key.ts";
  * install a job they start belongs to. Set once per request by {@link scopeRequests}, around
  * every listener; outside a request (a kept request replayed later) it is the single one.
  */
-const current = new AsyncLocalStorage<string>();
+const current = new AsyncLocalStorage<RequestScope>();
+
+interface RequestScope {
+  install: string;
+  /** The workspace Bolt's context names (undefined when it names none). */
+  teamId: string | undefined;
+}
 
 /** The install of the request being handled. */
 export function requestInstall(): string {
-  return current.getStore() ?? SINGLE_INSTALL;
+  return current.getStore()?.install ?? SINGLE_INSTALL;
+}
+
+/**
+ * Whether the request may name `job` at all: the job was started in the request's install
+ * and, with installs, under its tenant (an org-wide install's workspaces are tenants apart).
+ * A job that is not is answered as one that does not exist: replaying another workspace's
+ * button value or modal metadata learns nothing. The single-token mode checks what it
+ * always did: nothing here (one install wrote every job).
+ */
+export function requestOwns(job: Job): boolean {
+  const scope = current.getStore() ?? { install: SINGLE_INSTALL, teamId: undefined };
+  if (installOf(job.origin) !== scope.install) return false;
+  if (scope.install === SINGLE_INSTALL || scope.teamId === undefined) return true;
+  return tenantOfOrigin(job.origin) === tenantOf(scope.install, scope.teamId);
 }
 
 /** The tenant a request's data of workspace `teamId` is kept under. */
@@ -21,8 +41,8 @@ export function requestTenant(teamId: string): string {
 }
 
 /** Runs `fn` as a request of `install` (tests, and a kept request replayed). */
-export function runAsInstall<T>(install: string, fn: () => T): T {
-  return current.run(install, fn);
+export function runAsInstall<T>(install: string, fn: () => T, teamId?: string): T {
+  return current.run({ install, teamId }, fn);
 }
 
 /**
@@ -33,5 +53,10 @@ export function runAsInstall<T>(install: string, fn: () => T): T {
  */
 export function scopeRequests(installs: boolean) {
   return ({ context, next }: { context: InstallRef; next: () => Promise<void> }) =>
-    current.run(installs ? installKeyOf(context) : SINGLE_INSTALL, next);
+    current.run(
+      installs
+        ? { install: installKeyOf(context), teamId: context.teamId ?? undefined }
+        : { install: SINGLE_INSTALL, teamId: undefined },
+      next,
+    );
 }
