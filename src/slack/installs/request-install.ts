@@ -35,6 +35,15 @@ export function requestOwns(job: Job): boolean {
   return tenantOfOrigin(job.origin) === tenantOf(scope.install, scope.teamId);
 }
 
+/**
+ * The `install` field of a job the request starts: none in the single-token mode, whose
+ * records stay exactly as they were before installs existed (absent means single).
+ */
+export function requestInstallField(): { install?: string } {
+  const install = requestInstall();
+  return install === SINGLE_INSTALL ? {} : { install };
+}
+
 /** The tenant a request's data of workspace `teamId` is kept under. */
 export function requestTenant(teamId: string): string {
   return tenantOf(requestInstall(), teamId);

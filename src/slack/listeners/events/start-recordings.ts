@@ -7,7 +7,7 @@ import {
   tenantOfOrigin,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { requestInstall, requestTenant } from "../../installs/request-install.ts";
+import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
@@ -55,7 +55,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   const locale = localeOf(slackLocale);
   const start: Start = {
     origin: {
-      install: requestInstall(),
+      ...requestInstallField(),
       teamId: shared.teamId,
       channelId: shared.channelId,
       threadTs: shared.threadTs,

@@ -10,7 +10,7 @@ import {
   uploadOptions,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { requestInstall } from "../../installs/request-install.ts";
+import { requestInstallField } from "../../installs/request-install.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import {
   buildFileNotices,
@@ -140,7 +140,7 @@ async function answerMention(deps: ListenerDeps, mention: Mention, teamId: strin
   if (found.kind === "none") return tell(buildUsage(locale));
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));
   const origin: Origin = {
-    install: requestInstall(),
+    ...requestInstallField(),
     teamId,
     channelId: mention.channelId,
     threadTs,
