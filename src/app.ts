@@ -12,8 +12,12 @@ import { opsRoutes } from "./observability/ops-routes.ts";
 import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
+import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { InstallClientCache, withInstallToken } from "./slack/installs/install-clients.ts";
+import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
+import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
@@ -125,39 +129,62 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
+    ...optional("authorize", deps.installs?.authorize),
   });
+  // Every listener runs as a request of its install: its Slack calls carry that install's
+  // token, its reads and writes are keyed by its tenant.
+  bolt.app.use(scopeRequests(deps.installs !== undefined));
   socket = bolt.socket;
-  const client = bolt.app.client;
   const botToken = config.slack.botToken;
+  // Where every Slack call of a job or a listener gets its install's bot token.
+  const tokenSource = deps.installs?.tokens ?? singleTokenSource(botToken);
+  // Listeners' calls: Bolt's client with the one token; with installs, a client that sends
+  // each call with the token of the install of the request being handled.
+  const client =
+    deps.installs === undefined
+      ? bolt.app.client
+      : new WebClient(undefined, {
+          slackApiUrl: config.slack.apiUrl,
+          logger: toSlackLogger(logger.child({ name: "bolt" })),
+          retryConfig: defaultSlackRetry,
+          rejectRateLimitedCalls: true,
+          fetch: withInstallToken(budget.fetchFor("interactive"), tokenSource, requestInstall),
+        });
   const slackHosts = slackHostsOf(config.slack.apiUrl);
-  // The job runner's own clients: their calls are paced by the workspace's budget, those
+  // The job runner's own clients, per install: their calls are paced by the budget, those
   // of the urgent one (status changes people wait for) before the others. They send
-  // nothing again themselves (the budget re-sends idempotent calls only).
-  const backgroundClient = (urgent: boolean) =>
-    new WebClient(botToken, {
-      slackApiUrl: config.slack.apiUrl,
-      logger: toSlackLogger(logger.child({ name: "slack-background" })),
-      retryConfig: defaultSlackRetry,
-      rejectRateLimitedCalls: true,
-      fetch: budget.fetchFor("background", urgent),
-    });
-  // Readiness may read it: the temp folder's disk found full by a download (and since when).
-  const gateway = new SlackGateway({
-    client: backgroundClient(false),
-    urgentClient: backgroundClient(true),
-    botToken,
-    slackHosts,
-    logger,
-    ...dispatcher,
-    onError: (operation, label) => {
-      metrics.onSlackError(operation, label);
-      tokens.failed(label);
-    },
-    diskFull,
-    ...optional("openDownloadFile", deps.openDownloadFile),
-    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
-    now: () => store.now(),
+  // nothing again themselves (the budget re-sends idempotent calls only); each call carries
+  // the install's token as it is now.
+  const installClients = new InstallClientCache({
+    tokens: tokenSource,
+    makeClient: (urgent, wrap) =>
+      new WebClient(undefined, {
+        slackApiUrl: config.slack.apiUrl,
+        logger: toSlackLogger(logger.child({ name: "slack-background" })),
+        retryConfig: defaultSlackRetry,
+        rejectRateLimitedCalls: true,
+        fetch: wrap(budget.fetchFor("background", urgent)),
+      }),
   });
+  // Readiness may read it: the temp folder's disk found full by a download (and since when).
+  const gateway = new InstallGateways(
+    (install) =>
+      new SlackGateway({
+        ...installClients.clientsFor(install),
+        botToken: () => tokenSource.botToken(install),
+        slackHosts,
+        logger,
+        ...dispatcher,
+        onError: (operation, label) => {
+          metrics.onSlackError(operation, label);
+          tokens.failed(label);
+        },
+        diskFull,
+        ...optional("openDownloadFile", deps.openDownloadFile),
+        // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+        now: () => store.now(),
+      }),
+  );
   const media = await openMedia(config, logger);
   jobs = createJobs({
     store,
@@ -171,7 +198,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     admission: config.fairUse,
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     storeReset: {
-      port: new SlackStoreResetNotices(backgroundClient(true)),
+      port: new SlackStoreResetNotices(
+        (install) => installClients.clientsFor(install).urgentClient,
+      ),
       ...optional("timings", deps.storeReset),
     },
     onStageChange: (job, from, ms) => {
@@ -181,7 +210,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...deps.jobs,
   });
   const { reset } = jobs;
-  const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
+  const directory = new SlackDirectory({
+    client,
+    botToken: deps.installs === undefined ? botToken : () => tokenSource.botToken(requestInstall()),
+    install: requestInstall,
+    slackHosts,
+    logger,
+    ...dispatcher,
+  });
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,

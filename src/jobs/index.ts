@@ -13,6 +13,13 @@ export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
 export * from "./model/job.ts";
 export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
+  installOf,
+  isTenantOf,
+  SINGLE_INSTALL,
+  tenantOf,
+  tenantOfOrigin,
+} from "./model/tenant.ts";
+export {
   type ChannelSettings,
   type ChannelSettingsInput,
   type ChannelSettingsStore,

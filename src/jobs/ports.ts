@@ -111,8 +111,11 @@ export interface SlackPort {
   shareCanvas(job: Job, canvasId: string): Promise<string>;
   /** The canvas a crashed run made for this job since `since` (ms), if Slack has one. */
   findCanvas(job: Job, since: number): Promise<string | undefined>;
-  /** Deletes a file the bot uploaded (an earlier transcript); one already gone is fine. */
-  deleteFile(fileId: string): Promise<void>;
+  /**
+   * Deletes a file the bot uploaded for the job (an earlier transcript); one already gone is
+   * fine.
+   */
+  deleteFile(job: Job, fileId: string): Promise<void>;
   /** Reads the thread to learn what a crashed run had already delivered. */
   findDelivered(job: Job): Promise<DeliveredState>;
   /** Review before posting: the note, privately, in a direct message with its starter. */

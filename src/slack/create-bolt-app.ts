@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import type { SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
+import type { Authorize, SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
 
 // The classes from their own modules, not Bolt's index: the index also loads the Express
 // and AWS Lambda receivers (express, body-parser and ~60 more modules, ~5 MB of RSS) that
@@ -93,6 +93,11 @@ export interface BoltAppOptions {
   socketBackoff?: Partial<ReconnectBackoff>;
   /** Socket Mode: told each time the connection is back after it was lost (metrics). */
   onSocketReconnected?: () => void;
+  /**
+   * Installs (several workspaces or an organisation): each request's token from its
+   * installation, instead of the one bot token. Bolt then checks no token at `init()`.
+   */
+  authorize?: Authorize<boolean>;
 }
 
 export interface BoltApp {
@@ -162,7 +167,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   // start with its reason, instead of a promise Bolt makes in its constructor and nobody
   // awaits until the first event.
   const app = new App({
-    token: config.slack.botToken,
+    ...(options.authorize === undefined
+      ? { token: config.slack.botToken }
+      : { authorize: options.authorize }),
     receiver,
     logger,
     clientOptions,

@@ -47,6 +47,12 @@ export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /** The thread the job answers in, and who started it. */
 export const originSchema = z.object({
+  /**
+   * The installation of the app the job was asked for in (an opaque key: the Slack layer
+   * names installs); its token makes the job's Slack calls. Absent: the single-token mode's.
+   */
+  install: z.string().min(1).optional(),
+  /** The workspace of the thread, for Slack calls; the job's data is keyed by its tenant. */
   teamId: z.string().min(1),
   channelId: z.string().min(1),
   /** The ts of the thread's parent message (the upload, or the bot's own post). */

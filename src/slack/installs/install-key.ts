@@ -6,7 +6,9 @@
  * installs it org-wide on Enterprise Grid is one (`E…`, its enterprise id) serving every
  * workspace of the organisation.
  */
-export const SINGLE_INSTALL = "single";
+// Defined by the job layer, which keys every job's data by its tenant and knows an install
+// only as an opaque key; named here too, beside the keys' other rule.
+export { SINGLE_INSTALL, tenantOf } from "../../jobs/index.ts";
 
 /** What Bolt's context says of a request's installation. */
 export interface InstallRef {
@@ -28,15 +30,4 @@ export function installKeyOf(ref: InstallRef): string {
   }
   if (!ref.teamId) throw new Error("a workspace installation without a team id");
   return `T${ref.teamId}`;
-}
-
-/**
- * The prefix of the keys a request's data lives under. Single-token mode: the team id, as
- * before installs existed (stored data keeps its keys). With installs: the install key and
- * the team id, so that two installations never share a value — an org-wide install's
- * workspaces are tenants of one install, and a Slack Connect channel hosted by one team but
- * seen by two installs is two tenants.
- */
-export function tenantOf(install: string, teamId: string): string {
-  return install === SINGLE_INSTALL ? teamId : `${install}/${teamId}`;
 }
