@@ -3,42 +3,16 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
-import { TYPES_MISSING_FROM_SCHEMA } from "../support/fake-slack/manifest-functions.ts";
-import { exampleManifest, manifestValidator } from "../support/helpers/manifest-schema.ts";
+import {
+  exampleManifest,
+  manifestValidator,
+  withDocumentedTypesAsString,
+} from "../support/helpers/manifest-schema.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const json = (path: string) => JSON.parse(readFileSync(here(path), "utf8"));
 
 const typeOf = ([name, p]: [string, unknown]) => [name, (p as { type: string }).type];
-
-/** The manifest with each step parameter of a type {@link TYPES_MISSING_FROM_SCHEMA} as a string. */
-function withDocumentedTypesAsString(manifest: Record<string, unknown>): Record<string, unknown> {
-  const functions = (manifest.functions ?? {}) as Record<string, Record<string, unknown>>;
-  const side = (params: { properties: Record<string, { type: string }> }) => ({
-    ...params,
-    properties: Object.fromEntries(
-      Object.entries(params.properties).map(([name, p]) => [
-        name,
-        TYPES_MISSING_FROM_SCHEMA.includes(p.type) ? { ...p, type: "string" } : p,
-      ]),
-    ),
-  });
-  const read = (f: Record<string, unknown>, key: string) =>
-    side(f[key] as { properties: Record<string, { type: string }> });
-  return {
-    ...manifest,
-    functions: Object.fromEntries(
-      Object.entries(functions).map(([id, f]) => [
-        id,
-        {
-          ...f,
-          input_parameters: read(f, "input_parameters"),
-          output_parameters: read(f, "output_parameters"),
-        },
-      ]),
-    ),
-  };
-}
 
 describe("Slack app manifests", () => {
   const validate = manifestValidator();
