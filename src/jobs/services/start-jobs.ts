@@ -6,6 +6,7 @@ import type { Job, JobOptions, Origin, SourceFile } from "../model/job.ts";
 import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
+import { WORKFLOW_STEPS_SET } from "./workflow-steps.ts";
 
 /**
  * The claim on a recording in a conversation: the upload itself (a file in a conversation),
@@ -155,6 +156,8 @@ export class JobStarts {
       await workspaces.note(origin.teamId, "jobs", job.id);
       await workspaces.noteIndex(origin.teamId, channelIndex(origin.teamId, origin.channelId));
       await workspaces.noteIndex(origin.teamId, userIndex(origin.teamId, origin.userId));
+      // A Workflow Builder step's job: its step is completed when it ends, even after a crash.
+      if (origin.kind === "workflow") await this.#o.store.addMember(WORKFLOW_STEPS_SET, job.id);
       await this.#o.repo.create(job);
     } catch (error) {
       const released = await this.#o.store.releaseClaim(key).then(
