@@ -14,6 +14,7 @@ import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
@@ -178,6 +179,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
+    // Workflow Builder steps, completed with the bot's own token when their jobs end.
+    workflow: {
+      port: new WorkflowGateway({
+        client: backgroundClient(true),
+        logger: logger.child({ name: "workflow-steps" }),
+        onError: (operation, label) => metrics.onSlackError(operation, label),
+      }),
+    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -247,6 +256,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       const resumed = await built.runner.start();
+      // Steps whose jobs ended while no process could complete them: completed now.
+      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       await firstChecks;
@@ -259,6 +270,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
+        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -278,6 +290,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
+      await built.steps?.stop();
       await built.reset.stop();
       await store.close();
       logger.info("meeting-notes stopped");
