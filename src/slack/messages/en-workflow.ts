@@ -8,6 +8,7 @@ export const enWorkflow = {
     "This step needs a recording file, a channel to post the notes in and the person who used the workflow.",
   "step.recording_unreadable":
     "I could not read that recording from Slack: it may be deleted, or shared where I cannot see it.",
+  "step.not_a_recording": "{file} is not a recording I can use: the step takes {formats}.",
   "step.recording_not_theirs":
     "The recording must be one the person who used this workflow uploaded, or one shared in a conversation they are in.",
   "step.bot_not_in":

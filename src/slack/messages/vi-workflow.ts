@@ -6,6 +6,7 @@ export const viWorkflow: { readonly [K in keyof typeof enWorkflow]: string } = {
     "Bước này cần một tệp bản ghi âm, một kênh để đăng biên bản và người đã dùng quy trình.",
   "step.recording_unreadable":
     "Tôi không đọc được bản ghi âm đó từ Slack: có thể nó đã bị xóa, hoặc được chia sẻ ở nơi tôi không thấy.",
+  "step.not_a_recording": "{file} không phải bản ghi âm tôi dùng được: bước này nhận {formats}.",
   "step.recording_not_theirs":
     "Bản ghi âm phải do người dùng quy trình này tải lên, hoặc được chia sẻ trong một cuộc trò chuyện có họ.",
   "step.bot_not_in":

@@ -8,16 +8,22 @@ import {
   uploadOptions,
 } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
-import { checkRecording } from "../../../recordings/index.ts";
+import {
+  checkRecording,
+  type StartRefusal,
+  SUPPORTED_AUDIO_FORMATS,
+} from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { isMediaFile, toSourceFile } from "../../recording-file.ts";
-import { safeMrkdwn } from "../../text/index.ts";
+import { neutralizeMentions as asPlain, clampText, safeMrkdwn } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /** The most participants taken as speaker hints (a meeting's, not a channel's). */
 const MAX_PARTICIPANTS = 50;
+/** File names are shortened so a sentence stays readable (as in the thread's). */
+const MAX_FILENAME_CHARS = 200;
 /** As the /meeting-notes modal's context field. */
 const MAX_CONTEXT_CHARS = 3_000;
 
@@ -86,8 +92,8 @@ export function makeMeetingNotes(deps: ListenerDeps) {
       );
       if (result.status === "duplicate") return await refuse(t(locale, "step.already"), "dup");
       if (result.status === "refused") {
-        const refusal = buildRefusal(result.reason, checked.source.filename, locale);
-        return await refuse(refusal.text, result.reason);
+        const sentence = refusalSentence(result.reason, checked.source.filename, locale);
+        return await refuse(sentence, result.reason);
       }
       logger.info({ jobId: result.job.id }, "workflow step started a job");
     } catch (error) {
@@ -99,6 +105,18 @@ export function makeMeetingNotes(deps: ListenerDeps) {
       await refuse(t(locale, "step.thread_failed"), "thread");
     }
   };
+}
+
+/**
+ * Why the recording is refused, in one sentence: an upload's words, but for a format, which
+ * an upload's reply says in two (what, then what to upload instead).
+ */
+function refusalSentence(reason: StartRefusal, filename: string, locale: Locale): string {
+  if (reason !== "unsupported_format") return buildRefusal(reason, filename, locale).text;
+  return t(locale, "step.not_a_recording", {
+    file: asPlain(clampText(filename, MAX_FILENAME_CHARS)),
+    formats: SUPPORTED_AUDIO_FORMATS.join(", "),
+  });
 }
 
 type Checked = { ok: true; source: SourceFile } | { ok: false; sentence: string; why: string };
@@ -125,8 +143,8 @@ async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): P
       : checkRecording(source, deps.jobs.canPrepare);
   if (source === undefined || reason !== undefined) {
     const name = file.name ?? file.title ?? request.recording;
-    const refusal = buildRefusal(reason ?? "unsupported_format", name, locale);
-    return { ok: false, sentence: refusal.text, why: reason ?? "unsupported_format" };
+    const why = reason ?? "unsupported_format";
+    return { ok: false, sentence: refusalSentence(why, name, locale), why };
   }
   if (destination !== undefined) {
     const key =
