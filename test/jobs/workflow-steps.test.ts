@@ -183,6 +183,43 @@ describe("Workflow Builder steps, completed when their jobs end", () => {
     expect(port.calls).toHaveLength(1);
   });
 
+  it("looks again when the job ends while a look at it is under way", async () => {
+    const s = replica();
+    const job = await startStep();
+    // A sweep holds the job's lease, finds it running…
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const get = repo.get.bind(repo);
+    let first = true;
+    repo.get = async (id: string) => {
+      const found = await get(id);
+      if (first) {
+        first = false;
+        await held;
+      }
+      return found;
+    };
+    const sweep = s.sweep();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // …while the job is canceled (its record written as a command would, lease aside).
+    const { wakeAt: _, ...rest } = job;
+    const canceled: Job = {
+      ...rest,
+      stage: "canceled",
+      canceledStage: "queued",
+      canceledBy: "U1",
+      finishedAt: 2,
+    };
+    await repo.save(canceled, job);
+    s.observe(canceled);
+    release();
+    await sweep;
+    await s.settled();
+    expect(port.calls.map((c) => c.job.stage)).toEqual(["canceled"]);
+  });
+
   it("records a step Slack will take no completion for, and stops trying", async () => {
     const job = await deliver(await startStep());
     port.answers.push("refused");

@@ -42,6 +42,7 @@ export interface WorkflowStepsOptions {
 export class WorkflowSteps {
   readonly #o: Required<WorkflowStepsOptions>;
   readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #again = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   #stopped = false;
@@ -101,12 +102,19 @@ export class WorkflowSteps {
   settle(jobId: string): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     const running = this.#inFlight.get(jobId);
-    if (running !== undefined) return running;
+    if (running !== undefined) {
+      // That look may have found the job still running: one more once it is over.
+      this.#again.add(jobId);
+      return running;
+    }
     const settling = this.#settle(jobId)
       .catch((error: unknown) =>
         this.#o.logger.warn({ err: error, jobId }, "could not complete the workflow step yet"),
       )
-      .finally(() => this.#inFlight.delete(jobId));
+      .finally(() => {
+        this.#inFlight.delete(jobId);
+        if (this.#again.delete(jobId)) void this.settle(jobId);
+      });
     this.#inFlight.set(jobId, settling);
     return settling;
   }
