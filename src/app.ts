@@ -15,6 +15,7 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache, withInstallToken } from "./slack/installs/install-clients.ts";
 import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
@@ -207,6 +208,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
+    // Workflow Builder steps, completed with their install's bot token when their jobs end.
+    workflow: {
+      port: new WorkflowGateway({
+        clientFor: (install) => installClients.clientsFor(install).urgentClient,
+        logger: logger.child({ name: "workflow-steps" }),
+        onError: (operation, label) => metrics.onSlackError(operation, label),
+      }),
+    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -283,6 +292,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       const resumed = await built.runner.start();
+      // Steps whose jobs ended while no process could complete them: completed now.
+      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       await firstChecks;
@@ -295,6 +306,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
+        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -314,6 +326,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
+      await built.steps?.stop();
       await built.reset.stop();
       await store.close();
       logger.info("meeting-notes stopped");

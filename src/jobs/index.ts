@@ -36,7 +36,14 @@ export {
 export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
 export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";
-export type { MediaPort, NoteTakerPort, PrepareOutcome, StoreResetPort } from "./ports.ts";
+export type {
+  MediaPort,
+  NoteTakerPort,
+  PrepareOutcome,
+  StepCompletion,
+  StoreResetPort,
+  WorkflowPort,
+} from "./ports.ts";
 export {
   type CanvasOutcome,
   type DeliveredState,
@@ -76,6 +83,7 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
+export { WORKFLOW_STEPS_SET, WorkflowSteps } from "./services/workflow-steps.ts";
 export {
   canTransition,
   IllegalTransitionError,

@@ -60,6 +60,13 @@ export const originSchema = z.object({
   userId: z.string().min(1),
   /** The user's Slack locale, for the language of the bot's messages. */
   locale: z.string().optional(),
+  /**
+   * How the job was asked for when that matters after its start: `workflow`, a Workflow
+   * Builder step, which the job completes (or fails) when it ends. Absent: a person in Slack.
+   */
+  kind: z.enum(["workflow"]).optional(),
+  /** A Workflow Builder step's run (`function_execution_id`), which the job completes. */
+  executionId: z.string().min(1).optional(),
 });
 export type Origin = z.infer<typeof originSchema>;
 
