@@ -14,6 +14,7 @@ import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
@@ -46,6 +47,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       config.slack.appToken,
       config.slack.signingSecret,
       config.noteTaker.apiKey,
+      config.slack.oauth?.clientSecret,
+      config.slack.oauth?.stateSecret,
+      config.slack.oauth?.tokenKey.toString("base64"),
     ],
     ...optional("destination", deps.logDestination),
   });
@@ -54,6 +58,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
   const store = deps.wrapStore?.(opened) ?? opened;
+  // Installs by OAuth: installations in the store, their tokens, /slack/install.
+  const oauth =
+    config.slack.oauth === undefined
+      ? undefined
+      : createOAuthInstalls({
+          oauth: config.slack.oauth,
+          apiUrl: config.slack.apiUrl,
+          store,
+          logger,
+        });
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
@@ -125,10 +139,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
+    ...optional("authorize", oauth?.authorize),
   });
   socket = bolt.socket;
   const client = bolt.app.client;
-  const botToken = config.slack.botToken;
+  // Installs by OAuth have no one token: each install's comes from `oauth.tokens`.
+  const botToken = config.slack.botToken ?? "";
   const slackHosts = slackHostsOf(config.slack.apiUrl);
   // The job runner's own clients: their calls are paced by the workspace's budget, those
   // of the urgent one (status changes people wait for) before the others. They send
@@ -194,6 +210,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
+    ...optional("deleteInstallation", oauth?.deleteInstallation),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
@@ -215,7 +232,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     });
   const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
   const separateMetrics = config.metricsPort !== undefined;
-  const http = serve([...ops.health, ...(separateMetrics ? [] : [ops.metrics]), ...slackRoutes]);
+  const http = serve([
+    ...ops.health,
+    ...(separateMetrics ? [] : [ops.metrics]),
+    ...slackRoutes,
+    ...(oauth?.routes ?? []),
+  ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
   // Aborted by stop(): a start still waiting for Slack gives up.
@@ -241,7 +263,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       const connected = await connectToSlack(starting.signal);
       // Stopped while waiting for Slack: nothing else was started.
       if (!connected) return port;
-      tokens.arm();
+      // Installs by OAuth: an install's refused token is that install's (its tokens source
+      // says so), not the deployment's SLACK_BOT_TOKEN.
+      if (oauth === undefined) tokens.arm();
       // /readyz says so now, not at the next check.
       await readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import type { SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
+import type { Authorize, SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
 
 // The classes from their own modules, not Bolt's index: the index also loads the Express
 // and AWS Lambda receivers (express, body-parser and ~60 more modules, ~5 MB of RSS) that
@@ -93,6 +93,11 @@ export interface BoltAppOptions {
   socketBackoff?: Partial<ReconnectBackoff>;
   /** Socket Mode: told each time the connection is back after it was lost (metrics). */
   onSocketReconnected?: () => void;
+  /**
+   * Installs by OAuth: Bolt's `authorize` (each request's install → its bot token), in
+   * place of the single bot token.
+   */
+  authorize?: Authorize<boolean>;
 }
 
 export interface BoltApp {
@@ -162,7 +167,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   // start with its reason, instead of a promise Bolt makes in its constructor and nobody
   // awaits until the first event.
   const app = new App({
-    token: config.slack.botToken,
+    ...(options.authorize === undefined
+      ? { token: config.slack.botToken }
+      : { authorize: options.authorize }),
     receiver,
     logger,
     clientOptions,
@@ -173,6 +180,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const handling = new InFlight();
   app.use(({ next }) => handling.run(next));
   app.error(async (error) => {
+    // A request of a workspace without an install (OAuth mode): thrown on, so the receiver's
+    // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
+    if (error instanceof AuthorizationError) throw error;
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
+import { installKeyOf } from "../../installs/install-key.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /** An id the envelope may carry; anything odd in it is dropped, never a reason to keep data. */
@@ -51,6 +52,7 @@ export function workspaceLeft(deps: ListenerDeps) {
   return async ({
     event,
     body,
+    context,
   }: SlackEventMiddlewareArgs<"app_uninstalled" | "tokens_revoked"> & AllMiddlewareArgs) => {
     const envelope = envelopeSchema.safeParse(body);
     if (!envelope.success) {
@@ -63,6 +65,9 @@ export function workspaceLeft(deps: ListenerDeps) {
     }
     const ids = namedIds(envelope.data);
     deps.logger.warn({ teamIds: ids, event: event.type }, "the workspace removed the app");
+    // Installs by OAuth: that install's record (and its tokens) goes first, so nothing is
+    // authorised for it any more; Bolt fills the context's install fields from the payload.
+    await deps.deleteInstallation?.(installKeyOf(context));
     try {
       await deps.installs.forget(ids);
     } catch (error) {
