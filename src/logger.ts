@@ -75,10 +75,9 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACT_PATHS, censor: CENSOR },
       hooks: {
         streamWrite: (line) =>
-          secrets.reduce((text, secret) => text.replaceAll(secret, CENSOR), line).replace(
-            SLACK_TOKEN,
-            CENSOR,
-          ),
+          secrets
+            .reduce((text, secret) => text.replaceAll(secret, CENSOR), line)
+            .replace(SLACK_TOKEN, CENSOR),
       },
       ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true } } } : {}),
     },

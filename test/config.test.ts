@@ -290,9 +290,9 @@ describe("loadConfig with installs by OAuth", () => {
         expect.stringMatching(/^SLACK_TOKEN_KEY must be 32 random bytes in base64/),
       ]);
     }
-    expect(problemsOf({ ...oauth, SLACK_REDIRECT_URL: "https://notes.example/callback" })).toEqual(
-      [expect.stringMatching(/^SLACK_REDIRECT_URL must end with \/slack\/oauth_redirect/)],
-    );
+    expect(problemsOf({ ...oauth, SLACK_REDIRECT_URL: "https://notes.example/callback" })).toEqual([
+      expect.stringMatching(/^SLACK_REDIRECT_URL must end with \/slack\/oauth_redirect/),
+    ]);
     expect(problemsOf({ ...oauth, SLACK_REDIRECT_URL: "notes.example" })).toEqual([
       expect.stringMatching(/^SLACK_REDIRECT_URL must be the public http\(s\) URL/),
     ]);
