@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   EncryptedInstallationStore,
   InstallationUnreadable,
+  installationSchema,
 } from "../../../src/slack/installs/installation-store.ts";
 import { InstallUnavailable } from "../../../src/slack/installs/token-source.ts";
 import { openStore, type Store } from "../../../src/store/index.ts";
@@ -165,7 +166,10 @@ describe("EncryptedInstallationStore", () => {
     const store = await memory();
     const installs = new EncryptedInstallationStore({ store, key: KEY });
     const team = workspaceInstall();
-    await installs.write("TT0ALPHA", { installation: team, revokedAt: 1 });
+    await installs.write("TT0ALPHA", {
+      installation: installationSchema.parse(team),
+      revokedAt: 1,
+    });
     const error = await installs
       .fetchInstallation({ teamId: "T0ALPHA", enterpriseId: undefined, isEnterpriseInstall: false })
       .catch((e: unknown) => e);
