@@ -142,7 +142,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("authorize", oauth?.authorize),
   });
   socket = bolt.socket;
-  const client = bolt.app.client;
+  const client = bolt.client;
   // Installs by OAuth have no one token: each install's comes from `oauth.tokens`.
   const botToken = config.slack.botToken ?? "";
   const slackHosts = slackHostsOf(config.slack.apiUrl);

@@ -19,13 +19,14 @@ type HTTPReceiver = InstanceType<typeof HTTPReceiver>;
 const { default: SocketModeReceiver } =
   require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js");
 
-import type { RetryOptions } from "@slack/web-api";
+import type { RetryOptions, WebClient } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { optional } from "../util/optional.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
+import { RequestAuthorizedClient, withRequestAuth } from "./installs/request-client.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 import {
   createSocketConnection,
@@ -102,6 +103,11 @@ export interface BoltAppOptions {
 
 export interface BoltApp {
   app: App;
+  /**
+   * The client listeners call Slack with: Bolt's own with the single token; with installs by
+   * OAuth, one whose calls carry the token Bolt authorised the request in hand with.
+   */
+  client: WebClient;
   /** HTTP mode: `POST /slack/events`, guarded, for our HTTP server; undefined in Socket Mode. */
   slackRoute: Route | undefined;
   /** Socket Mode: the connection to Slack (readiness, metrics); undefined in HTTP mode. */
@@ -179,6 +185,20 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   // listener of the request has finished.
   const handling = new InFlight();
   app.use(({ next }) => handling.run(next));
+  const client =
+    options.authorize === undefined
+      ? app.client
+      : new RequestAuthorizedClient({ ...clientOptions, logger });
+  if (options.authorize !== undefined) {
+    app.use(({ context, next }) =>
+      withRequestAuth(
+        context.botToken === undefined
+          ? undefined
+          : { botToken: context.botToken, teamId: context.teamId },
+        next,
+      ),
+    );
+  }
   app.error(async (error) => {
     // A request of a workspace without an install (OAuth mode): thrown on, so the receiver's
     // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
@@ -196,6 +216,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   if (receiver instanceof HTTPReceiver) {
     return {
       app,
+      client,
       handling,
       slackRoute: slackRoute(receiver, options, () => initialized),
       socket: undefined,
@@ -215,6 +236,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   });
   return {
     app,
+    client,
     handling,
     slackRoute: undefined,
     socket,
