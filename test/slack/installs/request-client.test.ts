@@ -51,7 +51,7 @@ describe("RequestAuthorizedClient", () => {
   it("keeps a token and team_id the caller gives", async () => {
     const { client, sent } = recordingClient();
     await withRequestAuth({ botToken: "xoxb-alpha-token", teamId: "T0ALPHA" }, () =>
-      client.users.info({ user: "U1", token: "xoxb-given", team_id: "T0GIVEN" }),
+      client.apiCall("users.info", { user: "U1", token: "xoxb-given", team_id: "T0GIVEN" }),
     );
     expect(sent.map((s) => [s.token, s.fields.team_id])).toEqual([["xoxb-given", "T0GIVEN"]]);
   });
