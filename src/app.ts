@@ -16,7 +16,8 @@ import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
-import { InstallClientCache, withInstallToken } from "./slack/installs/install-clients.ts";
+import { InstallClientCache } from "./slack/installs/install-clients.ts";
+import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
@@ -51,6 +52,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       config.slack.appToken,
       config.slack.signingSecret,
       config.noteTaker.apiKey,
+      config.slack.oauth?.clientSecret,
+      config.slack.oauth?.stateSecret,
+      config.slack.oauth?.tokenKey.toString("base64"),
     ],
     ...optional("destination", deps.logDestination),
   });
@@ -59,6 +63,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
   const store = deps.wrapStore?.(opened) ?? opened;
+  // Installs by OAuth: installations in the store, their tokens, /slack/install.
+  const oauth =
+    config.slack.oauth === undefined
+      ? undefined
+      : createOAuthInstalls({
+          oauth: config.slack.oauth,
+          apiUrl: config.slack.apiUrl,
+          store,
+          logger,
+        });
+  // Several installs (OAuth's, or a test's): each request's and each job's token from its own.
+  const installs =
+    deps.installs ??
+    (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
@@ -130,27 +148,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
-    ...optional("authorize", deps.installs?.authorize),
+    ...optional("authorize", installs?.authorize),
   });
   // Every listener runs as a request of its install: its Slack calls carry that install's
   // token, its reads and writes are keyed by its tenant.
-  bolt.app.use(scopeRequests(deps.installs !== undefined));
+  bolt.app.use(scopeRequests(installs !== undefined));
   socket = bolt.socket;
   const botToken = config.slack.botToken;
-  // Where every Slack call of a job or a listener gets its install's bot token.
-  const tokenSource = deps.installs?.tokens ?? singleTokenSource(botToken);
-  // Listeners' calls: Bolt's client with the one token; with installs, a client that sends
-  // each call with the token of the install of the request being handled.
-  const client =
-    deps.installs === undefined
-      ? bolt.app.client
-      : new WebClient(undefined, {
-          slackApiUrl: config.slack.apiUrl,
-          logger: toSlackLogger(logger.child({ name: "bolt" })),
-          retryConfig: defaultSlackRetry,
-          rejectRateLimitedCalls: true,
-          fetch: withInstallToken(budget.fetchFor("interactive"), tokenSource, requestInstall),
-        });
+  // Where every Slack call of a job gets its install's bot token. Without installs the
+  // configuration holds the one token (it refuses to start without).
+  const tokenSource = installs?.tokens ?? singleTokenSource(botToken ?? "");
+  // Listeners' calls: Bolt's client with the one token; with installs, one whose calls carry
+  // the token Bolt authorised the request in hand with, and its workspace as `team_id`.
+  const client = bolt.client;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
   // The job runner's own clients, per install: their calls are paced by the budget, those
   // of the urgent one (status changes people wait for) before the others. They send
@@ -221,7 +231,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const { reset } = jobs;
   const directory = new SlackDirectory({
     client,
-    botToken: deps.installs === undefined ? botToken : () => tokenSource.botToken(requestInstall()),
+    botToken:
+      installs === undefined ? (botToken ?? "") : () => tokenSource.botToken(requestInstall()),
     install: requestInstall,
     slackHosts,
     logger,
@@ -239,6 +250,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
+    ...optional("deleteInstallation", oauth?.deleteInstallation),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
@@ -260,7 +272,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     });
   const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
   const separateMetrics = config.metricsPort !== undefined;
-  const http = serve([...ops.health, ...(separateMetrics ? [] : [ops.metrics]), ...slackRoutes]);
+  const http = serve([
+    ...ops.health,
+    ...(separateMetrics ? [] : [ops.metrics]),
+    ...slackRoutes,
+    ...(oauth?.routes ?? []),
+  ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
   // Aborted by stop(): a start still waiting for Slack gives up.
@@ -286,7 +303,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       const connected = await connectToSlack(starting.signal);
       // Stopped while waiting for Slack: nothing else was started.
       if (!connected) return port;
-      tokens.arm();
+      // Installs by OAuth: an install's refused token is that install's (its tokens source
+      // says so), not the deployment's SLACK_BOT_TOKEN.
+      if (oauth === undefined) tokens.arm();
       // /readyz says so now, not at the next check.
       await readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
+import { BOT_SCOPES } from "../src/slack/installs/bot-scopes.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
 import {
   exampleManifest,
@@ -22,7 +23,7 @@ describe("Slack app manifests", () => {
     expect(validate({ display_information: {} })).toBe(false);
   });
 
-  it.each(["manifest.http.json", "manifest.socket.json"])(
+  it.each(["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"])(
     "%s validates against Slack's schema",
     (name) => {
       const manifest = json(`../manifests/${name}`);
@@ -63,6 +64,26 @@ describe("Slack app manifests", () => {
       });
       expect(outputs.required).toEqual(["note_link"]);
     }
+  });
+
+  it("the OAuth manifest is the HTTP one with installs by OAuth switched on, and asks the same scopes", () => {
+    const http = json("../manifests/manifest.http.json");
+    const oauth = json("../manifests/manifest.oauth.json");
+    expect(oauth.oauth_config.redirect_urls).toEqual([
+      "https://your-host.example.com/slack/oauth_redirect",
+    ]);
+    expect(oauth.settings).toMatchObject({
+      org_deploy_enabled: true,
+      token_rotation_enabled: true,
+    });
+    const { redirect_urls: _urls, ...oauthConfig } = oauth.oauth_config;
+    expect({
+      ...oauth,
+      oauth_config: oauthConfig,
+      settings: { ...oauth.settings, org_deploy_enabled: false, token_rotation_enabled: false },
+    }).toEqual(http);
+    // What /slack/install asks for (the app runs from src/ alone, so it keeps its own copy).
+    expect([...BOT_SCOPES].sort()).toEqual([...oauth.oauth_config.scopes.bot].sort());
   });
 
   it("asks for what the bot uses and nothing more, in both modes", () => {

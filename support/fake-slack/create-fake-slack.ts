@@ -284,7 +284,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     appToken: socket?.appToken,
     appMethods:
       socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
-    clientMethods: { "oauth.v2.access": oauth.access },
+    clientMethods: {
+      "oauth.v2.access": oauth.access,
+      // Needs no token: "Checks API calling code" and echoes its arguments
+      // (https://docs.slack.dev/reference/methods/api.test).
+      "api.test": (args) => (Object.keys(args).length === 0 ? {} : { args }),
+    },
     botMethods: steps.methods,
   };
 

@@ -66,6 +66,9 @@ export function workspaceLeft(deps: ListenerDeps) {
     // With installs, exactly this install's tenants: not another's, even of the same team.
     const install = requestInstall();
     deps.logger.warn({ teamIds: ids, event: event.type }, "the workspace removed the app");
+    // Installs by OAuth: that install's record (and its tokens) goes first, so nothing is
+    // authorised for it any more.
+    if (install !== SINGLE_INSTALL) await deps.deleteInstallation?.(install);
     try {
       await deps.installs.forget(ids, install);
     } catch (error) {
