@@ -36,6 +36,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     set: StatementSync;
     delete: StatementSync;
     ids: StatementSync;
+    stageOf: StatementSync;
     counts: StatementSync;
   };
   readonly #due: {
@@ -83,6 +84,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       ),
       delete: this.#db.prepare(`DELETE FROM ${ACTIVE} WHERE scope = ? AND id = ?`),
       ids: this.#db.prepare(`SELECT id FROM ${ACTIVE} WHERE scope = ?`),
+      stageOf: this.#db.prepare(`SELECT stage FROM ${ACTIVE} WHERE scope = ? AND id = ?`),
       counts: this.#db.prepare(
         `SELECT stage, COUNT(*) AS n FROM ${ACTIVE} WHERE scope = ? AND stage <> '' GROUP BY stage`,
       ),
@@ -114,6 +116,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       set: (id, stage) => void active.set.run(scope, id, stage),
       delete: (id) => void active.delete.run(scope, id),
       ids: () => (active.ids.all(scope) as { id: string }[]).map((row) => row.id),
+      stageOf: (id) => (active.stageOf.get(scope, id) as { stage: string } | undefined)?.stage,
       counts: () =>
         Object.fromEntries(
           (active.counts.all(scope) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]),
@@ -134,6 +137,17 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
         void due.set.run(scope, id, at, Math.floor(now), leased ? 1 : 0),
       delete: (id) => void due.delete.run(scope, id),
       due: (now, limit) => (due.by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
+      // One transaction: thousands of rows (a restart's backlog) in one commit, not one each.
+      setMany: (entries, now) => {
+        this.#db.exec("BEGIN");
+        try {
+          for (const [id, at] of entries) due.set.run(scope, id, at, Math.floor(now), 0);
+          this.#db.exec("COMMIT");
+        } catch (error) {
+          this.#db.exec("ROLLBACK");
+          throw error;
+        }
+      },
       next: () => {
         const row = due.next.get(scope) as { at: number | null } | undefined;
         return row?.at ?? undefined;

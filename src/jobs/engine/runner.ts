@@ -29,6 +29,11 @@ export interface RunnerOptions extends JobPorts {
   queueCheckMs?: number;
   /** The shortest time between two claims from the due queue (see `DuePump`). */
   claimGapMs?: number;
+  /**
+   * Over how long a restart spreads the steps it finds overdue in the stages that may wait
+   * (see {@link STAGES_THAT_MAY_WAIT}); 0: none, all due at once. Default: the poll cap.
+   */
+  restartSpreadMs?: number;
   /** The shortest gap between two progress edits of one status message. */
   statusThrottleMs?: number;
   /** Steps run at once: heavy transfers, and everything else. */
@@ -43,6 +48,17 @@ export interface RunnerOptions extends JobPorts {
 }
 
 export type { StageObserver } from "./apply-event.ts";
+
+/**
+ * The stages whose overdue steps a restart spreads out instead of running at once: a poll
+ * of a Note Service task (thousands of jobs may be waiting on one, and a poll up to the
+ * 15 s cap late is what the guide's own schedule allows) and what waits for a person (a
+ * review's reminder, its expiry). The others go first: a job just asked for (`queued`), a
+ * transfer under way (`downloading`, `preparing`: a download link, a half-written file)
+ * and a note being delivered — people wait for them, they are few, and their Slack calls
+ * are paced by the budget and the runner's two transfer slots.
+ */
+export const STAGES_THAT_MAY_WAIT = ["transcribing", "naming", "writing", "reviewing"] as const;
 
 /**
  * Drives every active job to its end. The time of a job's next step is stored in the job
@@ -75,6 +91,7 @@ export class JobRunner {
       leaseTtlMs: 60_000,
       queueCheckMs: 1_000,
       claimGapMs: 100,
+      restartSpreadMs: 15_000,
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
       now: () => options.store.now(),
@@ -100,8 +117,10 @@ export class JobRunner {
 
   /**
    * Puts every active job in the due queue the first time a store is used by this version
-   * (a store written before the queue existed), removes orphan temp files, and starts
-   * claiming due jobs. Resolves to how many active jobs the store holds (from its counts).
+   * (a store written before the queue existed), removes orphan temp files, spreads the
+   * backlog of steps that fell due while no process ran (so ten thousand overdue polls are
+   * not one burst at the Note Service and Slack), and starts claiming due jobs. Resolves to
+   * how many active jobs the store holds (from its counts).
    */
   async start(): Promise<number> {
     // Recordings and DOCX files wait here: private to the app's user (0700).
@@ -112,9 +131,26 @@ export class JobRunner {
     const count = await this.#files.removeOrphans((id) => repo.get(id));
     if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
     await repo.queueEveryActiveJobOnce();
+    await this.#spreadOverdue();
     this.#pump.start();
     const counts = await repo.countActiveByStage();
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Failing, it leaves the backlog as it is: every overdue job due at once, as before. */
+  async #spreadOverdue(): Promise<void> {
+    const { store, restartSpreadMs, logger } = this.#o;
+    if (restartSpreadMs <= 0) return;
+    try {
+      const spread = await store.spreadOverdue(
+        this.#o.now(),
+        restartSpreadMs,
+        STAGES_THAT_MAY_WAIT,
+      );
+      if (spread > 0) logger.info({ spread, overMs: restartSpreadMs }, "overdue steps spread");
+    } catch (error) {
+      logger.warn({ err: error }, "could not spread the overdue steps; all are due now");
+    }
   }
 
   /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
