@@ -214,9 +214,15 @@ async function startOver(
       hwmMiB: round(hwmKiB / 1024, 0),
     };
   } finally {
-    await app.stop();
+    // With thousands of jobs a SIGTERM may take long to drain (not what is measured here).
+    const exited = app.stop();
+    const killed = sleep(STOP_GRACE_MS).then(() => app.stop("SIGKILL"));
+    await Promise.race([exited, killed]);
   }
 }
+
+/** How long an app gets to exit after SIGTERM before it is killed. */
+const STOP_GRACE_MS = 15_000;
 
 /** The most events in one whole second since `from`. */
 function busiest(times: readonly number[], from: number): number {
