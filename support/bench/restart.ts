@@ -95,6 +95,13 @@ export async function benchRestart(options: RestartOptions): Promise<RestartResu
               : `${redis?.url}/${db}`;
           if (store === "redis") await redis?.flushDatabase(db);
           await fetch(`${control}/_emulator/reset`, { method: "POST" });
+          // The reset restores the default knobs: tasks that complete on their second poll.
+          // Here they run on, so every step is a poll and no job waits for a person.
+          await fetch(`${control}/_emulator/knobs`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ pollsToComplete: 1_000_000_000 }),
+          });
           await seed(root, storeUrl, options.jobs, temp.dir, emulator, fake.teamId);
           const manifest = join(temp.dir, "manifest.json");
           const figure = await startOver(root, storeUrl, manifest, options, {
@@ -196,11 +203,14 @@ async function startOver(
     const hwmKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
     const answer = await fetch(`${on.control}/_emulator/polls?since=${spawnedAt}`);
     const { polls } = (await answer.json()) as { polls: Record<string, number[]> };
-    const firsts = manifest.flatMap((e) => {
-      const at = e.taskId === undefined ? undefined : polls[e.taskId]?.[0];
-      return at === undefined ? [] : [at];
-    });
+    const firsts = firstsOf(manifest, polls);
     const all = Object.values(polls).flat();
+    // The timeline, for the log: first polls and all polls in each second after spawn.
+    if (process.env.BENCH_RESTART_TIMELINE === "1") {
+      const line = (times: number[]) => perSecond(times, spawnedAt).join(" ");
+      process.stderr.write(`  first polls/s: ${line(firstsOf(manifest, polls))}\n`);
+      process.stderr.write(`  all polls/s:   ${line(all)}\n`);
+    }
     return {
       scheduledMs,
       firstStepMs: Math.min(...all) - spawnedAt,
@@ -224,12 +234,25 @@ async function startOver(
 /** How long an app gets to exit after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 15_000;
 
+/** Each seeded job's first poll since the app's spawn, if it had one. */
+function firstsOf(manifest: { taskId?: string }[], polls: Record<string, number[]>): number[] {
+  return manifest.flatMap((e) => {
+    const at = e.taskId === undefined ? undefined : polls[e.taskId]?.[0];
+    return at === undefined ? [] : [at];
+  });
+}
+
+/** Events in each whole second since `from`. */
+function perSecond(times: readonly number[], from: number): number[] {
+  const seconds: number[] = [];
+  for (const t of times) {
+    const k = Math.max(0, Math.floor((t - from) / 1000));
+    seconds[k] = (seconds[k] ?? 0) + 1;
+  }
+  return Array.from(seconds, (n) => n ?? 0);
+}
+
 /** The most events in one whole second since `from`. */
 function busiest(times: readonly number[], from: number): number {
-  const seconds = new Map<number, number>();
-  for (const t of times) {
-    const k = Math.floor((t - from) / 1000);
-    seconds.set(k, (seconds.get(k) ?? 0) + 1);
-  }
-  return Math.max(0, ...seconds.values());
+  return Math.max(0, ...perSecond(times, from));
 }
