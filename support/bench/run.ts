@@ -10,6 +10,7 @@
  *   BENCH_RESTART_JOBS=10000   BENCH_RESTART_RUNS=3   BENCH_RESTART_STORES=sqlite,redis
  *   BENCH_RESTART_BASELINE=/path/to/checkout (the code before, measured beside; unset: none)
  *   BENCH_RESTART_WINDOW_S=20  (each app watched this long after its start)
+ *   BENCH_RESTART_TIMELINE=1   (logs each run's polls a second)
  *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
  * The fleet benchmark is long (≈1 h at its defaults) and runs only when named: `BENCH=fleet`.
  *   BENCH_FLEET_BASELINE=/path/to/checkout   the code before the due queue, measured beside
