@@ -6,7 +6,7 @@
  * checkout is started over them, taking turns, on SQLite and on a private Redis. See
  * `renderRestart` for what each figure is; `run.ts` for the knobs.
  */
-import { readFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createFakeSlack } from "../fake-slack/create-fake-slack.ts";
 import { spawnApp } from "../helpers/spawn-app.ts";
@@ -47,6 +47,12 @@ export interface RestartRow {
   slackBusiest: number;
   /** The app's peak RSS (VmHWM) at the end of the window. */
   hwmMiB: number;
+  /** Spawn → the `serving /healthz…` line: Node, imports, the store opened, the app built. */
+  servingMs: number;
+  /** Spawn → the `runner claiming` line (the pump started), where the code logs it. */
+  claimingMs: number | undefined;
+  /** Where the start's time went, as the code logs it (`startupMs`, runner parts), ms. */
+  parts: Record<string, number>;
 }
 
 export interface RestartResult {
@@ -55,6 +61,9 @@ export interface RestartResult {
 }
 
 interface RunFigures {
+  servingMs: number;
+  claimingMs: number | undefined;
+  parts: Record<string, number>;
   scheduledMs: number;
   firstStepMs: number;
   allSteppedMs: number;
@@ -134,6 +143,11 @@ export async function benchRestart(options: RestartOptions): Promise<RestartResu
           pollsBusiest: med((f) => f.pollsBusiest),
           slackBusiest: med((f) => f.slackBusiest),
           hwmMiB: med((f) => f.hwmMiB),
+          servingMs: med((f) => f.servingMs),
+          claimingMs: runs.every((f) => f.claimingMs !== undefined)
+            ? med((f) => f.claimingMs ?? 0)
+            : undefined,
+          parts: medianParts(runs.map((f) => f.parts)),
         });
       }
     }
@@ -165,11 +179,14 @@ async function seed(
     MIX: "100,0,0",
     MANIFEST: join(dir, "manifest.json"),
     TEMP_DIR: dir,
-    // The repository queues a new record a minute after its wake-up time: 80 s back puts
-    // every entry 5–20 s overdue.
-    WAKE_DELAY_MS: String(-80_000),
+    // Each poll fell due 5–20 s before its record was written (and the seed's own time
+    // more by the restart): the bot was down longer than the 15 s poll cap.
+    WAKE_DELAY_MS: String(-20_000),
     // Each job in a channel of its own, its status message posted before the restart.
     ORIGIN_TEAM: teamId,
+    // A store a bot has run on: its due queue already marked as holding every active job,
+    // so the start measured is a restart's, not a first start's over an older store.
+    QUEUED_ONCE: "1",
   });
   lastJson(child.stdout);
 }
@@ -199,6 +216,11 @@ async function startOver(
   const scheduledMs = Date.now() - spawnedAt;
   try {
     await sleep(options.windowS * 1000);
+    const logs = process.env.BENCH_RESTART_LOGS;
+    if (logs !== undefined && logs !== "") {
+      await appendFile(join(logs, "restart-app.log"), `${app.lines.join("\n")}\n`);
+    }
+    const startUp = startUpOf(app.lines, spawnedAt);
     const status = await readFile(`/proc/${app.child.pid}/status`, "utf8");
     const hwmKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
     const answer = await fetch(`${on.control}/_emulator/polls?since=${spawnedAt}`);
@@ -212,6 +234,7 @@ async function startOver(
       process.stderr.write(`  all polls/s:   ${line(all)}\n`);
     }
     return {
+      ...startUp,
       scheduledMs,
       firstStepMs: Math.min(...all) - spawnedAt,
       allSteppedMs: Math.max(...firsts) - spawnedAt,
@@ -229,6 +252,56 @@ async function startOver(
     const killed = sleep(STOP_GRACE_MS).then(() => app.stop("SIGKILL"));
     await Promise.race([exited, killed]);
   }
+}
+
+/**
+ * From the app's own log lines (pino's `time`, ms since the epoch): spawn → serving, spawn →
+ * the pump started, and the parts the code logs ("meeting-notes started"'s `startupMs`, the
+ * runner's "runner prepared" and "runner claiming" `ms`) — the baseline logs none of those.
+ */
+function startUpOf(
+  lines: readonly string[],
+  spawnedAt: number,
+): Pick<RunFigures, "servingMs" | "claimingMs" | "parts"> {
+  const logged = lines.flatMap((line) => {
+    if (!line.startsWith("{")) return [];
+    try {
+      return [
+        JSON.parse(line) as { msg?: string; time?: number; ms?: unknown; startupMs?: unknown },
+      ];
+    } catch {
+      return [];
+    }
+  });
+  const find = (msg: string) => logged.find((l) => l.msg === msg);
+  const since = (msg: string) => {
+    const time = find(msg)?.time;
+    return time === undefined ? undefined : time - spawnedAt;
+  };
+  const parts: Record<string, number> = {};
+  const add = (prefix: string, values: unknown) => {
+    if (typeof values !== "object" || values === null) return;
+    for (const [k, v] of Object.entries(values)) if (typeof v === "number") parts[prefix + k] = v;
+  };
+  add("", find("meeting-notes started")?.startupMs);
+  add("runner.", find("runner prepared")?.ms);
+  add("runner.", find("runner claiming")?.ms);
+  return {
+    servingMs: since("serving /healthz and /readyz; connecting to Slack") ?? Number.NaN,
+    claimingMs: since("runner claiming"),
+    parts,
+  };
+}
+
+/** Each part's median over the runs that logged it. */
+function medianParts(runs: readonly Record<string, number>[]): Record<string, number> {
+  const names = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      round(median(runs.flatMap((r) => (r[name] === undefined ? [] : [r[name]]))), 0),
+    ]),
+  );
 }
 
 /** How long an app gets to exit after SIGTERM before it is killed. */
