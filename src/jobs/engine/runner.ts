@@ -1,6 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { DueClaim } from "../../store/index.ts";
+import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
@@ -123,17 +124,46 @@ export class JobRunner {
    * how many active jobs the store holds (from its counts).
    */
   async start(): Promise<number> {
+    await this.prepare();
+    await this.begin();
+    return this.countActive();
+  }
+
+  /**
+   * What `start` does before any step may run, and may do while the process waits for Slack:
+   * the temp folder, orphan files (judged against the records of this disk's files), the due
+   * queue filled once. Each part's time is logged ("runner prepared").
+   */
+  async prepare(): Promise<void> {
+    const timer = partTimer();
     // Recordings and DOCX files wait here: private to the app's user (0700).
     await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
     await chmod(this.#o.tempDir, 0o700);
     const { repo } = this.#o;
-    // Orphans are judged before any step runs, against the records of this disk's files.
     const count = await this.#files.removeOrphans((id) => repo.get(id));
     if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
+    timer.lap("orphans");
     await repo.queueEveryActiveJobOnce();
+    timer.lap("queueOnce");
+    this.#o.logger.info({ ms: timer.laps }, "runner prepared");
+  }
+
+  /**
+   * Spreads what fell due while no process ran, then starts claiming at once: the spread
+   * belongs right before the first claim (its window starts now), and nothing else waits
+   * between them. Resolves once the pump has started (its first claim is under way).
+   */
+  async begin(): Promise<void> {
+    const timer = partTimer();
     await this.#spreadOverdue();
+    timer.lap("spread");
     this.#pump.start();
-    const counts = await repo.countActiveByStage();
+    this.#o.logger.info({ ms: timer.laps }, "runner claiming");
+  }
+
+  /** How many active jobs the store holds (from its counts, not a read of every job). */
+  async countActive(): Promise<number> {
+    const counts = await this.#o.repo.countActiveByStage();
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   }
 
