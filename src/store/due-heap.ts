@@ -13,6 +13,17 @@ export interface DueQueue {
   due(now: number, limit: number): string[];
   /** Moves many jobs at once (one transaction on SQLite); `now` as in `set`. */
   setMany(entries: readonly (readonly [id: string, at: number])[], now: number): void;
+  /**
+   * Queues beside their active index (SQLite) only: `Store.spreadOverdue` in one statement,
+   * the due times as {@link spreadTimes} gives them; `changedAt` as `set`'s `now`. Returns
+   * how many jobs it moved.
+   */
+  spreadOverdue?(
+    now: number,
+    windowMs: number,
+    stages: readonly string[],
+    changedAt: number,
+  ): number;
   /** The earliest due time, if any. */
   next(): number | undefined;
   /**

@@ -183,6 +183,10 @@ export class KeyvStore implements Store {
   /** One process owns the queue: no lease needed; synchronous, so nothing runs between. */
   async spreadOverdue(now: number, windowMs: number, stages: readonly string[]): Promise<number> {
     return this.#calls.run(async () => {
+      const inOneStatement = this.#due.spreadOverdue;
+      if (inOneStatement !== undefined) {
+        return inOneStatement(now, windowMs, stages, this.#clock.now());
+      }
       const waiting = new Set(stages);
       const overdue = this.#due
         .due(now, Number.MAX_SAFE_INTEGER)

@@ -46,6 +46,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     next: StatementSync;
     lastChangedAt: StatementSync;
     resumeLeased: StatementSync;
+    spread: StatementSync;
   };
   #open = true;
 
@@ -99,6 +100,18 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       by: this.#db.prepare(`SELECT id FROM ${DUE} WHERE scope = ? AND at <= ? ORDER BY at LIMIT ?`),
       next: this.#db.prepare(`SELECT MIN(at) AS at FROM ${DUE} WHERE scope = ?`),
       lastChangedAt: this.#db.prepare(`SELECT MAX(changed_at) AS t FROM ${DUE} WHERE scope = ?`),
+      // The overdue jobs of the stages named (a JSON array), numbered k = 0… in the order
+      // they fell due, each moved to now + k × window / n: one pass, one statement.
+      spread: this.#db.prepare(
+        `UPDATE ${DUE} SET at = CAST(:now + o.k * :window / o.n AS INTEGER),
+           changed_at = :changed, leased = 0
+         FROM (SELECT d.id AS id, ROW_NUMBER() OVER (ORDER BY d.at, d.id) - 1 AS k,
+                 COUNT(*) OVER () * 1.0 AS n
+               FROM ${DUE} d JOIN ${ACTIVE} a ON a.scope = d.scope AND a.id = d.id
+               WHERE d.scope = :scope AND d.at <= :now
+                 AND a.stage IN (SELECT value FROM json_each(:stages))) AS o
+         WHERE ${DUE}.scope = :scope AND ${DUE}.id = o.id`,
+      ),
       resumeLeased: this.#db.prepare(
         `UPDATE ${DUE} SET at = ?, changed_at = ?, leased = 0
          WHERE scope = ? AND leased = 1 AND at > ?`,
@@ -148,6 +161,16 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
           throw error;
         }
       },
+      spreadOverdue: (now, windowMs, stages, changedAt) =>
+        Number(
+          due.spread.run({
+            now,
+            window: windowMs,
+            changed: Math.floor(changedAt),
+            scope,
+            stages: JSON.stringify(stages),
+          }).changes,
+        ),
       next: () => {
         const row = due.next.get(scope) as { at: number | null } | undefined;
         return row?.at ?? undefined;
