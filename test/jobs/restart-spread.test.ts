@@ -5,6 +5,7 @@ import { createPollSchedule } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { StoreFault } from "../../support/helpers/failing-store.ts";
 import { origin, source } from "../../support/helpers/jobs-kit.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
@@ -13,6 +14,11 @@ const JOBS = 300;
 const SPREAD_MS = 15_000;
 /** The queue gives out JOBS / 15 s a second; a claim batch may straddle a second's edge. */
 const BUDGET_PER_SECOND = Math.ceil(JOBS / (SPREAD_MS / 1000)) + 1;
+/**
+ * Behind the spread, the runner catches up a quarter faster than it, no more (and a fifth
+ * of a second's worth kept from the second before).
+ */
+const CATCH_UP_PER_SECOND = Math.ceil(((1.25 * JOBS) / (SPREAD_MS / 1000)) * 1.2) + 1;
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let store: Store;
@@ -113,6 +119,32 @@ describe.each(["memory", "sqlite"] as const)("a restart over overdue jobs (%s)",
     const polls = client.calls.audioPolls;
     expect(polls.length).toBeGreaterThanOrEqual(2 * JOBS - BUDGET_PER_SECOND);
     expect(Math.max(...perSecond(polls, started))).toBeLessThanOrEqual(BUDGET_PER_SECOND);
+    await jobs.runner.stop(100);
+  });
+
+  it("a process stalled after the spread catches up at the spread's pace, not in one burst", async () => {
+    store = await open();
+    const ids = await seedOverdue(store);
+    // The process falls behind its spread for 5 s (a store call past its deadline, a CPU
+    // starved by other processes): 100 jobs fall due meanwhile.
+    const fault = new StoreFault();
+    fault.mode = "some";
+    fault.methods.add("claimDue");
+    const jobs = jobsOver(fault.wrap(store));
+    const started = Date.now();
+    await jobs.runner.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(client.calls.audioPolls).toEqual([]);
+    fault.mode = "none";
+    // Claiming again at the next look (6 s), 300 jobs at 25 a second: all polled by 18 s.
+    await vi.advanceTimersByTimeAsync(13_500);
+    for (const id of ids) {
+      const job = await jobs.repo.get(id);
+      expect(job?.stage === "transcribing" && job.audio.pollAttempt).toBeGreaterThanOrEqual(21);
+    }
+    // The 100 that fell due while it stalled were not polled in the second it came back.
+    const seconds = perSecond(client.calls.audioPolls, started);
+    expect(Math.max(...seconds)).toBeLessThanOrEqual(CATCH_UP_PER_SECOND);
     await jobs.runner.stop(100);
   });
 
