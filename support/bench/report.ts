@@ -290,9 +290,11 @@ export function renderRestart(r: RestartResult, at: RunFacts): string {
     "",
     `${o.jobs.toLocaleString("en")} jobs polling a Note Service task (the emulator's; tasks never finish)`,
     "are written straight into the store by the repository of the code under test",
-    "(`fleet-seed.ts`), every one overdue by 5–20 s — the bot was down longer than the 15 s",
-    "poll cap, as across a deploy — each in a channel of its own of the fake Slack, its status",
-    "message posted. The real app (`node src/main.ts`, HTTP mode) of each checkout is then",
+    "(`fleet-seed.ts`), every one overdue by 5–20 s and more — the bot was down longer than the",
+    "15 s poll cap, as across a deploy — each in a channel of its own of the fake Slack, its status",
+    "message posted, and the store left as a bot leaves it (its due queue marked as holding every",
+    "job, by the repository's own `queueEveryActiveJobOnce`: a restart reads no record to queue",
+    "them). The real app (`node src/main.ts`, HTTP mode) of each checkout is then",
     `started over them and watched for ${o.windowS} s: on SQLite, and on a private \`redis-server\`.`,
     o.baseline === undefined
       ? "The current code only (no `BENCH_RESTART_BASELINE`)."
@@ -304,15 +306,35 @@ export function renderRestart(r: RestartResult, at: RunFacts): string {
     "- **all stepping**: spawn → the last of the jobs' first polls;",
     "- **busiest second**: Note Service polls (the emulator's poll log) and Slack Web API calls",
     "  (fake Slack) in the busiest whole second after spawn; **peak RSS**: the app's VmHWM at",
-    "  the end of the window.",
+    "  the end of the window; **serving**: spawn → the app's `serving /healthz…` log line",
+    "  (Node, imports, store opened, app built); **load**: the machine's 1-minute load average",
+    "  at each run's spawn (least–most; 2 cores, shared with other work when above 2).",
     "",
-    `| store | code | scheduled (s) | first step (s) | all stepping (s) | jobs polled | busiest second: polls | busiest second: Slack calls | peak RSS (MiB) | target: claimed and stepping ≤ ${s(RESTART_TARGET_MS)} s |`,
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    `| store | code | serving (s) | scheduled (s) | first step (s) | all stepping (s) | jobs polled | busiest second: polls | busiest second: Slack calls | peak RSS (MiB) | load | target: claimed and stepping ≤ ${s(RESTART_TARGET_MS)} s |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of r.rows) {
     const ok = row.firstStepMs <= RESTART_TARGET_MS && row.polled === o.jobs;
     lines.push(
-      `| ${row.store} | ${row.code} | ${s(row.scheduledMs)} | **${s(row.firstStepMs)}** | ${s(row.allSteppedMs)} | ${row.polled.toLocaleString("en")} | ${row.pollsBusiest} | ${row.slackBusiest} | ${row.hwmMiB} | ${verdict(ok, "see below")} |`,
+      `| ${row.store} | ${row.code} | ${s(row.servingMs)} | ${s(row.scheduledMs)} | **${s(row.firstStepMs)}** | ${s(row.allSteppedMs)} | ${row.polled.toLocaleString("en")} | ${row.pollsBusiest} | ${row.slackBusiest} | ${row.hwmMiB} | ${row.load[0].toFixed(1)}–${row.load[1].toFixed(1)} | ${verdict(ok, "see below")} |`,
+    );
+  }
+  // Where the current code's start goes, from its own log (the baseline logs no parts).
+  const logged = r.rows.filter((row) => Object.keys(row.parts).length > 0);
+  if (logged.length > 0) {
+    const names = [...new Set(logged.flatMap((row) => Object.keys(row.parts)))];
+    lines.push(
+      "",
+      "Where the start goes (ms, medians; from the app's `meeting-notes started` line and the",
+      "runner's: `node` Node's bootstrap, `imports` the modules, then each part in turn — `runner.*`",
+      "inside `prepared`/`claiming`; `runner.orphans`/`runner.queueOnce` run while Slack answers):",
+      "",
+      `| part | ${logged.map((row) => `${row.store} ${row.code}`).join(" | ")} |`,
+      `|---|${logged.map(() => "---:").join("|")}|`,
+      ...names.map(
+        (name) => `| ${name} | ${logged.map((row) => row.parts[name] ?? "–").join(" | ")} |`,
+      ),
+      `| **spawn → claiming** | ${logged.map((row) => (row.claimingMs === undefined ? "–" : `**${row.claimingMs}**`)).join(" | ")} |`,
     );
   }
   return lines.join("\n");

@@ -7,6 +7,7 @@
  * `renderRestart` for what each figure is; `run.ts` for the knobs.
  */
 import { appendFile, readFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createFakeSlack } from "../fake-slack/create-fake-slack.ts";
 import { spawnApp } from "../helpers/spawn-app.ts";
@@ -53,6 +54,8 @@ export interface RestartRow {
   claimingMs: number | undefined;
   /** Where the start's time went, as the code logs it (`startupMs`, runner parts), ms. */
   parts: Record<string, number>;
+  /** The machine's 1-minute load average at each run's spawn: the least and the most. */
+  load: [number, number];
 }
 
 export interface RestartResult {
@@ -61,6 +64,7 @@ export interface RestartResult {
 }
 
 interface RunFigures {
+  load: number;
   servingMs: number;
   claimingMs: number | undefined;
   parts: Record<string, number>;
@@ -148,6 +152,10 @@ export async function benchRestart(options: RestartOptions): Promise<RestartResu
             ? med((f) => f.claimingMs ?? 0)
             : undefined,
           parts: medianParts(runs.map((f) => f.parts)),
+          load: [
+            round(Math.min(...runs.map((f) => f.load))),
+            round(Math.max(...runs.map((f) => f.load))),
+          ],
         });
       }
     }
@@ -208,6 +216,7 @@ async function startOver(
 ): Promise<RunFigures> {
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { taskId?: string }[];
   const callsBefore = on.fake.calls.length;
+  const load = loadavg()[0] ?? Number.NaN;
   const spawnedAt = Date.now();
   const app = await spawnApp(
     benchAppEnv(on.fake, on.emulator, storeUrl),
@@ -234,6 +243,7 @@ async function startOver(
       process.stderr.write(`  all polls/s:   ${line(all)}\n`);
     }
     return {
+      load,
       ...startUp,
       scheduledMs,
       firstStepMs: Math.min(...all) - spawnedAt,
