@@ -795,7 +795,7 @@ interface RedisHandle {
   close(): Promise<void>;
 }
 
-async function openRedis(url: string | undefined): Promise<RedisHandle> {
+export async function openRedis(url: string | undefined): Promise<RedisHandle> {
   let server: ChildProcess | undefined;
   let target = url;
   if (target === undefined) {

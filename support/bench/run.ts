@@ -7,7 +7,10 @@
  *   BENCH_RATES=50,200,500     BENCH_ACK_SECONDS=3  BENCH_ACK_ROUNDS=3
  *   BENCH_ACK_LOADS=autocannon,paced  BENCH_ACK_KINDS=event,command
  *   BENCH_JOBS=1000,5000       BENCH_WINDOW_S=45
- *   BENCH_RESTART_JOBS=1000    BENCH_RESTART_RUNS=5
+ *   BENCH_RESTART_JOBS=10000   BENCH_RESTART_RUNS=3   BENCH_RESTART_STORES=sqlite,redis
+ *   BENCH_RESTART_BASELINE=/path/to/checkout (the code before, measured beside; unset: none)
+ *   BENCH_RESTART_WINDOW_S=20  (each app watched this long after its start)
+ *   BENCH_RESTART_TIMELINE=1   (logs each run's polls a second)
  *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
  * The fleet benchmark is long (≈1 h at its defaults) and runs only when named: `BENCH=fleet`.
  *   BENCH_FLEET_BASELINE=/path/to/checkout   the code before the due queue, measured beside
@@ -53,7 +56,7 @@ import {
   renderRelay,
   renderRestart,
 } from "./report.ts";
-import { benchRestart } from "./restart.ts";
+import { benchRestart, type RestartStore } from "./restart.ts";
 import { mergeResults } from "./results-file.ts";
 import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
 import { benchStoreIndex, renderStoreIndex } from "./store-index.ts";
@@ -143,10 +146,16 @@ for (const name of selected) {
       break;
     }
     case "restart": {
-      const result = await benchRestart(
-        envNumber("BENCH_RESTART_JOBS", quick ? 200 : 1000),
-        envNumber("BENCH_RESTART_RUNS", quick ? 1 : 5),
-      );
+      const result = await benchRestart({
+        jobs: envNumber("BENCH_RESTART_JOBS", quick ? 500 : 10_000),
+        runs: envNumber("BENCH_RESTART_RUNS", quick ? 1 : 3),
+        stores: (process.env.BENCH_RESTART_STORES ?? "sqlite,redis")
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s): s is RestartStore => s === "sqlite" || s === "redis"),
+        baseline: process.env.BENCH_RESTART_BASELINE?.trim() || undefined,
+        windowS: envNumber("BENCH_RESTART_WINDOW_S", 20),
+      });
       log(`restart: ${JSON.stringify(result)}`);
       sections.set(name, renderRestart(result, at));
       break;
