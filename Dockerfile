@@ -21,6 +21,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 COPY src/ ./src/
+# Node's compile cache, filled now: the app then starts without loading Node's TypeScript
+# stripper (≈19 MB of RSS for the life of the process). Read-only to the app user, which
+# only reads it; a cache that does not match (another Node version) is compiled again.
+ENV NODE_COMPILE_CACHE=/app/node_modules/.cache/node-compile-cache
+COPY scripts/warm-compile-cache.ts ./scripts/
+RUN node scripts/warm-compile-cache.ts
 
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
@@ -28,6 +34,7 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg util-linux \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+ENV NODE_COMPILE_CACHE=/app/node_modules/.cache/node-compile-cache
 # The code stays owned by root: the app user may write only its data folder.
 COPY --from=build /app /app
 # Created and chowned before VOLUME, so a new named volume starts out writable by `node`.

@@ -258,6 +258,28 @@ describe("Dockerfile", () => {
     expect(flags(cmd)).toEqual(flags(start));
   });
 
+  it("warms Node's compile cache at build time and points the app at it", () => {
+    const env = (stage: number | undefined) =>
+      instructions.findIndex(
+        (i) =>
+          i.keyword === "ENV" &&
+          i.stage === stage &&
+          /^NODE_COMPILE_CACHE=\/app\/node_modules\/\.cache\/node-compile-cache$/.test(i.args),
+      );
+    const warm = instructions.findIndex(
+      (i) => i.keyword === "RUN" && /node scripts\/warm-compile-cache\.ts/.test(i.args),
+    );
+    const copySrc = instructions.findIndex((i) => i.keyword === "COPY" && /^src\//.test(i.args));
+    expect(warm).toBeGreaterThan(-1);
+    const build = instructions[warm]?.stage;
+    // Filled where the code is, after it is copied, with the folder the app reads at run time.
+    expect(build).not.toBe(runtime);
+    expect(copySrc).toBeLessThan(warm);
+    expect(env(build)).toBeGreaterThan(-1);
+    expect(env(build)).toBeLessThan(warm);
+    expect(env(runtime)).toBeGreaterThan(-1);
+  });
+
   it("copies only files that exist in the repository", () => {
     const copies = instructions.filter(
       (i) => (i.keyword === "COPY" || i.keyword === "ADD") && !i.args.includes("--from="),
