@@ -43,6 +43,9 @@ const ON_FIRST_USE = [
   "mdast-util-gfm",
   "@keyv/redis",
   "@redis/client",
+  // Bolt's Socket Mode client and its OAuth installer (deferred in create-bolt-app.ts).
+  "@slack/socket-mode",
+  "@slack/oauth",
 ];
 
 describe("modules loaded on first use", () => {
