@@ -7,9 +7,11 @@
  *
  *   NODE_COMPILE_CACHE=node_modules/.cache/node-compile-cache node scripts/warm-compile-cache.ts
  *
- * The cache is keyed by Node's version and V8 flags that change the code (the memory limits of
- * `npm start` do not), and each entry by its file's content: an entry that no longer matches
- * is compiled again, and a cache that cannot be read or written only costs the stripper.
+ * The cache is kept per Node version and set of V8 flags (`--optimize-for-size` makes a cache
+ * of its own): run this with the flags the bot runs with, as the Dockerfile does; the bot is
+ * then started with the same flags, and the health probe, as the image runs it, with none.
+ * Each entry is keyed by its file's content: an entry that no longer matches is compiled
+ * again, and a cache that cannot be read or written only costs the stripper.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -35,9 +37,14 @@ for (const path of modules) await import(pathToFileURL(join(SRC, path)).href);
 flushCompileCache();
 // The entry points run in a process of their own with no configuration: each stops at its
 // first line of work (the configuration check), after Node has compiled it, and its exit
-// writes the cache.
+// writes the cache. The bot under this process's flags; the probe under none, as the image's
+// HEALTHCHECK runs it.
+const FLAGS: Record<string, readonly string[]> = {
+  "main.ts": process.execArgv,
+  "healthcheck.ts": [],
+};
 for (const entry of ENTRIES) {
-  spawnSync(process.execPath, [join(SRC, entry)], {
+  spawnSync(process.execPath, [...(FLAGS[entry] ?? []), join(SRC, entry)], {
     // PORT 1: the health probe finds nothing listening there, whatever runs on this machine.
     env: { PATH: process.env.PATH ?? "", PORT: "1", NODE_COMPILE_CACHE: CACHE },
     stdio: "ignore",

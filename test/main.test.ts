@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { startScriptOf } from "../support/bench/start-script.ts";
 import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
 import { childEnv } from "../support/helpers/child-env.ts";
 
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const WARM = fileURLToPath(new URL("../scripts/warm-compile-cache.ts", import.meta.url));
 /** A preload that writes the process's internal modules to stderr as it exits. */
@@ -54,20 +56,27 @@ describe("main", () => {
   });
 
   it("starts without Node's TypeScript stripper once the compile cache is warm", async () => {
+    // Warmed and started as the image does: under the V8 flags of `npm start`.
+    const { nodeArgs } = startScriptOf(ROOT);
     const cache = await mkdtemp(join(tmpdir(), "mn-compile-cache-"));
     onTestFinished(() => rm(cache, { recursive: true, force: true }));
-    const warm = spawnSync(process.execPath, [WARM], {
+    const warm = spawnSync(process.execPath, [...nodeArgs, WARM], {
       env: { ...childEnv(), NODE_COMPILE_CACHE: cache },
       encoding: "utf8",
     });
     expect(warm.status, warm.stderr).toBe(0);
-    const { loaded } = await startServeStop({ NODE_COMPILE_CACHE: cache });
+    const { loaded } = await startServeStop({ NODE_COMPILE_CACHE: cache }, nodeArgs);
     expect(loaded.some((name) => /amaro/.test(name))).toBe(false);
     // With a cache not yet filled the same start loads it: the check above can fail.
     const empty = await mkdtemp(join(tmpdir(), "mn-compile-cache-"));
     onTestFinished(() => rm(empty, { recursive: true, force: true }));
-    const cold = await startServeStop({ NODE_COMPILE_CACHE: empty });
+    const cold = await startServeStop({ NODE_COMPILE_CACHE: empty }, nodeArgs);
     expect(cold.loaded.some((name) => /amaro/.test(name))).toBe(true);
+    // The cache is kept per set of V8 flags: a start under others finds none of it.
+    if (nodeArgs.length > 0) {
+      const other = await startServeStop({ NODE_COMPILE_CACHE: cache });
+      expect(other.loaded.some((name) => /amaro/.test(name))).toBe(true);
+    }
   });
 
   it("starts when the compile cache folder cannot be made or written", async () => {
@@ -88,11 +97,12 @@ describe("main", () => {
  */
 async function startServeStop(
   extraEnv: Record<string, string>,
+  nodeArgs: readonly string[] = [],
 ): Promise<{ stderr: string; loaded: string[] }> {
   // The bot checks its token with Slack before it serves: a fake Slack answers.
   const slack = await createFakeSlack();
   onTestFinished(() => slack.close());
-  const child = spawn(process.execPath, ["--import", LIST_MODULES_AT_EXIT, MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", LIST_MODULES_AT_EXIT, MAIN], {
     env: {
       ...childEnv(),
       SLACK_BOT_TOKEN: slack.botToken,
