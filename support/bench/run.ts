@@ -33,9 +33,11 @@
  * The SQLite active index (seconds): BENCH_INDEX_IDS=5000  BENCH_INDEX_RUNS=5
  * Issue 27's poll lag (≈15 s: simulated tasks, then real jobs against the emulator):
  *   BENCH_LAG_TASKS=1000 (simulated tasks per progress shape)  BENCH_LAG_E2E_JOBS=4
- * Issue 27's footprint runs only when named: `BENCH=footprint` (the idle app, two checkouts).
- *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=5
+ * Issue 27's footprint runs only when named: `BENCH=footprint` (the idle app and one relay
+ * per start, two checkouts; ≈1 min per start at 100 Mbit/s).
+ *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=3
  *   BENCH_FOOTPRINT_SETTLE_S=2  (seconds after start-up before the app's memory is read)
+ *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -237,8 +239,10 @@ for (const name of selected) {
       if (baseline === undefined) throw new Error("BENCH=footprint needs BENCH_FOOTPRINT_BASELINE");
       const result = await benchFootprint({
         baseline,
-        runs: envNumber("BENCH_FOOTPRINT_RUNS", quick ? 1 : 5),
+        runs: envNumber("BENCH_FOOTPRINT_RUNS", quick ? 1 : 3),
         settleMs: envNumber("BENCH_FOOTPRINT_SETTLE_S", 2) * 1000,
+        relayMiB: envNumber("BENCH_FOOTPRINT_RELAY_MB", 300),
+        mbit: envNumber("RELAY_MBIT", 100),
       });
       log(`footprint: ${JSON.stringify(result.sides)}`);
       sections.set(name, renderFootprint(result, at));
