@@ -242,7 +242,8 @@ for (const name of selected) {
         runs: envNumber("BENCH_FOOTPRINT_RUNS", quick ? 1 : 3),
         settleMs: envNumber("BENCH_FOOTPRINT_SETTLE_S", 2) * 1000,
         relayMiB: envNumber("BENCH_FOOTPRINT_RELAY_MB", 300),
-        mbit: envNumber("RELAY_MBIT", 100),
+        // 0: no link (envNumber takes positive numbers only).
+        mbit: process.env.RELAY_MBIT?.trim() === "0" ? 0 : envNumber("RELAY_MBIT", 100),
       });
       log(`footprint: ${JSON.stringify(result.sides)}`);
       sections.set(name, renderFootprint(result, at));
