@@ -36,6 +36,11 @@
  * The SQLite active index (seconds): BENCH_INDEX_IDS=5000  BENCH_INDEX_RUNS=5
  * Issue 27's poll lag (≈15 s: simulated tasks, then real jobs against the emulator):
  *   BENCH_LAG_TASKS=1000 (simulated tasks per progress shape)  BENCH_LAG_E2E_JOBS=4
+ * Issue 27's footprint runs only when named: `BENCH=footprint` (the idle app and one relay
+ * per start, two checkouts; ≈1 min per start at 100 Mbit/s).
+ *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=3
+ *   BENCH_FOOTPRINT_SETTLE_S=2  (seconds after start-up before the app's memory is read)
+ *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -43,6 +48,7 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
+import { benchFootprint, renderFootprint } from "./footprint.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
 import { benchPollLag, renderPollLag } from "./poll-lag.ts";
 import { benchPrepare, renderPrepare } from "./prepare.ts";
@@ -73,6 +79,7 @@ const NAMES = [
   "slack-load",
   "store-index",
   "poll-lag",
+  "footprint",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -80,7 +87,7 @@ type Name = (typeof NAMES)[number];
  * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg), a
  * busy workspace at Slack's own rate tiers ≈10–20.
  */
-const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load"];
+const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load", "footprint"];
 
 /**
  * `npm run bench -- --quick`: the default benchmarks, each once and small (≈90 s), to
@@ -234,6 +241,21 @@ for (const name of selected) {
       );
       log(`poll-lag: ${JSON.stringify(result.shapes.slice(0, 6))}`);
       sections.set(name, renderPollLag(result, at));
+      break;
+    }
+    case "footprint": {
+      const baseline = process.env.BENCH_FOOTPRINT_BASELINE;
+      if (baseline === undefined) throw new Error("BENCH=footprint needs BENCH_FOOTPRINT_BASELINE");
+      const result = await benchFootprint({
+        baseline,
+        runs: envNumber("BENCH_FOOTPRINT_RUNS", quick ? 1 : 3),
+        settleMs: envNumber("BENCH_FOOTPRINT_SETTLE_S", 2) * 1000,
+        relayMiB: envNumber("BENCH_FOOTPRINT_RELAY_MB", 300),
+        // 0: no link (envNumber takes positive numbers only).
+        mbit: process.env.RELAY_MBIT?.trim() === "0" ? 0 : envNumber("RELAY_MBIT", 100),
+      });
+      log(`footprint: ${JSON.stringify(result.sides)}`);
+      sections.set(name, renderFootprint(result, at));
       break;
     }
     case "prepare": {
