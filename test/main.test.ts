@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,11 +60,8 @@ describe("main", () => {
     const { nodeArgs } = startScriptOf(ROOT);
     const cache = await mkdtemp(join(tmpdir(), "mn-compile-cache-"));
     onTestFinished(() => rm(cache, { recursive: true, force: true }));
-    const warm = spawnSync(process.execPath, [...nodeArgs, WARM], {
-      env: { ...childEnv(), NODE_COMPILE_CACHE: cache },
-      encoding: "utf8",
-    });
-    expect(warm.status, warm.stderr).toBe(0);
+    const warm = await runToEnd([...nodeArgs, WARM], { ...childEnv(), NODE_COMPILE_CACHE: cache });
+    expect(warm.code, warm.stderr).toBe(0);
     const { loaded } = await startServeStop({ NODE_COMPILE_CACHE: cache }, nodeArgs);
     expect(loaded.some((name) => /amaro/.test(name))).toBe(false);
     // With a cache not yet filled the same start loads it: the check above can fail.
@@ -72,23 +69,33 @@ describe("main", () => {
     onTestFinished(() => rm(empty, { recursive: true, force: true }));
     const cold = await startServeStop({ NODE_COMPILE_CACHE: empty }, nodeArgs);
     expect(cold.loaded.some((name) => /amaro/.test(name))).toBe(true);
-    // The cache is kept per set of V8 flags: a start under others finds none of it.
-    if (nodeArgs.length > 0) {
-      const other = await startServeStop({ NODE_COMPILE_CACHE: cache });
-      expect(other.loaded.some((name) => /amaro/.test(name))).toBe(true);
-    }
-  });
+  }, 60_000);
 
-  it("starts when the compile cache folder cannot be made or written", async () => {
+  it("starts when the compile cache folder cannot be made", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mn-compile-cache-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     // A file where the folder should be: unusable even to root, which ignores permissions.
     const notAFolder = join(dir, "cache");
     await writeFile(notAFolder, "");
-    await startServeStop({ NODE_COMPILE_CACHE: notAFolder });
     await startServeStop({ NODE_COMPILE_CACHE: join(notAFolder, "below") });
   });
 });
+
+/** Runs Node with `args` to its end without blocking the test's event loop. */
+function runToEnd(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stderr }));
+  });
+}
 
 /**
  * Starts the bot against a fake Slack, checks it serves /healthz, stops it with SIGTERM and
