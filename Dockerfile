@@ -21,6 +21,13 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 COPY src/ ./src/
+# Node's compile cache, filled now: the app then starts without loading Node's TypeScript
+# stripper (≈19 MB of RSS for the life of the process). Read-only to the app user, which
+# only reads it; a cache that does not match (another Node version, other V8 flags) is
+# compiled again. Filled under the flags of the CMD below: the cache is kept per flag set.
+ENV NODE_COMPILE_CACHE=/app/node_modules/.cache/node-compile-cache
+COPY scripts/warm-compile-cache.ts ./scripts/
+RUN node --optimize-for-size scripts/warm-compile-cache.ts
 
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
@@ -28,6 +35,7 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg util-linux \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+ENV NODE_COMPILE_CACHE=/app/node_modules/.cache/node-compile-cache
 # The code stays owned by root: the app user may write only its data folder.
 COPY --from=build /app /app
 # Created and chowned before VOLUME, so a new named volume starts out writable by `node`.
@@ -38,6 +46,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "src/healthcheck.ts"]
-# A young generation of 32 MB: with thousands of jobs polled, the objects of the steps in
-# flight die young instead of piling up in the old generation (README, "Benchmarks").
-CMD ["node", "--max-semi-space-size=32", "src/main.ts"]
+# The V8 flags of `npm start`: V8 favours memory over speed (a small young generation,
+# leaner code), ≈12 MB less RSS at idle and a lower peak in a relay (README, "Memory").
+CMD ["node", "--optimize-for-size", "src/main.ts"]

@@ -35,6 +35,13 @@ import { createTokenWatch } from "./slack/token-watch.ts";
 import { openStore } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
 import { optional } from "./util/optional.ts";
+import { partTimer } from "./util/part-timer.ts";
+
+/**
+ * When this module ran: after every module the app imports (main imports little besides),
+ * so this less Node's own bootstrap is the time the imports took.
+ */
+const importedAt = performance.now();
 
 export type { AppDeps, MeetingNotesApp };
 
@@ -58,6 +65,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ],
     ...optional("destination", deps.logDestination),
   });
+  // Where a start's time goes, in one line ("meeting-notes started"): Node's bootstrap and
+  // the imports, then each part since (the configuration and logger first).
+  const startup = partTimer(importedAt);
+  startup.lap("config");
+  // FFmpeg is looked for while the store opens and the app is built: it is process starts.
+  const mediaOpened = openMedia(config, logger);
+  mediaOpened.catch(() => undefined);
   const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
@@ -77,6 +91,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const installs =
     deps.installs ??
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
+  startup.lap("openStore");
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
@@ -196,7 +211,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         now: () => store.now(),
       }),
   );
-  const media = await openMedia(config, logger);
+  startup.lap("wire");
+  const media = await mediaOpened;
+  startup.lap("openMedia");
   jobs = createJobs({
     store,
     media,
@@ -283,6 +300,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
   const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
+  startup.lap("build");
 
   return {
     logger,
@@ -299,25 +317,46 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // (503) until Bolt has checked the token.
       const port = await http.listen(config.port);
       metricsPort = await metricsHttp?.listen(config.metricsPort ?? 0);
+      startup.lap("listen");
       logger.info({ port, metricsPort }, "serving /healthz and /readyz; connecting to Slack");
+      // Meanwhile the runner prepares (temp folder, orphan files, the due queue filled once):
+      // it runs no step and calls no Slack, so it need not wait for Slack's answer.
+      const prepared = built.runner.prepare();
+      prepared.catch(() => undefined);
       const connected = await connectToSlack(starting.signal);
+      startup.lap("slack");
       // Stopped while waiting for Slack: nothing else was started.
-      if (!connected) return port;
+      if (!connected) {
+        await prepared.catch(() => undefined);
+        return port;
+      }
       // Installs by OAuth: an install's refused token is that install's (its tokens source
       // says so), not the deployment's SLACK_BOT_TOKEN.
       if (oauth === undefined) tokens.arm();
-      // /readyz says so now, not at the next check.
-      await readiness.checkSlackNow();
+      // /readyz says so now, not at the next check; no step waits for it (Bolt has just
+      // had the token checked).
+      const slackChecked = readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
-      const resumed = await built.runner.start();
+      startup.lap("reset");
+      await prepared;
+      startup.lap("prepared");
+      // The first claim: nothing the steps do not need is awaited before it.
+      await built.runner.begin();
+      startup.lap("claiming");
       // Steps whose jobs ended while no process could complete them: completed now.
       built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
+      const resumed = await built.runner.countActive();
+      startup.lap("countActive");
+      await slackChecked;
       await firstChecks;
+      startup.lap("checks");
       const mode = config.slack.appToken === undefined ? "http" : "socket";
-      logger.info({ port, metricsPort, mode, resumed }, "meeting-notes started");
+      const bootMs = Math.round(performance.nodeTiming.bootstrapComplete);
+      const startupMs = { node: bootMs, imports: Math.round(importedAt) - bootMs, ...startup.laps };
+      logger.info({ port, metricsPort, mode, resumed, startupMs }, "meeting-notes started");
       return port;
     },
     async idle() {

@@ -44,7 +44,13 @@ export type JobsOptions = Pick<
   runner?: Partial<
     Pick<
       RunnerOptions,
-      "leaseTtlMs" | "queueCheckMs" | "claimGapMs" | "statusThrottleMs" | "concurrency" | "now"
+      | "leaseTtlMs"
+      | "queueCheckMs"
+      | "claimGapMs"
+      | "restartSpreadMs"
+      | "statusThrottleMs"
+      | "concurrency"
+      | "now"
     >
   >;
 };

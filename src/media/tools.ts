@@ -45,18 +45,23 @@ async function lookFor(o: {
   ffprobePath?: string | undefined;
 }): Promise<MediaTools | undefined> {
   const ffmpeg = o.ffmpegPath ?? "ffmpeg";
-  const version = await versionOf(ffmpeg);
-  if (version === undefined) return undefined;
   const candidates =
     o.ffprobePath !== undefined
       ? [o.ffprobePath]
       : ffmpeg.includes("/")
         ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
         : ["ffprobe"];
-  for (const ffprobe of candidates) {
-    if ((await versionOf(ffprobe)) !== undefined) {
-      return { ffmpeg, ffprobe, version, addressSpace: await addressSpaceLimit() };
-    }
+  // The three checks at once, not one after another: each is a process start, and a start
+  // of the app waits for them (a third of a second in turn on a busy machine).
+  const [version, firstProbe, addressSpace] = await Promise.all([
+    versionOf(ffmpeg),
+    versionOf(candidates[0] ?? "ffprobe"),
+    addressSpaceLimit(),
+  ]);
+  if (version === undefined) return undefined;
+  for (const [k, ffprobe] of candidates.entries()) {
+    const found = k === 0 ? firstProbe : await versionOf(ffprobe);
+    if (found !== undefined) return { ffmpeg, ffprobe, version, addressSpace };
   }
   return undefined;
 }

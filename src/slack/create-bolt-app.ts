@@ -8,6 +8,12 @@ import type { Authorize, SocketModeReceiverProcessEventErrorHandlerArgs } from "
 // Loaded with `require`: they are CommonJS modules whose class is `exports.default`, which
 // an ESM default import gives differently under Node and under the test runner.
 const require = createRequire(import.meta.url);
+// Bolt's App requires both receivers, and each requires Slack's OAuth installer, at load:
+// the Socket Mode client (its WebSocket, ~9 MB of RSS and 118 modules) in HTTP mode, the
+// installer in either, though a single-token app uses neither. Each is loaded at its first
+// use instead (create-bolt-app loads the receiver its mode uses).
+deferRequire(require, "@slack/bolt/dist/receivers/SocketModeReceiver.js", true);
+deferRequire(createRequire(require.resolve("@slack/bolt/dist/App.js")), "@slack/oauth", true);
 const { default: App } =
   require("@slack/bolt/dist/App.js") as typeof import("@slack/bolt/dist/App.js");
 type App = InstanceType<typeof App>;
@@ -16,13 +22,17 @@ const { AuthorizationError } =
 const { default: HTTPReceiver } =
   require("@slack/bolt/dist/receivers/HTTPReceiver.js") as typeof import("@slack/bolt/dist/receivers/HTTPReceiver.js");
 type HTTPReceiver = InstanceType<typeof HTTPReceiver>;
-const { default: SocketModeReceiver } =
-  require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js");
+/** Socket Mode's receiver, loaded when the mode is Socket Mode. */
+const socketModeReceiver = () =>
+  (
+    require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js")
+  ).default;
 
 import type { RetryOptions, WebClient } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
+import { deferRequire } from "../util/defer-require.ts";
 import { optional } from "../util/optional.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
@@ -150,7 +160,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const appToken = config.slack.appToken;
   const receiver =
     appToken !== undefined
-      ? new SocketModeReceiver({
+      ? new (socketModeReceiver())({
           appToken,
           logger,
           // A copy: the Socket Mode client keeps the object it is given and may fill it in.

@@ -7,6 +7,8 @@ export interface ActiveIndex {
   set(id: string, stage: string): void;
   delete(id: string): void;
   ids(): string[];
+  /** The stage the id is under, if it is in the index. */
+  stageOf(id: string): string | undefined;
   /** How many ids each known stage holds. */
   counts(): Record<string, number>;
 }
@@ -33,6 +35,10 @@ export class MapActiveIndex implements ActiveIndex {
 
   ids(): string[] {
     return [...this.#stages.keys()];
+  }
+
+  stageOf(id: string): string | undefined {
+    return this.#stages.get(id);
   }
 
   counts(): Record<string, number> {

@@ -11,6 +11,19 @@ export interface DueQueue {
   delete(id: string): void;
   /** Up to `limit` ids due by `now`, earliest first (they stay in the queue). */
   due(now: number, limit: number): string[];
+  /** Moves many jobs at once (one transaction on SQLite); `now` as in `set`. */
+  setMany(entries: readonly (readonly [id: string, at: number])[], now: number): void;
+  /**
+   * Queues beside their active index (SQLite) only: `Store.spreadOverdue` in one statement,
+   * the due times as {@link spreadTimes} gives them; `changedAt` as `set`'s `now`. Returns
+   * how many jobs it moved.
+   */
+  spreadOverdue?(
+    now: number,
+    windowMs: number,
+    stages: readonly string[],
+    changedAt: number,
+  ): number;
   /** The earliest due time, if any. */
   next(): number | undefined;
   /**
@@ -50,6 +63,19 @@ export function claimFromQueue(
 }
 
 /**
+ * The due times that spread `ids` (earliest due first) evenly over `[now, now + windowMs)`:
+ * the first stays due now, the last is due just before the window ends.
+ */
+export function spreadTimes(
+  ids: readonly string[],
+  now: number,
+  windowMs: number,
+): [id: string, at: number][] {
+  const step = ids.length > 0 ? windowMs / ids.length : 0;
+  return ids.map((id, k) => [id, Math.floor(now + k * step)]);
+}
+
+/**
  * Due times of jobs in one process (the memory store): a map holds the truth, a binary
  * min-heap finds the earliest in O(log n). A moved or removed entry leaves a stale heap
  * node behind, skipped when it surfaces (lazy deletion), so every change is O(log n).
@@ -72,6 +98,10 @@ export class DueHeap implements DueQueue {
 
   delete(id: string): void {
     this.#at.delete(id);
+  }
+
+  setMany(entries: readonly (readonly [id: string, at: number])[]): void {
+    for (const [id, at] of entries) this.set(id, at);
   }
 
   /** Up to `limit` ids due by `now`, earliest first (left in the queue). */

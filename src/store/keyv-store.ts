@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { ActiveIndex } from "./active-index.ts";
 import { BriefClaims } from "./brief-claims.ts";
 import { CallTracker } from "./call-tracker.ts";
-import { claimFromQueue, type DueQueue } from "./due-heap.ts";
+import { claimFromQueue, type DueQueue, spreadTimes } from "./due-heap.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
 import { LeaseTable } from "./lease-table.ts";
@@ -178,6 +178,22 @@ export class KeyvStore implements Store {
     return this.#calls.run(async () =>
       claimFromQueue(this.#due, this.#leases, { now, limit, leasePrefix, ttlMs: ttl }),
     );
+  }
+
+  /** One process owns the queue: no lease needed; synchronous, so nothing runs between. */
+  async spreadOverdue(now: number, windowMs: number, stages: readonly string[]): Promise<number> {
+    return this.#calls.run(async () => {
+      const inOneStatement = this.#due.spreadOverdue;
+      if (inOneStatement !== undefined) {
+        return inOneStatement(now, windowMs, stages, this.#clock.now());
+      }
+      const waiting = new Set(stages);
+      const overdue = this.#due
+        .due(now, Number.MAX_SAFE_INTEGER)
+        .filter((id) => waiting.has(this.#active.stageOf(id) ?? ""));
+      this.#due.setMany(spreadTimes(overdue, now, windowMs), this.#clock.now());
+      return overdue.length;
+    });
   }
 
   async addMember(set: string, member: string): Promise<void> {

@@ -36,6 +36,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     set: StatementSync;
     delete: StatementSync;
     ids: StatementSync;
+    stageOf: StatementSync;
     counts: StatementSync;
   };
   readonly #due: {
@@ -45,6 +46,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     next: StatementSync;
     lastChangedAt: StatementSync;
     resumeLeased: StatementSync;
+    spread: StatementSync;
   };
   #open = true;
 
@@ -83,6 +85,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       ),
       delete: this.#db.prepare(`DELETE FROM ${ACTIVE} WHERE scope = ? AND id = ?`),
       ids: this.#db.prepare(`SELECT id FROM ${ACTIVE} WHERE scope = ?`),
+      stageOf: this.#db.prepare(`SELECT stage FROM ${ACTIVE} WHERE scope = ? AND id = ?`),
       counts: this.#db.prepare(
         `SELECT stage, COUNT(*) AS n FROM ${ACTIVE} WHERE scope = ? AND stage <> '' GROUP BY stage`,
       ),
@@ -97,6 +100,18 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       by: this.#db.prepare(`SELECT id FROM ${DUE} WHERE scope = ? AND at <= ? ORDER BY at LIMIT ?`),
       next: this.#db.prepare(`SELECT MIN(at) AS at FROM ${DUE} WHERE scope = ?`),
       lastChangedAt: this.#db.prepare(`SELECT MAX(changed_at) AS t FROM ${DUE} WHERE scope = ?`),
+      // The overdue jobs of the stages named (a JSON array), numbered k = 0… in the order
+      // they fell due, each moved to now + k × window / n: one pass, one statement.
+      spread: this.#db.prepare(
+        `UPDATE ${DUE} SET at = CAST(:now + o.k * :window / o.n AS INTEGER),
+           changed_at = :changed, leased = 0
+         FROM (SELECT d.id AS id, ROW_NUMBER() OVER (ORDER BY d.at, d.id) - 1 AS k,
+                 COUNT(*) OVER () * 1.0 AS n
+               FROM ${DUE} d JOIN ${ACTIVE} a ON a.scope = d.scope AND a.id = d.id
+               WHERE d.scope = :scope AND d.at <= :now
+                 AND a.stage IN (SELECT value FROM json_each(:stages))) AS o
+         WHERE ${DUE}.scope = :scope AND ${DUE}.id = o.id`,
+      ),
       resumeLeased: this.#db.prepare(
         `UPDATE ${DUE} SET at = ?, changed_at = ?, leased = 0
          WHERE scope = ? AND leased = 1 AND at > ?`,
@@ -114,6 +129,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       set: (id, stage) => void active.set.run(scope, id, stage),
       delete: (id) => void active.delete.run(scope, id),
       ids: () => (active.ids.all(scope) as { id: string }[]).map((row) => row.id),
+      stageOf: (id) => (active.stageOf.get(scope, id) as { stage: string } | undefined)?.stage,
       counts: () =>
         Object.fromEntries(
           (active.counts.all(scope) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]),
@@ -134,6 +150,27 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
         void due.set.run(scope, id, at, Math.floor(now), leased ? 1 : 0),
       delete: (id) => void due.delete.run(scope, id),
       due: (now, limit) => (due.by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
+      // One transaction: thousands of rows (a restart's backlog) in one commit, not one each.
+      setMany: (entries, now) => {
+        this.#db.exec("BEGIN");
+        try {
+          for (const [id, at] of entries) due.set.run(scope, id, at, Math.floor(now), 0);
+          this.#db.exec("COMMIT");
+        } catch (error) {
+          this.#db.exec("ROLLBACK");
+          throw error;
+        }
+      },
+      spreadOverdue: (now, windowMs, stages, changedAt) =>
+        Number(
+          due.spread.run({
+            now,
+            window: windowMs,
+            changed: Math.floor(changedAt),
+            scope,
+            stages: JSON.stringify(stages),
+          }).changes,
+        ),
       next: () => {
         const row = due.next.get(scope) as { at: number | null } | undefined;
         return row?.at ?? undefined;

@@ -81,6 +81,33 @@ local first = redis.call("ZRANGE", KEYS[1], 0, 0, "WITHSCORES")
 out[#out + 1] = first[2] or ""
 return out`;
 
+/**
+ * Spreads the overdue jobs of the given stages over a window, once for all replicas.
+ * KEYS[1] due sorted set, KEYS[2] the spread's lease; ARGV[1] now, ARGV[2] window ms,
+ * ARGV[3] token, ARGV[4] prefix of the stage sets, ARGV[5…] the stages that may wait →
+ * how many jobs moved, or -1 when another replica holds the lease (it spread them). The
+ * lease is kept for the window: a replica starting meanwhile finds the backlog spread.
+ */
+export const SPREAD_OVERDUE = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+if not redis.call("SET", KEYS[2], ARGV[3], "NX", "PX", window) then return -1 end
+local ids = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", now)
+local waiting = {}
+for _, id in ipairs(ids) do
+  for s = 5, #ARGV do
+    if redis.call("SISMEMBER", ARGV[4] .. ARGV[s], id) == 1 then
+      waiting[#waiting + 1] = id
+      break
+    end
+  end
+end
+local step = window / math.max(1, #waiting)
+for k, id in ipairs(waiting) do
+  redis.call("ZADD", KEYS[1], math.floor(now + (k - 1) * step), id)
+end
+return #waiting`;
+
 /** {@link CLAIM_DUE}'s reply: the jobs claimed with their lease tokens, and the next due time. */
 export function parseClaimDue(reply: string[]): { claimed: DueClaim[]; next: number | undefined } {
   const claimed: DueClaim[] = [];

@@ -19,6 +19,7 @@ import {
   parseClaimDue,
   REMOVE_ACTIVE,
   SET_ACTIVE_STAGE,
+  SPREAD_OVERDUE,
 } from "./redis-scripts.ts";
 import {
   checkTtl,
@@ -215,6 +216,29 @@ export class RedisStore implements Store {
       }),
     )) as string[];
     return parseClaimDue(reply);
+  }
+
+  /**
+   * One script, under a lease kept for the window: of replicas starting together, one
+   * spreads the backlog and the others find it spread. The script's time is a window of
+   * ZADDs (about 10 ms for 10,000 jobs), once per restart.
+   */
+  async spreadOverdue(time: number, windowMs: number, stages: readonly string[]) {
+    const window = checkTtl(windowMs);
+    const now = await this.#process.onRedisClock(time);
+    const reply = await this.#run("EVAL spread-overdue", () =>
+      this.#client.eval(SPREAD_OVERDUE, {
+        keys: [this.#dueKey(), `${this.#prefix}:spread-overdue`],
+        arguments: [
+          String(Math.floor(now)),
+          String(window),
+          this.#process.newToken(),
+          `${this.#prefix}:stage:`,
+          ...stages,
+        ],
+      }),
+    );
+    return Math.max(0, Number(reply));
   }
 
   async addMember(set: string, member: string): Promise<void> {

@@ -102,6 +102,15 @@ export interface Store {
     leasePrefix: string,
     leaseTtlMs: number,
   ): Promise<{ claimed: DueClaim[]; next: number | undefined }>;
+  /**
+   * Spreads the backlog a restart finds: every job due by `now` whose stage (in the active
+   * index) is one of `stages` is given a new due time, evenly over `[now, now + windowMs)`,
+   * in the order they were due (the longest overdue first). Jobs of other stages stay due
+   * now. Once per restart of the fleet: on Redis the first replica to call it takes a lease
+   * for `windowMs`, and any call while it is held spreads nothing (the backlog is spread
+   * already). Resolves to how many jobs it moved.
+   */
+  spreadOverdue(now: number, windowMs: number, stages: readonly string[]): Promise<number>;
   /** An unbounded set of strings (what a workspace left in the store, say). */
   addMember(set: string, member: string): Promise<void>;
   listMembers(set: string): Promise<string[]>;

@@ -5,7 +5,10 @@
  * the manifest (job id, stage, task id) as JSON to MANIFEST and prints a `SeedReport` as
  * its last line. Configured by the environment (see `fleet.ts`):
  *   SRC_ROOT STORE_URL KEY_PREFIX EMULATOR_URL EMULATOR_KEY JOBS MIX MANIFEST TEMP_DIR
- *   WAKE_DELAY_MS [ORIGIN_TEAM ORIGIN_CHANNEL] [TIME_COUNT_ACTIVE=1]
+ *   WAKE_DELAY_MS [ORIGIN_TEAM ORIGIN_CHANNEL] [TIME_COUNT_ACTIVE=1] [QUEUED_ONCE=1]
+ * QUEUED_ONCE=1: the store is left as one a running bot has used, its due queue marked as
+ * holding every active job (the repository's own `queueEveryActiveJobOnce`), so a process
+ * started over it reads no record to queue them again.
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -224,6 +227,8 @@ await inParallel(n, concurrency, async () => {
   manifest.push(entry);
 });
 const writeSeconds = (performance.now() - writeStarted) / 1000;
+// The records were queued as they were written; this reads them once more and sets the mark.
+if (process.env.QUEUED_ONCE === "1") await repo.queueEveryActiveJobOnce();
 writeFileSync(env("MANIFEST"), JSON.stringify(manifest));
 
 let countActiveMs: SeedReport["countActiveMs"];

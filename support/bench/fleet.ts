@@ -7,7 +7,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -26,6 +25,7 @@ import {
   type SeedStage,
 } from "./fleet-common.ts";
 import type { FleetCommand, FleetReply, PhaseFigures, Shown } from "./fleet-replica.ts";
+import { type StartScript, startScriptOf } from "./start-script.ts";
 import {
   benchAppEnv,
   benchFile,
@@ -244,13 +244,17 @@ async function runFleet(
   const startReplica = async (index: number) => {
     const dir = join(temp.dir, `replica-${started.length}`);
     await mkdir(dir);
-    const replica = new Replica(index, {
-      ...common,
-      TEMP_DIR: dir,
-      LEASE_MS: String(options.leaseS * 1000),
-      ADMISSION_N: String(n),
-      NODE_OPTIONS: nodeOptionsOf(code.root, options),
-    });
+    const replica = new Replica(
+      index,
+      {
+        ...common,
+        TEMP_DIR: dir,
+        LEASE_MS: String(options.leaseS * 1000),
+        ADMISSION_N: String(n),
+        ...launchOf(code.root, options).env,
+      },
+      launchOf(code.root, options).nodeArgs,
+    );
     replica.onShown = onShown;
     started.push(replica);
     return replica;
@@ -467,15 +471,18 @@ async function sampleNotice(
 }
 
 /**
- * NODE_OPTIONS of a checkout's replicas and app: the V8 flags its `npm start` runs the bot
- * with (so each code is measured as it runs in production), then `BENCH_FLEET_NODE_OPTIONS`.
+ * How a checkout's replicas and app are run: the variables and Node options of its `npm
+ * start` (so each code is measured as it runs in production; V8 flags as arguments of
+ * `node`, since Node refuses some of them in NODE_OPTIONS), then `BENCH_FLEET_NODE_OPTIONS`
+ * as NODE_OPTIONS.
  */
-function nodeOptionsOf(root: string, options: FleetOptions): string {
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-    scripts?: { start?: string };
+function launchOf(root: string, options: FleetOptions): StartScript {
+  const start = startScriptOf(root);
+  const extra = options.nodeOptions?.trim();
+  return {
+    env: extra ? { ...start.env, NODE_OPTIONS: extra } : start.env,
+    nodeArgs: start.nodeArgs,
   };
-  const flags = pkg.scripts?.start?.match(/--max-[\w-]+=\d+/g) ?? [];
-  return [...flags, options.nodeOptions ?? ""].join(" ").trim();
 }
 
 /** Makes every task complete at its next poll; times each job until its next stage shows. */
@@ -618,9 +625,10 @@ async function timeMetrics(
         MAX_ACTIVE_JOBS_PER_USER: limit,
         MAX_ACTIVE_JOBS_PER_CHANNEL: limit,
         MAX_ACTIVE_JOBS: limit,
-        NODE_OPTIONS: nodeOptionsOf(code.root, options),
+        ...launchOf(code.root, options).env,
       },
       join(code.root, "src/main.ts"),
+      launchOf(code.root, options).nodeArgs,
     );
     result.startSeconds = round((performance.now() - started) / 1000);
     await sleep(5000);
@@ -677,9 +685,9 @@ class Replica {
   >();
   #stopping = false;
 
-  constructor(index: number, env: Record<string, string>) {
+  constructor(index: number, env: Record<string, string>, nodeArgs: readonly string[]) {
     this.index = index;
-    this.child = spawn(process.execPath, [benchFile("./fleet-replica.ts")], {
+    this.child = spawn(process.execPath, [...nodeArgs, benchFile("./fleet-replica.ts")], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
@@ -795,7 +803,7 @@ interface RedisHandle {
   close(): Promise<void>;
 }
 
-async function openRedis(url: string | undefined): Promise<RedisHandle> {
+export async function openRedis(url: string | undefined): Promise<RedisHandle> {
   let server: ChildProcess | undefined;
   let target = url;
   if (target === undefined) {

@@ -9,6 +9,7 @@ import { RecordingGateway } from "../fakes/recording-gateway.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { spawnEmulator } from "../helpers/spawn-emulator.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
+import { startScriptOf } from "./start-script.ts";
 import {
   benchFile,
   countTranscribing,
@@ -99,13 +100,19 @@ function countingClient(client: NoteTakerClient) {
 
 /**
  * Benchmark 3, in a fresh process (`many-jobs-child.ts`) so that its RSS is the job layer's
- * own and not what the benchmarks before it left in this one.
+ * own and not what the benchmarks before it left in this one. The process runs with the
+ * variables and Node options of `npm start` (its V8 flags as arguments of `node`): the job
+ * layer's memory and loop delay are those of production's settings.
  */
 export async function benchManyJobs(n: number, windowMs = 45_000): Promise<ManyJobsResult> {
+  const start = startScriptOf(benchFile("../.."));
   const child = spawn(
     process.execPath,
-    [benchFile("./many-jobs-child.ts"), String(n), String(windowMs)],
-    { env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "inherit"] },
+    [...start.nodeArgs, benchFile("./many-jobs-child.ts"), String(n), String(windowMs)],
+    {
+      env: { PATH: process.env.PATH ?? "", ...start.env },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => {

@@ -16,6 +16,7 @@ import { type EmulatorProcess, spawnEmulator } from "../helpers/spawn-emulator.t
 import { stopChild } from "../helpers/stop-child.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import type { RunFacts } from "./report.ts";
+import { startScriptOf } from "./start-script.ts";
 import {
   benchAppEnv,
   benchFile,
@@ -110,6 +111,8 @@ export async function benchRelayThrottled(o: RelayThrottledOptions): Promise<Rel
   const slackOrigin = viaLink(fake.origin, slackLink);
   const serviceBase = viaLink(emulator.baseUrl, serviceLink);
   const main = o.main ?? benchFile("../../src/main.ts");
+  // The variables and Node options of this checkout's `npm start`: the app as production runs it.
+  const start = startScriptOf(benchFile("../.."));
   let nextFile = 0;
   /** A fresh app with a store (and so a temp folder for its downloads) of its own. */
   const startBot = async (name: string) => {
@@ -120,7 +123,7 @@ export async function benchRelayThrottled(o: RelayThrottledOptions): Promise<Rel
       { baseUrl: serviceBase, apiKey: emulator.apiKey },
       `sqlite://${dir}/app.sqlite`,
     );
-    const app = await spawnApp({ ...env, NODE_OPTIONS: startFlags() }, main);
+    const app = await spawnApp({ ...env, ...start.env }, main, start.nodeArgs);
     // Start-up's own calls (auth.test…) are over before the clock starts.
     await sleep(1000);
     const share = async () => {
@@ -239,24 +242,13 @@ export async function benchRelayThrottled(o: RelayThrottledOptions): Promise<Rel
 
 const log = (text: string) => process.stderr.write(`relay-throttled: ${text}\n`);
 
-/**
- * The V8 flags `npm start` runs the bot with (`--max-semi-space-size=32`…), as NODE_OPTIONS:
- * the app is measured as production runs it.
- */
-function startFlags(): string {
-  const pkg = JSON.parse(readFileSync(benchFile("../../package.json"), "utf8")) as {
-    scripts?: { start?: string };
-  };
-  return (pkg.scripts?.start?.match(/--max-[\w-]+=\d+/g) ?? []).join(" ");
-}
-
-interface Throttle {
+export interface Throttle {
   port: number;
   stop(): Promise<void>;
 }
 
 /** A `throttle-proxy.ts` process in front of 127.0.0.1:`targetPort`. */
-async function spawnThrottle(targetPort: number, bytesPerSecond: number): Promise<Throttle> {
+export async function spawnThrottle(targetPort: number, bytesPerSecond: number): Promise<Throttle> {
   const child = spawn(
     process.execPath,
     [benchFile("./throttle-proxy.ts"), String(targetPort), String(bytesPerSecond)],
@@ -276,7 +268,7 @@ async function spawnThrottle(targetPort: number, bytesPerSecond: number): Promis
  * `message` event of subtype `file_share` carrying the file object from `files.info`, its
  * links moved to the origin the bot reaches Slack at (the link in front of the fake).
  */
-async function shareRecording(
+export async function shareRecording(
   app: AppProcess,
   signingSecret: string,
   fake: FakeSlackProcess,
@@ -306,7 +298,7 @@ async function shareRecording(
  * (its size and hash: a fast relay of the wrong bytes must not count); gives up, with the
  * app's last log lines, well after the link could have carried them.
  */
-async function waitForUploads(
+export async function waitForUploads(
   emulator: EmulatorProcess,
   app: AppProcess,
   before: number,
@@ -330,14 +322,14 @@ async function waitForUploads(
 }
 
 /** The SHA-256 of a file, hex (as the emulator records each upload's). */
-async function sha256Of(path: string): Promise<string> {
+export async function sha256Of(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest("hex");
 }
 
 /** `VmRSS` and `VmHWM` (the kernel's high-water mark of RSS) of the app, bytes. */
-function procStatus(app: AppProcess): { rss: number; hwm: number } {
+export function procStatus(app: AppProcess): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${app.child.pid}/status`, "utf8");
   const kib = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);

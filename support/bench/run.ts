@@ -7,7 +7,10 @@
  *   BENCH_RATES=50,200,500     BENCH_ACK_SECONDS=3  BENCH_ACK_ROUNDS=3
  *   BENCH_ACK_LOADS=autocannon,paced  BENCH_ACK_KINDS=event,command
  *   BENCH_JOBS=1000,5000       BENCH_WINDOW_S=45
- *   BENCH_RESTART_JOBS=1000    BENCH_RESTART_RUNS=5
+ *   BENCH_RESTART_JOBS=10000   BENCH_RESTART_RUNS=3   BENCH_RESTART_STORES=sqlite,redis
+ *   BENCH_RESTART_BASELINE=/path/to/checkout (the code before, measured beside; unset: none)
+ *   BENCH_RESTART_WINDOW_S=20  (each app watched this long after its start)
+ *   BENCH_RESTART_TIMELINE=1   (logs each run's polls a second)
  *   BENCH_CPU_PROF=DIR         (ack-latency, restart: the measured processes write CPU profiles)
  * The fleet benchmark is long (≈1 h at its defaults) and runs only when named: `BENCH=fleet`.
  *   BENCH_FLEET_BASELINE=/path/to/checkout   the code before the due queue, measured beside
@@ -33,6 +36,11 @@
  * The SQLite active index (seconds): BENCH_INDEX_IDS=5000  BENCH_INDEX_RUNS=5
  * Issue 27's poll lag (≈15 s: simulated tasks, then real jobs against the emulator):
  *   BENCH_LAG_TASKS=1000 (simulated tasks per progress shape)  BENCH_LAG_E2E_JOBS=4
+ * Issue 27's footprint runs only when named: `BENCH=footprint` (the idle app and one relay
+ * per start, two checkouts; ≈1 min per start at 100 Mbit/s).
+ *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=3
+ *   BENCH_FOOTPRINT_SETTLE_S=2  (seconds after start-up before the app's memory is read)
+ *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -40,6 +48,7 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
+import { benchFootprint, renderFootprint } from "./footprint.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
 import { benchPollLag, renderPollLag } from "./poll-lag.ts";
 import { benchPrepare, renderPrepare } from "./prepare.ts";
@@ -53,7 +62,7 @@ import {
   renderRelay,
   renderRestart,
 } from "./report.ts";
-import { benchRestart } from "./restart.ts";
+import { benchRestart, type RestartStore } from "./restart.ts";
 import { mergeResults } from "./results-file.ts";
 import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
 import { benchStoreIndex, renderStoreIndex } from "./store-index.ts";
@@ -70,6 +79,7 @@ const NAMES = [
   "slack-load",
   "store-index",
   "poll-lag",
+  "footprint",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -77,7 +87,7 @@ type Name = (typeof NAMES)[number];
  * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg), a
  * busy workspace at Slack's own rate tiers ≈10–20.
  */
-const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load"];
+const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load", "footprint"];
 
 /**
  * `npm run bench -- --quick`: the default benchmarks, each once and small (≈90 s), to
@@ -143,10 +153,16 @@ for (const name of selected) {
       break;
     }
     case "restart": {
-      const result = await benchRestart(
-        envNumber("BENCH_RESTART_JOBS", quick ? 200 : 1000),
-        envNumber("BENCH_RESTART_RUNS", quick ? 1 : 5),
-      );
+      const result = await benchRestart({
+        jobs: envNumber("BENCH_RESTART_JOBS", quick ? 500 : 10_000),
+        runs: envNumber("BENCH_RESTART_RUNS", quick ? 1 : 3),
+        stores: (process.env.BENCH_RESTART_STORES ?? "sqlite,redis")
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s): s is RestartStore => s === "sqlite" || s === "redis"),
+        baseline: process.env.BENCH_RESTART_BASELINE?.trim() || undefined,
+        windowS: envNumber("BENCH_RESTART_WINDOW_S", 20),
+      });
       log(`restart: ${JSON.stringify(result)}`);
       sections.set(name, renderRestart(result, at));
       break;
@@ -225,6 +241,21 @@ for (const name of selected) {
       );
       log(`poll-lag: ${JSON.stringify(result.shapes.slice(0, 6))}`);
       sections.set(name, renderPollLag(result, at));
+      break;
+    }
+    case "footprint": {
+      const baseline = process.env.BENCH_FOOTPRINT_BASELINE;
+      if (baseline === undefined) throw new Error("BENCH=footprint needs BENCH_FOOTPRINT_BASELINE");
+      const result = await benchFootprint({
+        baseline,
+        runs: envNumber("BENCH_FOOTPRINT_RUNS", quick ? 1 : 3),
+        settleMs: envNumber("BENCH_FOOTPRINT_SETTLE_S", 2) * 1000,
+        relayMiB: envNumber("BENCH_FOOTPRINT_RELAY_MB", 300),
+        // 0: no link (envNumber takes positive numbers only).
+        mbit: process.env.RELAY_MBIT?.trim() === "0" ? 0 : envNumber("RELAY_MBIT", 100),
+      });
+      log(`footprint: ${JSON.stringify(result.sides)}`);
+      sections.set(name, renderFootprint(result, at));
       break;
     }
     case "prepare": {

@@ -16,6 +16,7 @@ const WRITES = new Set<string>([
   "schedule",
   "unschedule",
   "claimDue",
+  "spreadOverdue",
   "addMember",
   "removeMember",
   "deleteSet",

@@ -220,6 +220,36 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       ]);
     });
 
+    it("spreads the overdue jobs of the stages that may wait over the window, the longest overdue first", async () => {
+      const now = Date.now();
+      const ids = Array.from({ length: 30 }, (_, i) => `p${String(i).padStart(2, "0")}`);
+      for (const [i, id] of ids.entries()) {
+        await store.addActive(id, "transcribing");
+        await store.schedule(id, now - 60_000 + i);
+      }
+      // Stay due now: a stage not named, and a job the index does not know.
+      await store.addActive("urgent", "delivering");
+      await store.schedule("urgent", now - 1);
+      await store.schedule("unknown", now - 1);
+      // Not overdue: left where it is.
+      await store.addActive("later", "transcribing");
+      await store.schedule("later", now + 20_000);
+      expect(await store.spreadOverdue(now, 15_000, ["transcribing", "writing"])).toBe(30);
+      // Claimed a second at a time, the queue gives out no more than 30 / 15 s a second,
+      // in the order the jobs were due, and every one within the window.
+      const order: string[] = [];
+      const first = await store.claimDue(now, 100, "job:", 60_000);
+      expect(first.claimed.map((c) => c.jobId).sort()).toEqual(["p00", "unknown", "urgent"]);
+      order.push(...first.claimed.map((c) => c.jobId).filter((id) => id.startsWith("p")));
+      for (let t = 1; t <= 15; t++) {
+        const { claimed } = await store.claimDue(now + t * 1000 - 1, 100, "job:", 60_000);
+        expect(claimed.length).toBeLessThanOrEqual(2);
+        order.push(...claimed.map((c) => c.jobId));
+      }
+      expect(order).toEqual(ids);
+      expect((await store.claimDue(now + 19_000, 100, "job:", 60_000)).claimed).toEqual([]);
+    });
+
     it("claims no more than asked, and nothing with a limit of 0", async () => {
       const now = Date.now();
       for (let i = 0; i < 5; i++) await store.schedule(`j${i}`, now - 10 + i);

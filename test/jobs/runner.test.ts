@@ -334,7 +334,8 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       return claimDue(...args);
     };
     client.audioScript = [running("processing")];
-    const busy = jobsOn(store, client);
+    // The pump's own pace: not a restart's backlog spread over the poll cap.
+    const busy = jobsOn(store, client, { restartSpreadMs: 0 });
     for (let i = 0; i < 300; i++) await busy.repo.create(await jobOf(i));
     const startedAt = Date.now();
     await busy.runner.start();
@@ -362,7 +363,10 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       await held;
       return running("processing");
     };
-    const one = jobsOn(store, holding, { concurrency: { transfers: 1, calls: 1 } });
+    const one = jobsOn(store, holding, {
+      concurrency: { transfers: 1, calls: 1 },
+      restartSpreadMs: 0,
+    });
     for (let i = 0; i < 3; i++) await one.repo.create(await jobOf(i));
     await one.runner.start();
     await advanceUntil(() => polled.length === 1 && one.runner.stats().queued === 1, 0);
@@ -380,7 +384,8 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       peerPolls.push(taskId);
       return original(taskId);
     };
-    const peer = jobsOn(store, peerClient);
+    // All due at once (no restart spread, see restart-spread.test.ts): what is given back.
+    const peer = jobsOn(store, peerClient, { restartSpreadMs: 0 });
     await peer.runner.start();
     await advance(2_000);
     await peer.runner.stop(100);

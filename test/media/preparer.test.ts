@@ -168,18 +168,27 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
     it("runs one FFmpeg at a time by default: the second waits for the first", async () => {
       await copyFile(path("talk.mov"), path("talk-2.mov"));
       const p = preparer();
-      // Whenever the first reports progress, nothing runs on the second's file yet.
+      // Whenever the first reports progress, nothing runs on the second's file yet. A look
+      // at the processes ends after the progress report: one that ends after the first
+      // FFmpeg did says nothing (the second may rightly have started by then).
       const seenWhileFirst: string[] = [];
+      let firstDone = false;
       // The first is five minutes of sound: it reports progress several times.
-      const first = p.prepare({
-        input: path("long.flac"),
-        demuxer: "flac",
-        output: path("first.ogg"),
-        signal: signal(),
-        onProgress: () => {
-          void processesMentioning("talk-2.mov").then((found) => seenWhileFirst.push(...found));
-        },
-      });
+      const first = p
+        .prepare({
+          input: path("long.flac"),
+          demuxer: "flac",
+          output: path("first.ogg"),
+          signal: signal(),
+          onProgress: () => {
+            void processesMentioning("talk-2.mov").then((found) => {
+              if (!firstDone) seenWhileFirst.push(...found);
+            });
+          },
+        })
+        .finally(() => {
+          firstDone = true;
+        });
       const second = p.prepare({
         input: path("talk-2.mov"),
         demuxer: "mov",

@@ -81,6 +81,31 @@ describe.skipIf(!HAS_REDIS)("redis store", () => {
       expect(await b.acquireLease("job:9", 60_000)).toEqual(expect.any(String));
     });
 
+    it("spreads a restart's backlog once, whichever replicas start together", async () => {
+      const now = Date.now();
+      const ids = Array.from({ length: 40 }, (_, i) => `spread-${i}`);
+      for (const [i, id] of ids.entries()) {
+        await a.addActive(id, "transcribing");
+        await a.schedule(id, now - 30_000 + i);
+      }
+      const moved = await Promise.all([
+        a.spreadOverdue(now, 15_000, ["transcribing"]),
+        b.spreadOverdue(now, 15_000, ["transcribing"]),
+      ]);
+      expect(moved.sort()).toEqual([0, 40]);
+      // A replica starting within the window finds the backlog spread, and moves nothing.
+      expect(await b.spreadOverdue(now + 1_000, 15_000, ["transcribing"])).toBe(0);
+      const due = await raw.zRangeWithScores(`${prefix}:due`, 0, -1);
+      const times = due.filter((e) => e.value.startsWith("spread-")).map((e) => e.score);
+      // Nothing lost, nothing left overdue but the first, all within the window.
+      expect(times).toHaveLength(40);
+      const onRedis = Math.min(...times);
+      expect(Math.max(...times) - onRedis).toBeLessThan(15_000);
+      expect(new Set(times).size).toBe(40);
+      // The replicas' store is shared by the tests below.
+      for (const id of ids) await Promise.all([a.removeActive(id), a.unschedule(id)]);
+    });
+
     it("shares values and indexes", async () => {
       await a.set("jobs", "j1", { stage: "queued" });
       await a.addActive("j1", "queued");

@@ -46,6 +46,10 @@ export class DuePump {
   #backlog = false;
   #driving = 0;
   #stopped = true;
+  /** A restart's pace (see `pace`): claims a second, until when, and what is left to claim. */
+  #pace:
+    | { perSecond: number; until: number; atLatest: number; allowance: number; at: number }
+    | undefined;
   readonly #giveBack: GiveBack;
   readonly #onDrained: (() => void)[] = [];
 
@@ -70,6 +74,18 @@ export class DuePump {
     this.#giveBack.stop();
     clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /**
+   * Claims no more than `perSecond` jobs a second until `until`, and past it for as long as
+   * the pump is behind: a restart's backlog, spread over a window, is caught up at about the
+   * spread's own rate when this process falls behind it (starved of CPU, a store call past
+   * its deadline) — not all at once at the process's top speed, a burst of calls the spread
+   * was there to prevent. Never past `atLatest`, should the pace be below what falls due.
+   */
+  pace(perSecond: number, until: number, atLatest: number): void {
+    if (!(perSecond > 0)) return;
+    this.#pace = { perSecond, until, atLatest, allowance: 1, at: this.#o.now() };
   }
 
   /** Claims soon: at once with `now` (a job of this process is due now), else after the gap. */
@@ -129,13 +145,19 @@ export class DuePump {
     try {
       for (;;) {
         this.#again = false;
-        const room = Math.max(0, capacity - this.#driving);
+        const free = Math.max(0, capacity - this.#driving);
+        const room = Math.min(free, this.#paced());
+        if (room === 0 && free > 0) break;
         const { claimed, next } = await store.claimDue(now(), room, leasePrefix, leaseTtlMs);
         this.#lastClaimAt = now();
         this.#next = next;
+        if (this.#pace !== undefined) this.#pace.allowance -= claimed.length;
         for (const claim of claimed) this.#drive(claim);
         const more = claimed.length === room && next !== undefined && next <= now();
         this.#backlog = more;
+        const pace = this.#pace;
+        if (pace !== undefined && now() >= (more ? pace.atLatest : pace.until))
+          this.#pace = undefined;
         if (this.#stopped || this.#driving >= capacity || !(this.#again || more)) break;
       }
     } catch (error) {
@@ -144,11 +166,36 @@ export class DuePump {
     } finally {
       this.#claiming = false;
     }
-    const next = this.#next ?? Number.POSITIVE_INFINITY;
+    const next = Math.max(this.#next ?? Number.POSITIVE_INFINITY, this.#pacedFrom());
     const room = this.#driving < capacity;
     // With no room, a job given back wakes the pump; else the next due time, or a look later.
     const at = Math.min(room ? next : Number.POSITIVE_INFINITY, now() + this.#o.checkMs);
     this.#arm(Math.max(at, this.#lastClaimAt + this.#o.gapMs));
+  }
+
+  /** How many jobs the pace lets this claim take (unbounded without a pace). */
+  #paced(): number {
+    const pace = this.#pace;
+    if (pace === undefined) return Number.POSITIVE_INFINITY;
+    const now = this.#o.now();
+    if (now >= pace.atLatest) {
+      this.#pace = undefined;
+      return Number.POSITIVE_INFINITY;
+    }
+    // A fifth of a second's worth is kept at most: batches of claims, never a burst.
+    pace.allowance = Math.min(
+      Math.max(1, pace.perSecond / 5),
+      pace.allowance + ((now - pace.at) * pace.perSecond) / 1000,
+    );
+    pace.at = now;
+    return Math.max(0, Math.floor(pace.allowance));
+  }
+
+  /** When the pace lets the next claim take a job (now without a pace, or with room). */
+  #pacedFrom(): number {
+    const pace = this.#pace;
+    if (pace === undefined || pace.allowance >= 1) return Number.NEGATIVE_INFINITY;
+    return pace.at + ((1 - pace.allowance) * 1000) / pace.perSecond;
   }
 
   #drive(claim: DueClaim): void {

@@ -1,6 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { DueClaim } from "../../store/index.ts";
+import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
@@ -29,6 +30,11 @@ export interface RunnerOptions extends JobPorts {
   queueCheckMs?: number;
   /** The shortest time between two claims from the due queue (see `DuePump`). */
   claimGapMs?: number;
+  /**
+   * Over how long a restart spreads the steps it finds overdue in the stages that may wait
+   * (see {@link STAGES_THAT_MAY_WAIT}); 0: none, all due at once. Default: the poll cap.
+   */
+  restartSpreadMs?: number;
   /** The shortest gap between two progress edits of one status message. */
   statusThrottleMs?: number;
   /** Steps run at once: heavy transfers, and everything else. */
@@ -43,6 +49,17 @@ export interface RunnerOptions extends JobPorts {
 }
 
 export type { StageObserver } from "./apply-event.ts";
+
+/**
+ * The stages whose overdue steps a restart spreads out instead of running at once: a poll
+ * of a Note Service task (thousands of jobs may be waiting on one, and a poll up to the
+ * 15 s cap late is what the guide's own schedule allows) and what waits for a person (a
+ * review's reminder, its expiry). The others go first: a job just asked for (`queued`), a
+ * transfer under way (`downloading`, `preparing`: a download link, a half-written file)
+ * and a note being delivered — people wait for them, they are few, and their Slack calls
+ * are paced by the budget and the runner's two transfer slots.
+ */
+export const STAGES_THAT_MAY_WAIT = ["transcribing", "naming", "writing", "reviewing"] as const;
 
 /**
  * Drives every active job to its end. The time of a job's next step is stored in the job
@@ -75,6 +92,7 @@ export class JobRunner {
       leaseTtlMs: 60_000,
       queueCheckMs: 1_000,
       claimGapMs: 100,
+      restartSpreadMs: 15_000,
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
       now: () => options.store.now(),
@@ -100,21 +118,89 @@ export class JobRunner {
 
   /**
    * Puts every active job in the due queue the first time a store is used by this version
-   * (a store written before the queue existed), removes orphan temp files, and starts
-   * claiming due jobs. Resolves to how many active jobs the store holds (from its counts).
+   * (a store written before the queue existed), removes orphan temp files, spreads the
+   * backlog of steps that fell due while no process ran (so ten thousand overdue polls are
+   * not one burst at the Note Service and Slack), and starts claiming due jobs. Resolves to
+   * how many active jobs the store holds (from its counts).
    */
   async start(): Promise<number> {
+    await this.prepare();
+    await this.begin();
+    return this.countActive();
+  }
+
+  /**
+   * What `start` does before any step may run, and may do while the process waits for Slack:
+   * the temp folder, orphan files (judged against the records of this disk's files), the due
+   * queue filled once. Each part's time is logged ("runner prepared").
+   */
+  async prepare(): Promise<void> {
+    const timer = partTimer();
     // Recordings and DOCX files wait here: private to the app's user (0700).
     await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
     await chmod(this.#o.tempDir, 0o700);
     const { repo } = this.#o;
-    // Orphans are judged before any step runs, against the records of this disk's files.
     const count = await this.#files.removeOrphans((id) => repo.get(id));
     if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
+    timer.lap("orphans");
     await repo.queueEveryActiveJobOnce();
+    timer.lap("queueOnce");
+    this.#o.logger.info({ ms: timer.laps }, "runner prepared");
+  }
+
+  /**
+   * Spreads what fell due while no process ran, then starts claiming at once: the spread
+   * belongs right before the first claim (its window starts now), and nothing else waits
+   * between them. Resolves once the pump has started (its first claim is under way).
+   */
+  async begin(): Promise<void> {
+    const timer = partTimer();
+    // The counts (one read of the active index) beside the spread, for the pace below.
+    const [spread, active] = await Promise.all([
+      this.#spreadOverdue(),
+      this.countActive().catch(() => 0),
+    ]);
+    timer.lap("spread");
+    const { restartSpreadMs, now, concurrency } = this.#o;
+    // Behind the spread (this process stalled: starved of CPU, a store call past its
+    // deadline), the backlog is caught up a quarter faster than every active job polled
+    // once over the window, never slower than a full room a second — not at the process's
+    // top speed, which would be the very burst the spread prevents. For two windows at most.
+    if (spread > 0) {
+      const perSecond = (1.25 * Math.max(spread, active) * 1000) / restartSpreadMs;
+      const room = concurrency.calls + concurrency.transfers;
+      const at = now();
+      this.#pump.pace(Math.max(room, perSecond), at + restartSpreadMs, at + 2 * restartSpreadMs);
+    }
     this.#pump.start();
-    const counts = await repo.countActiveByStage();
+    this.#o.logger.info({ ms: timer.laps }, "runner claiming");
+  }
+
+  /** How many active jobs the store holds (from its counts, not a read of every job). */
+  async countActive(): Promise<number> {
+    const counts = await this.#o.repo.countActiveByStage();
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * Failing, it leaves the backlog as it is: every overdue job due at once, as before.
+   * Resolves to how many jobs it moved.
+   */
+  async #spreadOverdue(): Promise<number> {
+    const { store, restartSpreadMs, logger } = this.#o;
+    if (restartSpreadMs <= 0) return 0;
+    try {
+      const spread = await store.spreadOverdue(
+        this.#o.now(),
+        restartSpreadMs,
+        STAGES_THAT_MAY_WAIT,
+      );
+      if (spread > 0) logger.info({ spread, overMs: restartSpreadMs }, "overdue steps spread");
+      return spread;
+    } catch (error) {
+      logger.warn({ err: error }, "could not spread the overdue steps; all are due now");
+      return 0;
+    }
   }
 
   /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */

@@ -42,17 +42,25 @@ export function canvasRefusalOf(error: unknown): CanvasRefusal | undefined {
 
 /** "standup.mov · Nov 23, 2026": the recording and the meeting's date, in the person's language. */
 export function canvasTitle(job: Job): string {
-  const date = TITLE_DATES[localeOf(job.origin.locale) === "vi" ? "vi" : "en"].format(
+  const date = titleDates()[localeOf(job.origin.locale) === "vi" ? "vi" : "en"].format(
     new Date(job.createdAt),
   );
   return `${job.source.filename} · ${date}`.slice(0, 250);
 }
 
-/** Made once: a DateTimeFormat costs about a millisecond to build, and every delivery asks. */
-const TITLE_DATES = {
-  en: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }),
-  vi: new Intl.DateTimeFormat("vi-VN", { dateStyle: "medium", timeZone: "UTC" }),
-};
+/**
+ * Made once: a DateTimeFormat costs about a millisecond to build, and every delivery asks.
+ * Made at the first canvas, not at start: building them reads ICU's locale data out of the
+ * Node binary (≈6 MB of RSS a bot that has not delivered yet need not hold).
+ */
+let TITLE_DATES: Record<"en" | "vi", Intl.DateTimeFormat> | undefined;
+function titleDates(): Record<"en" | "vi", Intl.DateTimeFormat> {
+  TITLE_DATES ??= {
+    en: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }),
+    vi: new Intl.DateTimeFormat("vi-VN", { dateStyle: "medium", timeZone: "UTC" }),
+  };
+  return TITLE_DATES;
+}
 
 /** The note as canvas Markdown, or `too_large` when a canvas cannot hold it. */
 export function canvasContent(

@@ -52,11 +52,25 @@ export class StatusPainter<C> {
   readonly #canvases = new Map<string, Canvas<C>>();
   readonly #draw: Draw<C>;
   readonly #visible: (content: C) => unknown;
+  readonly #maxProgress: number;
+  /** Draws of progress figures alone under way (waiting for Slack's budget, or sent). */
+  #progressDrawing = 0;
 
-  /** `visible`: the part of a content people see; a draw is skipped when it is unchanged. */
-  constructor(draw: Draw<C>, visible: (content: C) => unknown = (content) => content) {
+  /**
+   * `visible`: the part of a content people see; a draw is skipped when it is unchanged.
+   * `maxProgressDraws`: progress figures drawn at once across all jobs. Slack's budget lets
+   * about one `chat.update` a second through anyway; past this, a figure is not drawn (the
+   * job's next poll brings a newer one), rather than thousands of draws — each holding its
+   * message and its job — queueing for the budget after a restart.
+   */
+  constructor(
+    draw: Draw<C>,
+    visible: (content: C) => unknown = (content) => content,
+    maxProgressDraws = 4,
+  ) {
     this.#draw = draw;
     this.#visible = visible;
+    this.#maxProgress = maxProgressDraws;
   }
 
   /**
@@ -72,10 +86,13 @@ export class StatusPainter<C> {
     recheck?: Recheck<C>,
   ): Promise<string> {
     const canvas = this.#canvasOf(key, ts);
-    const digest = digestOf(this.#visible(content));
-    if (canvas.ts !== undefined && canvas.drawing === undefined && canvas.shown === digest) {
-      return Promise.resolve(canvas.ts);
+    const idle = canvas.ts !== undefined && canvas.drawing === undefined;
+    // A progress figure of a message on screen, while enough of them are drawn: skipped.
+    if (idle && !wait && this.#progressDrawing >= this.#maxProgress) {
+      return Promise.resolve(canvas.ts as string);
     }
+    const digest = digestOf(this.#visible(content));
+    if (idle && canvas.shown === digest) return Promise.resolve(canvas.ts as string);
     const done = new Promise<string>((resolve, reject) => {
       const waiting = canvas.next?.done ?? [];
       // A state someone waited for stays urgent when a newer one takes its place.
@@ -127,6 +144,8 @@ export class StatusPainter<C> {
   async #drawAll(key: string, canvas: Canvas<C>): Promise<void> {
     for (let next = canvas.next; next !== undefined; next = canvas.next) {
       canvas.next = undefined;
+      const progress = !next.urgent;
+      if (progress) this.#progressDrawing += 1;
       try {
         canvas.ts = await this.#draw(next.content, canvas.ts, next.urgent);
         canvas.shown = next.digest;
@@ -137,6 +156,8 @@ export class StatusPainter<C> {
       } catch (error) {
         canvas.shown = undefined;
         for (const waiter of next.done) waiter.reject(error);
+      } finally {
+        if (progress) this.#progressDrawing -= 1;
       }
     }
     canvas.drawing = undefined;

@@ -10,9 +10,9 @@ import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
 import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
 
-// CommonJS, loaded as create-bolt-app.ts loads Bolt's classes.
+// CommonJS, loaded as create-bolt-app.ts loads Bolt's classes — and only in OAuth mode: a
+// single-token app never loads the installer.
 const require = createRequire(import.meta.url);
-const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
 
 /** Everything installs by OAuth add to the app (src/app.ts wires it). */
 export interface OAuthInstalls {
@@ -63,6 +63,7 @@ export function createOAuthInstalls(o: {
     };
   };
   const tokens = new OAuthTokenSource({ installs, store: o.store, refresh, logger });
+  const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
   const provider = new InstallProvider({
     clientId: o.oauth.clientId,
     clientSecret: o.oauth.clientSecret,

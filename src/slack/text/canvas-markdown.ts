@@ -1,8 +1,8 @@
 import type { Root } from "mdast";
-import { gfmToMarkdown } from "mdast-util-gfm";
-import { type Options, toMarkdown } from "mdast-util-to-markdown";
+import type { Options } from "mdast-util-to-markdown";
 import { SLACK_USER_ID } from "../../jobs/index.ts";
 import { toCanvasTree } from "./canvas-tree.ts";
+import { markdownLib } from "./markdown-lib.ts";
 import type { Person } from "./mention-people.ts";
 import { neutralizeMentions } from "./neutralize-mentions.ts";
 import { type NotePiece, parseNote } from "./parse-note.ts";
@@ -17,14 +17,18 @@ export const CANVAS_MAX_CHARS = 1_048_576;
  * The writer escapes what would otherwise read as markup (`2 \* 3`, `Q\&A`), so the text
  * reads back as the same text.
  */
-const WRITE_OPTIONS: Options = {
-  extensions: [gfmToMarkdown({ tablePipeAlign: false })],
-  bullet: "-",
-  rule: "-",
-  fences: true,
-  listItemIndent: "one",
-  resourceLink: true,
-};
+let WRITE_OPTIONS: Options | undefined;
+function writeOptions(): Options {
+  WRITE_OPTIONS ??= {
+    extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
+    bullet: "-",
+    rule: "-",
+    fences: true,
+    listItemIndent: "one",
+    resourceLink: true,
+  };
+  return WRITE_OPTIONS;
+}
 
 /** A `![` and, when it is a user mention, the user. */
 const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
@@ -68,7 +72,9 @@ function writePiece(piece: NotePiece, people: readonly Person[]): string {
 }
 
 function write(tree: Root): string {
-  return tree.children.length === 0 ? "" : toMarkdown(tree, WRITE_OPTIONS).replace(/\n+$/, "");
+  return tree.children.length === 0
+    ? ""
+    : markdownLib().toMarkdown(tree, writeOptions()).replace(/\n+$/, "");
 }
 
 /** The note as text, one paragraph a line: what it says, none of its markup read. */

@@ -1,7 +1,5 @@
 import type { Nodes, Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import { type MarkdownLib, markdownLib } from "./markdown-lib.ts";
 
 /*
  * The parser (micromark, through mdast-util-from-markdown) reads CommonMark and GFM exactly,
@@ -42,7 +40,7 @@ const MAX_TREE_DEPTH = 48;
 const OPENED_BLOCK_WEIGHT = 1 / 16;
 
 /** Made once: combining them costs more than parsing a short chunk. */
-const PARSE_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+let PARSE_OPTIONS: Parameters<MarkdownLib["fromMarkdown"]>[1];
 
 /** A line that always starts a new block: heading, non-empty bullet or `1.` item, fence. */
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|1[.)][ \t]+\S|```|~~~)/;
@@ -96,6 +94,8 @@ export function parseNote(markdown: string): NotePiece[] {
 }
 
 function parsed(text: string): NotePiece {
+  const { fromMarkdown, gfm, gfmFromMarkdown } = markdownLib();
+  PARSE_OPTIONS ??= { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
   const tree = fromMarkdown(text, PARSE_OPTIONS);
   return { text, tree: treeDepth(tree) > MAX_TREE_DEPTH ? undefined : tree };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { type Job, SlackPortError } from "../../../src/jobs/index.ts";
 import {
   canvasAudience,
+  canvasTitle,
   createCanvas,
   shareCanvas,
 } from "../../../src/slack/gateway/canvas-gateway.ts";
@@ -115,5 +116,19 @@ describe("a canvas Slack refuses", () => {
         gateway(web).createCanvas(jobIn("C0E2E0001"), "# Notes", []),
       ).rejects.toMatchObject({ transient: true });
     }
+  });
+});
+
+describe("canvasTitle", () => {
+  // The date formats are built at the first title, not at start: the first call works.
+  it("names the recording and the meeting's date in the person's language", () => {
+    const job = (locale: string) =>
+      ({
+        source: source({ filename: "standup.mov" }),
+        origin: origin({ locale }),
+        createdAt: Date.UTC(2026, 10, 23, 12),
+      }) as unknown as Job;
+    expect(canvasTitle(job("en-US"))).toBe("standup.mov · Nov 23, 2026");
+    expect(canvasTitle(job("vi-VN"))).toMatch(/^standup\.mov · 23 thg 11, 2026$/);
   });
 });

@@ -32,6 +32,23 @@ describe("StatusPainter", () => {
     ]);
   });
 
+  it("draws a few progress figures at once, skips the others, and never what someone waits for", async () => {
+    // After a restart thousands of jobs poll at once: their figures must not all queue.
+    const { draw, drawn, hold, release } = gatedDraw();
+    const painter = new StatusPainter(draw, (content) => content, 4);
+    hold();
+    for (let i = 0; i < 10; i++) {
+      expect(await painter.paint(`job-${i}`, `1.${i}`, "Transcribing… 40%", false)).toBe(`1.${i}`);
+    }
+    const stage = painter.paint("job-9", "1.9", "Name the speakers", true);
+    release();
+    await stage;
+    expect(drawn.map((d) => d.ts)).toEqual(["1.0", "1.1", "1.2", "1.3", "1.9"]);
+    // Room again: the next figure of a skipped job is drawn.
+    await painter.paint("job-5", "1.5", "Transcribing… 50%", true);
+    expect(drawn.at(-1)).toEqual({ content: "Transcribing… 50%", ts: "1.5" });
+  });
+
   it("draws the newest state last, skipping the ones that came while a draw waited", async () => {
     const { draw, drawn, hold, release } = gatedDraw();
     const painter = new StatusPainter(draw);
