@@ -1,3 +1,4 @@
+import type { Authorize } from "@slack/bolt";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
@@ -12,6 +13,7 @@ import type { Logger } from "./logger.ts";
 import type { RetryPolicy } from "./notetaker/index.ts";
 import type { ReadinessTuning } from "./observability/app-readiness.ts";
 import type { OpenFile } from "./slack/gateway/download-slack-file.ts";
+import type { TokenSource } from "./slack/installs/token-source.ts";
 import type { PendingStartsOptions } from "./slack/listeners/replay-pending.ts";
 import type { SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
 import type { ReconnectBackoff } from "./slack/socket-connection.ts";
@@ -53,6 +55,11 @@ export interface AppDeps {
   readiness?: ReadinessTuning;
   /** How a loss of the store's data is looked for and reported; tests shorten it. */
   storeReset?: Partial<StoreResetTimings>;
+  /**
+   * Installs (several workspaces, an organisation) instead of the single-token mode: where
+   * every Slack call gets its install's bot token, and Bolt's `authorize` for requests.
+   */
+  installs?: { tokens: TokenSource; authorize: Authorize<boolean> };
 }
 
 export interface MeetingNotesApp {

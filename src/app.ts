@@ -12,8 +12,14 @@ import { opsRoutes } from "./observability/ops-routes.ts";
 import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
+import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
+import { InstallClientCache } from "./slack/installs/install-clients.ts";
+import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
+import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
+import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
@@ -53,6 +59,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       config.slack.appToken,
       config.slack.signingSecret,
       config.noteTaker.apiKey,
+      config.slack.oauth?.clientSecret,
+      config.slack.oauth?.stateSecret,
+      config.slack.oauth?.tokenKey.toString("base64"),
     ],
     ...optional("destination", deps.logDestination),
   });
@@ -68,6 +77,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
   const store = deps.wrapStore?.(opened) ?? opened;
+  // Installs by OAuth: installations in the store, their tokens, /slack/install.
+  const oauth =
+    config.slack.oauth === undefined
+      ? undefined
+      : createOAuthInstalls({
+          oauth: config.slack.oauth,
+          apiUrl: config.slack.apiUrl,
+          store,
+          logger,
+        });
+  // Several installs (OAuth's, or a test's): each request's and each job's token from its own.
+  const installs =
+    deps.installs ??
+    (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
@@ -140,39 +163,54 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     },
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
+    ...optional("authorize", installs?.authorize),
   });
+  // Every listener runs as a request of its install: its Slack calls carry that install's
+  // token, its reads and writes are keyed by its tenant.
+  bolt.app.use(scopeRequests(installs !== undefined));
   socket = bolt.socket;
-  const client = bolt.app.client;
   const botToken = config.slack.botToken;
+  // Where every Slack call of a job gets its install's bot token. Without installs the
+  // configuration holds the one token (it refuses to start without).
+  const tokenSource = installs?.tokens ?? singleTokenSource(botToken ?? "");
+  // Listeners' calls: Bolt's client with the one token; with installs, one whose calls carry
+  // the token Bolt authorised the request in hand with, and its workspace as `team_id`.
+  const client = bolt.client;
   const slackHosts = slackHostsOf(config.slack.apiUrl);
-  // The job runner's own clients: their calls are paced by the workspace's budget, those
+  // The job runner's own clients, per install: their calls are paced by the budget, those
   // of the urgent one (status changes people wait for) before the others. They send
-  // nothing again themselves (the budget re-sends idempotent calls only).
-  const backgroundClient = (urgent: boolean) =>
-    new WebClient(botToken, {
-      slackApiUrl: config.slack.apiUrl,
-      logger: toSlackLogger(logger.child({ name: "slack-background" })),
-      retryConfig: defaultSlackRetry,
-      rejectRateLimitedCalls: true,
-      fetch: budget.fetchFor("background", urgent),
-    });
-  // Readiness may read it: the temp folder's disk found full by a download (and since when).
-  const gateway = new SlackGateway({
-    client: backgroundClient(false),
-    urgentClient: backgroundClient(true),
-    botToken,
-    slackHosts,
-    logger,
-    ...dispatcher,
-    onError: (operation, label) => {
-      metrics.onSlackError(operation, label);
-      tokens.failed(label);
-    },
-    diskFull,
-    ...optional("openDownloadFile", deps.openDownloadFile),
-    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
-    now: () => store.now(),
+  // nothing again themselves (the budget re-sends idempotent calls only); each call carries
+  // the install's token as it is now.
+  const installClients = new InstallClientCache({
+    tokens: tokenSource,
+    makeClient: (urgent, wrap) =>
+      new WebClient(undefined, {
+        slackApiUrl: config.slack.apiUrl,
+        logger: toSlackLogger(logger.child({ name: "slack-background" })),
+        retryConfig: defaultSlackRetry,
+        rejectRateLimitedCalls: true,
+        fetch: wrap(budget.fetchFor("background", urgent)),
+      }),
   });
+  // Readiness may read it: the temp folder's disk found full by a download (and since when).
+  const gateway = new InstallGateways(
+    (install) =>
+      new SlackGateway({
+        ...installClients.clientsFor(install),
+        botToken: () => tokenSource.botToken(install),
+        slackHosts,
+        logger,
+        ...dispatcher,
+        onError: (operation, label) => {
+          metrics.onSlackError(operation, label);
+          tokens.failed(label);
+        },
+        diskFull,
+        ...optional("openDownloadFile", deps.openDownloadFile),
+        // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+        now: () => store.now(),
+      }),
+  );
   startup.lap("wire");
   const media = await mediaOpened;
   startup.lap("openMedia");
@@ -188,17 +226,35 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     admission: config.fairUse,
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     storeReset: {
-      port: new SlackStoreResetNotices(backgroundClient(true)),
+      port: new SlackStoreResetNotices(
+        (install) => installClients.clientsFor(install).urgentClient,
+      ),
       ...optional("timings", deps.storeReset),
     },
     onStageChange: (job, from, ms) => {
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
+    // Workflow Builder steps, completed with their install's bot token when their jobs end.
+    workflow: {
+      port: new WorkflowGateway({
+        clientFor: (install) => installClients.clientsFor(install).urgentClient,
+        logger: logger.child({ name: "workflow-steps" }),
+        onError: (operation, label) => metrics.onSlackError(operation, label),
+      }),
+    },
     ...deps.jobs,
   });
   const { reset } = jobs;
-  const directory = new SlackDirectory({ client, botToken, slackHosts, logger, ...dispatcher });
+  const directory = new SlackDirectory({
+    client,
+    botToken:
+      installs === undefined ? (botToken ?? "") : () => tokenSource.botToken(requestInstall()),
+    install: requestInstall,
+    slackHosts,
+    logger,
+    ...dispatcher,
+  });
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,
@@ -211,6 +267,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
+    ...optional("deleteInstallation", oauth?.deleteInstallation),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
@@ -232,7 +289,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     });
   const slackRoutes = bolt.slackRoute === undefined ? [] : [bolt.slackRoute];
   const separateMetrics = config.metricsPort !== undefined;
-  const http = serve([...ops.health, ...(separateMetrics ? [] : [ops.metrics]), ...slackRoutes]);
+  const http = serve([
+    ...ops.health,
+    ...(separateMetrics ? [] : [ops.metrics]),
+    ...slackRoutes,
+    ...(oauth?.routes ?? []),
+  ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
   // Aborted by stop(): a start still waiting for Slack gives up.
@@ -268,7 +330,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await prepared.catch(() => undefined);
         return port;
       }
-      tokens.arm();
+      // Installs by OAuth: an install's refused token is that install's (its tokens source
+      // says so), not the deployment's SLACK_BOT_TOKEN.
+      if (oauth === undefined) tokens.arm();
       // /readyz says so now, not at the next check; no step waits for it (Bolt has just
       // had the token checked).
       const slackChecked = readiness.checkSlackNow();
@@ -280,6 +344,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The first claim: nothing the steps do not need is awaited before it.
       await built.runner.begin();
       startup.lap("claiming");
+      // Steps whose jobs ended while no process could complete them: completed now.
+      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       const resumed = await built.runner.countActive();
@@ -298,6 +364,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
+        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -317,6 +384,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
+      await built.steps?.stop();
       await built.reset.stop();
       await store.close();
       logger.info("meeting-notes stopped");

@@ -10,6 +10,7 @@ import {
   PLACEHOLDER,
   requiredSecret,
 } from "./config-fields.ts";
+import { OAUTH_FIELDS, type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
 import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 /**
@@ -19,8 +20,10 @@ import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+const BOT_TOKEN_HINT = "the Bot User OAuth Token (xoxb-…) from OAuth & Permissions.";
+
 const envSchema = z.object({
-  SLACK_BOT_TOKEN: requiredSecret("the Bot User OAuth Token (xoxb-…) from OAuth & Permissions."),
+  SLACK_BOT_TOKEN: requiredSecret(BOT_TOKEN_HINT),
   SLACK_APP_TOKEN: optionalSecret(
     "an app-level token (xapp-…) with connections:write, from Basic Information → App-Level Tokens.",
   ),
@@ -105,7 +108,14 @@ const envSchema = z.object({
   LOG_LEVEL: optionalText.pipe(
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
   ),
+  ...OAUTH_FIELDS,
 });
+
+/**
+ * Installs by OAuth (SLACK_CLIENT_ID set): no bot token from the environment; each
+ * workspace's, or organisation's, comes from its install and is kept in the store.
+ */
+const oauthEnvSchema = envSchema.extend({ SLACK_BOT_TOKEN: optionalSecret(BOT_TOKEN_HINT) });
 
 /**
  * Checks that involve several variables. They run on the raw values even when single
@@ -119,6 +129,7 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
       "SLACK_SIGNING_SECRET is missing: HTTP mode needs the Signing Secret from Basic Information (or set SLACK_APP_TOKEN for Socket Mode).",
     );
   }
+  problems.push(...oauthProblems(env));
   if (set("SLACK_APP_TOKEN") && !env.SLACK_APP_TOKEN?.trim().startsWith("xapp-")) {
     problems.push(
       "SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens).",
@@ -142,13 +153,16 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The typed configuration of one process. */
 export interface Config {
   slack: {
-    botToken: string;
+    /** Single-token mode's bot token; undefined with installs by OAuth (`oauth`). */
+    botToken: string | undefined;
     /** Set → Socket Mode; unset → HTTP mode. */
     appToken: string | undefined;
     signingSecret: string | undefined;
     apiUrl: string;
     /** SLACK_RATE_SHARE: the share of each method's rate limit background work spends. */
     rateShare: number;
+    /** Installs by OAuth (SLACK_CLIENT_ID set); undefined in the single-token mode. */
+    oauth: OAuthConfig | undefined;
   };
   port: number;
   /** Set → `/metrics` is served on this port only (not on `port`). */
@@ -200,7 +214,8 @@ export class ConfigError extends Error {
  */
 export function loadConfig(given: Record<string, string | undefined>): Config {
   const env = withSlackCliTokens(given);
-  const parsed = envSchema.safeParse(env);
+  const oauthMode = (given.SLACK_CLIENT_ID ?? "").trim() !== "";
+  const parsed = (oauthMode ? oauthEnvSchema : envSchema).safeParse(env);
   const problems = [
     ...(parsed.error?.issues ?? []).map((issue) => `${issue.path.join(".")} ${issue.message}`),
     ...crossFieldProblems(env),
@@ -214,6 +229,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       signingSecret: e.SLACK_SIGNING_SECRET,
       apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
       rateShare: e.SLACK_RATE_SHARE,
+      oauth: oauthConfigOf(e),
     },
     port: e.PORT,
     metricsPort: e.METRICS_PORT,

@@ -7,22 +7,33 @@ export type { Logger } from "pino";
 /**
  * Paths pino blanks out wherever they appear in a logged object. The second line of defence
  * is `secrets` below: the known secret values are scrubbed from every serialised line, so a
- * token that ends up inside an error message or a URL is caught too.
+ * token that ends up inside an error message or a URL is caught too; with installs by
+ * OAuth, whose tokens are not known when the logger is made (and change with rotation),
+ * anything shaped like a Slack token is scrubbed as well ({@link SLACK_TOKEN}).
  */
 const REDACT_PATHS = [
   "token",
   "botToken",
   "appToken",
+  "refreshToken",
   "signingSecret",
+  "clientSecret",
+  "stateSecret",
+  "tokenKey",
   "apiKey",
   "*.token",
   "*.botToken",
   "*.appToken",
+  "*.refreshToken",
   "*.signingSecret",
+  "*.clientSecret",
+  "*.stateSecret",
+  "*.tokenKey",
   "*.apiKey",
   "config.slack.botToken",
   "config.slack.appToken",
   "config.slack.signingSecret",
+  "config.slack.oauth",
   "config.noteTaker.apiKey",
   'headers["x-api-key"]',
   "headers.authorization",
@@ -32,6 +43,13 @@ const REDACT_PATHS = [
 ];
 
 const CENSOR = "[redacted]";
+
+/**
+ * Slack's tokens by their published prefixes: bot, user, app-level and legacy (`xoxb-`,
+ * `xoxp-`, `xapp-`, `xoxa-`, `xoxs-`), and rotation's access and refresh tokens (`xoxe.xoxb-…`,
+ * `xoxe-…`) — with at least 8 characters after the prefix, so a word is never cut.
+ */
+const SLACK_TOKEN = /\b(?:xoxe\.xox[a-z]|xox[a-z]|xapp|xoxe)-[A-Za-z0-9-]{8,}/g;
 
 export interface LoggerOptions {
   level: LogLevel;
@@ -57,7 +75,9 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACT_PATHS, censor: CENSOR },
       hooks: {
         streamWrite: (line) =>
-          secrets.reduce((text, secret) => text.replaceAll(secret, CENSOR), line),
+          secrets
+            .reduce((text, secret) => text.replaceAll(secret, CENSOR), line)
+            .replace(SLACK_TOKEN, CENSOR),
       },
       ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true } } } : {}),
     },

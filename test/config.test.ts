@@ -28,6 +28,7 @@ describe("loadConfig", () => {
         appToken: undefined,
         signingSecret: "signing-secret",
         apiUrl: "https://slack.com/api/",
+        oauth: undefined,
         rateShare: 1,
       },
       port: 3000,
@@ -233,5 +234,74 @@ describe("loadConfig under the Slack CLI (slack run)", () => {
     expect(problemsOf({ ...noteService, SLACK_CLI_XAPP: "xapp-1-cli-app" })).toEqual([
       expect.stringMatching(/^SLACK_BOT_TOKEN is missing/),
     ]);
+  });
+});
+
+describe("loadConfig with installs by OAuth", () => {
+  const { SLACK_BOT_TOKEN: _bot, ...noBotToken } = valid;
+  const key = Buffer.alloc(32, 7).toString("base64");
+  const oauth = {
+    ...noBotToken,
+    SLACK_CLIENT_ID: "1234.5678",
+    SLACK_CLIENT_SECRET: "client-secret-abc",
+    SLACK_STATE_SECRET: "state-secret-abc",
+    SLACK_TOKEN_KEY: key,
+    SLACK_REDIRECT_URL: "https://notes.example/slack/oauth_redirect",
+  };
+
+  it("reads the OAuth part, with no bot token, in HTTP mode and in Socket Mode", () => {
+    const config = loadConfig(oauth);
+    expect(config.slack.botToken).toBeUndefined();
+    expect(config.slack.oauth).toEqual({
+      clientId: "1234.5678",
+      clientSecret: "client-secret-abc",
+      stateSecret: "state-secret-abc",
+      tokenKey: Buffer.alloc(32, 7),
+      redirectUrl: "https://notes.example/slack/oauth_redirect",
+    });
+    const socket = loadConfig({ ...oauth, SLACK_SIGNING_SECRET: "", SLACK_APP_TOKEN: "xapp-1-a" });
+    expect(socket.slack).toMatchObject({ appToken: "xapp-1-a", botToken: undefined });
+    expect(socket.slack.oauth?.clientId).toBe("1234.5678");
+  });
+
+  it("names each missing OAuth variable, one line each, and how to make the key", () => {
+    const problems = problemsOf({ ...noBotToken, SLACK_CLIENT_ID: "1234.5678" });
+    expect(problems.map((p) => p.split(" ")[0])).toEqual([
+      "SLACK_CLIENT_SECRET",
+      "SLACK_STATE_SECRET",
+      "SLACK_TOKEN_KEY",
+      "SLACK_REDIRECT_URL",
+    ]);
+    expect(problems.every((p) => p.includes("is missing: installs by OAuth"))).toBe(true);
+    expect(problems.find((p) => p.startsWith("SLACK_TOKEN_KEY"))).toContain(
+      "openssl rand -base64 32",
+    );
+  });
+
+  it("refuses a bot token beside the client id: one line naming the conflict", () => {
+    expect(problemsOf({ ...oauth, SLACK_BOT_TOKEN: "xoxb-1" })).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN and SLACK_CLIENT_ID are both set: choose one mode/),
+    ]);
+  });
+
+  it("refuses a key that is not 32 bytes of base64, and a redirect URL elsewhere", () => {
+    for (const bad of [Buffer.alloc(16).toString("base64"), "not base64!!", `${key}AA`]) {
+      expect(problemsOf({ ...oauth, SLACK_TOKEN_KEY: bad })).toEqual([
+        expect.stringMatching(/^SLACK_TOKEN_KEY must be 32 random bytes in base64/),
+      ]);
+    }
+    expect(problemsOf({ ...oauth, SLACK_REDIRECT_URL: "https://notes.example/callback" })).toEqual([
+      expect.stringMatching(/^SLACK_REDIRECT_URL must end with \/slack\/oauth_redirect/),
+    ]);
+    expect(problemsOf({ ...oauth, SLACK_REDIRECT_URL: "notes.example" })).toEqual([
+      expect.stringMatching(/^SLACK_REDIRECT_URL must be the public http\(s\) URL/),
+    ]);
+  });
+
+  it("says so of an OAuth variable set without the client id, and keeps the single mode", () => {
+    expect(problemsOf({ ...valid, SLACK_CLIENT_SECRET: "client-secret-abc" })).toEqual([
+      expect.stringMatching(/^SLACK_CLIENT_SECRET is set but SLACK_CLIENT_ID is not/),
+    ]);
+    expect(problemsOf(noBotToken)).toEqual([expect.stringMatching(/^SLACK_BOT_TOKEN is missing/)]);
   });
 });

@@ -9,7 +9,10 @@ import { SOCKET_MANIFEST } from "../support/fake-slack/app-manifest.ts";
 import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
 import { childEnv } from "../support/helpers/child-env.ts";
 import { eventually } from "../support/helpers/eventually.ts";
-import { manifestValidator } from "../support/helpers/manifest-schema.ts";
+import {
+  manifestValidator,
+  withDocumentedTypesAsString,
+} from "../support/helpers/manifest-schema.ts";
 
 /*
  * Issue 24: `slack run`. The Slack CLI reads .slack/hooks.json, runs its `get-hooks` hook
@@ -90,7 +93,7 @@ describe("the Slack CLI's hooks (slack run)", () => {
     expect(inside).toHaveLength(3);
     const manifest = JSON.parse(inside[1] ?? "");
     const validate = manifestValidator();
-    const ok = validate(manifest);
+    const ok = validate(withDocumentedTypesAsString(manifest));
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
     expect(manifest.settings.socket_mode_enabled).toBe(true);

@@ -5,14 +5,15 @@ import {
   defaultAdmissionLimits,
   holdsSlot,
 } from "./engine/admission.ts";
-import { JobRunner, type RunnerOptions } from "./engine/runner.ts";
+import { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
 import { defaultStageLimits } from "./engine/step.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
-import type { StoreResetPort } from "./ports.ts";
+import type { StoreResetPort, WorkflowPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
 import { createServices } from "./services/create-services.ts";
+import { WorkflowSteps } from "./services/workflow-steps.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
@@ -35,6 +36,11 @@ export type JobsOptions = Pick<
   regenerateCooldownMs?: number;
   /** When the store loses its data: the Slack side that tells people, and the timings. */
   storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
+  /**
+   * Workflow Builder steps: the Slack side that completes a step when its job ends, and how
+   * often the steps not yet completed are looked at (ms). Without it, no step is completed.
+   */
+  workflow?: { port: WorkflowPort; sweepMs?: number };
   runner?: Partial<
     Pick<
       RunnerOptions,
@@ -65,6 +71,12 @@ export function createJobs(options: JobsOptions) {
     logger,
     onSeen: (job) => recent.note(job),
   });
+  // Each stage change is seen by the steps too: a step's job that ends completes its step.
+  let steps: WorkflowSteps | undefined;
+  const onStageChange: StageObserver = (job, from, ms) => {
+    steps?.observe(job);
+    options.onStageChange?.(job, from, ms);
+  };
   const admission = new Admission({
     store: options.store,
     limits: options.admission ?? defaultAdmissionLimits,
@@ -89,7 +101,7 @@ export function createJobs(options: JobsOptions) {
     limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
     ...optional("failurePolicy", options.failurePolicy),
     ...options.runner,
-    ...optional("onStageChange", options.onStageChange),
+    onStageChange,
   });
   const reset = new StoreResetWatch({
     store: options.store,
@@ -113,9 +125,21 @@ export function createJobs(options: JobsOptions) {
     alreadyStarted: (origin, source) => reset.alreadyStarted(origin, source),
     ...optional("regenerateCooldownMs", options.regenerateCooldownMs),
     now,
-    ...optional("onStageChange", options.onStageChange),
+    onStageChange,
   });
-  return { repo, runner, reset, ...services };
+  steps =
+    options.workflow === undefined
+      ? undefined
+      : new WorkflowSteps({
+          repo,
+          store: options.store,
+          admission,
+          port: options.workflow.port,
+          logger,
+          now,
+          ...optional("sweepMs", options.workflow.sweepMs),
+        });
+  return { repo, runner, reset, steps, ...services };
 }
 
 export type Jobs = ReturnType<typeof createJobs>;

@@ -13,6 +13,13 @@ export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
 export * from "./model/job.ts";
 export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
+  installOf,
+  isTenantOf,
+  SINGLE_INSTALL,
+  tenantOf,
+  tenantOfOrigin,
+} from "./model/tenant.ts";
+export {
   type ChannelSettings,
   type ChannelSettingsInput,
   type ChannelSettingsStore,
@@ -29,7 +36,14 @@ export {
 export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
 export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";
-export type { MediaPort, NoteTakerPort, PrepareOutcome, StoreResetPort } from "./ports.ts";
+export type {
+  MediaPort,
+  NoteTakerPort,
+  PrepareOutcome,
+  StepCompletion,
+  StoreResetPort,
+  WorkflowPort,
+} from "./ports.ts";
 export {
   type CanvasOutcome,
   type DeliveredState,
@@ -69,6 +83,7 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
+export { WORKFLOW_STEPS_SET, WorkflowSteps } from "./services/workflow-steps.ts";
 export {
   canTransition,
   IllegalTransitionError,

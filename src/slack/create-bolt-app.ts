@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import type { SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
+import type { Authorize, SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
 
 // The classes from their own modules, not Bolt's index: the index also loads the Express
 // and AWS Lambda receivers (express, body-parser and ~60 more modules, ~5 MB of RSS) that
@@ -28,7 +28,7 @@ const socketModeReceiver = () =>
     require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js")
   ).default;
 
-import type { RetryOptions } from "@slack/web-api";
+import type { RetryOptions, WebClient } from "@slack/web-api";
 import type { Config } from "../config.ts";
 import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
@@ -36,6 +36,7 @@ import { deferRequire } from "../util/defer-require.ts";
 import { optional } from "../util/optional.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
+import { RequestAuthorizedClient, withRequestAuth } from "./installs/request-client.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 import {
   createSocketConnection,
@@ -103,10 +104,20 @@ export interface BoltAppOptions {
   socketBackoff?: Partial<ReconnectBackoff>;
   /** Socket Mode: told each time the connection is back after it was lost (metrics). */
   onSocketReconnected?: () => void;
+  /**
+   * Installs by OAuth: Bolt's `authorize` (each request's install → its bot token), in
+   * place of the single bot token.
+   */
+  authorize?: Authorize<boolean>;
 }
 
 export interface BoltApp {
   app: App;
+  /**
+   * The client listeners call Slack with: Bolt's own with the single token; with installs by
+   * OAuth, one whose calls carry the token Bolt authorised the request in hand with.
+   */
+  client: WebClient;
   /** HTTP mode: `POST /slack/events`, guarded, for our HTTP server; undefined in Socket Mode. */
   slackRoute: Route | undefined;
   /** Socket Mode: the connection to Slack (readiness, metrics); undefined in HTTP mode. */
@@ -172,7 +183,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   // start with its reason, instead of a promise Bolt makes in its constructor and nobody
   // awaits until the first event.
   const app = new App({
-    token: config.slack.botToken,
+    ...(options.authorize === undefined
+      ? { token: config.slack.botToken }
+      : { authorize: options.authorize }),
     receiver,
     logger,
     clientOptions,
@@ -182,7 +195,24 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   // listener of the request has finished.
   const handling = new InFlight();
   app.use(({ next }) => handling.run(next));
+  const client =
+    options.authorize === undefined
+      ? app.client
+      : new RequestAuthorizedClient({ ...clientOptions, logger });
+  if (options.authorize !== undefined) {
+    app.use(({ context, next }) =>
+      withRequestAuth(
+        context.botToken === undefined
+          ? undefined
+          : { botToken: context.botToken, teamId: context.teamId },
+        next,
+      ),
+    );
+  }
   app.error(async (error) => {
+    // A request of a workspace without an install (OAuth mode): thrown on, so the receiver's
+    // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
+    if (error instanceof AuthorizationError) throw error;
     options.onListenerError?.(error);
     options.logger.error({ err: error }, "a Slack listener failed");
   });
@@ -196,6 +226,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   if (receiver instanceof HTTPReceiver) {
     return {
       app,
+      client,
       handling,
       slackRoute: slackRoute(receiver, options, () => initialized),
       socket: undefined,
@@ -215,6 +246,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   });
   return {
     app,
+    client,
     handling,
     slackRoute: undefined,
     socket,

@@ -35,6 +35,12 @@ export const SHORTCUTS = {
   makeNotes: "make_meeting_notes",
 } as const;
 
+/**
+ * `callback_id` of the Workflow Builder step "Make meeting notes" (the manifest's
+ * `functions`): a function's id space is not the shortcuts', so the two may share it.
+ */
+export const STEP_CALLBACK_ID = "make_meeting_notes";
+
 /** `callback_id` of each modal. */
 export const VIEWS = {
   speakerNames: "speaker_names",

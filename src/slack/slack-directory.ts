@@ -47,7 +47,9 @@ export const DECISION_BUDGET_MS = 2_000;
  */
 export class SlackDirectory {
   readonly #client: WebClient;
-  readonly #token: string;
+  readonly #token: string | (() => Promise<string>);
+  /** The install of the request being handled: the caches are kept per install. */
+  readonly #install: () => string;
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #budgetMs: number;
@@ -57,11 +59,15 @@ export class SlackDirectory {
   /** Member listings under way, by conversation: checks arriving meanwhile share one. */
   readonly #walks = new Map<string, MemberWalk>();
   readonly #slackHosts: SlackHosts;
-  #botUserId: Promise<string | undefined> | undefined;
+  /** The bot's user id per install (`auth.test`, asked once each). */
+  readonly #botUserIds = new Map<string, Promise<string | undefined>>();
 
   constructor(options: {
     client: WebClient;
-    botToken: string;
+    /** The token small downloads send (the request's install's, when a function). */
+    botToken: string | (() => Promise<string>);
+    /** The install of the request being handled (default: the one of the single-token mode). */
+    install?: () => string;
     /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
     slackHosts: SlackHosts;
     logger: Logger;
@@ -82,6 +88,7 @@ export class SlackDirectory {
     this.#client = options.client;
     this.#slackHosts = options.slackHosts;
     this.#token = options.botToken;
+    this.#install = options.install ?? (() => "");
     this.#logger = options.logger;
     this.#dispatcher = options.dispatcher;
     this.#budgetMs = options.decisionBudgetMs ?? DECISION_BUDGET_MS;
@@ -105,18 +112,25 @@ export class SlackDirectory {
 
   /** The member as cached by an earlier look-up, without asking Slack. */
   cachedUser(userId: string): UserInfo | undefined {
-    return this.#users.get(userId);
+    return this.#users.get(this.#keyOf(userId));
+  }
+
+  /** A cache key of the request's install: two installs may see one id differently. */
+  #keyOf(id: string): string {
+    const install = this.#install();
+    return install === "" ? id : `${install}\u0000${id}`;
   }
 
   #ask(userId: string): Promise<UserInfo> {
-    const asking = this.#asking.get(userId);
+    const key = this.#keyOf(userId);
+    const asking = this.#asking.get(key);
     if (asking !== undefined) return asking;
-    const answer = this.#usersInfo(userId).finally(() => this.#asking.delete(userId));
-    this.#asking.set(userId, answer);
+    const answer = this.#usersInfo(userId, key).finally(() => this.#asking.delete(key));
+    this.#asking.set(key, answer);
     return answer;
   }
 
-  async #usersInfo(userId: string): Promise<UserInfo> {
+  async #usersInfo(userId: string, key: string): Promise<UserInfo> {
     try {
       const result = await this.#client.users.info({ user: userId, include_locale: true });
       const user = result.user;
@@ -135,7 +149,7 @@ export class SlackDirectory {
         isGuest: user?.is_restricted === true || user?.is_ultra_restricted === true,
         known: user !== undefined && user.deleted !== true,
       };
-      this.#users.set(userId, info);
+      this.#users.set(key, info);
       return info;
     } catch (error) {
       this.#logger.warn({ err: error, userId }, "users.info failed; using the id");
@@ -149,12 +163,13 @@ export class SlackDirectory {
    * access, too big, too slow, an error). The listing stops once everyone asked is found.
    */
   isMemberNow(channelId: string, userId: string): Promise<boolean | undefined> {
-    const running = this.#walks.get(channelId);
+    const key = this.#keyOf(channelId);
+    const running = this.#walks.get(key);
     if (running !== undefined) return running.ask(userId);
     const walk = new MemberWalk(() => {
-      if (this.#walks.get(channelId) === walk) this.#walks.delete(channelId);
+      if (this.#walks.get(key) === walk) this.#walks.delete(key);
     });
-    this.#walks.set(channelId, walk);
+    this.#walks.set(key, walk);
     const answer = walk.ask(userId);
     void this.#listMembers(channelId, walk);
     return answer;
@@ -190,15 +205,19 @@ export class SlackDirectory {
 
   /** The bot's own user id (`auth.test`, asked once). */
   botUserId(): Promise<string | undefined> {
-    this.#botUserId ??= this.#client.auth.test().then(
+    const install = this.#install();
+    const asked = this.#botUserIds.get(install);
+    if (asked !== undefined) return asked;
+    const answer = this.#client.auth.test().then(
       (result) => result.user_id,
       (error: unknown) => {
         this.#logger.warn({ err: error }, "auth.test failed");
-        this.#botUserId = undefined;
+        this.#botUserIds.delete(install);
         return undefined;
       },
     );
-    return this.#botUserId;
+    this.#botUserIds.set(install, answer);
+    return answer;
   }
 
   async locale(userId: string): Promise<string | undefined> {
@@ -251,7 +270,7 @@ export class SlackDirectory {
     try {
       const data = await readSlackFile({
         url,
-        token: this.#token,
+        token: typeof this.#token === "string" ? this.#token : await this.#token(),
         hosts: this.#slackHosts,
         maxBytes: MAX_TEMPLATE_BYTES,
         ...optional("dispatcher", this.#dispatcher),

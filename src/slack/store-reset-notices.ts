@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import type { KnownJob, Origin, StoreResetPort } from "../jobs/index.ts";
+import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../jobs/index.ts";
 import { platformErrorOf } from "./gateway/slack-errors.ts";
 import { METADATA_EVENT_TYPE } from "./ids.ts";
 import { localeOf } from "./messages/index.ts";
@@ -16,11 +16,14 @@ interface ThreadMessage {
  * started — its status message carries the recording's file id in its metadata.
  */
 export class SlackStoreResetNotices implements StoreResetPort {
-  readonly #client: WebClient;
+  readonly #clientOf: (install: string) => WebClient;
 
-  /** `client`: the job runner's urgent client (people wait for this), within the budget. */
-  constructor(client: WebClient) {
-    this.#client = client;
+  /**
+   * `client`: the job runner's urgent client (people wait for this), within the budget; or,
+   * with installs, the urgent client of an install.
+   */
+  constructor(client: WebClient | ((install: string) => WebClient)) {
+    this.#clientOf = typeof client === "function" ? client : () => client;
   }
 
   /** Edits the status message, or posts one when the job had none or it was deleted. */
@@ -28,15 +31,16 @@ export class SlackStoreResetNotices implements StoreResetPort {
     const content = buildLostStatus(localeOf(job.origin.locale));
     const metadata = buildStatusMetadata(job.id, job.fileId);
     const channel = job.origin.channelId;
+    const client = this.#clientOf(installOf(job.origin));
     if (job.statusTs !== undefined) {
       try {
-        await this.#client.chat.update({ channel, ts: job.statusTs, ...content, metadata });
+        await client.chat.update({ channel, ts: job.statusTs, ...content, metadata });
         return;
       } catch (error) {
         if (platformErrorOf(error) !== "message_not_found") throw error;
       }
     }
-    await this.#client.chat.postMessage({
+    await client.chat.postMessage({
       channel,
       thread_ts: job.origin.threadTs,
       ...content,
@@ -45,7 +49,7 @@ export class SlackStoreResetNotices implements StoreResetPort {
   }
 
   async threadHasStatusFor(origin: Origin, fileId: string): Promise<boolean> {
-    for await (const page of this.#client.paginate("conversations.replies", {
+    for await (const page of this.#clientOf(installOf(origin)).paginate("conversations.replies", {
       channel: origin.channelId,
       ts: origin.threadTs,
       include_all_metadata: true,

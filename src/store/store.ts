@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 /** The namespaces of generic JSON values. Each one is a separate key space. */
-export const NAMESPACES = ["jobs", "blobs", "settings", "templates", "meta"] as const;
+export const NAMESPACES = ["jobs", "blobs", "settings", "templates", "meta", "installs"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type StoreKind = "sqlite" | "redis" | "memory";

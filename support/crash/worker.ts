@@ -100,7 +100,7 @@ const gateway: SlackPort = {
   },
   uploadDocx: (job, path) => recording.uploadDocx(job, path),
   uploadTranscript: (job, dialog, map) => recording.uploadTranscript(job, dialog, map),
-  deleteFile: (fileId) => recording.deleteFile(fileId),
+  deleteFile: (job, fileId) => recording.deleteFile(job, fileId),
   createCanvas: (job, markdown) => recording.createCanvas(job, markdown),
   editCanvas: (job, id, markdown) => recording.editCanvas(job, id, markdown),
   shareCanvas: (job, id) => recording.shareCanvas(job, id),

@@ -58,6 +58,23 @@ export const WAYS_IN_FIXTURES = [
 ] as const;
 
 /**
+ * The fixtures of installs and Workflow steps, which the fake Slack builds its answers and
+ * events from: test/fake-slack/installations.test.ts and rotation-uninstall-steps.test.ts
+ * hold the fake's payloads to every field of each, and the app meets them through the fake
+ * in oauth-installs.test.ts (`oauth.v2.access`, org-wide events, uninstalls) and
+ * workflow-step.test.ts (`function_executed`).
+ */
+export const FAKE_SLACK_FIXTURES = [
+  "event-app_uninstalled",
+  "event-function_executed",
+  "event-org-wide-install",
+  "event-tokens_revoked",
+  "method-auth.test",
+  "method-oauth.v2.access",
+  "method-oauth.v2.access-org-wide",
+] as const;
+
+/**
  * Runs Slack's published payloads (test/fixtures/slack-payloads) through a stack: loads
  * each with the stack's ids, registers the files it names with the fake (so `files.info`
  * and downloads answer as Slack would), sends it signed, and remembers which fixtures ran.

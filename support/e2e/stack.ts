@@ -11,6 +11,7 @@ import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { HTTP_MANIFEST, type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
 import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
+import type { FakeSlack, FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
 import type { FakeMessage } from "../fake-slack/fake-slack-types.ts";
 import {
   blockActionPayload,
@@ -89,6 +90,10 @@ export interface StackOptions {
   storeTimeoutMs?: number;
   /** How a loss of the store's data is looked for, over the stack's quick timings. */
   storeReset?: AppDeps["storeReset"];
+  /** More workspaces in the fake Slack (`installed: true` gives one a bot token). */
+  teams?: FakeTeamOption[];
+  /** Installs instead of the single-token mode: the app's token source and authorize. */
+  installs?: (fake: FakeSlack) => NonNullable<AppDeps["installs"]>;
 }
 
 /**
@@ -115,6 +120,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(slackProxy === undefined ? {} : { publicOrigin: slackProxy.origin }),
     manifest: options.manifest ?? (socketMode === false ? HTTP_MANIFEST : SOCKET_MANIFEST),
     ...(options.strict === undefined ? {} : { strict: options.strict }),
+    ...(options.teams === undefined ? {} : { teams: options.teams }),
   });
   const emulator = await createEmulator();
   if (slackProxy !== undefined) slackProxy.target = fake.origin;
@@ -171,6 +177,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     },
     ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
     storeReset: { checkEveryMs: 200, ...options.storeReset },
+    ...(options.installs === undefined ? {} : { installs: options.installs(fake) }),
   };
   let app: MeetingNotesApp = await createApp(config, deps);
   const port = await app.start();

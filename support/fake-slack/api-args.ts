@@ -14,6 +14,8 @@ const JSON_FIELDS = new Set([
   "files",
   "unfurls",
   "user_auth_blocks",
+  // functions.completeSuccess: the SDK sends `outputs` as JSON text in a form.
+  "outputs",
 ]);
 
 /** Largest Web API body accepted; Slack's own limits are far below this. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { type FunctionDefinition, readFunctions } from "./manifest-functions.ts";
 
 /** The manifest the stack installs unless told otherwise (HTTP mode). */
 export const HTTP_MANIFEST = new URL("../../manifests/manifest.http.json", import.meta.url);
@@ -10,7 +11,10 @@ export const SOCKET_MANIFEST = new URL("../../manifests/manifest.socket.json", i
  * What the fake reads of an app manifest (https://docs.slack.dev/reference/app-manifest):
  * the bot scopes the install grants (`oauth_config.scopes.bot`), the App Home's Messages
  * tab settings (`features.app_home`) and the shortcuts people can use
- * (`features.shortcuts`: `type` `message` or `global`, and the `callback_id` Slack sends).
+ * (`features.shortcuts`: `type` `message` or `global`, and the `callback_id` Slack sends);
+ * for installs by OAuth, the user scopes, redirect URLs (`oauth_config.redirect_urls`) and
+ * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; and the custom steps
+ * the app offers Workflow Builder (`functions`, manifest-functions.ts).
  * Everything else is the manifest test's business.
  */
 const manifestSchema = z.object({
@@ -28,8 +32,20 @@ const manifestSchema = z.object({
     })
     .optional(),
   oauth_config: z
-    .object({ scopes: z.object({ bot: z.array(z.string()).optional() }).optional() })
+    .object({
+      redirect_urls: z.array(z.string()).optional(),
+      scopes: z
+        .object({ bot: z.array(z.string()).optional(), user: z.array(z.string()).optional() })
+        .optional(),
+    })
     .optional(),
+  settings: z
+    .object({
+      org_deploy_enabled: z.boolean().optional(),
+      token_rotation_enabled: z.boolean().optional(),
+    })
+    .optional(),
+  functions: z.unknown().optional(),
 });
 
 /** The install as the fake enforces it. */
@@ -45,6 +61,16 @@ export interface InstalledApp {
   peopleCanMessage: boolean;
   /** The shortcuts the app declares: only these reach it (`message_action`, `shortcut`). */
   shortcuts: readonly { type: "message" | "global"; callbackId: string }[];
+  /** User scopes an install may ask for (`oauth_config.scopes.user`). */
+  userScopes: readonly string[];
+  /** Where Slack may send the installer back (`oauth_config.redirect_urls`). */
+  redirectUrls: readonly string[];
+  /** Whether an Enterprise Grid admin may install it org-wide. */
+  orgDeployEnabled: boolean;
+  /** Whether its tokens expire and are refreshed (token rotation). */
+  tokenRotationEnabled: boolean;
+  /** Custom steps for Workflow Builder, by callback id. */
+  functions: ReadonlyMap<string, FunctionDefinition>;
 }
 
 /** A manifest: its path (or URL), or its parsed JSON. */
@@ -68,5 +94,10 @@ export function installedApp(source: ManifestSource): InstalledApp {
       type: s.type,
       callbackId: s.callback_id,
     })),
+    userScopes: manifest.oauth_config?.scopes?.user ?? [],
+    redirectUrls: manifest.oauth_config?.redirect_urls ?? [],
+    orgDeployEnabled: manifest.settings?.org_deploy_enabled ?? false,
+    tokenRotationEnabled: manifest.settings?.token_rotation_enabled ?? false,
+    functions: readFunctions(manifest.functions),
   };
 }

@@ -174,19 +174,49 @@ const open: ApiMethod = (args, store) => {
   return { channel: { id } };
 };
 
-/** `auth.test`: who the bot token belongs to (Bolt calls it at start-up). */
-const authTest: ApiMethod = (_args, store) => {
+/**
+ * `auth.test`: who the token belongs to (Bolt calls it at start-up), in the shape of the
+ * published example (https://docs.slack.dev/reference/methods/auth.test, kept in
+ * test/fixtures/slack-payloads/method-auth.test.json): `url`, `team`, `user`, `team_id`,
+ * `user_id`, and for a bot `bot_id`; `enterprise_id` "when working against a team within an
+ * Enterprise organization"; `is_enterprise_install` for an org-wide install (its token names
+ * the organisation: `team` and `team_id` are the org's unless the call names a workspace
+ * with `team_id` — built, not published); `expires_in` (seconds left) for rotating tokens
+ * (the SDK's AuthTestResponse declares it).
+ */
+const authTest: ApiMethod = (args, store, caller) => {
   const { workspace } = store;
+  const installation = caller?.record.installation;
+  const enterprise = caller?.tenancy.enterprise;
+  const orgWide = installation?.isEnterpriseInstall === true && enterprise !== undefined;
+  const forOrg = orgWide && (typeof args.team_id !== "string" || args.team_id === "");
+  const botUserId = installation?.botUserId ?? workspace.botUserId;
+  const isUser = caller?.record.kind === "user";
+  const userId = isUser ? (installation?.installerUserId ?? botUserId) : botUserId;
+  const expiresAt = caller?.record.expiresAt;
   return {
-    url: `${PERMALINK_HOST}/`,
-    team: "Fake Workspace",
-    user: store.users.get(workspace.botUserId)?.name ?? "meeting-notes",
-    team_id: workspace.teamId,
-    user_id: workspace.botUserId,
-    bot_id: workspace.botId,
-    is_enterprise_install: false,
+    url: forOrg
+      ? `https://${enterprise.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.enterprise.slack.test/`
+      : teamUrl(workspace.domain),
+    team: forOrg ? enterprise.name : (workspace.teamName ?? "Fake Workspace"),
+    user: isUser
+      ? (store.users.get(userId)?.name ?? userId.toLowerCase())
+      : (store.users.get(botUserId)?.name ?? "meeting-notes"),
+    team_id: forOrg ? enterprise.id : workspace.teamId,
+    user_id: userId,
+    ...(isUser ? {} : { bot_id: installation?.botId ?? workspace.botId }),
+    ...(workspace.enterpriseId !== undefined ? { enterprise_id: workspace.enterpriseId } : {}),
+    is_enterprise_install: installation?.isEnterpriseInstall ?? false,
+    ...(expiresAt === undefined
+      ? {}
+      : { expires_in: Math.max(0, Math.floor((expiresAt - store.now()) / 1000)) }),
   };
 };
+
+/** A workspace's URL: the default one keeps the fake's permalink host. */
+function teamUrl(domain: string | undefined): string {
+  return domain === undefined ? `${PERMALINK_HOST}/` : `https://${domain}.slack.test/`;
+}
 
 /** The Web API methods about conversations, users and the token. */
 export const conversationMethods: Record<string, ApiMethod> = {

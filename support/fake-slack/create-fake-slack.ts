@@ -10,16 +10,20 @@ import type { AddressInfo } from "node:net";
 import { HTTP_MANIFEST, installedApp } from "./app-manifest.ts";
 import type { CanvasPolicy } from "./canvas-methods.ts";
 import { deliveryChecks, watchedSocket } from "./delivery-checks.ts";
-import { EventDelivery } from "./event-delivery.ts";
-import type { FakeSlack, FakeSlackOptions } from "./fake-slack-api.ts";
+import { type DeliveryWorkspace, EventDelivery } from "./event-delivery.ts";
+import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
-import { serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
+import { DEFAULT_EXPIRES_IN, type FakeInstallation, Tenancy } from "./installations.ts";
+import { FakeOAuth } from "./oauth.ts";
 import { peopleHelpers } from "./people-helpers.ts";
+import { eventCallback } from "./slack-payloads.ts";
 import { createFakeSocketMode } from "./socket-mode-server.ts";
 import { strictRules } from "./strict-rules.ts";
 import { receiveUpload } from "./upload-receiver.ts";
 import { watchDeliveries } from "./violations.ts";
+import { WorkflowSteps } from "./workflow-steps.ts";
 
 export type { DeliveryTarget, FakeDelivery } from "./event-delivery.ts";
 export type {
@@ -27,11 +31,17 @@ export type {
   AddMessageInput,
   FakeSlack,
   FakeSlackOptions,
+  FakeTeam,
+  FakeTeamOption,
   ShareWhere,
+  UninstallTarget,
 } from "./fake-slack-api.ts";
 export type { FakeSlackKnobs } from "./handle-api-request.ts";
+export type { FakeEnterprise, FakeInstallation } from "./installations.ts";
+export { type AuthorizeInstallInput, FakeOAuthRefusal } from "./oauth.ts";
 export type { StrictOption, StrictRules } from "./strict-rules.ts";
 export type { FakeViolation } from "./violations.ts";
+export type { FakeStepExecution, RunWorkflowStepInput, StepOutcome } from "./workflow-steps.ts";
 
 /**
  * Starts a fake Slack on 127.0.0.1 (a free port) for end-to-end tests. It is strict unless
@@ -44,89 +54,341 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   const keepUploadBytes = options.keepUploadBytes ?? 1024 * 1024;
   const knobs: FakeSlackKnobs = { ...options.knobs };
   const grants = new Map<string, string>();
-  let store: FakeSlackStore | undefined;
+  let home: FakeSlackStore | undefined;
   let cdnOrigin = "";
   let slackOrigin = "";
+  const now = () => knobs.now?.() ?? Date.now();
+  const tenancy = new Tenancy(now);
   const socket =
     options.socketMode === undefined || options.socketMode === false
       ? undefined
       : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
-  const auth: ApiAuth = {
-    botToken,
-    appToken: socket?.appToken,
-    appMethods:
-      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
-  };
 
+  /** Who may read a workspace's files: a live token of an installation acting there. */
+  const access: DownloadAccess = (authorization, teamId) => {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+    const who = tenancy.authenticate(token);
+    if (who === "token_expired") return "expired";
+    if (typeof who === "string") return "denied";
+    return tenancy.teamsOf(who.installation).some((t) => t.workspace.teamId === teamId)
+      ? "ok"
+      : "denied";
+  };
+  const teamOfPath = (path: string): FakeSlackStore | undefined => {
+    const team = /^\/files-(?:pri|tmb)\/([^/-]+)-/.exec(path)?.[1];
+    return team === undefined ? undefined : tenancy.teams.get(team);
+  };
+  const storeOfFile = (fileId: string | undefined): FakeSlackStore | undefined =>
+    fileId === undefined ? undefined : [...tenancy.teams.values()].find((t) => t.files.has(fileId));
+
+  let auth: ApiAuth | undefined;
   const guard =
     (
       route: (req: IncomingMessage, res: ServerResponse, s: FakeSlackStore) => Promise<void>,
     ): RequestListener =>
     (req, res) => {
-      if (store === undefined) {
+      if (home === undefined) {
         res.writeHead(503).end();
         return;
       }
-      route(req, res, store).catch((error: unknown) => {
+      route(req, res, home).catch((error: unknown) => {
         process.stderr.write(`fake Slack: ${req.method} ${req.url} failed: ${String(error)}\n`);
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
     };
+  const notFound = (res: ServerResponse) =>
+    res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
   const main = createServer(
     guard(async (req, res, s) => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const method = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path)?.[1];
-      if (method !== undefined) return handleApiRequest(req, res, method, s, auth, knobs);
-      if (path.startsWith("/upload/v1/")) {
-        return receiveUpload(req, res, s, keepUploadBytes, knobs.failUploads);
+      if (method !== undefined && auth !== undefined) {
+        return handleApiRequest(req, res, method, s, auth, knobs);
       }
-      if (path.startsWith("/files-tmb/")) return servePreview(req, res, s, botToken, knobs);
+      if (path.startsWith("/upload/v1/")) {
+        const owner = [...tenancy.teams.values()].find((t) => t.uploadPaths.has(path)) ?? s;
+        return receiveUpload(req, res, owner, keepUploadBytes, knobs.failUploads);
+      }
+      if (path.startsWith("/files-tmb/")) {
+        return servePreview(req, res, teamOfPath(path) ?? s, access, knobs);
+      }
       if (path.startsWith("/files-pri/")) {
-        return serveFile(req, res, s, botToken, { slackOrigin, cdnOrigin, grants }, knobs);
+        const owner = teamOfPath(path) ?? s;
+        return serveFile(req, res, owner, access, { slackOrigin, cdnOrigin, grants }, knobs);
       }
       if (path.startsWith("/files-origin/")) {
-        return serveGranted(req, res, s, grants, knobs, "slack", botToken);
+        const grant = /^\/files-origin\/([a-f0-9]+)\//.exec(path)?.[1] ?? "";
+        const owner = storeOfFile(grants.get(grant)) ?? s;
+        return serveGranted(req, res, owner, grants, knobs, "slack", access);
       }
       if (path.startsWith("/response/") && req.method === "POST")
         return recordResponse(req, res, s);
       req.resume();
-      res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
+      notFound(res);
     }),
   );
-  const cdn = createServer(guard((req, res, s) => serveGranted(req, res, s, grants, knobs, "cdn")));
+  const cdn = createServer(
+    guard((req, res, s) => {
+      const grant = /^\/cdn\/([a-f0-9]+)\//.exec(new URL(req.url ?? "/", "http://x").pathname)?.[1];
+      const owner = storeOfFile(grants.get(grant ?? "")) ?? s;
+      return serveGranted(req, res, owner, grants, knobs, "cdn");
+    }),
+  );
   const origin = `http://127.0.0.1:${await listen(main)}`;
   // What the app is given: its URLs lead through whatever stands in front of the fake.
   const publicOrigin = options.publicOrigin ?? origin;
   slackOrigin = publicOrigin;
   cdnOrigin = `http://127.0.0.1:${await listen(cdn)}`;
 
+  const installed = installedApp(options.manifest ?? HTTP_MANIFEST);
+  const rules = { strict: strictRules(options.strict), installed, now };
+  const appId = "A0FAKEAPP";
   const s = new FakeSlackStore(
     {
       teamId: options.teamId ?? "T0FAKE",
       botUserId: options.botUserId ?? "U0FAKEBOT",
       botId: "B0FAKEBOT",
-      appId: "A0FAKEAPP",
+      appId,
       origin: publicOrigin,
     },
-    {
-      strict: strictRules(options.strict),
-      installed: installedApp(options.manifest ?? HTTP_MANIFEST),
-      now: () => knobs.now?.() ?? Date.now(),
-    },
+    rules,
   );
-  store = s;
-  const { teamId, botUserId, botId, appId } = s.workspace;
+  tenancy.addTeam(s);
+  tenancy.enterprise =
+    options.enterprise === undefined
+      ? undefined
+      : { id: options.enterprise.id, name: options.enterprise.name };
+  const orgBotUserId = options.enterprise?.botUserId ?? "W0FAKEBOT";
+  for (const team of options.teams ?? []) {
+    if (team.enterprise === true && options.enterprise === undefined) {
+      throw new Error(`fake Slack: workspace ${team.id} is in an enterprise, but none was given`);
+    }
+    const store = new FakeSlackStore(
+      {
+        teamId: team.id,
+        teamName: team.name ?? `Workspace ${team.id}`,
+        domain: team.domain ?? team.id.toLowerCase(),
+        botUserId: team.botUserId ?? (team.enterprise === true ? orgBotUserId : `U0BOT${team.id}`),
+        botId: `B0BOT${team.id}`,
+        appId,
+        origin: publicOrigin,
+        ...(team.enterprise === true && options.enterprise !== undefined
+          ? { enterpriseId: options.enterprise.id }
+          : {}),
+      },
+      rules,
+      s.logs,
+    );
+    tenancy.addTeam(store);
+  }
+  home = s;
+  const { teamId, botUserId, botId } = s.workspace;
   s.addUser({ id: botUserId, name: "meeting-notes", real_name: "Meeting Notes", is_bot: true });
+
+  /** A workspace install with a static bot token (the default one, and `installed` teams). */
+  const installStatic = (store: FakeSlackStore, token: string): FakeInstallation => {
+    const w = store.workspace;
+    const installation = tenancy.install({
+      id: `I0${w.teamId}`,
+      teamId: w.teamId,
+      enterpriseId: w.enterpriseId ?? null,
+      isEnterpriseInstall: false,
+      botUserId: w.botUserId,
+      botId: w.botId,
+      botScopes: installed.botScopes,
+      userScopes: [],
+      installerUserId: "U0FAKEUSER",
+      botToken: token,
+      refreshes: 0,
+      uninstalled: false,
+    });
+    tenancy.issue(installation, "bot", undefined, token);
+    if (!store.users.has(w.botUserId)) {
+      store.addUser({
+        id: w.botUserId,
+        name: "meeting-notes",
+        real_name: "Meeting Notes",
+        is_bot: true,
+      });
+    }
+    return installation;
+  };
+  installStatic(s, botToken);
+  for (const team of options.teams ?? []) {
+    if (team.installed === true) {
+      installStatic(tenancy.team(team.id), `xoxb-fake-${randomBytes(12).toString("hex")}`);
+    }
+  }
+
   const delivery = new EventDelivery({ teamId, botUserId, appId });
   delivery.setTarget(options.deliverEventsTo);
-  s.onEvent = (event) => delivery.send(event);
+  /** The envelope identity of a workspace's events: the install that receives them. */
+  const identityOf = (
+    store: FakeSlackStore,
+    installation: FakeInstallation,
+  ): DeliveryWorkspace => ({
+    teamId: store.workspace.teamId,
+    botUserId: installation.botUserId,
+    appId,
+    enterpriseId: store.workspace.enterpriseId,
+    isEnterpriseInstall: installation.isEnterpriseInstall,
+  });
+  /** Sends a workspace's event to the installation acting there; none: Slack sends nothing. */
+  const sendFor = (store: FakeSlackStore, event: Record<string, unknown>): void => {
+    const installation = tenancy.installationFor(store.workspace.teamId);
+    if (installation !== undefined) delivery.send(event, identityOf(store, installation));
+  };
+  /** HTTP when delivery is on, else the socket when there is one. */
+  const emit = async (identity: DeliveryWorkspace, event: Record<string, unknown>) => {
+    if (delivery.enabled || socket === undefined) {
+      delivery.send(event, identity);
+      return;
+    }
+    const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
+    await socket.send(
+      "events_api",
+      eventCallback(event, { ...identity, apiAppId: appId, eventId }),
+    );
+  };
 
-  const people = peopleHelpers(s, delivery);
+  const oauth = new FakeOAuth({
+    client: {
+      clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
+      clientSecret: options.oauth?.clientSecret ?? randomBytes(16).toString("hex"),
+    },
+    tenancy,
+    installed,
+    appId,
+    now,
+    expiresIn: () => knobs.tokenExpiresIn ?? DEFAULT_EXPIRES_IN,
+    botOf: (team) => {
+      if (team === null) return { botUserId: orgBotUserId, botId: "B0FAKEORG" };
+      const w = tenancy.team(team).workspace;
+      return { botUserId: w.botUserId, botId: w.botId };
+    },
+  });
+  const steps = new WorkflowSteps({
+    tenancy,
+    installed,
+    appId,
+    deliver: (store, event) => {
+      const installation = tenancy.installationFor(store.workspace.teamId);
+      if (installation === undefined) return;
+      void emit(identityOf(store, installation), event);
+    },
+  });
+  auth = {
+    tenancy,
+    home: s,
+    appToken: socket?.appToken,
+    appMethods:
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+    clientMethods: {
+      "oauth.v2.access": oauth.access,
+      // Needs no token: "Checks API calling code" and echoes its arguments
+      // (https://docs.slack.dev/reference/methods/api.test).
+      "api.test": (args) => (Object.keys(args).length === 0 ? {} : { args }),
+    },
+    botMethods: steps.methods,
+  };
+
   // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
   // over the socket, through its `send`.
   const checks = deliveryChecks(s);
-  const unwatch = watchDeliveries(checks);
+  const unwatchers = [...tenancy.teams.values()].map((t) =>
+    watchDeliveries(t === s ? checks : deliveryChecks(t)),
+  );
+  const teamHandles = new Map<string, FakeTeam>();
+  for (const store of tenancy.teams.values()) {
+    const sender = { send: (event: Record<string, unknown>) => sendFor(store, event) };
+    store.onEvent = sender.send;
+    teamHandles.set(store.workspace.teamId, teamHandle(store, sender));
+  }
+  const people = peopleHelpers(s, { send: (event) => sendFor(s, event) });
+
+  function teamHandle(
+    store: FakeSlackStore,
+    sender: { send: (event: Record<string, unknown>) => void },
+  ): FakeTeam {
+    const w = store.workspace;
+    const enterprise = w.enterpriseId === undefined ? undefined : tenancy.enterprise;
+    const live = () => tenancy.installationFor(w.teamId);
+    const domain = w.domain ?? "fake-workspace";
+    return {
+      teamId: w.teamId,
+      enterpriseId: w.enterpriseId,
+      get botToken() {
+        return live()?.botToken;
+      },
+      get botUserId() {
+        return live()?.botUserId;
+      },
+      get installContext() {
+        return {
+          teamId: w.teamId,
+          teamDomain: domain,
+          ...(enterprise !== undefined ? { enterprise } : {}),
+          isEnterpriseInstall: live()?.isEnterpriseInstall ?? false,
+        };
+      },
+      get commandContext() {
+        return {
+          team_id: w.teamId,
+          team_domain: domain,
+          ...(enterprise !== undefined
+            ? { enterprise_id: enterprise.id, enterprise_name: enterprise.name }
+            : {}),
+          is_enterprise_install: live()?.isEnterpriseInstall ?? false,
+        };
+      },
+      envelope: (event) => {
+        const installation = live();
+        if (installation === undefined) throw new Error(`fake Slack: ${w.teamId} has no install`);
+        const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
+        return eventCallback(event, {
+          ...identityOf(store, installation),
+          apiAppId: appId,
+          eventId,
+        });
+      },
+      addUser: (user) => store.addUser(user),
+      addChannel: (channel) =>
+        store.addChannel({ is_private: false, is_im: false, is_member: true, ...channel }),
+      ...peopleHelpers(store, sender),
+      messages: (channel) => store.messages(channel),
+      thread: (channel, ts) => store.thread(channel, ts),
+    };
+  }
+
+  const uninstall = async (target: UninstallTarget): Promise<FakeInstallation> => {
+    const installation =
+      "id" in target
+        ? target
+        : "team" in target
+          ? tenancy.installations.findLast(
+              (i) => !i.uninstalled && !i.isEnterpriseInstall && i.teamId === target.team,
+            )
+          : tenancy.installations.findLast((i) => !i.uninstalled && i.isEnterpriseInstall);
+    if (installation === undefined || installation.uninstalled) {
+      throw new Error("fake Slack: no such live installation to uninstall");
+    }
+    const [store] = tenancy.teamsOf(installation);
+    tenancy.revokeAll(installation);
+    if (store === undefined) return installation;
+    // https://docs.slack.dev/reference/events/tokens_revoked then …/app_uninstalled (kept in
+    // test/fixtures/slack-payloads/event-tokens_revoked.json, event-app_uninstalled.json):
+    // sent to the installation that was removed, its tokens already refused.
+    const identity = identityOf(store, installation);
+    const users = installation.userToken === undefined ? [] : [installation.installerUserId];
+    await emit(identity, {
+      type: "tokens_revoked",
+      tokens: { oauth: users, bot: [installation.botUserId] },
+      event_ts: String(now() / 1000),
+    });
+    await emit(identity, { type: "app_uninstalled", event_ts: String(now() / 1000) });
+    return installation;
+  };
 
   return {
     apiUrl: `${origin}/api/`,
@@ -138,6 +400,23 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     botId,
     appId,
     knobs,
+    team: (id) => {
+      const handle = teamHandles.get(id);
+      if (handle === undefined) throw new Error(`fake Slack: no workspace ${id}`);
+      return handle;
+    },
+    enterprise: tenancy.enterprise,
+    oauth: oauth.client,
+    installations: tenancy.installations,
+    authorizeInstall: (input) => oauth.authorizeInstall(input),
+    expireToken: (token) => {
+      const record = tenancy.tokens.get(token);
+      if (record === undefined) throw new Error("fake Slack: no such token");
+      record.expiresAt = now();
+    },
+    revokeRefreshToken: (token) => tenancy.revokeRefresh(token),
+    uninstall,
+    runWorkflowStep: (input) => steps.run(input),
     strict: s.strict,
     socket: socket === undefined ? undefined : watchedSocket(socket, checks),
     calls: s.calls,
@@ -167,7 +446,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     view: (viewId) => s.views.get(viewId)?.view,
     responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
     reset: () => {
-      s.reset();
+      for (const store of tenancy.teams.values()) store.reset();
       delivery.delivered.length = 0;
       socket?.reset();
       grants.clear();
@@ -176,7 +455,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       Object.assign(knobs, options.knobs);
     },
     close: async () => {
-      unwatch();
+      for (const unwatch of unwatchers) unwatch();
       delivery.setTarget(undefined);
       await delivery.settled();
       await Promise.all([stop(main), stop(cdn), socket?.close()]);

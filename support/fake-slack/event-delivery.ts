@@ -15,11 +15,13 @@ export interface FakeDelivery {
   at: number;
 }
 
-/** Identities stamped on every envelope. */
+/** Identities stamped on an envelope: the workspace and the install it is delivered to. */
 export interface DeliveryWorkspace {
   teamId: string;
   botUserId: string;
   appId: string;
+  enterpriseId?: string | undefined;
+  isEnterpriseInstall?: boolean | undefined;
 }
 
 /**
@@ -48,14 +50,17 @@ export class EventDelivery {
     return this.#target !== undefined;
   }
 
-  /** Queues `event` for delivery; nothing when delivery is off. */
-  send(event: Record<string, unknown>): void {
+  /**
+   * Queues `event` for delivery, in the envelope of `to` (default: the workspace this
+   * delivery was made for); nothing when delivery is off.
+   */
+  send(event: Record<string, unknown>, to: DeliveryWorkspace = this.#workspace): void {
     const target = this.#target;
     if (target === undefined) return;
     this.#pending += 1;
     this.#queue = this.#queue
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.#deliver(target, event))
+      .then(() => this.#deliver(target, event, to))
       .finally(() => {
         this.#pending -= 1;
       });
@@ -75,13 +80,19 @@ export class EventDelivery {
     }
   }
 
-  async #deliver(target: DeliveryTarget, event: Record<string, unknown>): Promise<void> {
-    const { teamId, botUserId, appId } = this.#workspace;
+  async #deliver(
+    target: DeliveryTarget,
+    event: Record<string, unknown>,
+    to: DeliveryWorkspace,
+  ): Promise<void> {
+    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall } = to;
     try {
       const sent = await sendEvent(target.url, target.signingSecret, event, {
         teamId,
         botUserId,
         apiAppId: appId,
+        ...(enterpriseId !== undefined ? { enterpriseId } : {}),
+        ...(isEnterpriseInstall === true ? { isEnterpriseInstall } : {}),
       });
       this.delivered.push({ event, eventId: sent.eventId, status: sent.status, at: Date.now() });
     } catch {

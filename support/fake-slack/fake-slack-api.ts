@@ -14,9 +14,13 @@ import type {
   SlackFileObject,
 } from "./fake-slack-types.ts";
 import type { FakeSlackKnobs } from "./handle-api-request.ts";
+import type { FakeEnterprise, FakeInstallation } from "./installations.ts";
+import type { AuthorizeInstallInput } from "./oauth.ts";
+import type { InstallContext } from "./slack-payloads.ts";
 import type { FakeSocketMode, FakeSocketModeOptions } from "./socket-mode-server.ts";
 import type { StrictOption, StrictRules } from "./strict-rules.ts";
 import type { FakeViolation } from "./violations.ts";
+import type { FakeStepExecution, RunWorkflowStepInput } from "./workflow-steps.ts";
 
 /** The fake Slack's options and its handle, as `createFakeSlack` returns it. */
 export interface FakeSlackOptions {
@@ -47,12 +51,82 @@ export interface FakeSlackOptions {
    */
   strict?: StrictOption;
   /**
+   * More workspaces beside the first (`teamId`), each with its own channels, members, files
+   * and messages; not installed unless `installed` (then with a static bot token of the
+   * manifest's scopes, `team(id).botToken`), so the app installs them by OAuth.
+   */
+  teams?: FakeTeamOption[];
+  /** An Enterprise Grid organisation; workspaces with `enterprise: true` belong to it. */
+  enterprise?: FakeEnterprise & {
+    /** The bot user of an org-wide install (Grid user ids are org-wide); default `W0FAKEBOT`. */
+    botUserId?: string;
+  };
+  /** The app's OAuth credentials; default a random client id and secret. */
+  oauth?: { clientId?: string; clientSecret?: string };
+  /**
    * The origin the app reaches the fake at when something stands between them (a fault
    * proxy, support/helpers/http-fault-proxy.ts): file URLs, upload URLs and redirects point
    * there, so downloads and uploads pass it too. Default: the fake's own origin.
    */
   publicOrigin?: string;
 }
+
+/** A workspace beside the first one. */
+export interface FakeTeamOption {
+  id: string;
+  /** Default "Workspace <id>". */
+  name?: string;
+  /** Default the id in lower case. */
+  domain?: string;
+  /** It belongs to the fake's enterprise. */
+  enterprise?: boolean;
+  /** The bot user of a workspace install there; default `U0BOT<id>` (`W0FAKEBOT` on Grid). */
+  botUserId?: string;
+  /** Installed from the start with a static bot token of the manifest's scopes. */
+  installed?: boolean;
+}
+
+/** One workspace of the fake: what people do there, and what the app posted there. */
+export type FakeTeam = Pick<
+  FakeSlack,
+  | "addUser"
+  | "addChannel"
+  | "addFile"
+  | "addFileObject"
+  | "addMessage"
+  | "shareFile"
+  | "deliverShare"
+  | "shareCanvas"
+  | "shareSnippet"
+  | "messages"
+  | "thread"
+> & {
+  readonly teamId: string;
+  readonly enterpriseId: string | undefined;
+  /** The bot token of the live installation acting here (undefined: not installed). */
+  readonly botToken: string | undefined;
+  /** The bot user of the live installation acting here. */
+  readonly botUserId: string | undefined;
+  /**
+   * The installation fields Slack puts in commands and interactions from this workspace
+   * (`team` with its organisation, `enterprise`, `is_enterprise_install`): spread into
+   * `blockActionPayload`, `messageActionPayload`, `viewSubmissionPayload` inputs.
+   */
+  readonly installContext: InstallContext & { teamId: string };
+  /** The same for `commandFields`. */
+  readonly commandContext: {
+    team_id: string;
+    team_domain: string;
+    enterprise_id?: string;
+    enterprise_name?: string;
+    is_enterprise_install: boolean;
+  };
+  /** The `event_callback` envelope Slack would wrap `event` in for this workspace's install. */
+  envelope(event: Record<string, unknown>): Record<string, unknown>;
+};
+
+/** Which installation {@link FakeSlack.uninstall} removes. */
+export type UninstallTarget = { team: string } | { enterprise: true } | FakeInstallation;
 
 /** Where a helper shares a file: a conversation, as someone (default `U0FAKEUSER`). */
 export interface ShareWhere {
@@ -186,6 +260,35 @@ export interface FakeSlack {
   view(viewId: string): Record<string, unknown> | undefined;
   /** A fresh `response_url` on this server; POSTs to it land in `responseUrlPosts`. */
   responseUrl(): string;
+  /** A workspace by id (the first is `teamId`). */
+  team(teamId: string): FakeTeam;
+  /** The enterprise, when created with one. */
+  readonly enterprise: FakeEnterprise | undefined;
+  /** The app's OAuth credentials (`SLACK_CLIENT_ID`, `SLACK_CLIENT_SECRET`). */
+  readonly oauth: { clientId: string; clientSecret: string };
+  /**
+   * Every installation, in order, with its current tokens, refresh tokens and refresh count
+   * (the first is the one of `botToken`); uninstalled ones stay, marked.
+   */
+  readonly installations: readonly FakeInstallation[];
+  /**
+   * The consent page: checks the authorize URL the app sent the browser to, and returns the
+   * URL Slack redirects back to (with `code` and `state`, or `error=access_denied`); throws
+   * `FakeOAuthRefusal` where Slack shows an error page instead (oauth.ts).
+   */
+  authorizeInstall(input: AuthorizeInstallInput): string;
+  /** A token answers `token_expired` from now on (and a 401 for file downloads). */
+  expireToken(token: string): void;
+  /** A refresh token answers `invalid_refresh_token` from now on. */
+  revokeRefreshToken(token: string): void;
+  /**
+   * Removes the app from a workspace (or the org): its tokens answer `token_revoked`, and
+   * the app is sent `tokens_revoked` then `app_uninstalled` (over HTTP when `deliverEvents`
+   * is on, else over the socket when there is one). Returns the installation removed.
+   */
+  uninstall(target: UninstallTarget): Promise<FakeInstallation>;
+  /** Workflow Builder runs the app's step (workflow-steps.ts); await `outcome` for its end. */
+  runWorkflowStep(input: RunWorkflowStepInput): FakeStepExecution;
   /** Forgets what the app did and clears the knobs; keeps users, channels and files added. */
   reset(): void;
   close(): Promise<void>;

@@ -37,6 +37,23 @@ export interface FakeWorkspace {
   botId: string;
   appId: string;
   origin: string;
+  /** The workspace's name (`auth.test`'s `team`); default "Fake Workspace". */
+  teamName?: string;
+  /** Its subdomain (`auth.test`'s `url`); default "fake". */
+  domain?: string;
+  /** The Enterprise Grid organisation it belongs to, if any. */
+  enterpriseId?: string;
+}
+
+/** What every workspace of one fake shares: the records of what the app did. */
+export interface StoreLogs {
+  calls: FakeCall[];
+  violations: FakeViolation[];
+  downloads: FakeDownload[];
+  uploads: FakeUpload[];
+  viewRecords: FakeViewRecord[];
+  ephemerals: FakeEphemeral[];
+  responseUrlPosts: FakeResponseUrlPost[];
 }
 
 /** The rules of Slack the store's methods apply, and the clock they read. */
@@ -59,7 +76,7 @@ export class FakeSlackStore {
   /** Rate buckets per (workspace, method) and the Retry-After windows announced. */
   readonly rates = new RateLimiter();
   /** Calls inside an announced Retry-After window, and other violations (violations.ts). */
-  readonly violations: FakeViolation[] = [];
+  readonly violations: FakeViolation[];
   readonly users = new Map<string, FakeUser>();
   readonly channels = new Map<string, FakeChannel>();
   readonly files = new Map<
@@ -77,14 +94,19 @@ export class FakeSlackStore {
   readonly canvases = new Map<string, FakeCanvas>();
   /** What the workspace's plan and admins allow of canvases (see `canvas-methods.ts`). */
   canvasPolicy: CanvasPolicy = "allowed";
-  readonly uploads: FakeUpload[] = [];
+  readonly uploads: FakeUpload[];
   readonly views = new Map<string, StoredView>();
   readonly homeViews = new Map<string, string>();
-  readonly viewRecords: FakeViewRecord[] = [];
-  readonly calls: FakeCall[] = [];
-  readonly downloads: FakeDownload[] = [];
-  readonly ephemerals: FakeEphemeral[] = [];
-  readonly responseUrlPosts: FakeResponseUrlPost[] = [];
+  readonly viewRecords: FakeViewRecord[];
+  readonly calls: FakeCall[];
+  readonly downloads: FakeDownload[];
+  readonly ephemerals: FakeEphemeral[];
+  readonly responseUrlPosts: FakeResponseUrlPost[];
+  /**
+   * Whether a conversation id belongs to another workspace of the same fake: such an id is
+   * never synthesised here (a token never sees another team's channels).
+   */
+  foreignChannel: (id: string) => boolean = () => false;
   #messages = new Map<string, FakeMessage[]>();
   /** Ids and files that `addUser`/`addChannel`/`addFile` registered survive `reset()`. */
   #seeded = { users: new Set<string>(), channels: new Set<string>(), files: new Set<string>() };
@@ -95,11 +117,31 @@ export class FakeSlackStore {
    */
   onEvent: (event: Record<string, unknown>) => void = () => {};
 
-  constructor(workspace: FakeWorkspace, rules: StoreRules) {
+  constructor(workspace: FakeWorkspace, rules: StoreRules, logs?: StoreLogs) {
     this.workspace = workspace;
     this.strict = rules.strict;
     this.installed = rules.installed;
     this.now = rules.now;
+    this.calls = logs?.calls ?? [];
+    this.violations = logs?.violations ?? [];
+    this.downloads = logs?.downloads ?? [];
+    this.uploads = logs?.uploads ?? [];
+    this.viewRecords = logs?.viewRecords ?? [];
+    this.ephemerals = logs?.ephemerals ?? [];
+    this.responseUrlPosts = logs?.responseUrlPosts ?? [];
+  }
+
+  /** The records this store writes, to share them with the other workspaces of a fake. */
+  get logs(): StoreLogs {
+    return {
+      calls: this.calls,
+      violations: this.violations,
+      downloads: this.downloads,
+      uploads: this.uploads,
+      viewRecords: this.viewRecords,
+      ephemerals: this.ephemerals,
+      responseUrlPosts: this.responseUrlPosts,
+    };
   }
 
   /** Who posted the parent of the thread at `threadTs`, for a reply's `parent_user_id`. */
@@ -148,7 +190,7 @@ export class FakeSlackStore {
   channel(id: string): FakeChannel | undefined {
     const known = this.channels.get(id);
     if (known !== undefined) return known;
-    if (!/^[CDGUW][A-Z0-9]{2,}$/.test(id)) return undefined;
+    if (!/^[CDGUW][A-Z0-9]{2,}$/.test(id) || this.foreignChannel(id)) return undefined;
     return {
       id,
       name: id.toLowerCase(),

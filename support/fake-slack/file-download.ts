@@ -41,6 +41,16 @@ export const LOGIN_PAGE = `<!DOCTYPE html>
 <button type="submit">Sign in with Email</button></form></body></html>
 `;
 
+/**
+ * Whether an `Authorization` header may read a workspace's files: `ok` for a live token of an
+ * installation acting in it, `expired` for a rotating token past its expiry, `denied` for
+ * anything else (no token, unknown, revoked, another workspace's).
+ */
+export type DownloadAccess = (
+  authorization: string | undefined,
+  teamId: string,
+) => "ok" | "expired" | "denied";
+
 const FILE_PATH = /^\/files-pri\/([^/]+)-([A-Z0-9]+)\/(?:download\/)?[^/]+$/;
 const GRANTED_PATH = /^\/(?:cdn|files-origin)\/([a-f0-9]+)\//;
 
@@ -56,7 +66,7 @@ export async function serveFile(
   req: IncomingMessage,
   res: ServerResponse,
   store: FakeSlackStore,
-  botToken: string,
+  access: DownloadAccess,
   redirects: Redirects,
   knobs: DownloadKnobs,
 ): Promise<void> {
@@ -75,8 +85,14 @@ export async function serveFile(
       at: Date.now(),
     });
   };
-  const authorised = req.headers.authorization === `Bearer ${botToken}`;
-  if (!authorised) {
+  const allowed = access(req.headers.authorization, store.workspace.teamId);
+  if (allowed === "expired") {
+    // An expired rotating token: refused outright, so the app refreshes and tries again.
+    record(401, false);
+    res.writeHead(401, { "content-type": "text/plain" }).end("token_expired");
+    return;
+  }
+  if (allowed === "denied") {
     // Real Slack does not say 401: it serves its sign-in page, which a careless bot saves
     // as the "recording".
     record(200, false);
@@ -127,14 +143,14 @@ export async function servePreview(
   req: IncomingMessage,
   res: ServerResponse,
   store: FakeSlackStore,
-  botToken: string,
+  access: DownloadAccess,
   knobs: DownloadKnobs,
 ): Promise<void> {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   const match = PREVIEW_PATH.exec(path);
   const fileId = match?.[2];
   const entry = fileId === undefined ? undefined : store.files.get(fileId);
-  const authorised = req.headers.authorization === `Bearer ${botToken}`;
+  const authorised = access(req.headers.authorization, store.workspace.teamId) === "ok";
   const preview = authorised && match?.[1] === store.workspace.teamId ? entry?.preview : undefined;
   store.downloads.push({
     origin: "slack",
@@ -167,10 +183,10 @@ export async function serveGranted(
   grants: Map<string, string>,
   knobs: DownloadKnobs,
   origin: "slack" | "cdn",
-  botToken?: string,
+  access?: DownloadAccess,
 ): Promise<void> {
   const path = new URL(req.url ?? "/", "http://x").pathname;
-  if (botToken !== undefined && req.headers.authorization !== `Bearer ${botToken}`) {
+  if (access !== undefined && access(req.headers.authorization, store.workspace.teamId) !== "ok") {
     store.downloads.push({
       origin,
       path,

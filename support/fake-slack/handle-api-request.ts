@@ -8,6 +8,7 @@ import type { FakeSlackStore } from "./fake-slack-store.ts";
 import type { FakeCall } from "./fake-slack-types.ts";
 import type { DownloadKnobs } from "./file-download.ts";
 import { fileMethods } from "./file-methods.ts";
+import type { Tenancy, TokenRecord } from "./installations.ts";
 import type { ApiMethod } from "./message-helpers.ts";
 import { rateKeys } from "./rate-tiers.ts";
 import { scopeRefusal } from "./scopes.ts";
@@ -50,16 +51,33 @@ export interface FakeSlackKnobs extends DownloadKnobs {
    * `invalid_auth`, `not_authed` (https://api.slack.com/methods/auth.test, "Errors").
    */
   refuseToken?: { bot?: string; app?: string } | undefined;
+  /**
+   * Seconds a rotating access token lives when issued (default 43,200: "it expires every 12
+   * hours", https://docs.slack.dev/authentication/using-token-rotation); short in tests.
+   */
+  tokenExpiresIn?: number | undefined;
 }
 
+/** A method called with the app's client credentials instead of a token (`oauth.v2.access`). */
+export type ClientMethod = (
+  args: Record<string, unknown>,
+  headers: IncomingMessage["headers"],
+) => Record<string, unknown>;
+
 /**
- * Who may call what: bot-token methods ({@link API_METHODS}) and app-level-token methods
- * (`apps.connections.open` when the fake runs a Socket Mode server).
+ * Who may call what: bot- and user-token methods ({@link API_METHODS}), whose tokens the
+ * tenancy knows (installations.ts); app-level-token methods (`apps.connections.open` when
+ * the fake runs a Socket Mode server); client-credential methods (`oauth.v2.access`).
  */
 export interface ApiAuth {
-  botToken: string;
+  tenancy: Tenancy;
+  /** The first workspace: it answers calls that no token places in a workspace. */
+  home: FakeSlackStore;
   appToken?: string | undefined;
   appMethods?: Readonly<Record<string, ApiMethod>>;
+  clientMethods?: Readonly<Record<string, ClientMethod>>;
+  /** Bot-token methods of this fake beyond {@link API_METHODS} (`functions.*`). */
+  botMethods?: Readonly<Record<string, ApiMethod>>;
 }
 
 /** Every Web API method the fake implements. */
@@ -94,27 +112,27 @@ export async function handleApiRequest(
   const call: FakeCall = { method, args: {}, headers: req.headers, at: Date.now(), status: 200 };
   store.calls.push(call);
   if (knobs.outage !== undefined) return answerOutage(req, res, knobs.outage, call);
-  const answer = await answerCall(req, method, store, auth, knobs, call);
-  call.status = answer.status;
-  if (answer.body.ok === false) {
-    call.error = String(answer.body.error);
+  const reply = await answerCall(req, method, store, auth, knobs, call);
+  call.status = reply.status;
+  if (reply.body.ok === false) {
+    call.error = String(reply.body.error);
     // FAKE_SLACK_TRACE=1: each refusal on stderr, to see why an end-to-end test stalled.
     if (process.env.FAKE_SLACK_TRACE === "1") {
-      const after = answer.headers?.["retry-after"];
-      const needed = answer.body.needed;
+      const after = reply.headers?.["retry-after"];
+      const needed = reply.body.needed;
       const extra =
         (after === undefined ? "" : ` retry-after ${after}`) +
         (typeof needed === "string" ? ` needed ${needed}` : "");
-      process.stderr.write(`fake Slack: ${method} → ${answer.status} ${call.error}${extra}\n`);
+      process.stderr.write(`fake Slack: ${method} → ${reply.status} ${call.error}${extra}\n`);
     }
   }
   const latency = latencyOf(knobs, method, call.args);
   if (latency > 0) await sleep(latency);
-  const text = JSON.stringify(answer.body);
-  res.writeHead(answer.status, {
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(text)),
-    ...answer.headers,
+    ...reply.headers,
   });
   res.end(text);
 }
@@ -142,7 +160,7 @@ async function answerOutage(
 async function answerCall(
   req: IncomingMessage,
   method: string,
-  store: FakeSlackStore,
+  home: FakeSlackStore,
   auth: ApiAuth,
   knobs: FakeSlackKnobs,
   call: FakeCall,
@@ -154,20 +172,42 @@ async function answerCall(
     return refusal(error instanceof SlackApiError ? error : new SlackApiError("invalid_form_data"));
   }
   call.args = request.args;
+  const appMethod = auth.appMethods?.[method];
+  const clientMethod = auth.clientMethods?.[method];
+  const kind = appMethod === undefined ? "bot" : "app";
+  // The workspace answering the call: the token's (or, for an org-wide token, the one the
+  // call names); a token that is refused, or none, leaves it at the first workspace.
+  const who =
+    kind === "bot" && clientMethod === undefined
+      ? auth.tenancy.authenticate(request.token)
+      : undefined;
+  let store = home;
+  let placement: SlackApiError | undefined;
+  if (who !== undefined && typeof who !== "string") {
+    try {
+      store = auth.tenancy.storeFor(who, method, request.args);
+    } catch (error) {
+      if (!(error instanceof SlackApiError)) throw error;
+      placement = error;
+    }
+  }
   const limited = rateLimited(method, request.args, store, knobs, "knob");
   if (limited !== undefined) return limited;
+  if (clientMethod !== undefined) return answer(() => clientMethod(request.args, req.headers));
 
-  const appMethod = auth.appMethods?.[method];
-  const handler = appMethod ?? API_METHODS[method];
+  const handler = appMethod ?? auth.botMethods?.[method] ?? API_METHODS[method];
   if (handler === undefined) return refusal(new SlackApiError("unknown_method"));
-  const kind = appMethod === undefined ? "bot" : "app";
-  const token = tokenRefusal(request.token, kind, auth) ?? knobs.refuseToken?.[kind];
+  const token = tokenRefusal(request.token, kind, auth, who) ?? knobs.refuseToken?.[kind];
   if (token !== undefined) return refusal(new SlackApiError(token));
+  if (placement !== undefined) return refusal(placement);
   const tiered = rateLimited(method, request.args, store, knobs, "tiers");
   if (tiered !== undefined) return tiered;
+  const caller = typeof who === "object" ? who : undefined;
   // App-level tokens carry the app's own scopes (connections:write), not the bot's.
-  if (store.strict.scopes && appMethod === undefined) {
-    const missing = scopeRefusal(method, request.args, store, store.installed.botScopes);
+  if (store.strict.scopes && appMethod === undefined && caller !== undefined) {
+    const granted =
+      caller.kind === "user" ? caller.installation.userScopes : caller.installation.botScopes;
+    const missing = scopeRefusal(method, request.args, store, granted);
     if (missing !== undefined) return refusal(missing);
   }
   const fail = knobs.failNext;
@@ -175,14 +215,25 @@ async function answerCall(
     knobs.failNext = undefined;
     return refusal(new SlackApiError(fail.error));
   }
+  return answer(() =>
+    handler(
+      request.args,
+      store,
+      caller === undefined ? undefined : { record: caller, tenancy: auth.tenancy },
+    ),
+  );
+}
+
+/** The success body of a method, or its refusal; a bug in the fake says so plainly. */
+function answer(run: () => Record<string, unknown>): Answer {
   try {
-    return { status: 200, body: { ok: true, ...handler(request.args, store) } };
+    return { status: 200, body: { ok: true, ...run() } };
   } catch (error) {
     if (error instanceof SlackApiError) return refusal(error);
     // A bug in the fake must not pass for a Slack answer, nor be retried for half an hour
     // by the SDK (it retries HTTP 5xx): say so plainly in an `ok: false`.
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`fake Slack: ${method} failed: ${detail}\n`);
+    process.stderr.write(`fake Slack: failed: ${detail}\n`);
     return refusal(new SlackApiError("fake_slack_internal_error", String(error)));
   }
 }
@@ -249,12 +300,15 @@ function tokenRefusal(
   token: string | undefined,
   needs: "bot" | "app",
   auth: ApiAuth,
+  who: TokenRecord | string | undefined,
 ): string | undefined {
   if (token === undefined || token === "") return "not_authed";
-  const [wanted, other] =
-    needs === "bot" ? [auth.botToken, auth.appToken] : [auth.appToken, auth.botToken];
-  if (token === wanted) return undefined;
-  return token === other ? "not_allowed_token_type" : "invalid_auth";
+  if (needs === "app") {
+    if (token === auth.appToken) return undefined;
+    return auth.tenancy.tokens.has(token) ? "not_allowed_token_type" : "invalid_auth";
+  }
+  if (token === auth.appToken) return "not_allowed_token_type";
+  return typeof who === "string" ? who : undefined;
 }
 
 function refusal(error: SlackApiError): Answer {

@@ -1,15 +1,26 @@
 import { isRecord } from "./block-limits.ts";
 import type { FakeSlackStore } from "./fake-slack-store.ts";
 import type { FakeChannel, FakeMessage, MessageMetadata } from "./fake-slack-types.ts";
+import type { Tenancy, TokenRecord } from "./installations.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 
 /** Host of permalinks; `.test` never resolves, so nothing can leak to a real workspace. */
 export const PERMALINK_HOST = "https://fake.slack.test";
 
-/** A Web API method of the fake: validated args in, the success body out (or a throw). */
+/** Who called a method: the token's record, and the tenancy that issued it. */
+export interface ApiCaller {
+  record: TokenRecord;
+  tenancy: Tenancy;
+}
+
+/**
+ * A Web API method of the fake: validated args in, the success body out (or a throw). The
+ * store is the workspace the call acts in; `caller` is set for bot and user tokens.
+ */
 export type ApiMethod = (
   args: Record<string, unknown>,
   store: FakeSlackStore,
+  caller?: ApiCaller,
 ) => Record<string, unknown>;
 
 /** The channel named by `args[key]`, or Slack's `channel_not_found`. */

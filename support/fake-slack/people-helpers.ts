@@ -27,7 +27,10 @@ type PeopleHelpers = Pick<
  * the App Home's Messages tab then has no composer (https://docs.slack.dev/surfaces/app-home).
  * The helpers throw rather than make a message Slack would never have.
  */
-export function peopleHelpers(s: FakeSlackStore, delivery: EventDelivery): PeopleHelpers {
+export function peopleHelpers(
+  s: FakeSlackStore,
+  delivery: Pick<EventDelivery, "send">,
+): PeopleHelpers {
   const { botUserId } = s.workspace;
   const addMessage: FakeSlack["addMessage"] = (input) => {
     const channel = s.channel(input.channel);

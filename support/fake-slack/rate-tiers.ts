@@ -79,6 +79,8 @@ export const METHOD_TIERS: Readonly<Record<string, TierName | "postMessage">> = 
   "files.getUploadURLExternal": "tier4",
   "files.info": "tier4",
   "files.list": "tier3",
+  "functions.completeError": "tier3",
+  "functions.completeSuccess": "tier3",
   "reactions.add": "tier3",
   "users.info": "tier4",
   "views.open": "tier4",

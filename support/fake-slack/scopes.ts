@@ -41,6 +41,9 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeNeed>> = {
   "canvases.edit": "canvases:write",
   "canvases.access.set": "canvases:write",
   "canvases.delete": "canvases:write",
+  // https://docs.slack.dev/reference/methods/functions.completeSuccess: "No scopes required".
+  "functions.completeSuccess": null,
+  "functions.completeError": null,
 };
 
 /** The prefix of a conversation's scopes: `channels`, `groups`, `im` or `mpim`. */

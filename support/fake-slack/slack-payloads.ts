@@ -72,8 +72,36 @@ export function appHomeOpenedEvent(user: string, channel = "D0FAKEHOME"): Record
   return { type: "app_home_opened", user, channel, tab: "home", event_ts: nowTs() };
 }
 
+/**
+ * The installation fields of an interaction payload: `team` (with the organisation's id and
+ * name for a workspace of Enterprise Grid), `enterprise` (`{id, name}` or null) and
+ * `is_enterprise_install`, as Slack's payloads carry them
+ * (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload).
+ */
+export interface InstallContext {
+  /** The workspace's Enterprise Grid organisation. */
+  enterprise?: { id: string; name: string };
+  /** Sent to an org-wide install. */
+  isEnterpriseInstall?: boolean;
+  /** Default `fake-workspace`. */
+  teamDomain?: string;
+}
+
+function installFields(teamId: string, input: InstallContext): Record<string, unknown> {
+  const e = input.enterprise;
+  return {
+    team: {
+      id: teamId,
+      domain: input.teamDomain ?? "fake-workspace",
+      ...(e !== undefined ? { enterprise_id: e.id, enterprise_name: e.name } : {}),
+    },
+    enterprise: e === undefined ? null : { id: e.id, name: e.name },
+    is_enterprise_install: input.isEnterpriseInstall ?? false,
+  };
+}
+
 /** What a button click on a bot message carries. */
-export interface BlockActionInput {
+export interface BlockActionInput extends InstallContext {
   actionId: string;
   value: string;
   user: string;
@@ -105,9 +133,7 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
       ...(input.threadTs !== undefined ? { thread_ts: input.threadTs } : {}),
     },
     trigger_id: input.triggerId ?? newTriggerId(),
-    team: { id: teamId, domain: "fake-workspace" },
-    enterprise: null,
-    is_enterprise_install: false,
+    ...installFields(teamId, input),
     channel: { id: input.channel, name: input.channel.toLowerCase() },
     message: input.message ?? {
       type: "message",
@@ -135,7 +161,7 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
 }
 
 /** What a message shortcut carries: who used it, on which message, where. */
-export interface MessageActionInput {
+export interface MessageActionInput extends InstallContext {
   callbackId: string;
   user: string;
   channel: string;
@@ -163,11 +189,9 @@ export function messageActionPayload(input: MessageActionInput): Record<string, 
     type: "message_action",
     token: "fake-verification-token",
     action_ts: nowTs(),
-    team: { id: teamId, domain: "fake-workspace" },
+    ...installFields(teamId, input),
     user: { id: input.user, name: input.user.toLowerCase() },
     channel: { id: input.channel, name: input.channel.toLowerCase() },
-    is_enterprise_install: false,
-    enterprise: null,
     callback_id: input.callbackId,
     trigger_id: input.triggerId ?? newTriggerId(),
     message_ts: input.message.ts,
@@ -208,7 +232,7 @@ export function messageEvent(where: {
 }
 
 /** What a modal submission carries. `values` is Slack's `view.state.values` shape. */
-export interface ViewSubmissionInput {
+export interface ViewSubmissionInput extends InstallContext {
   callbackId: string;
   privateMetadata: string;
   /** `{ [block_id]: { [action_id]: { type, value | selected_option | … } } }` */
@@ -227,7 +251,7 @@ export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string
   const viewId = input.viewId ?? `V0${randomBytes(5).toString("hex").toUpperCase()}`;
   return {
     type: "view_submission",
-    team: { id: teamId, domain: "fake-workspace" },
+    ...installFields(teamId, input),
     user: userObject(input.user, teamId),
     api_app_id: "A0FAKEAPP",
     token: "fake-verification-token",
@@ -254,8 +278,6 @@ export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string
       bot_id: "B0FAKEBOT",
     },
     response_urls: [],
-    is_enterprise_install: false,
-    enterprise: null,
   };
 }
 
@@ -265,21 +287,32 @@ export interface EventCallbackInput {
   eventId: string;
   botUserId?: string;
   apiAppId?: string;
+  /** The Enterprise Grid organisation of the workspace, if any. */
+  enterpriseId?: string | undefined;
+  /** Delivered to an org-wide install (`authorizations[].is_enterprise_install`). */
+  isEnterpriseInstall?: boolean | undefined;
 }
 
 /**
  * The `event_callback` wrapper Slack puts around an event: the body of an HTTP delivery,
- * and the `payload` of a Socket Mode `events_api` envelope.
+ * and the `payload` of a Socket Mode `events_api` envelope. A workspace of an Enterprise
+ * Grid organisation adds `enterprise_id`; `authorizations` names the install the event is
+ * delivered to, with `is_enterprise_install` true for an org-wide one and still the
+ * workspace's `team_id` (the org-wide example of https://api.slack.com/enterprise/apps/reference,
+ * kept in test/fixtures/slack-payloads/event-org-wide-install.json).
  */
 export function eventCallback(
   event: Record<string, unknown>,
   input: EventCallbackInput,
 ): Record<string, unknown> {
+  const enterpriseId = input.enterpriseId ?? null;
+  const orgWide = input.isEnterpriseInstall === true;
   return {
     token: "fake-verification-token",
     team_id: input.teamId,
+    ...(enterpriseId !== null ? { enterprise_id: enterpriseId } : {}),
     context_team_id: input.teamId,
-    context_enterprise_id: null,
+    context_enterprise_id: enterpriseId,
     api_app_id: input.apiAppId ?? "A0FAKEAPP",
     event,
     type: "event_callback",
@@ -287,11 +320,11 @@ export function eventCallback(
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [
       {
-        enterprise_id: null,
+        enterprise_id: enterpriseId,
         team_id: input.teamId,
         user_id: input.botUserId ?? "U0FAKEBOT",
         is_bot: true,
-        is_enterprise_install: false,
+        is_enterprise_install: orgWide,
       },
     ],
     is_ext_shared_channel: false,
@@ -315,6 +348,11 @@ export interface CommandInput {
   channel_name?: string;
   team_domain?: string;
   api_app_id?: string;
+  /** A workspace of an Enterprise Grid organisation: its id and name. */
+  enterprise_id?: string;
+  enterprise_name?: string;
+  /** Sent to an org-wide install. */
+  is_enterprise_install?: boolean;
 }
 
 /**
@@ -334,7 +372,10 @@ export function commandFields(input: CommandInput): Record<string, string> {
     command: input.command ?? "/meeting-notes",
     text: input.text ?? "",
     api_app_id: input.api_app_id ?? "A0FAKEAPP",
-    is_enterprise_install: "false",
+    is_enterprise_install: String(input.is_enterprise_install ?? false),
+    // As the published example (test/fixtures/slack-payloads/command-slash.json) carries them.
+    ...(input.enterprise_id !== undefined ? { enterprise_id: input.enterprise_id } : {}),
+    ...(input.enterprise_name !== undefined ? { enterprise_name: input.enterprise_name } : {}),
     response_url:
       input.response_url ??
       `https://hooks.slack.test/commands/${teamId}/1/${randomBytes(8).toString("hex")}`,

@@ -102,6 +102,10 @@ export interface SendEventOptions extends SendOptions {
   retryReason?: string;
   botUserId?: string;
   apiAppId?: string;
+  /** The workspace's Enterprise Grid organisation (`enterprise_id`), if any. */
+  enterpriseId?: string | undefined;
+  /** Delivered to an org-wide install. */
+  isEnterpriseInstall?: boolean | undefined;
 }
 
 /** An Events API delivery: the answer plus the `event_id` it carried and what was sent. */

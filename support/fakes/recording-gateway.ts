@@ -183,7 +183,7 @@ export class RecordingGateway implements SlackPort {
     return made?.op === "canvas" ? made.canvasId : undefined;
   }
 
-  async deleteFile(fileId: string): Promise<void> {
+  async deleteFile(_job: Job, fileId: string): Promise<void> {
     const owner = this.records.find((r) => r.op === "transcript" && r.fileIds.includes(fileId));
     this.#record({ op: "delete", jobId: owner?.jobId ?? "?", fileId });
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   EVENT_FIXTURES,
+  FAKE_SLACK_FIXTURES,
   INTERACTION_FIXTURES,
   PayloadKit,
   WAYS_IN_FIXTURES,
@@ -261,8 +262,14 @@ function newNotesValues(file: object, destination: string | undefined) {
 
 it("sent every interaction fixture through the app, and the three files cover every fixture", () => {
   expect([...kit.used].sort()).toEqual([...INTERACTION_FIXTURES].sort());
-  // Each fixture is sent by one of the files: slack-payloads.test.ts, this one, ways-in.test.ts.
-  expect([...EVENT_FIXTURES, ...INTERACTION_FIXTURES, ...WAYS_IN_FIXTURES].sort()).toEqual([
-    ...FIXTURE_NAMES,
-  ]);
+  // Each fixture is sent by one of the files: slack-payloads.test.ts, this one, ways-in.test.ts;
+  // or the fake Slack answers and sends it (FAKE_SLACK_FIXTURES says where).
+  expect(
+    [
+      ...EVENT_FIXTURES,
+      ...INTERACTION_FIXTURES,
+      ...WAYS_IN_FIXTURES,
+      ...FAKE_SLACK_FIXTURES,
+    ].sort(),
+  ).toEqual([...FIXTURE_NAMES]);
 });

@@ -70,7 +70,7 @@ async function runJob(failure?: Failure, prepare?: (id: string) => Promise<void>
     postNotePart: (job, text, index, total) => slack.postNotePart(job, text, index, total),
     uploadDocx: (job, path) => slack.uploadDocx(job, path),
     uploadTranscript: (job, dialog, map) => slack.uploadTranscript(job, dialog, map),
-    deleteFile: (fileId) => slack.deleteFile(fileId),
+    deleteFile: (job, fileId) => slack.deleteFile(job, fileId),
     createCanvas: async (job, markdown) => {
       maybeFail("createCanvas");
       return slack.createCanvas(job, markdown);

@@ -146,7 +146,7 @@ function instrumentGateway(gateway: SlackPort, runner: string, log: CallRecord[]
       timed("uploadDocx", job, () => gateway.uploadDocx(job, path, signal)),
     uploadTranscript: (job, dialog, map, signal) =>
       timed("uploadTranscript", job, () => gateway.uploadTranscript(job, dialog, map, signal)),
-    deleteFile: (fileId) => gateway.deleteFile(fileId),
+    deleteFile: (job, fileId) => gateway.deleteFile(job, fileId),
     createCanvas: (job, markdown, people) => gateway.createCanvas(job, markdown, people),
     editCanvas: (job, id, markdown, people) => gateway.editCanvas(job, id, markdown, people),
     shareCanvas: (job, id) => gateway.shareCanvas(job, id),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import { KeyedMutex } from "../../store/keyed-mutex.ts";
 import type { Job } from "../model/job.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import { withLease } from "../persistence/with-lease.ts";
 
 /**
@@ -87,8 +88,8 @@ export class Admission {
   request(job: Job): Promise<Place> {
     const slot: Slot = {
       id: job.id,
-      user: `${job.origin.teamId}:${job.origin.userId}`,
-      channel: `${job.origin.teamId}:${job.origin.channelId}`,
+      user: `${tenantOfOrigin(job.origin)}:${job.origin.userId}`,
+      channel: `${tenantOfOrigin(job.origin)}:${job.origin.channelId}`,
       at: job.createdAt,
     };
     return this.#locked(async (record) => {

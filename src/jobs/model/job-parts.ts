@@ -47,6 +47,12 @@ export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /** The thread the job answers in, and who started it. */
 export const originSchema = z.object({
+  /**
+   * The installation of the app the job was asked for in (an opaque key: the Slack layer
+   * names installs); its token makes the job's Slack calls. Absent: the single-token mode's.
+   */
+  install: z.string().min(1).optional(),
+  /** The workspace of the thread, for Slack calls; the job's data is keyed by its tenant. */
   teamId: z.string().min(1),
   channelId: z.string().min(1),
   /** The ts of the thread's parent message (the upload, or the bot's own post). */
@@ -54,6 +60,13 @@ export const originSchema = z.object({
   userId: z.string().min(1),
   /** The user's Slack locale, for the language of the bot's messages. */
   locale: z.string().optional(),
+  /**
+   * How the job was asked for when that matters after its start: `workflow`, a Workflow
+   * Builder step, which the job completes (or fails) when it ends. Absent: a person in Slack.
+   */
+  kind: z.enum(["workflow"]).optional(),
+  /** A Workflow Builder step's run (`function_execution_id`), which the job completes. */
+  executionId: z.string().min(1).optional(),
 });
 export type Origin = z.infer<typeof originSchema>;
 

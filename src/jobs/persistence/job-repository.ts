@@ -3,6 +3,7 @@ import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
 import { isActive, type Job, storedJobSchema } from "../model/job.ts";
 import type { Stored } from "../model/stored.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import { moveOut } from "./blobs.ts";
 import { withLease } from "./with-lease.ts";
 
@@ -136,8 +137,9 @@ export class JobRepository {
   /** Saves a new job and lists it under its channel and its user. */
   async create(job: Job): Promise<void> {
     await this.save(job);
-    await this.#store.pushIndex(channelIndex(job.origin.teamId, job.origin.channelId), job.id);
-    await this.#store.pushIndex(userIndex(job.origin.teamId, job.origin.userId), job.id);
+    const tenant = tenantOfOrigin(job.origin);
+    await this.#store.pushIndex(channelIndex(tenant, job.origin.channelId), job.id);
+    await this.#store.pushIndex(userIndex(tenant, job.origin.userId), job.id);
   }
 
   listActiveIds(): Promise<string[]> {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { EpochCheck, Store } from "../../store/index.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import type { Origin, SourceFile } from "../model/job.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import type { KnownJob, RecentJobs } from "../persistence/recent-jobs.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
@@ -153,8 +154,8 @@ export class StoreResetWatch {
   }
 
   /** What App Home tells this person of a recent loss of their jobs, if anything. */
-  async noticeFor(teamId: string, userId: string): Promise<ResetNotice | undefined> {
-    const raw = await this.#o.store.get<unknown>("meta", noticeKey(teamId, userId));
+  async noticeFor(tenant: string, userId: string): Promise<ResetNotice | undefined> {
+    const raw = await this.#o.store.get<unknown>("meta", noticeKey(tenant, userId));
     const parsed = resetNoticeSchema.safeParse(raw);
     if (!parsed.success || this.#now() - parsed.data.at >= this.#t.noticeForMs) return undefined;
     return parsed.data;
@@ -200,14 +201,17 @@ export class StoreResetWatch {
   /** One App Home notice per person, naming their lost recordings. */
   async #leaveNotices(lost: KnownJob[], at: number): Promise<void> {
     const { store, workspaces, logger } = this.#o;
-    const byPerson = Map.groupBy(lost, (job) => noticeKey(job.origin.teamId, job.origin.userId));
+    const byPerson = Map.groupBy(lost, (job) =>
+      noticeKey(tenantOfOrigin(job.origin), job.origin.userId),
+    );
     for (const [key, jobs] of byPerson) {
       const files = [...new Set(jobs.map((job) => job.filename))].slice(0, NOTICE_FILES);
       const notice: ResetNotice = { at, files };
-      const teamId = jobs[0]?.origin.teamId ?? "";
+      const first = jobs[0];
+      const tenant = first === undefined ? "" : tenantOfOrigin(first.origin);
       try {
         // Noted first, as every value a workspace leaves: an uninstall deletes it.
-        await workspaces.note(teamId, "meta", key);
+        await workspaces.note(tenant, "meta", key);
         await store.set("meta", key, notice, this.#t.noticeForMs);
       } catch (error) {
         logger.warn({ err: error }, "could not leave an App Home notice");

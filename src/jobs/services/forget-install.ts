@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Store } from "../../store/index.ts";
 import type { Admission } from "../engine/admission.ts";
 import type { JobRunner } from "../engine/runner.ts";
+import { isTenantOf, SINGLE_INSTALL, tenantOf } from "../model/tenant.ts";
 import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import type { WorkspaceData, WorkspaceKeys } from "../persistence/workspace-data.ts";
@@ -30,25 +31,32 @@ export interface Forgotten {
 }
 
 /**
- * Deletes everything the install left in the store: the data of every id it was noted
+ * Deletes everything the install left in the store: the data of every tenant it was noted
  * under ({@link WorkspaceData.teamIds}: the install's own team, the teams hosting Slack
  * Connect channels it is in, an enterprise) and of the ids the uninstall names, whether
  * noted or not (data noted before teams were listed). Then the store's files are scrubbed,
- * so the deleted text cannot be read back from them. Resolves to the ids it went through.
+ * so the deleted text cannot be read back from them. Resolves to the tenants it went
+ * through. In the single-token mode every tenant is the install's (one install wrote them
+ * all); with installs, only the tenants `<install>/…` are: another install's stay, even of
+ * the same team (a Slack Connect channel both see).
  */
 export async function forgetInstall(
   deps: ForgetDeps,
   namedIds: readonly string[],
+  install: string = SINGLE_INSTALL,
 ): Promise<Forgotten & { teamIds: string[] }> {
   const total: Forgotten = { jobs: 0, values: 0 };
   const seen = new Set<string>();
-  let pending = [...new Set([...namedIds, ...(await deps.workspaces.teamIds())])];
+  const listed = async () =>
+    (await deps.workspaces.teamIds()).filter((tenant) => isTenantOf(install, tenant));
+  const named = namedIds.map((id) => tenantOf(install, id));
+  let pending = [...new Set([...named, ...(await listed())])];
   for (let pass = 0; pass < MAX_PASSES && pending.length > 0; pass += 1) {
     for (const id of pending) seen.add(id);
     const forgotten = await forgetTeams(deps, pending);
     total.jobs += forgotten.jobs;
     total.values += forgotten.values;
-    pending = await deps.workspaces.teamIds();
+    pending = await listed();
   }
   if (pending.length > 0) {
     deps.logger.warn({ teamIds: pending }, "data was still being noted after the uninstall");
@@ -122,10 +130,11 @@ export class Installs {
   }
 
   /**
-   * Deletes everything the install left, under every team or enterprise id its data was
-   * noted under and the ids given (the uninstall's): see {@link forgetInstall}.
+   * Deletes everything the install (by default the single-token mode's) left, under every
+   * tenant its data was noted under and the ids given (the uninstall's): see
+   * {@link forgetInstall}.
    */
-  forget(ids: readonly string[]): Promise<Forgotten & { teamIds: string[] }> {
-    return forgetInstall(this.#deps, ids);
+  forget(ids: readonly string[], install?: string): Promise<Forgotten & { teamIds: string[] }> {
+    return forgetInstall(this.#deps, ids, install);
   }
 }

@@ -10,6 +10,7 @@ import {
   type SpeakerQuotes,
   speakerQuotesSchema,
 } from "../model/job.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
 import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
@@ -72,16 +73,21 @@ export class JobService {
     resume?: StartAttempt,
   ): Promise<UploadResult> {
     const { origin, source, text } = input;
-    const settings = await this.#settings.get(origin.teamId, origin.channelId).catch((error) => {
-      throw new StartNotRecorded(resume ?? { jobId: this.#o.newId(), claimed: false }, error);
-    });
+    const settings = await this.#settings
+      .get(tenantOfOrigin(origin), origin.channelId)
+      .catch((error) => {
+        throw new StartNotRecorded(resume ?? { jobId: this.#o.newId(), claimed: false }, error);
+      });
     if (!settings.autoTranscribe && input.asked !== true) return { status: "off" };
     return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
   }
 
-  /** Whether uploads to the channel start jobs (it did not turn automatic notes off). */
-  async takesUploads(teamId: string, channelId: string): Promise<boolean> {
-    return (await this.#settings.get(teamId, channelId)).autoTranscribe;
+  /**
+   * Whether uploads to the channel start jobs (it did not turn automatic notes off).
+   * `tenant`, as for every key a request reads: `tenantOf(install, teamId)`.
+   */
+  async takesUploads(tenant: string, channelId: string): Promise<boolean> {
+    return (await this.#settings.get(tenant, channelId)).autoTranscribe;
   }
 
   /**
@@ -218,12 +224,12 @@ export class JobService {
     return { ok: true, job };
   }
 
-  listByChannel(teamId: string, channelId: string): Promise<Job[]> {
-    return this.#o.repo.listIndex(channelIndex(teamId, channelId));
+  listByChannel(tenant: string, channelId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(channelIndex(tenant, channelId));
   }
 
-  listByUser(teamId: string, userId: string): Promise<Job[]> {
-    return this.#o.repo.listIndex(userIndex(teamId, userId));
+  listByUser(tenant: string, userId: string): Promise<Job[]> {
+    return this.#o.repo.listIndex(userIndex(tenant, userId));
   }
 
   /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */

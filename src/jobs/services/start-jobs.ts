@@ -3,9 +3,11 @@ import { checkRecording, type StartRefusal } from "../../recordings/index.ts";
 import type { Store } from "../../store/index.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import type { Job, JobOptions, Origin, SourceFile } from "../model/job.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
+import { WORKFLOW_STEPS_SET } from "./workflow-steps.ts";
 
 /**
  * The claim on a recording in a conversation: the upload itself (a file in a conversation),
@@ -152,9 +154,12 @@ export class JobStarts {
       // Noted first: a crash between the writes leaves a note of nothing, never an
       // unnoted job that an uninstall would miss.
       const workspaces = this.#o.workspaces;
-      await workspaces.note(origin.teamId, "jobs", job.id);
-      await workspaces.noteIndex(origin.teamId, channelIndex(origin.teamId, origin.channelId));
-      await workspaces.noteIndex(origin.teamId, userIndex(origin.teamId, origin.userId));
+      const tenant = tenantOfOrigin(origin);
+      await workspaces.note(tenant, "jobs", job.id);
+      await workspaces.noteIndex(tenant, channelIndex(tenant, origin.channelId));
+      await workspaces.noteIndex(tenant, userIndex(tenant, origin.userId));
+      // A Workflow Builder step's job: its step is completed when it ends, even after a crash.
+      if (origin.kind === "workflow") await this.#o.store.addMember(WORKFLOW_STEPS_SET, job.id);
       await this.#o.repo.create(job);
     } catch (error) {
       const released = await this.#o.store.releaseClaim(key).then(

@@ -6,6 +6,7 @@ import { removeJobFile } from "../files/job-files.ts";
 import type { EventOf } from "../model/events.ts";
 import type { CanvasRefusal, Job, JobIn, NoteInputs } from "../model/job.ts";
 import { advance, type Reducers } from "../model/job-records.ts";
+import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { readChannelSettings } from "../persistence/channel-settings.ts";
 import { type NotePerson, SlackPortError } from "../ports.ts";
@@ -98,7 +99,11 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   const fetched = await fetchDocx(ctx, job);
   if (fetched.stage !== "delivering") return fetched;
   job = fetched;
-  const settings = await readChannelSettings(ctx.store, job.origin.teamId, job.origin.channelId);
+  const settings = await readChannelSettings(
+    ctx.store,
+    tenantOfOrigin(job.origin),
+    job.origin.channelId,
+  );
   const people = settings.mentions ? peopleOf(job.note) : [];
   const markdown = await loadStored(ctx.store, job.markdown, z.string());
   // The people are mentioned before the split, so each part is measured as it is posted.
@@ -217,7 +222,7 @@ async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<D
   const fileIds = await ctx.gateway.uploadTranscript(job, dialog, job.note.speakerMap, ctx.signal);
   job = await ctx.update(job, { type: "transcript_uploaded", fileIds });
   for (const fileId of earlier) {
-    await ctx.gateway.deleteFile(fileId).catch((error: unknown) => {
+    await ctx.gateway.deleteFile(job, fileId).catch((error: unknown) => {
       ctx.logger.warn({ err: error, fileId }, "could not delete the earlier transcript");
     });
   }

@@ -35,7 +35,8 @@ export interface SlackGatewayOptions {
   client: WebClient;
   /** The same as `client`, its calls first in Slack's budget: status changes people wait for. */
   urgentClient?: WebClient;
-  botToken: string;
+  /** The token file downloads send (the install's as it is now, when a function). */
+  botToken: string | (() => Promise<string>);
   /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
   slackHosts: SlackHosts;
   logger: Logger;
@@ -159,7 +160,7 @@ export class SlackGateway implements SlackPort {
     try {
       await downloadSlackFile({
         url: job.source.downloadUrl,
-        token: this.#o.botToken,
+        token: typeof this.#o.botToken === "string" ? this.#o.botToken : await this.#o.botToken(),
         hosts: this.#o.slackHosts,
         destPath,
         maxBytes: limits.maxBytes,
@@ -277,7 +278,7 @@ export class SlackGateway implements SlackPort {
     }
   }
 
-  async deleteFile(fileId: string): Promise<void> {
+  async deleteFile(_job: Job, fileId: string): Promise<void> {
     try {
       await this.#o.client.files.delete({ file: fileId });
     } catch (error) {

@@ -62,6 +62,23 @@ export async function findDelivered(client: WebClient, job: Job): Promise<Delive
 }
 
 /**
+ * The ts of part `part` (0: the first) of the job's last note delivery in its thread;
+ * undefined when the thread has none.
+ */
+export async function findNotePart(
+  client: WebClient,
+  job: Job,
+  part: number,
+): Promise<string | undefined> {
+  for await (const message of threadOf(client, job)) {
+    if (message.ts !== undefined && notePartOf(message, job.id, deliveryOf(job)) === part) {
+      return message.ts;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The ts of the job's status message in its thread: the first message the bot (`botUserId`)
  * posted there with the job's status metadata; undefined when there is none.
  */

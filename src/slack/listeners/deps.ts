@@ -25,6 +25,11 @@ export interface ListenerDeps {
   modals: ModalMemory;
   /** Forgets what an install left (an uninstall). */
   installs: Installs;
+  /**
+   * Installs by OAuth: deletes the installation record of one install (its install key),
+   * tokens and all, on an uninstall. Absent in the single-token mode.
+   */
+  deleteInstallation?: (install: string) => Promise<void>;
   /** Slack look-ups: people, members, files, messages. */
   directory: SlackDirectory;
   /** What listeners say in Slack: modals, App Home, ephemeral and thread replies. */

@@ -71,6 +71,8 @@ export const keptForgetSchema = z.object({
   id: z.string().min(1),
   at: z.number(),
   teamIds: z.array(z.string().min(1)).min(1),
+  /** The install removed (absent: the single-token mode's). */
+  install: z.string().min(1).optional(),
 });
 
 /** A request Slack was told was taken, kept in the journal until the store records it. */

@@ -1,14 +1,17 @@
 import { resolve } from "node:path";
 import type { Logger } from "pino";
 import {
+  installOf,
   isStoreUnavailable,
   JournalReplay,
   type ReplayOutcome,
   RequestJournal,
+  SINGLE_INSTALL,
   StartNotRecorded,
 } from "../../jobs/index.ts";
 import type { Backoff } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
+import { runAsInstall } from "../installs/request-install.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
@@ -26,9 +29,18 @@ export function replayPendingStart(
   deps: ListenerDeps,
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
   return async (entry) => {
-    if (entry.kind === "upload") return takeKeptUpload(deps, entry);
-    if (entry.kind === "thread") return startKeptThread(deps, entry);
-    return forgetKept(deps, entry.teamIds);
+    // Replayed outside Slack's request: as a request of the install that sent it, so its
+    // Slack calls carry that install's token and its data that tenant's keys.
+    if (entry.kind === "forget") {
+      const install = entry.install;
+      return runAsInstall(install ?? SINGLE_INSTALL, () =>
+        forgetKept(deps, entry.teamIds, install),
+      );
+    }
+    const as = (run: () => Promise<ReplayOutcome<PendingStart>>) =>
+      runAsInstall(installOf(entry.origin), run, entry.origin.teamId);
+    if (entry.kind === "upload") return as(() => takeKeptUpload(deps, entry));
+    return as(() => startKeptThread(deps, entry));
   };
 }
 
@@ -36,9 +48,10 @@ export function replayPendingStart(
 async function forgetKept(
   deps: ListenerDeps,
   teamIds: string[],
+  install: string | undefined,
 ): Promise<ReplayOutcome<PendingStart>> {
   try {
-    await deps.installs.forget(teamIds);
+    await deps.installs.forget(teamIds, install);
     deps.logger.warn({ teamIds }, "the removed workspace's data is deleted (kept request)");
     return { done: true };
   } catch (error) {
@@ -64,7 +77,8 @@ export function tellPendingWaits(
 function keyOf(entry: PendingStart): string {
   if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
   if (entry.kind === "thread") return `thread:${entry.origin.channelId}:${entry.source.fileId}`;
-  return `forget:${entry.teamIds.join(",")}`;
+  const install = entry.install === undefined ? "" : `${entry.install}:`;
+  return `forget:${install}${entry.teamIds.join(",")}`;
 }
 
 /**

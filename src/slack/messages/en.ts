@@ -1,6 +1,7 @@
 import { enReview } from "./en-review.ts";
 import { enThread } from "./en-thread.ts";
 import { enWaysIn } from "./en-ways-in.ts";
+import { enWorkflow } from "./en-workflow.ts";
 
 /**
  * Every sentence the app shows, in English: the reference catalog. Keys group by where the
@@ -12,6 +13,7 @@ export const en = {
   ...enThread,
   ...enReview,
   ...enWaysIn,
+  ...enWorkflow,
   // Uploads that do not become a job.
   "refusal.unsupported_format":
     "{file} is not a recording I can use. Upload one of these formats: {formats}.",

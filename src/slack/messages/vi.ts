@@ -2,6 +2,7 @@ import type { Catalog } from "./en.ts";
 import { viReview } from "./vi-review.ts";
 import { viThread } from "./vi-thread.ts";
 import { viWaysIn } from "./vi-ways-in.ts";
+import { viWorkflow } from "./vi-workflow.ts";
 
 /**
  * The catalog in Vietnamese. Typed as `Catalog`, so a missing or extra key does not compile;
@@ -11,6 +12,7 @@ export const vi: Catalog = {
   ...viThread,
   ...viReview,
   ...viWaysIn,
+  ...viWorkflow,
   "refusal.unsupported_format":
     "{file} không phải bản ghi âm tôi dùng được. Hãy tải lên một trong các định dạng: {formats}.",
   "refusal.too_large": "{file} lớn hơn 300 MB, mức tối đa mà Note Service nhận.",

@@ -42,6 +42,9 @@ const TIERS: Readonly<Record<string, Allowance>> = {
   "files.getUploadURLExternal": TIER_4,
   "files.info": TIER_4,
   "files.list": TIER_3,
+  // https://docs.slack.dev/reference/methods/functions.completeSuccess (and completeError).
+  "functions.completeError": TIER_3,
+  "functions.completeSuccess": TIER_3,
   "users.info": TIER_4,
   "views.open": TIER_4,
   "views.publish": TIER_4,

@@ -15,7 +15,7 @@ export {
   MAX_STATUS_JOBS,
   permissionSentence,
 } from "./command-replies.ts";
-export { failureSentence, stageShort } from "./job-phrases.ts";
+export { endingSentence, failureSentence, stageShort } from "./job-phrases.ts";
 export { AUTO_LANGUAGE } from "./language-select.ts";
 export { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
 export type { MessageContent, TaggedMessageContent } from "./message-content.ts";

@@ -66,6 +66,16 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
   }
 }
 
+/**
+ * How an ended job that made no note ended, in one plain sentence: the thread's words (a
+ * failure's reason, who canceled or discarded it). A Workflow Builder step fails with it.
+ */
+export function endingSentence(job: Job, locale: Locale): string {
+  return job.stage === "failed"
+    ? failureSentence(job.failure, locale, asPlain, job.source.filename)
+    : stageSentence(job, locale, asPlain);
+}
+
 /** The stage in a list, next to the file name: "Transcribing… 40%", "Failed: …". */
 export function stageShort(job: Job, locale: Locale, safe: Safe): string {
   switch (job.stage) {

@@ -67,7 +67,7 @@ async function runWithFailing(failing: Failing) {
       return slack.uploadDocx(job, path);
     },
     uploadTranscript: (job, dialog, map) => slack.uploadTranscript(job, dialog, map),
-    deleteFile: (fileId) => slack.deleteFile(fileId),
+    deleteFile: (job, fileId) => slack.deleteFile(job, fileId),
     createCanvas: (job, markdown) => slack.createCanvas(job, markdown),
     editCanvas: (job, id, markdown) => slack.editCanvas(job, id, markdown),
     shareCanvas: (job, id) => slack.shareCanvas(job, id),

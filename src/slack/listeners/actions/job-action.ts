@@ -12,6 +12,7 @@ import {
   sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { requestJob } from "../request-job.ts";
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -94,7 +95,7 @@ export async function permittedJob(
   action: JobAction,
   command: JobCommand,
 ): Promise<Job | undefined> {
-  const job = await deps.jobs.get(click.jobId);
+  const job = await requestJob(deps, click.jobId);
   const decision =
     job === undefined
       ? undefined

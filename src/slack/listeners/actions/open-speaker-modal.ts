@@ -14,6 +14,7 @@ import {
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
+import { requestJob } from "../request-job.ts";
 import {
   type ButtonArgs,
   type Click,
@@ -38,7 +39,7 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
     const click = await readClick(deps, args);
     if (click === undefined || click.triggerId === undefined) return;
-    const read = await unlessStoreDown(deps, click, () => deps.jobs.get(click.jobId));
+    const read = await unlessStoreDown(deps, click, () => requestJob(deps, click.jobId));
     if (read === undefined) return;
     const job = read.value;
     if (!(await fits(deps, click, job, mode)) || job === undefined) return;

@@ -9,6 +9,7 @@ import {
   speakerPages,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { requestJob } from "../request-job.ts";
 import { keepPage, prefillOf } from "../views/speaker-drafts.ts";
 import { type ButtonArgs, clickerLocale } from "./job-action.ts";
 import { canRegenerate } from "./open-speaker-modal.ts";
@@ -46,7 +47,7 @@ export function speakerPagePrevious(deps: ListenerDeps) {
     const mode = modeOf(view.callback_id);
     const meta = parseSpeakerModalMetadata(view.private_metadata);
     if (mode === undefined || meta === undefined || meta.page === 0) return;
-    const job = await deps.jobs.get(meta.jobId);
+    const job = await requestJob(deps, meta.jobId);
     if (job === undefined || !(mode === "names" ? job.stage === "naming" : canRegenerate(job))) {
       return;
     }

@@ -3,6 +3,7 @@ import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
+import { requestTenant } from "../../installs/request-install.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { toSourceFile } from "../../recording-file.ts";
 import {
@@ -179,7 +180,7 @@ async function settingsModal(
     const refusal = buildPermissionRefusal(allowed.reason, "settings", locale);
     return buildNoticeModal(identity(locale), locale, [refusal]);
   }
-  const settings = await deps.settings.get(teamId, channelId);
+  const settings = await deps.settings.get(requestTenant(teamId), channelId);
   return buildSettingsModal(settings, { locale, channelId });
 }
 

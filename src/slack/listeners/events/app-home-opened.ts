@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { requestTenant } from "../../installs/request-install.ts";
 import { localeOf } from "../../messages/index.ts";
 import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -13,7 +14,8 @@ export function appHomeOpened(deps: ListenerDeps) {
     body,
   }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
     if (event.tab !== "home") return;
-    const teamId = (body as { team_id?: string }).team_id ?? "";
+    // The person's jobs of this install only: its tenant's index.
+    const teamId = requestTenant((body as { team_id?: string }).team_id ?? "");
     const [jobs, user, notice] = await Promise.all([
       deps.jobs.listByUser(teamId, event.user),
       deps.directory.user(event.user),

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
-import { isStoreUnavailable } from "../../../jobs/index.ts";
+import { isStoreUnavailable, SINGLE_INSTALL } from "../../../jobs/index.ts";
+import { requestInstall } from "../../installs/request-install.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /** An id the envelope may carry; anything odd in it is dropped, never a reason to keep data. */
@@ -62,13 +63,24 @@ export function workspaceLeft(deps: ListenerDeps) {
       if ((revoked.data?.tokens?.bot ?? []).length === 0) return;
     }
     const ids = namedIds(envelope.data);
+    // With installs, exactly this install's tenants: not another's, even of the same team.
+    const install = requestInstall();
     deps.logger.warn({ teamIds: ids, event: event.type }, "the workspace removed the app");
+    // Installs by OAuth: that install's record (and its tokens) goes first, so nothing is
+    // authorised for it any more.
+    if (install !== SINGLE_INSTALL) await deps.deleteInstallation?.(install);
     try {
-      await deps.installs.forget(ids);
+      await deps.installs.forget(ids, install);
     } catch (error) {
       // Acked already, and sent once: kept, the data is deleted once the store is back.
       if (!isStoreUnavailable(error)) throw error;
-      const kept = { kind: "forget" as const, id: randomUUID(), at: deps.now(), teamIds: ids };
+      const kept = {
+        kind: "forget" as const,
+        id: randomUUID(),
+        at: deps.now(),
+        teamIds: ids,
+        ...(install === SINGLE_INSTALL ? {} : { install }),
+      };
       if (!(await deps.pending.keep(kept))) throw error;
       deps.logger.warn({ err: error, teamIds: ids }, "store failed: the deletion is kept");
     }

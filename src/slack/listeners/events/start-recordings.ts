@@ -4,8 +4,10 @@ import {
   type Origin,
   type StartAttempt,
   StartNotRecorded,
+  tenantOfOrigin,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
+import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
@@ -53,6 +55,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   const locale = localeOf(slackLocale);
   const start: Start = {
     origin: {
+      ...requestInstallField(),
       teamId: shared.teamId,
       channelId: shared.channelId,
       threadTs: shared.threadTs,
@@ -83,7 +86,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
 /** Whether the channel takes uploads; when the store cannot say, each file is kept instead. */
 async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<boolean> {
   try {
-    return await deps.jobs.takesUploads(shared.teamId, shared.channelId);
+    return await deps.jobs.takesUploads(requestTenant(shared.teamId), shared.channelId);
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
     return true;
@@ -166,7 +169,7 @@ export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Pro
   };
   try {
     const asked = entry.mentioned;
-    if (!asked && !(await deps.jobs.takesUploads(origin.teamId, origin.channelId))) {
+    if (!asked && !(await deps.jobs.takesUploads(tenantOfOrigin(origin), origin.channelId))) {
       return { done: true };
     }
     const shared = { file: entry.file, shownName: entry.shownName };

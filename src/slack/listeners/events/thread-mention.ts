@@ -6,9 +6,11 @@ import {
   type JobService,
   type Origin,
   StartNotRecorded,
+  tenantOfOrigin,
   uploadOptions,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
+import { requestInstallField } from "../../installs/request-install.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import {
   buildFileNotices,
@@ -138,6 +140,7 @@ async function answerMention(deps: ListenerDeps, mention: Mention, teamId: strin
   if (found.kind === "none") return tell(buildUsage(locale));
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));
   const origin: Origin = {
+    ...requestInstallField(),
     teamId,
     channelId: mention.channelId,
     threadTs,
@@ -165,7 +168,7 @@ async function startAll(
   recordings: MessageRecording[],
 ): Promise<MessageContent | undefined> {
   const { origin, locale } = at;
-  const settings = await deps.settings.get(origin.teamId, origin.channelId);
+  const settings = await deps.settings.get(tenantOfOrigin(origin), origin.channelId);
   const options = uploadOptions(settings, at.text);
   const notices: FileNotice[] = [];
   let created = false;

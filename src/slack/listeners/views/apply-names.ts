@@ -1,4 +1,4 @@
-import { type Job, SLACK_USER_ID } from "../../../jobs/index.ts";
+import { type Job, SLACK_USER_ID, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
@@ -35,7 +35,7 @@ export async function applyNames(
   const { locale, tell } = say;
   const speakerMap = speakerMapFor(job, await namedSpeakers(deps, changes.entries), locale);
   const templateId = await saveTemplate(deps, changes.template, {
-    teamId: job.origin.teamId,
+    teamId: tenantOfOrigin(job.origin),
     channelId: job.origin.channelId,
   });
   const update = {

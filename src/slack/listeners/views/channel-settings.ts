@@ -1,6 +1,7 @@
 import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
+import { requestTenant } from "../../installs/request-install.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
   buildSettingsAnnouncement,
@@ -89,7 +90,9 @@ async function saveSettings(
   },
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<void> {
-  const { teamId, channelId, locale, template } = s;
+  const { channelId, locale, template } = s;
+  // Kept under the request's tenant, as every value a request writes.
+  const teamId = requestTenant(s.teamId);
   const current = await deps.settings.get(teamId, channelId);
   const scope = { teamId, channelId };
   const uploaded = await saveTemplate(deps, template, scope, { pinned: true });

@@ -1,6 +1,7 @@
 import type { Job, JobOptions } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
+import { requestTenant } from "../../installs/request-install.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import { section } from "../../views/block-kit.ts";
@@ -22,13 +23,15 @@ export async function jobOptions(
   const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
   const names = [...members.map((m) => m.name), ...request.extraNames];
   const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
+  // Kept under the request's tenant, as every value a request writes.
+  const tenant = requestTenant(teamId);
   const templateId = await saveTemplate(deps, template, {
-    teamId,
+    teamId: tenant,
     channelId: request.destinationChannelId,
   });
   const review =
     request.review === true ||
-    (await deps.settings.get(teamId, request.destinationChannelId)).review;
+    (await deps.settings.get(tenant, request.destinationChannelId)).review;
   return {
     ...(speakers.length === 0 ? {} : { speakers }),
     ...optional("contextText", request.contextText),
@@ -96,7 +99,9 @@ async function claimant(
 ): Promise<Job | undefined> {
   const until = Date.now() + CLAIMANT_WAIT_MS;
   for (;;) {
-    const jobs = await deps.jobs.listByChannel(at.teamId, at.channelId).catch(() => []);
+    const jobs = await deps.jobs
+      .listByChannel(requestTenant(at.teamId), at.channelId)
+      .catch(() => []);
     const mine = jobs.filter((j) => j.source.fileId === at.fileId);
     const newest = mine.toSorted((a, b) => b.createdAt - a.createdAt)[0];
     if (newest !== undefined || Date.now() >= until) return newest;

@@ -9,6 +9,7 @@ import {
 import { checkRecording } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
+import { requestInstallField } from "../../installs/request-install.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { isMediaFile, toSourceFile } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
@@ -172,6 +173,7 @@ async function startNotes(
   const slackLocale = (await deps.directory.user(userId)).locale;
   const options = await jobOptions(deps, request, checked.template, teamId);
   const origin = {
+    ...requestInstallField(),
     teamId,
     channelId: destination,
     userId,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Job } from "../../../jobs/index.ts";
+import { type Job, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import type { SpeakerEntry, SpeakerPrefill } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -71,7 +71,7 @@ export async function keepPage(
     entries: [...others(draft, page.speakerIds), ...onPage],
     ...optional("contextText", page.contextText),
   };
-  if (viewId !== "") await deps.modals.keep(job.origin.teamId, draftKey(viewId), next);
+  if (viewId !== "") await deps.modals.keep(tenantOfOrigin(job.origin), draftKey(viewId), next);
   return next;
 }
 

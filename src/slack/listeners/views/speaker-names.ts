@@ -21,6 +21,7 @@ import {
 } from "../../views/index.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { requestJob } from "../request-job.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 import { applyNames } from "./apply-names.ts";
@@ -98,7 +99,7 @@ async function readSubmission(
   userId: string,
 ): Promise<Submission> {
   const meta = parseSpeakerModalMetadata(view.private_metadata);
-  const job = meta === undefined ? undefined : await deps.jobs.get(meta.jobId);
+  const job = meta === undefined ? undefined : await requestJob(deps, meta.jobId);
   const locale = await submitterLocale(deps, userId, undefined);
   const identity: ModalIdentity = {
     callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,

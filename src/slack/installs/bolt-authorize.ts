@@ -1,0 +1,29 @@
+import type { AuthorizeResult, AuthorizeSourceData } from "@slack/bolt";
+import { optional } from "../../util/optional.ts";
+import { installKeyOf } from "./install-key.ts";
+import type { OAuthTokenSource } from "./oauth-token-source.ts";
+
+/**
+ * Bolt's `authorize` with installs by OAuth: the request's install (its `teamId`,
+ * `enterpriseId`, `isEnterpriseInstall`, which Bolt reads from the payload) → that install's
+ * bot, its token refreshed first when it is about to expire (the same source the job
+ * runner's clients use). A request of a workspace with no install, or a revoked one,
+ * rejects: Bolt turns it into an AuthorizationError (401 over HTTP, acked and dropped over
+ * the socket: create-bolt-app.ts).
+ */
+export function oauthAuthorize(tokens: Pick<OAuthTokenSource, "installation">) {
+  return async (source: AuthorizeSourceData<boolean>): Promise<AuthorizeResult> => {
+    const install = installKeyOf(source);
+    const { installation } = await tokens.installation(install);
+    const bot = installation.bot;
+    if (bot === undefined) throw new Error(`installation ${install} has no bot`);
+    return {
+      botToken: bot.token,
+      botId: bot.id,
+      botUserId: bot.userId,
+      // An org-wide install serves every workspace of the org: the request's workspace.
+      ...optional("teamId", source.teamId ?? installation.team?.id),
+      ...optional("enterpriseId", source.enterpriseId ?? installation.enterprise?.id),
+    };
+  };
+}

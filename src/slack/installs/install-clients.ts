@@ -1,0 +1,93 @@
+import type { WebClient } from "@slack/web-api";
+import { LRUCache } from "lru-cache";
+import type { FetchFunction } from "../rate-budget/slack-budget.ts";
+import type { TokenSource } from "./token-source.ts";
+
+/** Installs whose clients are kept at once; one past it drops the longest unused. */
+const MAX_INSTALLS = 500;
+
+/** Slack's answers that mean the token, not the call, was refused: a new one may pass. */
+const REFUSED_TOKEN = new Set(["token_expired", "invalid_auth", "token_revoked"]);
+
+/** The job runner's two clients of one install (see `SlackGatewayOptions`). */
+export interface InstallClients {
+  client: WebClient;
+  urgentClient: WebClient;
+}
+
+/**
+ * A `fetch` that sends each request with the install's bot token as it is now (rotation
+ * may have replaced it since the last call), and, when Slack refuses that token, sends it
+ * once more with the one `tokens.refused` gives (none: Slack's answer stands).
+ * `install`: the install the request is made for, read per request.
+ */
+export function withInstallToken(
+  fetch: FetchFunction,
+  tokens: TokenSource,
+  install: () => string,
+): FetchFunction {
+  return async (input, init = {}) => {
+    const key = install();
+    const token = await tokens.botToken(key);
+    const first = await fetch(input, withBearer(init, token));
+    const refused = await refusedTokenError(first);
+    if (refused === undefined) return first;
+    const fresh = await tokens.refused(key, token, refused);
+    if (fresh === undefined || fresh === token || !resendable(init.body)) return first;
+    return fetch(input, withBearer(init, fresh));
+  };
+}
+
+/**
+ * The job runner's Web API clients per install, made on first use and kept (bounded):
+ * `makeClient(fetch, urgent)` builds one with the budget's `fetch` the caller chooses, and
+ * this wraps that `fetch` with the install's token ({@link withInstallToken}).
+ */
+export class InstallClientCache {
+  readonly #tokens: TokenSource;
+  readonly #make: (urgent: boolean, wrap: (fetch: FetchFunction) => FetchFunction) => WebClient;
+  readonly #cache: LRUCache<string, InstallClients>;
+
+  constructor(options: {
+    tokens: TokenSource;
+    /** A client without a token, its `fetch` the budget's passed through `wrap`. */
+    makeClient: (urgent: boolean, wrap: (fetch: FetchFunction) => FetchFunction) => WebClient;
+    max?: number;
+  }) {
+    this.#tokens = options.tokens;
+    this.#make = options.makeClient;
+    this.#cache = new LRUCache({ max: options.max ?? MAX_INSTALLS });
+  }
+
+  clientsFor(install: string): InstallClients {
+    const kept = this.#cache.get(install);
+    if (kept !== undefined) return kept;
+    const wrap = (fetch: FetchFunction) => withInstallToken(fetch, this.#tokens, () => install);
+    const made = { client: this.#make(false, wrap), urgentClient: this.#make(true, wrap) };
+    this.#cache.set(install, made);
+    return made;
+  }
+}
+
+function withBearer(init: RequestInit, token: string): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return { ...init, headers };
+}
+
+/** Slack's `error` when the answer refuses the token; read from a copy, the body left whole. */
+async function refusedTokenError(response: Response): Promise<string | undefined> {
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return undefined;
+  try {
+    const body = (await response.clone().json()) as { ok?: unknown; error?: unknown };
+    if (body.ok !== false || typeof body.error !== "string") return undefined;
+    return REFUSED_TOKEN.has(body.error) ? body.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A body that can be sent twice (a stream is read once). */
+function resendable(body: RequestInit["body"]): boolean {
+  return !(body instanceof ReadableStream);
+}

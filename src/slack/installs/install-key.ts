@@ -1,0 +1,33 @@
+/**
+ * Which installation of the app a request, a job or a stored value belongs to.
+ *
+ * In the single-token mode there is one, {@link SINGLE_INSTALL}. With installs by OAuth each
+ * workspace that installs the app is one (`T…`, its team id), and an organisation that
+ * installs it org-wide on Enterprise Grid is one (`E…`, its enterprise id) serving every
+ * workspace of the organisation.
+ */
+// Defined by the job layer, which keys every job's data by its tenant and knows an install
+// only as an opaque key; named here too, beside the keys' other rule.
+export { SINGLE_INSTALL, tenantOf } from "../../jobs/index.ts";
+
+/** What Bolt's context says of a request's installation. */
+export interface InstallRef {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  isEnterpriseInstall?: boolean | undefined;
+}
+
+/**
+ * The store's key of an installation: `E<enterprise id>` when org-wide, else
+ * `T<team id>`. Slack's ids start with their letter already (`E0…`, `T0…`); the prefix keeps
+ * an org-wide install and a workspace install apart even if a test gives odd ids.
+ * @throws when the reference names neither (a request Slack would not send).
+ */
+export function installKeyOf(ref: InstallRef): string {
+  if (ref.isEnterpriseInstall === true) {
+    if (!ref.enterpriseId) throw new Error("an org-wide installation without an enterprise id");
+    return `E${ref.enterpriseId}`;
+  }
+  if (!ref.teamId) throw new Error("a workspace installation without a team id");
+  return `T${ref.teamId}`;
+}

@@ -1,0 +1,74 @@
+import type { ServerResponse } from "node:http";
+import type { CodedError, Installation, InstallProvider } from "@slack/oauth";
+import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-oauth.ts";
+import type { Route } from "../../http/http-surface.ts";
+import type { Logger } from "../../logger.ts";
+import { installKeyOfInstallation } from "./installation-store.ts";
+
+/**
+ * `GET /slack/install` and `GET /slack/oauth_redirect`, served by the app's own HTTP server
+ * in both modes (Socket Mode too: only the browser comes here, never Slack's events).
+ * `@slack/oauth`'s InstallProvider does the OAuth dance: the install path sets the state
+ * cookie (signed with SLACK_STATE_SECRET) and sends the browser to Slack's consent page;
+ * the redirect checks the state against the cookie, exchanges the code with
+ * `oauth.v2.access` and stores the installation. The pages the person sees are ours: one
+ * plain sentence, never an error's details (those go to the log, without tokens).
+ */
+export function installRoutes(o: {
+  provider: InstallProvider;
+  logger: Logger;
+  /** Told of each install stored (a reinstall replaces what was kept of the old one). */
+  onInstalled?: (install: string) => void;
+}): Route[] {
+  const install: Route = {
+    path: OAUTH_INSTALL_PATH,
+    methods: ["GET"],
+    handle: async (req, res) => {
+      try {
+        await o.provider.handleInstallPath(req, res);
+      } catch (error) {
+        o.logger.error({ err: error }, "the install page could not be served");
+        if (!res.headersSent) page(res, 500, FAILED);
+      }
+    },
+  };
+  const redirect: Route = {
+    path: OAUTH_REDIRECT_PATH,
+    methods: ["GET"],
+    handle: (req, res) =>
+      o.provider.handleCallback(req, res, {
+        success: (installation: Installation) => {
+          const key = installKeyOfInstallation(installation);
+          o.onInstalled?.(key);
+          o.logger.info({ install: key }, "the app was installed");
+          page(res, 200, INSTALLED);
+        },
+        failure: (error: CodedError) => {
+          const declined = /cancelled/i.test(error.message);
+          o.logger.warn(
+            { code: error.code, reason: error.message },
+            declined ? "an install was declined" : "an install failed",
+          );
+          page(res, declined ? 200 : 400, declined ? DECLINED : FAILED);
+        },
+      }),
+  };
+  return [install, redirect];
+}
+
+const INSTALLED =
+  "Meeting Notes is installed. Invite it to a channel (/invite @Meeting Notes) and upload a recording there.";
+const DECLINED = "Meeting Notes was not installed: the install was cancelled.";
+const FAILED =
+  "Meeting Notes could not be installed. Start again from the install link; if it fails again, tell whoever runs the bot.";
+
+/** A small page with one sentence (no script, nothing from the request echoed back). */
+function page(res: ServerResponse, status: number, sentence: string): void {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Meeting Notes</title></head><body><p>${sentence}</p></body></html>`;
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+  });
+  res.end(body);
+}

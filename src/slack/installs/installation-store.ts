@@ -1,0 +1,180 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { Installation, InstallationQuery, InstallationStore } from "@slack/oauth";
+import { z } from "zod";
+import type { Store } from "../../store/index.ts";
+import { type InstallRef, installKeyOf } from "./install-key.ts";
+import { InstallUnavailable } from "./token-source.ts";
+
+/**
+ * The app's installations (OAuth mode), in the project's store — namespace `installs`, one
+ * value per install key — each encrypted whole with AES-256-GCM under SLACK_TOKEN_KEY: a
+ * copy of the SQLite file, a Redis dump or a backup reveals no token. The install key is
+ * the additional authenticated data, so a value copied under another install's key (one
+ * workspace's record made to answer for another) does not decrypt.
+ */
+
+/** What one install is, as `@slack/oauth` makes it after `oauth.v2.access` (and a refresh). */
+const tokenSchema = z.object({
+  token: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  /** Seconds since the epoch (as `@slack/oauth` writes it). */
+  expiresAt: z.number().optional(),
+  scopes: z.array(z.string()),
+  id: z.string(),
+  userId: z.string(),
+});
+const idName = z.object({ id: z.string().min(1), name: z.string().optional() });
+export const installationSchema = z.looseObject({
+  team: idName.optional(),
+  enterprise: idName.optional(),
+  user: z.looseObject({
+    id: z.string(),
+    token: z.string().optional(),
+    refreshToken: z.string().optional(),
+    expiresAt: z.number().optional(),
+    scopes: z.array(z.string()).optional(),
+  }),
+  bot: tokenSchema.optional(),
+  isEnterpriseInstall: z.boolean().optional(),
+  authVersion: z.enum(["v1", "v2"]).optional(),
+  appId: z.string().optional(),
+  tokenType: z.literal("bot").optional(),
+  enterpriseUrl: z.string().optional(),
+  metadata: z.string().optional(),
+});
+
+/** An install as kept: Slack's installation, and whether its tokens were revoked. */
+const recordSchema = z.object({
+  installation: installationSchema,
+  /** Set when Slack refused its refresh token: no token can be had any more. */
+  revokedAt: z.number().optional(),
+});
+export type InstallRecord = z.infer<typeof recordSchema>;
+
+/** The stored form: the encrypted record and what GCM needs to open it. */
+const sealedSchema = z.object({
+  v: z.literal(1),
+  iv: z.base64(),
+  tag: z.base64(),
+  data: z.base64(),
+});
+type Sealed = z.infer<typeof sealedSchema>;
+
+/** A stored install could not be read: another key, or the value was altered or moved. */
+export class InstallationUnreadable extends Error {
+  readonly code = "installation_unreadable";
+  readonly install: string;
+
+  constructor(install: string, cause?: unknown) {
+    super(
+      `The installation ${install} in the store cannot be decrypted: SLACK_TOKEN_KEY is not the key it was written with, or the stored value was altered. Set the key it was written with, or install the app again in that workspace.`,
+      cause === undefined ? undefined : { cause },
+    );
+    this.name = "InstallationUnreadable";
+    this.install = install;
+  }
+}
+
+const AAD_PREFIX = "meeting-notes/installs/";
+
+/** The install key of what `@slack/oauth` names an install by. */
+export function installKeyOfInstallation(installation: {
+  team?: { id: string } | undefined;
+  enterprise?: { id: string } | undefined;
+  isEnterpriseInstall?: boolean | undefined;
+}): string {
+  return installKeyOf({
+    teamId: installation.team?.id,
+    enterpriseId: installation.enterprise?.id,
+    isEnterpriseInstall: installation.isEnterpriseInstall === true,
+  });
+}
+
+function keyOfQuery(query: InstallationQuery<boolean> | InstallRef | string): string {
+  return typeof query === "string" ? query : installKeyOf(query);
+}
+
+/** `@slack/oauth`'s InstallationStore over the project's Store, encrypted at rest. */
+export class EncryptedInstallationStore implements InstallationStore {
+  readonly #store: Store;
+  readonly #key: Buffer;
+
+  constructor(options: { store: Store; key: Buffer }) {
+    if (options.key.length !== 32) throw new RangeError("SLACK_TOKEN_KEY must be 32 bytes");
+    this.#store = options.store;
+    this.#key = options.key;
+  }
+
+  /** Called by `InstallProvider.handleCallback` once Slack answered `oauth.v2.access`. */
+  async storeInstallation<V extends "v1" | "v2">(
+    installation: Installation<V, boolean>,
+  ): Promise<void> {
+    const parsed = installationSchema.parse(installation);
+    await this.write(installKeyOfInstallation(parsed), { installation: parsed });
+  }
+
+  /** The installation, or InstallUnavailable when there is none (or it was revoked). */
+  async fetchInstallation(
+    query: InstallationQuery<boolean>,
+  ): Promise<Installation<"v1" | "v2", boolean>> {
+    const install = keyOfQuery(query);
+    const record = await this.read(install);
+    if (record === undefined) throw new InstallUnavailable(install, "not_installed");
+    if (record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+    return record.installation as Installation<"v1" | "v2", boolean>;
+  }
+
+  /**
+   * Deletes one install's record: by its install key (the uninstall listener), or by
+   * `@slack/oauth`'s query.
+   */
+  async deleteInstallation(query: InstallationQuery<boolean> | string): Promise<void> {
+    await this.#store.delete("installs", keyOfQuery(query));
+  }
+
+  /** The record of `install`, undefined when none is stored. */
+  async read(install: string): Promise<InstallRecord | undefined> {
+    const raw = await this.#store.get<unknown>("installs", install);
+    if (raw === undefined) return undefined;
+    const sealed = sealedSchema.safeParse(raw);
+    if (!sealed.success) throw new InstallationUnreadable(install, sealed.error);
+    let text: string;
+    try {
+      text = this.#open(install, sealed.data);
+    } catch (error) {
+      throw new InstallationUnreadable(install, error);
+    }
+    const record = recordSchema.safeParse(JSON.parse(text));
+    if (!record.success) throw new InstallationUnreadable(install, record.error);
+    return record.data;
+  }
+
+  /** Writes the record of `install` (a fresh IV every write). */
+  async write(install: string, record: InstallRecord): Promise<void> {
+    await this.#store.set("installs", install, this.#seal(install, JSON.stringify(record)));
+  }
+
+  #seal(install: string, text: string): Sealed {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
+    cipher.setAAD(Buffer.from(AAD_PREFIX + install, "utf8"));
+    const data = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+    return {
+      v: 1,
+      iv: iv.toString("base64"),
+      tag: cipher.getAuthTag().toString("base64"),
+      data: data.toString("base64"),
+    };
+  }
+
+  #open(install: string, sealed: Sealed): string {
+    // The tag's length fixed: GCM would otherwise accept a tag cut short.
+    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(sealed.iv, "base64"), {
+      authTagLength: 16,
+    });
+    decipher.setAAD(Buffer.from(AAD_PREFIX + install, "utf8"));
+    decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+    const data = Buffer.from(sealed.data, "base64");
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+  }
+}

@@ -1,0 +1,88 @@
+import { createRequire } from "node:module";
+import { WebClient } from "@slack/web-api";
+import type { OAuthConfig } from "../../config-oauth.ts";
+import type { Route } from "../../http/http-surface.ts";
+import { type Logger, toSlackLogger } from "../../logger.ts";
+import type { Store } from "../../store/index.ts";
+import { oauthAuthorize } from "./bolt-authorize.ts";
+import { BOT_SCOPES } from "./bot-scopes.ts";
+import { installRoutes } from "./install-routes.ts";
+import { EncryptedInstallationStore } from "./installation-store.ts";
+import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
+
+// CommonJS, loaded as create-bolt-app.ts loads Bolt's classes — and only in OAuth mode: a
+// single-token app never loads the installer.
+const require = createRequire(import.meta.url);
+
+/** Everything installs by OAuth add to the app (src/app.ts wires it). */
+export interface OAuthInstalls {
+  /** The encrypted installations; `deleteInstallation(installKey)` for an uninstall. */
+  installs: EncryptedInstallationStore;
+  /** Each install's bot token, refreshed under the store's lease (the job runner's too). */
+  tokens: OAuthTokenSource;
+  /** Bolt's `authorize`. */
+  authorize: ReturnType<typeof oauthAuthorize>;
+  /** `GET /slack/install` and `GET /slack/oauth_redirect`. */
+  routes: Route[];
+  /** Forgets one install: its record, and what this process keeps of it. */
+  deleteInstallation(install: string): Promise<void>;
+}
+
+export function createOAuthInstalls(o: {
+  oauth: OAuthConfig;
+  apiUrl: string;
+  store: Store;
+  logger: Logger;
+}): OAuthInstalls {
+  const logger = o.logger.child({ name: "installs" });
+  const installs = new EncryptedInstallationStore({ store: o.store, key: o.oauth.tokenKey });
+  // Calls with the app's client credentials (no token): the exchange and the refresh.
+  const client = new WebClient(undefined, {
+    slackApiUrl: o.apiUrl,
+    logger: toSlackLogger(logger),
+    retryConfig: { retries: 0 },
+  });
+  const refresh = async (refreshToken: string): Promise<RefreshAnswer> => {
+    const answer = await client.oauth.v2.access({
+      client_id: o.oauth.clientId,
+      client_secret: o.oauth.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+    });
+    if (
+      typeof answer.access_token !== "string" ||
+      typeof answer.refresh_token !== "string" ||
+      typeof answer.expires_in !== "number"
+    ) {
+      throw new Error("oauth.v2.access answered a refresh without a token or its expiry");
+    }
+    return {
+      access_token: answer.access_token,
+      refresh_token: answer.refresh_token,
+      expires_in: answer.expires_in,
+    };
+  };
+  const tokens = new OAuthTokenSource({ installs, store: o.store, refresh, logger });
+  const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
+  const provider = new InstallProvider({
+    clientId: o.oauth.clientId,
+    clientSecret: o.oauth.clientSecret,
+    stateSecret: o.oauth.stateSecret,
+    installationStore: installs,
+    installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl },
+    // Straight to Slack's consent page: there is nothing to choose before it.
+    directInstall: true,
+    logger: toSlackLogger(logger),
+    clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
+  });
+  return {
+    installs,
+    tokens,
+    authorize: oauthAuthorize(tokens),
+    routes: installRoutes({ provider, logger, onInstalled: (install) => tokens.forget(install) }),
+    async deleteInstallation(install) {
+      tokens.forget(install);
+      await installs.deleteInstallation(install);
+    },
+  };
+}

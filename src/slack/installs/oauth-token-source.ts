@@ -1,0 +1,232 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { withLease } from "../../jobs/persistence/with-lease.ts";
+import type { Logger } from "../../logger.ts";
+import type { Store } from "../../store/index.ts";
+import type { EncryptedInstallationStore, InstallRecord } from "./installation-store.ts";
+import { InstallUnavailable, type TokenSource } from "./token-source.ts";
+
+/** What `oauth.v2.access` with `grant_type=refresh_token` answers (the parts used). */
+export interface RefreshAnswer {
+  access_token: string;
+  refresh_token: string;
+  /** Seconds the new access token lives. */
+  expires_in: number;
+}
+
+/** Slack refused a refresh (its `error`), as the Web API client reports it. */
+export type Refresh = (refreshToken: string) => Promise<RefreshAnswer>;
+
+export interface OAuthTokenSourceOptions {
+  installs: EncryptedInstallationStore;
+  /** The store whose lease makes one replica refresh an install's token. */
+  store: Store;
+  /** `oauth.v2.access` with the refresh token (client id and secret bound). */
+  refresh: Refresh;
+  logger: Logger;
+  /** The wall clock, ms: Slack's `expires_in` and `@slack/oauth`'s `expiresAt` are on it. */
+  now?: () => number;
+  /** Refresh a token that expires within this long (default 2 hours, as `@slack/oauth`). */
+  marginMs?: number;
+  /** How long a decrypted installation is kept in memory (default 30 s). */
+  cacheMs?: number;
+  /** How long a replica waits for another's refresh, and how often it looks (lease). */
+  leaseWait?: { tries: number; delayMs: number };
+}
+
+/** Slack's refusals of a refresh token that no retry will change. */
+const REFRESH_REVOKED = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant"]);
+/** How many installs' decrypted records are kept (the oldest dropped first). */
+const CACHE_LIMIT = 500;
+const LEASE_TTL_MS = 30_000;
+
+/**
+ * Bot tokens of the installs by OAuth, read from the encrypted installation store. With
+ * token rotation (an install with a refresh token and an expiry) a token that expires
+ * within the margin is refreshed first, with `oauth.v2.access`, under the store's lease
+ * `install-refresh:<install>`: of two replicas asking at once, one refreshes and the
+ * other, once the lease is free, reads the token it stored — Slack's refresh token is
+ * single-use, so a second refresh would fail. A refresh token Slack refuses marks the
+ * install revoked, said once in the log; its tokens are then unavailable until it is
+ * installed again.
+ */
+export class OAuthTokenSource implements TokenSource {
+  readonly #o: OAuthTokenSourceOptions;
+  readonly #now: () => number;
+  readonly #marginMs: number;
+  readonly #cacheMs: number;
+  readonly #cache = new Map<string, { record: InstallRecord; until: number }>();
+  /** Refreshes under way in this process, one per install. */
+  readonly #refreshing = new Map<string, Promise<InstallRecord>>();
+  /** Refreshes this process made (tests and metrics read it). */
+  refreshes = 0;
+
+  constructor(options: OAuthTokenSourceOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    this.#marginMs = options.marginMs ?? 2 * 60 * 60_000;
+    this.#cacheMs = options.cacheMs ?? 30_000;
+  }
+
+  async botToken(install: string): Promise<string> {
+    return botOf(install, await this.installation(install)).token;
+  }
+
+  /**
+   * The install's record with a bot token good for at least the margin (refreshed first when
+   * needed). Bolt's authorize reads the bot's ids from it.
+   * @throws InstallUnavailable when not installed, or revoked.
+   */
+  async installation(install: string): Promise<InstallRecord> {
+    const record = usable(install, await this.#read(install, true));
+    return this.#expiring(record)
+      ? this.#refreshOnce(install, botOf(install, record).token)
+      : record;
+  }
+
+  async refused(install: string, token: string, error: string): Promise<string | undefined> {
+    let record: InstallRecord;
+    try {
+      record = usable(install, await this.#read(install, false));
+    } catch (unavailable) {
+      if (unavailable instanceof InstallUnavailable) return undefined;
+      throw unavailable;
+    }
+    const bot = botOf(install, record);
+    // Another replica refreshed it, or the app was installed again: the stored one is newer.
+    if (bot.token !== token) return bot.token;
+    if (error === "token_revoked") {
+      await this.#markRevoked(install, error);
+      return undefined;
+    }
+    if (bot.refreshToken === undefined) return undefined;
+    try {
+      return botOf(install, await this.#refreshOnce(install, token)).token;
+    } catch (refusal) {
+      if (refusal instanceof InstallUnavailable) return undefined;
+      throw refusal;
+    }
+  }
+
+  /** Drops what this process keeps of an install (it was uninstalled). */
+  forget(install: string): void {
+    this.#cache.delete(install);
+  }
+
+  #expiring(record: InstallRecord): boolean {
+    const bot = record.installation.bot;
+    if (bot?.refreshToken === undefined || bot.expiresAt === undefined) return false;
+    return bot.expiresAt * 1000 - this.#now() < this.#marginMs;
+  }
+
+  async #read(install: string, cached: boolean): Promise<InstallRecord | undefined> {
+    const hit = this.#cache.get(install);
+    if (cached && hit !== undefined && hit.until > this.#now()) return hit.record;
+    const record = await this.#o.installs.read(install);
+    this.#cache.delete(install);
+    if (record === undefined) return undefined;
+    if (this.#cache.size >= CACHE_LIMIT) {
+      const oldest = this.#cache.keys().next().value;
+      if (oldest !== undefined) this.#cache.delete(oldest);
+    }
+    this.#cache.set(install, { record, until: this.#now() + this.#cacheMs });
+    return record;
+  }
+
+  /** One refresh of `install` in this process at a time; callers share its outcome. */
+  #refreshOnce(install: string, stale: string): Promise<InstallRecord> {
+    const running = this.#refreshing.get(install);
+    if (running !== undefined) return running;
+    const refresh = this.#refreshUnderLease(install, stale).finally(() =>
+      this.#refreshing.delete(install),
+    );
+    this.#refreshing.set(install, refresh);
+    return refresh;
+  }
+
+  async #refreshUnderLease(install: string, stale: string): Promise<InstallRecord> {
+    const wait = this.#o.leaseWait ?? { tries: 100, delayMs: 100 };
+    for (let attempt = 0; attempt < wait.tries; attempt++) {
+      const done = await withLease(
+        this.#o.store,
+        `install-refresh:${install}`,
+        { ttlMs: LEASE_TTL_MS },
+        async () => {
+          // Read again under the lease: the replica that held it before may have refreshed.
+          const record = usable(install, await this.#read(install, false));
+          if (botOf(install, record).token !== stale && !this.#expiring(record)) return record;
+          return this.#refresh(install, record);
+        },
+      );
+      if (done.held) return done.value;
+      await sleep(wait.delayMs);
+    }
+    // The holder took longer than the wait: what is stored now (maybe still the old token,
+    // which Slack takes until it expires).
+    return usable(install, await this.#read(install, false));
+  }
+
+  async #refresh(install: string, record: InstallRecord): Promise<InstallRecord> {
+    const bot = botOf(install, record);
+    if (bot.refreshToken === undefined) return record;
+    let answer: RefreshAnswer;
+    try {
+      answer = await this.#o.refresh(bot.refreshToken);
+    } catch (error) {
+      const code = slackErrorOf(error);
+      if (code !== undefined && REFRESH_REVOKED.has(code)) {
+        await this.#markRevoked(install, code);
+        throw new InstallUnavailable(install, "revoked");
+      }
+      throw error;
+    }
+    this.refreshes += 1;
+    const nowSec = Math.floor(this.#now() / 1000);
+    const refreshed: InstallRecord = {
+      ...record,
+      installation: {
+        ...record.installation,
+        bot: {
+          ...bot,
+          token: answer.access_token,
+          refreshToken: answer.refresh_token,
+          expiresAt: nowSec + answer.expires_in,
+        },
+      },
+    };
+    await this.#o.installs.write(install, refreshed);
+    this.#cache.set(install, { record: refreshed, until: this.#now() + this.#cacheMs });
+    this.#o.logger.info({ install }, "refreshed the bot token of an installation");
+    return refreshed;
+  }
+
+  async #markRevoked(install: string, code: string): Promise<void> {
+    const record = await this.#o.installs.read(install);
+    this.#cache.delete(install);
+    if (record === undefined || record.revokedAt !== undefined) return;
+    await this.#o.installs.write(install, { ...record, revokedAt: this.#now() });
+    this.#o.logger.error(
+      { install, slackError: code },
+      `Slack revoked the tokens of installation ${install} (${code}): the bot stops working there until it is installed again from /slack/install.`,
+    );
+  }
+}
+
+/** The record, or why there is no token: not installed, or revoked. */
+function usable(install: string, record: InstallRecord | undefined): InstallRecord {
+  if (record === undefined) throw new InstallUnavailable(install, "not_installed");
+  if (record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+  return record;
+}
+
+function botOf(install: string, record: InstallRecord) {
+  const bot = record.installation.bot;
+  // An install without a bot (user scopes only) is none this app can act as.
+  if (bot === undefined) throw new InstallUnavailable(install, "not_installed");
+  return bot;
+}
+
+/** Slack's `error` of a Web API client's platform error. */
+function slackErrorOf(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === "string" ? data.error : undefined;
+}

@@ -1,0 +1,199 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { z } from "zod";
+import {
+  isStoreUnavailable,
+  type JobOptions,
+  SLACK_USER_ID,
+  type SourceFile,
+  uploadOptions,
+} from "../../../jobs/index.ts";
+import type { SpeakerHint } from "../../../notetaker/index.ts";
+import {
+  checkRecording,
+  type StartRefusal,
+  SUPPORTED_AUDIO_FORMATS,
+} from "../../../recordings/index.ts";
+import { platformErrorOf } from "../../gateway/slack-errors.ts";
+import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
+import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { isMediaFile, toSourceFile } from "../../recording-file.ts";
+import { neutralizeMentions as asPlain, clampText, safeMrkdwn } from "../../text/index.ts";
+import { buildRefusal } from "../../views/index.ts";
+import type { ListenerDeps } from "../deps.ts";
+
+/** The most participants taken as speaker hints (a meeting's, not a channel's). */
+const MAX_PARTICIPANTS = 50;
+/** File names are shortened so a sentence stays readable (as in the thread's). */
+const MAX_FILENAME_CHARS = 200;
+/** As the /meeting-notes modal's context field. */
+const MAX_CONTEXT_CHARS = 3_000;
+
+/**
+ * The step's inputs as the manifest declares them (`functions.make_meeting_notes`), checked
+ * here: Workflow Builder fills them from a workflow an admin built, not from Slack itself.
+ * `user` is a `slack#/types/user_context` (`{ id, secret }`): Workflow Builder fills it only
+ * from the person who ran the workflow, so a workflow cannot act as someone else.
+ */
+const inputsSchema = z.object({
+  recording: z.string().regex(/^F[A-Z0-9]{2,}$/),
+  channel: z.string().regex(/^[CG][A-Z0-9]{2,}$/),
+  user: z.looseObject({ id: z.string().regex(SLACK_USER_ID) }),
+  participants: z.array(z.string().regex(SLACK_USER_ID)).max(MAX_PARTICIPANTS).optional(),
+  context: z.string().max(MAX_CONTEXT_CHARS).optional(),
+});
+type StepInputs = z.infer<typeof inputsSchema>;
+
+type Args = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
+
+/**
+ * The Workflow Builder step "Make meeting notes" (Bolt acks `function_executed` itself):
+ * once per step run however often Slack delivers it, the same checks as a request in the
+ * /meeting-notes modal — the recording the person who ran the workflow's own or shared where
+ * they are, one the bot takes; the channel one both they and the bot are in (they name the
+ * speakers there) — then an ordinary job in a thread the bot opens in that channel. A
+ * refusal fails the step at once with one sentence, through Bolt's `fail` (on the step's own
+ * token, alive while Slack waits); the job completes or fails the step when it ends
+ * (`WorkflowSteps`).
+ */
+export function makeMeetingNotes(deps: ListenerDeps) {
+  return async ({ event, inputs, fail, context, body }: Args) => {
+    const executionId = event.function_execution_id;
+    const logger = deps.logger.child({ executionId });
+    let locale: Locale = "en";
+    const refuse = async (sentence: string, why: string) => {
+      logger.info({ why }, "workflow step refused");
+      await fail({ error: sentence }).catch((error: unknown) =>
+        logger.warn({ err: error, code: platformErrorOf(error) }, "could not fail the step"),
+      );
+    };
+    try {
+      if (!(await deps.jobs.claimOnce(`workflow-step:${executionId}`))) return;
+      const parsed = inputsSchema.safeParse(inputs);
+      if (!parsed.success) return await refuse(t(locale, "step.inputs"), "inputs");
+      const request = parsed.data;
+      const userId = request.user.id;
+      const slackLocale = (await deps.directory.user(userId)).locale;
+      locale = localeOf(slackLocale);
+      const teamId = context.teamId ?? (body as { team_id?: string }).team_id;
+      if (teamId === undefined) return await refuse(t(locale, "step.inputs"), "no team");
+      const checked = await check(deps, request, locale);
+      if (!checked.ok) return await refuse(checked.sentence, checked.why);
+      const options = await stepOptions(deps, request, teamId);
+      const origin = {
+        ...requestInstallField(),
+        teamId,
+        channelId: request.channel,
+        userId,
+        ...(slackLocale ? { locale: slackLocale } : {}),
+        kind: "workflow" as const,
+        executionId,
+      };
+      const result = await deps.jobs.startInThread(
+        { origin, source: checked.source, options },
+        () => openThread(deps, request.channel, checked.source, userId, locale),
+      );
+      if (result.status === "duplicate") return await refuse(t(locale, "step.already"), "dup");
+      if (result.status === "refused") {
+        const sentence = refusalSentence(result.reason, checked.source.filename, locale);
+        return await refuse(sentence, result.reason);
+      }
+      logger.info({ jobId: result.job.id }, "workflow step started a job");
+    } catch (error) {
+      if (isStoreUnavailable(error)) {
+        logger.warn({ err: error }, "store failed: the workflow step started nothing");
+        return await refuse(t(locale, "step.store_unavailable"), "store");
+      }
+      logger.warn({ err: error, code: platformErrorOf(error) }, "workflow step failed to start");
+      await refuse(t(locale, "step.thread_failed"), "thread");
+    }
+  };
+}
+
+/**
+ * Why the recording is refused, in one sentence: an upload's words, but for a format, which
+ * an upload's reply says in two (what, then what to upload instead).
+ */
+function refusalSentence(reason: StartRefusal, filename: string, locale: Locale): string {
+  if (reason !== "unsupported_format") return buildRefusal(reason, filename, locale).text;
+  return t(locale, "step.not_a_recording", {
+    file: asPlain(clampText(filename, MAX_FILENAME_CHARS)),
+    formats: SUPPORTED_AUDIO_FORMATS.join(", "),
+  });
+}
+
+type Checked = { ok: true; source: SourceFile } | { ok: false; sentence: string; why: string };
+
+/** The recording and the channel, as Slack has them now, asked together. */
+async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): Promise<Checked> {
+  const userId = request.user.id;
+  const [file, destination] = await Promise.all([
+    deps.directory.file(request.recording),
+    deps.permissions.destination(request.channel, userId),
+  ]);
+  if (file === undefined) {
+    return { ok: false, sentence: t(locale, "step.recording_unreadable"), why: "unreadable" };
+  }
+  if (!(await deps.permissions.file(file, userId))) {
+    return { ok: false, sentence: t(locale, "step.recording_not_theirs"), why: "not theirs" };
+  }
+  const source = toSourceFile(file, deps.jobs.canPrepare);
+  const reason =
+    source === undefined
+      ? isMediaFile(file)
+        ? "needs_ffmpeg"
+        : "unsupported_format"
+      : checkRecording(source, deps.jobs.canPrepare);
+  if (source === undefined || reason !== undefined) {
+    const name = file.name ?? file.title ?? request.recording;
+    const why = reason ?? "unsupported_format";
+    return { ok: false, sentence: refusalSentence(why, name, locale), why };
+  }
+  if (destination !== undefined) {
+    const key =
+      destination === "bot_not_in"
+        ? "step.bot_not_in"
+        : destination === "user_not_in"
+          ? "step.user_not_in"
+          : "step.channel_unknown";
+    return { ok: false, sentence: t(locale, key), why: destination };
+  }
+  return { ok: true, source };
+}
+
+/**
+ * As an upload to the channel would have (its language, template, review and context), the
+ * step's context added, and the participants as speaker hints by their real names — where
+ * the /meeting-notes modal puts its participants.
+ */
+async function stepOptions(
+  deps: ListenerDeps,
+  request: StepInputs,
+  teamId: string,
+): Promise<JobOptions> {
+  const settings = await deps.settings.get(requestTenant(teamId), request.channel);
+  const members = await Promise.all(
+    (request.participants ?? []).map((id) => deps.directory.user(id)),
+  );
+  const speakers: SpeakerHint[] = [...new Set(members.map((m) => m.name))].map((name) => ({
+    name,
+  }));
+  return {
+    ...uploadOptions(settings, request.context),
+    ...(speakers.length === 0 ? {} : { speakers }),
+  };
+}
+
+/** The bot's own message that starts the job's thread, as for the /meeting-notes modal. */
+function openThread(
+  deps: ListenerDeps,
+  channel: string,
+  source: SourceFile,
+  userId: string,
+  locale: Locale,
+): Promise<string> {
+  const text = t(locale, "new_notes.parent", {
+    file: `*${safeMrkdwn(source.filename)}*`,
+    user: `<@${userId}>`,
+  });
+  return deps.responder.startThread(channel, text);
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { fastRetryPolicy } from "../../src/notetaker/index.ts";
+import { createEmulator } from "../emulator/create-emulator.ts";
+import { createFakeSlack, type FakeSlack } from "../fake-slack/create-fake-slack.ts";
+import type { FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
+import { eventCallback } from "../fake-slack/slack-payloads.ts";
+import { type SlackAppResponse, sendSigned } from "../fake-slack/slack-request.ts";
+import { makeTempDir } from "../helpers/temp-files.ts";
+
+export const OAUTH_SIGNING_SECRET = "oauth-e2e-signing-secret-0123456789";
+/** The public address of the redirect, as the app's manifest and SLACK_REDIRECT_URL say. */
+export const PUBLIC_REDIRECT = "https://notes.example.com/slack/oauth_redirect";
+
+/** One process of the app in OAuth mode, and every line it logged. */
+export interface OAuthReplica {
+  app: MeetingNotesApp;
+  origin: string;
+  logs: string[];
+}
+
+/**
+ * The real app in OAuth mode (HTTP), as `createApp` builds it, against a fake Slack with
+ * several workspaces (and an enterprise) that installs it through `/slack/install`, and the
+ * Note Service emulator. `replicas` processes share one store (`storeUrl`, default a SQLite
+ * file of the stack's own, which only one may use: several need Redis).
+ */
+export async function startOAuthStack(o: {
+  manifest: Record<string, unknown>;
+  teams: FakeTeamOption[];
+  enterprise?: { id: string; name: string };
+  replicas?: number;
+  storeUrl?: string;
+}) {
+  const temp = await makeTempDir("mn-oauth-e2e-");
+  const fake = await createFakeSlack({
+    manifest: o.manifest,
+    teams: o.teams,
+    ...(o.enterprise === undefined ? {} : { enterprise: o.enterprise }),
+  });
+  const emulator = await createEmulator();
+  const env = {
+    SLACK_CLIENT_ID: fake.oauth.clientId,
+    SLACK_CLIENT_SECRET: fake.oauth.clientSecret,
+    SLACK_STATE_SECRET: randomBytes(16).toString("hex"),
+    SLACK_TOKEN_KEY: randomBytes(32).toString("base64"),
+    SLACK_REDIRECT_URL: PUBLIC_REDIRECT,
+    SLACK_SIGNING_SECRET: OAUTH_SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    NOTE_TAKER_BASE_URL: emulator.baseUrl,
+    NOTE_TAKER_API_KEY: emulator.apiKey,
+    STORE_URL: o.storeUrl ?? `sqlite://${temp.dir}/oauth.sqlite`,
+    PORT: "0",
+    LOG_LEVEL: "debug",
+  };
+  const replicas: OAuthReplica[] = [];
+  for (let i = 0; i < (o.replicas ?? 1); i++) {
+    const logs: string[] = [];
+    const deps: AppDeps = {
+      logDestination: new Writable({
+        write(chunk, _encoding, callback) {
+          logs.push(String(chunk));
+          callback();
+        },
+      }),
+      tempDir: `${temp.dir}/tmp-${i}`,
+      noteTakerRetry: fastRetryPolicy,
+      socketBackoff: { baseMs: 20, maxMs: 200 },
+    };
+    const app = await createApp(loadConfig(env), deps);
+    const port = await app.start();
+    replicas.push({ app, origin: `http://127.0.0.1:${port}`, logs });
+  }
+  return {
+    fake,
+    replicas,
+    env,
+    /**
+     * A person installs the app from `replica`'s install page: `/slack/install` (state
+     * cookie, redirect to Slack) → Slack's consent page (`authorizeInstall`, for `team` or
+     * org-wide) → the redirect back, with the cookie. The page the person sees.
+     */
+    async install(
+      install: { team?: string; enterprise?: boolean; decline?: boolean },
+      replica: OAuthReplica = replicas[0] as OAuthReplica,
+    ): Promise<{ status: number; page: string }> {
+      const start = await fetch(`${replica.origin}/slack/install`, { redirect: "manual" });
+      const location = start.headers.get("location");
+      const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      if (start.status !== 302 || location === null) {
+        throw new Error(`/slack/install answered ${start.status}`);
+      }
+      const back = new URL(fake.authorizeInstall({ url: location, ...install }));
+      const done = await fetch(`${replica.origin}${back.pathname}${back.search}`, {
+        headers: { cookie },
+      });
+      return { status: done.status, page: await done.text() };
+    },
+    /**
+     * Signs and sends an Events API envelope of `team`, stamped as Slack stamps it for the
+     * install that acts there (or, `as`, for an install of the caller's choosing).
+     */
+    async sendEvent(
+      replica: OAuthReplica,
+      team: string,
+      event: Record<string, unknown>,
+      as?: { enterpriseId?: string; isEnterpriseInstall?: boolean },
+    ): Promise<SlackAppResponse> {
+      const envelope =
+        as === undefined
+          ? fake.team(team).envelope(event)
+          : eventCallback(event, {
+              teamId: team,
+              eventId: `Ev0${randomBytes(5).toString("hex").toUpperCase()}`,
+              ...as,
+            });
+      return sendSigned(
+        `${replica.origin}/slack/events`,
+        OAUTH_SIGNING_SECRET,
+        JSON.stringify(envelope),
+        "application/json",
+      );
+    },
+    async stop() {
+      for (const replica of replicas) await replica.app.stop();
+      await fake.close();
+      await emulator.close();
+      await temp.cleanup();
+    },
+  };
+}
+
+export type OAuthStack = Awaited<ReturnType<typeof startOAuthStack>>;
+export type { FakeSlack };

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { STEP_CALLBACK_ID } from "../../../../src/slack/ids.ts";
+import { makeMeetingNotes } from "../../../../src/slack/listeners/functions/make-meeting-notes.ts";
+import { t } from "../../../../src/slack/messages/index.ts";
+import { FILE_HOST } from "../../../../support/helpers/fake-web-client.ts";
+import {
+  ADMIN,
+  ALICE,
+  BOB,
+  buildEventArgs,
+  buildListenerDeps,
+  CHANNEL,
+  LAN,
+  type ListenerKit,
+  OTHER_CHANNEL,
+  TEAM,
+} from "../../../../support/helpers/listener-args.ts";
+import { loadObject } from "../../../../test/fixtures/slack-payloads/index.ts";
+
+let kit: ListenerKit;
+beforeEach(async () => {
+  kit = await buildListenerDeps();
+});
+afterEach(() => kit.close());
+
+/** A file in the workspace as `files.info` describes it: uploaded by `user`, shared nowhere. */
+function file(id: string, name: string, user = ALICE, mimetype = "audio/mp4") {
+  kit.workspace.files.set(id, {
+    id,
+    name,
+    title: name,
+    filetype: name.split(".").pop(),
+    mimetype,
+    user,
+    size: 4096,
+    mode: "hosted",
+    url_private: `${FILE_HOST}/files-pri/${TEAM}-${id}/${name}`,
+    url_private_download: `${FILE_HOST}/files-pri/${TEAM}-${id}/download/${name}`,
+  });
+  return id;
+}
+
+/** Slack's published `function_executed`, as this app's step with `inputs`, and a `fail` double. */
+function stepArgs(inputs: Record<string, unknown>, executionId = "Fx0STEP001") {
+  const payload = loadObject("event-function_executed", { app: "A0FAKEAPP", user: ALICE });
+  const event = {
+    ...payload,
+    function: { ...(payload.function as object), callback_id: STEP_CALLBACK_ID },
+    function_execution_id: executionId,
+    inputs,
+  };
+  const body = { type: "event_callback", team_id: TEAM, event };
+  const fail = vi.fn(async (_args: { error: string }) => ({ ok: true }));
+  const args = { ...buildEventArgs<"function_executed">(kit, body), inputs, fail };
+  return { args, fail };
+}
+
+const asked = (id: string) => ({ id, secret: "ctx-secret" });
+
+describe("the Workflow Builder step's listener", () => {
+  it("starts an ordinary job in a thread it opens, the participants and context as the modal's", async () => {
+    const recording = file("F0REC00001", "weekly.m4a");
+    const inputs = {
+      recording,
+      channel: CHANNEL,
+      user: asked(ALICE),
+      participants: [BOB, LAN],
+      context: "Budget",
+    };
+    const { args, fail } = stepArgs(inputs);
+    await makeMeetingNotes(kit.deps)(args as never);
+    expect(fail).not.toHaveBeenCalled();
+    const [job] = await kit.jobs.listByChannel(TEAM, CHANNEL);
+    expect(job?.origin).toMatchObject({
+      teamId: TEAM,
+      channelId: CHANNEL,
+      userId: ALICE,
+      kind: "workflow",
+      executionId: "Fx0STEP001",
+    });
+    expect(job?.options).toMatchObject({
+      contextText: "Budget",
+      speakers: [{ name: "Bob Le" }, { name: "Lan Nguyen" }],
+    });
+    const parent = kit.slack.chat.postMessage.mock.calls[0]?.[0];
+    expect(parent).toMatchObject({ channel: CHANNEL });
+    expect(job?.origin.threadTs).toBeDefined();
+
+    // Slack delivering the event again starts nothing more and fails nothing.
+    const again = stepArgs(inputs);
+    await makeMeetingNotes(kit.deps)(again.args as never);
+    expect(again.fail).not.toHaveBeenCalled();
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      "inputs Workflow Builder would not send",
+      { recording: "F0X", channel: CHANNEL },
+      "step.inputs",
+    ],
+    [
+      "a recording the person did not upload and cannot see shared",
+      { recording: "F0BOBS0001", channel: CHANNEL, user: asked(ALICE) },
+      "step.recording_not_theirs",
+    ],
+    [
+      "a channel the person is not in",
+      { recording: "F0ADMIN001", channel: CHANNEL, user: asked(ADMIN) },
+      "step.user_not_in",
+    ],
+    [
+      "a file Slack will not show",
+      { recording: "F0GONE0001", channel: CHANNEL, user: asked(ALICE) },
+      "step.recording_unreadable",
+    ],
+  ] as const)("fails the step at once for %s", async (_what, inputs, key) => {
+    file("F0BOBS0001", "bob.m4a", BOB);
+    file("F0ADMIN001", "admin.m4a", ADMIN);
+    kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
+    const { args, fail } = stepArgs(inputs);
+    await makeMeetingNotes(kit.deps)(args as never);
+    expect(fail.mock.calls).toEqual([[{ error: t("en", key) }]]);
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+  });
+
+  it("says why in the person's language, and a file that is no recording in one sentence", async () => {
+    const pdf = file("F0PDF00001", "agenda.pdf", LAN, "application/pdf");
+    const { args, fail } = stepArgs({ recording: pdf, channel: CHANNEL, user: asked(LAN) });
+    await makeMeetingNotes(kit.deps)(args as never);
+    const error = fail.mock.calls[0]?.[0].error ?? "";
+    expect(error).toMatch(/^agenda\.pdf không phải bản ghi âm/);
+    expect(error.split(". ")).toHaveLength(1);
+  });
+
+  it("fails the step when the bot is not in the channel", async () => {
+    const recording = file("F0REC00002", "weekly.m4a", BOB);
+    kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
+    const { args, fail } = stepArgs({ recording, channel: OTHER_CHANNEL, user: asked(BOB) });
+    await makeMeetingNotes(kit.deps)(args as never);
+    expect(fail.mock.calls).toEqual([[{ error: t("en", "step.bot_not_in") }]]);
+  });
+});
