@@ -183,8 +183,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // the install's token as it is now.
   const installClients = new InstallClientCache({
     tokens: tokenSource,
-    makeClient: (urgent, wrap) =>
+    // An org-wide install's clients name their workspace (`team_id`) on every call.
+    makeClient: (urgent, wrap, teamId) =>
       new WebClient(undefined, {
+        ...optional("teamId", teamId),
         slackApiUrl: config.slack.apiUrl,
         logger: toSlackLogger(logger.child({ name: "slack-background" })),
         retryConfig: defaultSlackRetry,
@@ -194,9 +196,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   });
   // Readiness may read it: the temp folder's disk found full by a download (and since when).
   const gateway = new InstallGateways(
-    (install) =>
+    (install, teamId) =>
       new SlackGateway({
-        ...installClients.clientsFor(install),
+        ...installClients.clientsFor(install, teamId),
         botToken: () => tokenSource.botToken(install),
         slackHosts,
         logger,
@@ -227,7 +229,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     regenerateCooldownMs: config.fairUse.regenerateCooldownMs,
     storeReset: {
       port: new SlackStoreResetNotices(
-        (install) => installClients.clientsFor(install).urgentClient,
+        (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
       ),
       ...optional("timings", deps.storeReset),
     },
@@ -238,7 +240,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     // Workflow Builder steps, completed with their install's bot token when their jobs end.
     workflow: {
       port: new WorkflowGateway({
-        clientFor: (install) => installClients.clientsFor(install).urgentClient,
+        clientFor: (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
         logger: logger.child({ name: "workflow-steps" }),
         onError: (operation, label) => metrics.onSlackError(operation, label),
       }),

@@ -16,13 +16,13 @@ interface ThreadMessage {
  * started — its status message carries the recording's file id in its metadata.
  */
 export class SlackStoreResetNotices implements StoreResetPort {
-  readonly #clientOf: (install: string) => WebClient;
+  readonly #clientOf: (install: string, teamId: string) => WebClient;
 
   /**
    * `client`: the job runner's urgent client (people wait for this), within the budget; or,
-   * with installs, the urgent client of an install.
+   * with installs, the urgent client of an install for calls in a workspace.
    */
-  constructor(client: WebClient | ((install: string) => WebClient)) {
+  constructor(client: WebClient | ((install: string, teamId: string) => WebClient)) {
     this.#clientOf = typeof client === "function" ? client : () => client;
   }
 
@@ -31,7 +31,7 @@ export class SlackStoreResetNotices implements StoreResetPort {
     const content = buildLostStatus(localeOf(job.origin.locale));
     const metadata = buildStatusMetadata(job.id, job.fileId);
     const channel = job.origin.channelId;
-    const client = this.#clientOf(installOf(job.origin));
+    const client = this.#clientOf(installOf(job.origin), job.origin.teamId);
     if (job.statusTs !== undefined) {
       try {
         await client.chat.update({ channel, ts: job.statusTs, ...content, metadata });
@@ -49,12 +49,15 @@ export class SlackStoreResetNotices implements StoreResetPort {
   }
 
   async threadHasStatusFor(origin: Origin, fileId: string): Promise<boolean> {
-    for await (const page of this.#clientOf(installOf(origin)).paginate("conversations.replies", {
-      channel: origin.channelId,
-      ts: origin.threadTs,
-      include_all_metadata: true,
-      limit: 200,
-    })) {
+    for await (const page of this.#clientOf(installOf(origin), origin.teamId).paginate(
+      "conversations.replies",
+      {
+        channel: origin.channelId,
+        ts: origin.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+      },
+    )) {
       const messages = (page as { messages?: ThreadMessage[] }).messages ?? [];
       if (messages.some((message) => isStatusOf(message, fileId))) return true;
     }

@@ -9,10 +9,24 @@ import type { FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
 import { eventCallback } from "../fake-slack/slack-payloads.ts";
 import { type SlackAppResponse, sendSigned } from "../fake-slack/slack-request.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
+import { TEST_RATE_SCALE } from "./stack.ts";
 
 export const OAUTH_SIGNING_SECRET = "oauth-e2e-signing-secret-0123456789";
 /** The public address of the redirect, as the app's manifest and SLACK_REDIRECT_URL say. */
 export const PUBLIC_REDIRECT = "https://notes.example.com/slack/oauth_redirect";
+
+/** `quick`: the settings `startStack` runs jobs with. */
+const QUICK_ENV = {
+  SLACK_RATE_SHARE: String(TEST_RATE_SCALE),
+  POLL_INITIAL_MS: "10",
+  POLL_MAX_MS: "40",
+};
+const QUICK_DEPS: AppDeps = {
+  jobs: {
+    failurePolicy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+    runner: { statusThrottleMs: 0, queueCheckMs: 500, claimGapMs: 5 },
+  },
+};
 
 /** One process of the app in OAuth mode, and every line it logged. */
 export interface OAuthReplica {
@@ -33,12 +47,18 @@ export async function startOAuthStack(o: {
   enterprise?: { id: string; name: string };
   replicas?: number;
   storeUrl?: string;
+  /**
+   * Jobs run to their notes quickly, as in `startStack`: Slack's rate limits and the bot's
+   * budget scaled alike, the Note Service polled every few ms, the runner's waits short.
+   */
+  quick?: boolean;
 }) {
   const temp = await makeTempDir("mn-oauth-e2e-");
   const fake = await createFakeSlack({
     manifest: o.manifest,
     teams: o.teams,
     ...(o.enterprise === undefined ? {} : { enterprise: o.enterprise }),
+    ...(o.quick === true ? { knobs: { rateScale: TEST_RATE_SCALE } } : {}),
   });
   const emulator = await createEmulator();
   const env = {
@@ -54,6 +74,7 @@ export async function startOAuthStack(o: {
     STORE_URL: o.storeUrl ?? `sqlite://${temp.dir}/oauth.sqlite`,
     PORT: "0",
     LOG_LEVEL: "debug",
+    ...(o.quick === true ? QUICK_ENV : {}),
   };
   const replicas: OAuthReplica[] = [];
   for (let i = 0; i < (o.replicas ?? 1); i++) {
@@ -68,6 +89,7 @@ export async function startOAuthStack(o: {
       tempDir: `${temp.dir}/tmp-${i}`,
       noteTakerRetry: fastRetryPolicy,
       socketBackoff: { baseMs: 20, maxMs: 200 },
+      ...(o.quick === true ? QUICK_DEPS : {}),
     };
     const app = await createApp(loadConfig(env), deps);
     const port = await app.start();

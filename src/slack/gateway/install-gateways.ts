@@ -10,6 +10,7 @@ import {
   type StatusMode,
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import { callScopeOf } from "../installs/install-key.ts";
 import { splitNote } from "../text/index.ts";
 
 /** Installs whose gateways are kept at once; one past it drops the longest unused. */
@@ -18,14 +19,16 @@ const MAX_INSTALLS = 500;
 /**
  * The job layer's `SlackPort` over every install: each call goes to the gateway of the
  * job's install (`job.origin.install`), made on first use with that install's clients and
- * token, so a job's Slack calls carry its own workspace's token and no other.
+ * token, so a job's Slack calls carry its own workspace's token and no other. An org-wide
+ * install has a gateway per workspace of its organisation (`make`'s `teamId`, the job's),
+ * whose calls name that workspace.
  */
 export class InstallGateways implements SlackPort {
-  readonly #make: (install: string) => SlackPort;
+  readonly #make: (install: string, teamId: string) => SlackPort;
   readonly #gateways: LRUCache<string, SlackPort>;
   readonly review: ReviewPort;
 
-  constructor(make: (install: string) => SlackPort, max = MAX_INSTALLS) {
+  constructor(make: (install: string, teamId: string) => SlackPort, max = MAX_INSTALLS) {
     this.#make = make;
     this.#gateways = new LRUCache({ max });
     this.review = {
@@ -35,13 +38,14 @@ export class InstallGateways implements SlackPort {
     };
   }
 
-  /** The gateway of the job's install. */
+  /** The gateway of the job's install (and, org-wide, of the job's workspace). */
   #of(job: Job): SlackPort {
     const install = installOf(job.origin);
-    let gateway = this.#gateways.get(install);
+    const key = callScopeOf(install, job.origin.teamId);
+    let gateway = this.#gateways.get(key);
     if (gateway === undefined) {
-      gateway = this.#make(install);
-      this.#gateways.set(install, gateway);
+      gateway = this.#make(install, job.origin.teamId);
+      this.#gateways.set(key, gateway);
     }
     return gateway;
   }

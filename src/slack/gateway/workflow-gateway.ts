@@ -15,9 +15,10 @@ import { findNotePart } from "./thread-reader.ts";
 export interface WorkflowGatewayOptions {
   /**
    * The client of a job's installation (its bot's own token), on the budget's background
-   * lane, its calls first: someone's workflow waits on the step.
+   * lane, its calls first: someone's workflow waits on the step. `teamId`: the job's
+   * workspace, which an org-wide install's calls name.
    */
-  clientFor: (install: string) => WebClient;
+  clientFor: (install: string, teamId: string) => WebClient;
   logger: Logger;
   onError?: (operation: string, label: string) => void;
 }
@@ -85,7 +86,7 @@ export class WorkflowGateway implements WorkflowPort {
   }
 
   #clientOf(job: Job): WebClient {
-    return this.#o.clientFor(installOf(job.origin));
+    return this.#o.clientFor(installOf(job.origin), job.origin.teamId);
   }
 
   async #send(job: Job, method: string, call: () => Promise<unknown>): Promise<StepCompletion> {

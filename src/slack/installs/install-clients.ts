@@ -1,6 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { LRUCache } from "lru-cache";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
+import { callScopeOf, callTeamOf } from "./install-key.ts";
 import type { TokenSource } from "./token-source.ts";
 
 /** Installs whose clients are kept at once; one past it drops the longest unused. */
@@ -39,32 +40,47 @@ export function withInstallToken(
 }
 
 /**
+ * Builds a client without a token, its `fetch` the budget's passed through `wrap`, and with
+ * `teamId` (the WebClient's option of that name) when its calls must name their workspace.
+ */
+export type MakeInstallClient = (
+  urgent: boolean,
+  wrap: (fetch: FetchFunction) => FetchFunction,
+  teamId: string | undefined,
+) => WebClient;
+
+/**
  * The job runner's Web API clients per install, made on first use and kept (bounded):
- * `makeClient(fetch, urgent)` builds one with the budget's `fetch` the caller chooses, and
- * this wraps that `fetch` with the install's token ({@link withInstallToken}).
+ * `makeClient` builds one with the budget's `fetch` the caller chooses, and this wraps that
+ * `fetch` with the install's token ({@link withInstallToken}). An org-wide install has
+ * clients per workspace of its organisation, each naming its workspace on every call.
  */
 export class InstallClientCache {
   readonly #tokens: TokenSource;
-  readonly #make: (urgent: boolean, wrap: (fetch: FetchFunction) => FetchFunction) => WebClient;
+  readonly #make: MakeInstallClient;
   readonly #cache: LRUCache<string, InstallClients>;
 
-  constructor(options: {
-    tokens: TokenSource;
-    /** A client without a token, its `fetch` the budget's passed through `wrap`. */
-    makeClient: (urgent: boolean, wrap: (fetch: FetchFunction) => FetchFunction) => WebClient;
-    max?: number;
-  }) {
+  constructor(options: { tokens: TokenSource; makeClient: MakeInstallClient; max?: number }) {
     this.#tokens = options.tokens;
     this.#make = options.makeClient;
     this.#cache = new LRUCache({ max: options.max ?? MAX_INSTALLS });
   }
 
-  clientsFor(install: string): InstallClients {
-    const kept = this.#cache.get(install);
+  /**
+   * The clients of `install` for calls in workspace `teamId` (a job's `origin.teamId`): the
+   * install's own, or for an org-wide install its clients of that workspace.
+   */
+  clientsFor(install: string, teamId: string): InstallClients {
+    const key = callScopeOf(install, teamId);
+    const kept = this.#cache.get(key);
     if (kept !== undefined) return kept;
     const wrap = (fetch: FetchFunction) => withInstallToken(fetch, this.#tokens, () => install);
-    const made = { client: this.#make(false, wrap), urgentClient: this.#make(true, wrap) };
-    this.#cache.set(install, made);
+    const team = callTeamOf(install, teamId);
+    const made = {
+      client: this.#make(false, wrap, team),
+      urgentClient: this.#make(true, wrap, team),
+    };
+    this.#cache.set(key, made);
     return made;
   }
 }

@@ -31,3 +31,23 @@ export function installKeyOf(ref: InstallRef): string {
   if (!ref.teamId) throw new Error("a workspace installation without a team id");
   return `T${ref.teamId}`;
 }
+
+/**
+ * The workspace the calls of `install` made for workspace `teamId` name as `team_id`: an
+ * org-wide install's one token acts in every workspace of the organisation, and Slack asks
+ * which one on methods that name no conversation ("some API methods will require a team_id
+ * to indicate which workspace to act on"); a workspace install's token names its own, so
+ * its calls carry none, as in the single-token mode.
+ */
+export function callTeamOf(install: string, teamId: string): string | undefined {
+  return install.startsWith("E") ? teamId : undefined;
+}
+
+/**
+ * What the job runner keeps one client (and one gateway) per: the install, or for an
+ * org-wide install each workspace of it, since its calls differ by their `team_id`.
+ */
+export function callScopeOf(install: string, teamId: string): string {
+  const team = callTeamOf(install, teamId);
+  return team === undefined ? install : `${install}/${team}`;
+}

@@ -1,7 +1,21 @@
+import { WebClient } from "@slack/web-api";
 import { describe, expect, it } from "vitest";
-import { isTenantOf, SINGLE_INSTALL, tenantOf } from "../../../src/jobs/index.ts";
-import { withInstallToken } from "../../../src/slack/installs/install-clients.ts";
+import {
+  isTenantOf,
+  type Job,
+  SINGLE_INSTALL,
+  type SlackPort,
+  tenantOf,
+} from "../../../src/jobs/index.ts";
+import { InstallGateways } from "../../../src/slack/gateway/install-gateways.ts";
+import {
+  InstallClientCache,
+  type MakeInstallClient,
+  withInstallToken,
+} from "../../../src/slack/installs/install-clients.ts";
+import { installKeyOf } from "../../../src/slack/installs/install-key.ts";
 import type { TokenSource } from "../../../src/slack/installs/token-source.ts";
+import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 /** A Slack that answers `ok` to `good` tokens and `error` to every other. */
 function slack(good: Set<string>, error = "token_expired") {
@@ -79,5 +93,126 @@ describe("tenants", () => {
     expect(isTenantOf("TT1", "TT10/T10")).toBe(false);
     expect(isTenantOf("TT1", "TT2/T1")).toBe(false);
     expect(isTenantOf(SINGLE_INSTALL, "T1")).toBe(true);
+  });
+});
+
+const ORG = installKeyOf({ enterpriseId: "E0ORG", isEnterpriseInstall: true });
+const WORKSPACE = installKeyOf({ teamId: "T0ALPHA" });
+
+/** Real WebClients over a Slack that records each call's token and form. */
+function recordingClients() {
+  const calls: { token: string; form: URLSearchParams }[] = [];
+  const fetch = async (_input: string | URL | Request, init: RequestInit = {}) => {
+    const token = new Headers(init.headers).get("authorization")?.replace("Bearer ", "") ?? "";
+    calls.push({ token, form: new URLSearchParams(String(init.body)) });
+    return new Response(JSON.stringify({ ok: true }), {
+      headers: { "content-type": "application/json" },
+    });
+  };
+  const made: { urgent: boolean; teamId: string | undefined }[] = [];
+  const makeClient: MakeInstallClient = (urgent, wrap, teamId) => {
+    made.push({ urgent, teamId });
+    return new WebClient(undefined, {
+      slackApiUrl: "https://slack.test/api/",
+      retryConfig: { retries: 0 },
+      fetch: wrap(fetch),
+      ...(teamId === undefined ? {} : { teamId }),
+    });
+  };
+  const source: TokenSource = {
+    botToken: async (install) => `xoxb-${install}`,
+    refused: async () => undefined,
+  };
+  return { cache: new InstallClientCache({ tokens: source, makeClient }), calls, made };
+}
+
+describe("InstallClientCache", () => {
+  it("gives an org-wide install clients per workspace, each naming its workspace on every call", async () => {
+    const r = recordingClients();
+    const one = r.cache.clientsFor(ORG, "T0ONE");
+    const two = r.cache.clientsFor(ORG, "T0TWO");
+    expect(one).not.toBe(two);
+    expect(r.cache.clientsFor(ORG, "T0ONE")).toBe(one);
+    await one.client.users.info({ user: "U1" });
+    await two.urgentClient.files.delete({ file: "F1" });
+    // A call's own team_id stands (a listener's, or a method that names another).
+    await one.client.apiCall("users.info", { user: "U2", team_id: "T0TWO" });
+    expect(r.calls.map((c) => [c.token, c.form.get("team_id")])).toEqual([
+      [`xoxb-${ORG}`, "T0ONE"],
+      [`xoxb-${ORG}`, "T0TWO"],
+      [`xoxb-${ORG}`, "T0TWO"],
+    ]);
+    expect(r.made).toEqual([
+      { urgent: false, teamId: "T0ONE" },
+      { urgent: true, teamId: "T0ONE" },
+      { urgent: false, teamId: "T0TWO" },
+      { urgent: true, teamId: "T0TWO" },
+    ]);
+  });
+
+  it("gives a workspace install, and the single-token mode, one pair of clients that name no workspace", async () => {
+    const r = recordingClients();
+    const alpha = r.cache.clientsFor(WORKSPACE, "T0ALPHA");
+    // A Slack Connect channel's job may name another team: the install's token is the same.
+    expect(r.cache.clientsFor(WORKSPACE, "T0OTHER")).toBe(alpha);
+    const single = r.cache.clientsFor(SINGLE_INSTALL, "T0FAKE");
+    await alpha.client.users.info({ user: "U1" });
+    await single.client.users.info({ user: "U1" });
+    expect(r.calls.map((c) => [c.token, c.form.has("team_id")])).toEqual([
+      [`xoxb-${WORKSPACE}`, false],
+      [`xoxb-${SINGLE_INSTALL}`, false],
+    ]);
+    expect(r.made.map((m) => m.teamId)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe("InstallGateways", () => {
+  const jobOf = (install: string | undefined, teamId: string): Job => ({
+    id: `job-${install}-${teamId}`,
+    stage: "queued",
+    createdAt: 0,
+    updatedAt: 0,
+    stageStartedAt: 0,
+    attempts: 0,
+    origin: origin({ teamId, ...(install === undefined ? {} : { install }) }),
+    options: {},
+    source: source(),
+  });
+
+  it("sends each job to the gateway of its install, and of its workspace when org-wide", async () => {
+    const made: string[] = [];
+    const served: string[] = [];
+    const gateways = new InstallGateways((install, teamId) => {
+      const name = `${install}:${teamId}`;
+      made.push(name);
+      return {
+        deleteFile: async (job: Job) => {
+          served.push(`${name} ${job.id}`);
+        },
+      } as unknown as SlackPort;
+    });
+    const jobs = [
+      jobOf(ORG, "T0ONE"),
+      jobOf(ORG, "T0TWO"),
+      jobOf(ORG, "T0ONE"),
+      jobOf(WORKSPACE, "T0ALPHA"),
+      jobOf(WORKSPACE, "T0ALPHA"),
+      jobOf(undefined, "T0FAKE"),
+    ];
+    for (const job of jobs) await gateways.deleteFile(job, "F1");
+    expect(made).toEqual([
+      `${ORG}:T0ONE`,
+      `${ORG}:T0TWO`,
+      `${WORKSPACE}:T0ALPHA`,
+      `${SINGLE_INSTALL}:T0FAKE`,
+    ]);
+    expect(served).toEqual([
+      `${ORG}:T0ONE job-${ORG}-T0ONE`,
+      `${ORG}:T0TWO job-${ORG}-T0TWO`,
+      `${ORG}:T0ONE job-${ORG}-T0ONE`,
+      `${WORKSPACE}:T0ALPHA job-${WORKSPACE}-T0ALPHA`,
+      `${WORKSPACE}:T0ALPHA job-${WORKSPACE}-T0ALPHA`,
+      `${SINGLE_INSTALL}:T0FAKE job-undefined-T0FAKE`,
+    ]);
   });
 });
