@@ -33,6 +33,8 @@ export async function startOAuthStack(o: {
   enterprise?: { id: string; name: string };
   replicas?: number;
   storeUrl?: string;
+  /** More settings (quick Note Service polls for a test that runs jobs). */
+  env?: Record<string, string>;
 }) {
   const temp = await makeTempDir("mn-oauth-e2e-");
   const fake = await createFakeSlack({
@@ -54,6 +56,7 @@ export async function startOAuthStack(o: {
     STORE_URL: o.storeUrl ?? `sqlite://${temp.dir}/oauth.sqlite`,
     PORT: "0",
     LOG_LEVEL: "debug",
+    ...o.env,
   };
   const replicas: OAuthReplica[] = [];
   for (let i = 0; i < (o.replicas ?? 1); i++) {
@@ -75,6 +78,7 @@ export async function startOAuthStack(o: {
   }
   return {
     fake,
+    emulator,
     replicas,
     env,
     /**
