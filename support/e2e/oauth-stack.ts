@@ -52,6 +52,8 @@ export async function startOAuthStack(o: {
    * budget scaled alike, the Note Service polled every few ms, the runner's waits short.
    */
   quick?: boolean;
+  /** More settings (quick Note Service polls for a test that runs jobs). */
+  env?: Record<string, string>;
 }) {
   const temp = await makeTempDir("mn-oauth-e2e-");
   const fake = await createFakeSlack({
@@ -75,6 +77,7 @@ export async function startOAuthStack(o: {
     PORT: "0",
     LOG_LEVEL: "debug",
     ...(o.quick === true ? QUICK_ENV : {}),
+    ...o.env,
   };
   const replicas: OAuthReplica[] = [];
   for (let i = 0; i < (o.replicas ?? 1); i++) {
@@ -97,6 +100,7 @@ export async function startOAuthStack(o: {
   }
   return {
     fake,
+    emulator,
     replicas,
     env,
     /**

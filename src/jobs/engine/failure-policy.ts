@@ -95,6 +95,14 @@ export function decideFailure(
 }
 
 /**
+ * Slack has no token for the job's installation (its tokens revoked, the app uninstalled):
+ * final for the job, and nothing more can be said to Slack about it, not even its status.
+ */
+export function lostInstall(error: unknown): boolean {
+  return error instanceof SlackPortError && error.failure === "install_unavailable";
+}
+
+/**
  * A failure that may clear up by itself: what the job fails with if it never does, and why
  * it waits meanwhile. A full disk is named wherever the write was (a download, FFmpeg's
  * output, the DOCX): an admin must free space, and the job goes on by itself once they do.

@@ -1,6 +1,7 @@
 import type { JobEvent } from "../model/events.ts";
 import type { Job } from "../model/job.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
+import { lostInstall } from "./failure-policy.ts";
 import type { JobPorts, StageLimits, StepContext } from "./step.ts";
 
 export interface StepContextOptions extends JobPorts {
@@ -75,7 +76,8 @@ export function createStepContext(o: StepContextOptions): StepContext {
       } catch (error) {
         // A stale status line is not worth failing a job for; the next change redraws it.
         // Only a prompt the user must act on ("required") makes the step try again.
-        if (mode === "required") throw error;
+        // A lost install ends the job: it would never draw anything again.
+        if (mode === "required" || lostInstall(error)) throw error;
         logger.warn({ err: error }, "could not update the status message");
         return job;
       }

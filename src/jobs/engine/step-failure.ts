@@ -3,7 +3,7 @@ import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import { LeaseLost } from "../persistence/with-lease.ts";
-import { decideFailure, type FailurePolicyOptions } from "./failure-policy.ts";
+import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
 import type { StepContext } from "./step.ts";
 
 /** The job was canceled while a step was under way. */
@@ -58,14 +58,19 @@ export async function afterFailedStep(
     // The person sees why nothing moves (once per reason: an unchanged message is not drawn).
     return waiting === undefined ? later : ctx.showStatus(later, "stage");
   }
-  logger.error({ err: error, failure: decision.failure }, "job failed");
+  // A lost install stops all its jobs at once, and the token source said why, once: each
+  // job's end is a record, not another error.
+  const lost = lostInstall(error);
+  logger[lost ? "warn" : "error"]({ err: error, failure: decision.failure }, "job failed");
   await deps.files.removeNamedBy(current);
   const done = await ctx.commit(current, {
     type: "failed",
     failure: decision.failure,
     retryable: decision.retryable,
   });
-  return ctx.showStatus(done, "stage");
+  // Without a token the status message cannot be drawn: the record keeps the sentence, and
+  // App Home shows it once the app is installed again.
+  return lost ? done : ctx.showStatus(done, "stage");
 }
 
 /** Cancels the job now, as its cancel request says: its temp files go, the status says so. */

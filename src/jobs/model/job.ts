@@ -217,6 +217,8 @@ export const FAILURE_CODES = [
   ...CONTENT_REFUSALS,
   "slack_failed",
   "slack_unavailable",
+  // The job's installation can no longer act in Slack (its tokens revoked, or uninstalled).
+  "install_unavailable",
   "no_speech",
   "docx_expired",
   "link_refused",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { optional } from "../../util/optional.ts";
+import { lostInstall } from "../engine/failure-policy.ts";
 import type { StepContext } from "../engine/step.ts";
 import { removeJobFile } from "../files/job-files.ts";
 import type { EventOf } from "../model/events.ts";
@@ -203,7 +204,7 @@ async function unlessRefused<T>(
   try {
     return await slack();
   } catch (error) {
-    if (!(error instanceof SlackPortError) || error.transient) throw error;
+    if (!(error instanceof SlackPortError) || error.transient || lostInstall(error)) throw error;
     ctx.logger.warn({ err: error, jobId: job.id }, "no canvas: Slack refused it");
     return REFUSED;
   }

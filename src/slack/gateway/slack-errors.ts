@@ -1,4 +1,5 @@
 import { type Failure, SlackPortError, type WaitReason } from "../../jobs/index.ts";
+import { InstallUnavailable } from "../installs/token-source.ts";
 import { type DownloadTrouble, SlackDownloadError } from "./download-slack-file.ts";
 
 /**
@@ -36,6 +37,16 @@ const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wai
  */
 export function toGatewayError(error: unknown, what: string): SlackPortError {
   if (error instanceof SlackPortError) return error;
+  // No token to call with at all: no try, here or later, will have one until the app is
+  // installed again. Final for the job, whatever the call (a Web API call or a download).
+  const unavailable = installUnavailableIn(error);
+  if (unavailable !== undefined) {
+    return new SlackPortError(`Slack ${what} failed: ${unavailable.message}`, {
+      transient: false,
+      failure: "install_unavailable",
+      cause: error,
+    });
+  }
   if (error instanceof SlackDownloadError) {
     const outcome = DOWNLOAD_OUTCOMES[error.trouble];
     return new SlackPortError(`Slack ${what} failed: ${error.message}`, {
@@ -60,6 +71,19 @@ export function toGatewayError(error: unknown, what: string): SlackPortError {
     retryAfterMs: typeof retryAfter === "number" ? retryAfter * 1000 : undefined,
     cause: error,
   });
+}
+
+/**
+ * The {@link InstallUnavailable} behind an error: thrown as it is (a download's token), or
+ * the cause of the Web API client's request error (the client's `fetch` asks for the token).
+ */
+export function installUnavailableIn(error: unknown): InstallUnavailable | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current instanceof InstallUnavailable) return current;
+    current = current.cause ?? (current as { original?: unknown }).original;
+  }
+  return undefined;
 }
 
 /** The Slack platform error code of a Web API error, if it is one. */

@@ -1,8 +1,8 @@
-import type { WebClient } from "@slack/web-api";
+import { WebAPIRequestError, type WebClient } from "@slack/web-api";
 import { LRUCache } from "lru-cache";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
 import { callScopeOf, callTeamOf } from "./install-key.ts";
-import type { TokenSource } from "./token-source.ts";
+import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
 /** Installs whose clients are kept at once; one past it drops the longest unused. */
 const MAX_INSTALLS = 500;
@@ -29,11 +29,14 @@ export function withInstallToken(
 ): FetchFunction {
   return async (input, init = {}) => {
     const key = install();
-    const token = await tokens.botToken(key);
+    const token = await tokenOf(tokens, key);
     const first = await fetch(input, withBearer(init, token));
     const refused = await refusedTokenError(first);
     if (refused === undefined) return first;
     const fresh = await tokens.refused(key, token, refused);
+    // None to try: when that is because the install lost its tokens (a refresh token Slack
+    // refused), the call fails as one that has no token, not with Slack's `token_expired`.
+    if (fresh === undefined) await tokenOf(tokens, key);
     if (fresh === undefined || fresh === token || !resendable(init.body)) return first;
     return fetch(input, withBearer(init, fresh));
   };
@@ -82,6 +85,20 @@ export class InstallClientCache {
     };
     this.#cache.set(key, made);
     return made;
+  }
+}
+
+/**
+ * The install's bot token. When it has none ({@link InstallUnavailable}) the request is
+ * never sent: that is said as the client's own request error (its cause the
+ * InstallUnavailable), which the client passes on without a log line of its own — the
+ * install's loss is said once, where it is found, not once per call.
+ */
+async function tokenOf(tokens: TokenSource, install: string): Promise<string> {
+  try {
+    return await tokens.botToken(install);
+  } catch (error) {
+    throw error instanceof InstallUnavailable ? new WebAPIRequestError(error) : error;
   }
 }
 

@@ -94,6 +94,8 @@ export const enThread = {
   "failure.slack_failed":
     "Slack did not accept a message or file from me. Check that I am still in this channel.",
   "failure.slack_unavailable": "Slack did not answer me for a long time, so I stopped trying.",
+  "failure.install_unavailable":
+    "Slack revoked my access to this workspace, so I stopped; once an admin installs me again, Retry.",
   "failure.no_speech": "I could not hear any speech in the recording.",
   "failure.no_sound": "{file} has no sound, so there is nothing to make notes from.",
   "failure.prepare_failed": "I could not read the sound of {file}; the file may be damaged.",

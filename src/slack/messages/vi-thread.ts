@@ -91,6 +91,8 @@ export const viThread: { readonly [K in keyof typeof enThread]: string } = {
     "Slack không nhận tin nhắn hoặc tệp của tôi. Hãy kiểm tra xem tôi còn trong kênh này không.",
   "failure.slack_unavailable":
     "Slack không phản hồi tôi trong thời gian dài, nên tôi đã ngừng thử.",
+  "failure.install_unavailable":
+    "Slack đã thu hồi quyền truy cập của tôi vào không gian làm việc này, nên tôi đã dừng; khi quản trị viên cài đặt lại tôi, hãy bấm Thử lại.",
   "failure.no_speech": "Tôi không nghe thấy lời nói nào trong bản ghi âm.",
   "failure.no_sound": "{file} không có âm thanh, nên không có gì để tạo biên bản.",
   "failure.prepare_failed": "Tôi không đọc được âm thanh của {file}; tệp có thể bị hỏng.",
