@@ -120,7 +120,11 @@ export class OAuthTokenSource implements TokenSource {
 
   async #read(install: string, cached: boolean): Promise<InstallRecord | undefined> {
     const hit = this.#cache.get(install);
-    if (cached && hit !== undefined && hit.until > this.#now()) return hit.record;
+    // A revoked record is not taken from the cache: the app may have been installed again
+    // through another replica, which can drop only its own cache.
+    const fresh =
+      hit !== undefined && hit.until > this.#now() && hit.record.revokedAt === undefined;
+    if (cached && fresh) return hit.record;
     const record = await this.#o.installs.read(install);
     this.#cache.delete(install);
     if (record === undefined) return undefined;

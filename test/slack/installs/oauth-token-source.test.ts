@@ -202,6 +202,16 @@ describe("OAuthTokenSource", () => {
     await expect(tokens.botToken("TT0A")).rejects.toMatchObject({ reason: "revoked" });
   });
 
+  it("sees an install installed again through another replica at once, revoked as it had cached it", async () => {
+    const record = await installed();
+    const tokens = source(slackRefresh().refresh);
+    await tokens.refused("TT0A", record.installation.bot?.token ?? "", "token_revoked");
+    await expect(tokens.botToken("TT0A")).rejects.toMatchObject({ reason: "revoked" });
+    // Another replica handled the new install's redirect: this one's cache is not dropped.
+    const again = await installed();
+    expect(await tokens.botToken("TT0A")).toBe(again.installation.bot?.token);
+  });
+
   it("sees an install deleted by another replica once its cache is dropped", async () => {
     await installed();
     const tokens = source(slackRefresh().refresh);
