@@ -100,6 +100,9 @@ export function createJobs(options: JobsOptions) {
     // A note waiting for its review expires with the job's retention.
     limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
     ...optional("failurePolicy", options.failurePolicy),
+    // A restart's backlog of polls spreads over the poll cap: a poll up to a cap late is what
+    // the schedule allows anyway (the runner's default is the production cap, 15 s).
+    ...optional("restartSpreadMs", options.schedule.capMs),
     ...options.runner,
     onStageChange,
   });

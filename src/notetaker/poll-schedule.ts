@@ -17,6 +17,8 @@ export interface PollScheduleOptions {
 }
 
 export interface PollSchedule {
+  /** The longest wait between two polls (the guide's cap, before jitter). */
+  readonly capMs?: number;
   /** The guide's wait before poll number `attempt` (0 = the first poll after submission). */
   delayMs(attempt: number): number;
   /** The wait after a poll that found the task running, and what to keep of what it saw. */
@@ -34,6 +36,7 @@ export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
   const guide: Guide = { initialMs: backoff.baseMs, maxMs: backoff.maxMs, jitter: backoff.jitter };
   const delayMs = (attempt: number) => backoffDelayMs(backoff, attempt, options.random);
   return {
+    capMs: backoff.maxMs,
     delayMs,
     afterRunning: (poll) => planNextPoll(guide, poll, delayMs(poll.attempt + 1)),
   };

@@ -42,12 +42,12 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-function jobsOver(s: Store, restartSpreadMs?: number) {
+function jobsOver(s: Store, restartSpreadMs?: number, capMs = 15_000) {
   return createJobs({
     store: s,
     client,
     gateway,
-    schedule: createPollSchedule({ initialMs: 2000, maxMs: 15_000, jitter: 0 }),
+    schedule: createPollSchedule({ initialMs: 2000, maxMs: capMs, jitter: 0 }),
     logger: pino({ level: "silent" }),
     tempDir: `${temp.dir}/jobs`,
     retentionMs: 30 * 24 * 3600_000,
@@ -145,6 +145,24 @@ describe.each(["memory", "sqlite"] as const)("a restart over overdue jobs (%s)",
     // The 100 that fell due while it stalled were not polled in the second it came back.
     const seconds = perSecond(client.calls.audioPolls, started);
     expect(Math.max(...seconds)).toBeLessThanOrEqual(CATCH_UP_PER_SECOND);
+    await jobs.runner.stop(100);
+  });
+
+  it("spreads over the schedule's own cap: a bot polling every 2 s at most is back within 2 s", async () => {
+    store = await open();
+    const ids = await seedOverdue(store);
+    const jobs = jobsOver(store, undefined, 2_000);
+    const started = Date.now();
+    await jobs.runner.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Half the window, about half the jobs: spread, not a burst.
+    const half = client.calls.audioPolls.length;
+    expect(half).toBeGreaterThan(JOBS / 4);
+    expect(half).toBeLessThan(JOBS);
+    // Every job polled by the window's end (and a claim gap).
+    await vi.advanceTimersByTimeAsync(1_200);
+    const inWindow = client.calls.audioPolls.filter((t) => t - started <= 2_200);
+    expect(inWindow.length).toBeGreaterThanOrEqual(ids.length);
     await jobs.runner.stop(100);
   });
 
