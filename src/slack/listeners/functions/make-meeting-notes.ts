@@ -17,9 +17,10 @@ import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { isMediaFile, toSourceFile } from "../../recording-file.ts";
-import { neutralizeMentions as asPlain, clampText, safeMrkdwn } from "../../text/index.ts";
+import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { openThread } from "../views/new-notes.ts";
 
 /** The most participants taken as speaker hints (a meeting's, not a channel's). */
 const MAX_PARTICIPANTS = 50;
@@ -181,19 +182,4 @@ async function stepOptions(
     ...uploadOptions(settings, request.context),
     ...(speakers.length === 0 ? {} : { speakers }),
   };
-}
-
-/** The bot's own message that starts the job's thread, as for the /meeting-notes modal. */
-function openThread(
-  deps: ListenerDeps,
-  channel: string,
-  source: SourceFile,
-  userId: string,
-  locale: Locale,
-): Promise<string> {
-  const text = t(locale, "new_notes.parent", {
-    file: `*${safeMrkdwn(source.filename)}*`,
-    user: `<@${userId}>`,
-  });
-  return deps.responder.startThread(channel, text);
 }

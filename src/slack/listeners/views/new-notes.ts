@@ -250,8 +250,8 @@ async function keepThreadStart(
   });
 }
 
-/** The bot's own message that starts the job's thread. */
-async function openThread(
+/** The bot's own message that starts the job's thread (a Workflow step's too). */
+export async function openThread(
   deps: ListenerDeps,
   channel: string,
   source: SourceFile,
