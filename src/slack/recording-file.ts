@@ -1,7 +1,13 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import type { SourceFile } from "../jobs/index.ts";
-import { audioFormatOf, declaredAudioFormat, describesMedia } from "../recordings/index.ts";
+import {
+  audioFormatOf,
+  checkRecording,
+  declaredAudioFormat,
+  describesMedia,
+  type StartRefusal,
+} from "../recordings/index.ts";
 import { safeFileName } from "../text/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
@@ -118,6 +124,23 @@ export function classifyFile(file: SlackFile, canPrepare = false): FileKind {
   // Audio or video without a link to download it from: Slack is hiding it from the bot.
   const url = file.url_private_download ?? file.url_private;
   return url === undefined ? { kind: "unreadable" } : { kind: "media" };
+}
+
+/**
+ * The recording a file picked by a person is (the /meeting-notes modal, a Workflow step), or
+ * why the bot does not take it: media it could take only with FFmpeg, not media at all, or a
+ * name or size the recordings' rules refuse.
+ */
+export function pickedRecording(
+  file: SlackFile,
+  canPrepare: boolean,
+): { source: SourceFile; reason?: undefined } | { source?: undefined; reason: StartRefusal } {
+  const source = toSourceFile(file, canPrepare);
+  if (source === undefined) {
+    return { reason: isMediaFile(file) ? "needs_ffmpeg" : "unsupported_format" };
+  }
+  const reason = checkRecording(source, canPrepare);
+  return reason === undefined ? { source } : { reason };
 }
 
 /** Whether Slack's description of a file says audio or video (by MIME type, kind or extension). */

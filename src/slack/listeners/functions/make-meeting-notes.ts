@@ -8,15 +8,11 @@ import {
   uploadOptions,
 } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
-import {
-  checkRecording,
-  type StartRefusal,
-  SUPPORTED_AUDIO_FORMATS,
-} from "../../../recordings/index.ts";
+import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { isMediaFile, toSourceFile } from "../../recording-file.ts";
+import { pickedRecording } from "../../recording-file.ts";
 import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -137,17 +133,10 @@ async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): P
   if (!(await deps.permissions.file(file, userId))) {
     return { ok: false, sentence: t(locale, "step.recording_not_theirs"), why: "not theirs" };
   }
-  const source = toSourceFile(file, deps.jobs.canPrepare);
-  const reason =
-    source === undefined
-      ? isMediaFile(file)
-        ? "needs_ffmpeg"
-        : "unsupported_format"
-      : checkRecording(source, deps.jobs.canPrepare);
-  if (source === undefined || reason !== undefined) {
+  const { source, reason } = pickedRecording(file, deps.jobs.canPrepare);
+  if (source === undefined) {
     const name = file.name ?? file.title ?? request.recording;
-    const why = reason ?? "unsupported_format";
-    return { ok: false, sentence: refusalSentence(why, name, locale), why };
+    return { ok: false, sentence: refusalSentence(reason, name, locale), why: reason };
   }
   if (destination !== undefined) {
     const key =

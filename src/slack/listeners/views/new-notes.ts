@@ -6,12 +6,11 @@ import {
   type SourceFile,
   StartNotRecorded,
 } from "../../../jobs/index.ts";
-import { checkRecording } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestInstallField } from "../../installs/request-install.ts";
 import { type Locale, t } from "../../messages/index.ts";
-import { isMediaFile, toSourceFile } from "../../recording-file.ts";
+import { pickedRecording } from "../../recording-file.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import {
   buildRefusal,
@@ -136,18 +135,12 @@ async function readRecording(
   if (!(await deps.permissions.file(file, userId))) {
     return { ok: false, error: t(locale, "permission.recording") };
   }
-  const source = toSourceFile(file, deps.jobs.canPrepare);
-  const name = file.name ?? file.title ?? fileId;
-  const reason =
-    source === undefined
-      ? isMediaFile(file)
-        ? "needs_ffmpeg"
-        : "unsupported_format"
-      : checkRecording(source, deps.jobs.canPrepare);
-  if (source === undefined || reason !== undefined) {
-    return { ok: false, error: buildRefusal(reason ?? "unsupported_format", name, locale).text };
+  const picked = pickedRecording(file, deps.jobs.canPrepare);
+  if (picked.source === undefined) {
+    const name = file.name ?? file.title ?? fileId;
+    return { ok: false, error: buildRefusal(picked.reason, name, locale).text };
   }
-  return { ok: true, source };
+  return { ok: true, source: picked.source };
 }
 
 /**
