@@ -186,7 +186,9 @@ describe("EncryptedInstallationStore", () => {
       await installs.storeInstallation(team);
       expect((await installs.read("TT0ALPHA"))?.installation.bot?.token).toBe(team.bot?.token);
       await store.close();
-      const secrets = [team.bot?.token ?? "", team.bot?.refreshToken ?? "", "xoxe", "Alpha"];
+      // Whole values only: a short marker such as "xox" turns up by chance in
+      // base64 ciphertext about once in 500 runs.
+      const secrets = [team.bot?.token ?? "", team.bot?.refreshToken ?? "", "Alpha"];
       const found = await occurrencesInStoreFiles(path, secrets);
       expect(Object.keys(found).length).toBeGreaterThan(0);
       expect(total(found)).toBe(0);
@@ -206,12 +208,9 @@ describe("EncryptedInstallationStore", () => {
         expect((await installs.read("TT0ALPHA"))?.installation.bot?.token).toBe(team.bot?.token);
         const entries = await redisEntries(redisUrl(), `${prefix}*`);
         expect(entries.some((e) => e.includes("TT0ALPHA"))).toBe(true);
-        for (const secret of [
-          team.bot?.token ?? "",
-          team.bot?.refreshToken ?? "",
-          "xox",
-          "Alpha",
-        ]) {
+        // Whole values only: a short marker such as "xox" turns up by chance in
+        // base64 ciphertext about once in 500 runs.
+        for (const secret of [team.bot?.token ?? "", team.bot?.refreshToken ?? "", "Alpha"]) {
           expect(entries.join("\n")).not.toContain(secret);
         }
       } finally {
