@@ -6,8 +6,13 @@ import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
 import { createFakeSlack, type FakeSlack } from "../fake-slack/create-fake-slack.ts";
 import type { FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
-import { eventCallback } from "../fake-slack/slack-payloads.ts";
-import { type SlackAppResponse, sendAction, sendSigned } from "../fake-slack/slack-request.ts";
+import { type CommandInput, commandFields, eventCallback } from "../fake-slack/slack-payloads.ts";
+import {
+  type SlackAppResponse,
+  sendAction,
+  sendCommand,
+  sendSigned,
+} from "../fake-slack/slack-request.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import type { Delivered } from "./slack-delivery.ts";
 import { TEST_RATE_SCALE } from "./stack.ts";
@@ -198,6 +203,18 @@ export async function startOAuthStack(o: {
           );
         }
         return plainAck(await socket.send("interactive", payload));
+      },
+      /** A slash command; `input` carries its workspace (`fake.team(t).commandContext`). */
+      async command(
+        input: CommandInput,
+        replica: OAuthReplica = replicas[0] as OAuthReplica,
+      ): Promise<Delivered> {
+        if (socket === undefined) {
+          return answered(() =>
+            sendCommand(`${replica.origin}/slack/events`, OAUTH_SIGNING_SECRET, input),
+          );
+        }
+        return plainAck(await socket.send("slash_commands", commandFields(input)));
       },
     },
     async stop() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, STEP_CALLBACK_ID } from "../../src/slack/ids.ts";
+import { ACTIONS, INPUTS, STEP_CALLBACK_ID, VIEWS } from "../../src/slack/ids.ts";
 import {
   click,
   installToken,
@@ -23,6 +23,7 @@ import {
   appHomeOpenedEvent,
   eventCallback,
   fileShareMessageEvent,
+  viewSubmissionPayload,
 } from "../../support/fake-slack/slack-payloads.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
@@ -248,6 +249,74 @@ describe("installs by OAuth over Socket Mode", () => {
     expect(outcome.error).toMatch(/^minutes\.txt is not a recording I can use: /);
     expect(outcome.error).not.toMatch(/[*\n]/);
     expect(outcome.error.match(/[.!?](\s|$)/g)).toHaveLength(1);
+  });
+
+  it("opens the /meeting-notes modal of a slash_commands envelope with the workspace's token, and starts the job its submission asks for", async () => {
+    const p = people(ALPHA);
+    const token = installToken(stack, ALPHA);
+    const views = stack.fake.views.length;
+    const calls = stack.fake.calls.length;
+    const command = { ...stack.fake.team(ALPHA).commandContext, user_id: p.starter };
+    expect(await stack.deliver.command({ ...command, channel_id: p.channel })).toMatchObject({
+      acked: true,
+      payload: undefined,
+    });
+    const filled = await eventually(
+      () =>
+        stack.fake.views
+          .slice(views)
+          .find((v) => v.op === "update" && v.view.callback_id === VIEWS.newNotes),
+      (v) => v !== undefined,
+      { what: "the /meeting-notes modal, filled" },
+    );
+    const file = stack.fake.team(ALPHA).addFile({
+      name: "alpha-board.m4a",
+      bytes: recordingBytes("alpha-board.m4a"),
+      user: p.starter,
+    });
+    const submitted = await stack.deliver.interaction(
+      viewSubmissionPayload({
+        ...stack.fake.team(ALPHA).installContext,
+        callbackId: VIEWS.newNotes,
+        privateMetadata: String(filled?.view.private_metadata),
+        values: {
+          [INPUTS.recording.block]: {
+            [INPUTS.recording.action]: { type: "file_input", files: [{ id: file.id }] },
+          },
+          [INPUTS.destination.block]: {
+            [INPUTS.destination.action]: {
+              type: "conversations_select",
+              selected_conversation: p.channel,
+            },
+          },
+        },
+        user: p.starter,
+      }),
+    );
+    expect(submitted).toMatchObject({ acked: true, payload: undefined });
+    const parent = await eventually(
+      () =>
+        stack.fake
+          .team(ALPHA)
+          .messages(p.channel)
+          .find((m) => m.text.includes("alpha-board.m4a")),
+      (m) => m !== undefined,
+      { what: "the thread the submission opened" },
+    );
+    const status = await statusOffering(stack, ALPHA, parent?.ts ?? "", ACTIONS.skipNaming);
+    const jobId = buttonValue(status, ACTIONS.skipNaming) ?? "";
+    expect((await jobOf(stack, jobId))?.origin).toMatchObject({
+      install: `T${ALPHA}`,
+      teamId: ALPHA,
+      userId: p.starter,
+    });
+    // The modal's calls and the job's went out with Alpha's token, and Slack took them.
+    const since = stack.fake.calls.slice(calls);
+    expect(since.map((c) => c.method)).toEqual(
+      expect.arrayContaining(["views.open", "views.update", "chat.postMessage"]),
+    );
+    expect(new Set(since.map(tokenOf))).toEqual(new Set([token]));
+    expect(since.filter((c) => c.error !== undefined).map((c) => c.method)).toEqual([]);
   });
 
   it("forgets Beta's installation when Beta uninstalls, told over the socket", async () => {
