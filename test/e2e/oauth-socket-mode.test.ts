@@ -69,6 +69,10 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const logs = () => stack.replicas.flatMap((r) => r.logs);
+/** Resolves once no listener, job step or completion runs: nothing calls Slack until told. */
+async function quiet(): Promise<void> {
+  for (const replica of stack.replicas) await replica.app.idle();
+}
 
 describe("installs by OAuth over Socket Mode", () => {
   let a: TeamJob;
@@ -122,6 +126,7 @@ describe("installs by OAuth over Socket Mode", () => {
   it("runs the upload of a workspace of an org-wide install with the org's token, naming that workspace", async () => {
     expect((await stack.install({ enterprise: true })).status).toBe(200);
     const token = installToken(stack, ORG_ONE);
+    await quiet();
     const before = stack.fake.calls.length;
     const one = await upload(stack, ORG_ONE, "org-one-sync.m4a");
     expect((await jobOf(stack, one.jobId))?.origin).toMatchObject({
@@ -167,6 +172,7 @@ describe("installs by OAuth over Socket Mode", () => {
       user: p.starter,
     });
     const message = stack.fake.team(GAMMA).shareFile(file, { channel: p.channel, user: p.starter });
+    await quiet();
     const calls = stack.fake.calls.length;
     const sent = await stack.fake.socket?.send(
       "events_api",
@@ -178,7 +184,7 @@ describe("installs by OAuth over Socket Mode", () => {
     // Acked once (Slack would only send it again) and nothing done with it.
     expect(sent?.acked).toBe(true);
     expect(sent?.deliveries).toHaveLength(1);
-    for (const replica of stack.replicas) await replica.app.idle();
+    await quiet();
     expect(stack.fake.calls.slice(calls).map((c) => c.method)).toEqual([]);
     expect(logs().join("")).toContain("a Slack envelope could not be processed");
   });
@@ -255,6 +261,7 @@ describe("installs by OAuth over Socket Mode", () => {
     const p = people(ALPHA);
     const token = installToken(stack, ALPHA);
     const views = stack.fake.views.length;
+    await quiet();
     const calls = stack.fake.calls.length;
     const command = { ...stack.fake.team(ALPHA).commandContext, user_id: p.starter };
     expect(await stack.deliver.command({ ...command, channel_id: p.channel })).toMatchObject({
@@ -323,7 +330,7 @@ describe("installs by OAuth over Socket Mode", () => {
     const store = (stack.replicas[0] as OAuthReplica).app.store;
     expect(await store.listKeys("installs", "")).toContain(`T${BETA}`);
     await stack.fake.uninstall({ team: BETA });
-    for (const replica of stack.replicas) await replica.app.idle();
+    await quiet();
     await eventually(
       () => store.listKeys("installs", ""),
       (keys) => !keys.includes(`T${BETA}`),
@@ -333,6 +340,7 @@ describe("installs by OAuth over Socket Mode", () => {
       expect.arrayContaining([`T${ALPHA}`, `E${ENTERPRISE}`]),
     );
     // Beta's envelopes are now refused (acked, dropped); Alpha's still work.
+    await quiet();
     const calls = stack.fake.calls.length;
     const sent = await stack.fake.socket?.send(
       "events_api",
@@ -343,7 +351,7 @@ describe("installs by OAuth over Socket Mode", () => {
       }),
     );
     expect(sent?.acked).toBe(true);
-    for (const replica of stack.replicas) await replica.app.idle();
+    await quiet();
     expect(stack.fake.calls.slice(calls)).toEqual([]);
   });
 });
