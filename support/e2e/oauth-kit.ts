@@ -1,8 +1,9 @@
 import { expect } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
-import { ACTIONS } from "../../src/slack/ids.ts";
+import { ACTIONS, STEP_CALLBACK_ID } from "../../src/slack/ids.ts";
 import type { FakeCall, FakeMessage } from "../fake-slack/fake-slack-types.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fake-slack/slack-payloads.ts";
+import type { FakeStepExecution } from "../fake-slack/workflow-steps.ts";
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { eventually } from "../helpers/eventually.ts";
 import type { OAuthStack } from "./oauth-stack.ts";
@@ -61,11 +62,17 @@ export async function statusOffering(
   );
 }
 
+/** A recording of `team`'s starter (or `user`), at Slack, shared nowhere yet. */
+export function recording(stack: OAuthStack, team: string, name: string, user?: string) {
+  const bytes = recordingBytes(name);
+  return stack.fake.team(team).addFile({ name, bytes, user: user ?? people(team).starter });
+}
+
 /** The starter of `team` shares a recording in the team's channel, as Slack delivers it. */
 export async function upload(stack: OAuthStack, team: string, name: string): Promise<TeamJob> {
   const p = people(team);
   const workspace = stack.fake.team(team);
-  const file = workspace.addFile({ name, bytes: recordingBytes(name), user: p.starter });
+  const file = recording(stack, team, name);
   const message = workspace.shareFile(file, { channel: p.channel, user: p.starter, text: "" });
   const event = fileShareMessageEvent(file, {
     channel: p.channel,
@@ -132,6 +139,70 @@ export async function runToNote(stack: OAuthStack, at: TeamJob): Promise<FakeMes
   );
   return parts;
 }
+
+/**
+ * Workflow Builder runs the step in `team` for its starter, into the team's channel; `inputs`
+ * over those (a `recording` at least).
+ */
+export function runStep(
+  stack: OAuthStack,
+  team: string,
+  inputs: Record<string, unknown>,
+): FakeStepExecution {
+  const p = people(team);
+  return stack.fake.runWorkflowStep({
+    callbackId: STEP_CALLBACK_ID,
+    team,
+    user: p.starter,
+    inputs: {
+      channel: p.channel,
+      user: { id: p.starter, secret: `secret-of-${p.starter}` },
+      ...inputs,
+    },
+  });
+}
+
+/** The job a step run started in `team`'s channel under `install`, once it is recorded. */
+export async function stepJob(
+  stack: OAuthStack,
+  run: FakeStepExecution,
+  install: string,
+): Promise<Job> {
+  const replica = stack.replicas[0];
+  if (replica === undefined) throw new Error("the stack has no replica");
+  const found = await eventually(
+    async () =>
+      (
+        await replica.app.jobs.service.listByChannel(
+          `${install}/${run.teamId}`,
+          people(run.teamId).channel,
+        )
+      ).find((j) => j.origin.executionId === run.executionId),
+    (job) => job !== undefined,
+    { what: `the step's job in ${run.teamId}` },
+  );
+  if (found === undefined) throw new Error("no job");
+  return found;
+}
+
+/** Skips naming in a step's thread, as the starter; the note once the job is done. */
+export async function skipToNote(stack: OAuthStack, job: Job): Promise<FakeMessage[]> {
+  const team = job.origin.teamId;
+  const status = await statusOffering(stack, team, job.origin.threadTs, ACTIONS.skipNaming);
+  return runToNote(stack, {
+    team,
+    ts: job.origin.threadTs,
+    jobId: buttonValue(status, ACTIONS.skipNaming) ?? "",
+    statusTs: status?.ts ?? "",
+  });
+}
+
+/** The completions (`functions.completeSuccess`, `completeError`) of a step run. */
+export const stepCompletions = (stack: OAuthStack, run: FakeStepExecution): FakeCall[] =>
+  stack.fake.calls.filter(
+    (c) =>
+      c.method.startsWith("functions.complete") && c.args.function_execution_id === run.executionId,
+  );
 
 /** The token a Web API call carried. */
 export const tokenOf = (call: FakeCall): string =>

@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, INPUTS, STEP_CALLBACK_ID, VIEWS } from "../../src/slack/ids.ts";
+import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import {
   click,
   installToken,
   jobOf,
   people,
   populate,
+  recording,
+  runStep,
   runToNote,
+  skipToNote,
   statusOffering,
+  stepCompletions,
+  stepJob,
   type TeamJob,
   tokenOf,
   tokensUsed,
@@ -25,7 +30,6 @@ import {
   fileShareMessageEvent,
   viewSubmissionPayload,
 } from "../../support/fake-slack/slack-payloads.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
 
 /**
@@ -166,11 +170,7 @@ describe("installs by OAuth over Socket Mode", () => {
 
   it("acks and drops an envelope of a workspace without an install", async () => {
     const p = people(GAMMA);
-    const file = stack.fake.team(GAMMA).addFile({
-      name: "gamma.m4a",
-      bytes: recordingBytes("gamma.m4a"),
-      user: p.starter,
-    });
+    const file = recording(stack, GAMMA, "gamma.m4a");
     const message = stack.fake.team(GAMMA).shareFile(file, { channel: p.channel, user: p.starter });
     await quiet();
     const calls = stack.fake.calls.length;
@@ -186,75 +186,35 @@ describe("installs by OAuth over Socket Mode", () => {
     expect(sent?.deliveries).toHaveLength(1);
     await quiet();
     expect(stack.fake.calls.slice(calls).map((c) => c.method)).toEqual([]);
-    expect(logs().join("")).toContain("a Slack envelope could not be processed");
+    expect(
+      logs().filter((line) => line.includes("a Slack envelope could not be processed")),
+    ).toEqual([expect.stringContaining(`installation T${GAMMA} is not installed`)]);
   });
 
   it("runs the Workflow step of an installed workspace, sent over the socket, and completes it with that install's token", async () => {
-    const p = people(BETA);
-    const file = stack.fake.team(BETA).addFile({
-      name: "beta-planning.m4a",
-      bytes: recordingBytes("beta-planning.m4a"),
-      user: p.starter,
-    });
-    const run = stack.fake.runWorkflowStep({
-      callbackId: STEP_CALLBACK_ID,
-      team: BETA,
-      user: p.starter,
-      inputs: {
-        recording: file.id,
-        channel: p.channel,
-        user: { id: p.starter, secret: `secret-of-${p.starter}` },
-      },
-    });
-    const job = await eventually(
-      async () =>
-        (
-          await stack.replicas[0]?.app.jobs.service.listByChannel(`T${BETA}/${BETA}`, p.channel)
-        )?.find((j) => j.origin.executionId === run.executionId),
-      (found) => found !== undefined,
-      { what: "the step's job" },
-    );
-    if (job === undefined) throw new Error("no job");
-    const status = await statusOffering(stack, BETA, job.origin.threadTs, ACTIONS.skipNaming);
-    await runToNote(stack, {
-      team: BETA,
-      ts: job.origin.threadTs,
-      jobId: buttonValue(status, ACTIONS.skipNaming) ?? "",
-      statusTs: status?.ts ?? "",
-    });
+    const file = recording(stack, BETA, "beta-planning.m4a");
+    const run = runStep(stack, BETA, { recording: file.id });
+    await skipToNote(stack, await stepJob(stack, run, `T${BETA}`));
     const outcome = await run.outcome;
     expect(outcome.status).toBe("success");
-    const completions = stack.fake.calls.filter(
-      (c) =>
-        c.method.startsWith("functions.complete") &&
-        c.args.function_execution_id === run.executionId,
-    );
-    expect(completions.map(tokenOf)).toEqual([installToken(stack, BETA)]);
+    expect(stepCompletions(stack, run).map(tokenOf)).toEqual([installToken(stack, BETA)]);
   });
 
   it("fails the Workflow step at once, over the socket, for a file that is not a recording", async () => {
-    const p = people(ALPHA);
     const notes = stack.fake.team(ALPHA).addFile({
       name: "minutes.txt",
       bytes: "plain text",
-      user: p.starter,
+      user: people(ALPHA).starter,
     });
-    const run = stack.fake.runWorkflowStep({
-      callbackId: STEP_CALLBACK_ID,
-      team: ALPHA,
-      user: p.starter,
-      inputs: {
-        recording: notes.id,
-        channel: p.channel,
-        user: { id: p.starter, secret: `secret-of-${p.starter}` },
-      },
-    });
+    const run = runStep(stack, ALPHA, { recording: notes.id });
     const outcome = await run.outcome;
     expect(outcome.status).toBe("error");
     if (outcome.status !== "error") return;
     expect(outcome.error).toMatch(/^minutes\.txt is not a recording I can use: /);
     expect(outcome.error).not.toMatch(/[*\n]/);
     expect(outcome.error.match(/[.!?](\s|$)/g)).toHaveLength(1);
+    // Failed by the listener, on the step's own token while Slack waits on it.
+    expect(stepCompletions(stack, run).map(tokenOf)).toEqual([run.botAccessToken]);
   });
 
   it("opens the /meeting-notes modal of a slash_commands envelope with the workspace's token, and starts the job its submission asks for", async () => {
@@ -276,11 +236,7 @@ describe("installs by OAuth over Socket Mode", () => {
       (v) => v !== undefined,
       { what: "the /meeting-notes modal, filled" },
     );
-    const file = stack.fake.team(ALPHA).addFile({
-      name: "alpha-board.m4a",
-      bytes: recordingBytes("alpha-board.m4a"),
-      user: p.starter,
-    });
+    const file = recording(stack, ALPHA, "alpha-board.m4a");
     const submitted = await stack.deliver.interaction(
       viewSubmissionPayload({
         ...stack.fake.team(ALPHA).installContext,

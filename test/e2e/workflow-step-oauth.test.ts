@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Job } from "../../src/jobs/index.ts";
-import { ACTIONS, STEP_CALLBACK_ID } from "../../src/slack/ids.ts";
 import { installKeyOf } from "../../src/slack/installs/install-key.ts";
 import {
   installToken,
   people,
   populate,
-  runToNote,
-  statusOffering,
+  recording,
+  runStep,
+  skipToNote,
+  stepCompletions,
+  stepJob,
   tokenOf,
 } from "../../support/e2e/oauth-kit.ts";
 import {
@@ -16,9 +17,8 @@ import {
   type OAuthStack,
   startOAuthStack,
 } from "../../support/e2e/oauth-stack.ts";
-import { buttonValue, eventually } from "../../support/e2e/stack.ts";
+import { eventually } from "../../support/e2e/stack.ts";
 import type { FakeStepExecution } from "../../support/fake-slack/workflow-steps.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
 
 /**
@@ -63,55 +63,7 @@ beforeEach(() => {
   stack.emulator.reset();
 });
 
-/** Workflow Builder runs the step in `team`, for its starter; `inputs` over the usual ones. */
-function runStep(team: string, inputs: Record<string, unknown>): FakeStepExecution {
-  const p = people(team);
-  return stack.fake.runWorkflowStep({
-    callbackId: STEP_CALLBACK_ID,
-    team,
-    user: p.starter,
-    inputs: {
-      channel: p.channel,
-      user: { id: p.starter, secret: `secret-of-${p.starter}` },
-      ...inputs,
-    },
-  });
-}
-
-/** A recording of `team`'s starter (a form's file question), shared nowhere yet. */
-const recording = (team: string, name: string, user = people(team).starter) =>
-  stack.fake.team(team).addFile({ name, bytes: recordingBytes(name), user });
-
-/** The job the step started in `team`, under `install`, once it is recorded. */
-async function jobOf(run: FakeStepExecution, team: string, install: string): Promise<Job> {
-  const found = await eventually(
-    async () =>
-      (
-        await replica.app.jobs.service.listByChannel(`${install}/${team}`, people(team).channel)
-      ).find((j) => j.origin.executionId === run.executionId),
-    (job) => job !== undefined,
-    { what: `the step's job in ${team}` },
-  );
-  if (found === undefined) throw new Error("no job");
-  return found;
-}
-
-const completions = (run: FakeStepExecution) =>
-  stack.fake.calls.filter(
-    (c) =>
-      c.method.startsWith("functions.complete") && c.args.function_execution_id === run.executionId,
-  );
-
-/** Skips naming in the step's thread, as the starter; the note once the job is done. */
-async function skipToNote(team: string, job: Job) {
-  const status = await statusOffering(stack, team, job.origin.threadTs, ACTIONS.skipNaming);
-  return runToNote(stack, {
-    team,
-    ts: job.origin.threadTs,
-    jobId: buttonValue(status, ACTIONS.skipNaming) ?? "",
-    statusTs: status?.ts ?? "",
-  });
-}
+const completions = (run: FakeStepExecution) => stepCompletions(stack, run);
 
 /** One plain sentence: no mrkdwn, no second line, one full stop. */
 function expectOneSentence(text: string) {
@@ -123,10 +75,10 @@ describe("the Workflow step with installs by OAuth", () => {
   it("runs in the workspace that ran it and completes with that install's bot token", async () => {
     const [tokenA, tokenB] = [installToken(stack, ALPHA), installToken(stack, BETA)];
     expect(tokenA).not.toBe(tokenB);
-    const run = runStep(BETA, { recording: recording(BETA, "beta-planning.m4a").id });
-    const job = await jobOf(run, BETA, installKeyOf({ teamId: BETA }));
+    const run = runStep(stack, BETA, { recording: recording(stack, BETA, "beta-planning.m4a").id });
+    const job = await stepJob(stack, run, installKeyOf({ teamId: BETA }));
     expect(job.origin).toMatchObject({ kind: "workflow", teamId: BETA, install: `T${BETA}` });
-    const parts = await skipToNote(BETA, job);
+    const parts = await skipToNote(stack, job);
     const outcome = await run.outcome;
     expect(outcome.status).toBe("success");
     if (outcome.status !== "success") return;
@@ -146,10 +98,12 @@ describe("the Workflow step with installs by OAuth", () => {
 
   it("completes a step of an org-wide install's workspace with the org's token", async () => {
     const org = installKeyOf({ enterpriseId: ENTERPRISE, isEnterpriseInstall: true });
-    const run = runStep(ORG_ONE, { recording: recording(ORG_ONE, "org-planning.m4a").id });
-    const job = await jobOf(run, ORG_ONE, org);
+    const run = runStep(stack, ORG_ONE, {
+      recording: recording(stack, ORG_ONE, "org-planning.m4a").id,
+    });
+    const job = await stepJob(stack, run, org);
     expect(job.origin).toMatchObject({ teamId: ORG_ONE, install: org });
-    await skipToNote(ORG_ONE, job);
+    await skipToNote(stack, job);
     expect((await run.outcome).status).toBe("success");
     expect(completions(run).map(tokenOf)).toEqual([installToken(stack, ORG_ONE)]);
     expect(completions(run).map((c) => c.error)).toEqual([undefined]);
@@ -162,7 +116,7 @@ describe("the Workflow step with installs by OAuth", () => {
       bytes: "plain text",
       user: p.starter,
     });
-    const theirs = recording(ALPHA, "members-call.m4a", p.member);
+    const theirs = recording(stack, ALPHA, "members-call.m4a", p.member);
     stack.fake.team(ALPHA).addChannel({
       id: "C0NOBOTA1",
       name: "no-bot",
@@ -172,10 +126,13 @@ describe("the Workflow step with installs by OAuth", () => {
     const cases = [
       [{ recording: notes.id }, /^minutes\.txt is not a recording I can use: the step takes mp3, /],
       [{ recording: theirs.id }, /one the person who used this workflow/],
-      [{ recording: recording(ALPHA, "ok.m4a").id, channel: "C0NOBOTA1" }, /invite me there/],
+      [
+        { recording: recording(stack, ALPHA, "ok.m4a").id, channel: "C0NOBOTA1" },
+        /invite me there/,
+      ],
     ] as const;
     for (const [inputs, sentence] of cases) {
-      const run = runStep(ALPHA, inputs);
+      const run = runStep(stack, ALPHA, inputs);
       const outcome = await run.outcome;
       expect(outcome.status).toBe("error");
       if (outcome.status !== "error") continue;
@@ -193,7 +150,7 @@ describe("the Workflow step with installs by OAuth", () => {
     stack.emulator.knobs.failNextTasks = [
       { kind: "audio", message: "The audio track is corrupt." },
     ];
-    const run = runStep(ALPHA, { recording: recording(ALPHA, "broken.m4a").id });
+    const run = runStep(stack, ALPHA, { recording: recording(stack, ALPHA, "broken.m4a").id });
     const outcome = await run.outcome;
     expect(outcome).toEqual({
       status: "error",
