@@ -99,6 +99,9 @@ export async function startOAuthStack(o: {
     ...o.env,
   };
   const replicas: OAuthReplica[] = [];
+  const config = loadConfig(env);
+  /** Each replica's dependencies and port, for a restart. */
+  const made = new Map<OAuthReplica, { deps: AppDeps; port: number }>();
   for (let i = 0; i < (o.replicas ?? 1); i++) {
     const logs: string[] = [];
     const deps: AppDeps = {
@@ -113,9 +116,11 @@ export async function startOAuthStack(o: {
       socketBackoff: { baseMs: 20, maxMs: 200 },
       ...(o.quick === true ? QUICK_DEPS : {}),
     };
-    const app = await createApp(loadConfig(env), deps);
+    const app = await createApp(config, deps);
     const port = await app.start();
-    replicas.push({ app, origin: `http://127.0.0.1:${port}`, logs });
+    const replica = { app, origin: `http://127.0.0.1:${port}`, logs };
+    replicas.push(replica);
+    made.set(replica, { deps, port });
   }
   return {
     fake,
@@ -216,6 +221,18 @@ export async function startOAuthStack(o: {
         }
         return plainAck(await socket.send("slash_commands", commandFields(input)));
       },
+    },
+    /**
+     * Stops `replica`'s app and starts a new one in its place, on the same store, temp folder
+     * and port, as a restarted process would: whatever it knows, it read from the store.
+     */
+    async restart(replica: OAuthReplica = replicas[0] as OAuthReplica): Promise<void> {
+      const was = made.get(replica);
+      if (was === undefined) throw new Error("not a replica of this stack");
+      const { deps, port } = was;
+      await replica.app.stop();
+      replica.app = await createApp({ ...config, port }, deps);
+      await replica.app.start();
     },
     async stop() {
       for (const replica of replicas) await replica.app.stop();

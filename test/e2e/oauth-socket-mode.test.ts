@@ -282,6 +282,32 @@ describe("installs by OAuth over Socket Mode", () => {
     expect(since.filter((c) => c.error !== undefined).map((c) => c.method)).toEqual([]);
   });
 
+  it("completes at start-up, with the install's token read back from the store, a step whose completion Slack did not take before a restart", async () => {
+    const run = runStep(stack, ALPHA, { recording: recording(stack, ALPHA, "restart.m4a").id });
+    const job = await stepJob(stack, run, `T${ALPHA}`);
+    // Waiting for names when the process goes; the new one takes the click over the socket.
+    await statusOffering(stack, ALPHA, job.origin.threadTs, ACTIONS.skipNaming);
+    await stack.restart();
+    // Slack fails the completion once: the step stays running until the next look.
+    stack.fake.knobs.failNext = { method: "functions.completeSuccess", error: "internal_error" };
+    await skipToNote(stack, job);
+    await quiet();
+    expect(stepCompletions(stack, run).map((c) => c.error)).toEqual(["internal_error"]);
+    // The next process looks at every step not completed as it starts, with no request of
+    // the workspace to authorise it: its token comes from the stored install.
+    await stack.restart();
+    expect((await run.outcome).status).toBe("success");
+    await quiet();
+    // Started again with the step completed: nothing is sent again.
+    await stack.restart();
+    await quiet();
+    expect(stepCompletions(stack, run).map((c) => [c.error, tokenOf(c)])).toEqual([
+      ["internal_error", installToken(stack, ALPHA)],
+      [undefined, installToken(stack, ALPHA)],
+    ]);
+    expect(stack.fake.socket?.openConnections()).toHaveLength(1);
+  });
+
   it("forgets Beta's installation when Beta uninstalls, told over the socket", async () => {
     const store = (stack.replicas[0] as OAuthReplica).app.store;
     expect(await store.listKeys("installs", "")).toContain(`T${BETA}`);
