@@ -164,6 +164,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
     ...optional("authorize", installs?.authorize),
+    ...optional("tokens", installs?.tokens),
   });
   // Every listener runs as a request of its install: its Slack calls carry that install's
   // token, its reads and writes are keyed by its tenant.

@@ -24,6 +24,7 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  */
 const ALPHA = "T0ALPHA";
 const BETA = "T0BETA";
+const GAMMA = "T0GAMMA";
 const channelOf = (team: string) => `C0${team.slice(2)}01`;
 const userOf = (team: string) => `U0${team.slice(2)}01`;
 const HOLD = 1_000_000;
@@ -39,12 +40,13 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation while jobs run, on two replic
       teams: [
         { id: ALPHA, name: "Alpha" },
         { id: BETA, name: "Beta" },
+        { id: GAMMA, name: "Gamma" },
       ],
       replicas: 2,
       storeUrl: redis.url,
       env: { POLL_INITIAL_MS: "10", POLL_MAX_MS: "40" },
     });
-    for (const team of [ALPHA, BETA]) {
+    for (const team of [ALPHA, BETA, GAMMA]) {
       const user = { id: userOf(team), name: "p", real_name: "P", locale: "en-US" };
       stack.fake.team(team).addUser(user);
       stack.fake.team(team).addChannel({ id: channelOf(team), name: "sync", members: [user.id] });
@@ -159,5 +161,29 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation while jobs run, on two replic
     expect(view).toContain("Slack revoked my access to this workspace");
     expect(view).toContain("beta-one.m4a");
     expect(view).toContain("beta-two.m4a");
+  });
+
+  it("refreshes once when both replicas meet the expired token at the same moment, and both App Homes are published with the fresh token", async () => {
+    const stale = installOf(GAMMA).botToken;
+    stack.fake.expireToken(stale);
+    const [first, second] = await Promise.all(
+      [0, 1].map((i) => stack.sendEvent(replica(i), GAMMA, appHomeOpenedEvent(userOf(GAMMA)))),
+    );
+    expect([first?.status, second?.status]).toEqual([200, 200]);
+    await Promise.all([replica(0).app.idle(), replica(1).app.idle()]);
+
+    expect(installOf(GAMMA).refreshes).toBe(1);
+    const fresh = installOf(GAMMA).botToken;
+    expect(fresh).not.toBe(stale);
+    const published = stack.fake
+      .callsTo("views.publish")
+      .filter((c) => c.args.user_id === userOf(GAMMA) && c.error === undefined);
+    expect(published).toHaveLength(2);
+    for (const call of published) expect(call.headers.authorization).toBe(`Bearer ${fresh}`);
+    const refreshed = allLogs().filter(
+      (l) => l.includes("refreshed the bot token") && l.includes("TT0GAMMA"),
+    );
+    expect(refreshed).toHaveLength(1);
+    for (const line of allLogs()) expect(line).not.toContain(fresh);
   });
 });
