@@ -86,6 +86,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
           apiUrl: config.slack.apiUrl,
           store,
           logger,
+          // Every job of a revoked install stops, those waiting for a person too (the token
+          // source said why, once).
+          onRevoked: (install) => {
+            jobs?.installs
+              .failJobs(install, "install_unavailable")
+              .catch((error: unknown) =>
+                logger.warn({ err: error, install }, "could not stop the jobs of an installation"),
+              );
+          },
         });
   // Several installs (OAuth's, or a test's): each request's and each job's token from its own.
   const installs =

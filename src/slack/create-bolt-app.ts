@@ -34,6 +34,7 @@ import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { deferRequire } from "../util/defer-require.ts";
 import { optional } from "../util/optional.ts";
+import { installUnavailableIn } from "./gateway/slack-errors.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
 import { renewRefusedToken } from "./installs/renew-refused-token.ts";
@@ -233,7 +234,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
     if (error instanceof AuthorizationError) throw error;
     options.onListenerError?.(error);
-    options.logger.error({ err: error }, "a Slack listener failed");
+    // The install lost its tokens: the token source said so once, at error level.
+    const lost = installUnavailableIn(error) !== undefined;
+    options.logger[lost ? "warn" : "error"]({ err: error }, "a Slack listener failed");
   });
   // Bolt processes nothing before `app.init()` has succeeded (it throws); our server, which
   // answers /healthz and /readyz while Slack is out of reach, holds Slack's requests until then.
