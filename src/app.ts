@@ -18,7 +18,11 @@ import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
-import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
+import {
+  requestInstall,
+  requestRateWorkspace,
+  scopeRequests,
+} from "./slack/installs/request-install.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
@@ -150,7 +154,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     registry: metrics.registry,
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
-  // One budget for the workspace: people waiting are never queued behind the job runner.
+  // Slack's limits per workspace: people waiting are never queued behind the job runner.
   const budget = new SlackBudget({
     logger: logger.child({ name: "slack-budget" }),
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
@@ -162,7 +166,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const bolt = createBoltApp({
     config,
     logger,
-    fetch: budget.fetchFor("interactive"),
+    fetch: budget.fetchFor("interactive", false, requestRateWorkspace),
     claimSignature: claimSignatures(store, logger),
     now: () => store.now(),
     onListenerError: (error) => {
@@ -194,14 +198,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const installClients = new InstallClientCache({
     tokens: tokenSource,
     // An org-wide install's clients name their workspace (`team_id`) on every call.
-    makeClient: (urgent, wrap, teamId) =>
+    makeClient: (urgent, wrap, teamId, rateWorkspace) =>
       new WebClient(undefined, {
         ...optional("teamId", teamId),
         slackApiUrl: config.slack.apiUrl,
         logger: toSlackLogger(logger.child({ name: "slack-background" })),
         retryConfig: defaultSlackRetry,
         rejectRateLimitedCalls: true,
-        fetch: wrap(budget.fetchFor("background", urgent)),
+        fetch: wrap(budget.fetchFor("background", urgent, () => rateWorkspace)),
       }),
   });
   // Readiness may read it: the temp folder's disk found full by a download (and since when).

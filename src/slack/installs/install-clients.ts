@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { LRUCache } from "lru-cache";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
-import { callScopeOf, callTeamOf } from "./install-key.ts";
+import { callScopeOf, callTeamOf, rateWorkspaceOf } from "./install-key.ts";
 import { installToken, renewRefusedToken, withBearer } from "./renew-refused-token.ts";
 import type { TokenSource } from "./token-source.ts";
 
@@ -33,11 +33,13 @@ export function withInstallToken(
 /**
  * Builds a client without a token, its `fetch` the budget's passed through `wrap`, and with
  * `teamId` (the WebClient's option of that name) when its calls must name their workspace.
+ * `rateWorkspace`: the workspace whose Slack rate limits its calls count against.
  */
 export type MakeInstallClient = (
   urgent: boolean,
   wrap: (fetch: FetchFunction) => FetchFunction,
   teamId: string | undefined,
+  rateWorkspace: string,
 ) => WebClient;
 
 /**
@@ -67,9 +69,10 @@ export class InstallClientCache {
     if (kept !== undefined) return kept;
     const wrap = (fetch: FetchFunction) => withInstallToken(fetch, this.#tokens, () => install);
     const team = callTeamOf(install, teamId);
+    const rateWorkspace = rateWorkspaceOf(install, teamId);
     const made = {
-      client: this.#make(false, wrap, team),
-      urgentClient: this.#make(true, wrap, team),
+      client: this.#make(false, wrap, team, rateWorkspace),
+      urgentClient: this.#make(true, wrap, team, rateWorkspace),
     };
     this.#cache.set(key, made);
     return made;
