@@ -11,8 +11,12 @@ import type { WorkspaceData } from "../persistence/workspace-data.ts";
 
 type FailEvent = Extract<StopEvent, { type: "failed" }>;
 
-/** A stop request outlives any step that could still read it. */
-const STOP_TTL_MS = 24 * 60 * 60_000;
+/**
+ * A stop request outlives the step that holds the job (a step renews its lease at each
+ * checkpoint, where it reads the request), as the uninstall's does; not much longer: a
+ * job that ended otherwise meanwhile and is regenerated later must not find it.
+ */
+const STOP_TTL_MS = 60 * 60_000;
 
 export interface FailInstallJobsDeps {
   repo: JobRepository;
