@@ -90,6 +90,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
           apiUrl: config.slack.apiUrl,
           store,
           logger,
+          // Every job of a revoked install stops, those waiting for a person too (the token
+          // source said why, once).
+          onRevoked: (install) => {
+            jobs?.installs
+              .failJobs(install, "install_unavailable")
+              .catch((error: unknown) =>
+                logger.warn({ err: error, install }, "could not stop the jobs of an installation"),
+              );
+          },
         });
   // Several installs (OAuth's, or a test's): each request's and each job's token from its own.
   const installs =
@@ -168,6 +177,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
     ...optional("authorize", installs?.authorize),
+    ...optional("tokens", installs?.tokens),
   });
   // Every listener runs as a request of its install: its Slack calls carry that install's
   // token, its reads and writes are keyed by its tenant.
