@@ -26,8 +26,9 @@ export interface StepFailureDeps {
 /**
  * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
  * decides) or the record is gone (the workspace removed the app); ended as asked when it was
- * asked to stop (a person canceled it, its install lost its tokens); otherwise as the failure policy says — tried again later, or failed with a
- * sentence the person can read and its temp files removed.
+ * asked to stop (a person canceled it, its install lost its tokens); otherwise as the
+ * failure policy says — tried again later, or failed with a sentence the person can read
+ * and its temp files removed.
  */
 export async function afterFailedStep(
   deps: StepFailureDeps,
