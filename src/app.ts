@@ -18,7 +18,11 @@ import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
-import { requestInstall, scopeRequests } from "./slack/installs/request-install.ts";
+import {
+  requestInstall,
+  requestRateWorkspace,
+  scopeRequests,
+} from "./slack/installs/request-install.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
@@ -86,6 +90,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
           apiUrl: config.slack.apiUrl,
           store,
           logger,
+          // Every job of a revoked install stops, those waiting for a person too (the token
+          // source said why, once).
+          onRevoked: (install) => {
+            jobs?.installs
+              .failJobs(install, "install_unavailable")
+              .catch((error: unknown) =>
+                logger.warn({ err: error, install }, "could not stop the jobs of an installation"),
+              );
+          },
         });
   // Several installs (OAuth's, or a test's): each request's and each job's token from its own.
   const installs =
@@ -141,7 +154,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     registry: metrics.registry,
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
-  // One budget for the workspace: people waiting are never queued behind the job runner.
+  // Slack's limits per workspace: people waiting are never queued behind the job runner.
   const budget = new SlackBudget({
     logger: logger.child({ name: "slack-budget" }),
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
@@ -153,7 +166,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const bolt = createBoltApp({
     config,
     logger,
-    fetch: budget.fetchFor("interactive"),
+    fetch: budget.fetchFor("interactive", false, requestRateWorkspace),
     claimSignature: claimSignatures(store, logger),
     now: () => store.now(),
     onListenerError: (error) => {
@@ -164,6 +177,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("socketBackoff", deps.socketBackoff),
     onSocketReconnected: () => metrics.onSocketReconnected(),
     ...optional("authorize", installs?.authorize),
+    ...optional("tokens", installs?.tokens),
   });
   // Every listener runs as a request of its install: its Slack calls carry that install's
   // token, its reads and writes are keyed by its tenant.
@@ -184,14 +198,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const installClients = new InstallClientCache({
     tokens: tokenSource,
     // An org-wide install's clients name their workspace (`team_id`) on every call.
-    makeClient: (urgent, wrap, teamId) =>
+    makeClient: (urgent, wrap, teamId, rateWorkspace) =>
       new WebClient(undefined, {
         ...optional("teamId", teamId),
         slackApiUrl: config.slack.apiUrl,
         logger: toSlackLogger(logger.child({ name: "slack-background" })),
         retryConfig: defaultSlackRetry,
         rejectRateLimitedCalls: true,
-        fetch: wrap(budget.fetchFor("background", urgent)),
+        fetch: wrap(budget.fetchFor("background", urgent, () => rateWorkspace)),
       }),
   });
   // Readiness may read it: the temp folder's disk found full by a download (and since when).

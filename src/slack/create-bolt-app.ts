@@ -34,9 +34,13 @@ import type { Route } from "../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../logger.ts";
 import { deferRequire } from "../util/defer-require.ts";
 import { optional } from "../util/optional.ts";
+import { installUnavailableIn } from "./gateway/slack-errors.ts";
 import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
+import { renewRefusedToken } from "./installs/renew-refused-token.ts";
 import { RequestAuthorizedClient, withRequestAuth } from "./installs/request-client.ts";
+import { requestInstall } from "./installs/request-install.ts";
+import type { TokenSource } from "./installs/token-source.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 import {
   createSocketConnection,
@@ -109,7 +113,19 @@ export interface BoltAppOptions {
    * place of the single bot token.
    */
   authorize?: Authorize<boolean>;
+  /**
+   * Installs by OAuth: where a listener's call gets a fresh token when Slack refuses the one
+   * Bolt authorised the request with (see {@link LISTENER_RENEW_MS}).
+   */
+  tokens?: TokenSource;
 }
+
+/**
+ * How long a listener's call waits for its refused token to be renewed before Slack's
+ * refusal stands: a `trigger_id` lives 3 seconds from the click, and a refresh another
+ * replica holds the lease of may take longer (the next request finds its token).
+ */
+export const LISTENER_RENEW_MS = 1_000;
 
 export interface BoltApp {
   app: App;
@@ -198,7 +214,11 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
   const client =
     options.authorize === undefined
       ? app.client
-      : new RequestAuthorizedClient({ ...clientOptions, logger });
+      : new RequestAuthorizedClient({
+          ...clientOptions,
+          logger,
+          ...optional("fetch", renewing(options.tokens, options.fetch ?? globalThis.fetch)),
+        });
   if (options.authorize !== undefined) {
     app.use(({ context, next }) =>
       withRequestAuth(
@@ -214,7 +234,9 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
     if (error instanceof AuthorizationError) throw error;
     options.onListenerError?.(error);
-    options.logger.error({ err: error }, "a Slack listener failed");
+    // The install lost its tokens: the token source said so once, at error level.
+    const lost = installUnavailableIn(error) !== undefined;
+    options.logger[lost ? "warn" : "error"]({ err: error }, "a Slack listener failed");
   });
   // Bolt processes nothing before `app.init()` has succeeded (it throws); our server, which
   // answers /healthz and /readyz while Slack is out of reach, holds Slack's requests until then.
@@ -281,4 +303,14 @@ function slackRoute(
     res.writeHead(503, { "retry-after": "5", connection: "close" }).end();
   };
   return { path: "/slack/events", methods: ["POST"], readsBody: true, handle };
+}
+
+/**
+ * The listeners' `fetch` with installs: a call Slack refuses for its token is sent once more
+ * with the token the request's install renews (within {@link LISTENER_RENEW_MS}), as the
+ * job runner's calls are.
+ */
+function renewing(tokens: TokenSource | undefined, fetch: FetchFunction) {
+  if (tokens === undefined) return undefined;
+  return renewRefusedToken(fetch, tokens, requestInstall, { withinMs: LISTENER_RENEW_MS });
 }

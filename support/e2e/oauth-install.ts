@@ -5,23 +5,38 @@ import type { AuthorizeInstallInput, FakeSlack } from "../fake-slack/create-fake
 export type InstallChoice = Pick<AuthorizeInstallInput, "team" | "enterprise" | "decline">;
 
 /**
- * A person installs the app from its install page at `origin`: `/slack/install` (state
- * cookie, redirect to Slack) → Slack's consent page (`fake.authorizeInstall`, for `team` or
- * org-wide) → the redirect back to the app, with the cookie. Returns the page the person sees.
+ * The first two steps of an install from the app's install page at `origin`:
+ * `/slack/install` (which sets the state cookie and sends the browser to Slack), then
+ * Slack's consent page (`fake.authorizeInstall`, for `team` or org-wide). Returns the
+ * cookie the browser holds and where Slack sends it back (the redirect, with its query).
  */
-export async function installThroughApp(
+export async function beginInstall(
   origin: string,
   fake: Pick<FakeSlack, "authorizeInstall">,
   install: InstallChoice = {},
-): Promise<{ status: number; page: string }> {
+): Promise<{ cookie: string; redirect: URL }> {
   const start = await fetch(`${origin}/slack/install`, { redirect: "manual" });
   const location = start.headers.get("location");
   const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   if (start.status !== 302 || location === null) {
     throw new Error(`/slack/install answered ${start.status}`);
   }
-  const back = new URL(fake.authorizeInstall({ url: location, ...install }));
-  const done = await fetch(`${origin}${back.pathname}${back.search}`, { headers: { cookie } });
+  return { cookie, redirect: new URL(fake.authorizeInstall({ url: location, ...install })) };
+}
+
+/**
+ * A person installs the app from its install page at `origin`: {@link beginInstall}, then
+ * the redirect back to the app, with the cookie. Returns the page the person sees.
+ */
+export async function installThroughApp(
+  origin: string,
+  fake: Pick<FakeSlack, "authorizeInstall">,
+  install: InstallChoice = {},
+): Promise<{ status: number; page: string }> {
+  const { cookie, redirect } = await beginInstall(origin, fake, install);
+  const done = await fetch(`${origin}${redirect.pathname}${redirect.search}`, {
+    headers: { cookie },
+  });
   return { status: done.status, page: await done.text() };
 }
 

@@ -4,19 +4,23 @@ import { type Job, tenantOf } from "../../src/jobs/index.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { installKeyOf } from "../../src/slack/installs/install-key.ts";
 import {
+  jobOf,
+  click as kitClick,
+  installToken as kitInstallToken,
+  runToNote as kitRunToNote,
+  upload as kitUpload,
+  people,
+  populate,
+  type TeamJob,
+  tokenOf,
+} from "../../support/e2e/oauth-kit.ts";
+import {
   type OAuthReplica,
   type OAuthStack,
   startOAuthStack,
 } from "../../support/e2e/oauth-stack.ts";
-import { buttonValue, eventually, noteParts, statusMessage } from "../../support/e2e/stack.ts";
-import type { FakeCall } from "../../support/fake-slack/fake-slack-types.ts";
-import {
-  appHomeOpenedEvent,
-  blockActionPayload,
-  fileShareMessageEvent,
-} from "../../support/fake-slack/slack-payloads.ts";
-import { sendAction } from "../../support/fake-slack/slack-request.ts";
-import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { eventually, noteParts } from "../../support/e2e/stack.ts";
+import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
 
 /**
@@ -34,14 +38,6 @@ const ORG_ONE = "T0ORGONE";
 const ORG_TWO = "T0ORGTWO";
 const ENTERPRISE = "E0STARSHIP";
 
-/** Each workspace's people and channel: a starter, a plain member, an admin. */
-const people = (team: string) => ({
-  starter: `U0S${team.slice(2)}`,
-  member: `U0M${team.slice(2)}`,
-  admin: `U0A${team.slice(2)}`,
-  channel: `C0${team.slice(2)}`,
-});
-
 let stack: OAuthStack;
 let replica: OAuthReplica;
 
@@ -58,112 +54,19 @@ beforeAll(async () => {
     quick: true,
   });
   replica = stack.replicas[0] as OAuthReplica;
-  for (const team of [ALPHA, BETA, ORG_ONE, ORG_TWO]) {
-    const p = people(team);
-    const workspace = stack.fake.team(team);
-    workspace.addUser({
-      id: p.starter,
-      name: "s",
-      real_name: `Starter of ${team}`,
-      locale: "en-US",
-    });
-    workspace.addUser({ id: p.member, name: "m", real_name: `Member of ${team}`, locale: "en-US" });
-    workspace.addUser({
-      id: p.admin,
-      name: "a",
-      real_name: `Admin of ${team}`,
-      locale: "en-US",
-      is_admin: true,
-    });
-    workspace.addChannel({
-      id: p.channel,
-      name: `sync-${team.toLowerCase()}`,
-      members: [p.starter, p.member, p.admin],
-    });
-  }
+  populate(stack, [ALPHA, BETA, ORG_ONE, ORG_TWO]);
 }, 30_000);
 afterAll(() => stack?.stop());
 
-/** What a test knows of one upload: its workspace, thread and job. */
-interface Upload {
-  team: string;
-  ts: string;
-  jobId: string;
-  statusTs: string;
-}
+type Upload = TeamJob;
 
-/** The starter of `team` shares a recording in the team's channel, as Slack delivers it. */
-async function upload(team: string, name: string): Promise<Upload> {
-  const p = people(team);
-  const workspace = stack.fake.team(team);
-  const file = workspace.addFile({ name, bytes: recordingBytes(name), user: p.starter });
-  const message = workspace.shareFile(file, { channel: p.channel, user: p.starter, text: "" });
-  const event = fileShareMessageEvent(file, {
-    channel: p.channel,
-    user: p.starter,
-    ts: message.ts,
-  });
-  expect((await stack.sendEvent(replica, team, event)).status).toBe(200);
-  // The job waits for names: its status message offers Skip.
-  const status = await eventually(
-    () => statusMessage(workspace.thread(p.channel, message.ts)),
-    (m) => buttonValue(m, ACTIONS.skipNaming) !== undefined,
-    { what: `${name}'s job asking for names` },
-  );
-  return {
-    team,
-    ts: message.ts,
-    jobId: buttonValue(status, ACTIONS.skipNaming) ?? "",
-    statusTs: status?.ts ?? "",
-  };
-}
-
-/**
- * `user` of workspace `from` clicks `actionId` with `at`'s job id, on `at`'s status message
- * (a replay when `from` is not `at`'s workspace), sent as Slack sends it to `from`'s install.
- */
-async function click(from: string, user: string, actionId: string, at: Upload) {
-  const payload = blockActionPayload({
-    ...stack.fake.team(from).installContext,
-    actionId,
-    value: at.jobId,
-    user,
-    channel: people(at.team).channel,
-    messageTs: at.statusTs,
-    threadTs: at.ts,
-  });
-  const sent = await sendAction(
-    `${replica.origin}/slack/events`,
-    stack.env.SLACK_SIGNING_SECRET,
-    payload,
-  );
-  expect(sent.status).toBe(200);
-  await replica.app.idle();
-}
-
-const job = (at: Upload): Promise<Job | undefined> => replica.app.jobs.service.get(at.jobId);
-
-/** Skip naming, then the note in the upload's own thread, once posted. */
-async function runToNote(at: Upload) {
-  await click(at.team, people(at.team).starter, ACTIONS.skipNaming, at);
-  const parts = await eventually(
-    () => noteParts(stack.fake.team(at.team).thread(people(at.team).channel, at.ts)),
-    (posted) => posted.length > 0,
-    { what: `the note of ${at.team}` },
-  );
-  await eventually(
-    () => job(at),
-    (j) => j?.stage === "done",
-    { what: `${at.team}'s job done` },
-  );
-  return parts;
-}
-
-const tokenOf = (call: FakeCall) =>
-  String(call.headers.authorization ?? "").replace(/^Bearer /, "");
-
+const upload = (team: string, name: string) => kitUpload(stack, team, name);
+const click = (from: string, user: string, actionId: string, at: Upload) =>
+  kitClick(stack, from, user, actionId, at);
+const job = (at: Upload): Promise<Job | undefined> => jobOf(stack, at.jobId);
+const runToNote = (at: Upload) => kitRunToNote(stack, at);
 /** The bot token of the live install acting in `team`. */
-const installToken = (team: string) => stack.fake.team(team).botToken ?? "";
+const installToken = (team: string) => kitInstallToken(stack, team);
 
 /** What a person was told (ephemerally) since `from`. */
 const toldTo = (user: string, from: number) =>

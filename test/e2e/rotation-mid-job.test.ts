@@ -24,6 +24,8 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  */
 const ALPHA = "T0ALPHA";
 const BETA = "T0BETA";
+const GAMMA = "T0GAMMA";
+const DELTA = "T0DELTA";
 const channelOf = (team: string) => `C0${team.slice(2)}01`;
 const userOf = (team: string) => `U0${team.slice(2)}01`;
 const HOLD = 1_000_000;
@@ -39,12 +41,14 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation while jobs run, on two replic
       teams: [
         { id: ALPHA, name: "Alpha" },
         { id: BETA, name: "Beta" },
+        { id: GAMMA, name: "Gamma" },
+        { id: DELTA, name: "Delta" },
       ],
       replicas: 2,
       storeUrl: redis.url,
       env: { POLL_INITIAL_MS: "10", POLL_MAX_MS: "40" },
     });
-    for (const team of [ALPHA, BETA]) {
+    for (const team of [ALPHA, BETA, GAMMA, DELTA]) {
       const user = { id: userOf(team), name: "p", real_name: "P", locale: "en-US" };
       stack.fake.team(team).addUser(user);
       stack.fake.team(team).addChannel({ id: channelOf(team), name: "sync", members: [user.id] });
@@ -94,6 +98,24 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation while jobs run, on two replic
       (job) => job?.stage === stage,
       { timeoutMs: 20_000 },
     );
+
+  /**
+   * `team` installs the app again, and its person's App Home (opened on replica `via`) is
+   * published once, saying Slack revoked the access and listing the `files` of its jobs.
+   */
+  async function homeAfterReinstall(team: string, via: number, files: string[]) {
+    expect((await stack.install({ team })).status).toBe(200);
+    const home = await stack.sendEvent(replica(via), team, appHomeOpenedEvent(userOf(team)));
+    expect(home.status).toBe(200);
+    await replica(via).app.idle();
+    const published = stack.fake
+      .callsTo("views.publish")
+      .filter((c) => c.args.user_id === userOf(team) && c.error === undefined);
+    expect(published).toHaveLength(1);
+    const view = JSON.stringify(published[0]?.args.view);
+    expect(view).toContain("Slack revoked my access to this workspace");
+    for (const file of files) expect(view).toContain(file);
+  }
 
   it("refreshes a token that expired while its job waited on the Note Service once, and the job ends with its note", async () => {
     stack.emulator.knobs.pollsToComplete = HOLD;
@@ -146,18 +168,62 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation while jobs run, on two replic
     // Alpha's job goes on: it waits for names, as it would.
     await reaches(alpha, "naming");
 
-    // Installed again, Beta's App Home says what happened to the jobs.
-    expect((await stack.install({ team: BETA })).status).toBe(200);
-    const home = await stack.sendEvent(replica(1), BETA, appHomeOpenedEvent(userOf(BETA)));
-    expect(home.status).toBe(200);
-    await replica(1).app.idle();
+    // Installed again, Beta's App Home says what happened to the jobs. Published, not only
+    // sent: a replica that still kept Beta's old record authorises the request with the
+    // revoked token, and the publish is renewed with the new install's.
+    await homeAfterReinstall(BETA, 1, ["beta-one.m4a", "beta-two.m4a"]);
+  });
+
+  it("refreshes once when both replicas meet the expired token at the same moment, and both App Homes are published with the fresh token", async () => {
+    const stale = installOf(GAMMA).botToken;
+    stack.fake.expireToken(stale);
+    const [first, second] = await Promise.all(
+      [0, 1].map((i) => stack.sendEvent(replica(i), GAMMA, appHomeOpenedEvent(userOf(GAMMA)))),
+    );
+    expect([first?.status, second?.status]).toEqual([200, 200]);
+    await Promise.all([replica(0).app.idle(), replica(1).app.idle()]);
+
+    expect(installOf(GAMMA).refreshes).toBe(1);
+    const fresh = installOf(GAMMA).botToken;
+    expect(fresh).not.toBe(stale);
     const published = stack.fake
       .callsTo("views.publish")
-      .filter((c) => c.args.user_id === userOf(BETA));
-    expect(published).toHaveLength(1);
-    const view = JSON.stringify(published[0]?.args.view);
-    expect(view).toContain("Slack revoked my access to this workspace");
-    expect(view).toContain("beta-one.m4a");
-    expect(view).toContain("beta-two.m4a");
+      .filter((c) => c.args.user_id === userOf(GAMMA) && c.error === undefined);
+    expect(published).toHaveLength(2);
+    for (const call of published) expect(call.headers.authorization).toBe(`Bearer ${fresh}`);
+    const refreshed = allLogs().filter(
+      (l) => l.includes("refreshed the bot token") && l.includes("TT0GAMMA"),
+    );
+    expect(refreshed).toHaveLength(1);
+    for (const line of allLogs()) expect(line).not.toContain(fresh);
+  });
+
+  it("stops every job of a revoked install, those waiting for a person or on the Note Service too, on either replica", async () => {
+    stack.emulator.knobs.pollsToComplete = 1;
+    const waiting = await upload(DELTA, "delta-names.m4a", 0);
+    await reaches(waiting, "naming");
+    stack.emulator.knobs.pollsToComplete = HOLD;
+    const polling = await upload(DELTA, "delta-polls.m4a", 1);
+    await reaches(polling, "transcribing");
+    const before = [0, 1].map((i) => replica(i).logs.length);
+    stack.fake.revokeRefreshToken(installOf(DELTA).refreshToken ?? "");
+    stack.fake.expireToken(installOf(DELTA).botToken);
+
+    // No job's step calls Slack now: a person opening App Home is what meets the token.
+    const home = await stack.sendEvent(replica(1), DELTA, appHomeOpenedEvent(userOf(DELTA)));
+    expect(home.status).toBe(200);
+    for (const id of [waiting, polling]) {
+      const failed = await reaches(id, "failed");
+      expect(failed).toMatchObject({ failure: { code: "install_unavailable" }, retryable: true });
+    }
+    await Promise.all([replica(0).app.idle(), replica(1).app.idle()]);
+    const since = [0, 1].flatMap((i) => replica(i).logs.slice(before[i]));
+    const said = since.filter((l) => l.includes("revoked the tokens of installation TT0DELTA"));
+    expect(said).toHaveLength(1);
+    expect(since.filter((l) => JSON.parse(l).level >= 50)).toEqual(said);
+    const ended = since.filter((l) => l.includes('"msg":"job failed"'));
+    expect(ended.map((l) => JSON.parse(l).jobId).sort()).toEqual([waiting, polling].sort());
+
+    await homeAfterReinstall(DELTA, 0, ["delta-names.m4a", "delta-polls.m4a"]);
   });
 });

@@ -3,15 +3,22 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { signSlackRequest } from "../../support/fake-slack/slack-request.ts";
 
-/** The app's HTTP manifest, with what an OAuth install needs (redirect URLs) and `extra`. */
+/**
+ * The app's HTTP manifest (or, `mode: "socket"`, its Socket Mode one, as the README has
+ * Socket Mode installs by OAuth set it up), with what an OAuth install needs (redirect URLs)
+ * and `extra`.
+ */
 export function oauthManifest(extra: {
   settings?: Record<string, unknown>;
   functions?: Record<string, unknown>;
   userScopes?: string[];
+  mode?: "http" | "socket";
 }): Record<string, unknown> {
-  const base = JSON.parse(
-    readFileSync(new URL("../../manifests/manifest.http.json", import.meta.url), "utf8"),
-  ) as Record<string, Record<string, unknown>>;
+  const file = `../../manifests/manifest.${extra.mode ?? "http"}.json`;
+  const base = JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const oauth = base.oauth_config as { scopes: Record<string, unknown> };
   return {
     ...base,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beginInstall } from "../../support/e2e/oauth-install.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
 import type { SlackMode } from "../../support/e2e/stack.ts";
 import { ALICE, BOB, CHANNEL, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
@@ -283,16 +284,13 @@ export function httpSurfaceSuite(mode: SlackMode): void {
         const installs = () => world.fake.installations.length;
         /** A real start: the state cookie and Slack's consent, as a person's browser has them. */
         const begin = async () => {
-          const start = await fetch(`${origin}/slack/install`, { redirect: "manual" });
-          const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-          const location = start.headers.get("location") ?? "";
-          const back = new URL(
-            world.fake.authorizeInstall({ url: location, team: world.fake.teamId }),
-          );
-          const q = back.searchParams;
+          const { cookie, redirect } = await beginInstall(origin, world.fake, {
+            team: world.fake.teamId,
+          });
+          const q = redirect.searchParams;
           return {
             cookie,
-            query: back.search,
+            query: redirect.search,
             state: q.get("state") ?? "",
             code: q.get("code") ?? "",
           };

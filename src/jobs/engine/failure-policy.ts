@@ -12,7 +12,7 @@ import {
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { isDiskFull } from "../files/disk-full.ts";
-import type { Failure, WaitReason } from "../model/job.ts";
+import type { Failure, Job, WaitReason } from "../model/job.ts";
 import { SlackPortError } from "../ports.ts";
 
 /**
@@ -100,6 +100,14 @@ export function decideFailure(
  */
 export function lostInstall(error: unknown): boolean {
   return error instanceof SlackPortError && error.failure === "install_unavailable";
+}
+
+/**
+ * The job ended because its installation lost its tokens: there is no token to draw its
+ * status message with (the record keeps the sentence; App Home shows it once installed again).
+ */
+export function endedByLostInstall(job: Job): boolean {
+  return job.stage === "failed" && job.failure.code === "install_unavailable";
 }
 
 /**

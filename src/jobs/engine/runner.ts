@@ -10,10 +10,14 @@ import type { MediaPort } from "../ports.ts";
 import { isTransfer, runStep } from "../stages/index.ts";
 import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
-import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
+import {
+  defaultFailurePolicy,
+  endedByLostInstall,
+  type FailurePolicyOptions,
+} from "./failure-policy.ts";
 import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
 import { createStepContext } from "./step-context.ts";
-import { afterFailedStep, CanceledDuringStep, cancelNow } from "./step-failure.ts";
+import { afterFailedStep, CanceledDuringStep, stopNow } from "./step-failure.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 
 export interface RunnerOptions extends JobPorts {
@@ -236,7 +240,8 @@ export class JobRunner {
       .enqueue(async () => {
         if ("resume" in job) await this.#files.removeNamedBy(job.resume);
         else if (job.stage !== "done") await this.#files.removeAllOf(job.id);
-        await this.#o.gateway.showStatus(job);
+        // No token to draw it with: the record keeps the sentence for App Home.
+        if (!endedByLostInstall(job)) await this.#o.gateway.showStatus(job);
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
   }
@@ -334,10 +339,10 @@ export class JobRunner {
         this.#lastStatusAt.delete(id);
         return;
       }
-      if ((await this.#o.repo.cancelRequest(id)) !== undefined) {
-        // A cancel that arrived while another step held the job.
+      if ((await this.#o.repo.stopRequest(id)) !== undefined) {
+        // A cancel (or a lost install) that arrived while another step held the job.
         const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
-        await cancelNow(this.#o.repo, this.#files, ctx, job);
+        await stopNow(this.#o.repo, this.#files, ctx, job);
         return;
       }
       // Waiting for a person, or not due yet (past the lease, by the claim): queued again.
@@ -347,7 +352,13 @@ export class JobRunner {
       if (signal.reason instanceof LeaseLost) return;
       // Ended: its folder goes (empty by now, but for what a failure left).
       if (!isActive(next)) await this.#files.removeAllOf(id);
-      if (!isActive(next) || next.wakeAt === undefined) return;
+      if (!isActive(next)) return;
+      // Now waiting for a person: a stop asked for during the step (its kick undone by the
+      // step's save) is read in the next round, else nothing would ever read it.
+      if (next.wakeAt === undefined) {
+        if ((await repo.stopRequest(id)) === undefined) return;
+        continue;
+      }
       if (next.wakeAt > this.#o.now()) return;
       // Due now, in the other queue: it goes again once this run ends.
       if (isTransfer(next) !== isTransfer(job)) return this.kick(id);
@@ -377,7 +388,7 @@ export class JobRunner {
       signal,
       holdLease,
       lastStatusAt: this.#lastStatusAt,
-      isCanceled: async (id) => (await this.#o.repo.cancelRequest(id)) !== undefined,
+      isCanceled: async (id) => (await this.#o.repo.stopRequest(id)) !== undefined,
       onCanceled: () => new CanceledDuringStep(),
       kick: (id) => this.kick(id),
       stopping: () => this.#stopped,

@@ -3,10 +3,15 @@ import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import { LeaseLost } from "../persistence/with-lease.ts";
-import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
+import {
+  decideFailure,
+  endedByLostInstall,
+  type FailurePolicyOptions,
+  lostInstall,
+} from "./failure-policy.ts";
 import type { StepContext } from "./step.ts";
 
-/** The job was canceled while a step was under way. */
+/** The job was asked to stop (canceled, or its install lost) while a step was under way. */
 export class CanceledDuringStep extends Error {}
 
 export interface StepFailureDeps {
@@ -20,9 +25,10 @@ export interface StepFailureDeps {
 
 /**
  * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
- * decides) or the record is gone (the workspace removed the app); canceled when a person
- * canceled it; otherwise as the failure policy says — tried again later, or failed with a
- * sentence the person can read and its temp files removed.
+ * decides) or the record is gone (the workspace removed the app); ended as asked when it was
+ * asked to stop (a person canceled it, its install lost its tokens); otherwise as the
+ * failure policy says — tried again later, or failed with a sentence the person can read
+ * and its temp files removed.
  */
 export async function afterFailedStep(
   deps: StepFailureDeps,
@@ -42,7 +48,7 @@ export async function afterFailedStep(
   }
   if (!isActive(current)) return current;
   if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
-    return cancelNow(deps.repo, deps.files, ctx, current);
+    return stopNow(deps.repo, deps.files, ctx, current);
   }
   if (deps.stopped && signal.aborted) return current;
   const decision = decideFailure(error, current.attempts, deps.failurePolicy);
@@ -73,16 +79,21 @@ export async function afterFailedStep(
   return lost ? done : ctx.showStatus(done, "stage");
 }
 
-/** Cancels the job now, as its cancel request says: its temp files go, the status says so. */
-export async function cancelNow(
+/**
+ * Ends the job now, as its stop request says (canceled by someone, or failed from outside
+ * its steps): its temp files go, the status says so — unless the install lost its tokens,
+ * when there is no token to draw it with (App Home shows it once installed again).
+ */
+export async function stopNow(
   repo: JobRepository,
   files: TempFiles,
   ctx: StepContext,
   job: ActiveJob,
 ): Promise<Job> {
-  const by = (await repo.cancelRequest(job.id)) ?? "unknown";
+  const stop = (await repo.stopRequest(job.id)) ?? { type: "canceled", by: "unknown" };
   await files.removeNamedBy(job);
-  const canceled = await ctx.commit(job, { type: "canceled", by });
-  await repo.clearCancelRequest(job.id);
-  return ctx.showStatus(canceled, "stage");
+  const ended = await ctx.commit(job, stop);
+  await repo.clearStopRequest(job.id);
+  if (stop.type === "failed") ctx.logger.warn({ failure: stop.failure }, "job failed");
+  return endedByLostInstall(ended) ? ended : ctx.showStatus(ended, "stage");
 }

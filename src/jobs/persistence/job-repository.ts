@@ -1,7 +1,9 @@
 import type { Logger } from "pino";
+import { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
-import { isActive, type Job, storedJobSchema } from "../model/job.ts";
+import type { JobEvent } from "../model/events.ts";
+import { failureSchema, isActive, type Job, storedJobSchema } from "../model/job.ts";
 import type { Stored } from "../model/stored.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { moveOut } from "./blobs.ts";
@@ -11,6 +13,13 @@ export const channelIndex = (teamId: string, channelId: string) => `channel:${te
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
 const cancelKey = (jobId: string) => `cancel:${jobId}`;
 const DAY_MS = 24 * 60 * 60_000;
+
+/** How a job a step holds is to end, once the step reaches its next checkpoint. */
+export type StopEvent = Extract<JobEvent, { type: "canceled" | "failed" }>;
+const stopRequestSchema: z.ZodType<StopEvent, unknown> = z.union([
+  z.string().transform((by) => ({ type: "canceled" as const, by })),
+  z.object({ type: z.literal("failed"), failure: failureSchema, retryable: z.boolean() }),
+]);
 /** Set once every active job of the store is in the due queue. */
 const DUE_QUEUE_MARK = "due-queue";
 /** The lease under which one process at a time changes a job (runner steps, commands). */
@@ -163,19 +172,27 @@ export class JobRepository {
   }
 
   /**
-   * Records that `by` asked to cancel a job a step holds: the step stops at its next
-   * checkpoint (a step of a job whose record is gone then saves nothing).
+   * Records how a job a step holds is to end: canceled by someone, or failed from outside
+   * its steps (its install lost its tokens). The step stops at its next checkpoint (a step
+   * of a job whose record is gone then saves nothing); the runner reads it before any step.
    */
-  requestCancel(id: string, by: string, ttlMs: number): Promise<void> {
-    return this.#store.set("meta", cancelKey(id), by, ttlMs);
+  requestStop(id: string, stop: StopEvent, ttlMs: number): Promise<void> {
+    // A cancel is kept as the bare name of who asked, as it always was.
+    const value = stop.type === "canceled" ? stop.by : stop;
+    return this.#store.set("meta", cancelKey(id), value, ttlMs);
   }
 
-  /** Who asked to cancel the job, if anyone did and it is not done yet. */
-  cancelRequest(id: string): Promise<string | undefined> {
-    return this.#store.get<string>("meta", cancelKey(id));
+  /** How the job is to end, if someone asked and it has not ended yet. */
+  async stopRequest(id: string): Promise<StopEvent | undefined> {
+    const value = await this.#store.get<unknown>("meta", cancelKey(id));
+    if (value === undefined) return undefined;
+    const parsed = stopRequestSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.#logger.warn({ jobId: id }, "unreadable stop request: the job is canceled");
+    return { type: "canceled", by: "unknown" };
   }
 
-  clearCancelRequest(id: string): Promise<void> {
+  clearStopRequest(id: string): Promise<void> {
     return this.#store.delete("meta", cancelKey(id));
   }
 

@@ -21,7 +21,7 @@ export function createServices(options: Omit<JobServiceOptions, "settings" | "wo
   const settings = new ChannelSettingsStore({ store, workspaces, templates });
   const repo = options.repo.over(store);
   const service = new JobService({ ...options, store, repo, settings, workspaces });
-  const installs = new Installs({ ...options, repo, store, workspaces });
+  const installs = new Installs({ ...options, repo, store, workspaces, now });
   const modals = new ModalMemory(store, workspaces);
   return { service, settings, templates, modals, installs };
 }

@@ -2,10 +2,12 @@ import type { Logger } from "pino";
 import type { Store } from "../../store/index.ts";
 import type { Admission } from "../engine/admission.ts";
 import type { JobRunner } from "../engine/runner.ts";
+import type { Failure } from "../model/job.ts";
 import { isTenantOf, SINGLE_INSTALL, tenantOf } from "../model/tenant.ts";
 import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import type { WorkspaceData, WorkspaceKeys } from "../persistence/workspace-data.ts";
+import { type FailInstallJobsDeps, failInstallJobs } from "./fail-install-jobs.ts";
 
 /** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
 const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
@@ -84,7 +86,8 @@ async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promis
   const jobIds = [...new Set(listed.flatMap(([, keys]) => keys.jobIds))];
   // Every job is told to stop before any is deleted: deleting waits for each job's lease.
   for (const jobId of jobIds) {
-    await deps.repo.requestCancel(jobId, "workspace_removed", 60 * 60_000);
+    const stop = { type: "canceled", by: "workspace_removed" } as const;
+    await deps.repo.requestStop(jobId, stop, 60 * 60_000);
     deps.runner.abort(jobId);
   }
   for (const jobId of jobIds) {
@@ -121,12 +124,23 @@ async function forgetEarlierBlobs(store: Store, jobIds: readonly string[]): Prom
   }
 }
 
-/** The uninstall's use case, for the Slack layer: forget what an install left. */
+/**
+ * What becomes of an install's jobs and data, for the Slack layer: forgotten when it is
+ * uninstalled, failed when it lost its tokens.
+ */
 export class Installs {
-  readonly #deps: ForgetDeps;
+  readonly #deps: ForgetDeps & FailInstallJobsDeps;
 
-  constructor(deps: ForgetDeps) {
+  constructor(deps: ForgetDeps & FailInstallJobsDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Fails every active job of `install` with `failure` (its tokens revoked): see
+   * {@link failInstallJobs}. Resolves to how many there were.
+   */
+  failJobs(install: string, failure: Failure["code"]): Promise<number> {
+    return failInstallJobs(this.#deps, install, failure);
   }
 
   /**

@@ -217,7 +217,7 @@ export class JobService {
     const job = await this.#o.repo.get(jobId);
     if (job === undefined) return { ok: false, reason: "not_found" };
     if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
-    await this.#o.repo.requestCancel(jobId, by, this.#o.retentionMs);
+    await this.#o.repo.requestStop(jobId, { type: "canceled", by }, this.#o.retentionMs);
     this.#o.runner.abort(jobId);
     // A job waiting for names has no step left that would read the request: run one.
     this.#o.runner.kick(jobId);

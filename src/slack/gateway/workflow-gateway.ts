@@ -98,14 +98,18 @@ export class WorkflowGateway implements WorkflowPort {
       // A completion was taken already: an earlier try's, whose answer was lost
       // (https://docs.slack.dev/reference/methods/functions.completeSuccess, "Errors").
       if (code === "execution_not_in_running_state") return "already";
-      this.#o.onError?.(`functions.${method}`, code ?? "failed");
       const failure = toGatewayError(error, `functions.${method}`);
+      this.#o.onError?.(`functions.${method}`, code ?? failure.failure ?? "failed");
       if (failure.transient) throw failure;
-      // Refused for good (the run unknown or not ours, a token Slack no longer takes):
-      // trying every sweep until the job expires would change nothing.
+      // Refused for good (the run unknown or not ours, a token Slack no longer takes), or
+      // never sent (the install lost its tokens: none to send it with until it is installed
+      // again): trying every sweep until the job expires would change nothing. Said once.
+      const lost = failure.failure === "install_unavailable";
       this.#o.logger.warn(
         { err: error, jobId: job.id, executionId: job.origin.executionId, code },
-        "Slack took no completion of the workflow step",
+        lost
+          ? "the workflow step could not be completed: its install has no token any more"
+          : "Slack took no completion of the workflow step",
       );
       return "refused";
     }

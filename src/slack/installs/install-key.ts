@@ -8,6 +8,8 @@
  */
 // Defined by the job layer, which keys every job's data by its tenant and knows an install
 // only as an opaque key; named here too, beside the keys' other rule.
+import { SINGLE_INSTALL } from "../../jobs/index.ts";
+
 export { SINGLE_INSTALL, tenantOf } from "../../jobs/index.ts";
 
 /** What Bolt's context says of a request's installation. */
@@ -50,4 +52,16 @@ export function callTeamOf(install: string, teamId: string): string | undefined 
 export function callScopeOf(install: string, teamId: string): string {
   const team = callTeamOf(install, teamId);
   return team === undefined ? install : `${install}/${team}`;
+}
+
+/**
+ * The workspace whose rate limits a call of `install` for workspace `teamId` counts against:
+ * Slack applies them "per API method per workspace/team per app"
+ * (https://docs.slack.dev/apis/web-api/rate-limits). The single-token mode has one; with
+ * installs, the workspace (an org-wide install's calls count in the workspace they act in),
+ * or the install itself when a request names no workspace.
+ */
+export function rateWorkspaceOf(install: string, teamId: string | undefined): string {
+  if (install === SINGLE_INSTALL) return "";
+  return teamId ?? install;
 }

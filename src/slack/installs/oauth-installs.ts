@@ -4,6 +4,7 @@ import type { OAuthConfig } from "../../config-oauth.ts";
 import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
+import { optional } from "../../util/optional.ts";
 import { oauthAuthorize } from "./bolt-authorize.ts";
 import { BOT_SCOPES } from "./bot-scopes.ts";
 import { installRoutes } from "./install-routes.ts";
@@ -33,6 +34,8 @@ export function createOAuthInstalls(o: {
   apiUrl: string;
   store: Store;
   logger: Logger;
+  /** Told once when an install is found revoked (its refresh token refused). */
+  onRevoked?: (install: string) => void;
 }): OAuthInstalls {
   const logger = o.logger.child({ name: "installs" });
   const installs = new EncryptedInstallationStore({ store: o.store, key: o.oauth.tokenKey });
@@ -62,7 +65,13 @@ export function createOAuthInstalls(o: {
       expires_in: answer.expires_in,
     };
   };
-  const tokens = new OAuthTokenSource({ installs, store: o.store, refresh, logger });
+  const tokens = new OAuthTokenSource({
+    installs,
+    store: o.store,
+    refresh,
+    logger,
+    ...optional("onRevoked", o.onRevoked),
+  });
   const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
   const provider = new InstallProvider({
     clientId: o.oauth.clientId,

@@ -31,6 +31,11 @@ export interface OAuthTokenSourceOptions {
   cacheMs?: number;
   /** How long a replica waits for another's refresh, and how often it looks (lease). */
   leaseWait?: { tries: number; delayMs: number };
+  /**
+   * Told once when this process marks an install revoked (the jobs layer then stops all of
+   * its jobs). Not awaited: the step that found it may hold one of those jobs.
+   */
+  onRevoked?: (install: string) => void;
 }
 
 /** Slack's refusals of a refresh token that no retry will change. */
@@ -212,6 +217,7 @@ export class OAuthTokenSource implements TokenSource {
       { install, slackError: code },
       `Slack revoked the tokens of installation ${install} (${code}): the bot stops working there until it is installed again from /slack/install.`,
     );
+    this.#o.onRevoked?.(install);
   }
 }
 

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { installOf, type Job, SINGLE_INSTALL, tenantOf, tenantOfOrigin } from "../../jobs/index.ts";
-import { type InstallRef, installKeyOf } from "./install-key.ts";
+import { type InstallRef, installKeyOf, rateWorkspaceOf } from "./install-key.ts";
 
 /**
  * The install of the Slack request being handled, for everything its listeners do: the
@@ -19,6 +19,12 @@ interface RequestScope {
 /** The install of the request being handled. */
 export function requestInstall(): string {
   return current.getStore()?.install ?? SINGLE_INSTALL;
+}
+
+/** The workspace whose Slack rate limits the request's calls count against. */
+export function requestRateWorkspace(): string {
+  const scope = current.getStore();
+  return scope === undefined ? "" : rateWorkspaceOf(scope.install, scope.teamId);
 }
 
 /**

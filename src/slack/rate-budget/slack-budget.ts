@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { isIdempotent } from "./idempotent-methods.ts";
@@ -11,6 +12,13 @@ import { TokenBucket } from "./token-bucket.ts";
 
 /** Who is waiting on a call: a person (an ack, a modal) or the job runner. */
 export type CallerKind = "interactive" | "background";
+
+/** One Web API call: who waits on it, its method, and its workspace's limits. */
+interface Call {
+  kind: CallerKind;
+  method: string;
+  limits: WorkspaceLimits;
+}
 
 /** What `@slack/web-api`'s `fetch` option takes. */
 export type FetchFunction = (
@@ -58,9 +66,25 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 const MAX_RATE_LIMITED_TRIES = 3;
 /** Idempotent calls whose answer was lost: 3 sends, 250 ms then 1 s apart. */
 const DEFAULT_RESEND = { tries: 3, baseDelayMs: BACKOFFS.slackResend.baseMs };
+/**
+ * Workspaces whose limits are kept at once; one past it drops the longest unused (its calls
+ * under way keep theirs; a later call starts from a full allowance).
+ */
+const MAX_WORKSPACES = 1_000;
+
+/** What Slack counts per workspace: each method's allowance, Retry-After, one call in flight. */
+class WorkspaceLimits {
+  readonly buckets = new Map<string, TokenBucket>();
+  /** When each method's `Retry-After` ends (ms since the epoch). */
+  readonly windows = new Map<string, number>();
+  /** The background call of each method under way: one at a time (see `#inLane`). */
+  readonly lanes = new Map<string, Promise<unknown>>();
+}
 
 /**
- * The bot's Slack rate budget for one workspace (this deployment serves one), applied under
+ * The bot's Slack rate budget, kept per workspace as Slack applies its limits ("per API
+ * method per workspace/team per app", https://docs.slack.dev/apis/web-api/rate-limits): a
+ * busy workspace of an OAuth deployment does not slow another. Applied under
  * `@slack/web-api` through its `fetch` option, so every method call, the ones files.uploadV2
  * makes too, passes here:
  * - no request goes to a method while Slack's `Retry-After` for it runs: a call then is
@@ -76,16 +100,13 @@ const DEFAULT_RESEND = { tries: 3, baseDelayMs: BACKOFFS.slackResend.baseMs };
  *   clients above never re-send anything themselves, so a message whose answer was lost is
  *   never posted twice: the caller looks for it first (the job's thread, the bot's files).
  * (With several replicas each has its own budget; a 429 is then handled as above.)
+ * Which workspace a call counts against is `fetchFor`'s `workspace`, read per request.
  */
 export class SlackBudget {
   readonly #o: SlackBudgetOptions;
   readonly #now: () => number;
   readonly #fetch: FetchFunction;
-  readonly #buckets = new Map<string, TokenBucket>();
-  /** When each method's `Retry-After` ends (ms since the epoch). */
-  readonly #windows = new Map<string, number>();
-  /** The background call of each method under way: one at a time (see `#inLane`). */
-  readonly #lanes = new Map<string, Promise<unknown>>();
+  readonly #workspaces = new LRUCache<string, WorkspaceLimits>({ max: MAX_WORKSPACES });
   #rateLimited = 0;
 
   constructor(options: SlackBudgetOptions) {
@@ -102,14 +123,25 @@ export class SlackBudget {
   /**
    * The `fetch` for a `WebClient` whose calls are of `kind`; `urgent` background calls (a
    * prompt a person waits for) take their method's budget before the ordinary ones.
+   * `workspace`: the workspace each call counts against, asked per call (one, by default).
    */
-  fetchFor(kind: CallerKind, urgent = false): FetchFunction {
-    return (input, init) => this.#send(kind, urgent, input, init);
+  fetchFor(kind: CallerKind, urgent = false, workspace: () => string = () => ""): FetchFunction {
+    return (input, init) => this.#send(kind, urgent, workspace(), input, init);
+  }
+
+  #limitsOf(workspace: string): WorkspaceLimits {
+    let limits = this.#workspaces.get(workspace);
+    if (limits === undefined) {
+      limits = new WorkspaceLimits();
+      this.#workspaces.set(workspace, limits);
+    }
+    return limits;
   }
 
   async #send(
     kind: CallerKind,
     urgent: boolean,
+    workspace: string,
     input: string | URL | Request,
     init: RequestInit = {},
   ) {
@@ -117,7 +149,8 @@ export class SlackBudget {
     const method = apiMethodOf(url);
     const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[kind];
     if (method === undefined) return this.#request(input, init, timeoutMs);
-    return this.#sendApi(kind, urgent, method, input, init, timeoutMs);
+    const call = { kind, method, limits: this.#limitsOf(workspace) };
+    return this.#sendApi(call, urgent, input, init, timeoutMs);
   }
 
   /**
@@ -126,36 +159,37 @@ export class SlackBudget {
    * 429, none can reach Slack inside the Retry-After it announces; the tiers allow about
    * one call a second per method anyway, and an exchange takes far less.
    */
-  #inLane<T>(method: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.#lanes.get(method) ?? Promise.resolve();
+  #inLane<T>(call: Call, run: () => Promise<T>): Promise<T> {
+    const { lanes } = call.limits;
+    const previous = lanes.get(call.method) ?? Promise.resolve();
     const mine = previous.then(run, run);
     const settled = mine.then(
       () => undefined,
       () => undefined,
     );
-    this.#lanes.set(method, settled);
+    lanes.set(call.method, settled);
     void settled.then(() => {
-      if (this.#lanes.get(method) === settled) this.#lanes.delete(method);
+      if (lanes.get(call.method) === settled) lanes.delete(call.method);
     });
     return mine;
   }
 
   async #sendApi(
-    kind: CallerKind,
+    call: Call,
     urgent: boolean,
-    method: string,
     input: string | URL | Request,
     init: RequestInit,
     timeoutMs: number,
   ): Promise<Response> {
+    const { kind, method } = call;
     let limited = 0;
     for (let sent = 1; ; sent++) {
-      const closedMs = this.#closedFor(method);
+      const closedMs = this.#closedFor(call);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
-      if (kind === "background") await this.#takeBudget(method, init, urgent);
+      if (kind === "background") await this.#takeBudget(call, init, urgent);
       let response: Response;
       try {
-        response = await this.#sendOnce(kind, method, input, init, timeoutMs);
+        response = await this.#sendOnce(call, input, init, timeoutMs);
       } catch (error) {
         if (!this.#mayResend(method, init, sent)) throw error;
         await this.#beforeResend(method, init, sent, String(error));
@@ -178,17 +212,16 @@ export class SlackBudget {
 
   /** One exchange: a background call in its method's lane, once no Retry-After runs. */
   #sendOnce(
-    kind: CallerKind,
-    method: string,
+    call: Call,
     input: string | URL | Request,
     init: RequestInit,
     timeoutMs: number,
   ): Promise<Response> {
-    const exchange = () => this.#exchange(kind, method, input, init, timeoutMs);
-    if (kind === "interactive") return exchange();
-    return this.#inLane(method, async () => {
+    const exchange = () => this.#exchange(call, input, init, timeoutMs);
+    if (call.kind === "interactive") return exchange();
+    return this.#inLane(call, async () => {
       // A 429 that came while this call waited for its lane: wait that out too.
-      await this.#waitWindow(method, init);
+      await this.#waitWindow(call, init);
       return exchange();
     });
   }
@@ -210,17 +243,17 @@ export class SlackBudget {
 
   /** Sends the request; a 429 opens the method's Retry-After window before anything else runs. */
   async #exchange(
-    kind: CallerKind,
-    method: string,
+    call: Call,
     input: string | URL | Request,
     init: RequestInit,
     timeoutMs: number,
   ): Promise<Response> {
+    const { kind, method } = call;
     const response = await this.#request(input, init, timeoutMs);
     if (response.status === 429) {
       const retryAfterS = retryAfterOf(response);
       this.#rateLimited += 1;
-      this.#windows.set(method, this.#now() + retryAfterS * 1000);
+      call.limits.windows.set(method, this.#now() + retryAfterS * 1000);
       this.#o.onRateLimited?.(method, retryAfterS, kind);
       this.#o.logger.warn({ method, retryAfterS, kind }, "Slack rate-limited a call");
     }
@@ -228,32 +261,32 @@ export class SlackBudget {
   }
 
   /** Waits until no Retry-After of the method runs. */
-  async #waitWindow(method: string, init: RequestInit): Promise<void> {
+  async #waitWindow(call: Call, init: RequestInit): Promise<void> {
     const signal = init.signal ?? undefined;
-    for (let closedMs = this.#closedFor(method); closedMs > 0; closedMs = this.#closedFor(method)) {
+    for (let closedMs = this.#closedFor(call); closedMs > 0; closedMs = this.#closedFor(call)) {
       await sleep(closedMs, undefined, signal ? { signal } : {});
     }
   }
 
   /** Waits for the method's window to end and for its budget (and its channel's). */
-  async #takeBudget(method: string, init: RequestInit, urgent: boolean): Promise<void> {
+  async #takeBudget(call: Call, init: RequestInit, urgent: boolean): Promise<void> {
     const signal = init.signal ?? undefined;
     for (;;) {
-      await this.#waitWindow(method, init);
-      if (method === "chat.postMessage") {
+      await this.#waitWindow(call, init);
+      if (call.method === "chat.postMessage") {
         const channel = channelOf(init.body);
         if (channel !== undefined) {
-          await this.#bucket(`channel:${channel}`, true).take(signal, urgent);
+          await this.#bucket(call.limits, `channel:${channel}`, true).take(signal, urgent);
         }
       }
-      await this.#bucket(method, false).take(signal, urgent);
+      await this.#bucket(call.limits, call.method, false).take(signal, urgent);
       // A 429 that came while this call waited for its turn: wait that out too.
-      if (this.#closedFor(method) === 0) return;
+      if (this.#closedFor(call) === 0) return;
     }
   }
 
-  #bucket(key: string, perChannel: boolean): TokenBucket {
-    let bucket = this.#buckets.get(key);
+  #bucket(limits: WorkspaceLimits, key: string, perChannel: boolean): TokenBucket {
+    let bucket = limits.buckets.get(key);
     if (bucket === undefined) {
       const base = perChannel ? POST_PER_CHANNEL : allowanceOf(key);
       const share = this.#o.backgroundShare ?? BACKGROUND_SHARE;
@@ -264,16 +297,17 @@ export class SlackBudget {
         },
         this.#now,
       );
-      this.#buckets.set(key, bucket);
+      limits.buckets.set(key, bucket);
     }
     return bucket;
   }
 
-  #closedFor(method: string): number {
-    const until = this.#windows.get(method);
+  #closedFor(call: Call): number {
+    const { windows } = call.limits;
+    const until = windows.get(call.method);
     if (until === undefined) return 0;
     const left = until - this.#now();
-    if (left <= 0) this.#windows.delete(method);
+    if (left <= 0) windows.delete(call.method);
     return Math.max(0, left);
   }
 

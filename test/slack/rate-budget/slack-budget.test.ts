@@ -105,6 +105,43 @@ describe("SlackBudget", () => {
     expect(budget.rateLimited).toBe(1);
   });
 
+  it("keeps Slack's limits per workspace: one workspace's calls and 429s do not hold back another's", async () => {
+    const { fetch, calls } = fakeFetch((method, n) =>
+      method === "users.info" && n === 1 ? limited(30) : ok(),
+    );
+    // Tier 3 at its own rate: 40 a minute for the background, a burst of 4.
+    const budget = new SlackBudget({ logger, fetch, backgroundShare: 0.8 });
+    let asked = "T0ALPHA";
+    const interactive = budget.fetchFor("interactive", false, () => asked);
+    const alpha = budget.fetchFor("background", false, () => "T0ALPHA");
+    const beta = budget.fetchFor("background", false, () => "T0BETA");
+    // Alpha spends its burst of chat.update; Beta's burst is its own, sent at once.
+    const burst = (send: typeof alpha) =>
+      Promise.all(Array.from({ length: 4 }, () => send(`${API}chat.update`, post({}))));
+    await burst(alpha);
+    const started = Date.now();
+    await burst(beta);
+    expect(Date.now() - started).toBeLessThan(500);
+    // Alpha's next one waits for its refill (1.5 s at 40 a minute): aborted to show it waits.
+    const waited = await alpha(`${API}chat.update`, {
+      ...post({}),
+      signal: AbortSignal.timeout(200),
+    }).catch((error: unknown) => error);
+    expect(waited).toBeInstanceOf(Error);
+    // A Retry-After Slack gave Alpha closes that method for Alpha, the runner included, not for Beta.
+    expect((await interactive(`${API}users.info`, post({}))).status).toBe(429);
+    expect((await interactive(`${API}users.info`, post({}))).status).toBe(429);
+    const alphaUsers = await alpha(`${API}users.info`, {
+      ...post({}),
+      signal: AbortSignal.timeout(200),
+    }).catch((error: unknown) => error);
+    expect(alphaUsers).toBeInstanceOf(Error);
+    asked = "T0BETA";
+    expect((await interactive(`${API}users.info`, post({}))).status).toBe(200);
+    expect((await beta(`${API}users.info`, post({}))).status).toBe(200);
+    expect(calls.filter((c) => c.method === "users.info")).toHaveLength(3);
+  });
+
   it("waits out a Retry-After in the background and sends again, never inside it", async () => {
     const { fetch, calls } = fakeFetch((_method, n) => (n === 1 ? limited(1) : ok()));
     const budget = new SlackBudget({ logger, fetch });

@@ -1,0 +1,92 @@
+import type { Logger } from "pino";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import { applyEvent, type StageObserver } from "../engine/apply-event.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import { type Failure, isActive, type Job } from "../model/job.ts";
+import { installOf, isTenantOf } from "../model/tenant.ts";
+import { type JobRepository, jobLeaseKey, type StopEvent } from "../persistence/job-repository.ts";
+import { withLease } from "../persistence/with-lease.ts";
+import type { WorkspaceData } from "../persistence/workspace-data.ts";
+
+type FailEvent = Extract<StopEvent, { type: "failed" }>;
+
+/**
+ * A stop request outlives the step that holds the job (a step renews its lease at each
+ * checkpoint, where it reads the request), as the uninstall's does; not much longer: a
+ * job that ended otherwise meanwhile and is regenerated later must not find it.
+ */
+const STOP_TTL_MS = 60 * 60_000;
+
+export interface FailInstallJobsDeps {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "abort" | "kick" | "settle">;
+  workspaces: WorkspaceData;
+  logger: Logger;
+  now: () => number;
+  onStageChange?: StageObserver | undefined;
+}
+
+/**
+ * Fails every active job of `install` with `failure` (retryable: Retry works once the
+ * install is back): the installation lost its tokens, so none of its jobs can go on — not
+ * only those whose next step calls Slack, but those waiting for a person (naming, a review)
+ * or on the Note Service too. A job no step holds ends here, under its lease; one a step
+ * holds, in this process or on another replica, is asked to stop (the job's stop request,
+ * as a cancel is) and ends at that step's next checkpoint. Each end is a warning record;
+ * why the install lost its tokens is said once, by whoever found it. Resolves to how many
+ * jobs were failed or asked to stop.
+ */
+export async function failInstallJobs(
+  deps: FailInstallJobsDeps,
+  install: string,
+  failure: Failure["code"],
+): Promise<number> {
+  const stop: FailEvent = { type: "failed", failure: { code: failure }, retryable: true };
+  const ids = await activeJobsOf(deps, install);
+  for (const id of ids) {
+    // No wait for the lease: a step that holds it (maybe the very one that found the
+    // install lost) reads the stop request at its next checkpoint.
+    const done = await withLease(deps.store, jobLeaseKey(id), { ttlMs: 10_000 }, () =>
+      failNow(deps, id, install, stop),
+    );
+    if (!done.held) {
+      await deps.repo.requestStop(id, stop, STOP_TTL_MS);
+      deps.runner.abort(id);
+      // Waiting for a person, its step may be over: one runs to read the request.
+      deps.runner.kick(id);
+    } else if (done.value !== undefined) deps.runner.settle(done.value);
+  }
+  deps.logger.info({ install, jobs: ids.length, failure }, "stopped the jobs of an installation");
+  return ids.length;
+}
+
+/** The ids of the install's active jobs: the active index, as the install's tenants list it. */
+async function activeJobsOf(deps: FailInstallJobsDeps, install: string): Promise<string[]> {
+  const active = new Set(await deps.repo.listActiveIds());
+  const ids = new Set<string>();
+  for (const tenant of await deps.workspaces.teamIds()) {
+    if (!isTenantOf(install, tenant)) continue;
+    for (const id of (await deps.workspaces.keysOf(tenant)).jobIds) {
+      if (active.has(id)) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
+/** Under the job's lease: the job failed as `stop` says, if it is still an active one of `install`. */
+async function failNow(
+  deps: FailInstallJobsDeps,
+  id: string,
+  install: string,
+  stop: FailEvent,
+): Promise<Job | undefined> {
+  const job = await deps.repo.get(id);
+  if (job === undefined || !isActive(job) || installOf(job.origin) !== install) return undefined;
+  const kick = (next: string) => deps.runner.kick(next);
+  const ended = await applyEvent({ ...deps, onStageChange: deps.onStageChange, kick }, job, stop);
+  deps.logger.warn({ jobId: id, failure: stop.failure }, "job failed");
+  return ended;
+}
