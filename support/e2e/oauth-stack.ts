@@ -14,6 +14,7 @@ import {
   sendSigned,
 } from "../fake-slack/slack-request.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
+import { type InstallChoice, installThroughApp, oauthEnv } from "./oauth-install.ts";
 import type { Delivered } from "./slack-delivery.ts";
 import { TEST_RATE_SCALE } from "./stack.ts";
 
@@ -80,11 +81,7 @@ export async function startOAuthStack(o: {
   const socket = fake.socket;
   const emulator = await createEmulator();
   const env = {
-    SLACK_CLIENT_ID: fake.oauth.clientId,
-    SLACK_CLIENT_SECRET: fake.oauth.clientSecret,
-    SLACK_STATE_SECRET: randomBytes(16).toString("hex"),
-    SLACK_TOKEN_KEY: randomBytes(32).toString("base64"),
-    SLACK_REDIRECT_URL: PUBLIC_REDIRECT,
+    ...oauthEnv(fake, PUBLIC_REDIRECT).env,
     // Socket Mode needs no signing secret (nothing reaches /slack/events): left empty,
     // which the configuration reads as unset.
     SLACK_SIGNING_SECRET: socket === undefined ? OAUTH_SIGNING_SECRET : "",
@@ -133,20 +130,10 @@ export async function startOAuthStack(o: {
      * org-wide) → the redirect back, with the cookie. The page the person sees.
      */
     async install(
-      install: { team?: string; enterprise?: boolean; decline?: boolean },
+      install: InstallChoice,
       replica: OAuthReplica = replicas[0] as OAuthReplica,
     ): Promise<{ status: number; page: string }> {
-      const start = await fetch(`${replica.origin}/slack/install`, { redirect: "manual" });
-      const location = start.headers.get("location");
-      const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-      if (start.status !== 302 || location === null) {
-        throw new Error(`/slack/install answered ${start.status}`);
-      }
-      const back = new URL(fake.authorizeInstall({ url: location, ...install }));
-      const done = await fetch(`${replica.origin}${back.pathname}${back.search}`, {
-        headers: { cookie },
-      });
-      return { status: done.status, page: await done.text() };
+      return installThroughApp(replica.origin, fake, install);
     },
     /**
      * Signs and sends an Events API envelope of `team`, stamped as Slack stamps it for the

@@ -1,10 +1,16 @@
 import { mkdir } from "node:fs/promises";
 import { createEmulator } from "../emulator/create-emulator.ts";
-import { type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
+import {
+  installedApp,
+  type ManifestSource,
+  OAUTH_MANIFEST,
+  SOCKET_MANIFEST,
+} from "../fake-slack/app-manifest.ts";
 import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
 import { type AppProcess, spawnApp } from "../helpers/spawn-app.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
-import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "./stack.ts";
+import { type InstallChoice, installThroughApp, installTokens, oauthEnv } from "./oauth-install.ts";
+import { ALICE, BOB, CHANNEL, SIGNING_SECRET, type SlackMode, TEST_RATE_SCALE } from "./stack.ts";
 
 /**
  * Fake Slack and the emulator in the test process, the app in child processes started
@@ -17,14 +23,25 @@ export async function startProcesses(
     rateScale?: number;
     /** The apps connect to the fake's Socket Mode server instead of taking HTTP requests. */
     socketMode?: boolean;
+    /**
+     * `oauth`: the fake installs manifests/manifest.oauth.json and the apps get the OAuth
+     * settings instead of SLACK_BOT_TOKEN; a workspace installs them with `install`.
+     */
+    mode?: SlackMode;
   } = {},
 ) {
   const temp = await makeTempDir("mn-proc-");
   // The apps run in other processes; the fake, in this one, holds them to the manifest
   // (default manifests/manifest.http.json) and Slack's other rules unless told otherwise.
-  const { rateScale = TEST_RATE_SCALE, socketMode = false, ...fakeOptions } = options;
+  const {
+    rateScale = TEST_RATE_SCALE,
+    socketMode = false,
+    mode = "single",
+    ...fakeOptions
+  } = options;
   const fake = await createFakeSlack({
     ...(socketMode ? { socketMode, manifest: SOCKET_MANIFEST } : {}),
+    ...(mode === "oauth" ? { manifest: OAUTH_MANIFEST } : {}),
     ...fakeOptions,
     knobs: { rateScale },
   });
@@ -33,8 +50,12 @@ export async function startProcesses(
   fake.addUser({ id: BOB, name: "bob", real_name: "Bob Tran", locale: "en-US" });
   fake.addChannel({ id: CHANNEL, name: "weekly-sync" });
   const apps: AppProcess[] = [];
+  const oauth =
+    mode === "oauth"
+      ? oauthEnv(fake, installedApp(options.manifest ?? OAUTH_MANIFEST).redirectUrls[0] ?? "")
+      : undefined;
   const env = {
-    SLACK_BOT_TOKEN: fake.botToken,
+    ...(oauth === undefined ? { SLACK_BOT_TOKEN: fake.botToken } : oauth.env),
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     // Set: the app takes Socket Mode (the signing secret is then unused).
     ...(fake.socket === undefined ? {} : { SLACK_APP_TOKEN: fake.socket.appToken }),
@@ -62,6 +83,22 @@ export async function startProcesses(
       const app = await spawnApp({ ...env, TMPDIR: tmp, ...overrides });
       apps.push(app);
       return app;
+    },
+    /**
+     * OAuth mode: a person installs the app (default the fake's default workspace) from
+     * `app`'s install page, through Slack's consent page; throws unless it was installed.
+     */
+    async install(app: AppProcess, choice: InstallChoice = { team: fake.teamId }) {
+      const installed = await installThroughApp(`http://127.0.0.1:${app.port}`, fake, choice);
+      if (installed.status !== 200) {
+        throw new Error(`the install answered ${installed.status}: ${installed.page}`);
+      }
+    },
+    /** Every secret the apps hold (bot tokens and, in OAuth mode, the OAuth secrets too). */
+    secrets(): string[] {
+      const tokens = oauth === undefined ? [fake.botToken] : installTokens(fake, fake.teamId);
+      const extra = oauth === undefined ? [] : Object.values(oauth.secrets);
+      return [SIGNING_SECRET, emulator.apiKey, ...tokens, ...extra];
     },
     async stop() {
       await Promise.all(apps.map((a) => a.stop("SIGKILL")));

@@ -5,11 +5,18 @@ import { Agent } from "undici";
 import { expect } from "vitest";
 import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { Job } from "../../src/jobs/index.ts";
+import { type Job, SINGLE_INSTALL, tenantOf } from "../../src/jobs/index.ts";
 import { fastRetryPolicy } from "../../src/notetaker/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { installKeyOf } from "../../src/slack/installs/install-key.ts";
 import { createEmulator } from "../emulator/create-emulator.ts";
-import { HTTP_MANIFEST, type ManifestSource, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
+import {
+  HTTP_MANIFEST,
+  installedApp,
+  type ManifestSource,
+  OAUTH_MANIFEST,
+  SOCKET_MANIFEST,
+} from "../fake-slack/app-manifest.ts";
 import { createFakeSlack, type StrictOption } from "../fake-slack/create-fake-slack.ts";
 import type { FakeSlack, FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
 import type { FakeMessage } from "../fake-slack/fake-slack-types.ts";
@@ -23,6 +30,13 @@ import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
+import {
+  type InstallChoice,
+  installThroughApp,
+  installTokens,
+  type OAuthSecrets,
+  oauthEnv,
+} from "./oauth-install.ts";
 import { httpDelivery, type SlackDelivery, socketDelivery } from "./slack-delivery.ts";
 
 export const SIGNING_SECRET = "e2e-signing-secret-0123456789abcdef";
@@ -38,7 +52,20 @@ export const BOB = "U0BOB0001";
  */
 export const TEST_RATE_SCALE = 20;
 
+/**
+ * How the app is given Slack: one bot token (SLACK_BOT_TOKEN), or installs by OAuth
+ * (SLACK_CLIENT_ID and the rest: each workspace installs it through `/slack/install`).
+ */
+export type SlackMode = "single" | "oauth";
+
 export interface StackOptions {
+  /**
+   * `oauth`: the fake Slack installs manifests/manifest.oauth.json, the app gets the OAuth
+   * settings instead of SLACK_BOT_TOKEN (the same signing secret), and the fake's default
+   * workspace installs it through the app's own `/slack/install` before the stack returns.
+   * HTTP only; not with `installs`. Default `single`.
+   */
+  mode?: SlackMode;
   /**
    * Reach the Note Service API under this host name (the app's dispatcher resolves it to
    * 127.0.0.1) instead of 127.0.0.1: the base URL is then not local, so the app applies the
@@ -109,8 +136,12 @@ const QUICK_READINESS = { storeEveryMs: 200, diskEveryMs: 500, slackFailedEveryM
  * fake's socket); `deliver` sends either way.
  */
 export async function startStack(env: Record<string, string> = {}, options: StackOptions = {}) {
-  const temp = await makeTempDir("mn-e2e-");
+  const mode = options.mode ?? "single";
   const socketMode = options.socketMode ?? false;
+  if (mode === "oauth" && (socketMode !== false || options.installs !== undefined)) {
+    throw new Error("startStack: the OAuth mode is HTTP only, with the app's own installs");
+  }
+  const temp = await makeTempDir("mn-e2e-");
   const rateScale = options.rateScale ?? TEST_RATE_SCALE;
   const slackProxy = options.slackProxy === true ? new HttpFaultProxy() : undefined;
   await slackProxy?.start();
@@ -118,7 +149,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     socketMode,
     knobs: { rateScale },
     ...(slackProxy === undefined ? {} : { publicOrigin: slackProxy.origin }),
-    manifest: options.manifest ?? (socketMode === false ? HTTP_MANIFEST : SOCKET_MANIFEST),
+    manifest: options.manifest ?? defaultManifest(mode, socketMode !== false),
     ...(options.strict === undefined ? {} : { strict: options.strict }),
     ...(options.teams === undefined ? {} : { teams: options.teams }),
   });
@@ -131,8 +162,12 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
   if (options.apiHost !== undefined) baseUrl.hostname = options.apiHost;
   const dispatcher =
     options.apiHost === undefined ? undefined : resolvingAgent(options.apiHost, "127.0.0.1");
+  const oauth =
+    mode === "oauth"
+      ? oauthEnv(fake, redirectUrlOf(options.manifest ?? OAUTH_MANIFEST))
+      : undefined;
   const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
+    ...(oauth === undefined ? { SLACK_BOT_TOKEN: fake.botToken } : oauth.env),
     ...(fake.socket === undefined
       ? { SLACK_SIGNING_SECRET: SIGNING_SECRET }
       : { SLACK_APP_TOKEN: fake.socket.appToken }),
@@ -183,6 +218,17 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
   const port = await app.start();
   const origin = `http://127.0.0.1:${port}`;
   const url = `${origin}/slack/events`;
+  const installWorkspace = async (choice: InstallChoice) => {
+    const installed = await installThroughApp(origin, fake, choice);
+    if (installed.status !== 200) {
+      throw new Error(`the install answered ${installed.status}: ${installed.page}`);
+    }
+  };
+  // Installed as a person installs it: the app's install page, Slack's consent, the redirect.
+  if (mode === "oauth") await installWorkspace({ team: fake.teamId });
+  const install = mode === "oauth" ? installKeyOf({ teamId: fake.teamId }) : SINGLE_INSTALL;
+  const botToken = () =>
+    mode === "oauth" ? (fake.team(fake.teamId).botToken ?? "") : fake.botToken;
   const deliver: SlackDelivery =
     fake.socket === undefined
       ? httpDelivery(url, SIGNING_SECRET, fake.teamId)
@@ -195,6 +241,29 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     fake.deliverEvents({ url, signingSecret: SIGNING_SECRET });
   }
   return {
+    mode,
+    /** The install the default workspace's requests and jobs belong to. */
+    install,
+    /** The key its data (settings, jobs by channel…) is kept under: `tenantOf(install, team)`. */
+    tenant: tenantOf(install, fake.teamId),
+    /** The bot token the app uses in the default workspace (OAuth: the one the install got). */
+    get botToken(): string {
+      return botToken();
+    },
+    /** OAuth mode: the app's client secret, state secret and token key. */
+    oauth: oauth?.secrets satisfies OAuthSecrets | undefined,
+    /**
+     * Every secret the app holds — the signing secret, the Note Service key, the bot tokens
+     * (and refresh tokens) it was given, the OAuth secrets — none of which may reach a log
+     * line or a host that is not Slack's.
+     */
+    secrets(): string[] {
+      const tokens = mode === "oauth" ? installTokens(fake, fake.teamId) : [fake.botToken];
+      const extra = oauth === undefined ? [] : Object.values(oauth.secrets);
+      return [SIGNING_SECRET, emulator.apiKey, ...tokens, ...extra];
+    },
+    /** OAuth mode: another workspace of the fake (`teams`) installs the app, or an org. */
+    installWorkspace,
     /** The app now running (a new one after {@link restart}). */
     get app(): MeetingNotesApp {
       return app;
@@ -248,6 +317,18 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       await temp.cleanup();
     },
   };
+}
+
+function defaultManifest(mode: SlackMode, socketMode: boolean): ManifestSource {
+  if (mode === "oauth") return OAUTH_MANIFEST;
+  return socketMode ? SOCKET_MANIFEST : HTTP_MANIFEST;
+}
+
+/** The redirect URL the manifest lists first: SLACK_REDIRECT_URL must be one of them. */
+function redirectUrlOf(manifest: ManifestSource): string {
+  const [first] = installedApp(manifest).redirectUrls;
+  if (first === undefined) throw new Error("startStack: the OAuth manifest has no redirect_urls");
+  return first;
 }
 
 /** An undici agent whose connections to `hostname` go to `address`; other names resolve as usual. */

@@ -6,6 +6,8 @@ import { type FunctionDefinition, readFunctions } from "./manifest-functions.ts"
 export const HTTP_MANIFEST = new URL("../../manifests/manifest.http.json", import.meta.url);
 /** The Socket Mode manifest (same scopes and App Home, no request URLs). */
 export const SOCKET_MANIFEST = new URL("../../manifests/manifest.socket.json", import.meta.url);
+/** The manifest of installs by OAuth (redirect URL, org-wide installs, token rotation). */
+export const OAUTH_MANIFEST = new URL("../../manifests/manifest.oauth.json", import.meta.url);
 
 /**
  * What the fake reads of an app manifest (https://docs.slack.dev/reference/app-manifest):

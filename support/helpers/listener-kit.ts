@@ -290,7 +290,14 @@ export function ourJob<J extends Job>(job: J, overrides: Partial<Job> = {}): J {
 /** A job started through the service, as an upload would: queued, in its own thread. */
 export async function startJob(
   kit: ListenerKit,
-  options: { userId?: string; channelId?: string; filename?: string; teamId?: string } = {},
+  options: {
+    userId?: string;
+    channelId?: string;
+    filename?: string;
+    teamId?: string;
+    /** The install it was started in (installs by OAuth); none: the single-token mode. */
+    install?: string;
+  } = {},
 ): Promise<Job> {
   const result = await kit.jobs.start({
     origin: {
@@ -298,6 +305,7 @@ export async function startJob(
       channelId: options.channelId ?? CHANNEL,
       threadTs: nextTs(),
       userId: options.userId ?? ALICE,
+      ...(options.install === undefined ? {} : { install: options.install }),
     },
     source: source(options.filename === undefined ? {} : { filename: options.filename }),
     options: {},

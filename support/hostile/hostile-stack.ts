@@ -1,11 +1,13 @@
 import { expect } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
+import { installTokens } from "../e2e/oauth-install.ts";
 import {
   ALICE,
   buttonValue,
   CHANNEL,
   eventually,
   SIGNING_SECRET,
+  type SlackMode,
   type Stack,
   shareRecording,
   startStack,
@@ -26,9 +28,25 @@ export const ANSWER_WITHIN_MS = 4_500;
 export interface HostileStack {
   stack: Stack;
   watch: ProcessWatch;
-  /** The secrets that must never reach a log line. */
-  secrets: string[];
+  /** The secrets that must never reach a log line (the OAuth mode's too). */
+  readonly secrets: string[];
   stop(): Promise<void>;
+}
+
+/**
+ * OAuth mode: a second workspace of the fake that installed the app too (its jobs are
+ * another install's), and one that never did (Slack sends nothing of it, but a request
+ * signed with the app's secret may claim it).
+ */
+export const OTHER_TEAM = "T0OTHER01";
+export const STRANGER_TEAM = "T0STRANGE";
+
+/**
+ * A generated run's size in `mode`: the OAuth copy of a suite runs a third of the single
+ * mode's cases where they exercise the same parsing (its own paths are tested in full).
+ */
+export function runsIn(mode: SlackMode, numRuns: number): number {
+  return mode === "oauth" ? Math.ceil(numRuns / 3) : numRuns;
 }
 
 /**
@@ -37,16 +55,33 @@ export interface HostileStack {
  */
 export const NOBODY = "U0NOBODY1";
 
-export async function startHostileStack(): Promise<HostileStack> {
+export async function startHostileStack(mode: SlackMode = "single"): Promise<HostileStack> {
   const watch = watchProcess();
   // Without FFmpeg: the runs' model of what becomes a job is the Note Service's own rules
   // (`classifyFile` as it is without FFmpeg); prepare-recordings.test.ts covers FFmpeg.
-  const stack = await startStack({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
+  const stack = await startStack(
+    { FFMPEG_PATH: "/nonexistent/ffmpeg" },
+    mode === "oauth"
+      ? {
+          mode,
+          teams: [
+            { id: OTHER_TEAM, name: "Other" },
+            { id: STRANGER_TEAM, name: "Strange" },
+          ],
+        }
+      : {},
+  );
+  if (mode === "oauth") await stack.installWorkspace({ team: OTHER_TEAM });
   stack.fake.addUser({ id: NOBODY, name: "nobody", real_name: "No Body", locale: "en-US" });
   return {
     stack,
     watch,
-    secrets: [stack.fake.botToken, SIGNING_SECRET, stack.emulator.apiKey],
+    get secrets() {
+      return [
+        ...stack.secrets(),
+        ...(mode === "oauth" ? installTokens(stack.fake, OTHER_TEAM) : []),
+      ];
+    },
     async stop() {
       await stack.stop();
       watch.dispose();

@@ -68,11 +68,8 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
       members: [ALICE],
     });
     world.fake.addChannel({ id: MALLORY_CHANNEL, name: "mallory", members: [MALLORY] });
-    measured = await measuredTools(join(world.temp.dir, "tools"), [
-      world.env.SLACK_BOT_TOKEN,
-      world.env.SLACK_SIGNING_SECRET,
-      world.env.NOTE_TAKER_API_KEY,
-    ]);
+    // The bot token, the signing secret and the Note Service key.
+    measured = await measuredTools(join(world.temp.dir, "tools"), world.secrets());
     world.emulator.knobs.keepAudioIn = join(world.temp.dir, "received");
     await mkdir(join(world.temp.dir, "received"));
     const app = await world.app({ FFMPEG_PATH: measured.ffmpegPath, FFMPEG_CONCURRENCY: "1" });

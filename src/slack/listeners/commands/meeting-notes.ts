@@ -93,7 +93,8 @@ async function answer(
 ): Promise<MessageContent> {
   switch (typed.word.toLowerCase()) {
     case "status": {
-      const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
+      const tenant = requestTenant(command.team_id);
+      const jobs = await deps.jobs.listByChannel(tenant, command.channel_id);
       return buildChannelStatus(jobs, { locale, now: deps.now() });
     }
     case "cancel":
@@ -152,7 +153,7 @@ async function newNotesModal(
 ): Promise<ModalView> {
   const channelId = command.channel_id;
   // Review before posting is ticked at first where the channel's settings ask for it.
-  const review = deps.settings.get(command.team_id, channelId).then(
+  const review = deps.settings.get(requestTenant(command.team_id), channelId).then(
     (settings) => settings.review,
     () => false,
   );
@@ -205,7 +206,8 @@ async function cancel(
   jobId: string | undefined,
   locale: Locale,
 ): Promise<MessageContent> {
-  const jobs = await deps.jobs.listByChannel(command.team_id, command.channel_id);
+  // The install's jobs of the channel: with installs by OAuth, kept under its tenant.
+  const jobs = await deps.jobs.listByChannel(requestTenant(command.team_id), command.channel_id);
   const running = jobs.filter((job) => isActive(job) && (jobId === undefined || job.id === jobId));
   // Without an id: the person's own newest job first, else the channel's newest.
   const target = running.find((job) => job.origin.userId === command.user_id) ?? running[0];

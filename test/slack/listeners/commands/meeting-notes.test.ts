@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tenantOf } from "../../../../src/jobs/index.ts";
 import { VIEWS } from "../../../../src/slack/ids.ts";
+import { installKeyOf } from "../../../../src/slack/installs/install-key.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-install.ts";
 import { meetingNotesCommand } from "../../../../src/slack/listeners/commands/meeting-notes.ts";
 import {
   buildCancelReply,
@@ -144,6 +147,42 @@ describe("/meeting-notes status", () => {
   it("says there is nothing yet in a channel without jobs", async () => {
     await run(slash("status"));
     expect(kit.respond.mock.calls[0]?.[1].text).toMatch(/^No meeting notes/);
+  });
+});
+
+describe("/meeting-notes with installs by OAuth: the install's own jobs and settings", () => {
+  // Each install's jobs and settings are kept under its tenant, not the bare team id (the
+  // single mode's): status, cancel and the new-notes modal read there, as every listener.
+  const INSTALL = installKeyOf({ teamId: TEAM });
+  const asInstall = (fields: Record<string, unknown>) =>
+    runAsInstall(INSTALL, () => run(fields), TEAM);
+
+  it("status lists the install's jobs of the channel", async () => {
+    const here = await startJob(kit, { filename: "weekly-sync.m4a", install: INSTALL });
+    await asInstall(slash("status"));
+    const expected = buildChannelStatus([here], { locale: "en", now: kit.clock.now });
+    expect(kit.respond.mock.calls).toEqual([[RESPONSE_URL, expected]]);
+  });
+
+  it("cancel finds and cancels the install's job", async () => {
+    const job = await startJob(kit, { install: INSTALL });
+    await asInstall(slash(`cancel ${job.id}`));
+    expect(await kit.jobs.get(job.id)).toMatchObject({ stage: "canceled", canceledBy: ALICE });
+  });
+
+  it("the new-notes modal ticks review where the install's channel settings ask for it", async () => {
+    await kit.services.settings.set(tenantOf(INSTALL, TEAM), CHANNEL, {
+      autoTranscribe: true,
+      review: true,
+    });
+    await asInstall(slash(""));
+    const view = buildNewNotesModal({
+      locale: "en",
+      channelId: CHANNEL,
+      recentRecordings: [],
+      review: true,
+    });
+    expectOpenedThenFilled(view);
   });
 });
 
