@@ -138,11 +138,7 @@ async function drive(
   const jobs = await Promise.all(
     uploads.map((u) => answerPrompt(stack, u, u.n < o.named, acks, opens, o.timeoutMs)),
   );
-  const ended = await eventually(
-    () => Promise.all(jobs.map((id) => stack.job(id))),
-    (all) => all.every((job) => job !== undefined && !isRunning(job)),
-    { timeoutMs: o.timeoutMs, what: "every job to end" },
-  );
+  const ended = await endOf(stack, jobs, changes, o.timeoutMs);
   const drainMs = Date.now() - started;
   return measure(stack, o, ended, changes, { uploadAcks, acks, opens, drainMs });
 }
@@ -213,6 +209,37 @@ function buttonOnIn(stack: Stack, channel: string, threadTs: string) {
     if (jobId !== undefined) return { jobId, statusTs: message.ts };
   }
   return undefined;
+}
+
+/**
+ * Waits for every job to end, and returns them as they ended. The jobs still running are read
+ * again when one of them changed stage (`changes`), and once a second besides: reading a
+ * hundred jobs from the store every few milliseconds cost more CPU than the jobs themselves.
+ */
+async function endOf(
+  stack: Stack,
+  ids: string[],
+  changes: { jobId: string; at: number }[],
+  timeoutMs: number,
+): Promise<(Job | undefined)[]> {
+  const ended = new Map<string, Job>();
+  let changesRead = -1;
+  let readAt = 0;
+  await eventually(
+    async () => {
+      if (changes.length === changesRead && Date.now() - readAt < 1000) return ended.size;
+      changesRead = changes.length;
+      readAt = Date.now();
+      const running = ids.filter((id) => !ended.has(id));
+      for (const job of await Promise.all(running.map((id) => stack.job(id)))) {
+        if (job !== undefined && !isRunning(job)) ended.set(job.id, job);
+      }
+      return ended.size;
+    },
+    (count) => count === ids.length,
+    { timeoutMs, what: "every job to end" },
+  );
+  return ids.map((id) => ended.get(id));
 }
 
 function isRunning(job: Job): boolean {

@@ -20,35 +20,11 @@
  * `GET /jobs/:id` → the job or 404, `GET /runner` → the runner's stats (steps running). SIGTERM stops the runner and closes the store.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
-import type { JobOptions, SlackPort } from "../../src/jobs/index.ts";
-import {
-  createPollSchedule,
-  fastRetryPolicy,
-  NoteTakerClient,
-  type SpeakerMapEntry,
-} from "../../src/notetaker/index.ts";
-import { openStore } from "../../src/store/index.ts";
-import { type GatewayRecord, RecordingGateway } from "../fakes/recording-gateway.ts";
-import { origin, source, testJobs } from "../helpers/jobs-kit.ts";
+import type { JobOptions } from "../../src/jobs/index.ts";
+import type { SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import { origin, source } from "../helpers/jobs-kit.ts";
 import { withValuesInline } from "../helpers/stored-values.ts";
-import { findInJournal } from "./harness.ts";
-
-const env = process.env;
-
-function required(name: string): string {
-  const value = env[name];
-  if (value === undefined || value === "") throw new Error(`worker: ${name} is required`);
-  return value;
-}
-
-function number(name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`worker: bad ${name}: ${raw}`);
-  return value;
-}
+import { envNumber, type GatewayRecord, workerJobs } from "./worker-jobs.ts";
 
 /** `CRASH_AT=op[:arg]` as a predicate over gateway records. */
 function crashMatcher(spec: string | undefined): ((record: GatewayRecord) => boolean) | undefined {
@@ -63,76 +39,24 @@ function crashMatcher(spec: string | undefined): ((record: GatewayRecord) => boo
   };
 }
 
+const env = process.env;
 const crashAt = crashMatcher(env.CRASH_AT);
 const stallAt = crashMatcher(env.STALL_AT);
-const stallMs = number("STALL_MS", 0);
+const stallMs = envNumber(env, "STALL_MS", 0);
 let crashed = false;
 let stalled = false;
-const journalPath = required("JOURNAL");
-const recording = new RecordingGateway({
-  sourcePath: required("SOURCE"),
-  journalPath,
-  downloadDelayMs: number("DOWNLOAD_DELAY_MS", 0),
-  afterRecord: (record) => {
-    if (!stalled && stallAt?.(record)) {
-      stalled = true;
-      // A stop-the-world pause (GC, CPU starvation, a frozen VM): the whole thread blocks,
-      // lease renewals included; then the process carries on as if nothing happened.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
-    }
-    if (crashed || crashAt === undefined || !crashAt(record)) return;
-    crashed = true;
-    // The record is already in the journal (appended synchronously): like a Slack post that
-    // went out, it stays. SIGKILL to ourselves: no further line of JS runs.
-    process.kill(process.pid, "SIGKILL");
-  },
-});
-
-const partDelayMs = number("PART_DELAY_MS", 0);
-const gateway: SlackPort = {
-  showStatus: (job) => recording.showStatus(job),
-  downloadSource: (job, dest, signal, limits) =>
-    recording.downloadSource(job, dest, signal, limits),
-  splitNote: (markdown) => recording.splitNote(markdown),
-  postNotePart: async (job, text, index, total) => {
-    if (partDelayMs > 0) await sleep(partDelayMs);
-    return recording.postNotePart(job, text, index, total);
-  },
-  uploadDocx: (job, path) => recording.uploadDocx(job, path),
-  uploadTranscript: (job, dialog, map) => recording.uploadTranscript(job, dialog, map),
-  deleteFile: (job, fileId) => recording.deleteFile(job, fileId),
-  createCanvas: (job, markdown) => recording.createCanvas(job, markdown),
-  editCanvas: (job, id, markdown) => recording.editCanvas(job, id, markdown),
-  shareCanvas: (job, id) => recording.shareCanvas(job, id),
-  findCanvas: (job) => recording.findCanvas(job),
-  review: recording.review,
-
-  // Reads the thread (the journal) afresh: another process may have posted since we started.
-  findDelivered: async (job) => findInJournal(journalPath, job.id),
-};
-
-const store = await openStore(required("STORE_URL"), { keyPrefix: required("KEY_PREFIX") });
-const client = new NoteTakerClient({
-  baseUrl: required("NOTE_TAKER_BASE_URL"),
-  apiKey: required("NOTE_TAKER_API_KEY"),
-  retryPolicy: fastRetryPolicy,
-});
-const jobs = testJobs({
-  store,
-  client,
-  gateway,
-  tempDir: required("TEMP_DIR"),
-  overrides: {
-    // The emulator's tasks last up to 4 s here: polling every 100 ms at most finds their end
-    // soon enough without hundreds of polls (and store writes) per task in 18 scenarios.
-    schedule: createPollSchedule({ initialMs: 5, maxMs: 100, jitter: 0 }),
-    runner: {
-      leaseTtlMs: number("LEASE_TTL_MS", 2000),
-      queueCheckMs: number("QUEUE_CHECK_MS", 200),
-      claimGapMs: 5,
-      statusThrottleMs: 0,
-    },
-  },
+const { jobs, store } = await workerJobs(env, (record) => {
+  if (!stalled && stallAt?.(record)) {
+    stalled = true;
+    // A stop-the-world pause (GC, CPU starvation, a frozen VM): the whole thread blocks,
+    // lease renewals included; then the process carries on as if nothing happened.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+  }
+  if (crashed || crashAt === undefined || !crashAt(record)) return;
+  crashed = true;
+  // The record is already in the journal (appended synchronously): like a Slack post that
+  // went out, it stays. SIGKILL to ourselves: no further line of JS runs.
+  process.kill(process.pid, "SIGKILL");
 });
 await jobs.runner.start();
 

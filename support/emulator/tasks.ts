@@ -160,7 +160,7 @@ export class TaskStore {
       return;
     }
     const markdown = buildNoteMarkdown({ ...task.input, minChars: knobs.noteMinChars });
-    const bytes = await this.#docx(markdown);
+    const bytes = this.#docx(markdown);
     // The spec's 24 hours count from completion.
     const expires = knobs.expireDocxLinks ? now - 1 : now + knobs.docxTtlMs;
     task.docx = { bytes, expires };
@@ -170,11 +170,11 @@ export class TaskStore {
     task.outcome = { status: "completed", result: { markdown, docx_url: docxUrl } };
   }
 
-  async #docx(markdown: string): Promise<Buffer> {
+  #docx(markdown: string): Buffer {
     const cache = this.#docxByMarkdown;
     const cached = cache?.get(markdown);
     if (cached !== undefined) return cached;
-    const bytes = await buildNoteDocx(markdown);
+    const bytes = buildNoteDocx(markdown);
     if (cache !== undefined) {
       if (cache.size >= 8) cache.clear();
       cache.set(markdown, bytes);

@@ -11,11 +11,33 @@ import { gfm } from "micromark-extension-gfm";
 
 /** The two readings of a text: CommonMark, and CommonMark with GFM. */
 export function readings(markdown: string): Root[] {
-  return [
-    fromMarkdown(markdown),
-    fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }),
-  ];
+  return [commonMarkReading(markdown), gfmReading(markdown)];
 }
+
+/*
+ * A property run checks the same canvas with several of the functions below, each of which
+ * reads it: the last few texts' trees are kept (they are only read, never changed), so a
+ * text is parsed once per reading, not once per check.
+ */
+const commonMarkTrees = new Map<string, Root>();
+const gfmTrees = new Map<string, Root>();
+
+function remembered(trees: Map<string, Root>, markdown: string, read: () => Root): Root {
+  const known = trees.get(markdown);
+  if (known !== undefined) return known;
+  const tree = read();
+  if (trees.size >= 8) trees.delete(trees.keys().next().value as string);
+  trees.set(markdown, tree);
+  return tree;
+}
+
+const commonMarkReading = (markdown: string) =>
+  remembered(commonMarkTrees, markdown, () => fromMarkdown(markdown));
+
+const gfmReading = (markdown: string) =>
+  remembered(gfmTrees, markdown, () =>
+    fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }),
+  );
 
 /** Every node of a tree in document order, walked without recursion. */
 export function nodesOf(root: Root): Nodes[] {
@@ -80,9 +102,7 @@ export function canvasViolations(markdown: string, allowed: readonly string[] = 
 
 /** The mentions a canvas holds under the GFM reading: the users of its images. */
 export function mentionsIn(markdown: string): string[] {
-  const tree = readings(markdown)[1];
-  if (tree === undefined) return [];
-  return nodesOf(tree).flatMap((node) => (node.type === "image" ? [node.url] : []));
+  return nodesOf(gfmReading(markdown)).flatMap((node) => (node.type === "image" ? [node.url] : []));
 }
 
 /**
@@ -91,8 +111,7 @@ export function mentionsIn(markdown: string): string[] {
  * bare URLs are left out: they are their own text, shown as the note writes them.
  */
 export function linkTargetsOf(markdown: string): string[] {
-  const tree = readings(markdown)[1];
-  if (tree === undefined) return [];
+  const tree = gfmReading(markdown);
   const definitions = new Map<string, string>();
   for (const node of nodesOf(tree)) {
     if (node.type === "definition" && !definitions.has(node.identifier)) {

@@ -6,7 +6,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job, NoteTakerPort, SlackPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
@@ -22,6 +22,7 @@ import {
   type WorkerProcess,
 } from "../../support/crash/harness.ts";
 import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import type { KnobsPatch } from "../../support/emulator/knobs.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
@@ -46,27 +47,41 @@ interface CallRecord {
 /** Every call sleeps this long inside its recorded interval, so overlaps would show. */
 const CALL_DELAY_MS = 4;
 
-let emulator: Emulator;
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let sourcePath: string;
-const stores: Store[] = [];
-const stoppers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  [emulator, temp] = await Promise.all([createEmulator(), makeTempDir("mn-replicas-")]);
+  temp = await makeTempDir("mn-replicas-");
   sourcePath = await temp.file("recording.m4a", recordingBytes("recording.m4a", 8192, 5));
 });
 afterAll(async () => {
-  await emulator?.close();
   await temp?.cleanup();
   if (HAS_REDIS) await dropRedisKeys(redisUrl(), RUN_PREFIX);
 });
-afterEach(async () => {
-  for (const stop of stoppers.splice(0).reverse()) await stop();
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-});
 
-const client = () =>
+/**
+ * What one test runs on: a Note Service emulator of its own (the tests run side by side, and
+ * each counts the tasks it was given), and what it started, stopped in reverse once it ends.
+ */
+interface World {
+  emulator: Emulator;
+  defer(stop: () => Promise<void>): void;
+}
+
+async function worldFor(
+  onTestFinished: (fn: () => Promise<void>) => void,
+  knobs: KnobsPatch,
+): Promise<World> {
+  const emulator = await createEmulator({ knobs });
+  const stops: (() => Promise<void>)[] = [];
+  onTestFinished(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+    await emulator.close();
+  });
+  return { emulator, defer: (stop) => void stops.push(stop) };
+}
+
+const client = (emulator: Emulator) =>
   new NoteTakerClient({
     baseUrl: emulator.baseUrl,
     apiKey: emulator.apiKey,
@@ -74,7 +89,7 @@ const client = () =>
   });
 
 /** The marker (file name stem = context text) of the job behind a task id. */
-function jobOfTask(taskId: string): string {
+function jobOfTask(emulator: Emulator, taskId: string): string {
   const audio = emulator.stats.audioSubmissions.find((s) => s.taskId === taskId);
   if (audio) return audio.filename.replace(/\.m4a$/, "");
   const note = emulator.stats.noteSubmissions.find((s) => s.taskId === taskId);
@@ -84,7 +99,13 @@ const taskIdIn = (url: string) => /([0-9a-f-]{36})/.exec(url)?.[1] ?? url;
 const markerOf = (job: Job) => job.options.contextText ?? `?${job.id}`;
 
 /** Wraps a port so that every call is timed and attributed to `runner` and a job. */
-function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]): NoteTakerPort {
+function instrumentPort(
+  port: NoteTakerPort,
+  runner: string,
+  log: CallRecord[],
+  emulator: Emulator,
+): NoteTakerPort {
+  const jobOf = (taskId: string) => jobOfTask(emulator, taskId);
   const timed = async <R>(call: string, key: string, job: string, run: () => Promise<R>) => {
     const start = performance.now();
     try {
@@ -105,9 +126,9 @@ function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]):
         port.relayAudio(input, signal),
       ),
     getAudioTask: (taskId, signal) =>
-      timed("getAudioTask", taskId, jobOfTask(taskId), () => port.getAudioTask(taskId, signal)),
+      timed("getAudioTask", taskId, jobOf(taskId), () => port.getAudioTask(taskId, signal)),
     fetchDialog: (url, signal) =>
-      timed("fetchDialog", taskIdIn(url), jobOfTask(taskIdIn(url)), () =>
+      timed("fetchDialog", taskIdIn(url), jobOf(taskIdIn(url)), () =>
         port.fetchDialog(url, signal),
       ),
     submitDialog: (input, signal) =>
@@ -115,11 +136,9 @@ function instrumentPort(port: NoteTakerPort, runner: string, log: CallRecord[]):
         port.submitDialog(input, signal),
       ),
     getNoteTask: (taskId, signal) =>
-      timed("getNoteTask", taskId, jobOfTask(taskId), () => port.getNoteTask(taskId, signal)),
+      timed("getNoteTask", taskId, jobOf(taskId), () => port.getNoteTask(taskId, signal)),
     downloadDocx: (url, path, signal) =>
-      timed("downloadDocx", path, jobOfTask(taskIdIn(url)), () =>
-        port.downloadDocx(url, path, signal),
-      ),
+      timed("downloadDocx", path, jobOf(taskIdIn(url)), () => port.downloadDocx(url, path, signal)),
   };
 }
 
@@ -204,14 +223,15 @@ function withoutLeases(store: Store): Store {
  * started alternately on each, naming skipped through either; waits up to `waitMs` for all
  * (or until the calls so far are `enough`).
  */
-async function twentyJobsOnTwoReplicas(options: {
-  leases: boolean;
-  waitMs: number;
-  /** Stops waiting early once the calls so far satisfy it. */
-  enough?: (log: CallRecord[]) => boolean;
-}) {
-  emulator.reset();
-  Object.assign(emulator.knobs, { pollsToComplete: 3, noteMinChars: 1500 });
+async function twentyJobsOnTwoReplicas(
+  w: World,
+  options: {
+    leases: boolean;
+    waitMs: number;
+    /** Stops waiting early once the calls so far satisfy it. */
+    enough?: (log: CallRecord[]) => boolean;
+  },
+) {
   const keyPrefix = `${RUN_PREFIX}-${randomId()}`;
   // Slack is one: both replicas post into the same threads and read them back.
   const slack = new RecordingGateway({ sourcePath });
@@ -219,16 +239,16 @@ async function twentyJobsOnTwoReplicas(options: {
   const replicas = await Promise.all(
     ["A", "B"].map(async (name) => {
       const store = await openStore(redisUrl(), { keyPrefix });
-      stores.push(store);
+      w.defer(() => store.close());
       const jobs = testJobs({
         store: options.leases ? store : withoutLeases(store),
-        client: instrumentPort(client(), name, log),
+        client: instrumentPort(client(w.emulator), name, log, w.emulator),
         gateway: instrumentGateway(slack, name, log),
-        tempDir: temp.dir,
+        tempDir: join(temp.dir, keyPrefix),
         overrides: { runner: { leaseTtlMs: 3000, queueCheckMs: 50, statusThrottleMs: 0 } },
       });
       await jobs.runner.start();
-      stoppers.push(() => jobs.runner.stop(2000));
+      w.defer(() => jobs.runner.stop(2000));
       return jobs;
     }),
   );
@@ -267,8 +287,15 @@ async function twentyJobsOnTwoReplicas(options: {
 }
 
 describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
-  it("drive 20 jobs to done, never running steps of one job at the same time", async () => {
-    const { finals, log, slack, markers } = await twentyJobsOnTwoReplicas({
+  const TWENTY_JOB_KNOBS = { pollsToComplete: 3, noteMinChars: 1500 };
+  const ONE_JOB_KNOBS = { pollsToComplete: 2, noteMinChars: 1500 };
+
+  it("drive 20 jobs to done, never running steps of one job at the same time", async ({
+    onTestFinished,
+  }) => {
+    const w = await worldFor(onTestFinished, TWENTY_JOB_KNOBS);
+    const { emulator } = w;
+    const { finals, log, slack, markers } = await twentyJobsOnTwoReplicas(w, {
       leases: true,
       waitMs: 30_000, // a ceiling for a loaded machine (≈3.5 s when quiet)
     });
@@ -294,9 +321,12 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     // Its wait for the jobs allows 30 s on a loaded machine: the test must allow it too.
   }, 60_000);
 
-  it("(control) the overlap check does catch replicas that ignore leases", async () => {
+  it("(control) the overlap check does catch replicas that ignore leases", async ({
+    onTestFinished,
+  }) => {
     // Until the first overlap shows (or every job is over, which would fail the check).
-    const { log } = await twentyJobsOnTwoReplicas({
+    const w = await worldFor(onTestFinished, TWENTY_JOB_KNOBS);
+    const { log } = await twentyJobsOnTwoReplicas(w, {
       leases: false,
       waitMs: 15_000,
       enough: (calls) => overlaps(calls).length > 0,
@@ -304,16 +334,20 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     expect(overlaps(log).length).toBeGreaterThan(0);
   });
 
-  describe("takeover of a dead replica's job", () => {
+  // Side by side, each on its own emulator and key prefix: their time goes to waiting out
+  // leases, a stall and a slow download (the twenty-job tests above keep the CPU busy, and
+  // run alone).
+  describe("takeover of a dead replica's job", { concurrent: true }, () => {
     /** Replica B, in this process, on the same Redis and journal (and temp folder) as A. */
     async function replicaB(
+      w: World,
       env: WorkerEnv,
       log: CallRecord[],
       tempDir = env.TEMP_DIR,
       watch?: { claimsOf: string; seen: { first?: number; last?: number; given: boolean } },
     ) {
       const store = await openStore(redisUrl(), { keyPrefix: env.KEY_PREFIX });
-      stores.push(store);
+      w.defer(() => store.close());
       if (watch !== undefined) watchClaims(store, watch.claimsOf, watch.seen);
       const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
       const gateway: SlackPort = {
@@ -322,17 +356,17 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       };
       const jobs = testJobs({
         store,
-        client: instrumentPort(client(), "B", log),
+        client: instrumentPort(client(w.emulator), "B", log, w.emulator),
         gateway,
         tempDir,
         overrides: { runner: { leaseTtlMs: 1000, queueCheckMs: 100, statusThrottleMs: 0 } },
       });
       await jobs.runner.start();
-      stoppers.push(() => jobs.runner.stop(2000));
+      w.defer(() => jobs.runner.stop(2000));
       return jobs;
     }
 
-    function workerEnv(marker: string): WorkerEnv {
+    function workerEnv({ emulator }: World, marker: string): WorkerEnv {
       const dir = join(temp.dir, marker);
       return {
         STORE_URL: redisUrl(),
@@ -358,13 +392,15 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       return started.jobId;
     }
 
-    it("B takes over a job A was killed in the middle of, once A's lease lapses", async () => {
-      emulator.reset();
-      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+    it("B takes over a job A was killed in the middle of, once A's lease lapses", async ({
+      onTestFinished,
+    }) => {
+      const w = await worldFor(onTestFinished, ONE_JOB_KNOBS);
+      const { emulator } = w;
       const marker = `takeover-${randomId()}`;
-      const env = workerEnv(marker);
+      const env = workerEnv(w, marker);
       const replicaA: WorkerProcess = await spawnWorker({ ...env, DOWNLOAD_DELAY_MS: "5000" });
-      stoppers.push(() => replicaA.kill());
+      w.defer(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
       await eventually(
         () => replicaA.job(id),
@@ -377,7 +413,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       // in that span had A not been alive) without being given the job.
       const log: CallRecord[] = [];
       const seen: { first?: number; last?: number; given: boolean } = { given: false };
-      const b = await replicaB(env, log, env.TEMP_DIR, { claimsOf: id, seen });
+      const b = await replicaB(w, env, log, env.TEMP_DIR, { claimsOf: id, seen });
       await eventually(
         async () => (seen.last ?? 0) - (seen.first ?? Number.POSITIVE_INFINITY),
         (span) => span >= 2_000,
@@ -424,15 +460,16 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     // a pause past its lease re-posted the remaining parts and wrote its stale job over its
     // successor's (`done` went back to `delivering`). Every save now renews the lease first
     // (StepContext `holdLease`) and the step stops when it is gone.
-    it("a replica frozen past its lease does not deliver again what its successor delivered", async () => {
-      emulator.reset();
-      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+    it("a replica frozen past its lease does not deliver again what its successor delivered", async ({
+      onTestFinished,
+    }) => {
+      const w = await worldFor(onTestFinished, ONE_JOB_KNOBS);
       const marker = `stall-${randomId()}`;
-      const env = workerEnv(marker);
+      const env = workerEnv(w, marker);
       // A freezes for 3 s (three lease lifetimes) right after posting part 1, before storing
       // the checkpoint: the process is alive, only stopped — a long GC pause, a starved VM.
       const replicaA = await spawnWorker({ ...env, STALL_AT: "part:1", STALL_MS: "3000" });
-      stoppers.push(() => replicaA.kill());
+      w.defer(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
       await eventually(
         () => replicaA.job(id),
@@ -447,7 +484,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       );
       // B takes over once A's lease lapses, finds parts 0 and 1 in the thread, and finishes.
       const log: CallRecord[] = [];
-      const b = await replicaB(env, log);
+      const b = await replicaB(w, env, log);
       const done = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
@@ -489,14 +526,15 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     // restart in a fresh container) could not upload a file it did not have, and never
     // fetched the link (good for 24 h) again. The delivering stage now downloads the DOCX
     // again when the file is not on this disk (stages/delivering.ts).
-    it("B on another machine (its own temp folder) finishes a job A died delivering", async () => {
-      emulator.reset();
-      Object.assign(emulator.knobs, { pollsToComplete: 2, noteMinChars: 1500 });
+    it("B on another machine (its own temp folder) finishes a job A died delivering", async ({
+      onTestFinished,
+    }) => {
+      const w = await worldFor(onTestFinished, ONE_JOB_KNOBS);
       const marker = `elsewhere-${randomId()}`;
-      const env = workerEnv(marker);
+      const env = workerEnv(w, marker);
       // A dies right after posting part 1: it had already downloaded the DOCX to its disk.
       const replicaA = await spawnWorker({ ...env, CRASH_AT: "part:1" });
-      stoppers.push(() => replicaA.kill());
+      w.defer(() => replicaA.kill());
       const id = await startMarked(replicaA, marker);
       await eventually(
         () => replicaA.job(id),
@@ -508,7 +546,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
 
       // Replicas do not share disks: A's went with A; B has its own (same store, same Slack).
       await rm(join(env.TEMP_DIR, "jobs"), { recursive: true, force: true });
-      const b = await replicaB(env, [], join(env.TEMP_DIR, "replica-b"));
+      const b = await replicaB(w, env, [], join(env.TEMP_DIR, "replica-b"));
       const final = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",

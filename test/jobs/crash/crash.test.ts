@@ -4,8 +4,10 @@
  * docs/architecture.md: the job ends `done` with exactly one set of note parts in the thread, exactly
  * one DOCX upload, and exactly one audio and one note task at the Note Service.
  *
- * The bot runs in `worker.ts` (its own process), the Note Service emulator in another; the
- * gateway journal stands for the Slack thread (a post written before the kill stays there).
+ * The bot that dies runs in `worker.ts` (its own process); its restart runs the same job
+ * layer in the test process (`startInProcessWorker`; restart-resumes.test.ts restarts a
+ * process), beside the Note Service emulator. The gateway journal stands for the Slack thread
+ * (a post written before the kill stays there).
  *
  * "Exactly one remote task" holds for every kill here because none lands in the submit window
  * (between storing `submittedAt` and storing the returned `taskId`): the API has no
@@ -26,8 +28,11 @@ import {
   runPrefix,
   spawnWorker,
   type WorkerEnv,
-  type WorkerProcess,
 } from "../../../support/crash/harness.ts";
+import {
+  type RestartedWorker,
+  startInProcessWorker,
+} from "../../../support/crash/in-process-worker.ts";
 import { createEmulator, type Emulator } from "../../../support/emulator/create-emulator.ts";
 import { applyKnobsPatch, type KnobsPatch } from "../../../support/emulator/knobs.ts";
 import { recordingBytes } from "../../../support/fakes/recording-bytes.ts";
@@ -210,7 +215,7 @@ async function runScenario(
   };
 
   const first = await spawnWorker({ ...env, ...scenario.first });
-  let second: WorkerProcess | undefined;
+  let second: RestartedWorker | undefined;
   try {
     const started = await first.start({
       fileId: `F${marker}`,
@@ -254,8 +259,10 @@ async function runScenario(
     scenario.atKill?.(deliveredOf(readJournal(env.JOURNAL), id));
 
     // The restart: same store, journal and temp folder; no CRASH_AT, no artificial delays.
+    // In this process: it starts from what the dead one left (store, journal, files), as a new
+    // process would, and nothing kills it (a child process each was 18 Node starts of CPU).
     applyKnobsPatch(emulator.knobs, BASE_KNOBS);
-    second = await spawnWorker(env);
+    second = await startInProcessWorker(env);
     const worker = second;
     const final = await eventually(
       async () => {
