@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  plugins: [productionConditions()],
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
@@ -23,3 +25,29 @@ export default defineConfig({
     env: { NODE_COMPILE_CACHE: resolve("node_modules/.cache/node-compile-cache") },
   },
 });
+
+/**
+ * The workers resolve packages as the app does in production: Vitest passes Vite's server
+ * conditions to its workers (`--conditions`), and those include "development", which loads
+ * micromark's development builds (an assertion on every token, through `devlop`) that the
+ * app never runs; the Markdown of every note went through them.
+ */
+function productionConditions(): Plugin {
+  return {
+    name: "production-conditions",
+    enforce: "post",
+    configResolved(config) {
+      for (const resolve of [
+        config.ssr.resolve,
+        ...Object.values(config.environments).map((e) => e.resolve),
+      ]) {
+        const conditions = resolve?.conditions;
+        if (conditions === undefined) continue;
+        const kept = conditions.filter(
+          (c) => c !== "development|production" && c !== "development",
+        );
+        conditions.splice(0, conditions.length, ...kept);
+      }
+    },
+  };
+}
