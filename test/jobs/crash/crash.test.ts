@@ -15,7 +15,7 @@
  * create a second remote task. The tests wait until the task id is stored before killing in
  * `transcribing` and `writing`, so they never aim at that window.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
@@ -224,10 +224,16 @@ async function runScenario(
     });
     if (started.status !== "created") throw new Error(`not created: ${JSON.stringify(started)}`);
     const id = started.jobId;
-    // Each download attempt has a file of its own (`source-<attempt>.m4a`).
-    const sourceOnDisk = () =>
-      existsSync(join(dir, "jobs", id)) &&
-      readdirSync(join(dir, "jobs", id)).some((name) => name.startsWith("source"));
+    // Each download attempt has a file of its own (`source-<attempt>.m4a`). The worker may
+    // remove the job's folder between a look and a listing: then there is no source.
+    const sourceOnDisk = () => {
+      try {
+        return readdirSync(join(dir, "jobs", id)).some((name) => name.startsWith("source"));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw error;
+      }
+    };
 
     // Drive the first worker (names when asked) until it is killed, by us or by CRASH_AT.
     const { killWhen } = scenario;
