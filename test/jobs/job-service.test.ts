@@ -7,6 +7,7 @@ import {
   JobRepository,
   type JobService,
   type Services,
+  transition,
 } from "../../src/jobs/index.ts";
 import { MAX_AUDIO_BYTES } from "../../src/recordings/index.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
@@ -112,6 +113,31 @@ describe("JobService", () => {
     expect(canceled.ok).toBe(true);
     expect(aborted).toEqual([id]);
     expect(await store.get("meta", `cancel:${id}`)).toBe("U3");
+  });
+
+  it("forgets a cancel that came as the job ended another way when the job is retried", async () => {
+    const result = await service.start({ origin: origin(), source: source(), options: {} });
+    if (result.status !== "created") throw new Error(result.status);
+    const id = result.job.id;
+    // A step holds the job: the cancel is recorded for its next checkpoint…
+    const token = await store.acquireLease(`job:${id}`, 60_000);
+    expect((await service.cancel(id, "U3")).ok).toBe(true);
+    // …which never comes: the step fails the job first, and gives the lease back.
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    const job = await repo.get(id);
+    if (job === undefined) throw new Error("no job");
+    const failed = {
+      type: "failed",
+      failure: { code: "download_failed" },
+      retryable: true,
+    } as const;
+    await repo.save(transition(job, failed, Date.now()), job);
+    await store.releaseLease(`job:${id}`, token ?? "");
+    expect((await service.retry(id)).ok).toBe(true);
+    expect(await store.get("meta", `cancel:${id}`)).toBeUndefined();
   });
 
   it("keeps DOCX templates and per-channel settings", async () => {

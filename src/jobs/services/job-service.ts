@@ -239,6 +239,9 @@ export class JobService {
       if (job === undefined) return { ok: false, reason: "not_found" } as const;
       if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
       this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
+      // An ended job taken up again (Retry, Regenerate): a stop asked for while it ended
+      // another way is stale, and must not end the new run at its first checkpoint.
+      if (!isActive(job)) await this.#o.repo.clearStopRequest(jobId);
       const kick = (id: string) => this.#o.runner.kick(id);
       const { onStageChange } = this.#o;
       const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
