@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
 import { ACTIONS, STEP_CALLBACK_ID } from "../../src/slack/ids.ts";
+import type { FakeTeamOption } from "../fake-slack/fake-slack-api.ts";
 import type { FakeCall, FakeMessage } from "../fake-slack/fake-slack-types.ts";
 import { blockActionPayload, fileShareMessageEvent } from "../fake-slack/slack-payloads.ts";
 import type { FakeStepExecution } from "../fake-slack/workflow-steps.ts";
@@ -13,6 +14,41 @@ import { buttonValue, noteParts, statusMessage } from "./stack.ts";
  * What the end-to-end tests of installs by OAuth do in a workspace, whichever way the
  * stack receives Slack's requests (`stack.deliver`: HTTP or Socket Mode).
  */
+
+/** The workspaces of the OAuth tests: some on their own, two of one Grid organisation. */
+export const ALPHA = "T0ALPHA";
+export const BETA = "T0BETA";
+/** A third workspace on its own: each test says whether it installs the app. */
+export const GAMMA = "T0GAMMA";
+export const ORG_ONE = "T0ORGONE";
+export const ORG_TWO = "T0ORGTWO";
+/** The Enterprise Grid organisation of ORG_ONE and ORG_TWO. */
+export const ENTERPRISE = "E0STARSHIP";
+
+const WORKSPACES: Record<string, FakeTeamOption> = {
+  [ALPHA]: { id: ALPHA, name: "Alpha" },
+  [BETA]: { id: BETA, name: "Beta" },
+  [GAMMA]: { id: GAMMA, name: "Gamma" },
+  [ORG_ONE]: { id: ORG_ONE, name: "Org One", enterprise: true },
+  [ORG_TWO]: { id: ORG_TWO, name: "Org Two", enterprise: true },
+};
+
+/**
+ * `startOAuthStack`'s world of these workspaces: `teams`, and the organisation when one of
+ * them belongs to it.
+ */
+export function workspaces(...ids: string[]): {
+  teams: FakeTeamOption[];
+  enterprise?: { id: string; name: string };
+} {
+  const teams = ids.map((id) => {
+    const team = WORKSPACES[id];
+    if (team === undefined) throw new Error(`no workspace ${id} in the OAuth tests' world`);
+    return team;
+  });
+  const org = teams.some((t) => t.enterprise === true);
+  return { teams, ...(org ? { enterprise: { id: ENTERPRISE, name: "Starship" } } : {}) };
+}
 
 /** A workspace's people and channel: a starter, a plain member, an admin. */
 export const people = (team: string) => ({

@@ -1,4 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ALPHA,
+  BETA,
+  ENTERPRISE,
+  ORG_ONE,
+  ORG_TWO,
+  workspaces,
+} from "../../support/e2e/oauth-kit.ts";
 import { type OAuthStack, startOAuthStack } from "../../support/e2e/oauth-stack.ts";
 import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
@@ -10,24 +18,13 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * with that workspace's own token (the org's for an org-wide install); a workspace that did
  * not install it is refused.
  */
-const ALPHA = "T0ALPHA";
-const BETA = "T0BETA";
-const ORG_ONE = "T0ORGONE";
-const ORG_TWO = "T0ORGTWO";
-const ENTERPRISE = "E0STARSHIP";
 
 let stack: OAuthStack;
 
 beforeAll(async () => {
   stack = await startOAuthStack({
     manifest: oauthManifest({ settings: { org_deploy_enabled: true } }),
-    teams: [
-      { id: ALPHA, name: "Alpha" },
-      { id: BETA, name: "Beta" },
-      { id: ORG_ONE, name: "Org One", enterprise: true },
-      { id: ORG_TWO, name: "Org Two", enterprise: true },
-    ],
-    enterprise: { id: ENTERPRISE, name: "Starship" },
+    ...workspaces(ALPHA, BETA, ORG_ONE, ORG_TWO),
   });
   for (const team of [ALPHA, BETA, ORG_ONE, ORG_TWO]) {
     stack.fake.team(team).addUser({ id: `U0${team}`, name: "p", real_name: `Person of ${team}` });

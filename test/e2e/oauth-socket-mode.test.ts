@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import {
+  ALPHA,
+  BETA,
   click,
+  ENTERPRISE,
+  GAMMA,
   installToken,
   jobOf,
+  ORG_ONE,
   people,
   populate,
   recording,
@@ -17,6 +22,7 @@ import {
   tokenOf,
   tokensUsed,
   upload,
+  workspaces,
 } from "../../support/e2e/oauth-kit.ts";
 import {
   type OAuthReplica,
@@ -40,13 +46,6 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * then each workspace's envelopes, stamped for its own install (`authorizations`), reach the
  * app over the socket and each job runs with its own workspace's token.
  */
-const ALPHA = "T0ALPHA";
-const BETA = "T0BETA";
-/** A workspace that never installs the app. */
-const GAMMA = "T0GAMMA";
-/** A workspace of an Enterprise Grid organisation that installs the app org-wide. */
-const ORG_ONE = "T0ORGONE";
-const ENTERPRISE = "E0STARSHIP";
 
 let stack: OAuthStack;
 
@@ -58,13 +57,8 @@ beforeAll(async () => {
       mode: "socket",
       settings: { org_deploy_enabled: true, token_rotation_enabled: true },
     }),
-    teams: [
-      { id: ALPHA, name: "Alpha" },
-      { id: BETA, name: "Beta" },
-      { id: GAMMA, name: "Gamma" },
-      { id: ORG_ONE, name: "Org One", enterprise: true },
-    ],
-    enterprise: { id: ENTERPRISE, name: "Starship" },
+    // GAMMA never installs the app; ORG_ONE's organisation installs it org-wide.
+    ...workspaces(ALPHA, BETA, GAMMA, ORG_ONE),
     quick: true,
     socketMode: true,
   });

@@ -4,15 +4,21 @@ import { type Job, tenantOf } from "../../src/jobs/index.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { installKeyOf } from "../../src/slack/installs/install-key.ts";
 import {
+  ALPHA,
+  BETA,
+  ENTERPRISE,
   jobOf,
   click as kitClick,
   installToken as kitInstallToken,
   runToNote as kitRunToNote,
   upload as kitUpload,
+  ORG_ONE,
+  ORG_TWO,
   people,
   populate,
   type TeamJob,
   tokenOf,
+  workspaces,
 } from "../../support/e2e/oauth-kit.ts";
 import {
   type OAuthReplica,
@@ -32,11 +38,6 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * the org's one token, its own workspace as `team_id`); no workspace can see, cancel or name
  * another's job; uninstalling one forgets only its data.
  */
-const ALPHA = "T0ALPHA";
-const BETA = "T0BETA";
-const ORG_ONE = "T0ORGONE";
-const ORG_TWO = "T0ORGTWO";
-const ENTERPRISE = "E0STARSHIP";
 
 let stack: OAuthStack;
 let replica: OAuthReplica;
@@ -44,13 +45,7 @@ let replica: OAuthReplica;
 beforeAll(async () => {
   stack = await startOAuthStack({
     manifest: oauthManifest({ settings: { org_deploy_enabled: true } }),
-    teams: [
-      { id: ALPHA, name: "Alpha" },
-      { id: BETA, name: "Beta" },
-      { id: ORG_ONE, name: "Org One", enterprise: true },
-      { id: ORG_TWO, name: "Org Two", enterprise: true },
-    ],
-    enterprise: { id: ENTERPRISE, name: "Starship" },
+    ...workspaces(ALPHA, BETA, ORG_ONE, ORG_TWO),
     quick: true,
   });
   replica = stack.replicas[0] as OAuthReplica;

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installKeyOf } from "../../src/slack/installs/install-key.ts";
 import {
+  ALPHA,
+  BETA,
+  ENTERPRISE,
   installToken,
+  ORG_ONE,
   people,
   populate,
   recording,
@@ -10,6 +14,7 @@ import {
   stepCompletions,
   stepJob,
   tokenOf,
+  workspaces,
 } from "../../support/e2e/oauth-kit.ts";
 import {
   OAUTH_SIGNING_SECRET,
@@ -29,10 +34,6 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * completed with THAT install's bot token — not another install's, not the step's own
  * `bot_access_token` (which dies with the step).
  */
-const ALPHA = "T0ALPHA";
-const BETA = "T0BETA";
-const ORG_ONE = "T0ORGONE";
-const ENTERPRISE = "E0STARSHIP";
 
 let stack: OAuthStack;
 let replica: OAuthReplica;
@@ -40,12 +41,7 @@ let replica: OAuthReplica;
 beforeAll(async () => {
   stack = await startOAuthStack({
     manifest: oauthManifest({ settings: { org_deploy_enabled: true } }),
-    teams: [
-      { id: ALPHA, name: "Alpha" },
-      { id: BETA, name: "Beta" },
-      { id: ORG_ONE, name: "Org One", enterprise: true },
-    ],
-    enterprise: { id: ENTERPRISE, name: "Starship" },
+    ...workspaces(ALPHA, BETA, ORG_ONE),
     quick: true,
   });
   replica = stack.replicas[0] as OAuthReplica;
