@@ -1,35 +1,65 @@
 import type { Job } from "../jobs/index.ts";
 import type { SlackFile } from "./recording-file.ts";
 import type { UserInfo } from "./slack-directory.ts";
+import { isDirectMessage } from "./text/index.ts";
 
 /**
- * Who may do what (README "Who may do what"). Every listener asks this module; roles and
- * membership come from Slack as they are at the moment of the decision (`users.info`,
- * `conversations.members`, never a cached answer: someone removed from the channel or no
- * longer an admin is refused at their very next click), never from what a payload claims.
- *
- * | action                       | allowed                                                   |
- * |------------------------------|-----------------------------------------------------------|
- * | Cancel, Regenerate           | the job's starter; workspace admins and owners            |
- * | Post to thread, Discard      | the same (review before posting)                          |
- * | Name speakers, Skip, Retry   | the starter; non-guest members of the job's channel       |
- * | channel settings             | non-guest members of the channel                          |
- * | `/meeting-notes` destination | a conversation both the requester and the bot are in      |
- * | `/meeting-notes` recording   | the requester's own upload, or one shared where they are  |
- * | a modal's DOCX template      | the submitter's own upload, or one shared where they are  |
- *
- * When Slack cannot be asked, or does not answer within `DECISION_BUDGET_MS`, the answer is
- * no (except for the starter and a file's uploader, who need no look-up).
+ * Who may do what. Every listener asks this module, and every decision is taken from
+ * {@link PERMISSION_TABLE}: SECURITY.md's "Who may do what" is the same table, and
+ * test/slack/permission-table.test.ts fails when the two differ. Roles and membership come
+ * from Slack as they are at the moment of the decision (`users.info`,
+ * `conversations.members`, never a cached answer), never from what a payload claims; when
+ * Slack cannot tell (an error, no answer within `DECISION_BUDGET_MS`), the answer is no.
  */
 
-/** What a person can do to a job from its status message or a command. */
-export type JobAction = "cancel" | "regenerate" | "names" | "skip" | "retry" | "post" | "discard";
+/**
+ * Who can be enough: `starter`, the person who started the job; `admin`, a workspace admin
+ * or owner; `non_guest`, a member of the workspace who is not a guest; `anyone`.
+ */
+export type Role = "starter" | "admin" | "non_guest" | "anyone";
 
-/** Who could have done it: the refusal sentence says so. */
+/**
+ * Where the person must be at the moment of the action, whatever their role:
+ * `job_channel`, the job's channel (not asked of the starter when it is their direct message
+ * with the bot, which no one else can join); `channel`, the channel whose settings they are;
+ * `destination`, the conversation the notes are to go to (where the bot must be too);
+ * `file_share`, a conversation the file is shared in (not asked of the person who uploaded it).
+ */
+export type Place = "job_channel" | "channel" | "destination" | "file_share";
+
+export interface Rule {
+  readonly may: readonly Role[];
+  readonly mustBeIn: Place;
+}
+
+/** Every action and who may do it: the one table the code decides from. */
+export const PERMISSION_TABLE = {
+  cancel: { may: ["starter", "admin"], mustBeIn: "job_channel" },
+  regenerate: { may: ["starter", "admin"], mustBeIn: "job_channel" },
+  post: { may: ["starter", "admin"], mustBeIn: "job_channel" },
+  discard: { may: ["starter", "admin"], mustBeIn: "job_channel" },
+  names: { may: ["starter", "non_guest"], mustBeIn: "job_channel" },
+  skip: { may: ["starter", "non_guest"], mustBeIn: "job_channel" },
+  retry: { may: ["starter", "non_guest"], mustBeIn: "job_channel" },
+  settings: { may: ["non_guest"], mustBeIn: "channel" },
+  destination: { may: ["anyone"], mustBeIn: "destination" },
+  file: { may: ["anyone"], mustBeIn: "file_share" },
+} as const satisfies Record<string, Rule>;
+
+export type Action = keyof typeof PERMISSION_TABLE;
+
+/** What a person can do to a job from its status message, its review or a command. */
+export type JobAction = {
+  [A in Action]: (typeof PERMISSION_TABLE)[A]["mustBeIn"] extends "job_channel" ? A : never;
+}[Action];
+
+/** Who could have done it (the refusal sentence says so), or why no one could tell. */
 export type Refusal =
   | "starter_or_admin"
   | "starter_or_member"
   | "channel_member"
+  /** Slack could not tell the person's role or membership in time: no, until it can. */
+  | "cannot_tell"
   /** The button was not on the job's own status message (forged or copied). */
   | "not_this_job";
 
@@ -56,15 +86,20 @@ export interface ClickPlace {
   threadTs?: string | undefined;
 }
 
-const ALLOWED: Decision = { ok: true };
-const STARTER_OR_ADMIN: ReadonlySet<JobAction> = new Set([
-  "cancel",
-  "regenerate",
-  "post",
-  "discard",
-]);
+/** Who asks, and about what: the conversation (and the job's starter, or the file) at stake. */
+interface Asker {
+  userId: string;
+  channelId?: string;
+  starterId?: string;
+  file?: SlackFile;
+}
 
-/** The permission rules, over Slack look-ups. */
+/** Yes, no, or Slack could not tell. */
+type Answer = boolean | undefined;
+
+const ALLOWED: Decision = { ok: true };
+
+/** The permission rules of {@link PERMISSION_TABLE}, over Slack look-ups. */
 export class Permissions {
   readonly #lookups: PermissionLookups;
 
@@ -73,7 +108,7 @@ export class Permissions {
   }
 
   /**
-   * May `userId` do `action` to `job`? A click (`place`) must come from the job's own
+   * May `userId` do `action` to `job` now? A click (`place`) must come from the job's own
    * status message; a command (no place) is checked by the caller against its channel.
    */
   async jobAction(
@@ -85,29 +120,22 @@ export class Permissions {
     if (place !== undefined && !isOwnMessage(job, place, action)) {
       return { ok: false, reason: "not_this_job" };
     }
-    if (userId === job.origin.userId) return ALLOWED;
-    if (STARTER_OR_ADMIN.has(action)) {
-      const user = await this.#lookups.userNow(userId);
-      return user.known && user.isAdmin ? ALLOWED : { ok: false, reason: "starter_or_admin" };
-    }
-    return (await this.#isNonGuestMember(job.origin.channelId, userId))
-      ? ALLOWED
-      : { ok: false, reason: "starter_or_member" };
+    const rule = PERMISSION_TABLE[action];
+    const { channelId, userId: starterId } = job.origin;
+    return decisionOf(rule, await this.#judge(rule, { userId, channelId, starterId }));
   }
 
-  /** May `userId` read and change the channel's settings? Non-guest members only. */
+  /** May `userId` read and change the channel's settings? */
   async channelSettings(channelId: string, userId: string): Promise<Decision> {
-    return (await this.#isNonGuestMember(channelId, userId))
-      ? ALLOWED
-      : { ok: false, reason: "channel_member" };
+    const rule = PERMISSION_TABLE.settings;
+    return decisionOf(rule, await this.#judge(rule, { userId, channelId }));
   }
 
-  /** Can the notes go to `channelId` for `userId`? Both they and the bot must be in it. */
+  /** Can the notes go to `channelId` for `userId`? They must be in it, and the bot too. */
   async destination(channelId: string, userId: string): Promise<DestinationProblem | undefined> {
-    const bot = await this.#lookups.botUserId();
     const [userIn, botIn] = await Promise.all([
-      this.#lookups.isMemberNow(channelId, userId),
-      bot === undefined ? Promise.resolve(undefined) : this.#lookups.isMemberNow(channelId, bot),
+      this.#judge(PERMISSION_TABLE.destination, { userId, channelId }),
+      this.#botIsIn(channelId),
     ]);
     if (userIn === false) return "user_not_in";
     if (botIn === false) return "bot_not_in";
@@ -117,22 +145,65 @@ export class Permissions {
 
   /**
    * May `userId` use `file`: have notes made of a recording, or a DOCX as their template?
-   * Their own upload, or a file shared in a conversation they are in now. `file` must be as
-   * `files.info` describes it (uploader, shares), never the copy a payload carries: a
-   * payload names a file id, and anyone can name any id.
+   * `file` must be as `files.info` describes it (uploader, shares), never the copy a
+   * payload carries: a payload names a file id, and anyone can name any id.
    */
-  file(file: SlackFile, userId: string): Promise<boolean> {
-    if (file.user === userId) return Promise.resolve(true);
-    return anyTrue(sharedIn(file).map((channelId) => this.#lookups.isMemberNow(channelId, userId)));
+  async file(file: SlackFile, userId: string): Promise<boolean> {
+    return (await this.#judge(PERMISSION_TABLE.file, { userId, file })) === true;
   }
 
-  async #isNonGuestMember(channelId: string, userId: string): Promise<boolean> {
-    const [user, member] = await Promise.all([
-      this.#lookups.userNow(userId),
-      this.#lookups.isMemberNow(channelId, userId),
+  /** The rule's answer: one of its roles, and in its place now (both asked at once). */
+  async #judge(rule: Rule, asker: Asker): Promise<Answer> {
+    const [role, present] = await Promise.all([
+      this.#holds(rule.may, asker),
+      this.#isIn(rule.mustBeIn, asker),
     ]);
-    return user.known && !user.isGuest && member === true;
+    if (role === false || present === false) return false;
+    return role === true && present === true ? true : undefined;
   }
+
+  /** Whether the asker has one of the roles; the starter needs no look-up. */
+  async #holds(may: readonly Role[], asker: Asker): Promise<Answer> {
+    if (may.includes("anyone")) return true;
+    if (may.includes("starter") && asker.userId === asker.starterId) return true;
+    if (!may.includes("admin") && !may.includes("non_guest")) return false;
+    const user = await this.#lookups.userNow(asker.userId);
+    if (!user.known) return undefined;
+    return (may.includes("admin") && user.isAdmin) || (may.includes("non_guest") && !user.isGuest);
+  }
+
+  /** Whether the asker is where the rule wants them, as Slack has it now. */
+  async #isIn(place: Place, asker: Asker): Promise<Answer> {
+    const { userId, channelId, file } = asker;
+    if (place === "file_share") {
+      if (file === undefined) return false;
+      if (file.user === userId) return true;
+      return anyTrue(sharedIn(file).map((id) => this.#lookups.isMemberNow(id, userId)));
+    }
+    if (channelId === undefined) return false;
+    // The bot's direct message with the starter: only they are in it, and no one can leave it.
+    if (place === "job_channel" && userId === asker.starterId && isDirectMessage(channelId)) {
+      return true;
+    }
+    return this.#lookups.isMemberNow(channelId, userId).catch(() => undefined);
+  }
+
+  async #botIsIn(channelId: string): Promise<Answer> {
+    const bot = await this.#lookups.botUserId();
+    if (bot === undefined) return undefined;
+    return this.#lookups.isMemberNow(channelId, bot).catch(() => undefined);
+  }
+}
+
+/** Allowed, or refused saying who could (or that Slack could not tell). */
+function decisionOf(rule: Rule, answer: Answer): Decision {
+  if (answer === true) return ALLOWED;
+  return { ok: false, reason: answer === undefined ? "cannot_tell" : whoCould(rule) };
+}
+
+function whoCould(rule: Rule): Refusal {
+  if (rule.may.includes("admin")) return "starter_or_admin";
+  return rule.may.includes("starter") ? "starter_or_member" : "channel_member";
 }
 
 /**

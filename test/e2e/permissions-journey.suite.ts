@@ -21,6 +21,7 @@ import {
 } from "../../support/fake-slack/slack-payloads.ts";
 import { sendCommand, sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
+import { removedStarterJourney } from "./removed-starter.suite.ts";
 
 /**
  * Who may do what, through the real app: Alice starts jobs; Bob is a member; Ada is a
@@ -307,6 +308,8 @@ export function permissionsJourney(mode: SlackMode): void {
       }
     });
   });
+
+  removedStarterJourney(() => stack, mode);
 
   describe(`/meeting-notes (${mode} mode)`, () => {
     const command = (text: string, user: string, channel = CHANNEL) =>

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
 import {
   type JobAction,
+  PERMISSION_TABLE,
   type PermissionLookups,
   Permissions,
+  type Refusal,
 } from "../../src/slack/permissions.ts";
 import type { SlackFile } from "../../src/slack/recording-file.ts";
 import type { UserInfo } from "../../src/slack/slack-directory.ts";
@@ -49,6 +51,11 @@ const job = {
 
 const here = { channelId: CHANNEL, messageTs: STATUS_TS };
 
+/** The actions on a job: the table's rows that ask for the job's channel. */
+const JOB_ACTIONS = (Object.keys(PERMISSION_TABLE) as (keyof typeof PERMISSION_TABLE)[]).filter(
+  (action): action is JobAction => PERMISSION_TABLE[action].mustBeIn === "job_channel",
+);
+
 const people: Record<string, Person> = {
   U0ALICE01: {},
   U0BOB0001: {},
@@ -56,6 +63,7 @@ const people: Record<string, Person> = {
   U0GUEST01: { isGuest: true },
   U0OUTSIDE: {},
   U0ADMGST1: { isAdmin: true, isGuest: true },
+  U0OUTADMN: { isAdmin: true },
 };
 const members = { [CHANNEL]: ["U0ALICE01", "U0BOB0001", "U0ADMIN01", "U0GUEST01", BOT] };
 
@@ -65,13 +73,24 @@ describe("Permissions.jobAction", () => {
     ["cancel", "U0BOB0001", "starter_or_admin"],
     ["cancel", "U0ADMIN01", true],
     ["cancel", "U0GUEST01", "starter_or_admin"],
+    ["cancel", "U0OUTADMN", "starter_or_admin"],
     ["regenerate", "U0ALICE01", true],
     ["regenerate", "U0BOB0001", "starter_or_admin"],
     ["regenerate", "U0ADMIN01", true],
+    ["regenerate", "U0OUTADMN", "starter_or_admin"],
+    ["post", "U0ALICE01", true],
+    ["post", "U0BOB0001", "starter_or_admin"],
+    ["post", "U0ADMIN01", true],
+    ["post", "U0OUTADMN", "starter_or_admin"],
+    ["discard", "U0ALICE01", true],
+    ["discard", "U0GUEST01", "starter_or_admin"],
+    ["discard", "U0ADMIN01", true],
     ["names", "U0ALICE01", true],
     ["names", "U0BOB0001", true],
+    ["names", "U0ADMIN01", true],
     ["names", "U0GUEST01", "starter_or_member"],
     ["names", "U0OUTSIDE", "starter_or_member"],
+    ["names", "U0OUTADMN", "starter_or_member"],
     ["names", "U0UNKNOWN", "starter_or_member"],
     ["skip", "U0BOB0001", true],
     ["skip", "U0GUEST01", "starter_or_member"],
@@ -80,14 +99,54 @@ describe("Permissions.jobAction", () => {
   ];
   it.each(table)("%s by %s → %s", async (action, user, expected) => {
     const permissions = new Permissions(lookups(people, members).source);
-    const decision = await permissions.jobAction(action, job, user, here);
+    const decision = await permissions.jobAction(action, job, user);
     expect(decision).toEqual(expected === true ? { ok: true } : { ok: false, reason: expected });
   });
 
-  it("asks Slack nothing for the starter", async () => {
+  const whoCan: Record<JobAction, Refusal> = {
+    cancel: "starter_or_admin",
+    regenerate: "starter_or_admin",
+    post: "starter_or_admin",
+    discard: "starter_or_admin",
+    names: "starter_or_member",
+    skip: "starter_or_member",
+    retry: "starter_or_member",
+  };
+  it.each(JOB_ACTIONS)(
+    "refuses %s to a starter removed from the job's channel, saying who can",
+    async (action) => {
+      const channel = [...(members[CHANNEL] ?? [])];
+      const permissions = new Permissions(lookups(people, { [CHANNEL]: channel }).source);
+      expect(await permissions.jobAction(action, job, "U0ALICE01")).toEqual({ ok: true });
+      channel.splice(channel.indexOf("U0ALICE01"), 1);
+      expect(await permissions.jobAction(action, job, "U0ALICE01")).toEqual({
+        ok: false,
+        reason: whoCan[action],
+      });
+    },
+  );
+
+  it("asks the starter's membership only, never their role", async () => {
     const { source, asked } = lookups(people, members);
     await new Permissions(source).jobAction("cancel", job, "U0ALICE01", here);
+    expect(asked).toEqual([`members:${CHANNEL}`]);
+  });
+
+  it("needs no look-up for the starter of a job in their direct message with the bot", async () => {
+    const dm = "D0ALICE01";
+    const inDm = { ...job, origin: { ...job.origin, channelId: dm } } as unknown as Job;
+    const { source, asked } = lookups(people, { [dm]: "error" });
+    const permissions = new Permissions(source);
+    for (const action of JOB_ACTIONS) {
+      expect(await permissions.jobAction(action, inDm, "U0ALICE01")).toEqual({ ok: true });
+    }
     expect(asked).toEqual([]);
+    // Anyone else is asked for, as everywhere: an admin is not in Alice's direct message.
+    const closed = new Permissions(lookups(people, { [dm]: ["U0ALICE01", BOT] }).source);
+    expect(await closed.jobAction("cancel", inDm, "U0ADMIN01")).toEqual({
+      ok: false,
+      reason: "starter_or_admin",
+    });
   });
 
   it("refuses a click that is not on the job's own status message, even by its starter", async () => {
@@ -150,21 +209,27 @@ describe("Permissions.jobAction", () => {
     });
   });
 
-  it("refuses members when Slack cannot say who is in the channel", async () => {
+  it("refuses with cannot_tell when Slack cannot say who is in the channel, the starter too", async () => {
     const permissions = new Permissions(lookups(people, { [CHANNEL]: "error" }).source);
-    expect(await permissions.jobAction("names", job, "U0BOB0001", here)).toMatchObject({
+    const cannotTell = { ok: false, reason: "cannot_tell" };
+    expect(await permissions.jobAction("names", job, "U0BOB0001", here)).toEqual(cannotTell);
+    expect(await permissions.jobAction("post", job, "U0ALICE01")).toEqual(cannotTell);
+    expect(await permissions.jobAction("cancel", job, "U0ADMIN01")).toEqual(cannotTell);
+    // A role that cannot do it is a plain no, whatever the channel.
+    expect(await permissions.jobAction("cancel", job, "U0BOB0001")).toEqual({
       ok: false,
+      reason: "starter_or_admin",
     });
-    // The starter needs no look-up and is never locked out.
-    expect(await permissions.jobAction("names", job, "U0ALICE01", here)).toEqual({ ok: true });
+    expect(await permissions.channelSettings(CHANNEL, "U0BOB0001")).toEqual(cannotTell);
   });
 
   it("refuses an admin Slack could not describe (users.info failed)", async () => {
     const permissions = new Permissions(
       lookups({ U0ADMIN01: { isAdmin: true, known: false } }, members).source,
     );
-    expect(await permissions.jobAction("cancel", job, "U0ADMIN01", here)).toMatchObject({
+    expect(await permissions.jobAction("cancel", job, "U0ADMIN01", here)).toEqual({
       ok: false,
+      reason: "cannot_tell",
     });
   });
 });
@@ -262,7 +327,7 @@ describe("decisions follow Slack as it is now", () => {
       reason: "starter_or_admin",
     });
     expect(await permissions.channelSettings(CHANNEL, "U0BOB0001")).toMatchObject({ ok: false });
-    expect(asked.filter((a) => a === `members:${CHANNEL}`)).toHaveLength(3);
+    expect(asked.filter((a) => a === `members:${CHANNEL}`)).toHaveLength(5);
     expect(asked.filter((a) => a === "user:U0ADMIN01")).toHaveLength(2);
   });
 });

@@ -36,9 +36,9 @@ export const enReview = {
   "confirm.discard.yes": "Discard",
   "confirm.discard.no": "Keep them",
   "permission.starter_or_admin.post":
-    "Only the person who started these notes, or a workspace admin, can post them.",
+    "Only the person who started these notes, or a workspace admin, can post them, and only while in the channel the notes are for.",
   "permission.starter_or_admin.discard":
-    "Only the person who started these notes, or a workspace admin, can discard them.",
+    "Only the person who started these notes, or a workspace admin, can discard them, and only while in the channel the notes are for.",
   "command.wrong_stage.review": "These notes are not waiting for review any more.",
 
   // The channel settings modal and the /meeting-notes modal.

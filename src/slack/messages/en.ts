@@ -161,17 +161,19 @@ export const en = {
 
   // Who may do what: said to a person whose click or command was refused.
   "permission.starter_or_admin.cancel":
-    "Only the person who started these notes, or a workspace admin, can cancel them.",
+    "Only the person who started these notes, or a workspace admin, can cancel them, and only while in the channel the notes are for.",
   "permission.starter_or_admin.regenerate":
-    "Only the person who started these notes, or a workspace admin, can regenerate them.",
+    "Only the person who started these notes, or a workspace admin, can regenerate them, and only while in the channel the notes are for.",
   "permission.starter_or_member.names":
-    "Only the person who started these notes, or a member of this channel who is not a guest, can name the speakers.",
+    "Only the person who started these notes, or a member of the notes' channel who is not a guest, can name the speakers, and only while in that channel.",
   "permission.starter_or_member.skip":
-    "Only the person who started these notes, or a member of this channel who is not a guest, can skip naming the speakers.",
+    "Only the person who started these notes, or a member of the notes' channel who is not a guest, can skip naming the speakers, and only while in that channel.",
   "permission.starter_or_member.retry":
-    "Only the person who started these notes, or a member of this channel who is not a guest, can retry them.",
+    "Only the person who started these notes, or a member of the notes' channel who is not a guest, can retry them, and only while in that channel.",
   "permission.channel_member":
     "Only members of this channel who are not guests can change its meeting notes settings.",
+  "permission.cannot_tell":
+    "Slack could not confirm just now that you may do this, so nothing changed.",
   "permission.not_this_job": "That button does not belong to these notes.",
   "permission.destination.bot_not_in":
     "Invite me to that conversation first (/invite @Meeting Notes), or choose another one.",

@@ -33,9 +33,9 @@ export const viReview: { readonly [K in keyof typeof enReview]: string } = {
   "confirm.discard.yes": "Bỏ",
   "confirm.discard.no": "Giữ lại",
   "permission.starter_or_admin.post":
-    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể đăng.",
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể đăng, và chỉ khi đang ở trong kênh của biên bản.",
   "permission.starter_or_admin.discard":
-    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể bỏ.",
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể bỏ, và chỉ khi đang ở trong kênh của biên bản.",
   "command.wrong_stage.review": "Biên bản này không còn chờ duyệt nữa.",
 
   "settings.review_label": "Duyệt trước khi đăng",

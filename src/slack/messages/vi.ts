@@ -153,17 +153,19 @@ export const vi: Catalog = {
 
   // Ai được làm gì: nói với người bị từ chối.
   "permission.starter_or_admin.cancel":
-    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể hủy.",
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể hủy, và chỉ khi đang ở trong kênh của biên bản.",
   "permission.starter_or_admin.regenerate":
-    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể tạo lại.",
+    "Chỉ người tạo biên bản này hoặc quản trị viên workspace mới có thể tạo lại, và chỉ khi đang ở trong kênh của biên bản.",
   "permission.starter_or_member.names":
-    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể đặt tên người nói.",
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh của biên bản mới có thể đặt tên người nói, và chỉ khi đang ở trong kênh đó.",
   "permission.starter_or_member.skip":
-    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể bỏ qua bước đặt tên.",
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh của biên bản mới có thể bỏ qua bước đặt tên, và chỉ khi đang ở trong kênh đó.",
   "permission.starter_or_member.retry":
-    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh này mới có thể thử lại.",
+    "Chỉ người tạo biên bản này hoặc thành viên (không phải khách) của kênh của biên bản mới có thể thử lại, và chỉ khi đang ở trong kênh đó.",
   "permission.channel_member":
     "Chỉ thành viên (không phải khách) của kênh này mới có thể đổi cài đặt biên bản của kênh.",
+  "permission.cannot_tell":
+    "Slack chưa xác nhận được rằng bạn có quyền làm việc này, nên không có gì thay đổi.",
   "permission.not_this_job": "Nút đó không thuộc về biên bản này.",
   "permission.destination.bot_not_in":
     "Hãy mời tôi vào cuộc trò chuyện đó trước (/invite @Meeting Notes), hoặc chọn nơi khác.",

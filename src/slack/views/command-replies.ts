@@ -191,6 +191,7 @@ export function permissionSentence(
   locale: Locale,
 ): string {
   if (reason === "not_this_job") return t(locale, "permission.not_this_job");
+  if (reason === "cannot_tell") return t(locale, "permission.cannot_tell");
   if (reason === "channel_member" || action === "settings") {
     return t(locale, "permission.channel_member");
   }

@@ -39,6 +39,8 @@ async function press(actionId: string, job: Job, user: string) {
 /** What the clicker alone was told. */
 const toldClicker = () => ephemeralTexts(kit);
 const stageOf = async (job: Job) => (await kit.jobs.get(job.id))?.stage;
+const joinChannel = (user: string) =>
+  kit.workspace.members.set(CHANNEL, [...(kit.workspace.members.get(CHANNEL) ?? []), user]);
 
 describe("Cancel", () => {
   it("cancels the starter's job and leaves the telling to the status message", async () => {
@@ -50,10 +52,30 @@ describe("Cancel", () => {
     expect(toldClicker()).toEqual([]);
   });
 
-  it("lets a workspace admin cancel someone else's job", async () => {
+  it("lets a workspace admin in the job's channel cancel someone else's job", async () => {
+    joinChannel(ADMIN);
     const job = await kit.seed(ourJob(queued));
     await press(ACTIONS.cancel, job, ADMIN);
     expect(await kit.jobs.get(job.id)).toMatchObject({ stage: "canceled", canceledBy: ADMIN });
+  });
+
+  it("refuses a workspace admin who is not in the job's channel", async () => {
+    const job = await kit.seed(ourJob(queued));
+    await press(ACTIONS.cancel, job, ADMIN);
+    expect(await stageOf(job)).toBe("queued");
+    expect(toldClicker()).toEqual([
+      buildPermissionRefusal("starter_or_admin", "cancel", "en").text,
+    ]);
+  });
+
+  it("refuses its starter once removed from the job's channel", async () => {
+    const job = await kit.seed(ourJob(queued));
+    kit.workspace.members.set(CHANNEL, [BOB, LAN, GUEST, BOT]);
+    await press(ACTIONS.cancel, job, ALICE);
+    expect(await stageOf(job)).toBe("queued");
+    expect(toldClicker()).toEqual([
+      buildPermissionRefusal("starter_or_admin", "cancel", "en").text,
+    ]);
   });
 
   it("refuses another member and leaves the job running", async () => {
@@ -66,6 +88,7 @@ describe("Cancel", () => {
   });
 
   it("refuses an admin demoted a moment ago, though their role was looked up just before", async () => {
+    joinChannel(ADMIN);
     const first = await kit.seed(ourJob(queued));
     await press(ACTIONS.cancel, first, ADMIN);
     expect(await stageOf(first)).toBe("canceled");
