@@ -5,10 +5,11 @@ import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
-import { LeaseLost, withLease } from "../persistence/with-lease.ts";
+import { type HeldLease, LeaseLost, withLease } from "../persistence/with-lease.ts";
 import type { MediaPort } from "../ports.ts";
 import { isTransfer, runStep } from "../stages/index.ts";
 import type { StageObserver } from "./apply-event.ts";
+import { applyRequests } from "./apply-requests.ts";
 import { DuePump } from "./due-pump.ts";
 import {
   defaultFailurePolicy,
@@ -17,7 +18,7 @@ import {
 } from "./failure-policy.ts";
 import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
 import { createStepContext } from "./step-context.ts";
-import { afterFailedStep, CanceledDuringStep, stopNow } from "./step-failure.ts";
+import { afterFailedStep, RequestWaiting } from "./step-failure.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 
 export interface RunnerOptions extends JobPorts {
@@ -86,6 +87,8 @@ export class JobRunner {
   readonly #rerun = new Set<string>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #lastStatusAt = new Map<string, number>();
+  /** Status draws a person waits for, under way (see {@link JobRunner.settle}). */
+  readonly #drawing = new Set<Promise<unknown>>();
   readonly #files: TempFiles;
   #stopped = false;
 
@@ -218,9 +221,12 @@ export class JobRunner {
       .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
   }
 
-  /** Stops a step under way in this process (cancel); the job record says the rest. */
+  /**
+   * Something was asked of the job (a person's command, a stop): a step driving it in this
+   * process gives it up at once, and the runner applies the requests before anything else.
+   */
   abort(id: string): void {
-    this.#controllers.get(id)?.abort(new CanceledDuringStep());
+    this.#controllers.get(id)?.abort(new RequestWaiting());
   }
 
   /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
@@ -231,19 +237,35 @@ export class JobRunner {
   }
 
   /**
-   * Tidies up after a job that ended outside a step (canceled, discarded): its temp files
-   * go and its status message says how it ended.
+   * After a job changed outside a step (a person's command, a stop): its status message
+   * shows it at once, as the person waits for it; a job that ended also loses its temp files.
    */
   settle(job: Job): void {
+    this.#show(job);
+    if (isActive(job)) return;
     const logger = this.#o.logger.child({ jobId: job.id });
     this.#scheduler
       .enqueue(async () => {
         if ("resume" in job) await this.#files.removeNamedBy(job.resume);
         else if (job.stage !== "done") await this.#files.removeAllOf(job.id);
-        // No token to draw it with: the record keeps the sentence for App Home.
-        if (!endedByLostInstall(job)) await this.#o.gateway.showStatus(job);
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
+  }
+
+  /**
+   * Draws what a person's command did, at once and ahead of background draws, without
+   * holding anything a step needs. A job whose status message was never posted is drawn by
+   * its next step (the post is checkpointed there); one whose install lost its tokens has
+   * nothing to draw with (the record keeps the sentence for App Home).
+   */
+  #show(job: Job): void {
+    if (job.statusTs === undefined || endedByLostInstall(job)) return;
+    const logger = this.#o.logger.child({ jobId: job.id });
+    const drawing = this.#o.gateway
+      .showStatus(job, "person", () => this.#o.repo.get(job.id))
+      .catch((error: unknown) => logger.warn({ err: error }, "could not update the status message"))
+      .finally(() => this.#drawing.delete(drawing));
+    this.#drawing.add(drawing);
   }
 
   /**
@@ -253,7 +275,10 @@ export class JobRunner {
   async settled(): Promise<void> {
     for (;;) {
       await this.#scheduler.idle();
-      if (this.#running.size === 0 && this.#pump.quiet(this.#o.now())) return;
+      await Promise.all(this.#drawing);
+      if (this.#running.size === 0 && this.#drawing.size === 0 && this.#pump.quiet(this.#o.now())) {
+        return;
+      }
       // A claim is on its way (at most the claim gap from now).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -289,17 +314,10 @@ export class JobRunner {
       // A lease the store did not release is given back by the pump once the store answers.
       const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
       await withLease(store, jobLeaseKey(id), options, async (lease) => {
-        // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
-        const controller = new AbortController();
-        this.#controllers.set(id, controller);
         try {
-          const signal = AbortSignal.any([controller.signal, lease.signal]);
           const job = await repo.get(id);
           const transfer = job !== undefined && isActive(job) && isTransfer(job);
-          const renew = () => lease.renew();
-          const ran = await this.#scheduler.run(transfer, () =>
-            this.#stepWhileDue(id, signal, renew, job),
-          );
+          const ran = await this.#scheduler.run(transfer, () => this.#stepWhileDue(id, lease, job));
           // Stopped (before its turn or mid-step): due at once for the next start, not a lease on.
           const left =
             ran === "dropped"
@@ -321,49 +339,63 @@ export class JobRunner {
   }
 
   /**
-   * Runs steps back to back while the job is due. Each step's save puts the job's next due
-   * time in the queue; where no save does, this does.
+   * Runs steps back to back while the job is due, each under a signal of its own: aborted
+   * when something is asked of the job (here) or the lease is lost (the step must then save
+   * nothing). What was asked is applied before each step. Each step's save puts the job's
+   * next due time in the queue; where no save does, this does.
    */
-  async #stepWhileDue(
-    id: string,
-    signal: AbortSignal,
-    holdLease: () => Promise<void>,
-    first: Job | undefined,
-  ) {
+  async #stepWhileDue(id: string, lease: HeldLease, first: Job | undefined) {
     const { repo, store } = this.#o;
     for (let round = 0; round < 50 && !this.#stopped; round++) {
-      const job = round === 0 ? first : await repo.get(id);
+      const read = round === 0 ? first : await repo.get(id);
+      // Asked while another step or nobody held the job (a kick brought it here): first.
+      const asked = await applyRequests(this.#applyDeps(), id, read);
+      const job = asked.job;
+      if (asked.applied > 0 && job !== undefined) this.#afterRequests(job);
       if (job === undefined || !isActive(job)) {
         if (job === undefined) await repo.forgetActive(id);
         else await store.unschedule(id);
         this.#lastStatusAt.delete(id);
         return;
       }
-      if ((await this.#o.repo.stopRequest(id)) !== undefined) {
-        // A cancel (or a lost install) that arrived while another step held the job.
-        const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
-        await stopNow(this.#o.repo, this.#files, ctx, job);
-        return;
-      }
       // Waiting for a person, or not due yet (past the lease, by the claim): queued again.
       if (job.wakeAt === undefined) return void (await store.unschedule(id));
       if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
-      const next = await this.#stepSafely(job, signal, holdLease);
+      const controller = new AbortController();
+      this.#controllers.set(id, controller);
+      const signal = AbortSignal.any([controller.signal, lease.signal]);
+      const next = await this.#stepSafely(job, signal, () => lease.renew());
+      this.#controllers.delete(id);
       if (signal.reason instanceof LeaseLost) return;
       // Ended: its folder goes (empty by now, but for what a failure left).
       if (!isActive(next)) await this.#files.removeAllOf(id);
       if (!isActive(next)) return;
-      // Now waiting for a person: a stop asked for during the step (its kick undone by the
-      // step's save) is read in the next round, else nothing would ever read it.
-      if (next.wakeAt === undefined) {
-        if ((await repo.stopRequest(id)) === undefined) return;
+      if (next.wakeAt === undefined || next.wakeAt > this.#o.now()) {
+        // Asked for during the step (its kick undone by the step's save), or the step gave
+        // the job up for it: applied in the next round, else nothing would ever apply it.
+        if (signal.reason instanceof RequestWaiting) continue;
+        if ((await repo.requests.list(id)).length === 0) return;
         continue;
       }
-      if (next.wakeAt > this.#o.now()) return;
       // Due now, in the other queue: it goes again once this run ends.
       if (isTransfer(next) !== isTransfer(job)) return this.kick(id);
     }
     this.kick(id);
+  }
+
+  /** What a request applied here did: drawn at once; an ended job's temp files go. */
+  #afterRequests(job: Job): void {
+    this.#show(job);
+    if (!isActive(job)) {
+      this.#files.removeAllOf(job.id).catch((error: unknown) => {
+        this.#o.logger.warn({ err: error, jobId: job.id }, "could not remove temp files");
+      });
+    }
+  }
+
+  #applyDeps() {
+    const { onStageChange } = this.#o;
+    return { ...this.#o, onStageChange, kick: (id: string) => this.kick(id) };
   }
 
   async #stepSafely(
@@ -388,8 +420,8 @@ export class JobRunner {
       signal,
       holdLease,
       lastStatusAt: this.#lastStatusAt,
-      isCanceled: async (id) => (await this.#o.repo.stopRequest(id)) !== undefined,
-      onCanceled: () => new CanceledDuringStep(),
+      requestWaiting: async (id) => (await this.#o.repo.requests.list(id)).length > 0,
+      onRequest: () => new RequestWaiting(),
       kick: (id) => this.kick(id),
       stopping: () => this.#stopped,
     });

@@ -5,18 +5,12 @@ import { applyEvent, type StageObserver } from "../engine/apply-event.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import { type Failure, isActive, type Job } from "../model/job.ts";
 import { installOf, isTenantOf } from "../model/tenant.ts";
-import { type JobRepository, jobLeaseKey, type StopEvent } from "../persistence/job-repository.ts";
+import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
+import type { StopEvent } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 
 type FailEvent = Extract<StopEvent, { type: "failed" }>;
-
-/**
- * A stop request outlives the step that holds the job (a step renews its lease at each
- * checkpoint, where it reads the request), as the uninstall's does; not much longer: a
- * job that ended otherwise meanwhile and is regenerated later must not find it.
- */
-const STOP_TTL_MS = 60 * 60_000;
 
 export interface FailInstallJobsDeps {
   repo: JobRepository;
@@ -53,7 +47,7 @@ export async function failInstallJobs(
       failNow(deps, id, install, stop),
     );
     if (!done.held) {
-      await deps.repo.requestStop(id, stop, STOP_TTL_MS);
+      await deps.repo.requests.stop(id, stop);
       deps.runner.abort(id);
       // Waiting for a person, its step may be over: one runs to read the request.
       deps.runner.kick(id);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
-import { applyEvent } from "../engine/apply-event.ts";
+import { applyRequests, jobAfter } from "../engine/apply-requests.ts";
 import {
   isActive,
   type Job,
@@ -14,13 +14,15 @@ import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
 import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
+import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import { canTransition, type JobEvent } from "../stages/transitions.ts";
+import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
+import { canTransition } from "../stages/transitions.ts";
 import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
 
-/** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
-const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
+/** A command applied at once takes the job's lease if it is free: it never waits for it. */
+const COMMAND_LEASE = { ttlMs: 10_000 };
 
 export type {
   CommandRefusal,
@@ -30,8 +32,9 @@ export type {
 } from "./job-service-types.ts";
 export type { StartAttempt, StartResult } from "./start-jobs.ts";
 /**
- * What the Slack layer can ask of the job layer. Every change to a job runs under the job's
- * lease, like the runner's steps, so a button click never races a step in progress.
+ * What the Slack layer can ask of the job layer. A person's command is recorded the moment
+ * it arrives and applied under the job's lease, like the runner's steps, so a click never
+ * races a step in progress — and never waits for one either.
  */
 export class JobService {
   readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
@@ -205,23 +208,11 @@ export class JobService {
   }
 
   /**
-   * Cancels a job. When a step holds the job (a long upload, say), the request is recorded
-   * and the step stops at its next checkpoint; the status message then says so.
+   * Cancels a job: at once when no step holds it, else the step holding it (a long upload,
+   * say) stops at once in this process, at its next checkpoint on another replica.
    */
-  async cancel(jobId: string, by: string): Promise<CommandResult> {
-    const result = await this.#command(jobId, { type: "canceled", by });
-    if (result.ok || result.reason !== "busy") {
-      if (result.ok) this.#o.runner.abort(jobId);
-      return result;
-    }
-    const job = await this.#o.repo.get(jobId);
-    if (job === undefined) return { ok: false, reason: "not_found" };
-    if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
-    await this.#o.repo.requestStop(jobId, { type: "canceled", by }, this.#o.retentionMs);
-    this.#o.runner.abort(jobId);
-    // A job waiting for names has no step left that would read the request: run one.
-    this.#o.runner.kick(jobId);
-    return { ok: true, job };
+  cancel(jobId: string, by: string): Promise<CommandResult> {
+    return this.#command(jobId, { type: "canceled", by });
   }
 
   listByChannel(tenant: string, channelId: string): Promise<Job[]> {
@@ -232,27 +223,50 @@ export class JobService {
     return this.#o.repo.listIndex(userIndex(tenant, userId));
   }
 
-  /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
-  async #command(jobId: string, event: JobEvent): Promise<CommandResult> {
-    const result = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, async () => {
-      const job = await this.#o.repo.get(jobId);
-      if (job === undefined) return { ok: false, reason: "not_found" } as const;
-      if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
-      this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
-      // An ended job taken up again (Retry, Regenerate): a stop asked for while it ended
-      // another way is stale, and must not end the new run at its first checkpoint.
-      if (!isActive(job)) await this.#o.repo.clearStopRequest(jobId);
-      const kick = (id: string) => this.#o.runner.kick(id);
+  /**
+   * Records a person's command, once the job as it will be (what is already asked of it
+   * applied) can take it; then applies what is asked when no step holds the job. A step
+   * that holds it gives it up at once (in this process; on another replica at its next
+   * checkpoint, or within a moment while it waits for Slack), and the runner applies it.
+   * Either way the person is told it is done: nothing of the bot's own makes them repeat it.
+   */
+  async #command(jobId: string, event: JobRequest): Promise<CommandResult> {
+    const recorded = await this.#record(jobId, event);
+    if (!recorded.ok) return recorded;
+    const applied = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, () => {
       const { onStageChange } = this.#o;
-      const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
-      return { ok: true, job: next } as const;
+      const kick = (id: string) => this.#o.runner.kick(id);
+      return applyRequests({ ...this.#o, onStageChange, kick }, jobId);
     });
-    if (!result.held) return { ok: false, reason: "busy" };
+    if (!applied.held) {
+      this.#o.runner.abort(jobId);
+      // Applied when the lease is given back, by whoever claims the job then.
+      this.#o.runner.kick(jobId);
+      return recorded;
+    }
     // Once the lease is given back: a claim while this command held it would have moved
     // the job to when the lease ends.
-    const { value } = result;
-    if (value.ok && isActive(value.job)) this.#o.runner.kick(jobId);
-    else if (value.ok) this.#o.runner.settle(value.job);
-    return value;
+    const job = applied.value.job ?? recorded.job;
+    if (isActive(job)) this.#o.runner.kick(jobId);
+    this.#o.runner.settle(job);
+    return { ok: true, job };
+  }
+
+  /** Records `event` for the job, judged against the job as the requests before it leave it. */
+  async #record(jobId: string, event: JobRequest): Promise<CommandResult> {
+    try {
+      return await this.#o.repo.requests.record<CommandResult>(jobId, async (waiting) => {
+        const job = await this.#o.repo.get(jobId);
+        if (job === undefined) return { value: { ok: false, reason: "not_found" } };
+        const ahead = jobAfter(job, waiting, this.#o.now());
+        if (!canTransition(ahead, event)) {
+          return { value: { ok: false, reason: "wrong_stage" } };
+        }
+        this.#o.logger.info({ jobId, event: event.type, from: ahead.stage }, "job command");
+        return { value: { ok: true, job }, add: event };
+      });
+    } catch (error) {
+      throw error instanceof RequestsLocked ? new StoreUnavailableError(error) : error;
+    }
   }
 }
