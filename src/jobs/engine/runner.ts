@@ -254,15 +254,18 @@ export class JobRunner {
 
   /**
    * Draws what a person's command did, at once and ahead of background draws, without
-   * holding anything a step needs. A job whose status message was never posted is drawn by
-   * its next step (the post is checkpointed there); one whose install lost its tokens has
-   * nothing to draw with (the record keeps the sentence for App Home).
+   * holding anything a step needs. A status message whose post may have reached Slack (its
+   * answer lost) is looked for first; one never posted is left to the job's next step (the
+   * post is checkpointed there). A job whose install lost its tokens has nothing to draw
+   * with (the record keeps the sentence for App Home).
    */
   #show(job: Job): void {
-    if (job.statusTs === undefined || endedByLostInstall(job)) return;
+    const unposted = job.statusTs === undefined && job.statusPostingAt === undefined;
+    if (unposted || endedByLostInstall(job)) return;
     const logger = this.#o.logger.child({ jobId: job.id });
+    const mayExist = job.statusTs === undefined;
     const drawing = this.#o.gateway
-      .showStatus(job, "person", () => this.#o.repo.get(job.id))
+      .showStatus(job, "person", () => this.#o.repo.get(job.id), mayExist)
       .catch((error: unknown) => logger.warn({ err: error }, "could not update the status message"))
       .finally(() => this.#drawing.delete(drawing));
     this.#drawing.add(drawing);
