@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
-import { applyRequests, jobAfter } from "../engine/apply-requests.ts";
 import {
-  isActive,
   type Job,
   type JobOptions,
   type Origin,
@@ -13,16 +11,10 @@ import {
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
-import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
-import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
-import { withLease } from "../persistence/with-lease.ts";
-import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
-import { canTransition } from "../stages/transitions.ts";
+import { channelIndex, userIndex } from "../persistence/job-repository.ts";
 import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
+import { PersonCommands } from "./person-commands.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
-
-/** A command applied at once takes the job's lease if it is free: it never waits for it. */
-const COMMAND_LEASE = { ttlMs: 10_000 };
 
 export type {
   CommandRefusal,
@@ -41,6 +33,7 @@ export class JobService {
     Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
   readonly #settings: ChannelSettingsStore;
   readonly #starts: JobStarts;
+  readonly #commands: PersonCommands;
 
   /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
   get canPrepare(): boolean {
@@ -62,6 +55,7 @@ export class JobService {
     };
     this.#settings = options.settings;
     this.#starts = new JobStarts(this.#o);
+    this.#commands = new PersonCommands(this.#o);
   }
 
   /**
@@ -141,16 +135,16 @@ export class JobService {
     speakerMap: SpeakerMapEntry[],
     changes: { contextText?: string; templateId?: string; members?: Record<string, string> } = {},
   ): Promise<CommandResult> {
-    return this.#command(jobId, { type: "names_given", speakerMap, ...changes });
+    return this.#commands.apply(jobId, { type: "names_given", speakerMap, ...changes });
   }
 
   /** Write the note with the labels the service gave. */
   skipNaming(jobId: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "naming_skipped" });
+    return this.#commands.apply(jobId, { type: "naming_skipped" });
   }
 
   retry(jobId: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "retried" });
+    return this.#commands.apply(jobId, { type: "retried" });
   }
 
   /**
@@ -169,7 +163,7 @@ export class JobService {
     const job = await this.#o.repo.get(jobId);
     const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);
     if (waitMs > 0) return { ok: false, reason: "cooldown", retryInMs: waitMs };
-    return this.#command(jobId, { type: "regenerate", ...changes });
+    return this.#commands.apply(jobId, { type: "regenerate", ...changes });
   }
 
   /**
@@ -177,12 +171,12 @@ export class JobService {
    * (`by` posted it) — once, however often it is asked: the job has left the stage then.
    */
   postReviewed(jobId: string, by: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "review_posted", by });
+    return this.#commands.apply(jobId, { type: "review_posted", by });
   }
 
   /** Review before posting: the note is discarded, and the job ends without it. */
   discardReview(jobId: string, by: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "review_discarded", by });
+    return this.#commands.apply(jobId, { type: "review_discarded", by });
   }
 
   /**
@@ -212,7 +206,7 @@ export class JobService {
    * say) stops at once in this process, at its next checkpoint on another replica.
    */
   cancel(jobId: string, by: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "canceled", by });
+    return this.#commands.apply(jobId, { type: "canceled", by });
   }
 
   listByChannel(tenant: string, channelId: string): Promise<Job[]> {
@@ -221,52 +215,5 @@ export class JobService {
 
   listByUser(tenant: string, userId: string): Promise<Job[]> {
     return this.#o.repo.listIndex(userIndex(tenant, userId));
-  }
-
-  /**
-   * Records a person's command, once the job as it will be (what is already asked of it
-   * applied) can take it; then applies what is asked when no step holds the job. A step
-   * that holds it gives it up at once (in this process; on another replica at its next
-   * checkpoint, or within a moment while it waits for Slack), and the runner applies it.
-   * Either way the person is told it is done: nothing of the bot's own makes them repeat it.
-   */
-  async #command(jobId: string, event: JobRequest): Promise<CommandResult> {
-    const recorded = await this.#record(jobId, event);
-    if (!recorded.ok) return recorded;
-    const applied = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, () => {
-      const { onStageChange } = this.#o;
-      const kick = (id: string) => this.#o.runner.kick(id);
-      return applyRequests({ ...this.#o, onStageChange, kick }, jobId);
-    });
-    if (!applied.held) {
-      this.#o.runner.abort(jobId);
-      // Applied when the lease is given back, by whoever claims the job then.
-      this.#o.runner.kick(jobId);
-      return recorded;
-    }
-    // Once the lease is given back: a claim while this command held it would have moved
-    // the job to when the lease ends.
-    const job = applied.value.job ?? recorded.job;
-    if (isActive(job)) this.#o.runner.kick(jobId);
-    this.#o.runner.settle(job);
-    return { ok: true, job };
-  }
-
-  /** Records `event` for the job, judged against the job as the requests before it leave it. */
-  async #record(jobId: string, event: JobRequest): Promise<CommandResult> {
-    try {
-      return await this.#o.repo.requests.record<CommandResult>(jobId, async (waiting) => {
-        const job = await this.#o.repo.get(jobId);
-        if (job === undefined) return { value: { ok: false, reason: "not_found" } };
-        const ahead = jobAfter(job, waiting, this.#o.now());
-        if (!canTransition(ahead, event)) {
-          return { value: { ok: false, reason: "wrong_stage" } };
-        }
-        this.#o.logger.info({ jobId, event: event.type, from: ahead.stage }, "job command");
-        return { value: { ok: true, job }, add: event };
-      });
-    } catch (error) {
-      throw error instanceof RequestsLocked ? new StoreUnavailableError(error) : error;
-    }
   }
 }
