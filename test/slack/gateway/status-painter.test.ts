@@ -157,4 +157,40 @@ describe("StatusPainter", () => {
     expect(asked).toBe(1);
     expect(drawn.map((d) => d.content)).toEqual(["10%"]);
   });
+
+  it("makes an older draw give way to a person's, and tells its callers how that one goes", async () => {
+    const drawn: { content: string; priority: string }[] = [];
+    let gaveWay = false;
+    const painter = new StatusPainter(
+      async (content: string, ts: string | undefined, priority, yieldSignal) => {
+        if (content === "Name the speakers") {
+          // Waits for Slack's budget until a newer state takes its place.
+          await new Promise((_, reject) =>
+            yieldSignal.addEventListener("abort", () => {
+              gaveWay = true;
+              reject(new Error("gave way"));
+            }),
+          );
+        }
+        drawn.push({ content, priority });
+        return ts ?? "1.0";
+      },
+    );
+    const prompt = painter.paint("job-1", "1.0", "Name the speakers", "urgent");
+    const effect = painter.paint("job-1", "1.0", "Writing the notes…", "person");
+    expect(await Promise.all([prompt, effect])).toEqual(["1.0", "1.0"]);
+    expect(gaveWay).toBe(true);
+    expect(drawn).toEqual([{ content: "Writing the notes…", priority: "person" }]);
+  });
+
+  it("lets a draw under way finish when the newer state is not a person's", async () => {
+    const { draw, drawn, hold, release } = gatedDraw();
+    const painter = new StatusPainter(draw);
+    hold();
+    const first = painter.paint("job-1", "1.0", "Name the speakers", "urgent");
+    const second = painter.paint("job-1", "1.0", "Writing the notes…", "urgent");
+    release();
+    await Promise.all([first, second]);
+    expect(drawn.map((d) => d.content)).toEqual(["Name the speakers", "Writing the notes…"]);
+  });
 });
