@@ -71,12 +71,13 @@ export function createStepContext(o: StepContextOptions): StepContext {
         shown.statusTs === undefined && !mayExist
           ? await ctx.commit(shown, { type: "status_posting", at: now() })
           : shown;
-      let ts: string;
-      try {
-        // Drawn after a newer state another replica saved meanwhile? Then that one again.
-        const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
-        ts = await untilGivenUp(drawing, o, job.id);
-      } catch (error) {
+      // Drawn after a newer state another replica saved meanwhile? Then that one again.
+      const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
+      const drawn = await untilGivenUp(drawing, o, job.id);
+      // Given up for a request, a lost lease or a shutdown: the step stops here.
+      if ("gaveUp" in drawn) throw drawn.gaveUp;
+      if ("failed" in drawn) {
+        const error = drawn.failed;
         // A stale status line is not worth failing a job for; the next change redraws it.
         // Only a prompt the user must act on ("required") makes the step try again.
         // A lost install ends the job: it would never draw anything again.
@@ -84,6 +85,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
         logger.warn({ err: error }, "could not update the status message");
         return job;
       }
+      const { ts } = drawn;
       return ts === job.statusTs ? job : ctx.commit(job, { type: "status_posted", ts });
     },
   };
@@ -103,32 +105,34 @@ async function untilGivenUp(
   drawing: Promise<string>,
   o: Pick<StepContextOptions, "signal" | "requestWaiting" | "onRequest">,
   jobId: string,
-): Promise<string> {
+): Promise<{ ts: string } | { failed: unknown } | { gaveUp: unknown }> {
   const { signal } = o;
   let timer: NodeJS.Timeout | undefined;
   let over = false;
   let onAbort: (() => void) | undefined;
-  const givenUp = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
+  const givenUp = new Promise<{ gaveUp: unknown }>((resolve) => {
+    onAbort = () => resolve({ gaveUp: signal.reason });
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     const look = () => {
       timer = setTimeout(async () => {
         const asked = await o.requestWaiting(jobId).catch(() => false);
         if (over) return;
-        if (asked) reject(o.onRequest());
+        if (asked) resolve({ gaveUp: o.onRequest() });
         else look();
       }, REQUEST_CHECK_MS);
     };
     look();
   });
+  const outcome = drawing.then(
+    (ts) => ({ ts }),
+    (failed: unknown) => ({ failed }),
+  );
   try {
-    return await Promise.race([drawing, givenUp]);
+    return await Promise.race([outcome, givenUp]);
   } finally {
     over = true;
     clearTimeout(timer);
     if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
-    // Given up: the draw's own failure is no longer anyone's to handle.
-    drawing.catch(() => undefined);
   }
 }

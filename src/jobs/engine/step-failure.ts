@@ -30,8 +30,8 @@ export interface StepFailureDeps {
  * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
  * decides) or the record is gone (the workspace removed the app); nothing either when the
  * step gave the job up for a request (a person's command, a stop: the runner applies it
- * next); otherwise as the failure policy says — tried again later, or failed with a sentence the person can read
- * and its temp files removed.
+ * next); otherwise as the failure policy says — tried again later, or failed with a
+ * sentence the person can read and its temp files removed.
  */
 export async function afterFailedStep(
   deps: StepFailureDeps,
