@@ -28,8 +28,8 @@ export interface FailInstallJobsDeps {
  * install is back): the installation lost its tokens, so none of its jobs can go on — not
  * only those whose next step calls Slack, but those waiting for a person (naming, a review)
  * or on the Note Service too. A job no step holds ends here, under its lease; one a step
- * holds, in this process or on another replica, is asked to stop (the job's stop request,
- * as a cancel is) and ends at that step's next checkpoint. Each end is a warning record;
+ * holds, in this process or on another replica, is asked to stop (a request on the job, as
+ * a person's Cancel is) and ends at that step's next checkpoint. Each end is a warning record;
  * why the install lost its tokens is said once, by whoever found it. Resolves to how many
  * jobs were failed or asked to stop.
  */
@@ -42,7 +42,7 @@ export async function failInstallJobs(
   const ids = await activeJobsOf(deps, install);
   for (const id of ids) {
     // No wait for the lease: a step that holds it (maybe the very one that found the
-    // install lost) reads the stop request at its next checkpoint.
+    // install lost) reads the request at its next checkpoint.
     const done = await withLease(deps.store, jobLeaseKey(id), { ttlMs: 10_000 }, () =>
       failNow(deps, id, install, stop),
     );
