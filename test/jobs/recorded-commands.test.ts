@@ -14,9 +14,10 @@ import { makeTempDir } from "../../support/helpers/temp-files.ts";
  * naming prompt's draw, which Slack never answers (its answers lost, its budget spent).
  */
 
-/** A gateway whose naming prompts hang until `answer()`; it notes each draw's mode. */
+/** A gateway whose naming prompts (or other draws) hang until `answer()`; it notes each mode. */
 class SilentPrompts extends RecordingGateway {
   readonly modes: { stage: Job["stage"]; mode: StatusMode | undefined }[] = [];
+  hangs: (job: Job, mode: StatusMode | undefined) => boolean = (_job, mode) => mode === "required";
   #answer: () => void = () => {};
   #answered = new Promise<void>((resolve) => {
     this.#answer = resolve;
@@ -24,7 +25,7 @@ class SilentPrompts extends RecordingGateway {
 
   override async showStatus(job: Job, mode?: StatusMode): Promise<string> {
     this.modes.push({ stage: job.stage, mode });
-    if (mode === "required") await this.#answered;
+    if (this.hangs(job, mode)) await this.#answered;
     return super.showStatus(job);
   }
 
@@ -177,3 +178,34 @@ describe("a person's command while a step holds the job", () => {
 });
 
 const typeOf = (request: unknown) => (request as { type: string }).type;
+
+describe("a Retry as the failure is being drawn", () => {
+  it("is recorded, and applied once the failed step lets the job go", async () => {
+    const store = await open();
+    client.noteScript = [{ status: "failed", message: "model overloaded" }];
+    gateway.hangs = (job) => job.stage === "failed";
+    const jobs = replica(store);
+    await jobs.runner.start();
+    const started = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+    if (started.status !== "created") throw new Error(started.status);
+    const id = started.job.id;
+    await waitForStage((jobId) => jobs.service.get(jobId), id, "naming");
+    expect(await jobs.service.skipNaming(id)).toMatchObject({ ok: true });
+    // The step that failed the job still holds it, drawing the failure (Slack silent).
+    await eventually(
+      () => gateway.modes.some((m) => m.stage === "failed"),
+      (drawing) => drawing,
+      { what: "the failure, being drawn" },
+    );
+    client.noteScript = [
+      {
+        status: "completed",
+        result: { markdown: "# Notes\n\nText", docx_url: "https://r.test/n" },
+      },
+    ];
+    expect(await jobs.service.retry(id)).toMatchObject({ ok: true });
+    const moved = await waitForStage((jobId) => jobs.service.get(jobId), id, "delivering", "done");
+    expect(moved?.stage).not.toBe("failed");
+    expect(client.calls.submitDialog).toBe(2);
+  });
+});

@@ -74,8 +74,12 @@ export function createStepContext(o: StepContextOptions): StepContext {
       // Drawn after a newer state another replica saved meanwhile? Then that one again.
       const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
       const drawn = await untilGivenUp(drawing, o, job.id);
-      // Given up for a request, a lost lease or a shutdown: the step stops here.
-      if ("gaveUp" in drawn) throw drawn.gaveUp;
+      // Given up for a request, a lost lease or a shutdown: a prompt's step stops here; any
+      // other goes on to its next commit, which stops it (or it has none left to make).
+      if ("gaveUp" in drawn) {
+        if (mode === "required") throw drawn.gaveUp;
+        return job;
+      }
       if ("failed" in drawn) {
         const error = drawn.failed;
         // A stale status line is not worth failing a job for; the next change redraws it.

@@ -72,10 +72,11 @@ export class StepLoop {
       controllers.delete(id);
       if (signal.reason instanceof LeaseLost) return;
       // Ended: its folder goes (empty by now, but for what a failure left).
-      if (!isActive(next)) return void (await this.#d.files.removeAllOf(id));
-      if (next.wakeAt === undefined || next.wakeAt > this.#d.now()) {
-        // Asked for during the step (its kick undone by the step's save), or the step gave
-        // the job up for it: applied in the next round, else nothing would ever apply it.
+      if (!isActive(next)) await this.#d.files.removeAllOf(id);
+      if (!isActive(next) || next.wakeAt === undefined || next.wakeAt > this.#d.now()) {
+        // Asked for during the step (its kick undone by the step's save: a Retry as the job
+        // failed, say), or the step gave the job up for it: applied in the next round, else
+        // nothing would ever apply it.
         if (signal.reason instanceof RequestWaiting) continue;
         if ((await repo.requests.list(id)).length === 0) return;
         continue;
