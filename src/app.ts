@@ -1,7 +1,12 @@
 import { WebClient } from "@slack/web-api";
-import { defaultTempDir, openMedia } from "./app-media.ts";
+import { openMedia } from "./app-media.ts";
 import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
+import {
+  claimDeploymentPaths,
+  deploymentPaths,
+  releaseDeploymentPaths,
+} from "./deployment-paths.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
@@ -25,7 +30,7 @@ import {
 } from "./slack/installs/request-install.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
-import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
+import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
@@ -76,6 +81,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // FFmpeg is looked for while the store opens and the app is built: it is process starts.
   const mediaOpened = openMedia(config, logger);
   mediaOpened.catch(() => undefined);
+  // This deployment's temp folder and request journal, made or checked private before use.
+  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
+  await claimDeploymentPaths(paths);
+  const { tempDir } = paths;
   const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
@@ -105,7 +114,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     deps.installs ??
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
-  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   const apiKey = watchApiKey(logger.child({ name: "note-service" }));
   const noteTaker = new NoteTakerClient({
@@ -274,7 +282,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,
-    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    path: deps.journal?.path ?? paths.journalPath,
     logger: logger.child({ name: "request-journal" }),
   });
   const listenerDeps: ListenerDeps = {
@@ -403,6 +411,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       await built.steps?.stop();
       await built.reset.stop();
       await store.close();
+      await releaseDeploymentPaths(paths);
       logger.info("meeting-notes stopped");
     },
   };

@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploymentPaths } from "../../src/deployment-paths.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
 import {
@@ -64,7 +65,7 @@ describe("data at rest", () => {
     const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
     const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
     await sendEvent(app.url, SIGNING_SECRET, event, { teamId: world.fake.teamId });
-    const tmp = join(world.temp.dir, "tmp");
+    const tmp = deploymentPaths(world.env.STORE_URL).tempDir;
     const recordings = await eventually(
       () => filesUnder(tmp),
       (names) => names.some((name) => name.endsWith(".m4a")),
