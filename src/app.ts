@@ -321,6 +321,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
+  // The temp folder being made and swept: a memory store's is removed at stop only after.
+  let preparing: Promise<void> = Promise.resolve();
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
   const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
@@ -346,7 +348,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Meanwhile the runner prepares (temp folder, orphan files, the due queue filled once):
       // it runs no step and calls no Slack, so it need not wait for Slack's answer.
       const prepared = built.runner.prepare();
-      prepared.catch(() => undefined);
+      preparing = prepared.catch(() => undefined);
       const connected = await connectToSlack(starting.signal);
       startup.lap("slack");
       // Stopped while waiting for Slack: nothing else was started.
@@ -410,8 +412,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       await built.runner.stop();
       await built.steps?.stop();
       await built.reset.stop();
-      await store.close();
+      await preparing;
       await releaseDeploymentPaths(paths);
+      await store.close();
       logger.info("meeting-notes stopped");
     },
   };

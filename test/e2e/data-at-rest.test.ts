@@ -76,7 +76,11 @@ describe("data at rest", () => {
       // A job's own folder, when the files have one, is as private as the temp folder.
       if (dirname(name) !== ".") expect(await mode(join(tmp, dirname(name))), name).toBe(0o700);
     }
-    for (const name of (await readdir(world.temp.dir)).filter((n) => n.startsWith("app.sqlite"))) {
+    // The store's files (its temp folder beside it checked above).
+    const storeFiles = (await readdir(world.temp.dir)).filter(
+      (n) => n.startsWith("app.sqlite") && join(world.temp.dir, n) !== tmp,
+    );
+    for (const name of storeFiles) {
       expect(await mode(join(world.temp.dir, name)), name).toBe(0o600);
     }
     // Killed: a graceful stop would wait (up to 10 s) for the upload retrying the 503s.
