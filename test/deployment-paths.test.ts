@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   claimDeploymentPaths,
   type DeploymentPaths,
@@ -9,6 +9,7 @@ import {
   releaseDeploymentPaths,
 } from "../src/deployment-paths.ts";
 import { StartupError } from "../src/startup-error.ts";
+import { startMain } from "../support/helpers/main-process.ts";
 import { makeTempDir } from "../support/helpers/temp-files.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -174,5 +175,29 @@ describe("claimDeploymentPaths", () => {
     await releaseDeploymentPaths(redis);
     await expect(stat(memory.home ?? "")).rejects.toThrow();
     expect(await modeOf(redis.tempDir)).toBe(0o700);
+  });
+});
+
+describe("the bot's start", () => {
+  it("stops with one sentence, naming the folder and the fix, when its temp folder is open to others", async () => {
+    const data = join(temp.dir, "process");
+    await mkdir(data, { mode: 0o700 });
+    const folder = join(data, "store.sqlite.tmp");
+    await mkdir(folder);
+    await chmod(folder, 0o755);
+    const app = startMain({
+      SLACK_BOT_TOKEN: "xoxb-not-checked",
+      SLACK_SIGNING_SECRET: "signing-secret-not-used-0123456789",
+      NOTE_TAKER_BASE_URL: "http://127.0.0.1:9/api/v1/third-party/note-taker",
+      NOTE_TAKER_API_KEY: "not-used",
+      STORE_URL: `sqlite://${data}/store.sqlite`,
+    });
+    onTestFinished(async () => {
+      await app.stop("SIGKILL");
+    });
+    expect(await app.exited).toBe(1);
+    expect(app.stderr).toEqual([
+      `The folder ${folder}, where the bot keeps this deployment's files, can be opened by other users (mode 0755): make it private with chmod 700 ${folder} and start the bot again.`,
+    ]);
   });
 });
