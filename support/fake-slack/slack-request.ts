@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { afterDelivery, beforeDelivery } from "./violations.ts";
 
 export {
@@ -106,6 +107,8 @@ export interface SendEventOptions extends SendOptions {
   enterpriseId?: string | undefined;
   /** Delivered to an org-wide install. */
   isEnterpriseInstall?: boolean | undefined;
+  /** From a Slack Connect channel this workspace hosts (the envelope's `team_id`). */
+  host?: ConnectHost | undefined;
 }
 
 /** An Events API delivery: the answer plus the `event_id` it carried and what was sent. */
