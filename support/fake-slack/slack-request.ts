@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
 import type { ConnectHost } from "./fake-slack-types.ts";
+import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
 import { afterDelivery, beforeDelivery } from "./violations.ts";
 
 export {

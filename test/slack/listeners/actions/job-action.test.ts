@@ -10,6 +10,7 @@ import { buildCommandRefusal, buildPermissionRefusal } from "../../../../src/sla
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   BOT,
   buildActionArgs,
@@ -100,7 +101,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    return permittedJob(kit.deps, click, action, action);
+    return asRequest(() => permittedJob(kit.deps, click, action, action));
   }
 
   it("gives the job to its starter and tells nobody anything", async () => {
@@ -160,7 +161,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    expect(await permittedJob(kit.deps, click, "skip", "names")).toBeUndefined();
+    expect(await asRequest(() => permittedJob(kit.deps, click, "skip", "names"))).toBeUndefined();
     expect(kit.respond.mock.calls).toEqual([
       [body.response_url, buildPermissionRefusal("starter_or_member", "skip", "en")],
     ]);
