@@ -16,7 +16,7 @@ import { pickedRecording } from "../../recording-file.ts";
 import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { openThread } from "../views/new-notes.ts";
+import { openThread } from "../views/new-notes-job.ts";
 
 /** The most participants taken as speaker hints (a meeting's, not a channel's). */
 const MAX_PARTICIPANTS = 50;

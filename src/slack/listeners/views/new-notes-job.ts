@@ -1,4 +1,4 @@
-import type { Job, JobOptions } from "../../../jobs/index.ts";
+import type { Job, JobOptions, SourceFile } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
@@ -104,4 +104,19 @@ async function claimant(
     if (newest !== undefined || Date.now() >= until) return newest;
     await new Promise((resolve) => setTimeout(resolve, CLAIMANT_POLL_MS));
   }
+}
+
+/** The bot's own message that starts the job's thread (a Workflow step's too). */
+export async function openThread(
+  deps: ListenerDeps,
+  channel: string,
+  source: SourceFile,
+  userId: string,
+  locale: Locale,
+): Promise<string> {
+  const text = t(locale, "new_notes.parent", {
+    file: `*${safeMrkdwn(source.filename)}*`,
+    user: `<@${userId}>`,
+  });
+  return deps.responder.startThread(channel, text);
 }

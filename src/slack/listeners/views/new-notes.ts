@@ -11,7 +11,6 @@ import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { pickedRecording } from "../../recording-file.ts";
-import { safeMrkdwn } from "../../text/index.ts";
 import {
   buildRefusal,
   type MessageContent,
@@ -24,7 +23,7 @@ import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import type { Verdict } from "./answer-in-time.ts";
 import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
-import { alreadyBeingMade, jobOptions, mentionChannel } from "./new-notes-job.ts";
+import { alreadyBeingMade, jobOptions, mentionChannel, openThread } from "./new-notes-job.ts";
 
 /** What the look-ups found: a recording the requester may use, and the template chosen. */
 interface Checked {
@@ -239,19 +238,4 @@ async function keepThreadStart(
     origin: { ...job.origin, threadTs },
     attempt: error.attempt,
   });
-}
-
-/** The bot's own message that starts the job's thread (a Workflow step's too). */
-export async function openThread(
-  deps: ListenerDeps,
-  channel: string,
-  source: SourceFile,
-  userId: string,
-  locale: Locale,
-): Promise<string> {
-  const text = t(locale, "new_notes.parent", {
-    file: `*${safeMrkdwn(source.filename)}*`,
-    user: `<@${userId}>`,
-  });
-  return deps.responder.startThread(channel, text);
 }
