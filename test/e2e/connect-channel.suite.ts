@@ -55,16 +55,22 @@ export function connectChannelJourney(mode: SlackMode): void {
     return { file, message: stack.fake.shareFile(file, { channel: CONNECT, user: ALICE }) };
   };
 
-  /** "@Meeting Notes" said by Alice in the thread of `threadTs`. */
-  const mention = (threadTs: string) =>
-    inConnect(
+  /**
+   * "@Meeting Notes" said by Alice in the thread of `threadTs`, a microsecond after it (a
+   * fresh ts of the same millisecond could equal the parent's, which is no reply).
+   */
+  const mention = (threadTs: string) => {
+    const micros = (BigInt(threadTs.replace(".", "")) + 1n).toString();
+    return inConnect(
       messageEvent({
         channel: CONNECT,
         user: ALICE,
         text: `<@${stack.fake.botUserId}> notes please`,
+        ts: `${micros.slice(0, -6)}.${micros.slice(-6)}`,
         thread_ts: threadTs,
       }),
     );
+  };
 
   /** "I cannot find that job any more", said to anyone. */
   const notFoundSaid = () => stack.fake.ephemerals.filter((e) => /cannot find/i.test(e.text));
