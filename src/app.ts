@@ -287,7 +287,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
-    ...optional("deleteInstallation", oauth?.deleteInstallation),
+    ...optional("installRecords", oauth?.records),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),

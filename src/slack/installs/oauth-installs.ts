@@ -7,6 +7,7 @@ import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
 import { oauthAuthorize } from "./bolt-authorize.ts";
 import { BOT_SCOPES } from "./bot-scopes.ts";
+import { type InstallRecords, installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
 import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
@@ -17,7 +18,7 @@ const require = createRequire(import.meta.url);
 
 /** Everything installs by OAuth add to the app (src/app.ts wires it). */
 export interface OAuthInstalls {
-  /** The encrypted installations; `deleteInstallation(installKey)` for an uninstall. */
+  /** The encrypted installations. */
   installs: EncryptedInstallationStore;
   /** Each install's bot token, refreshed under the store's lease (the job runner's too). */
   tokens: OAuthTokenSource;
@@ -25,8 +26,8 @@ export interface OAuthInstalls {
   authorize: ReturnType<typeof oauthAuthorize>;
   /** `GET /slack/install` and `GET /slack/oauth_redirect`. */
   routes: Route[];
-  /** Forgets one install: its record, and what this process keeps of it. */
-  deleteInstallation(install: string): Promise<void>;
+  /** What forgetting an install asks of its record: is it ours, whose bot, delete it. */
+  records: InstallRecords;
 }
 
 export function createOAuthInstalls(o: {
@@ -89,9 +90,6 @@ export function createOAuthInstalls(o: {
     tokens,
     authorize: oauthAuthorize(tokens),
     routes: installRoutes({ provider, logger, onInstalled: (install) => tokens.forget(install) }),
-    async deleteInstallation(install) {
-      tokens.forget(install);
-      await installs.deleteInstallation(install);
-    },
+    records: installRecords(installs, (install) => tokens.forget(install)),
   };
 }
