@@ -18,7 +18,7 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * (the browser, a log, a proxy) sent them back with a fresh code of Slack's and installed the
  * app in another workspace. The state is now claimed in the store when the redirect
  * arrives — every replica sharing the store sees the claim — and the cookie is SameSite=Lax:
- * sent on Slack's top-level redirect back, never on a request another site makes.
+ * sent on Slack's top-level redirect back, never on another site's embedded request.
  */
 
 /** What the person's browser holds once `/slack/install` sent it to Slack. */

@@ -62,8 +62,8 @@ export function onceStateStore(o: { secret: string; store: Store }): StateStore 
 
 /**
  * The `Set-Cookie` of a new state. `SameSite=Lax`: the browser sends it on Slack's
- * redirect back (a top-level navigation) and never on a request another site makes; the
- * installer's own cookie has no SameSite and no option for one. `Secure` and `HttpOnly`
+ * redirect back (a top-level GET navigation), never on another site's embedded request or
+ * cross-site POST; the installer's own cookie has no SameSite and no option for one. `Secure` and `HttpOnly`
  * as the installer sets them.
  */
 export function stateCookie(state: string): string {
