@@ -7,37 +7,57 @@
 
 export const CENSOR = "[redacted]";
 
+/*
+ * The shapes below never take in a quote or a backslash, and need no word boundary before
+ * them (in a JSON line an escape such as `\n` may stand right before), so they can run on
+ * a serialised line as it is and leave it the JSON it was. Where a failed try would scan
+ * on, the runs are bounded, so no line costs more than linear time.
+ */
+
 /**
  * Slack's tokens by their published prefixes: bot, user and legacy (`xoxb-`, `xoxp-`,
  * `xoxa-`, `xoxs-`, `xoxr-`), rotation's access and refresh tokens (`xoxe.xoxb-…`, `xoxe-…`),
  * app-level (`xapp-`), and a Workflow step's `bot_access_token` (`xwfp-`,
  * https://docs.slack.dev/reference/events/function_executed).
  */
-const SLACK_TOKEN = /\b(?:xoxe\.)?(?:xox[a-z]|xoxe|xapp|xwfp)-[A-Za-z0-9._-]*[A-Za-z0-9]/g;
+const SLACK_TOKEN = /(?:xoxe\.)?(?:xox[a-z]|xoxe|xapp|xwfp)-[A-Za-z0-9._-]*[A-Za-z0-9]/g;
 
 /**
  * Hook URLs: each posts as the app — a `response_url` (30 minutes), an incoming webhook,
  * a workflow's trigger — on Slack's hooks host (and GovSlack's).
  */
-const HOOK_URL = /\bhttps?:\/\/hooks\.slack(?:-gov)?\.[a-z.]+\/[^\s"'<>]*/gi;
+const HOOK_URL = /https?:\/\/hooks\.slack(?:-gov)?\.[a-z.]+\/[^\s"'<>\\]*/gi;
 
 /**
  * Trigger ids and OAuth codes, in the shape Slack gives both (`12345.98765.abcd2358fdea` on
  * https://docs.slack.dev/reference/methods/views.open); message timestamps and client ids
  * have two parts, never a third of hex.
  */
-const DOTTED_CAPABILITY = /\b\d+\.\d+\.[0-9a-f]{8,}\b/gi;
+const DOTTED_CAPABILITY = /(?<![\d.])\d{1,20}\.\d{1,20}\.[0-9a-f]{8,}\b/gi;
 
-/** A JWT: the OAuth state `@slack/oauth` signs with SLACK_STATE_SECRET. */
-const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/**
+ * A JWT: the OAuth state `@slack/oauth` signs with SLACK_STATE_SECRET. It starts a run of
+ * base64url (or follows an escape such as `\n`), so a long run is tried once, not at each
+ * `eyJ` inside it.
+ */
+const JWT =
+  /(?<=^|[^A-Za-z0-9_-]|\\[bfnrt])eyJ[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]*/g;
 
 /** A capability in a URL's query: the OAuth redirect's code and state, Socket Mode's ticket. */
 const QUERY_CAPABILITY =
-  /([?&](?:code|state|ticket|token|access_token|refresh_token|client_secret)=)[^&#\s"'<>]+/gi;
+  /([?&](?:code|state|ticket|token|access_token|refresh_token|client_secret)=)[^&#\s"'<>\\]+/gi;
 
-/** A capability as a field of JSON written into a message (an SDK's line). */
-const JSON_FIELD =
-  /("(?:trigger_id|response_url|bot_access_token|[a-z_]*token|client_secret)"\s*:\s*")[^"]*/gi;
+/** Names of fields whose value is a capability, in JSON written into a message (an SDK's). */
+const FIELD_NAMES = "trigger_id|response_url|bot_access_token|[a-z_]{0,40}token|client_secret";
+
+/** Such a field in a message's JSON, as a parsed message holds it. */
+const JSON_FIELD = new RegExp(`("(?:${FIELD_NAMES})"\\s*:\\s*")[^"]*`, "gi");
+
+/** The same in a serialised line, where the message's quotes are escaped. */
+const ESCAPED_JSON_FIELD = new RegExp(
+  `(\\\\"(?:${FIELD_NAMES})\\\\"\\s*:\\s*\\\\")[^"\\\\]*`,
+  "gi",
+);
 
 /**
  * Fields of a logged object whose string value is a capability, at any depth. Not `code`
@@ -45,16 +65,27 @@ const JSON_FIELD =
  */
 const SECRET_KEY = /token|secret|authorization|^trigger_id$|^response_url$/i;
 
-function scrubText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.replaceAll(secret, CENSOR);
-  return out
-    .replace(JSON_FIELD, `$1${CENSOR}`)
+/**
+ * Such a field with a string value, in a serialised line (names bounded: an unbounded
+ * name before `token` backtracks over every long string value).
+ */
+const SECRET_FIELD =
+  /("[A-Za-z_]{0,40}(?:token|secret|authorization)[A-Za-z_]{0,40}"|"trigger_id"|"response_url"):"(?:[^"\\]|\\.)*"/gi;
+
+/** Every shape of a capability, wherever it stands in `text`. */
+function scrubShapes(text: string): string {
+  return text
     .replace(QUERY_CAPABILITY, `$1${CENSOR}`)
     .replace(HOOK_URL, CENSOR)
     .replace(SLACK_TOKEN, CENSOR)
     .replace(JWT, CENSOR)
     .replace(DOTTED_CAPABILITY, CENSOR);
+}
+
+function scrubText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.replaceAll(secret, CENSOR);
+  return scrubShapes(out.replace(JSON_FIELD, `$1${CENSOR}`));
 }
 
 function scrubValue(value: unknown, secrets: readonly string[]): unknown {
@@ -72,15 +103,28 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
 /**
  * Scrubs one serialised log line: every string in it loses each secret of `secrets` (of any
  * length: a short secret is a secret too), and every capability found by its shape or its
- * field's name. Only values are touched, so the line stays the JSON it was; a line that is
- * not JSON is scrubbed as text.
+ * field's name; the line stays the JSON it was. A line that holds none of the secrets (the
+ * usual case) is scrubbed as it is, by the shapes alone; one that holds a secret is parsed
+ * and only its values are touched (a short secret may also be part of a field's name or an
+ * escape). A line that is not JSON is scrubbed as text.
  */
 export function createScrub(secrets: readonly (string | undefined)[]): (line: string) => string {
   // Longest first, so that no part of a secret survives a shorter one it contains.
   const known = [...new Set(secrets)]
     .filter((s): s is string => s !== undefined && s !== "")
     .sort((a, b) => b.length - a.length);
+  // How each appears in a serialised line: escaped as a JSON string, or twice (in a message
+  // that holds JSON).
+  const serialised = known.flatMap((s) => {
+    const once = JSON.stringify(s).slice(1, -1);
+    return [s, once, JSON.stringify(once).slice(1, -1)];
+  });
   return (line) => {
+    if (!serialised.some((s) => line.includes(s))) {
+      return scrubShapes(
+        line.replace(SECRET_FIELD, `$1:"${CENSOR}"`).replace(ESCAPED_JSON_FIELD, `$1${CENSOR}`),
+      );
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);

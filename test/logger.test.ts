@@ -69,6 +69,7 @@ describe("logger", () => {
     const logger = createLogger({ level: "debug", destination });
     for (const [what, value] of Object.entries(CAPABILITIES)) {
       logger.info(`${what}: ${value}.`);
+      logger.info(`${what} after a line break:\n${value}`);
       logger.info({ detail: { nested: [value] } }, what);
       logger.error({ err: new Error(`failed with ${value}`) }, what);
     }

@@ -84,7 +84,7 @@ describe.each(MODES)("installs by OAuth over $transport, at debug", ({ socketMod
       { what: "the /meeting-notes modal" },
     );
     for (const replica of stack.replicas) await replica.app.idle();
-  });
+  }, 60_000);
 
   it("writes none of the capabilities Slack handed it, nor its secrets, to the log", () => {
     expectNoCapabilityInLog(stack.replicas.flatMap((r) => r.logs).join(""), {
@@ -139,7 +139,7 @@ describe.each(MODES)("one bot token over $transport, at debug", ({ socketMode })
     expect((await stack.deliver.command({ user_id: ALICE, channel_id: CHANNEL })).acked).toBe(true);
     await filledModal(stack, VIEWS.newNotes);
     await stack.settled();
-  });
+  }, 60_000);
 
   it("writes none of the capabilities Slack handed it, nor its secrets, to the log", () => {
     expectNoCapabilityInLog(stack.logs.join(""), {
