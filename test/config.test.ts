@@ -356,3 +356,40 @@ describe("loadConfig with installs by OAuth", () => {
     expect(problemsOf(noBotToken)).toEqual([expect.stringMatching(/^SLACK_BOT_TOKEN is missing/)]);
   });
 });
+
+describe("what loadConfig says of a value that is set but wrong", () => {
+  it.each(["xoxp-1-user", "xapp-1-app", "not-a-token"])(
+    "refuses %s as SLACK_BOT_TOKEN by its shape",
+    (token) => {
+      expect(problemsOf({ ...valid, SLACK_BOT_TOKEN: token })).toEqual([
+        "SLACK_BOT_TOKEN must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token), not a user (xoxp-) or app-level (xapp-) token.",
+      ]);
+    },
+  );
+
+  it("takes a rotating bot token (xoxe.xoxb-)", () => {
+    expect(loadConfig({ ...valid, SLACK_BOT_TOKEN: "xoxe.xoxb-1-abc" }).slack.botToken).toBe(
+      "xoxe.xoxb-1-abc",
+    );
+  });
+
+  it("calls missing values incomplete and wrong ones invalid", () => {
+    const message = (env: Record<string, string | undefined>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message.split("\n")[0];
+      }
+      throw new Error("expected a ConfigError");
+    };
+    expect(message({ ...valid, NOTE_TAKER_API_KEY: undefined })).toBe(
+      "meeting-notes cannot start: the configuration is incomplete.",
+    );
+    expect(message({ ...valid, PORT: "eighty" })).toBe(
+      "meeting-notes cannot start: some settings are invalid.",
+    );
+    expect(message({ ...valid, PORT: "eighty", NOTE_TAKER_API_KEY: undefined })).toBe(
+      "meeting-notes cannot start: the configuration is incomplete and some settings are invalid.",
+    );
+  });
+});

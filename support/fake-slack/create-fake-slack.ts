@@ -401,6 +401,40 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     return installation;
   };
 
+  /**
+   * An org admin removes one workspace from an org-wide install: its token no longer acts
+   * there and the workspace's events no longer reach it. "The team_access_revoked event is
+   * sent to your organization-ready app when your token can no longer access a workspace in
+   * that organization" to an app that subscribes to it ("Subscribe to this event via the
+   * Events API", https://api.slack.com/events/team_access_revoked; kept in
+   * test/fixtures/slack-payloads/event-team_access_revoked.json): about the organisation,
+   * `team_id` null, the workspaces in `team_ids`.
+   */
+  const revokeTeamAccess = async (team: string): Promise<FakeInstallation> => {
+    const store = tenancy.team(team);
+    const installation = tenancy.installations.findLast(
+      (i) =>
+        !i.uninstalled &&
+        i.isEnterpriseInstall &&
+        i.enterpriseId === (store.workspace.enterpriseId ?? null) &&
+        tenancy.teamsOf(i).includes(store),
+    );
+    if (installation === undefined) {
+      throw new Error(`fake Slack: no org-wide installation acts in ${team}`);
+    }
+    installation.revokedTeams = [...(installation.revokedTeams ?? []), team];
+    if (!installed.orgDeployEnabled || !installed.botEvents.includes("team_access_revoked")) {
+      return installation;
+    }
+    const identity = { ...identityOf(store, installation), orgLevel: true };
+    await emit(identity, {
+      type: "team_access_revoked",
+      team_ids: [team],
+      event_ts: String(now() / 1000),
+    });
+    return installation;
+  };
+
   return {
     apiUrl: `${origin}/api/`,
     origin,
@@ -427,6 +461,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     },
     revokeRefreshToken: (token) => tenancy.revokeRefresh(token),
     uninstall,
+    revokeTeamAccess,
     runWorkflowStep: (input) => steps.run(input),
     strict: s.strict,
     socket: socket === undefined ? undefined : watchedSocket(socket, checks),

@@ -22,6 +22,8 @@ export interface DeliveryWorkspace {
   appId: string;
   enterpriseId?: string | undefined;
   isEnterpriseInstall?: boolean | undefined;
+  /** An event about the organisation (`team_access_revoked`): `team_id` null. */
+  orgLevel?: boolean | undefined;
 }
 
 /**
@@ -85,7 +87,7 @@ export class EventDelivery {
     event: Record<string, unknown>,
     to: DeliveryWorkspace,
   ): Promise<void> {
-    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall } = to;
+    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall, orgLevel } = to;
     try {
       const sent = await sendEvent(target.url, target.signingSecret, event, {
         teamId,
@@ -93,6 +95,7 @@ export class EventDelivery {
         apiAppId: appId,
         ...(enterpriseId !== undefined ? { enterpriseId } : {}),
         ...(isEnterpriseInstall === true ? { isEnterpriseInstall } : {}),
+        ...(orgLevel === true ? { orgLevel } : {}),
       });
       this.delivered.push({ event, eventId: sent.eventId, status: sent.status, at: Date.now() });
     } catch {

@@ -294,6 +294,12 @@ export interface FakeSlack {
    * is on, else over the socket when there is one). Returns the installation removed.
    */
   uninstall(target: UninstallTarget): Promise<FakeInstallation>;
+  /**
+   * An org admin removes workspace `team` from the org-wide install acting there: its token
+   * no longer reaches that workspace, and an org-ready app that subscribes to it is sent
+   * `team_access_revoked` naming the workspace. Returns the org-wide installation.
+   */
+  revokeTeamAccess(team: string): Promise<FakeInstallation>;
   /** Workflow Builder runs the app's step (workflow-steps.ts); await `outcome` for its end. */
   runWorkflowStep(input: RunWorkflowStepInput): FakeStepExecution;
   /** Forgets what the app did and clears the knobs; keeps users, channels and files added. */

@@ -36,6 +36,11 @@ export interface FakeInstallation {
   refreshes: number;
   /** Uninstalled: every token refused with `token_revoked`. */
   uninstalled: boolean;
+  /**
+   * An org-wide install's workspaces it lost access to (`revokeTeamAccess`): its token no
+   * longer acts there and their events no longer reach it.
+   */
+  revokedTeams?: string[];
 }
 
 /** What a token is: whose, of which kind, until when. */
@@ -111,8 +116,11 @@ export class Tenancy {
       const store = installation.teamId === null ? undefined : this.teams.get(installation.teamId);
       return store === undefined ? [] : [store];
     }
+    const revoked = installation.revokedTeams ?? [];
     return [...this.teams.values()].filter(
-      (s) => s.workspace.enterpriseId === installation.enterpriseId,
+      (s) =>
+        s.workspace.enterpriseId === installation.enterpriseId &&
+        !revoked.includes(s.workspace.teamId),
     );
   }
 
@@ -126,7 +134,12 @@ export class Tenancy {
     if (own !== undefined) return own;
     const enterpriseId = this.teams.get(teamId)?.workspace.enterpriseId;
     if (enterpriseId === undefined) return undefined;
-    return live.findLast((i) => i.isEnterpriseInstall && i.enterpriseId === enterpriseId);
+    return live.findLast(
+      (i) =>
+        i.isEnterpriseInstall &&
+        i.enterpriseId === enterpriseId &&
+        !(i.revokedTeams ?? []).includes(teamId),
+    );
   }
 
   /** Records an installation; a reinstall of the same team or org replaces the old one. */

@@ -291,6 +291,11 @@ export interface EventCallbackInput {
   enterpriseId?: string | undefined;
   /** Delivered to an org-wide install (`authorizations[].is_enterprise_install`). */
   isEnterpriseInstall?: boolean | undefined;
+  /**
+   * An event about the organisation, not one workspace (`team_access_revoked`): `team_id`
+   * null, as https://api.slack.com/events/team_access_revoked shows it.
+   */
+  orgLevel?: boolean | undefined;
 }
 
 /**
@@ -307,11 +312,12 @@ export function eventCallback(
 ): Record<string, unknown> {
   const enterpriseId = input.enterpriseId ?? null;
   const orgWide = input.isEnterpriseInstall === true;
+  const teamId = input.orgLevel === true ? null : input.teamId;
   return {
     token: "fake-verification-token",
-    team_id: input.teamId,
+    team_id: teamId,
     ...(enterpriseId !== null ? { enterprise_id: enterpriseId } : {}),
-    context_team_id: input.teamId,
+    context_team_id: teamId,
     context_enterprise_id: enterpriseId,
     api_app_id: input.apiAppId ?? "A0FAKEAPP",
     event,
@@ -321,7 +327,7 @@ export function eventCallback(
     authorizations: [
       {
         enterprise_id: enterpriseId,
-        team_id: input.teamId,
+        team_id: teamId,
         user_id: input.botUserId ?? "U0FAKEBOT",
         is_bot: true,
         is_enterprise_install: orgWide,

@@ -106,6 +106,8 @@ export interface SendEventOptions extends SendOptions {
   enterpriseId?: string | undefined;
   /** Delivered to an org-wide install. */
   isEnterpriseInstall?: boolean | undefined;
+  /** About the organisation, not one workspace: `team_id` null (`eventCallback`). */
+  orgLevel?: boolean | undefined;
 }
 
 /** An Events API delivery: the answer plus the `event_id` it carried and what was sent. */

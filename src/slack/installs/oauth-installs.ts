@@ -7,6 +7,7 @@ import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
 import { oauthAuthorize } from "./bolt-authorize.ts";
 import { BOT_SCOPES } from "./bot-scopes.ts";
+import { type InstallRecords, installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
 import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
@@ -18,7 +19,7 @@ const require = createRequire(import.meta.url);
 
 /** Everything installs by OAuth add to the app (src/app.ts wires it). */
 export interface OAuthInstalls {
-  /** The encrypted installations; `deleteInstallation(installKey)` for an uninstall. */
+  /** The encrypted installations. */
   installs: EncryptedInstallationStore;
   /** Each install's bot token, refreshed under the store's lease (the job runner's too). */
   tokens: OAuthTokenSource;
@@ -26,8 +27,8 @@ export interface OAuthInstalls {
   authorize: ReturnType<typeof oauthAuthorize>;
   /** `GET /slack/install` and `GET /slack/oauth_redirect`. */
   routes: Route[];
-  /** Forgets one install: its record, and what this process keeps of it. */
-  deleteInstallation(install: string): Promise<void>;
+  /** What forgetting an install asks of its record: is it ours, whose bot, delete it. */
+  records: InstallRecords;
 }
 
 export function createOAuthInstalls(o: {
@@ -98,9 +99,6 @@ export function createOAuthInstalls(o: {
       logger,
       onInstalled: (install) => tokens.forget(install),
     }),
-    async deleteInstallation(install) {
-      tokens.forget(install);
-      await installs.deleteInstallation(install);
-    },
+    records: installRecords(installs, (install) => tokens.forget(install)),
   };
 }
