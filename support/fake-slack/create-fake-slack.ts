@@ -14,6 +14,7 @@ import { type DeliveryWorkspace, EventDelivery } from "./event-delivery.ts";
 import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
 import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { HandedOut } from "./handed-out.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { DEFAULT_EXPIRES_IN, type FakeInstallation, Tenancy } from "./installations.ts";
 import { FakeOAuth } from "./oauth.ts";
@@ -58,11 +59,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let cdnOrigin = "";
   let slackOrigin = "";
   const now = () => knobs.now?.() ?? Date.now();
-  const tenancy = new Tenancy(now);
+  const handedOut = new HandedOut();
+  const tenancy = new Tenancy(now, handedOut);
   const socket =
     options.socketMode === undefined || options.socketMode === false
       ? undefined
       : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  handedOut.add("app_token", socket?.appToken);
 
   /** Who may read a workspace's files: a live token of an installation acting there. */
   const access: DownloadAccess = (authorization, teamId) => {
@@ -252,6 +255,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     );
   };
 
+  /** A Socket Mode URL, its ticket among what was handed out (it opens a connection). */
+  const socketUrl = (server: NonNullable<typeof socket>): string => {
+    const url = server.openUrl();
+    handedOut.add("socket_url", new URL(url).searchParams.get("ticket"));
+    return url;
+  };
+
   const oauth = new FakeOAuth({
     client: {
       clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
@@ -267,6 +277,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       const w = tenancy.team(team).workspace;
       return { botUserId: w.botUserId, botId: w.botId };
     },
+    handedOut,
   });
   const steps = new WorkflowSteps({
     tenancy,
@@ -283,7 +294,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     home: s,
     appToken: socket?.appToken,
     appMethods:
-      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socketUrl(socket) }) },
     clientMethods: {
       "oauth.v2.access": oauth.access,
       // Needs no token: "Checks API calling code" and echoes its arguments
@@ -295,9 +306,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
   // over the socket, through its `send`.
-  const checks = deliveryChecks(s);
+  const checks = deliveryChecks(s, handedOut);
   const unwatchers = [...tenancy.teams.values()].map((t) =>
-    watchDeliveries(t === s ? checks : deliveryChecks(t)),
+    watchDeliveries(t === s ? checks : deliveryChecks(t, handedOut)),
   );
   const teamHandles = new Map<string, FakeTeam>();
   for (const store of tenancy.teams.values()) {
@@ -479,7 +490,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     thread: (channel, ts) => s.thread(channel, ts),
     callsTo: (method) => s.calls.filter((c) => c.method === method),
     view: (viewId) => s.views.get(viewId)?.view,
-    responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
+    responseUrl: () => {
+      const url = `${origin}/response/${randomBytes(8).toString("hex")}`;
+      handedOut.add("response_url", url);
+      return url;
+    },
+    handedOut: () => handedOut.list(),
     reset: () => {
       for (const store of tenancy.teams.values()) store.reset();
       delivery.delivered.length = 0;
