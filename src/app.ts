@@ -5,7 +5,7 @@ import type { Config } from "./config.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
-import { createPollSchedule, NoteTakerClient, watchApiKey } from "./notetaker/index.ts";
+import { createPollSchedule, NoteTakerClient, watchNoteService } from "./notetaker/index.ts";
 import { createAppReadiness } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
@@ -107,7 +107,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   startup.lap("openStore");
   const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
-  const apiKey = watchApiKey(logger.child({ name: "note-service" }));
+  // Configuration mistakes the Note Service's answers reveal, told once, naming the variable.
+  const noteService = watchNoteService(logger.child({ name: "note-service" }), {
+    ...optional("unreachableAfterMs", deps.noteServiceUnreachableAfterMs),
+  });
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
@@ -117,7 +120,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("retryPolicy", deps.noteTakerRetry),
     onRequest: (operation, outcome) => {
       metrics.onNoteServiceRequest(operation, outcome);
-      apiKey(operation, outcome);
+      noteService.onRequest(operation, outcome);
     },
   });
   let stopping = false;
@@ -144,6 +147,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     diskFullSince: () => diskFull.fullSince,
     logger,
     storeResetAt: () => jobs?.reset.recentResetAt(),
+    noteServiceDownSince: noteService.unreachableSince,
     tuning: deps.readiness,
     tokens,
     ...socketMode,
@@ -283,7 +287,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
-    ...optional("deleteInstallation", oauth?.deleteInstallation),
+    ...optional("installRecords", oauth?.records),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),

@@ -15,6 +15,7 @@ import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./f
 import { FakeSlackStore } from "./fake-slack-store.ts";
 import type { ConnectHost } from "./fake-slack-types.ts";
 import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { HandedOut } from "./handed-out.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { DEFAULT_EXPIRES_IN, type FakeInstallation, Tenancy } from "./installations.ts";
 import { FakeOAuth } from "./oauth.ts";
@@ -59,11 +60,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let cdnOrigin = "";
   let slackOrigin = "";
   const now = () => knobs.now?.() ?? Date.now();
-  const tenancy = new Tenancy(now);
+  const handedOut = new HandedOut();
+  const tenancy = new Tenancy(now, handedOut);
   const socket =
     options.socketMode === undefined || options.socketMode === false
       ? undefined
       : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  handedOut.add("app_token", socket?.appToken);
 
   /** Who may read a workspace's files: a live token of an installation acting there. */
   const access: DownloadAccess = (authorization, teamId) => {
@@ -261,6 +264,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     );
   };
 
+  /** A Socket Mode URL, its ticket among what was handed out (it opens a connection). */
+  const socketUrl = (server: NonNullable<typeof socket>): string => {
+    const url = server.openUrl();
+    handedOut.add("socket_url", new URL(url).searchParams.get("ticket"));
+    return url;
+  };
+
   const oauth = new FakeOAuth({
     client: {
       clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
@@ -276,6 +286,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       const w = tenancy.team(team).workspace;
       return { botUserId: w.botUserId, botId: w.botId };
     },
+    handedOut,
   });
   const steps = new WorkflowSteps({
     tenancy,
@@ -292,7 +303,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     home: s,
     appToken: socket?.appToken,
     appMethods:
-      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socketUrl(socket) }) },
     clientMethods: {
       "oauth.v2.access": oauth.access,
       // Needs no token: "Checks API calling code" and echoes its arguments
@@ -304,9 +315,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
   // over the socket, through its `send`.
-  const checks = deliveryChecks(s);
+  const checks = deliveryChecks(s, handedOut);
   const unwatchers = [...tenancy.teams.values()].map((t) =>
-    watchDeliveries(t === s ? checks : deliveryChecks(t)),
+    watchDeliveries(t === s ? checks : deliveryChecks(t, handedOut)),
   );
   const teamHandles = new Map<string, FakeTeam>();
   for (const store of tenancy.teams.values()) {
@@ -399,6 +410,40 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     return installation;
   };
 
+  /**
+   * An org admin removes one workspace from an org-wide install: its token no longer acts
+   * there and the workspace's events no longer reach it. "The team_access_revoked event is
+   * sent to your organization-ready app when your token can no longer access a workspace in
+   * that organization" to an app that subscribes to it ("Subscribe to this event via the
+   * Events API", https://api.slack.com/events/team_access_revoked; kept in
+   * test/fixtures/slack-payloads/event-team_access_revoked.json): about the organisation,
+   * `team_id` null, the workspaces in `team_ids`.
+   */
+  const revokeTeamAccess = async (team: string): Promise<FakeInstallation> => {
+    const store = tenancy.team(team);
+    const installation = tenancy.installations.findLast(
+      (i) =>
+        !i.uninstalled &&
+        i.isEnterpriseInstall &&
+        i.enterpriseId === (store.workspace.enterpriseId ?? null) &&
+        tenancy.teamsOf(i).includes(store),
+    );
+    if (installation === undefined) {
+      throw new Error(`fake Slack: no org-wide installation acts in ${team}`);
+    }
+    installation.revokedTeams = [...(installation.revokedTeams ?? []), team];
+    if (!installed.orgDeployEnabled || !installed.botEvents.includes("team_access_revoked")) {
+      return installation;
+    }
+    const identity = { ...identityOf(store, installation), orgLevel: true };
+    await emit(identity, {
+      type: "team_access_revoked",
+      team_ids: [team],
+      event_ts: String(now() / 1000),
+    });
+    return installation;
+  };
+
   return {
     apiUrl: `${origin}/api/`,
     origin,
@@ -425,6 +470,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     },
     revokeRefreshToken: (token) => tenancy.revokeRefresh(token),
     uninstall,
+    revokeTeamAccess,
     runWorkflowStep: (input) => steps.run(input),
     strict: s.strict,
     socket: socket === undefined ? undefined : watchedSocket(socket, checks),
@@ -453,7 +499,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     thread: (channel, ts) => s.thread(channel, ts),
     callsTo: (method) => s.calls.filter((c) => c.method === method),
     view: (viewId) => s.views.get(viewId)?.view,
-    responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
+    responseUrl: () => {
+      const url = `${origin}/response/${randomBytes(8).toString("hex")}`;
+      handedOut.add("response_url", url);
+      return url;
+    },
+    handedOut: () => handedOut.list(),
     reset: () => {
       for (const store of tenancy.teams.values()) store.reset();
       delivery.delivered.length = 0;

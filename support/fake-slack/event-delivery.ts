@@ -25,6 +25,8 @@ export interface DeliveryWorkspace {
   isEnterpriseInstall?: boolean | undefined;
   /** The workspace hosting the Slack Connect channel the event happened in, if it is one. */
   host?: ConnectHost | undefined;
+  /** An event about the organisation (`team_access_revoked`): `team_id` null. */
+  orgLevel?: boolean | undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ export class EventDelivery {
     event: Record<string, unknown>,
     to: DeliveryWorkspace,
   ): Promise<void> {
-    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall, host } = to;
+    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall, host, orgLevel } = to;
     try {
       const sent = await sendEvent(target.url, target.signingSecret, event, {
         teamId,
@@ -97,6 +99,7 @@ export class EventDelivery {
         ...(enterpriseId !== undefined ? { enterpriseId } : {}),
         ...(isEnterpriseInstall === true ? { isEnterpriseInstall } : {}),
         ...(host !== undefined ? { host } : {}),
+        ...(orgLevel === true ? { orgLevel } : {}),
       });
       this.delivered.push({ event, eventId: sent.eventId, status: sent.status, at: Date.now() });
     } catch {

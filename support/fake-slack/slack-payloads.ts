@@ -311,6 +311,11 @@ export interface EventCallbackInput {
    * `team_id` and `enterprise_id` name that host, `authorizations` still the install.
    */
   host?: ConnectHost | undefined;
+  /**
+   * An event about the organisation, not one workspace (`team_access_revoked`): `team_id`
+   * null, as https://api.slack.com/events/team_access_revoked shows it.
+   */
+  orgLevel?: boolean | undefined;
 }
 
 /**
@@ -331,13 +336,14 @@ export function eventCallback(
 ): Record<string, unknown> {
   const enterpriseId = input.enterpriseId ?? null;
   const orgWide = input.isEnterpriseInstall === true;
+  const teamId = input.orgLevel === true ? null : input.teamId;
   const { host } = input;
   const occurred =
     host === undefined
       ? {
-          team_id: input.teamId,
+          team_id: teamId,
           ...(enterpriseId !== null ? { enterprise_id: enterpriseId } : {}),
-          context_team_id: input.teamId,
+          context_team_id: teamId,
           context_enterprise_id: enterpriseId,
         }
       : { team_id: host.teamId, enterprise_id: host.enterpriseId ?? null };
@@ -352,7 +358,7 @@ export function eventCallback(
     authorizations: [
       {
         enterprise_id: enterpriseId,
-        team_id: input.teamId,
+        team_id: teamId,
         user_id: input.botUserId ?? "U0FAKEBOT",
         is_bot: true,
         is_enterprise_install: orgWide,

@@ -109,6 +109,8 @@ export interface SendEventOptions extends SendOptions {
   isEnterpriseInstall?: boolean | undefined;
   /** From a Slack Connect channel this workspace hosts (the envelope's `team_id`). */
   host?: ConnectHost | undefined;
+  /** About the organisation, not one workspace: `team_id` null (`eventCallback`). */
+  orgLevel?: boolean | undefined;
 }
 
 /** An Events API delivery: the answer plus the `event_id` it carried and what was sent. */

@@ -127,6 +127,21 @@ describe("workspaceLeft", () => {
     expect(context).toEqual(expect.any(String));
   });
 
+  it("deletes only the workspaces team_access_revoked names (an organisation removed them)", async () => {
+    const leaving = await workspaceWithData(LEAVING);
+    const staying = await workspaceWithData(TEAM);
+    // https://api.slack.com/events/team_access_revoked: about the org, `team_id` null.
+    const body = {
+      team_id: null,
+      enterprise_id: "EXXXXX",
+      event: { type: "team_access_revoked", team_ids: [LEAVING] },
+    };
+    await workspaceLeft(kit.deps)(buildEventArgs<"team_access_revoked">(kit, body));
+    await expectGone(LEAVING, leaving);
+    expect(await kit.jobs.get(staying.job.id)).toMatchObject({ stage: "queued" });
+    expect(await kit.store.listMembers("teams")).toEqual([TEAM]);
+  });
+
   it("does nothing for a delivery that names no workspace", async () => {
     const leaving = await workspaceWithData(LEAVING);
     const { team_id: _team, ...body } = published("app_uninstalled");

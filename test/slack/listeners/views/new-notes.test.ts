@@ -168,9 +168,14 @@ describe("newNotesSubmitted: problems shown in the modal", () => {
   it.each([
     ["the bot is not in", "C0NOBOT001", [ALICE], "bot_not_in"],
     ["the person is not in", OTHER_CHANNEL, undefined, "user_not_in"],
-    ["Slack cannot tell about", "C0UNKNOWN1", undefined, "unknown"],
+    // A private channel the bot cannot see: Slack answers channel_not_found to the bot.
+    ["the bot cannot see", "C0UNKNOWN1", undefined, "bot_not_in"],
+    ["Slack cannot tell about", "C0FAILING1", "fails", "unknown"],
   ] as const)("refuses a destination %s", async (_what, channel, members, problem) => {
-    if (members !== undefined) kit.workspace.members.set(channel, [...members]);
+    if (members === "fails") {
+      kit.slack.conversations.info.mockRejectedValue(platformError("missing_scope"));
+      kit.slack.conversations.members.mockRejectedValue(platformError("missing_scope"));
+    } else if (members !== undefined) kit.workspace.members.set(channel, [...members]);
     const ack = await submit({ recording: UPLOADED, destination: channel });
     expect(ack.mock.calls).toEqual(
       errorsOn({ [INPUTS.destination.block]: t("en", `permission.destination.${problem}`) }),
