@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { ACTIONS } from "../../../../src/slack/ids.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import {
   type ButtonClick,
   permittedJob,
@@ -121,6 +123,23 @@ describe("permittedJob", () => {
         ...buildCommandRefusal("not_found", "cancel", "en"),
       },
     ]);
+  });
+
+  it("finds no job for a click whose request names no workspace (ownership fails closed)", async () => {
+    const job = await kit.seed(ourJob(queued));
+    const click = await readButton(
+      kit.deps,
+      buildActionArgs(kit, clickOn(job, ACTIONS.cancel, ALICE)),
+    );
+    if (click === undefined) throw new Error("unreadable click");
+    const decided = runAsInstall(SINGLE_INSTALL, () =>
+      permittedJob(kit.deps, click, "cancel", "cancel"),
+    );
+    expect(await decided).toBeUndefined();
+    expect(toldAlone()).toEqual([
+      expect.objectContaining(buildCommandRefusal("not_found", "cancel", "en")),
+    ]);
+    expect((await kit.jobs.get(job.id))?.stage).toBe("queued");
   });
 
   it("tells a member who may not cancel someone else's job who can", async () => {

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { STEP_CALLBACK_ID } from "../../../../src/slack/ids.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import { makeMeetingNotes } from "../../../../src/slack/listeners/functions/make-meeting-notes.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
 import { FILE_HOST } from "../../../../support/helpers/fake-web-client.ts";
@@ -123,6 +125,15 @@ describe("the Workflow Builder step's listener", () => {
     await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", key) }]]);
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+  });
+
+  it("fails the step, starting nothing, when its request names no workspace", async () => {
+    const recording = file("F0REC00009", "weekly.m4a");
+    const { args, fail } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
+    await runAsInstall(SINGLE_INSTALL, () => makeMeetingNotes(kit.deps)(args as never));
+    expect(fail.mock.calls).toEqual([[{ error: t("en", "step.inputs") }]]);
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
   });
 
   it("says why in the person's language, and a file that is no recording in one sentence", async () => {
