@@ -10,7 +10,7 @@ import {
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
-import { createPollSchedule, NoteTakerClient, watchApiKey } from "./notetaker/index.ts";
+import { createPollSchedule, NoteTakerClient, watchNoteService } from "./notetaker/index.ts";
 import { createAppReadiness } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
@@ -27,7 +27,7 @@ import {
   requestInstall,
   requestRateWorkspace,
   scopeRequests,
-} from "./slack/installs/request-install.ts";
+} from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
@@ -115,7 +115,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
   const dispatcher = optional("dispatcher", deps.dispatcher);
-  const apiKey = watchApiKey(logger.child({ name: "note-service" }));
+  // Configuration mistakes the Note Service's answers reveal, told once, naming the variable.
+  const noteService = watchNoteService(logger.child({ name: "note-service" }), {
+    ...optional("unreachableAfterMs", deps.noteServiceUnreachableAfterMs),
+  });
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
@@ -125,7 +128,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("retryPolicy", deps.noteTakerRetry),
     onRequest: (operation, outcome) => {
       metrics.onNoteServiceRequest(operation, outcome);
-      apiKey(operation, outcome);
+      noteService.onRequest(operation, outcome);
     },
   });
   let stopping = false;
@@ -152,6 +155,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     diskFullSince: () => diskFull.fullSince,
     logger,
     storeResetAt: () => jobs?.reset.recentResetAt(),
+    noteServiceDownSince: noteService.unreachableSince,
     tuning: deps.readiness,
     tokens,
     ...socketMode,
@@ -291,7 +295,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
-    ...optional("deleteInstallation", oauth?.deleteInstallation),
+    ...optional("installRecords", oauth?.records),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),

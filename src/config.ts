@@ -130,6 +130,13 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
     );
   }
   problems.push(...oauthProblems(env));
+  // Checked here, not by Slack's first refusal: a pasted user (xoxp-) or app-level (xapp-)
+  // token would start and fail later. A rotating bot token starts xoxe.xoxb-.
+  if (set("SLACK_BOT_TOKEN") && !/^(xoxe\.)?xoxb-/.test(env.SLACK_BOT_TOKEN?.trim() ?? "")) {
+    problems.push(
+      "SLACK_BOT_TOKEN must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token), not a user (xoxp-) or app-level (xapp-) token.",
+    );
+  }
   if (set("SLACK_APP_TOKEN") && !env.SLACK_APP_TOKEN?.trim().startsWith("xapp-")) {
     problems.push(
       "SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens).",
@@ -198,7 +205,7 @@ export class ConfigError extends Error {
   constructor(problems: readonly string[]) {
     super(
       [
-        "meeting-notes cannot start: the configuration is incomplete.",
+        `meeting-notes cannot start: ${headline(problems)}`,
         ...problems.map((problem) => `  - ${problem}`),
         "Set these variables in the environment or in a .env file (see .env.example), then start again.",
       ].join("\n"),
@@ -206,6 +213,14 @@ export class ConfigError extends Error {
     this.name = this.constructor.name;
     this.problems = problems;
   }
+}
+
+/** "incomplete" only of missing values, "invalid" only of values that are set but wrong. */
+function headline(problems: readonly string[]): string {
+  const missing = problems.filter((p) => /^\S+ (is missing|is empty)\b/.test(p)).length;
+  if (missing === problems.length) return "the configuration is incomplete.";
+  if (missing === 0) return "some settings are invalid.";
+  return "the configuration is incomplete and some settings are invalid.";
 }
 
 /**

@@ -77,13 +77,37 @@ describe("Slack app manifests", () => {
       token_rotation_enabled: true,
     });
     const { redirect_urls: _urls, ...oauthConfig } = oauth.oauth_config;
+    const { event_subscriptions: events, ...settings } = oauth.settings;
     expect({
       ...oauth,
       oauth_config: oauthConfig,
-      settings: { ...oauth.settings, org_deploy_enabled: false, token_rotation_enabled: false },
+      settings: {
+        ...settings,
+        event_subscriptions: {
+          ...events,
+          bot_events: events.bot_events.filter((e: string) => e !== "team_access_revoked"),
+        },
+        org_deploy_enabled: false,
+        token_rotation_enabled: false,
+      },
     }).toEqual(http);
     // What /slack/install asks for (the app runs from src/ alone, so it keeps its own copy).
     expect([...BOT_SCOPES].sort()).toEqual([...oauth.oauth_config.scopes.bot].sort());
+  });
+
+  it("subscribes every org-ready manifest to team_access_revoked, which forgets a workspace removed from the org", () => {
+    // "sent to your organization-ready app when your token can no longer access a workspace
+    // in that organization"; "Subscribe to this event via the Events API"
+    // (https://api.slack.com/events/team_access_revoked).
+    const names = ["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"];
+    const orgReady = names.filter(
+      (name) => json(`../manifests/${name}`).settings.org_deploy_enabled,
+    );
+    expect(orgReady).toContain("manifest.oauth.json");
+    for (const name of orgReady) {
+      const events = json(`../manifests/${name}`).settings.event_subscriptions.bot_events;
+      expect(events, name).toContain("team_access_revoked");
+    }
   });
 
   it("asks for what the bot uses and nothing more, in both modes", () => {

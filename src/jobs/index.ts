@@ -73,7 +73,7 @@ export {
   StoreUnavailableError,
 } from "./recovery/store-unavailable.ts";
 export { createServices, type Services } from "./services/create-services.ts";
-export { Installs } from "./services/forget-install.ts";
+export { type ForgetScope, Installs } from "./services/forget-install.ts";
 export {
   type CommandRefusal,
   type CommandResult,

@@ -1,3 +1,4 @@
+import { StartupError } from "../startup-error.ts";
 import { optional } from "../util/optional.ts";
 import { openMemoryStore } from "./memory-store.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
@@ -23,8 +24,8 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     case "sqlite": {
       const path = sqlitePathOf(url) ?? "";
       if (path === "") {
-        throw new Error(
-          "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite",
+        throw new StartupError(
+          "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite.",
         );
       }
       return openSqliteStore(path, common);
@@ -39,7 +40,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       return openMemoryStore(common);
     default:
       // Only the scheme is quoted: the rest of a URL may hold a password.
-      throw new Error(
+      throw new StartupError(
         `STORE_URL ${scheme === undefined ? "has no scheme" : `has an unsupported scheme "${scheme}:"`}: use sqlite://PATH, redis://HOST[:PORT], rediss://HOST[:PORT] or memory://`,
       );
   }

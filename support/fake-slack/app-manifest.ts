@@ -15,7 +15,9 @@ export const OAUTH_MANIFEST = new URL("../../manifests/manifest.oauth.json", imp
  * tab settings (`features.app_home`) and the shortcuts people can use
  * (`features.shortcuts`: `type` `message` or `global`, and the `callback_id` Slack sends);
  * for installs by OAuth, the user scopes, redirect URLs (`oauth_config.redirect_urls`) and
- * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; and the custom steps
+ * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; the events an app must
+ * subscribe to before Slack sends them (`settings.event_subscriptions.bot_events`, read for
+ * `team_access_revoked` only: the fake sends every other event as before); and the custom steps
  * the app offers Workflow Builder (`functions`, manifest-functions.ts).
  * Everything else is the manifest test's business.
  */
@@ -45,6 +47,7 @@ const manifestSchema = z.object({
     .object({
       org_deploy_enabled: z.boolean().optional(),
       token_rotation_enabled: z.boolean().optional(),
+      event_subscriptions: z.object({ bot_events: z.array(z.string()).optional() }).optional(),
     })
     .optional(),
   functions: z.unknown().optional(),
@@ -71,6 +74,8 @@ export interface InstalledApp {
   orgDeployEnabled: boolean;
   /** Whether its tokens expire and are refreshed (token rotation). */
   tokenRotationEnabled: boolean;
+  /** The bot events it subscribes to (`settings.event_subscriptions.bot_events`). */
+  botEvents: readonly string[];
   /** Custom steps for Workflow Builder, by callback id. */
   functions: ReadonlyMap<string, FunctionDefinition>;
 }
@@ -100,6 +105,7 @@ export function installedApp(source: ManifestSource): InstalledApp {
     redirectUrls: manifest.oauth_config?.redirect_urls ?? [],
     orgDeployEnabled: manifest.settings?.org_deploy_enabled ?? false,
     tokenRotationEnabled: manifest.settings?.token_rotation_enabled ?? false,
+    botEvents: manifest.settings?.event_subscriptions?.bot_events ?? [],
     functions: readFunctions(manifest.functions),
   };
 }

@@ -18,6 +18,12 @@ import { viewMethods } from "./view-methods.ts";
 
 /** Fault knobs of the fake; change them freely between (or during) requests. */
 export interface FakeSlackKnobs extends DownloadKnobs {
+  /**
+   * Paginated lists give at most this many items a page whatever `limit` asked for, as
+   * Slack may ("It's possible to receive fewer results than your specified limit, even
+   * when there are additional results to retrieve", https://docs.slack.dev/apis/web-api/pagination).
+   */
+  pageMax?: number | undefined;
   /** HTTP 429 with `Retry-After: retryAfter` (seconds) for the next `count` calls of `method`. */
   rateLimit?: { method: string; count: number; retryAfter: number } | undefined;
   /** `{ok: false, error}` for the next call of `method`, once. */
@@ -226,13 +232,25 @@ async function answerCall(
     knobs.failNext = undefined;
     return refusal(new SlackApiError(fail.error));
   }
+  const args = pageCapped(request.args, knobs.pageMax);
   return answer(() =>
     handler(
-      request.args,
+      args,
       store,
       caller === undefined ? undefined : { record: caller, tenancy: auth.tenancy },
     ),
   );
+}
+
+/** `limit` lowered to the `pageMax` knob; a limit Slack refuses is left for the method to refuse. */
+function pageCapped(
+  args: Record<string, unknown>,
+  pageMax: number | undefined,
+): Record<string, unknown> {
+  if (pageMax === undefined) return args;
+  const asked = args.limit === undefined ? undefined : Number(args.limit);
+  if (asked !== undefined && !(asked < 1000)) return args;
+  return { ...args, limit: Math.min(asked ?? pageMax, pageMax) };
 }
 
 /** The success body of a method, or its refusal; a bug in the fake says so plainly. */

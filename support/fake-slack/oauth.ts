@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { InstalledApp } from "./app-manifest.ts";
+import type { HandedOut } from "./handed-out.ts";
 import type { ClientMethod } from "./handle-api-request.ts";
 import type { FakeInstallation, Tenancy } from "./installations.ts";
 import { SlackApiError } from "./slack-api-error.ts";
@@ -71,6 +72,7 @@ export class FakeOAuth {
   readonly #now: () => number;
   readonly #expiresIn: () => number;
   readonly #botOf: (teamId: string | null) => BotIdentity;
+  readonly #handedOut: HandedOut | undefined;
 
   constructor(options: {
     client: FakeOAuthClient;
@@ -82,6 +84,8 @@ export class FakeOAuth {
     expiresIn: () => number;
     /** The bot user of an install in a workspace, or (null) org-wide. */
     botOf: (teamId: string | null) => BotIdentity;
+    /** Told of each code issued and each state the app sent along. */
+    handedOut?: HandedOut;
   }) {
     this.client = options.client;
     this.#tenancy = options.tenancy;
@@ -90,6 +94,7 @@ export class FakeOAuth {
     this.#now = options.now;
     this.#expiresIn = options.expiresIn;
     this.#botOf = options.botOf;
+    this.#handedOut = options.handedOut;
   }
 
   /**
@@ -150,6 +155,7 @@ export class FakeOAuth {
     }
     const back = new URL(redirect);
     const state = q.get("state");
+    this.#handedOut?.add("oauth_state", state);
     if (input.decline === true) {
       back.searchParams.set("error", "access_denied");
     } else {
@@ -165,6 +171,7 @@ export class FakeOAuth {
         used: false,
       });
       back.searchParams.set("code", code);
+      this.#handedOut?.add("oauth_code", code);
     }
     if (state !== null) back.searchParams.set("state", state);
     return back.toString();

@@ -159,7 +159,9 @@ describe("sqlite store", () => {
   it("fails to open with a clear message when the path is unusable", async () => {
     const dir = join(temp.dir, "a-directory.sqlite");
     await mkdir(dir, { recursive: true });
-    await expect(openStore(`sqlite://${dir}`)).rejects.toThrow(/Cannot open the SQLite store/);
+    await expect(openStore(`sqlite://${dir}`)).rejects.toThrow(
+      /^STORE_URL names a SQLite file the bot cannot open or create/,
+    );
   });
 
   it("lets the process exit after close()", async () => {

@@ -201,6 +201,8 @@ const activeJobSchema = z.discriminatedUnion("stage", [
 export const FAILURE_CODES = [
   "task_failed",
   "auth",
+  // The Note Service address (NOTE_TAKER_BASE_URL) has no such endpoint.
+  "address",
   "refused",
   "task_lost",
   "timeout",
