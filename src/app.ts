@@ -81,14 +81,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // FFmpeg is looked for while the store opens and the app is built: it is process starts.
   const mediaOpened = openMedia(config, logger);
   mediaOpened.catch(() => undefined);
-  // This deployment's temp folder and request journal, made or checked private before use.
-  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
-  await claimDeploymentPaths(paths);
-  const { tempDir } = paths;
   const opened = await openStore(config.storeUrl, {
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
+  // This deployment's temp folder and request journal, made or checked private before use
+  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
+  await claimDeploymentPaths(paths);
+  const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
   // Installs by OAuth: installations in the store, their tokens, /slack/install.
   const oauth =

@@ -106,11 +106,18 @@ export async function releaseDeploymentPaths(paths: DeploymentPaths): Promise<vo
 }
 
 async function privateFolder(path: string, uid: number | undefined): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  // Not recursive: a folder someone made first is found here, and checked, not taken as is.
-  await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // Not recursive: a folder someone made first is found here, and checked, not taken as is.
+    await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new StartupError(
+      `The bot cannot make the folder ${path}, where it keeps this deployment's files (${code}): give its user a folder it may write to (TMPDIR, or the folder of STORE_URL's SQLite file) and start the bot again.`,
+    );
+  }
   refuseUnlessPrivate(path, await lstat(path), "folder", uid);
 }
 

@@ -164,6 +164,18 @@ describe("claimDeploymentPaths", () => {
     );
   });
 
+  it("says in one sentence when it cannot make its folder, and where to give it one", async () => {
+    // A file where the OS temp folder should be: refused whoever runs the test (root too).
+    const notAFolder = join(temp.dir, "not-a-folder");
+    await writeFile(notAFolder, "");
+    const paths = deploymentPaths("redis://h", { tempRoot: notAFolder });
+    const said = await refusal(paths);
+    expect(said).toContain(`The bot cannot make the folder ${paths.home}, where it keeps`);
+    expect(said).toMatch(
+      / \((ENOTDIR|EEXIST)\): give its user a folder it may write to \(TMPDIR, or the folder of STORE_URL's SQLite file\) and start the bot again\.$/,
+    );
+  });
+
   it("removes a memory store's folder when it is released, and leaves any other", async () => {
     const root = join(temp.dir, "release");
     await mkdir(root);
