@@ -236,6 +236,22 @@ describe("OAuthTokenSource", () => {
     expect(lines.filter((l) => l.includes("refreshed the bot token"))).toEqual([]);
   });
 
+  it("does not bring back an install removed while its refresh was in flight", async () => {
+    await installed(60);
+    const { refresh, state } = slackRefresh();
+    let open = () => {};
+    state.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const tokens = source(refresh);
+    const asked = tokens.botToken("TT0A").catch((e: unknown) => e);
+    await expect.poll(() => state.calls).toBe(1);
+    await installs.deleteInstallation("TT0A");
+    open();
+    expect(await asked).toMatchObject({ name: "InstallUnavailable", reason: "not_installed" });
+    expect(await store.get("installs", "TT0A")).toBeUndefined();
+  });
+
   it("does not mark an install made again revoked when the old grant's refresh token is refused", async () => {
     await installed(60);
     const { refresh, state } = slackRefresh();
