@@ -9,7 +9,8 @@ import { envSchema } from "../src/config-schema.ts";
  */
 
 export const README = fileURLToPath(new URL("../README.md", import.meta.url));
-export const START = "<!-- config-table: made by `npm run docs:config` from src/config-schema.ts -->";
+export const START =
+  "<!-- config-table: made by `npm run docs:config` from src/config-schema.ts -->";
 export const END = "<!-- /config-table -->";
 
 function defaultOf(schema: { safeParse(value: unknown): { success: boolean; data?: unknown } }) {
