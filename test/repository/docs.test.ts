@@ -103,3 +103,13 @@ describe("links between the documents", () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe("the big rooms of src/", () => {
+  it("each open with a short README saying what they hold", () => {
+    for (const room of ["jobs", "slack", "store", "notetaker"]) {
+      const readme = join(ROOT, "src", room, "README.md");
+      expect(existsSync(readme), `src/${room}/README.md`).toBe(true);
+      expect(readFileSync(readme, "utf8").split("\n").length).toBeLessThanOrEqual(40);
+    }
+  });
+});
