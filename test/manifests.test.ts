@@ -174,7 +174,7 @@ describe("Slack app manifests", () => {
     }
   });
 
-  it("lets people send the bot a recording in a direct message, as the README promises", () => {
+  it("lets people send the bot a recording in a direct message, as docs/features.md promises", () => {
     // docs.slack.dev/reference/app-manifest: `messages_tab_enabled` turns the App Home's
     // Messages tab on; `messages_tab_read_only_enabled` "specifies whether or not the users
     // can send messages to your app in the Messages tab" — true would take the composer away.
@@ -189,7 +189,7 @@ describe("Slack app manifests", () => {
     }
   });
 
-  it("describes what the bot takes as the README does: DMs, and up to 1 GB with FFmpeg", () => {
+  it("describes what the bot takes as docs/features.md does: DMs, and up to 1 GB with FFmpeg", () => {
     const descriptions = ["manifest.http.json", "manifest.socket.json"].map(
       (name) => json(`../manifests/${name}`).display_information.long_description as string,
     );

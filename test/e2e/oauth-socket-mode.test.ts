@@ -40,7 +40,7 @@ import {
 import { oauthManifest } from "../fake-slack/installs.helpers.ts";
 
 /**
- * Installs by OAuth in Socket Mode, end to end: the README lets SLACK_APP_TOKEN and
+ * Installs by OAuth in Socket Mode, end to end: docs/oauth-installs.md lets SLACK_APP_TOKEN and
  * SLACK_CLIENT_ID run together (the install pages on the bot's own HTTP server, every
  * request of Slack over the one socket of the app). Two workspaces install the app through
  * `/slack/install` → Slack's consent page → `/slack/oauth_redirect` (`oauth.v2.access`);
@@ -52,7 +52,7 @@ let stack: OAuthStack;
 
 beforeAll(async () => {
   stack = await startOAuthStack({
-    // As the README sets Socket Mode installs by OAuth up: the Socket Mode manifest plus
+    // As docs/oauth-installs.md sets Socket Mode installs by OAuth up: the Socket Mode manifest plus
     // redirect URLs, org-wide installs and token rotation.
     manifest: oauthManifest({
       mode: "socket",

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { signSlackRequest } from "../../support/fake-slack/slack-request.ts";
 
 /**
- * The app's HTTP manifest (or, `mode: "socket"`, its Socket Mode one, as the README has
+ * The app's HTTP manifest (or, `mode: "socket"`, its Socket Mode one, as docs/oauth-installs.md has
  * Socket Mode installs by OAuth set it up), with what an OAuth install needs (redirect URLs)
  * and `extra`.
  */
