@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
 import { BOT_SCOPES } from "../src/slack/installs/bot-scopes.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
+import { installedApp } from "../support/fake-slack/app-manifest.ts";
 import {
   exampleManifest,
   manifestValidator,
@@ -36,12 +37,14 @@ describe("Slack app manifests", () => {
     },
   );
 
-  it("offers the Workflow Builder step the bot runs, in both modes", () => {
+  it("offers the Workflow Builder step the bot runs, in every manifest, each org-ready as Slack requires", () => {
     // docs.slack.dev/reference/app-manifest: `functions.<callback_id>` with its input and
     // output parameters; a Bolt app's step runs in the app (`function_runtime: remote`) and
-    // hears `function_executed`.
-    for (const name of ["manifest.http.json", "manifest.socket.json"]) {
+    // hears `function_executed`; "The app must opt-in to org-ready apps to be able to add the
+    // custom step to its manifest" (docs.slack.dev/tools/bolt-js/tutorials/custom-steps).
+    for (const name of ["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"]) {
       const manifest = json(`../manifests/${name}`);
+      expect(manifest.settings.org_deploy_enabled, name).toBe(true);
       expect(manifest.settings.function_runtime).toBe("remote");
       const step = manifest.functions[STEP_CALLBACK_ID];
       expect(step.title).toBe("Make meeting notes");
@@ -66,30 +69,33 @@ describe("Slack app manifests", () => {
     }
   });
 
+  it("the fake Slack refuses a manifest with a step that is not org-ready, as Slack does", () => {
+    const manifest = json("../manifests/manifest.socket.json");
+    expect(() => installedApp(manifest)).not.toThrow();
+    const notOrgReady = {
+      ...manifest,
+      settings: { ...manifest.settings, org_deploy_enabled: false },
+    };
+    expect(() => installedApp(notOrgReady)).toThrow(/org_deploy_enabled/);
+    const { function_runtime: _runtime, ...noRuntime } = manifest.settings;
+    expect(() => installedApp({ ...manifest, settings: noRuntime })).toThrow(/function_runtime/);
+    // Without the step, an app need not be org-ready.
+    const { functions: _step, ...plain } = notOrgReady;
+    expect(installedApp(plain).functions.size).toBe(0);
+  });
+
   it("the OAuth manifest is the HTTP one with installs by OAuth switched on, and asks the same scopes", () => {
     const http = json("../manifests/manifest.http.json");
     const oauth = json("../manifests/manifest.oauth.json");
     expect(oauth.oauth_config.redirect_urls).toEqual([
       "https://your-host.example.com/slack/oauth_redirect",
     ]);
-    expect(oauth.settings).toMatchObject({
-      org_deploy_enabled: true,
-      token_rotation_enabled: true,
-    });
+    expect(oauth.settings).toMatchObject({ token_rotation_enabled: true });
     const { redirect_urls: _urls, ...oauthConfig } = oauth.oauth_config;
-    const { event_subscriptions: events, ...settings } = oauth.settings;
     expect({
       ...oauth,
       oauth_config: oauthConfig,
-      settings: {
-        ...settings,
-        event_subscriptions: {
-          ...events,
-          bot_events: events.bot_events.filter((e: string) => e !== "team_access_revoked"),
-        },
-        org_deploy_enabled: false,
-        token_rotation_enabled: false,
-      },
+      settings: { ...oauth.settings, token_rotation_enabled: false },
     }).toEqual(http);
     // What /slack/install asks for (the app runs from src/ alone, so it keeps its own copy).
     expect([...BOT_SCOPES].sort()).toEqual([...oauth.oauth_config.scopes.bot].sort());
@@ -103,7 +109,7 @@ describe("Slack app manifests", () => {
     const orgReady = names.filter(
       (name) => json(`../manifests/${name}`).settings.org_deploy_enabled,
     );
-    expect(orgReady).toContain("manifest.oauth.json");
+    expect(orgReady).toEqual(names);
     for (const name of orgReady) {
       const events = json(`../manifests/${name}`).settings.event_subscriptions.bot_events;
       expect(events, name).toContain("team_access_revoked");
@@ -145,6 +151,8 @@ describe("Slack app manifests", () => {
           "tokens_revoked",
           // The Workflow Builder step (issue 28).
           "function_executed",
+          // An org-ready app's org-wide install losing a workspace: its data goes.
+          "team_access_revoked",
         ].sort(),
       );
       expect(manifest.settings.interactivity.is_enabled).toBe(true);

@@ -338,7 +338,8 @@ describe("an enterprise and an org-wide install", () => {
 
   it("refuses an org-wide install of an app whose manifest is not org-ready", async () => {
     const plain = await createFakeSlack({
-      manifest: oauthManifest({}),
+      // Not org-ready, so without the Workflow step (Slack takes none from such an app).
+      manifest: oauthManifest({ settings: { org_deploy_enabled: false }, step: false }),
       enterprise: { id: "E0X", name: "X" },
     });
     try {

@@ -111,7 +111,7 @@ describe("team_access_revoked", () => {
 
   it("is not sent to an app that does not subscribe to it, and is not sent without an org-wide install", async () => {
     const { fake, app, token } = await orgWithInstall(
-      oauthManifest({ settings: { org_deploy_enabled: true } }),
+      oauthManifest({ dropEvents: ["team_access_revoked"] }),
     );
     app.envelopes.length = 0;
     await fake.revokeTeamAccess(TWO);
