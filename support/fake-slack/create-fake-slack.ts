@@ -253,6 +253,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   };
 
   const oauth = new FakeOAuth({
+    origins: [...new Set([origin, publicOrigin])],
     client: {
       clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
       clientSecret: options.oauth?.clientSecret ?? randomBytes(16).toString("hex"),

@@ -45,10 +45,17 @@ export const REDIRECT = "https://notes.example.com/slack/oauth_redirect";
 export const BOT_SCOPES = (oauthManifest({}).oauth_config as { scopes: { bot: string[] } }).scopes
   .bot;
 
-/** The authorize URL an app (Bolt's InstallProvider) sends the browser to. */
-export function authorizeUrl(clientId: string, extra: Record<string, string> = {}): string {
-  const url = new URL("https://slack.com/oauth/v2/authorize");
-  url.searchParams.set("client_id", clientId);
+/**
+ * The authorize URL an app (Bolt's InstallProvider) sends the browser to: on the Slack whose
+ * Web API it calls (the fake's origin, as `https://slack.com/oauth/v2/authorize` beside
+ * `https://slack.com/api/`).
+ */
+export function authorizeUrl(
+  fake: { origin: string; oauth: { clientId: string } },
+  extra: Record<string, string> = {},
+): string {
+  const url = new URL("/oauth/v2/authorize", fake.origin);
+  url.searchParams.set("client_id", fake.oauth.clientId);
   url.searchParams.set("scope", BOT_SCOPES.join(","));
   url.searchParams.set("redirect_uri", REDIRECT);
   url.searchParams.set("state", "st-123");

@@ -50,9 +50,7 @@ async function orgWithInstall(manifest: Record<string, unknown>) {
   fake = created;
   created.team(ONE).addChannel({ id: "C0ORGONE", name: "one" });
   created.team(TWO).addChannel({ id: "C0ORGTWO", name: "two" });
-  const back = new URL(
-    created.authorizeInstall({ url: authorizeUrl(created.oauth.clientId), enterprise: true }),
-  );
+  const back = new URL(created.authorizeInstall({ url: authorizeUrl(created), enterprise: true }));
   const answer = await oauthAccess(created.apiUrl, {
     client_id: created.oauth.clientId,
     client_secret: created.oauth.clientSecret,

@@ -82,6 +82,7 @@ export function createOAuthInstalls(o: {
     installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl },
     // Straight to Slack's consent page: there is nothing to choose before it.
     directInstall: true,
+    authorizationUrl: consentPageOf(o.apiUrl),
     logger: toSlackLogger(logger),
     clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
   });
@@ -92,4 +93,13 @@ export function createOAuthInstalls(o: {
     routes: installRoutes({ provider, logger, onInstalled: (install) => tokens.forget(install) }),
     records: installRecords(installs, (install) => tokens.forget(install)),
   };
+}
+
+/**
+ * Slack's consent page on the host of its Web API: `https://slack.com/api/` →
+ * `https://slack.com/oauth/v2/authorize` (the installer's default), and so for GovSlack or a
+ * test Slack: an install started on one Slack must finish on it.
+ */
+export function consentPageOf(apiUrl: string): string {
+  return new URL("/oauth/v2/authorize", apiUrl).toString();
 }
