@@ -271,6 +271,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   });
   const steps = new WorkflowSteps({
     tenancy,
+    now,
     installed,
     appId,
     deliver: (store, event) => {
