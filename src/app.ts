@@ -15,7 +15,6 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
@@ -255,14 +254,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
-    // Workflow Builder steps, completed with their install's bot token when their jobs end.
-    workflow: {
-      port: new WorkflowGateway({
-        clientFor: (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
-        logger: logger.child({ name: "workflow-steps" }),
-        onError: (operation, label) => metrics.onSlackError(operation, label),
-      }),
-    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -364,8 +355,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The first claim: nothing the steps do not need is awaited before it.
       await built.runner.begin();
       startup.lap("claiming");
-      // Steps whose jobs ended while no process could complete them: completed now.
-      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       const resumed = await built.runner.countActive();
@@ -384,7 +373,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
-        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -404,7 +392,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
-      await built.steps?.stop();
       await built.reset.stop();
       await store.close();
       logger.info("meeting-notes stopped");

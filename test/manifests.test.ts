@@ -58,14 +58,13 @@ describe("Slack app manifests", () => {
       });
       expect(inputs.properties.participants.items).toEqual({ type: "slack#/types/user_id" });
       expect(inputs.required.sort()).toEqual(["channel", "recording", "user"]);
+      // The step completes as soon as its thread is open (its token lives 15 minutes, the
+      // job as long as a person takes to name the speakers): the thread's link is all there is.
       const outputs = step.output_parameters;
       expect(Object.fromEntries(Object.entries(outputs.properties).map(typeOf))).toEqual({
-        note_link: "string",
-        // The schema's enum has no canvas type: its id as a string.
-        canvas: "string",
-        docx: "slack#/types/file_id",
+        thread_link: "string",
       });
-      expect(outputs.required).toEqual(["note_link"]);
+      expect(outputs.required).toEqual(["thread_link"]);
     }
   });
 

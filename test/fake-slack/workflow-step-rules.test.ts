@@ -46,7 +46,7 @@ function runStep(team?: string) {
 const complete = (token: string | undefined, id: string) =>
   api(fake.apiUrl, "functions.completeSuccess", token, {
     function_execution_id: id,
-    outputs: { note_link: "https://fake.slack.test/archives/C0STEPS/p1" },
+    outputs: { thread_link: "https://fake.slack.test/archives/C0STEPS/p1" },
   });
 
 describe("the fake's Workflow step rules", () => {
