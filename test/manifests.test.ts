@@ -5,6 +5,7 @@ import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
 import { BOT_SCOPES } from "../src/slack/installs/bot-scopes.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
 import { installedApp } from "../support/fake-slack/app-manifest.ts";
+import { TYPES_MISSING_FROM_SCHEMA } from "../support/fake-slack/manifest-functions.ts";
 import {
   exampleManifest,
   manifestValidator,
@@ -22,6 +23,13 @@ describe("Slack app manifests", () => {
   it("the schema accepts Slack's own example and refuses a broken manifest", () => {
     expect(validate(exampleManifest())).toBe(true);
     expect(validate({ display_information: {} })).toBe(false);
+  });
+
+  it("forgives only step parameter types Slack has and its published schema lacks", () => {
+    const schema = json("fixtures/slack-manifest-schema/schemas/manifest.schema.2.0.0.json");
+    const enumOf = schema.definitions["app-manifests.v1.hermes.types.type"].properties.type.enum;
+    for (const type of TYPES_MISSING_FROM_SCHEMA) expect(enumOf, type).not.toContain(type);
+    expect(TYPES_MISSING_FROM_SCHEMA).toContain("slack#/types/file_id");
   });
 
   it.each(["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"])(
