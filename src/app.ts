@@ -1,7 +1,12 @@
 import { WebClient } from "@slack/web-api";
-import { defaultTempDir, openMedia } from "./app-media.ts";
+import { openMedia } from "./app-media.ts";
 import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
+import {
+  claimDeploymentPaths,
+  deploymentPaths,
+  releaseDeploymentPaths,
+} from "./deployment-paths.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
@@ -21,10 +26,10 @@ import {
   requestInstall,
   requestRateWorkspace,
   scopeRequests,
-} from "./slack/installs/request-install.ts";
+} from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
-import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
+import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
@@ -79,6 +84,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
+  // This deployment's temp folder and request journal, made or checked private before use
+  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
+  await claimDeploymentPaths(paths);
+  const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
   // Installs by OAuth: installations in the store, their tokens, /slack/install.
   const oauth =
@@ -104,7 +114,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     deps.installs ??
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
-  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   // Configuration mistakes the Note Service's answers reveal, told once, naming the variable.
   const noteService = watchNoteService(logger.child({ name: "note-service" }), {
@@ -269,7 +278,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,
-    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    path: deps.journal?.path ?? paths.journalPath,
     logger: logger.child({ name: "request-journal" }),
   });
   const listenerDeps: ListenerDeps = {
@@ -308,6 +317,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
+  // The temp folder being made and swept: a memory store's is removed at stop only after.
+  let preparing: Promise<void> = Promise.resolve();
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
   const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
@@ -333,7 +344,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Meanwhile the runner prepares (temp folder, orphan files, the due queue filled once):
       // it runs no step and calls no Slack, so it need not wait for Slack's answer.
       const prepared = built.runner.prepare();
-      prepared.catch(() => undefined);
+      preparing = prepared.catch(() => undefined);
       const connected = await connectToSlack(starting.signal);
       startup.lap("slack");
       // Stopped while waiting for Slack: nothing else was started.
@@ -393,6 +404,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       await pending.stop();
       await built.runner.stop();
       await built.reset.stop();
+      await preparing;
+      await releaseDeploymentPaths(paths);
       await store.close();
       logger.info("meeting-notes stopped");
     },

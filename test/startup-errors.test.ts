@@ -119,6 +119,31 @@ describe(".env.example copied as it is", () => {
   });
 });
 
+describe("weak secrets of installs by OAuth", () => {
+  it("stop the start at once: an all-zero SLACK_TOKEN_KEY and a 1-character SLACK_STATE_SECRET, one sentence each saying how to make a good one", async () => {
+    const app = started({
+      ...NOTE_SERVICE,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_CLIENT_ID: "1234.5678",
+      SLACK_CLIENT_SECRET: "startup-client-secret",
+      SLACK_STATE_SECRET: "s",
+      SLACK_TOKEN_KEY: Buffer.alloc(32).toString("base64"),
+      SLACK_REDIRECT_URL: "https://notes.example.com/slack/oauth_redirect",
+    });
+    expect(await app.exited).toBe(1);
+    const problems = app.stderr
+      .join("\n")
+      .split("\n")
+      .filter((line) => line.startsWith("  - "));
+    expect(problems).toEqual([
+      expect.stringMatching(/^ {2}- SLACK_STATE_SECRET [^.]*`openssl rand -base64 32`\.$/),
+      expect.stringMatching(/^ {2}- SLACK_TOKEN_KEY [^.]*`openssl rand -base64 32`\.$/),
+    ]);
+    expect(app.stderr.join("\n")).not.toMatch(/^\s+at /m);
+    expect(app.stdout).toEqual([]);
+  });
+});
+
 describe("Slack out of reach at start-up", () => {
   it("serves /healthz, /readyz 503 and holds Slack's requests while Slack answers 503, then connects by itself", async () => {
     const slack = await fakeSlack();

@@ -133,6 +133,16 @@ export async function startOAuthStack(o: {
     replicas,
     env,
     journalPath,
+    /** The app's configured secrets (OAuth's, the signing secret, the Note Service key…). */
+    secrets: (): string[] =>
+      [
+        env.SLACK_CLIENT_SECRET,
+        env.SLACK_STATE_SECRET,
+        env.SLACK_TOKEN_KEY,
+        env.SLACK_SIGNING_SECRET,
+        env.SLACK_APP_TOKEN,
+        env.NOTE_TAKER_API_KEY,
+      ].filter((s) => s !== ""),
     /**
      * A person installs the app from `replica`'s install page: `/slack/install` (state
      * cookie, redirect to Slack) → Slack's consent page (`authorizeInstall`, for `team` or

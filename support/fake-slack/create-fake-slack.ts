@@ -13,7 +13,9 @@ import { deliveryChecks, watchedSocket } from "./delivery-checks.ts";
 import { type DeliveryWorkspace, EventDelivery } from "./event-delivery.ts";
 import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { HandedOut } from "./handed-out.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { DEFAULT_EXPIRES_IN, type FakeInstallation, Tenancy } from "./installations.ts";
 import { FakeOAuth } from "./oauth.ts";
@@ -58,11 +60,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let cdnOrigin = "";
   let slackOrigin = "";
   const now = () => knobs.now?.() ?? Date.now();
-  const tenancy = new Tenancy(now);
+  const handedOut = new HandedOut();
+  const tenancy = new Tenancy(now, handedOut);
   const socket =
     options.socketMode === undefined || options.socketMode === false
       ? undefined
       : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  handedOut.add("app_token", socket?.appToken);
 
   /** Who may read a workspace's files: a live token of an installation acting there. */
   const access: DownloadAccess = (authorization, teamId) => {
@@ -223,21 +227,29 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   const delivery = new EventDelivery({ teamId, botUserId, appId });
   delivery.setTarget(options.deliverEventsTo);
-  /** The envelope identity of a workspace's events: the install that receives them. */
+  /**
+   * The envelope identity of a workspace's events: the install that receives them, and for
+   * an event in a Slack Connect channel, the workspace hosting it (`event`'s channel).
+   */
   const identityOf = (
     store: FakeSlackStore,
     installation: FakeInstallation,
-  ): DeliveryWorkspace => ({
-    teamId: store.workspace.teamId,
-    botUserId: installation.botUserId,
-    appId,
-    enterpriseId: store.workspace.enterpriseId,
-    isEnterpriseInstall: installation.isEnterpriseInstall,
-  });
+    event?: Record<string, unknown>,
+  ): DeliveryWorkspace => {
+    const host = event === undefined ? undefined : connectHostOf(store, event);
+    return {
+      teamId: store.workspace.teamId,
+      botUserId: installation.botUserId,
+      appId,
+      enterpriseId: store.workspace.enterpriseId,
+      isEnterpriseInstall: installation.isEnterpriseInstall,
+      ...(host === undefined ? {} : { host }),
+    };
+  };
   /** Sends a workspace's event to the installation acting there; none: Slack sends nothing. */
   const sendFor = (store: FakeSlackStore, event: Record<string, unknown>): void => {
     const installation = tenancy.installationFor(store.workspace.teamId);
-    if (installation !== undefined) delivery.send(event, identityOf(store, installation));
+    if (installation !== undefined) delivery.send(event, identityOf(store, installation, event));
   };
   /** HTTP when delivery is on, else the socket when there is one. */
   const emit = async (identity: DeliveryWorkspace, event: Record<string, unknown>) => {
@@ -250,6 +262,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       "events_api",
       eventCallback(event, { ...identity, apiAppId: appId, eventId }),
     );
+  };
+
+  /** A Socket Mode URL, its ticket among what was handed out (it opens a connection). */
+  const socketUrl = (server: NonNullable<typeof socket>): string => {
+    const url = server.openUrl();
+    handedOut.add("socket_url", new URL(url).searchParams.get("ticket"));
+    return url;
   };
 
   const oauth = new FakeOAuth({
@@ -268,6 +287,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       const w = tenancy.team(team).workspace;
       return { botUserId: w.botUserId, botId: w.botId };
     },
+    handedOut,
   });
   const steps = new WorkflowSteps({
     tenancy,
@@ -285,7 +305,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     home: s,
     appToken: socket?.appToken,
     appMethods:
-      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socketUrl(socket) }) },
     clientMethods: {
       "oauth.v2.access": oauth.access,
       // Needs no token: "Checks API calling code" and echoes its arguments
@@ -297,9 +317,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
   // over the socket, through its `send`.
-  const checks = deliveryChecks(s);
+  const checks = deliveryChecks(s, handedOut);
   const unwatchers = [...tenancy.teams.values()].map((t) =>
-    watchDeliveries(t === s ? checks : deliveryChecks(t)),
+    watchDeliveries(t === s ? checks : deliveryChecks(t, handedOut)),
   );
   const teamHandles = new Map<string, FakeTeam>();
   for (const store of tenancy.teams.values()) {
@@ -349,7 +369,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         if (installation === undefined) throw new Error(`fake Slack: ${w.teamId} has no install`);
         const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
         return eventCallback(event, {
-          ...identityOf(store, installation),
+          ...identityOf(store, installation, event),
           apiAppId: appId,
           eventId,
         });
@@ -481,7 +501,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     thread: (channel, ts) => s.thread(channel, ts),
     callsTo: (method) => s.calls.filter((c) => c.method === method),
     view: (viewId) => s.views.get(viewId)?.view,
-    responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
+    responseUrl: () => {
+      const url = `${origin}/response/${randomBytes(8).toString("hex")}`;
+      handedOut.add("response_url", url);
+      return url;
+    },
+    handedOut: () => handedOut.list(),
     reset: () => {
       for (const store of tenancy.teams.values()) store.reset();
       delivery.delivered.length = 0;
@@ -531,4 +556,13 @@ function stop(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** The host of the Slack Connect channel `event` happened in; undefined for any other. */
+function connectHostOf(
+  store: FakeSlackStore,
+  event: Record<string, unknown>,
+): ConnectHost | undefined {
+  const id = typeof event.channel === "string" ? event.channel : event.channel_id;
+  return typeof id === "string" ? store.channel(id)?.connect : undefined;
 }

@@ -13,6 +13,7 @@ import type {
   FakeViewRecord,
   SlackFileObject,
 } from "./fake-slack-types.ts";
+import type { Capability } from "./handed-out.ts";
 import type { FakeSlackKnobs } from "./handle-api-request.ts";
 import type { FakeEnterprise, FakeInstallation } from "./installations.ts";
 import type { AuthorizeInstallInput } from "./oauth.ts";
@@ -265,6 +266,12 @@ export interface FakeSlack {
   view(viewId: string): Record<string, unknown> | undefined;
   /** A fresh `response_url` on this server; POSTs to it land in `responseUrlPosts`. */
   responseUrl(): string;
+  /**
+   * Every capability handed to the app so far — tokens, step tokens, OAuth codes and states,
+   * Socket Mode tickets, and the `trigger_id`s and `response_url`s of what was delivered —
+   * none of which may appear in its log.
+   */
+  handedOut(): Capability[];
   /** A workspace by id (the first is `teamId`). */
   team(teamId: string): FakeTeam;
   /** The enterprise, when created with one. */

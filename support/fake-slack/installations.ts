@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FakeSlackStore } from "./fake-slack-store.ts";
+import type { HandedOut } from "./handed-out.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 
 /** An Enterprise Grid organisation: its workspaces are stores of the same fake. */
@@ -85,9 +86,12 @@ export class Tenancy {
   readonly tokens = new Map<string, TokenRecord>();
   readonly #refresh = new Map<string, RefreshRecord>();
   readonly #now: () => number;
+  readonly #handedOut: HandedOut | undefined;
 
-  constructor(now: () => number) {
+  /** `handedOut`: told of every token issued. */
+  constructor(now: () => number, handedOut?: HandedOut) {
     this.#now = now;
+    this.#handedOut = handedOut;
   }
 
   /** Adds a workspace's store; its channels are foreign to every other workspace. */
@@ -171,6 +175,7 @@ export class Tenancy {
       ...(rotating === undefined ? {} : { expiresAt: this.#now() + rotating.expiresIn * 1000 }),
     };
     this.tokens.set(value, record);
+    this.#handedOut?.add(kind === "workflow" ? "step_token" : "token", value);
     return record;
   }
 
@@ -178,6 +183,7 @@ export class Tenancy {
   issueRefresh(installation: FakeInstallation, kind: "bot" | "user"): string {
     const value = `xoxe-1-${randomBytes(16).toString("hex")}`;
     this.#refresh.set(value, { installation, kind, revoked: false });
+    this.#handedOut?.add("refresh_token", value);
     return value;
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { InstalledApp } from "./app-manifest.ts";
+import type { HandedOut } from "./handed-out.ts";
 import type { ClientMethod } from "./handle-api-request.ts";
 import type { FakeInstallation, Tenancy } from "./installations.ts";
 import { SlackApiError } from "./slack-api-error.ts";
@@ -72,6 +73,7 @@ export class FakeOAuth {
   readonly #expiresIn: () => number;
   readonly #botOf: (teamId: string | null) => BotIdentity;
   readonly #origins: readonly string[];
+  readonly #handedOut: HandedOut | undefined;
 
   constructor(options: {
     client: FakeOAuthClient;
@@ -85,6 +87,8 @@ export class FakeOAuth {
     expiresIn: () => number;
     /** The bot user of an install in a workspace, or (null) org-wide. */
     botOf: (teamId: string | null) => BotIdentity;
+    /** Told of each code issued and each state the app sent along. */
+    handedOut?: HandedOut;
   }) {
     this.client = options.client;
     this.#tenancy = options.tenancy;
@@ -94,6 +98,7 @@ export class FakeOAuth {
     this.#expiresIn = options.expiresIn;
     this.#botOf = options.botOf;
     this.#origins = options.origins;
+    this.#handedOut = options.handedOut;
   }
 
   /**
@@ -160,6 +165,7 @@ export class FakeOAuth {
     }
     const back = new URL(redirect);
     const state = q.get("state");
+    this.#handedOut?.add("oauth_state", state);
     if (input.decline === true) {
       back.searchParams.set("error", "access_denied");
     } else {
@@ -175,6 +181,7 @@ export class FakeOAuth {
         used: false,
       });
       back.searchParams.set("code", code);
+      this.#handedOut?.add("oauth_code", code);
     }
     if (state !== null) back.searchParams.set("state", state);
     return back.toString();

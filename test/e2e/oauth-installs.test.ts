@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoCapabilityInLog } from "../../support/e2e/log-secrets.ts";
 import {
   ALPHA,
   BETA,
@@ -96,10 +97,14 @@ describe("installs by OAuth", () => {
     expect(refused.status).toBe(401);
     await replica.app.idle();
     expect(stack.fake.calls.slice(before)).toEqual([]);
-    // The tokens are nowhere in the log.
+    // The tokens are nowhere in the log, nor the installs' codes and states.
     const logs = replica.logs.join("");
     expect(logs).toContain('"install":"TT0ALPHA"');
-    for (const token of [alpha.botToken, beta.botToken]) expect(logs).not.toContain(token);
+    expectNoCapabilityInLog(logs, {
+      fake: stack.fake,
+      secrets: [alpha.botToken, beta.botToken, ...stack.secrets()],
+      handedOut: ["token", "oauth_code", "oauth_state"],
+    });
   });
 
   it("an org-wide install is stored under its enterprise and authorises events of two workspaces of the org", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
+import { expectNoCapabilityInLog } from "../../support/e2e/log-secrets.ts";
 import {
   ALPHA,
   BETA,
@@ -321,5 +322,23 @@ describe("installs by OAuth over Socket Mode", () => {
     expect(sent?.acked).toBe(true);
     await quiet();
     expect(stack.fake.calls.slice(calls)).toEqual([]);
+  });
+
+  it("writes no capability to its debug log: no step token, response_url, trigger id, OAuth code or state, token or ticket", () => {
+    expectNoCapabilityInLog(logs().join(""), {
+      fake: stack.fake,
+      secrets: stack.secrets(),
+      handedOut: [
+        "token",
+        "refresh_token",
+        "step_token",
+        "app_token",
+        "socket_url",
+        "oauth_code",
+        "oauth_state",
+        "trigger_id",
+        "response_url",
+      ],
+    });
   });
 });

@@ -10,6 +10,7 @@ import { BOT_SCOPES } from "./bot-scopes.ts";
 import { type InstallRecords, installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
+import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
 import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
 
 // CommonJS, loaded as create-bolt-app.ts loads Bolt's classes — and only in OAuth mode: a
@@ -74,14 +75,17 @@ export function createOAuthInstalls(o: {
     ...optional("onRevoked", o.onRevoked),
   });
   const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
+  const states = onceStateStore({ secret: o.oauth.stateSecret, store: o.store });
+  const installOptions = { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl };
   const provider = new InstallProvider({
     clientId: o.oauth.clientId,
     clientSecret: o.oauth.clientSecret,
-    stateSecret: o.oauth.stateSecret,
+    stateStore: states,
+    stateCookieName: STATE_COOKIE,
+    stateCookieExpirationSeconds: STATE_LIFETIME_S,
     installationStore: installs,
-    installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl },
-    // Straight to Slack's consent page: there is nothing to choose before it.
-    directInstall: true,
+    installUrlOptions: installOptions,
+    // Slack's consent page on the Web API's host (see consentPageOf).
     authorizationUrl: consentPageOf(o.apiUrl),
     logger: toSlackLogger(logger),
     clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
@@ -90,7 +94,13 @@ export function createOAuthInstalls(o: {
     installs,
     tokens,
     authorize: oauthAuthorize(tokens),
-    routes: installRoutes({ provider, logger, onInstalled: (install) => tokens.forget(install) }),
+    routes: installRoutes({
+      provider,
+      states,
+      installOptions,
+      logger,
+      onInstalled: (install) => tokens.forget(install),
+    }),
     records: installRecords(installs, (install) => tokens.forget(install)),
   };
 }

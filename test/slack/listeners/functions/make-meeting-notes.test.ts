@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { STEP_CALLBACK_ID } from "../../../../src/slack/ids.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import { makeMeetingNotes } from "../../../../src/slack/listeners/functions/make-meeting-notes.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
 import { FILE_HOST } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,
   ALICE,
+  asRequest,
   BOB,
   buildEventArgs,
   buildListenerDeps,
@@ -72,7 +75,7 @@ describe("the Workflow Builder step's listener", () => {
       context: "Budget",
     };
     const { args, fail, complete } = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail).not.toHaveBeenCalled();
     const [job] = await kit.jobs.listByChannel(TEAM, CHANNEL);
     // Completed at once with the thread's link: the job goes on there.
@@ -98,7 +101,7 @@ describe("the Workflow Builder step's listener", () => {
 
     // Slack delivering the event again starts nothing more and fails nothing.
     const again = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(again.args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(again.args as never));
     expect(again.fail).not.toHaveBeenCalled();
     expect(again.complete).not.toHaveBeenCalled();
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
@@ -130,7 +133,7 @@ describe("the Workflow Builder step's listener", () => {
     file("F0ADMIN001", "admin.m4a", ADMIN);
     kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
     const { args, fail, complete } = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", key) }]]);
     expect(complete).not.toHaveBeenCalled();
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
@@ -144,7 +147,7 @@ describe("the Workflow Builder step's listener", () => {
     complete
       .mockRejectedValueOnce(platform("internal_error"))
       .mockRejectedValueOnce(platform("execution_not_in_running_state"));
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(complete).toHaveBeenCalledTimes(2);
   });
 
@@ -152,16 +155,25 @@ describe("the Workflow Builder step's listener", () => {
     const recording = file("F0REC00004", "nolink.m4a");
     kit.slack.chat.getPermalink.mockRejectedValueOnce(new Error("message_not_found"));
     const { args, fail, complete } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(complete).not.toHaveBeenCalled();
     expect(fail.mock.calls).toEqual([[{ error: t("en", "step.no_link") }]]);
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
   });
 
+  it("fails the step, starting nothing, when its request names no workspace", async () => {
+    const recording = file("F0REC00009", "weekly.m4a");
+    const { args, fail } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
+    await runAsInstall(SINGLE_INSTALL, () => makeMeetingNotes(kit.deps)(args as never));
+    expect(fail.mock.calls).toEqual([[{ error: t("en", "step.inputs") }]]);
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
+  });
+
   it("says why in the person's language, and a file that is no recording in one sentence", async () => {
     const pdf = file("F0PDF00001", "agenda.pdf", LAN, "application/pdf");
     const { args, fail } = stepArgs({ recording: pdf, channel: CHANNEL, user: asked(LAN) });
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     const error = fail.mock.calls[0]?.[0].error ?? "";
     expect(error).toMatch(/^agenda\.pdf không phải bản ghi âm/);
     expect(error.split(". ")).toHaveLength(1);
@@ -171,7 +183,7 @@ describe("the Workflow Builder step's listener", () => {
     const recording = file("F0REC00002", "weekly.m4a", BOB);
     kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
     const { args, fail } = stepArgs({ recording, channel: OTHER_CHANNEL, user: asked(BOB) });
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", "step.bot_not_in") }]]);
   });
 });
