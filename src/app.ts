@@ -20,7 +20,6 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
@@ -264,14 +263,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
-    // Workflow Builder steps, completed with their install's bot token when their jobs end.
-    workflow: {
-      port: new WorkflowGateway({
-        clientFor: (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
-        logger: logger.child({ name: "workflow-steps" }),
-        onError: (operation, label) => metrics.onSlackError(operation, label),
-      }),
-    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -375,8 +366,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The first claim: nothing the steps do not need is awaited before it.
       await built.runner.begin();
       startup.lap("claiming");
-      // Steps whose jobs ended while no process could complete them: completed now.
-      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       const resumed = await built.runner.countActive();
@@ -395,7 +384,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
-        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -415,7 +403,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
-      await built.steps?.stop();
       await built.reset.stop();
       await preparing;
       await releaseDeploymentPaths(paths);

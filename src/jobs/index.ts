@@ -40,9 +40,7 @@ export type {
   MediaPort,
   NoteTakerPort,
   PrepareOutcome,
-  StepCompletion,
   StoreResetPort,
-  WorkflowPort,
 } from "./ports.ts";
 export {
   type CanvasOutcome,
@@ -83,7 +81,6 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
-export { WORKFLOW_STEPS_SET, WorkflowSteps } from "./services/workflow-steps.ts";
 export {
   canTransition,
   IllegalTransitionError,
