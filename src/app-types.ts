@@ -27,6 +27,8 @@ export interface AppDeps {
   /** Where recordings and DOCX files wait between steps. */
   tempDir?: string;
   noteTakerRetry?: RetryPolicy;
+  /** How long the Note Service may be unreachable before the log and readiness say so. */
+  noteServiceUnreachableAfterMs?: number;
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
   /** HTTP server timeouts; tests shorten them rather than wait seconds. */
   httpTimeouts?: Partial<HttpTimeouts>;

@@ -1,11 +1,16 @@
 import { WebClient } from "@slack/web-api";
-import { defaultTempDir, openMedia } from "./app-media.ts";
+import { openMedia } from "./app-media.ts";
 import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
+import {
+  claimDeploymentPaths,
+  deploymentPaths,
+  releaseDeploymentPaths,
+} from "./deployment-paths.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
-import { createPollSchedule, NoteTakerClient, watchApiKey } from "./notetaker/index.ts";
+import { createPollSchedule, NoteTakerClient, watchNoteService } from "./notetaker/index.ts";
 import { createAppReadiness } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
@@ -15,17 +20,16 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
   requestInstall,
   requestRateWorkspace,
   scopeRequests,
-} from "./slack/installs/request-install.ts";
+} from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
-import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
+import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
@@ -80,6 +84,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
+  // This deployment's temp folder and request journal, made or checked private before use
+  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
+  await claimDeploymentPaths(paths);
+  const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
   // Installs by OAuth: installations in the store, their tokens, /slack/install.
   const oauth =
@@ -105,9 +114,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     deps.installs ??
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
-  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
-  const apiKey = watchApiKey(logger.child({ name: "note-service" }));
+  // Configuration mistakes the Note Service's answers reveal, told once, naming the variable.
+  const noteService = watchNoteService(logger.child({ name: "note-service" }), {
+    ...optional("unreachableAfterMs", deps.noteServiceUnreachableAfterMs),
+  });
   const noteTaker = new NoteTakerClient({
     baseUrl: config.noteTaker.baseUrl,
     apiKey: config.noteTaker.apiKey,
@@ -117,7 +128,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     ...optional("retryPolicy", deps.noteTakerRetry),
     onRequest: (operation, outcome) => {
       metrics.onNoteServiceRequest(operation, outcome);
-      apiKey(operation, outcome);
+      noteService.onRequest(operation, outcome);
     },
   });
   let stopping = false;
@@ -144,6 +155,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     diskFullSince: () => diskFull.fullSince,
     logger,
     storeResetAt: () => jobs?.reset.recentResetAt(),
+    noteServiceDownSince: noteService.unreachableSince,
     tuning: deps.readiness,
     tokens,
     ...socketMode,
@@ -251,14 +263,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
-    // Workflow Builder steps, completed with their install's bot token when their jobs end.
-    workflow: {
-      port: new WorkflowGateway({
-        clientFor: (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
-        logger: logger.child({ name: "workflow-steps" }),
-        onError: (operation, label) => metrics.onSlackError(operation, label),
-      }),
-    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -274,7 +278,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,
-    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    path: deps.journal?.path ?? paths.journalPath,
     logger: logger.child({ name: "request-journal" }),
   });
   const listenerDeps: ListenerDeps = {
@@ -283,7 +287,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,
-    ...optional("deleteInstallation", oauth?.deleteInstallation),
+    ...optional("installRecords", oauth?.records),
     directory,
     responder: new SlackResponder({ client, logger }),
     permissions: new Permissions(directory),
@@ -313,6 +317,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
+  // The temp folder being made and swept: a memory store's is removed at stop only after.
+  let preparing: Promise<void> = Promise.resolve();
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
   const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
@@ -338,7 +344,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Meanwhile the runner prepares (temp folder, orphan files, the due queue filled once):
       // it runs no step and calls no Slack, so it need not wait for Slack's answer.
       const prepared = built.runner.prepare();
-      prepared.catch(() => undefined);
+      preparing = prepared.catch(() => undefined);
       const connected = await connectToSlack(starting.signal);
       startup.lap("slack");
       // Stopped while waiting for Slack: nothing else was started.
@@ -360,8 +366,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The first claim: nothing the steps do not need is awaited before it.
       await built.runner.begin();
       startup.lap("claiming");
-      // Steps whose jobs ended while no process could complete them: completed now.
-      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       const resumed = await built.runner.countActive();
@@ -380,7 +384,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
-        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -400,8 +403,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
-      await built.steps?.stop();
       await built.reset.stop();
+      await preparing;
+      await releaseDeploymentPaths(paths);
       await store.close();
       logger.info("meeting-notes stopped");
     },

@@ -84,10 +84,14 @@ export const requiredSecret = (hint: string) =>
     error: `${PLACEHOLDER}: ${hint}`,
   });
 
-/** An optional secret that must not be `.env.example`'s placeholder either. */
+/**
+ * An optional secret that must not be `.env.example`'s placeholder either (its further
+ * checks are not run on a placeholder: one line says what to do).
+ */
 export const optionalSecret = (hint: string) =>
   optionalText.refine((value) => value === undefined || !isPlaceholder(value), {
     error: `${PLACEHOLDER}: ${hint}`,
+    abort: true,
   });
 
 export const httpUrl = (hint: string) =>

@@ -1,121 +1,10 @@
-import { z } from "zod";
-import {
-  decimal,
-  hostList,
-  httpUrl,
-  integer,
-  isExampleHost,
-  optionalSecret,
-  optionalText,
-  PLACEHOLDER,
-  requiredSecret,
-} from "./config-fields.ts";
-import { OAUTH_FIELDS, type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
-import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
+import { type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
+import { envSchema, type LOG_LEVELS, oauthEnvSchema } from "./config-schema.ts";
 
 /**
- * The configuration contract (the README's configuration table). This module is the only reader of the
- * environment: everything else receives a typed `Config`.
+ * Reads the configuration contract (`config-schema.ts`). This module is the only reader of
+ * the environment: everything else receives a typed `Config`.
  */
-
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-const BOT_TOKEN_HINT = "the Bot User OAuth Token (xoxb-…) from OAuth & Permissions.";
-
-const envSchema = z.object({
-  SLACK_BOT_TOKEN: requiredSecret(BOT_TOKEN_HINT),
-  SLACK_APP_TOKEN: optionalSecret(
-    "an app-level token (xapp-…) with connections:write, from Basic Information → App-Level Tokens.",
-  ),
-  SLACK_SIGNING_SECRET: optionalSecret("the Signing Secret from Basic Information."),
-  PORT: integer(3000, 0, 65535, "the port of the HTTP server."),
-  METRICS_PORT: integer(undefined, 0, 65535, "the port that serves /metrics alone."),
-  SLACK_API_URL: optionalText.pipe(
-    z
-      .url({
-        protocol: /^https?$/,
-        error: "must be an http(s) URL such as https://slack.com/api/.",
-      })
-      .optional(),
-  ),
-  NOTE_TAKER_BASE_URL: httpUrl(
-    "the Note Service base URL, including /api/v1/third-party/note-taker.",
-  ).refine((value) => !isExampleHost(value), {
-    error: `${PLACEHOLDER}: the address of the Note Service your provider gave you, including /api/v1/third-party/note-taker (or the emulator's, \`npm run emulator\`).`,
-  }),
-  NOTE_TAKER_API_KEY: requiredSecret(
-    "the Note Service API key (sent as X-API-Key) your provider gave you (or the emulator's).",
-  ),
-  RESULT_LINK_HOSTS: hostList(
-    "hosts trusted to serve the Note Service's result links from any address, over http too.",
-  ),
-  STORE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, {
-        error: "must be sqlite://PATH, redis://HOST:PORT or memory://.",
-      })
-      .optional(),
-  ),
-  POLL_INITIAL_MS: integer(2000, 10, 600_000, "the first poll delay in milliseconds."),
-  POLL_MAX_MS: integer(15_000, 10, 3_600_000, "the longest poll delay in milliseconds."),
-  RETENTION_DAYS: integer(30, 1, 3650, "how many days finished jobs are kept."),
-  MAX_ACTIVE_JOBS_PER_USER: integer(
-    3,
-    1,
-    10_000,
-    "recordings one person may have downloading or transcribing at once.",
-  ),
-  MAX_ACTIVE_JOBS_PER_CHANNEL: integer(
-    5,
-    1,
-    10_000,
-    "recordings one channel may have downloading or transcribing at once.",
-  ),
-  MAX_ACTIVE_JOBS: integer(
-    20,
-    1,
-    100_000,
-    "recordings the whole bot downloads or transcribes at once.",
-  ),
-  REGENERATE_COOLDOWN_SECONDS: integer(
-    60,
-    0,
-    86_400,
-    "the shortest time between two Regenerates of one job's notes.",
-  ),
-  SLACK_RATE_SHARE: decimal(
-    1,
-    0.01,
-    100,
-    "the share of Slack's rate limits this process spends on background work (1: all of each tier's; with several replicas, 1 divided by their number).",
-  ),
-  FFMPEG_PATH: optionalText,
-  FFPROBE_PATH: optionalText,
-  FFMPEG_CONCURRENCY: integer(1, 1, 64, "FFmpeg processes that may prepare recordings at once."),
-  FFMPEG_TIMEOUT_MINUTES: integer(
-    60,
-    1,
-    1440,
-    "the longest one recording's preparation by FFmpeg may take, in minutes.",
-  ),
-  MAX_RECORDING_HOURS: integer(
-    DEFAULT_MAX_RECORDING_HOURS,
-    1,
-    24,
-    "the longest recording FFmpeg prepares, in hours; a longer one is refused before it is decoded.",
-  ),
-  LOG_LEVEL: optionalText.pipe(
-    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
-  ),
-  ...OAUTH_FIELDS,
-});
-
-/**
- * Installs by OAuth (SLACK_CLIENT_ID set): no bot token from the environment; each
- * workspace's, or organisation's, comes from its install and is kept in the store.
- */
-const oauthEnvSchema = envSchema.extend({ SLACK_BOT_TOKEN: optionalSecret(BOT_TOKEN_HINT) });
 
 /**
  * Checks that involve several variables. They run on the raw values even when single
@@ -130,6 +19,13 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
     );
   }
   problems.push(...oauthProblems(env));
+  // Checked here, not by Slack's first refusal: a pasted user (xoxp-) or app-level (xapp-)
+  // token would start and fail later. A rotating bot token starts xoxe.xoxb-.
+  if (set("SLACK_BOT_TOKEN") && !/^(xoxe\.)?xoxb-/.test(env.SLACK_BOT_TOKEN?.trim() ?? "")) {
+    problems.push(
+      "SLACK_BOT_TOKEN must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token), not a user (xoxp-) or app-level (xapp-) token.",
+    );
+  }
   if (set("SLACK_APP_TOKEN") && !env.SLACK_APP_TOKEN?.trim().startsWith("xapp-")) {
     problems.push(
       "SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens).",
@@ -198,7 +94,7 @@ export class ConfigError extends Error {
   constructor(problems: readonly string[]) {
     super(
       [
-        "meeting-notes cannot start: the configuration is incomplete.",
+        `meeting-notes cannot start: ${headline(problems)}`,
         ...problems.map((problem) => `  - ${problem}`),
         "Set these variables in the environment or in a .env file (see .env.example), then start again.",
       ].join("\n"),
@@ -206,6 +102,14 @@ export class ConfigError extends Error {
     this.name = this.constructor.name;
     this.problems = problems;
   }
+}
+
+/** "incomplete" only of missing values, "invalid" only of values that are set but wrong. */
+function headline(problems: readonly string[]): string {
+  const missing = problems.filter((p) => /^\S+ (is missing|is empty)\b/.test(p)).length;
+  if (missing === problems.length) return "the configuration is incomplete.";
+  if (missing === 0) return "some settings are invalid.";
+  return "the configuration is incomplete and some settings are invalid.";
 }
 
 /**
@@ -227,7 +131,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       botToken: e.SLACK_BOT_TOKEN,
       appToken: e.SLACK_APP_TOKEN,
       signingSecret: e.SLACK_SIGNING_SECRET,
-      apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
+      apiUrl: withTrailingSlash(e.SLACK_API_URL),
       rateShare: e.SLACK_RATE_SHARE,
       oauth: oauthConfigOf(e),
     },
@@ -238,7 +142,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       apiKey: e.NOTE_TAKER_API_KEY,
       resultLinkHosts: e.RESULT_LINK_HOSTS,
     },
-    storeUrl: e.STORE_URL ?? "sqlite://data/meeting-notes.sqlite",
+    storeUrl: e.STORE_URL,
     poll: { initialMs: e.POLL_INITIAL_MS, maxMs: e.POLL_MAX_MS },
     retentionDays: e.RETENTION_DAYS,
     fairUse: {
@@ -254,7 +158,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       timeoutMs: e.FFMPEG_TIMEOUT_MINUTES * 60_000,
       maxHours: e.MAX_RECORDING_HOURS,
     },
-    logLevel: e.LOG_LEVEL ?? "info",
+    logLevel: e.LOG_LEVEL,
   };
 }
 

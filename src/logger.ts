@@ -1,15 +1,16 @@
 import { type Logger as SlackLogger, LogLevel as SlackLogLevel } from "@slack/logger";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { LogLevel } from "./config.ts";
+import { CENSOR, createScrub, withoutPayload } from "./log-scrub.ts";
 
 export type { Logger } from "pino";
 
 /**
  * Paths pino blanks out wherever they appear in a logged object. The second line of defence
- * is `secrets` below: the known secret values are scrubbed from every serialised line, so a
- * token that ends up inside an error message or a URL is caught too; with installs by
- * OAuth, whose tokens are not known when the logger is made (and change with rotation),
- * anything shaped like a Slack token is scrubbed as well ({@link SLACK_TOKEN}).
+ * is the scrub of every serialised line (`log-scrub.ts`): the known secret values, and
+ * whatever has the shape of a capability Slack hands out (tokens, hook URLs, trigger ids,
+ * OAuth codes and states), so one that ends up inside an error message or a URL is caught
+ * too — with installs by OAuth, tokens are not known when the logger is made.
  */
 const REDACT_PATHS = [
   "token",
@@ -42,15 +43,6 @@ const REDACT_PATHS = [
   'req.headers["x-slack-signature"]',
 ];
 
-const CENSOR = "[redacted]";
-
-/**
- * Slack's tokens by their published prefixes: bot, user, app-level and legacy (`xoxb-`,
- * `xoxp-`, `xapp-`, `xoxa-`, `xoxs-`), and rotation's access and refresh tokens (`xoxe.xoxb-…`,
- * `xoxe-…`) — with at least 8 characters after the prefix, so a word is never cut.
- */
-const SLACK_TOKEN = /\b(?:xoxe\.xox[a-z]|xox[a-z]|xapp|xoxe)-[A-Za-z0-9-]{8,}/g;
-
 export interface LoggerOptions {
   level: LogLevel;
   /** Secret values (tokens, keys) that must never appear in a log line. */
@@ -61,10 +53,7 @@ export interface LoggerOptions {
 
 /** Creates the one root logger of the process. Components take `logger.child({ name })`. */
 export function createLogger(options: LoggerOptions): Logger {
-  // Short values would scrub ordinary words out of log lines; real secrets are long.
-  const secrets = (options.secrets ?? []).filter(
-    (s): s is string => s !== undefined && s.length >= 8,
-  );
+  const scrub = createScrub(options.secrets ?? []);
   // Pretty lines for a person at a terminal, when pino-pretty is installed (a development
   // dependency: a production install logs JSON lines, as it should).
   const pretty =
@@ -73,12 +62,7 @@ export function createLogger(options: LoggerOptions): Logger {
     {
       level: options.level,
       redact: { paths: REDACT_PATHS, censor: CENSOR },
-      hooks: {
-        streamWrite: (line) =>
-          secrets
-            .reduce((text, secret) => text.replaceAll(secret, CENSOR), line)
-            .replace(SLACK_TOKEN, CENSOR),
-      },
+      hooks: { streamWrite: scrub },
       ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true } } } : {}),
     },
     options.destination,
@@ -115,7 +99,8 @@ const TO_SLACK_LEVEL: Record<string, SlackLogLevel> = {
 
 /**
  * Adapts a pino logger to the `Logger` interface Bolt and the Slack SDK expect, so every
- * line of the process goes through the same redaction.
+ * line of the process goes through the same redaction. The SDKs' debug lines that carry a
+ * whole payload (a raw Socket Mode envelope, a Web API call's body) are written without it.
  */
 export function toSlackLogger(logger: Logger): SlackLogger {
   let current = logger.child({});
@@ -128,7 +113,9 @@ export function toSlackLogger(logger: Logger): SlackLogger {
       if (first instanceof Error) current[level]({ err: first }, rest.map(String).join(" "));
       else
         current[level](
-          msg.map((part) => (typeof part === "string" ? part : safeJson(part))).join(" "),
+          withoutPayload(
+            msg.map((part) => (typeof part === "string" ? part : safeJson(part))).join(" "),
+          ),
         );
     };
   return {

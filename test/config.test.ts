@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -239,12 +240,15 @@ describe("loadConfig under the Slack CLI (slack run)", () => {
 
 describe("loadConfig with installs by OAuth", () => {
   const { SLACK_BOT_TOKEN: _bot, ...noBotToken } = valid;
-  const key = Buffer.alloc(32, 7).toString("base64");
+  // 32 bytes that look random, the same every run (`openssl rand -base64 32` in real life).
+  const keyBytes = createHash("sha256").update("the config test's token key").digest();
+  const key = keyBytes.toString("base64");
+  const stateSecret = "state-secret-of-the-config-test-0123";
   const oauth = {
     ...noBotToken,
     SLACK_CLIENT_ID: "1234.5678",
     SLACK_CLIENT_SECRET: "client-secret-abc",
-    SLACK_STATE_SECRET: "state-secret-abc",
+    SLACK_STATE_SECRET: stateSecret,
     SLACK_TOKEN_KEY: key,
     SLACK_REDIRECT_URL: "https://notes.example/slack/oauth_redirect",
   };
@@ -255,8 +259,8 @@ describe("loadConfig with installs by OAuth", () => {
     expect(config.slack.oauth).toEqual({
       clientId: "1234.5678",
       clientSecret: "client-secret-abc",
-      stateSecret: "state-secret-abc",
-      tokenKey: Buffer.alloc(32, 7),
+      stateSecret,
+      tokenKey: keyBytes,
       redirectUrl: "https://notes.example/slack/oauth_redirect",
     });
     const socket = loadConfig({ ...oauth, SLACK_SIGNING_SECRET: "", SLACK_APP_TOKEN: "xapp-1-a" });
@@ -298,10 +302,94 @@ describe("loadConfig with installs by OAuth", () => {
     ]);
   });
 
+  /** One sentence naming the variable and how to make a good value. */
+  const oneSentence = (name: string) =>
+    new RegExp(`^${name} [^.]*: make a good one with \`openssl rand -base64 32\`\\.$`);
+
+  it("refuses a token key of one repeated byte, or not random, in one sentence saying how to make one", () => {
+    const weak = {
+      "all zero": Buffer.alloc(32, 0),
+      "one byte repeated": Buffer.alloc(32, 7),
+      "two bytes taking turns": Buffer.from(
+        Array.from({ length: 32 }, (_, i) => (i % 2 ? 1 : 250)),
+      ),
+      "a few bytes": Buffer.from(
+        Array.from({ length: 32 }, (_, i) => [3, 141, 59, 26, 5][i % 5] ?? 0),
+      ),
+      text: Buffer.from("correct horse battery staple 123"),
+      "hex digits": Buffer.from("0123456789abcdef0123456789abcdef"),
+      "counting up": Buffer.from(Array.from({ length: 32 }, (_, i) => i)),
+      "counting down by 3": Buffer.from(Array.from({ length: 32 }, (_, i) => 200 - 3 * i)),
+    };
+    for (const [what, bytes] of Object.entries(weak)) {
+      expect(problemsOf({ ...oauth, SLACK_TOKEN_KEY: bytes.toString("base64") }), what).toEqual([
+        expect.stringMatching(oneSentence("SLACK_TOKEN_KEY")),
+      ]);
+    }
+    // Random keys pass: two hundred of them, none refused.
+    for (let i = 0; i < 200; i++) {
+      const random = createHash("sha256").update(`key ${i}`).digest();
+      expect(
+        loadConfig({ ...oauth, SLACK_TOKEN_KEY: random.toString("base64") }).slack.oauth,
+      ).toMatchObject({ tokenKey: random });
+    }
+  });
+
+  it("refuses a state secret under 32 characters, or one character repeated, in one sentence saying how to make one", () => {
+    for (const weak of ["x", "state-secret-abc", "a".repeat(31), "z".repeat(40)]) {
+      expect(problemsOf({ ...oauth, SLACK_STATE_SECRET: weak }), weak).toEqual([
+        expect.stringMatching(oneSentence("SLACK_STATE_SECRET")),
+      ]);
+    }
+    // What the command makes (44 characters) and 32 characters of a longer secret pass.
+    for (const good of ["Yk3ZQ7rWb1n0pC4o9QvTq1m2xS8eL5uR0aF6hJ3dK2E=", stateSecret.slice(0, 32)]) {
+      expect(loadConfig({ ...oauth, SLACK_STATE_SECRET: good }).slack.oauth?.stateSecret).toBe(
+        good,
+      );
+    }
+  });
+
   it("says so of an OAuth variable set without the client id, and keeps the single mode", () => {
     expect(problemsOf({ ...valid, SLACK_CLIENT_SECRET: "client-secret-abc" })).toEqual([
       expect.stringMatching(/^SLACK_CLIENT_SECRET is set but SLACK_CLIENT_ID is not/),
     ]);
     expect(problemsOf(noBotToken)).toEqual([expect.stringMatching(/^SLACK_BOT_TOKEN is missing/)]);
+  });
+});
+
+describe("what loadConfig says of a value that is set but wrong", () => {
+  it.each(["xoxp-1-user", "xapp-1-app", "not-a-token"])(
+    "refuses %s as SLACK_BOT_TOKEN by its shape",
+    (token) => {
+      expect(problemsOf({ ...valid, SLACK_BOT_TOKEN: token })).toEqual([
+        "SLACK_BOT_TOKEN must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token), not a user (xoxp-) or app-level (xapp-) token.",
+      ]);
+    },
+  );
+
+  it("takes a rotating bot token (xoxe.xoxb-)", () => {
+    expect(loadConfig({ ...valid, SLACK_BOT_TOKEN: "xoxe.xoxb-1-abc" }).slack.botToken).toBe(
+      "xoxe.xoxb-1-abc",
+    );
+  });
+
+  it("calls missing values incomplete and wrong ones invalid", () => {
+    const message = (env: Record<string, string | undefined>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message.split("\n")[0];
+      }
+      throw new Error("expected a ConfigError");
+    };
+    expect(message({ ...valid, NOTE_TAKER_API_KEY: undefined })).toBe(
+      "meeting-notes cannot start: the configuration is incomplete.",
+    );
+    expect(message({ ...valid, PORT: "eighty" })).toBe(
+      "meeting-notes cannot start: some settings are invalid.",
+    );
+    expect(message({ ...valid, PORT: "eighty", NOTE_TAKER_API_KEY: undefined })).toBe(
+      "meeting-notes cannot start: the configuration is incomplete and some settings are invalid.",
+    );
   });
 });

@@ -119,6 +119,31 @@ describe(".env.example copied as it is", () => {
   });
 });
 
+describe("weak secrets of installs by OAuth", () => {
+  it("stop the start at once: an all-zero SLACK_TOKEN_KEY and a 1-character SLACK_STATE_SECRET, one sentence each saying how to make a good one", async () => {
+    const app = started({
+      ...NOTE_SERVICE,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_CLIENT_ID: "1234.5678",
+      SLACK_CLIENT_SECRET: "startup-client-secret",
+      SLACK_STATE_SECRET: "s",
+      SLACK_TOKEN_KEY: Buffer.alloc(32).toString("base64"),
+      SLACK_REDIRECT_URL: "https://notes.example.com/slack/oauth_redirect",
+    });
+    expect(await app.exited).toBe(1);
+    const problems = app.stderr
+      .join("\n")
+      .split("\n")
+      .filter((line) => line.startsWith("  - "));
+    expect(problems).toEqual([
+      expect.stringMatching(/^ {2}- SLACK_STATE_SECRET [^.]*`openssl rand -base64 32`\.$/),
+      expect.stringMatching(/^ {2}- SLACK_TOKEN_KEY [^.]*`openssl rand -base64 32`\.$/),
+    ]);
+    expect(app.stderr.join("\n")).not.toMatch(/^\s+at /m);
+    expect(app.stdout).toEqual([]);
+  });
+});
+
 describe("Slack out of reach at start-up", () => {
   it("serves /healthz, /readyz 503 and holds Slack's requests while Slack answers 503, then connects by itself", async () => {
     const slack = await fakeSlack();
@@ -209,5 +234,37 @@ describe("a bot token Slack stops taking while the bot runs", () => {
       (r) => r.status === 503,
     );
     expect(app.stderr).toEqual([]);
+  });
+});
+
+describe("configuration mistakes named before anything is asked", () => {
+  it("a STORE_URL whose folder cannot be made: one sentence naming STORE_URL and the path", async () => {
+    // A file where a folder should be: refused whoever runs the test (root included).
+    const notAFolder = new URL(import.meta.url).pathname;
+    const app = started({
+      ...NOTE_SERVICE,
+      SLACK_BOT_TOKEN: "xoxb-1-never-asked",
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: "http://127.0.0.1:9/api/",
+      STORE_URL: `sqlite://${notAFolder}/data/meeting-notes.sqlite`,
+    });
+    await expectOneSentence(
+      app,
+      /^STORE_URL names a SQLite file the bot cannot open or create \(.*startup-errors\.test\.ts\/data\/meeting-notes\.sqlite; ENOTDIR: .*\): give the bot's user a folder it may write to, or set STORE_URL to sqlite:\/\/PATH in one\.$/,
+    );
+  });
+
+  it("a user token pasted as SLACK_BOT_TOKEN: refused by its shape, said to be invalid, not missing", async () => {
+    const app = started({
+      ...NOTE_SERVICE,
+      SLACK_BOT_TOKEN: "xoxp-1-a-user-token",
+      SLACK_SIGNING_SECRET: SECRET,
+    });
+    expect(await app.exited).toBe(1);
+    const text = app.stderr.join("\n");
+    expect(text).toContain("meeting-notes cannot start: some settings are invalid.");
+    expect(text).toContain("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
+    expect(text).not.toContain("xoxp-1-a-user-token");
+    expect(text).not.toContain("incomplete");
   });
 });

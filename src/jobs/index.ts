@@ -40,9 +40,7 @@ export type {
   MediaPort,
   NoteTakerPort,
   PrepareOutcome,
-  StepCompletion,
   StoreResetPort,
-  WorkflowPort,
 } from "./ports.ts";
 export {
   type CanvasOutcome,
@@ -73,7 +71,7 @@ export {
   StoreUnavailableError,
 } from "./recovery/store-unavailable.ts";
 export { createServices, type Services } from "./services/create-services.ts";
-export { Installs } from "./services/forget-install.ts";
+export { type ForgetScope, Installs } from "./services/forget-install.ts";
 export {
   type CommandRefusal,
   type CommandResult,
@@ -83,7 +81,6 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
-export { WORKFLOW_STEPS_SET, WorkflowSteps } from "./services/workflow-steps.ts";
 export {
   canTransition,
   IllegalTransitionError,

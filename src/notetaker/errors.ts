@@ -10,6 +10,7 @@ import { optional } from "../util/optional.ts";
 export type NoteTakerErrorCode =
   | "notetaker_input_invalid"
   | "notetaker_auth"
+  | "notetaker_address"
   | "notetaker_refused"
   | "notetaker_task_not_found"
   | "notetaker_transient"
@@ -38,6 +39,14 @@ export class NoteTakerInputError extends NoteTakerError {
 /** 401/403 from the API: the API key is missing or wrong — an admin must fix the configuration. */
 export class NoteTakerAuthError extends NoteTakerError {
   readonly code = "notetaker_auth";
+}
+
+/**
+ * 404 to a submission: no such endpoint at the configured address, so NOTE_TAKER_BASE_URL
+ * is wrong (most likely the provider's host without its path) — an admin must fix it.
+ */
+export class NoteTakerAddressError extends NoteTakerError {
+  readonly code = "notetaker_address";
 }
 
 /** 400/413/415/422 (and other 4xx): the service refused the request; `message` is its reason. */
@@ -141,6 +150,11 @@ export function errorFromResponse(input: {
     });
   }
   if (status === 404 && isPoll) return new NoteTakerTaskNotFoundError(message, { status });
+  if (status === 404) {
+    return new NoteTakerAddressError(`No Note Service endpoint at this address (404): ${message}`, {
+      status,
+    });
+  }
   if (isTransientStatus(status)) {
     return new NoteTakerTransientError(message, {
       status,

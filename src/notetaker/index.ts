@@ -8,7 +8,13 @@ export type {
 } from "./client-types.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
-export { API_KEY_REFUSED, watchApiKey } from "./key-watch.ts";
+export {
+  API_KEY_REFUSED,
+  BASE_URL_UNREACHABLE,
+  BASE_URL_WRONG,
+  type NoteServiceWatch,
+  watchNoteService,
+} from "./note-service-watch.ts";
 export type { PollPlan, RunningPoll } from "./poll-plan.ts";
 export {
   createPollSchedule,

@@ -33,6 +33,8 @@ export interface AppReadinessOptions {
   socketConnected?: () => boolean;
   /** When the store last lost its data, while recent (the job layer's watch knows). */
   storeResetAt: () => number | undefined;
+  /** Since when the Note Service has not been reached, once that has lasted (its calls know). */
+  noteServiceDownSince?: () => number | undefined;
   tuning?: ReadinessTuning | undefined;
   /** Told what each `auth.test` found of the bot token. */
   tokens?: TokenWatch | undefined;
@@ -69,6 +71,7 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
       ...o.tuning?.disk,
     }),
     storeResetAt: o.storeResetAt,
+    ...optional("noteServiceDownSince", o.noteServiceDownSince),
     logger,
     timings,
     ...optional("socketConnected", o.socketConnected),

@@ -18,6 +18,12 @@ export interface ReadinessReport {
   socket?: boolean;
   /** ISO time of the store's last data loss, while recent. */
   storeReset?: string;
+  /**
+   * Present, false, while the Note Service has not been reached for a while (the calls jobs
+   * make tell). It does not make the bot unready: every replica shares the outage, and one taken
+   * out of service could no longer take the recordings that wait for the service's return.
+   */
+  noteService?: boolean;
 }
 
 /** How often each check runs, and how long one may take. */
@@ -59,6 +65,8 @@ export interface ReadinessOptions {
   socketConnected?: () => boolean;
   /** When the store was last found to have lost its data, while recent. */
   storeResetAt?: () => number | undefined;
+  /** Since when the Note Service has not been reached, once that has lasted. */
+  noteServiceDownSince?: () => number | undefined;
   logger: Logger;
   timings?: Partial<ReadinessTimings>;
 }
@@ -121,7 +129,7 @@ export function createReadiness(options: ReadinessOptions): Readiness {
 /** The checks' last results, the socket as it is now, and a recent loss of the store's data. */
 function reportOf(
   checks: Record<"store" | "slack" | "disk", PeriodicCheck>,
-  options: Pick<ReadinessOptions, "socketConnected" | "storeResetAt">,
+  options: Pick<ReadinessOptions, "socketConnected" | "storeResetAt" | "noteServiceDownSince">,
 ): ReadinessReport {
   const store = checks.store.passed === true;
   const slack = checks.slack.passed === true;
@@ -131,6 +139,7 @@ function reportOf(
     const socket = options.socketConnected();
     report = { ...report, ok: report.ok && socket, socket };
   }
+  if (options.noteServiceDownSince?.() !== undefined) report = { ...report, noteService: false };
   const resetAt = options.storeResetAt?.();
   return resetAt === undefined
     ? report

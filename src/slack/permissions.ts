@@ -75,7 +75,8 @@ export type DestinationProblem = "bot_not_in" | "user_not_in" | "unknown";
 export interface PermissionLookups {
   userNow(userId: string): Promise<UserInfo>;
   isMemberNow(channelId: string, userId: string): Promise<boolean | undefined>;
-  botUserId(): Promise<string | undefined>;
+  /** Whether the bot is in the conversation now (one `conversations.info`, not a listing). */
+  botIsMemberNow(channelId: string): Promise<boolean | undefined>;
 }
 
 /** Where a click came from, as the interaction payload says. */
@@ -189,9 +190,7 @@ export class Permissions {
   }
 
   async #botIsIn(channelId: string): Promise<Answer> {
-    const bot = await this.#lookups.botUserId();
-    if (bot === undefined) return undefined;
-    return this.#lookups.isMemberNow(channelId, bot).catch(() => undefined);
+    return this.#lookups.botIsMemberNow(channelId).catch(() => undefined);
   }
 }
 

@@ -3,8 +3,10 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
+import { backoffDelayMs } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
+import { platformErrorOf, toGatewayError } from "./gateway/slack-errors.ts";
 import { MemberWalk } from "./member-walk.ts";
 import { type ReadMessage, readMessage, recentFiles } from "./message-lookups.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
@@ -26,19 +28,27 @@ export interface UserInfo {
 export const USER_CACHE_TTL_MS = 10 * 60_000;
 /** People kept at most; past it, the one unused the longest goes. */
 export const MAX_CACHED_USERS = 5_000;
-/** Members read per channel at most: a bigger channel is not listed whole. */
-const MAX_MEMBER_PAGES = 50;
+/**
+ * Pages read per channel at most: a bigger channel is not listed whole. Slack may return
+ * fewer members than asked ("It's possible to receive fewer results than your specified
+ * limit", https://docs.slack.dev/apis/web-api/pagination): 200 a page still reaches 40,000.
+ */
+const MAX_MEMBER_PAGES = 200;
 /**
  * Members per page. Slack: "specify a limit value under 1000"
  * (https://docs.slack.dev/reference/methods/conversations.members).
  */
 const MEMBER_PAGE = 999;
 /**
- * How long a live look-up for a decision may take. A modal's answer (its field errors) must
- * reach Slack within 3 seconds of the submission, and a person waits on a button; past
- * this, the look-up is "Slack cannot tell", which refuses.
+ * How long a live look-up for a decision may go on, retries included, before it is "Slack
+ * cannot tell", which refuses. No listener waits on it before its ack: Slack's 3 seconds
+ * are the ack's (a submission's answer races its look-ups, `answer-in-time.ts`; a button
+ * opens a loading modal first), so after the ack a slow Slack is waited for as long as a
+ * person would wait (minutes, not seconds).
  */
-export const DECISION_BUDGET_MS = 2_000;
+export const DECISION_BUDGET_MS = 120_000;
+/** Between tries of a look-up Slack failed to answer (its Retry-After, when longer). */
+const LOOKUP_RETRY = { baseMs: 250, maxMs: 5_000, jitter: 0.2 } as const;
 
 /**
  * Slack look-ups the listeners need: people's real names and locales (cached, as every job
@@ -184,11 +194,15 @@ export class SlackDirectory {
     let cursor: string | undefined;
     try {
       for (let page = 0; page < MAX_MEMBER_PAGES && !walk.over; page++) {
-        const result = await this.#client.conversations.members({
-          channel: channelId,
-          limit: MEMBER_PAGE,
-          ...optional("cursor", cursor),
-        });
+        const result = await this.#retried(
+          () =>
+            this.#client.conversations.members({
+              channel: channelId,
+              limit: MEMBER_PAGE,
+              ...optional("cursor", cursor),
+            }),
+          () => walk.over,
+        );
         cursor = result.response_metadata?.next_cursor || undefined;
         // Everyone waiting found, or the whole list read: what is not in it is out.
         if (walk.take(result.members ?? []) || cursor === undefined) return walk.end(false);
@@ -200,6 +214,47 @@ export class SlackDirectory {
       walk.end(undefined);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A look-up tried again while Slack fails for a passing reason (rate limited, a 5xx, the
+   * network), waiting its Retry-After or a growing pause, until `over` (the budget spent);
+   * a refusal (`not_in_channel`, say) is final at once.
+   */
+  async #retried<T>(call: () => Promise<T>, over: () => boolean): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const failure = toGatewayError(error, "look-up");
+        if (!failure.transient || over()) throw error;
+        const waitMs = Math.max(backoffDelayMs(LOOKUP_RETRY, attempt), failure.retryAfterMs ?? 0);
+        await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
+        if (over()) throw error;
+      }
+    }
+  }
+
+  /**
+   * Whether the bot is in the conversation now: `conversations.info`'s `is_member`, which
+   * is about the token's own user ("is_member": https://docs.slack.dev/reference/objects/conversation-object),
+   * one call however many members the conversation has. A conversation the bot cannot see
+   * (a private channel it is not in: `channel_not_found`) has it outside; undefined when
+   * Slack cannot tell.
+   */
+  async botIsMemberNow(channelId: string): Promise<boolean | undefined> {
+    const started = Date.now();
+    try {
+      const result = await this.#retried(
+        () => this.#client.conversations.info({ channel: channelId }),
+        () => Date.now() - started >= this.#budgetMs,
+      );
+      return result.channel?.is_member === true;
+    } catch (error) {
+      if (platformErrorOf(error) === "channel_not_found") return false;
+      this.#logger.warn({ err: error, channelId }, "conversations.info failed");
+      return undefined;
     }
   }
 

@@ -1,3 +1,4 @@
+import { StartupError } from "../startup-error.ts";
 import { optional } from "../util/optional.ts";
 import { openMemoryStore } from "./memory-store.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
@@ -21,10 +22,10 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case "sqlite": {
-      const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+      const path = sqlitePathOf(url) ?? "";
       if (path === "") {
-        throw new Error(
-          "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite",
+        throw new StartupError(
+          "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite.",
         );
       }
       return openSqliteStore(path, common);
@@ -39,8 +40,17 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       return openMemoryStore(common);
     default:
       // Only the scheme is quoted: the rest of a URL may hold a password.
-      throw new Error(
+      throw new StartupError(
         `STORE_URL ${scheme === undefined ? "has no scheme" : `has an unsupported scheme "${scheme}:"`}: use sqlite://PATH, redis://HOST[:PORT], rediss://HOST[:PORT] or memory://`,
       );
   }
+}
+
+/**
+ * The file of a `sqlite://PATH` store URL as given (relative to the working directory, or
+ * absolute with `sqlite:///…`); undefined for any other store.
+ */
+export function sqlitePathOf(url: string): string | undefined {
+  if (!/^sqlite:/i.test(url)) return undefined;
+  return url.slice("sqlite:".length).replace(/^\/\//, "");
 }

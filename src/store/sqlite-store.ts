@@ -1,6 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { createJsonKeyv, serializeEntry } from "./json-keyv.ts";
+import { StartupError } from "../startup-error.ts";
+import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
 import { type KeyvBackend, KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
@@ -17,14 +18,12 @@ export async function openSqliteStore(
   const path = resolve(filePath);
   // A folder the store creates is private to the app's user; an existing one is left as is
   // (it may be the operator's own), but the database files themselves are made private.
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   let adapter: NodeSqliteAdapter;
   try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     adapter = new NodeSqliteAdapter(path);
   } catch (error) {
-    throw new Error(`Cannot open the SQLite store at ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw unopenable(path, error);
   }
   await makePrivate(path);
   const backend: KeyvBackend = {
@@ -39,6 +38,11 @@ export async function openSqliteStore(
       const now = Date.now();
       return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
     },
+    compareAndSet: async (key, expected, next, ttlMs) => {
+      const now = Date.now();
+      const entry = entryOf(next, ttlMs, now);
+      return adapter.compareAndSet(key, expected, entry.text, entry.expires, now);
+    },
     dueQueue: (scope) => adapter.dueQueue(scope),
     activeIndex: (scope) => adapter.activeIndex(scope),
     keys: async (prefix) => adapter.keys(prefix),
@@ -50,6 +54,19 @@ export async function openSqliteStore(
   // Rows that expired while the process was down go now rather than an hour from now.
   await store.sweepExpired();
   return store;
+}
+
+/**
+ * The operator set the path in STORE_URL: the sentence names it, the file, why (the
+ * system's reason, such as "permission denied") and what to do.
+ */
+function unopenable(path: string, error: unknown): StartupError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === undefined ? (error as Error).message : `${code}: ${(error as Error).message}`;
+  return new StartupError(
+    `STORE_URL names a SQLite file the bot cannot open or create (${path}; ${reason}): give the bot's user a folder it may write to, or set STORE_URL to sqlite://PATH in one.`,
+  );
 }
 
 /**

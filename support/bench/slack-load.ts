@@ -332,7 +332,7 @@ export const LOAD_TEST: SlackLoadOptions = {
   named: 10,
   taskMs: 3_000,
   statusThrottleMs: 5_000,
-  timeoutMs: 120_000,
+  timeoutMs: 240_000,
 };
 
 /** The benchmark's scenario: Slack's tiers as documented, production's progress throttle. */

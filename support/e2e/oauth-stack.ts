@@ -69,6 +69,10 @@ export async function startOAuthStack(o: {
    * to the fake's Socket Mode server (`fake.socket`) through `apps.connections.open`.
    */
   socketMode?: boolean;
+  /** Wraps each replica's store (a `StoreFault` makes it fail for a while). */
+  wrapStore?: AppDeps["wrapStore"];
+  /** The request journal's waits (its file: `journalPath`, in the stack's folder). */
+  journal?: Omit<NonNullable<AppDeps["journal"]>, "path">;
 }) {
   const temp = await makeTempDir("mn-oauth-e2e-");
   const fake = await createFakeSlack({
@@ -96,6 +100,8 @@ export async function startOAuthStack(o: {
     ...o.env,
   };
   const replicas: OAuthReplica[] = [];
+  /** Each replica's request journal: what it could not record after Slack's ack. */
+  const journalPath = (replica: number) => `${temp.dir}/journal-${replica}.jsonl`;
   const config = loadConfig(env);
   /** Each replica's dependencies and port, for a restart. */
   const made = new Map<OAuthReplica, { deps: AppDeps; port: number }>();
@@ -112,6 +118,8 @@ export async function startOAuthStack(o: {
       noteTakerRetry: fastRetryPolicy,
       socketBackoff: { baseMs: 20, maxMs: 200 },
       ...(o.quick === true ? QUICK_DEPS : {}),
+      ...(o.wrapStore === undefined ? {} : { wrapStore: o.wrapStore }),
+      journal: { ...o.journal, path: journalPath(i) },
     };
     const app = await createApp(config, deps);
     const port = await app.start();
@@ -124,6 +132,17 @@ export async function startOAuthStack(o: {
     emulator,
     replicas,
     env,
+    journalPath,
+    /** The app's configured secrets (OAuth's, the signing secret, the Note Service key…). */
+    secrets: (): string[] =>
+      [
+        env.SLACK_CLIENT_SECRET,
+        env.SLACK_STATE_SECRET,
+        env.SLACK_TOKEN_KEY,
+        env.SLACK_SIGNING_SECRET,
+        env.SLACK_APP_TOKEN,
+        env.NOTE_TAKER_API_KEY,
+      ].filter((s) => s !== ""),
     /**
      * A person installs the app from `replica`'s install page: `/slack/install` (state
      * cookie, redirect to Slack) → Slack's consent page (`authorizeInstall`, for `team` or
@@ -143,7 +162,7 @@ export async function startOAuthStack(o: {
       replica: OAuthReplica,
       team: string,
       event: Record<string, unknown>,
-      as?: { enterpriseId?: string; isEnterpriseInstall?: boolean },
+      as?: { enterpriseId?: string; isEnterpriseInstall?: boolean; orgLevel?: boolean },
     ): Promise<SlackAppResponse> {
       const envelope =
         as === undefined

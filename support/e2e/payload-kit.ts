@@ -61,13 +61,15 @@ export const WAYS_IN_FIXTURES = [
  * The fixtures of installs and Workflow steps, which the fake Slack builds its answers and
  * events from: test/fake-slack/installations.test.ts and rotation-uninstall-steps.test.ts
  * hold the fake's payloads to every field of each, and the app meets them through the fake
- * in oauth-installs.test.ts (`oauth.v2.access`, org-wide events, uninstalls) and
+ * in oauth-installs.test.ts (`oauth.v2.access`, org-wide events, uninstalls),
+ * oauth-forget.test.ts (`team_access_revoked`) and
  * workflow-step.test.ts (`function_executed`).
  */
 export const FAKE_SLACK_FIXTURES = [
   "event-app_uninstalled",
   "event-function_executed",
   "event-org-wide-install",
+  "event-team_access_revoked",
   "event-tokens_revoked",
   "method-auth.test",
   "method-oauth.v2.access",

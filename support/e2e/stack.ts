@@ -113,6 +113,8 @@ export interface StackOptions {
   journal?: AppDeps["journal"];
   /** Readiness checks, over the stack's quick ones. */
   readiness?: AppDeps["readiness"];
+  /** How long the Note Service may be unreachable before the log and readiness say so. */
+  noteServiceUnreachableAfterMs?: number;
   /** Redis: the deadline of one store call. */
   storeTimeoutMs?: number;
   /** How a loss of the store's data is looked for, over the stack's quick timings. */
@@ -166,7 +168,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     mode === "oauth"
       ? oauthEnv(fake, redirectUrlOf(options.manifest ?? OAUTH_MANIFEST))
       : undefined;
-  const config = loadConfig({
+  const appEnv = {
     ...(oauth === undefined ? { SLACK_BOT_TOKEN: fake.botToken } : oauth.env),
     ...(fake.socket === undefined
       ? { SLACK_SIGNING_SECRET: SIGNING_SECRET }
@@ -181,7 +183,8 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     LOG_LEVEL: "debug",
     SLACK_RATE_SHARE: String(rateScale),
     ...env,
-  });
+  };
+  const config = loadConfig(appEnv);
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk, _encoding, callback) {
@@ -211,6 +214,9 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
       timings: { ...QUICK_READINESS, ...options.readiness?.timings },
     },
     ...(options.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: options.storeTimeoutMs }),
+    ...(options.noteServiceUnreachableAfterMs === undefined
+      ? {}
+      : { noteServiceUnreachableAfterMs: options.noteServiceUnreachableAfterMs }),
     storeReset: { checkEveryMs: 200, ...options.storeReset },
     ...(options.installs === undefined ? {} : { installs: options.installs(fake) }),
   };
@@ -270,11 +276,12 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     },
     /**
      * Stops the app and starts a new one on the same store (the SQLite file), temp folder and
-     * port, as a restarted process would: whatever it knows, it read from the store.
+     * port, as a restarted process would: whatever it knows, it read from the store. `env`
+     * changes the configuration it starts with (an operator who corrected a variable).
      */
-    async restart(): Promise<void> {
+    async restart(env: Record<string, string> = {}): Promise<void> {
       await app.stop();
-      app = await createApp({ ...config, port }, deps);
+      app = await createApp({ ...loadConfig({ ...appEnv, ...env }), port }, deps);
       await app.start();
     },
     fake,
@@ -383,6 +390,8 @@ export interface JobButton {
   statusTs: string;
   /** The upload's thread, which Slack names in a click on a threaded message. */
   threadTs?: string;
+  /** The job's channel; default {@link CHANNEL}. */
+  channel?: string;
 }
 
 /** Waits for the thread's status message to offer `actionId`; returns the job and the message. */
@@ -390,9 +399,10 @@ export async function buttonOn(
   stack: Stack,
   threadTs: string,
   actionId: string,
+  channel = CHANNEL,
 ): Promise<JobButton & { status: FakeMessage | undefined }> {
   const status = await eventually(
-    () => statusMessage(stack.thread(threadTs)),
+    () => statusMessage(stack.fake.thread(channel, threadTs)),
     (m) => buttonValue(m, actionId) !== undefined,
   );
   return {
@@ -400,6 +410,7 @@ export async function buttonOn(
     statusTs: status?.ts ?? "",
     jobId: buttonValue(status, actionId) ?? "",
     threadTs,
+    ...(channel === CHANNEL ? {} : { channel }),
   };
 }
 
@@ -412,7 +423,7 @@ export async function clickButton(stack: Stack, actionId: string, at: JobButton,
     actionId,
     value: at.jobId,
     user,
-    channel: CHANNEL,
+    channel: at.channel ?? CHANNEL,
     messageTs: at.statusTs,
     ...(at.threadTs === undefined ? {} : { threadTs: at.threadTs }),
   });

@@ -15,8 +15,11 @@ export const OAUTH_MANIFEST = new URL("../../manifests/manifest.oauth.json", imp
  * tab settings (`features.app_home`) and the shortcuts people can use
  * (`features.shortcuts`: `type` `message` or `global`, and the `callback_id` Slack sends);
  * for installs by OAuth, the user scopes, redirect URLs (`oauth_config.redirect_urls`) and
- * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; and the custom steps
- * the app offers Workflow Builder (`functions`, manifest-functions.ts).
+ * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; the events an app must
+ * subscribe to before Slack sends them (`settings.event_subscriptions.bot_events`, read for
+ * `team_access_revoked` only: the fake sends every other event as before); and the custom steps
+ * the app offers Workflow Builder (`functions`, manifest-functions.ts), which Slack takes only
+ * from an org-ready app run by the app itself ({@link stepsRefusal}).
  * Everything else is the manifest test's business.
  */
 const manifestSchema = z.object({
@@ -45,6 +48,8 @@ const manifestSchema = z.object({
     .object({
       org_deploy_enabled: z.boolean().optional(),
       token_rotation_enabled: z.boolean().optional(),
+      function_runtime: z.string().optional(),
+      event_subscriptions: z.object({ bot_events: z.array(z.string()).optional() }).optional(),
     })
     .optional(),
   functions: z.unknown().optional(),
@@ -71,6 +76,8 @@ export interface InstalledApp {
   orgDeployEnabled: boolean;
   /** Whether its tokens expire and are refreshed (token rotation). */
   tokenRotationEnabled: boolean;
+  /** The bot events it subscribes to (`settings.event_subscriptions.bot_events`). */
+  botEvents: readonly string[];
   /** Custom steps for Workflow Builder, by callback id. */
   functions: ReadonlyMap<string, FunctionDefinition>;
 }
@@ -85,6 +92,8 @@ export function installedApp(source: ManifestSource): InstalledApp {
       ? (JSON.parse(readFileSync(source, "utf8")) as unknown)
       : source;
   const manifest = manifestSchema.parse(json);
+  const refusal = stepsRefusal(manifest);
+  if (refusal !== undefined) throw new Error(`fake Slack: Slack refuses this manifest: ${refusal}`);
   const home = manifest.features?.app_home;
   // The fake enforces what the manifest states; a key left out restricts nothing here.
   const tabOn = home?.messages_tab_enabled ?? true;
@@ -100,6 +109,28 @@ export function installedApp(source: ManifestSource): InstalledApp {
     redirectUrls: manifest.oauth_config?.redirect_urls ?? [],
     orgDeployEnabled: manifest.settings?.org_deploy_enabled ?? false,
     tokenRotationEnabled: manifest.settings?.token_rotation_enabled ?? false,
+    botEvents: manifest.settings?.event_subscriptions?.bot_events ?? [],
     functions: readFunctions(manifest.functions),
   };
+}
+
+/**
+ * Why Slack takes no custom step from this manifest, if it does not: "The app must opt-in to
+ * org-ready apps to be able to add the custom step to its manifest" — `settings.
+ * org_deploy_enabled` `true` — and a Bolt app's steps run in the app, `settings.
+ * function_runtime` `remote` (https://docs.slack.dev/tools/bolt-js/tutorials/custom-steps,
+ * "Opt in to org-ready apps", and "Adding steps for existing apps": "you will also need to add
+ * the function_runtime property"; bolt-js docs/english/tutorials/custom-steps.md).
+ */
+function stepsRefusal(manifest: z.infer<typeof manifestSchema>): string | undefined {
+  const functions = manifest.functions;
+  if (functions === undefined || functions === null) return undefined;
+  if (typeof functions === "object" && Object.keys(functions).length === 0) return undefined;
+  if (manifest.settings?.org_deploy_enabled !== true) {
+    return "functions (custom steps) need settings.org_deploy_enabled true (an org-ready app)";
+  }
+  if (manifest.settings.function_runtime === undefined) {
+    return 'functions need settings.function_runtime ("remote": run by the app)';
+  }
+  return undefined;
 }

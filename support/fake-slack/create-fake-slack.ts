@@ -13,7 +13,9 @@ import { deliveryChecks, watchedSocket } from "./delivery-checks.ts";
 import { type DeliveryWorkspace, EventDelivery } from "./event-delivery.ts";
 import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
+import { HandedOut } from "./handed-out.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
 import { DEFAULT_EXPIRES_IN, type FakeInstallation, Tenancy } from "./installations.ts";
 import { FakeOAuth } from "./oauth.ts";
@@ -58,11 +60,13 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   let cdnOrigin = "";
   let slackOrigin = "";
   const now = () => knobs.now?.() ?? Date.now();
-  const tenancy = new Tenancy(now);
+  const handedOut = new HandedOut();
+  const tenancy = new Tenancy(now, handedOut);
   const socket =
     options.socketMode === undefined || options.socketMode === false
       ? undefined
       : await createFakeSocketMode(options.socketMode === true ? {} : options.socketMode);
+  handedOut.add("app_token", socket?.appToken);
 
   /** Who may read a workspace's files: a live token of an installation acting there. */
   const access: DownloadAccess = (authorization, teamId) => {
@@ -223,21 +227,29 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   const delivery = new EventDelivery({ teamId, botUserId, appId });
   delivery.setTarget(options.deliverEventsTo);
-  /** The envelope identity of a workspace's events: the install that receives them. */
+  /**
+   * The envelope identity of a workspace's events: the install that receives them, and for
+   * an event in a Slack Connect channel, the workspace hosting it (`event`'s channel).
+   */
   const identityOf = (
     store: FakeSlackStore,
     installation: FakeInstallation,
-  ): DeliveryWorkspace => ({
-    teamId: store.workspace.teamId,
-    botUserId: installation.botUserId,
-    appId,
-    enterpriseId: store.workspace.enterpriseId,
-    isEnterpriseInstall: installation.isEnterpriseInstall,
-  });
+    event?: Record<string, unknown>,
+  ): DeliveryWorkspace => {
+    const host = event === undefined ? undefined : connectHostOf(store, event);
+    return {
+      teamId: store.workspace.teamId,
+      botUserId: installation.botUserId,
+      appId,
+      enterpriseId: store.workspace.enterpriseId,
+      isEnterpriseInstall: installation.isEnterpriseInstall,
+      ...(host === undefined ? {} : { host }),
+    };
+  };
   /** Sends a workspace's event to the installation acting there; none: Slack sends nothing. */
   const sendFor = (store: FakeSlackStore, event: Record<string, unknown>): void => {
     const installation = tenancy.installationFor(store.workspace.teamId);
-    if (installation !== undefined) delivery.send(event, identityOf(store, installation));
+    if (installation !== undefined) delivery.send(event, identityOf(store, installation, event));
   };
   /** HTTP when delivery is on, else the socket when there is one. */
   const emit = async (identity: DeliveryWorkspace, event: Record<string, unknown>) => {
@@ -252,7 +264,15 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     );
   };
 
+  /** A Socket Mode URL, its ticket among what was handed out (it opens a connection). */
+  const socketUrl = (server: NonNullable<typeof socket>): string => {
+    const url = server.openUrl();
+    handedOut.add("socket_url", new URL(url).searchParams.get("ticket"));
+    return url;
+  };
+
   const oauth = new FakeOAuth({
+    origins: [...new Set([origin, publicOrigin])],
     client: {
       clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
       clientSecret: options.oauth?.clientSecret ?? randomBytes(16).toString("hex"),
@@ -267,9 +287,11 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       const w = tenancy.team(team).workspace;
       return { botUserId: w.botUserId, botId: w.botId };
     },
+    handedOut,
   });
   const steps = new WorkflowSteps({
     tenancy,
+    now,
     installed,
     appId,
     deliver: (store, event) => {
@@ -283,7 +305,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     home: s,
     appToken: socket?.appToken,
     appMethods:
-      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socket.openUrl() }) },
+      socket === undefined ? {} : { "apps.connections.open": () => ({ url: socketUrl(socket) }) },
     clientMethods: {
       "oauth.v2.access": oauth.access,
       // Needs no token: "Checks API calling code" and echoes its arguments
@@ -295,9 +317,9 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   // What tests deliver over HTTP reaches this fake through the senders (violations.ts);
   // over the socket, through its `send`.
-  const checks = deliveryChecks(s);
+  const checks = deliveryChecks(s, handedOut);
   const unwatchers = [...tenancy.teams.values()].map((t) =>
-    watchDeliveries(t === s ? checks : deliveryChecks(t)),
+    watchDeliveries(t === s ? checks : deliveryChecks(t, handedOut)),
   );
   const teamHandles = new Map<string, FakeTeam>();
   for (const store of tenancy.teams.values()) {
@@ -347,7 +369,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         if (installation === undefined) throw new Error(`fake Slack: ${w.teamId} has no install`);
         const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
         return eventCallback(event, {
-          ...identityOf(store, installation),
+          ...identityOf(store, installation, event),
           apiAppId: appId,
           eventId,
         });
@@ -390,6 +412,40 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     return installation;
   };
 
+  /**
+   * An org admin removes one workspace from an org-wide install: its token no longer acts
+   * there and the workspace's events no longer reach it. "The team_access_revoked event is
+   * sent to your organization-ready app when your token can no longer access a workspace in
+   * that organization" to an app that subscribes to it ("Subscribe to this event via the
+   * Events API", https://api.slack.com/events/team_access_revoked; kept in
+   * test/fixtures/slack-payloads/event-team_access_revoked.json): about the organisation,
+   * `team_id` null, the workspaces in `team_ids`.
+   */
+  const revokeTeamAccess = async (team: string): Promise<FakeInstallation> => {
+    const store = tenancy.team(team);
+    const installation = tenancy.installations.findLast(
+      (i) =>
+        !i.uninstalled &&
+        i.isEnterpriseInstall &&
+        i.enterpriseId === (store.workspace.enterpriseId ?? null) &&
+        tenancy.teamsOf(i).includes(store),
+    );
+    if (installation === undefined) {
+      throw new Error(`fake Slack: no org-wide installation acts in ${team}`);
+    }
+    installation.revokedTeams = [...(installation.revokedTeams ?? []), team];
+    if (!installed.orgDeployEnabled || !installed.botEvents.includes("team_access_revoked")) {
+      return installation;
+    }
+    const identity = { ...identityOf(store, installation), orgLevel: true };
+    await emit(identity, {
+      type: "team_access_revoked",
+      team_ids: [team],
+      event_ts: String(now() / 1000),
+    });
+    return installation;
+  };
+
   return {
     apiUrl: `${origin}/api/`,
     origin,
@@ -416,6 +472,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     },
     revokeRefreshToken: (token) => tenancy.revokeRefresh(token),
     uninstall,
+    revokeTeamAccess,
     runWorkflowStep: (input) => steps.run(input),
     strict: s.strict,
     socket: socket === undefined ? undefined : watchedSocket(socket, checks),
@@ -444,7 +501,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     thread: (channel, ts) => s.thread(channel, ts),
     callsTo: (method) => s.calls.filter((c) => c.method === method),
     view: (viewId) => s.views.get(viewId)?.view,
-    responseUrl: () => `${origin}/response/${randomBytes(8).toString("hex")}`,
+    responseUrl: () => {
+      const url = `${origin}/response/${randomBytes(8).toString("hex")}`;
+      handedOut.add("response_url", url);
+      return url;
+    },
+    handedOut: () => handedOut.list(),
     reset: () => {
       for (const store of tenancy.teams.values()) store.reset();
       delivery.delivered.length = 0;
@@ -494,4 +556,13 @@ function stop(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** The host of the Slack Connect channel `event` happened in; undefined for any other. */
+function connectHostOf(
+  store: FakeSlackStore,
+  event: Record<string, unknown>,
+): ConnectHost | undefined {
+  const id = typeof event.channel === "string" ? event.channel : event.channel_id;
+  return typeof id === "string" ? store.channel(id)?.connect : undefined;
 }

@@ -1,4 +1,5 @@
 import type { FakeSlackStore } from "./fake-slack-store.ts";
+import type { HandedOut } from "./handed-out.ts";
 import type { FakeSocketMode } from "./socket-mode-types.ts";
 import { viewAnswerProblem } from "./view-answers.ts";
 import type { DeliveryWatcher } from "./violations.ts";
@@ -16,11 +17,14 @@ import type { DeliveryWatcher } from "./violations.ts";
  *   interaction-payloads/shortcuts-interaction-payload): Slack offers no other;
  * - a `view_submission` answered with `response_action: "errors"` naming no input block of
  *   the view is recorded as a violation (view-answers.ts).
+ * What each delivery carries that acts as the app (`trigger_id`, `response_url`, a step's
+ * token) goes to `handedOut`.
  */
-export function deliveryChecks(s: FakeSlackStore): DeliveryWatcher {
+export function deliveryChecks(s: FakeSlackStore, handedOut?: HandedOut): DeliveryWatcher {
   return {
     teamId: s.workspace.teamId,
     before(kind, payload) {
+      handedOut?.fromPayload(payload);
       const shortcut = kind === "interactive" ? shortcutOf(payload) : undefined;
       if (shortcut !== undefined) return checkShortcut(s, shortcut);
       if (kind !== "slash_commands" || !s.strict.scopes) return;

@@ -13,6 +13,7 @@ import type {
   FakeViewRecord,
   SlackFileObject,
 } from "./fake-slack-types.ts";
+import type { Capability } from "./handed-out.ts";
 import type { FakeSlackKnobs } from "./handle-api-request.ts";
 import type { FakeEnterprise, FakeInstallation } from "./installations.ts";
 import type { AuthorizeInstallInput } from "./oauth.ts";
@@ -152,6 +153,11 @@ export interface AddFileInput {
   /** Share it there with a `file_share` message from `user` (see `shareFile`). */
   channel?: string;
   id?: string;
+  /**
+   * Shared nowhere the bot is (a Workflow Builder form's upload, say): the app's tokens
+   * cannot read it until it is shared in a conversation the bot is in (`botCanSee`).
+   */
+  hiddenFromBot?: true;
 }
 
 /** A message from a person (not the bot), e.g. the one that shared a recording. */
@@ -260,6 +266,12 @@ export interface FakeSlack {
   view(viewId: string): Record<string, unknown> | undefined;
   /** A fresh `response_url` on this server; POSTs to it land in `responseUrlPosts`. */
   responseUrl(): string;
+  /**
+   * Every capability handed to the app so far — tokens, step tokens, OAuth codes and states,
+   * Socket Mode tickets, and the `trigger_id`s and `response_url`s of what was delivered —
+   * none of which may appear in its log.
+   */
+  handedOut(): Capability[];
   /** A workspace by id (the first is `teamId`). */
   team(teamId: string): FakeTeam;
   /** The enterprise, when created with one. */
@@ -287,6 +299,12 @@ export interface FakeSlack {
    * is on, else over the socket when there is one). Returns the installation removed.
    */
   uninstall(target: UninstallTarget): Promise<FakeInstallation>;
+  /**
+   * An org admin removes workspace `team` from the org-wide install acting there: its token
+   * no longer reaches that workspace, and an org-ready app that subscribes to it is sent
+   * `team_access_revoked` naming the workspace. Returns the org-wide installation.
+   */
+  revokeTeamAccess(team: string): Promise<FakeInstallation>;
   /** Workflow Builder runs the app's step (workflow-steps.ts); await `outcome` for its end. */
   runWorkflowStep(input: RunWorkflowStepInput): FakeStepExecution;
   /** Forgets what the app did and clears the knobs; keeps users, channels and files added. */

@@ -18,6 +18,12 @@ import { viewMethods } from "./view-methods.ts";
 
 /** Fault knobs of the fake; change them freely between (or during) requests. */
 export interface FakeSlackKnobs extends DownloadKnobs {
+  /**
+   * Paginated lists give at most this many items a page whatever `limit` asked for, as
+   * Slack may ("It's possible to receive fewer results than your specified limit, even
+   * when there are additional results to retrieve", https://docs.slack.dev/apis/web-api/pagination).
+   */
+  pageMax?: number | undefined;
   /** HTTP 429 with `Retry-After: retryAfter` (seconds) for the next `count` calls of `method`. */
   rateLimit?: { method: string; count: number; retryAfter: number } | undefined;
   /** `{ok: false, error}` for the next call of `method`, once. */
@@ -56,6 +62,15 @@ export interface FakeSlackKnobs extends DownloadKnobs {
    * hours", https://docs.slack.dev/authentication/using-token-rotation); short in tests.
    */
   tokenExpiresIn?: number | undefined;
+  /**
+   * Holds a call in flight while the promise it gives is pending: at `received`, before the
+   * fake acts on the call (it then acts on the world as it is by then), or at `answered`,
+   * once it acted, before the answer leaves. A timing to force (a reinstall landing while a
+   * token refresh is under way), not Slack's behaviour; `undefined` lets the call go on.
+   */
+  hold?:
+    | ((call: FakeCall, phase: "received" | "answered") => Promise<void> | undefined)
+    | undefined;
 }
 
 /** A method called with the app's client credentials instead of a token (`oauth.v2.access`). */
@@ -113,6 +128,7 @@ export async function handleApiRequest(
   store.calls.push(call);
   if (knobs.outage !== undefined) return answerOutage(req, res, knobs.outage, call);
   const reply = await answerCall(req, method, store, auth, knobs, call);
+  await knobs.hold?.(call, "answered");
   call.status = reply.status;
   if (reply.body.ok === false) {
     call.error = String(reply.body.error);
@@ -172,6 +188,7 @@ async function answerCall(
     return refusal(error instanceof SlackApiError ? error : new SlackApiError("invalid_form_data"));
   }
   call.args = request.args;
+  await knobs.hold?.(call, "received");
   const appMethod = auth.appMethods?.[method];
   const clientMethod = auth.clientMethods?.[method];
   const kind = appMethod === undefined ? "bot" : "app";
@@ -215,13 +232,25 @@ async function answerCall(
     knobs.failNext = undefined;
     return refusal(new SlackApiError(fail.error));
   }
+  const args = pageCapped(request.args, knobs.pageMax);
   return answer(() =>
     handler(
-      request.args,
+      args,
       store,
       caller === undefined ? undefined : { record: caller, tenancy: auth.tenancy },
     ),
   );
+}
+
+/** `limit` lowered to the `pageMax` knob; a limit Slack refuses is left for the method to refuse. */
+function pageCapped(
+  args: Record<string, unknown>,
+  pageMax: number | undefined,
+): Record<string, unknown> {
+  if (pageMax === undefined) return args;
+  const asked = args.limit === undefined ? undefined : Number(args.limit);
+  if (asked !== undefined && !(asked < 1000)) return args;
+  return { ...args, limit: Math.min(asked ?? pageMax, pageMax) };
 }
 
 /** The success body of a method, or its refusal; a bug in the fake says so plainly. */

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FakeSlackStore } from "./fake-slack-store.ts";
+import type { HandedOut } from "./handed-out.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 
 /** An Enterprise Grid organisation: its workspaces are stores of the same fake. */
@@ -35,6 +36,11 @@ export interface FakeInstallation {
   refreshes: number;
   /** Uninstalled: every token refused with `token_revoked`. */
   uninstalled: boolean;
+  /**
+   * An org-wide install's workspaces it lost access to (`revokeTeamAccess`): its token no
+   * longer acts there and their events no longer reach it.
+   */
+  revokedTeams?: string[];
 }
 
 /** What a token is: whose, of which kind, until when. */
@@ -80,9 +86,12 @@ export class Tenancy {
   readonly tokens = new Map<string, TokenRecord>();
   readonly #refresh = new Map<string, RefreshRecord>();
   readonly #now: () => number;
+  readonly #handedOut: HandedOut | undefined;
 
-  constructor(now: () => number) {
+  /** `handedOut`: told of every token issued. */
+  constructor(now: () => number, handedOut?: HandedOut) {
     this.#now = now;
+    this.#handedOut = handedOut;
   }
 
   /** Adds a workspace's store; its channels are foreign to every other workspace. */
@@ -107,8 +116,11 @@ export class Tenancy {
       const store = installation.teamId === null ? undefined : this.teams.get(installation.teamId);
       return store === undefined ? [] : [store];
     }
+    const revoked = installation.revokedTeams ?? [];
     return [...this.teams.values()].filter(
-      (s) => s.workspace.enterpriseId === installation.enterpriseId,
+      (s) =>
+        s.workspace.enterpriseId === installation.enterpriseId &&
+        !revoked.includes(s.workspace.teamId),
     );
   }
 
@@ -122,7 +134,12 @@ export class Tenancy {
     if (own !== undefined) return own;
     const enterpriseId = this.teams.get(teamId)?.workspace.enterpriseId;
     if (enterpriseId === undefined) return undefined;
-    return live.findLast((i) => i.isEnterpriseInstall && i.enterpriseId === enterpriseId);
+    return live.findLast(
+      (i) =>
+        i.isEnterpriseInstall &&
+        i.enterpriseId === enterpriseId &&
+        !(i.revokedTeams ?? []).includes(teamId),
+    );
   }
 
   /** Records an installation; a reinstall of the same team or org replaces the old one. */
@@ -158,6 +175,7 @@ export class Tenancy {
       ...(rotating === undefined ? {} : { expiresAt: this.#now() + rotating.expiresIn * 1000 }),
     };
     this.tokens.set(value, record);
+    this.#handedOut?.add(kind === "workflow" ? "step_token" : "token", value);
     return record;
   }
 
@@ -165,6 +183,7 @@ export class Tenancy {
   issueRefresh(installation: FakeInstallation, kind: "bot" | "user"): string {
     const value = `xoxe-1-${randomBytes(16).toString("hex")}`;
     this.#refresh.set(value, { installation, kind, revoked: false });
+    this.#handedOut?.add("refresh_token", value);
     return value;
   }
 

@@ -125,6 +125,15 @@ export function createFakeWebClient(ws: FakeWorkspace) {
       }),
     },
     conversations: {
+      // `is_member` is the token's own user's (the bot's), as Slack documents it.
+      info: vi.fn(async (args: { channel: string }) => {
+        const members = ws.members.get(args.channel);
+        if (members === undefined) throw platformError("channel_not_found");
+        return {
+          ok: true,
+          channel: { id: args.channel, is_member: members.includes(ws.botUserId) },
+        };
+      }),
       members: vi.fn(async (args: ConversationsMembersArguments) => {
         const members = ws.members.get(args.channel);
         if (members === undefined) throw platformError("channel_not_found");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
@@ -272,6 +272,84 @@ describe("with Slack answering look-ups in 1.2 s", () => {
       openMs: opened.at - clicked.started,
       submissionMs: submitted.ms,
     });
+  });
+});
+
+describe("with Slack answering look-ups in 1.2 s and a channel of 5,000 members", () => {
+  /** A big channel: the bot in it, Alice somewhere in the middle of its member list. */
+  const BIG = "C0BIGCHAN1";
+  const crowd = Array.from({ length: 5_000 }, (_, i) => `U0CROWD${String(i).padStart(5, "0")}`);
+  crowd[2_500] = ALICE;
+  beforeAll(() => {
+    stack.fake.addChannel({ id: BIG, name: "all-hands", members: crowd });
+  });
+  afterEach(() => {
+    stack.fake.knobs.pageMax = undefined;
+  });
+
+  /** `/meeting-notes` in the big channel, submitted by `user` with their own recording. */
+  async function submitInBig(user: string, name: string) {
+    const trigger = newTriggerId();
+    await sendCommand(stack.url, SIGNING_SECRET, {
+      text: "",
+      user_id: user,
+      channel_id: BIG,
+      team_id: stack.fake.teamId,
+      response_url: stack.fake.responseUrl(),
+      trigger_id: trigger,
+    });
+    const { opened, filled } = await openedAndFilled(trigger, VIEWS.newNotes);
+    const file = stack.fake.addFile({ name, bytes: recordingBytes(name, 2048, 17), user });
+    const values = newNotesForm(file.id);
+    values[INPUTS.destination.block][INPUTS.destination.action].selected_conversation = BIG;
+    const payload = viewSubmissionPayload({
+      callbackId: VIEWS.newNotes,
+      privateMetadata: String(filled.view.private_metadata),
+      values,
+      user,
+      viewId: opened.view_id,
+      teamId: stack.fake.teamId,
+    });
+    const submitted = await timed(() => sendViewSubmission(stack.url, SIGNING_SECRET, payload));
+    expect(submitted.ms).toBeLessThan(SLACK_DEADLINE_MS);
+    return { file, opened, submitted };
+  }
+
+  const jobsInBig = () => stack.app.jobs.service.listByChannel(stack.fake.teamId, BIG);
+
+  it.each([
+    ["Slack's largest page", undefined],
+    ["Slack giving only 200 a page", 200],
+  ])("makes one job of a member's submission within 30 s (%s)", async (_what, pageMax) => {
+    stack.fake.knobs.pageMax = pageMax;
+    const { file, opened, submitted } = await submitInBig(ALICE, `big-${pageMax ?? "max"}.m4a`);
+    const made = await eventually(
+      jobsInBig,
+      (jobs) => jobs.some((j) => j.source.fileId === file.id),
+      { timeoutMs: 30_000, what: "the job" },
+    );
+    expect(made.filter((j) => j.source.fileId === file.id)).toHaveLength(1);
+    expect(Date.now() - submitted.started).toBeLessThan(30_000);
+    await eventually(
+      () => JSON.stringify(stack.fake.view(opened.view_id)?.blocks ?? submitted.answer.json),
+      (shown) => shown.includes("on their way"),
+      { what: "the modal saying the notes are on their way" },
+    );
+    report(`5,000 members, ${pageMax ?? 999} a page`, {
+      submissionMs: submitted.ms,
+      jobMs: Date.now() - submitted.started,
+    });
+  });
+
+  it("refuses someone not in the channel, with the modal's sentence, and makes no job", async () => {
+    stack.fake.addUser({ id: "U0OUTSIDE1", name: "outsider", real_name: "Out Sider" });
+    const { file, opened } = await submitInBig("U0OUTSIDE1", "outsider.m4a");
+    await eventually(
+      () => JSON.stringify(stack.fake.view(opened.view_id)?.blocks ?? []),
+      (shown) => shown.includes("Choose a conversation you are in."),
+      { timeoutMs: 30_000, what: "the modal's refusal" },
+    );
+    expect((await jobsInBig()).some((j) => j.source.fileId === file.id)).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoCapabilityInLog } from "../../support/e2e/log-secrets.ts";
 import { type OAuthStack, startOAuthStack } from "../../support/e2e/oauth-stack.ts";
 import { appHomeOpenedEvent } from "../../support/fake-slack/slack-payloads.ts";
 import {
@@ -91,8 +92,11 @@ describe.skipIf(!HAS_REDIS_SERVER)("token rotation on two replicas", () => {
     );
     expect(refreshed).toHaveLength(1);
     for (const i of [0, 1]) {
-      const logs = replica(i).logs.join("");
-      for (const token of [first, fresh]) expect(logs).not.toContain(token);
+      expectNoCapabilityInLog(replica(i).logs.join(""), {
+        fake: stack.fake,
+        secrets: [first, fresh, ...stack.secrets()],
+        handedOut: ["token", "refresh_token", "oauth_code", "oauth_state"],
+      });
     }
   });
 

@@ -110,7 +110,8 @@ describe.skipIf(!FFMPEG_AVAILABLE)("recordings made with FFmpeg (FFmpeg on PATH)
     const [submission] = await eventually(
       () => stack.emulator.stats.audioSubmissions,
       (list) => list.length === 1,
-      { timeoutMs: 30_000 },
+      // FFmpeg over 350 MB takes seconds alone and far longer beside another suite.
+      { timeoutMs: 90_000 },
     );
     if (submission?.keptPath === undefined) throw new Error("the emulator kept no recording");
     return { ...submission, keptPath: submission.keptPath };
@@ -162,7 +163,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("recordings made with FFmpeg (FFmpeg on PATH)
         ),
       ).toBe(true);
       expect(ts).toBeTruthy();
-    });
+    }, 120_000);
 
     it("says in one sentence that a video without sound has none, and sends nothing", async () => {
       const { ts } = await shareRecording(stack, "silent.mov", { path: file("silent.mov") });

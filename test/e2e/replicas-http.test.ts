@@ -81,7 +81,7 @@ describe.skipIf(!HAS_REDIS_SERVER)("two HTTP replicas on one Redis", () => {
         const status = await eventually(
           () => statusMessage(world.fake.thread(CHANNEL, ts)),
           (m) => buttonValue(m, ACTIONS.skipNaming) !== undefined,
-          60_000,
+          { timeoutMs: 150_000 },
         );
         const replica = replicas[(i + 1) % 2] as AppProcess;
         const click = blockActionPayload({
@@ -98,7 +98,7 @@ describe.skipIf(!HAS_REDIS_SERVER)("two HTTP replicas on one Redis", () => {
       await eventually(
         () => statusMessage(world.fake.thread(CHANNEL, ts)),
         (m) => buttonValue(m, ACTIONS.regenerate) !== undefined,
-        60_000,
+        { timeoutMs: 150_000 },
       );
     }
     for (const ts of threads) {
@@ -120,5 +120,5 @@ describe.skipIf(!HAS_REDIS_SERVER)("two HTTP replicas on one Redis", () => {
     for (const replica of replicas) {
       expect(replica.lines.some((line) => line.includes('"msg":"job stage changed"'))).toBe(true);
     }
-  }, 120_000);
+  }, 300_000);
 });

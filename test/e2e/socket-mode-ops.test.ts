@@ -1,5 +1,6 @@
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoCapabilityInLog } from "../../support/e2e/log-secrets.ts";
 import {
   eventually,
   type Stack,
@@ -154,11 +155,14 @@ describe("Socket Mode against the fake Slack", () => {
     expect(stack.logs.join("")).toContain("a Slack envelope could not be processed");
   });
 
-  it("never writes the app-level token or the bot token to the log", () => {
+  it("never writes the app-level token, a socket's ticket or the bot token to the log", () => {
     const log = stack.logs.join("");
-    expect(log).toContain('"level":20');
     expect(log).toContain("apps.connections.open");
-    for (const secret of [socket.appToken, stack.fake.botToken]) expect(log).not.toContain(secret);
+    expectNoCapabilityInLog(log, {
+      fake: stack.fake,
+      secrets: stack.secrets(),
+      handedOut: ["token", "app_token", "socket_url"],
+    });
   });
 });
 

@@ -308,9 +308,11 @@ export function httpSurfaceSuite(mode: SlackMode): void {
         };
         const junk = `<script>alert(1)</script>${"x".repeat(4_000)}`;
         const refused = "400 Meeting Notes could not be installed.";
+        const spent = "400 This install link was already used: start again from the install page.";
         const before = installs();
         const a = await begin();
         const b = await begin();
+        const c = await begin();
         const q = (fields: Record<string, string>) => `?${new URLSearchParams(fields)}`;
         const forged = [
           await visit("no cookie", a.query),
@@ -318,24 +320,28 @@ export function httpSurfaceSuite(mode: SlackMode): void {
           await visit("forged state", q({ code: a.code, state: junk }), a.cookie),
           await visit("junk cookie", a.query, `${a.cookie.split("=")[0]}=${junk}`),
           await visit("no code", q({ state: a.state }), a.cookie),
-          await visit("junk code", q({ code: junk, state: a.state }), a.cookie),
+          // A good state with a junk code: refused, and the state is used up (used once).
+          await visit("junk code", q({ code: junk, state: c.state }), c.cookie),
         ];
         for (const page of forged) {
           expect(page).toContain(`: ${refused}`);
           expect(page).not.toContain("<script>");
         }
         expect(installs()).toBe(before);
-        // The real redirect still installs it (the forgeries spent nothing of it)…
+        expect(await visit("a state used up by a junk code", c.query, c.cookie)).toContain(
+          `: ${spent}`,
+        );
+        // The real redirect still installs it (the forgeries spent nothing of its state)…
         expect(await visit("the real redirect", a.query, a.cookie)).toMatch(
           /: 200 Meeting Notes is installed/,
         );
         expect(installs()).toBe(before + 1);
-        // …once: replayed, its code is spent.
-        expect(await visit("replayed", a.query, a.cookie)).toContain(`: ${refused}`);
+        // …once: replayed, its state is spent.
+        expect(await visit("replayed", a.query, a.cookie)).toContain(`: ${spent}`);
         // Cancel at Slack's consent page: told so, nothing installed.
-        const c = await begin();
+        const d = await begin();
         expect(
-          await visit("declined", q({ error: "access_denied", state: c.state }), c.cookie),
+          await visit("declined", q({ error: "access_denied", state: d.state }), d.cookie),
         ).toMatch(/: 200 Meeting Notes was not installed/);
         expect(installs()).toBe(before + 1);
         // Still the one install, with the new token: a command of the workspace is served.

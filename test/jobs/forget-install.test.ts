@@ -152,6 +152,32 @@ describe("forgetInstall, besides", () => {
   });
 });
 
+describe("forgetInstall of some workspaces of an install", () => {
+  it("deletes the tenants of the workspaces named, and nothing else of the install or another", async () => {
+    const store = await openStore("memory://");
+    const { service, services } = jobService(store);
+    const ORG = "EE0ORG";
+    const tenants: [string, string][] = [
+      [ORG, "T0ONE"],
+      [ORG, "T0TWO"],
+      ["TT0TWO", "T0TWO"],
+    ];
+    for (const [install, teamId] of tenants) {
+      const started = await service.start({
+        origin: origin({ teamId, install }),
+        source: source(),
+        options: {},
+      });
+      if (started.status !== "created") throw new Error(started.status);
+      await services.settings.set(`${install}/${teamId}`, "C1", { autoTranscribe: false });
+    }
+    const forgotten = await services.installs.forget(["T0TWO"], ORG, "workspaces");
+    expect(forgotten).toMatchObject({ teamIds: [`${ORG}/T0TWO`], jobs: 1 });
+    expect((await store.listMembers("teams")).sort()).toEqual([`${ORG}/T0ONE`, "TT0TWO/T0TWO"]);
+    await store.close();
+  });
+});
+
 const docx = new Uint8Array([0x50, 0x4b, 3, 4, 7]);
 
 function jobService(store: Store) {

@@ -181,7 +181,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
           output: path("first.ogg"),
           signal: signal(),
           onProgress: () => {
-            void processesMentioning("talk-2.mov").then((found) => {
+            void processesMentioning(path("talk-2.mov")).then((found) => {
               if (!firstDone) seenWhileFirst.push(...found);
             });
           },

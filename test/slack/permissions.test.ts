@@ -37,7 +37,12 @@ function lookups(people: Record<string, Person>, members: Record<string, string[
       if (list === "error" || list === undefined) return undefined;
       return list.includes(userId);
     },
-    botUserId: async () => BOT,
+    async botIsMemberNow(channelId) {
+      asked.push(`bot:${channelId}`);
+      const list = members[channelId];
+      if (list === "error" || list === undefined) return undefined;
+      return list.includes(BOT);
+    },
   };
   return { source, asked };
 }

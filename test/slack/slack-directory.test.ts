@@ -141,6 +141,29 @@ describe("SlackDirectory: roles and membership as they are now", () => {
     expect(membersCalls()).toHaveLength(3);
   });
 
+  it("after the ack, waits out Slack's Retry-After and reads the page again, rather than refusing", async () => {
+    const patient = new SlackDirectory({
+      client: new WebClient(fake.botToken, {
+        slackApiUrl: fake.apiUrl,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+        logLevel: LogLevel.ERROR,
+      }),
+      botToken: fake.botToken,
+      slackHosts: slackHostsOf(fake.apiUrl),
+      logger: pino({ level: "silent" }),
+    });
+    fake.addChannel({ id: "C0LIMITED", name: "limited", members: ["U0LIMIT01"] });
+    fake.knobs.rateLimit = { method: "conversations.members", count: 2, retryAfter: 1 };
+    expect(await patient.isMemberNow("C0LIMITED", "U0LIMIT01")).toBe(true);
+    expect(membersCalls()).toHaveLength(3);
+    fake.knobs.rateLimit = { method: "conversations.info", count: 1, retryAfter: 1 };
+    expect(await patient.botIsMemberNow("C0LIMITED")).toBe(true);
+    // A refusal is final at once: the bot cannot see a private channel it is not in.
+    fake.knobs.failNext = { method: "conversations.info", error: "channel_not_found" };
+    expect(await patient.botIsMemberNow("C0LIMITED")).toBe(false);
+  });
+
   it("says Slack cannot tell when it does not answer in time, or fails", async () => {
     const quick = new SlackDirectory({
       client: new WebClient(fake.botToken, {

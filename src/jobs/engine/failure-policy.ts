@@ -1,4 +1,5 @@
 import {
+  NoteTakerAddressError,
   NoteTakerAuthError,
   NoteTakerInputError,
   NoteTakerLinkExpiredError,
@@ -66,6 +67,7 @@ export function decideFailure(
     return { kind: "fail", failure: error.failure, retryable: error.retryable };
   }
   if (error instanceof NoteTakerAuthError) return fail("auth", true);
+  if (error instanceof NoteTakerAddressError) return fail("address", true);
   if (error instanceof NoteTakerRefusedError) return fail("refused", false, error.message);
   if (error instanceof NoteTakerInputError) return fail("invalid_input", false, error.message);
   if (error instanceof NoteTakerTaskNotFoundError) return fail("task_lost", true);

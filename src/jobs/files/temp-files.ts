@@ -1,6 +1,14 @@
-import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isActive, type Job } from "../model/job.ts";
+
+/**
+ * How old a file of no active job must be before the start-up sweep takes it: older than
+ * any step could be (FFmpeg's longest allowed run, FFMPEG_TIMEOUT_MINUTES, is 24 hours). A
+ * younger one may be a download whose job record the store does not show yet, or another
+ * replica's, mid-write.
+ */
+export const ORPHAN_MIN_AGE_MS = 25 * 60 * 60_000;
 
 /**
  * The job layer's temp folder. Each job's files (its recording, the audio FFmpeg prepared,
@@ -61,34 +69,36 @@ export class TempFiles {
   }
 
   /**
-   * Deletes files no active job names (left by a crash between a step's last save and its
-   * clean-up), and the folders of jobs no longer active; returns how many files. On a
-   * shared disk, another replica's file is kept while its job names it; partial files
-   * (`.part`) of an active job are left to their writer.
+   * Deletes what a crash left (files written between a step's last save and its clean-up):
+   * files of jobs that are not active (finished, or unknown to the store) and older than
+   * {@link ORPHAN_MIN_AGE_MS}, then their folders once empty; returns how many files. A
+   * file of an active job is never touched, named in its record yet or not: on a shared
+   * disk it may be another replica's download mid-write. `now` is the wall clock files'
+   * times are read on.
    */
-  async removeOrphans(lookup: (jobId: string) => Promise<Job | undefined>): Promise<number> {
+  async removeOrphans(
+    lookup: (jobId: string) => Promise<Job | undefined>,
+    now: number = Date.now(),
+  ): Promise<number> {
     const paths = await this.#files();
-    // Only the jobs this disk has files of are read, however many jobs the store holds.
-    const owners = [...new Set(paths.map((path) => this.jobIdOf(path)))];
-    const active = new Set<string>();
-    const referenced = new Set<string>();
-    for (const job of await Promise.all(owners.map(lookup))) {
-      if (job === undefined || !isActive(job)) continue;
-      active.add(job.id);
-      for (const path of TempFiles.pathsOf(job)) referenced.add(path);
+    const folders = await this.#names();
+    // Only the jobs this disk has files or folders of are read, however many the store holds.
+    const owners = [...new Set([...paths.map((path) => this.jobIdOf(path)), ...folders])];
+    const jobs = await Promise.all(owners.map(lookup));
+    const active = new Set(jobs.filter((j) => j !== undefined && isActive(j)).map((j) => j?.id));
+    const orphans: string[] = [];
+    for (const path of paths) {
+      if (active.has(this.jobIdOf(path))) continue;
+      const modified = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => now,
+      );
+      if (now - modified >= ORPHAN_MIN_AGE_MS) orphans.push(path);
     }
-    const orphans = paths.filter(
-      (path) =>
-        !referenced.has(path) && !(active.has(this.jobIdOf(path)) && path.endsWith(".part")),
-    );
     await Promise.all(orphans.map((path) => rm(path, { force: true })));
-    // Folders left empty, and those of jobs no longer active.
-    for (const name of await this.#names()) {
-      const path = join(this.dir, name);
-      if (active.has(name)) await rmdir(path).catch(() => undefined);
-      else if (owners.includes(name) || (await isEmptyFolder(path))) {
-        await rm(path, { force: true, recursive: true });
-      }
+    // Folders of jobs no longer active, once nothing young is left in them.
+    for (const name of folders) {
+      if (!active.has(name)) await rmdir(join(this.dir, name)).catch(() => undefined);
     }
     return orphans.length;
   }
@@ -111,11 +121,4 @@ export class TempFiles {
     }
     return files;
   }
-}
-
-async function isEmptyFolder(path: string): Promise<boolean> {
-  return readdir(path).then(
-    (names) => names.length === 0,
-    () => false,
-  );
 }

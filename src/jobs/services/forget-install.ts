@@ -33,6 +33,12 @@ export interface Forgotten {
 }
 
 /**
+ * What is forgotten: everything of the install (it was uninstalled), or only the tenants of
+ * the workspaces named (an org-wide install lost access to them; it serves the others still).
+ */
+export type ForgetScope = "install" | "workspaces";
+
+/**
  * Deletes everything the install left in the store: the data of every tenant it was noted
  * under ({@link WorkspaceData.teamIds}: the install's own team, the teams hosting Slack
  * Connect channels it is in, an enterprise) and of the ids the uninstall names, whether
@@ -40,18 +46,21 @@ export interface Forgotten {
  * so the deleted text cannot be read back from them. Resolves to the tenants it went
  * through. In the single-token mode every tenant is the install's (one install wrote them
  * all); with installs, only the tenants `<install>/…` are: another install's stay, even of
- * the same team (a Slack Connect channel both see).
+ * the same team (a Slack Connect channel both see). With `scope` "workspaces", only the
+ * tenants of the ids named are deleted, then scrubbed alike.
  */
 export async function forgetInstall(
   deps: ForgetDeps,
   namedIds: readonly string[],
   install: string = SINGLE_INSTALL,
+  scope: ForgetScope = "install",
 ): Promise<Forgotten & { teamIds: string[] }> {
   const total: Forgotten = { jobs: 0, values: 0 };
   const seen = new Set<string>();
-  const listed = async () =>
-    (await deps.workspaces.teamIds()).filter((tenant) => isTenantOf(install, tenant));
   const named = namedIds.map((id) => tenantOf(install, id));
+  const ofScope = (tenant: string) =>
+    scope === "install" ? isTenantOf(install, tenant) : named.includes(tenant);
+  const listed = async () => (await deps.workspaces.teamIds()).filter(ofScope);
   let pending = [...new Set([...named, ...(await listed())])];
   for (let pass = 0; pass < MAX_PASSES && pending.length > 0; pass += 1) {
     for (const id of pending) seen.add(id);
@@ -145,10 +154,14 @@ export class Installs {
 
   /**
    * Deletes everything the install (by default the single-token mode's) left, under every
-   * tenant its data was noted under and the ids given (the uninstall's): see
-   * {@link forgetInstall}.
+   * tenant its data was noted under and the ids given (the uninstall's) — or, `scope`
+   * "workspaces", only what it left under the ids given: see {@link forgetInstall}.
    */
-  forget(ids: readonly string[], install?: string): Promise<Forgotten & { teamIds: string[] }> {
-    return forgetInstall(this.#deps, ids, install);
+  forget(
+    ids: readonly string[],
+    install?: string,
+    scope?: ForgetScope,
+  ): Promise<Forgotten & { teamIds: string[] }> {
+    return forgetInstall(this.#deps, ids, install, scope);
   }
 }

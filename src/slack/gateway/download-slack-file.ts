@@ -15,13 +15,26 @@ export type { OpenFile };
  * - `cut_off`: the body stopped before its end (a reset), or was shorter than announced;
  * - `disk_full`: the temp file could not be written for lack of space;
  * - `refused`: Slack will not let the bot read the file (401, 403, 404, 410);
+ * - `vanished`: the file being written was removed from under the download (its folder
+ *   swept, say): nothing is wrong with the recording, and a new try writes it again;
  * - `failed`: anything else trying again cannot change (a sign-in page, a link off Slack's
  *   servers, too large, another refusal), or a local write error that is not a full disk.
- * The first three clear up by themselves; the job waits and tries again.
+ * All but the last two clear up by themselves; the job waits and tries again.
  */
-export type DownloadTrouble = "unavailable" | "cut_off" | "disk_full" | "refused" | "failed";
+export type DownloadTrouble =
+  | "unavailable"
+  | "cut_off"
+  | "disk_full"
+  | "vanished"
+  | "refused"
+  | "failed";
 
-const TRANSIENT_TROUBLE = new Set<DownloadTrouble>(["unavailable", "cut_off", "disk_full"]);
+const TRANSIENT_TROUBLE = new Set<DownloadTrouble>([
+  "unavailable",
+  "cut_off",
+  "disk_full",
+  "vanished",
+]);
 
 /** Why a Slack file could not be downloaded; `transient` says whether trying again can help. */
 export class SlackDownloadError extends Error {
@@ -253,6 +266,11 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
 function writeTrouble(error: unknown, diskFailed: boolean): SlackDownloadError {
   if (isDiskFull(error)) {
     return new SlackDownloadError("The disk is full.", "disk_full", { cause: error });
+  }
+  if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+    return new SlackDownloadError("The file being written vanished.", "vanished", {
+      cause: error,
+    });
   }
   if (diskFailed) {
     return new SlackDownloadError("The download could not be written.", "failed", {

@@ -25,6 +25,8 @@ const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wai
     unavailable: { failure: "download_unavailable", wait: "slack_files" },
     cut_off: { failure: "download_cut", wait: "slack_download_cut" },
     disk_full: { failure: "disk_full", wait: "disk_full" },
+    // Nothing for the person to know: the next try writes the file again.
+    vanished: { failure: "download_failed" },
     refused: { failure: "download_refused" },
     failed: { failure: "download_failed" },
   };

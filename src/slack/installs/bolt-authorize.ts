@@ -12,7 +12,12 @@ import type { OAuthTokenSource } from "./oauth-token-source.ts";
  * the socket: create-bolt-app.ts).
  */
 export function oauthAuthorize(tokens: Pick<OAuthTokenSource, "installation">) {
-  return async (source: AuthorizeSourceData<boolean>): Promise<AuthorizeResult> => {
+  return async (source: AuthorizeSourceData<boolean>, body?: unknown): Promise<AuthorizeResult> => {
+    // Bolt itself authorises `app_uninstalled` and `tokens_revoked` with no token (its
+    // `eventTypesToSkipAuthorize`): they come after the token is gone. `team_access_revoked`
+    // is the same kind of news, and its listener, not a 401, says whether the install is
+    // ours — a failing store must not lose it either.
+    if (eventTypeOf(body) === "team_access_revoked") return {};
     const install = installKeyOf(source);
     const { installation } = await tokens.installation(install);
     const bot = installation.bot;
@@ -26,4 +31,11 @@ export function oauthAuthorize(tokens: Pick<OAuthTokenSource, "installation">) {
       ...optional("enterpriseId", source.enterpriseId ?? installation.enterprise?.id),
     };
   };
+}
+
+/** The event type of an Events API body, if it is one. */
+function eventTypeOf(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || !("event" in body)) return undefined;
+  const { event } = body;
+  return typeof event === "object" && event !== null && "type" in event ? event.type : undefined;
 }

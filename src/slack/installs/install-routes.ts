@@ -1,21 +1,34 @@
 import type { ServerResponse } from "node:http";
-import type { CodedError, Installation, InstallProvider } from "@slack/oauth";
+import type {
+  CodedError,
+  Installation,
+  InstallProvider,
+  InstallURLOptions,
+  StateStore,
+} from "@slack/oauth";
 import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-oauth.ts";
 import type { Route } from "../../http/http-surface.ts";
 import type { Logger } from "../../logger.ts";
 import { installKeyOfInstallation } from "./installation-store.ts";
+import { SpentStateError, stateCookie } from "./oauth-state.ts";
 
 /**
  * `GET /slack/install` and `GET /slack/oauth_redirect`, served by the app's own HTTP server
  * in both modes (Socket Mode too: only the browser comes here, never Slack's events).
- * `@slack/oauth`'s InstallProvider does the OAuth dance: the install path sets the state
- * cookie (signed with SLACK_STATE_SECRET) and sends the browser to Slack's consent page;
- * the redirect checks the state against the cookie, exchanges the code with
- * `oauth.v2.access` and stores the installation. The pages the person sees are ours: one
- * plain sentence, never an error's details (those go to the log, without tokens).
+ * The install path makes a state (oauth-state.ts), sets it in a SameSite=Lax cookie and
+ * sends the browser to Slack's consent page — ours rather than the installer's
+ * `handleInstallPath`, whose cookie has no SameSite. `@slack/oauth`'s InstallProvider
+ * handles the redirect: it checks the state against the cookie and claims it (once),
+ * exchanges the code with `oauth.v2.access` and stores the installation. The pages the
+ * person sees are ours: one plain sentence, never an error's details (those go to the
+ * log, without tokens).
  */
 export function installRoutes(o: {
   provider: InstallProvider;
+  /** The state store the provider checks states with. */
+  states: StateStore;
+  /** The scopes and redirect URL of the consent page. */
+  installOptions: InstallURLOptions;
   logger: Logger;
   /** Told of each install stored (a reinstall replaces what was kept of the old one). */
   onInstalled?: (install: string) => void;
@@ -23,9 +36,16 @@ export function installRoutes(o: {
   const install: Route = {
     path: OAUTH_INSTALL_PATH,
     methods: ["GET"],
-    handle: async (req, res) => {
+    handle: async (_req, res) => {
       try {
-        await o.provider.handleInstallPath(req, res);
+        const state = await o.states.generateStateParam(o.installOptions, new Date());
+        const url = await o.provider.generateInstallUrl(o.installOptions, true, state);
+        res.writeHead(302, {
+          location: url,
+          "set-cookie": stateCookie(state),
+          "cache-control": "no-store",
+        });
+        res.end();
       } catch (error) {
         o.logger.error({ err: error }, "the install page could not be served");
         if (!res.headersSent) page(res, 500, FAILED);
@@ -44,6 +64,11 @@ export function installRoutes(o: {
           page(res, 200, INSTALLED);
         },
         failure: (error: CodedError) => {
+          if (error instanceof SpentStateError) {
+            o.logger.warn("an install redirect came back with a state already used");
+            page(res, 400, SPENT);
+            return;
+          }
           const declined = /cancelled/i.test(error.message);
           o.logger.warn(
             { code: error.code, reason: error.message },
@@ -59,6 +84,7 @@ export function installRoutes(o: {
 const INSTALLED =
   "Meeting Notes is installed. Invite it to a channel (/invite @Meeting Notes) and upload a recording there.";
 const DECLINED = "Meeting Notes was not installed: the install was cancelled.";
+const SPENT = "This install link was already used: start again from the install page.";
 const FAILED =
   "Meeting Notes could not be installed. Start again from the install link; if it fails again, tell whoever runs the bot.";
 

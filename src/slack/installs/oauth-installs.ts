@@ -7,8 +7,10 @@ import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
 import { oauthAuthorize } from "./bolt-authorize.ts";
 import { BOT_SCOPES } from "./bot-scopes.ts";
+import { type InstallRecords, installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
+import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
 import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
 
 // CommonJS, loaded as create-bolt-app.ts loads Bolt's classes — and only in OAuth mode: a
@@ -17,7 +19,7 @@ const require = createRequire(import.meta.url);
 
 /** Everything installs by OAuth add to the app (src/app.ts wires it). */
 export interface OAuthInstalls {
-  /** The encrypted installations; `deleteInstallation(installKey)` for an uninstall. */
+  /** The encrypted installations. */
   installs: EncryptedInstallationStore;
   /** Each install's bot token, refreshed under the store's lease (the job runner's too). */
   tokens: OAuthTokenSource;
@@ -25,8 +27,8 @@ export interface OAuthInstalls {
   authorize: ReturnType<typeof oauthAuthorize>;
   /** `GET /slack/install` and `GET /slack/oauth_redirect`. */
   routes: Route[];
-  /** Forgets one install: its record, and what this process keeps of it. */
-  deleteInstallation(install: string): Promise<void>;
+  /** What forgetting an install asks of its record: is it ours, whose bot, delete it. */
+  records: InstallRecords;
 }
 
 export function createOAuthInstalls(o: {
@@ -73,14 +75,18 @@ export function createOAuthInstalls(o: {
     ...optional("onRevoked", o.onRevoked),
   });
   const { InstallProvider } = require("@slack/oauth") as typeof import("@slack/oauth");
+  const states = onceStateStore({ secret: o.oauth.stateSecret, store: o.store });
+  const installOptions = { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl };
   const provider = new InstallProvider({
     clientId: o.oauth.clientId,
     clientSecret: o.oauth.clientSecret,
-    stateSecret: o.oauth.stateSecret,
+    stateStore: states,
+    stateCookieName: STATE_COOKIE,
+    stateCookieExpirationSeconds: STATE_LIFETIME_S,
     installationStore: installs,
-    installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: o.oauth.redirectUrl },
-    // Straight to Slack's consent page: there is nothing to choose before it.
-    directInstall: true,
+    installUrlOptions: installOptions,
+    // Slack's consent page on the Web API's host (see consentPageOf).
+    authorizationUrl: consentPageOf(o.apiUrl),
     logger: toSlackLogger(logger),
     clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
   });
@@ -88,10 +94,22 @@ export function createOAuthInstalls(o: {
     installs,
     tokens,
     authorize: oauthAuthorize(tokens),
-    routes: installRoutes({ provider, logger, onInstalled: (install) => tokens.forget(install) }),
-    async deleteInstallation(install) {
-      tokens.forget(install);
-      await installs.deleteInstallation(install);
-    },
+    routes: installRoutes({
+      provider,
+      states,
+      installOptions,
+      logger,
+      onInstalled: (install) => tokens.forget(install),
+    }),
+    records: installRecords(installs, (install) => tokens.forget(install)),
   };
+}
+
+/**
+ * Slack's consent page on the host of its Web API: `https://slack.com/api/` →
+ * `https://slack.com/oauth/v2/authorize` (the installer's default), and so for GovSlack or a
+ * test Slack: an install started on one Slack must finish on it.
+ */
+export function consentPageOf(apiUrl: string): string {
+  return new URL("/oauth/v2/authorize", apiUrl).toString();
 }

@@ -7,6 +7,7 @@ import type {
   ResetNotice,
   Templates,
 } from "../../jobs/index.ts";
+import type { InstallRecords } from "../installs/install-records.ts";
 import type { Permissions } from "../permissions.ts";
 import type { Responder } from "../response-url.ts";
 import type { SlackDirectory } from "../slack-directory.ts";
@@ -26,10 +27,11 @@ export interface ListenerDeps {
   /** Forgets what an install left (an uninstall). */
   installs: Installs;
   /**
-   * Installs by OAuth: deletes the installation record of one install (its install key),
-   * tokens and all, on an uninstall. Absent in the single-token mode.
+   * Installs by OAuth: the installation records, which say whether an uninstall names an
+   * install of this deployment and its bot, and are deleted with its data. Absent in the
+   * single-token mode (and with installs a test gives without records).
    */
-  deleteInstallation?: (install: string) => Promise<void>;
+  installRecords?: InstallRecords;
   /** Slack look-ups: people, members, files, messages. */
   directory: SlackDirectory;
   /** What listeners say in Slack: modals, App Home, ephemeral and thread replies. */

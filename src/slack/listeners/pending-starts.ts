@@ -63,8 +63,9 @@ export const keptThreadStartSchema = z.object({
 export type KeptThreadStart = z.infer<typeof keptThreadStartSchema>;
 
 /**
- * The workspace removed the app while the store could not delete its data: deleted once
- * the store is back (team and enterprise ids only).
+ * A removal — the app uninstalled, its bot's tokens revoked, a workspace taken from an
+ * org-wide install — kept whole when the store could not carry it out: done, from the
+ * install's check to its record's deletion, once the store is back (ids only).
  */
 export const keptForgetSchema = z.object({
   kind: z.literal("forget"),
@@ -73,7 +74,18 @@ export const keptForgetSchema = z.object({
   teamIds: z.array(z.string().min(1)).min(1),
   /** The install removed (absent: the single-token mode's). */
   install: z.string().min(1).optional(),
+  /**
+   * `workspaces`: only the data of `teamIds` goes, the install stays (`team_access_revoked`).
+   * Absent: the whole install, its record included.
+   */
+  scope: z.enum(["install", "workspaces"]).optional(),
+  /**
+   * `tokens_revoked`: the bot users whose tokens were revoked; the install is forgotten only
+   * when its bot is one of them. Absent: whatever its bot (`app_uninstalled`).
+   */
+  botUserIds: z.array(z.string().min(1)).optional(),
 });
+export type KeptForget = z.infer<typeof keptForgetSchema>;
 
 /** A request Slack was told was taken, kept in the journal until the store records it. */
 export const pendingStartSchema = z.discriminatedUnion("kind", [

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { Logger } from "pino";
 import {
   installOf,
@@ -11,10 +10,16 @@ import {
 } from "../../jobs/index.ts";
 import type { Backoff } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
-import { runAsInstall } from "../installs/request-install.ts";
+import { runAsInstall } from "../installs/request-tenant.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
-import { type KeptThreadStart, type PendingStart, pendingStartSchema } from "./pending-starts.ts";
+import { carryOutRemoval, mergeRemovals } from "./forget-removed.ts";
+import {
+  type KeptForget,
+  type KeptThreadStart,
+  type PendingStart,
+  pendingStartSchema,
+} from "./pending-starts.ts";
 
 /** How long a kept upload waits before its thread hears that it waits for the store. */
 export const TELL_WAITING_AFTER_MS = 30_000;
@@ -22,8 +27,8 @@ export const TELL_WAITING_AFTER_MS = 30_000;
 /**
  * Replays one request the store could not record after Slack's ack (see
  * `JournalReplay`): an upload is taken as its listener would have taken it, a
- * `/meeting-notes` job is started in the thread it already opened, a removed workspace's
- * data is deleted.
+ * `/meeting-notes` job is started in the thread it already opened, a removal (an uninstall,
+ * a workspace taken from an org-wide install) is carried out.
  */
 export function replayPendingStart(
   deps: ListenerDeps,
@@ -32,10 +37,7 @@ export function replayPendingStart(
     // Replayed outside Slack's request: as a request of the install that sent it, so its
     // Slack calls carry that install's token and its data that tenant's keys.
     if (entry.kind === "forget") {
-      const install = entry.install;
-      return runAsInstall(install ?? SINGLE_INSTALL, () =>
-        forgetKept(deps, entry.teamIds, install),
-      );
+      return runAsInstall(entry.install ?? SINGLE_INSTALL, () => forgetKept(deps, entry));
     }
     const as = (run: () => Promise<ReplayOutcome<PendingStart>>) =>
       runAsInstall(installOf(entry.origin), run, entry.origin.teamId);
@@ -44,15 +46,19 @@ export function replayPendingStart(
   };
 }
 
-/** An uninstall the store could not carry out: everything of the install is deleted now. */
+/** A removal the store could not carry out: carried out now, as its listener would have. */
 async function forgetKept(
   deps: ListenerDeps,
-  teamIds: string[],
-  install: string | undefined,
+  entry: KeptForget,
 ): Promise<ReplayOutcome<PendingStart>> {
+  const { kind: _kind, id: _id, at: _at, ...removal } = entry;
   try {
-    await deps.installs.forget(teamIds, install);
-    deps.logger.warn({ teamIds }, "the removed workspace's data is deleted (kept request)");
+    if (await carryOutRemoval(deps, removal)) {
+      deps.logger.warn(
+        { teamIds: entry.teamIds },
+        "the removed workspace's data is deleted (kept request)",
+      );
+    }
     return { done: true };
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
@@ -78,14 +84,17 @@ function keyOf(entry: PendingStart): string {
   if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
   if (entry.kind === "thread") return `thread:${entry.origin.channelId}:${entry.source.fileId}`;
   const install = entry.install === undefined ? "" : `${entry.install}:`;
-  return `forget:${install}${entry.teamIds.join(",")}`;
+  const scope = entry.scope === "workspaces" ? "workspaces:" : "";
+  return `forget:${install}${scope}${entry.teamIds.join(",")}`;
 }
 
 /**
  * The same upload kept twice (its two events, or Slack's retry): the first entry stays,
  * with the claim of the second when only the second holds it, so the job is still made.
+ * The same removal kept twice: see {@link mergeRemovals}.
  */
 function merge(kept: PendingStart, again: PendingStart): PendingStart {
+  if (kept.kind === "forget" && again.kind === "forget") return mergeRemovals(kept, again);
   if (kept.kind !== "upload" || again.kind !== "upload") return kept;
   if (again.attempt?.claimed !== true || kept.attempt?.claimed === true) return kept;
   return { ...kept, attempt: again.attempt };
@@ -110,19 +119,8 @@ async function startKeptThread(
   }
 }
 
-/**
- * The request journal lives beside the store: next to the SQLite file (the same volume),
- * else beside the temp folder (never in it: its clean-up removes files no job names).
- */
-export function defaultJournalPath(storeUrl: string, tempDir: string): string {
-  if (storeUrl.startsWith("sqlite://")) {
-    return `${resolve(storeUrl.slice("sqlite://".length))}.pending.jsonl`;
-  }
-  return `${resolve(tempDir)}.pending.jsonl`;
-}
-
 export interface PendingStartsOptions {
-  /** The journal's file (beside the store). */
+  /** The journal's file (`deploymentPaths`: beside the store, one per deployment). */
   path: string;
   logger: Logger;
   /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */

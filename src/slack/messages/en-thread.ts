@@ -68,6 +68,8 @@ export const enThread = {
   "failure.task_failed.plain": "The Note Service could not process it.",
   "failure.auth":
     "The Note Service did not accept this app's API key; an admin must correct it in the bot's settings.",
+  "failure.address":
+    "The bot's Note Service address is wrong, so I could not send this: an admin must correct it (it must end with the provider's API path), then press Retry.",
   "failure.refused": "The Note Service refused the request: {detail}",
   "failure.refused.plain": "The Note Service refused the request.",
   "failure.task_lost": "The Note Service lost track of this task.",

@@ -62,6 +62,8 @@ export const viThread: { readonly [K in keyof typeof enThread]: string } = {
   "failure.task_failed.plain": "Note Service không xử lý được.",
   "failure.auth":
     "Note Service không chấp nhận khóa API của ứng dụng; quản trị viên cần sửa khóa trong cấu hình của bot.",
+  "failure.address":
+    "Địa chỉ Note Service của bot không đúng nên tôi không gửi được: quản trị viên cần sửa địa chỉ này (phải kết thúc bằng đường dẫn API của nhà cung cấp), rồi bấm Thử lại.",
   "failure.refused": "Note Service từ chối yêu cầu: {detail}",
   "failure.refused.plain": "Note Service từ chối yêu cầu.",
   "failure.task_lost": "Note Service đã mất dấu tác vụ này.",

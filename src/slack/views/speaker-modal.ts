@@ -17,15 +17,9 @@ import {
 } from "./block-kit.ts";
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
+import { prefillFor, type SpeakerPrefill } from "./speaker-prefill.ts";
 
-export type Gender = "male" | "female";
-
-/** What to show in a speaker's inputs when the modal opens. */
-export interface SpeakerPrefill {
-  name?: string;
-  userId?: string;
-  gender?: Gender;
-}
+export type { Gender, SpeakerPrefill } from "./speaker-prefill.ts";
 
 export interface SpeakerModalOptions {
   locale: Locale;
@@ -160,25 +154,6 @@ export function speakersOf(job: Job): SpeakerSummary[] {
   if (job.stage === "naming") return job.speakers;
   if ("note" in job) return job.note.speakers;
   return [];
-}
-
-/** Prefill by priority: the caller's, then the note's speaker map, then the hints. */
-function prefillFor(
-  job: Job,
-  speakerId: string,
-  given: Record<string, SpeakerPrefill> | undefined,
-): SpeakerPrefill {
-  const explicit = given?.[speakerId];
-  if (explicit !== undefined) return explicit;
-  const mapped =
-    "note" in job ? job.note.speakerMap.find((e) => e.speaker_id === speakerId) : undefined;
-  // The service labels a speaker with a hinted name when it recognised them.
-  const hinted = job.options.speakers?.find((hint) => hint.name.trim() === speakerId);
-  const known = mapped ?? hinted;
-  if (known === undefined) return {};
-  const prefill: SpeakerPrefill = { name: known.name.trim() };
-  if (known.gender === "male" || known.gender === "female") prefill.gender = known.gender;
-  return prefill;
 }
 
 /** A speaker heard for less than this is likely a split-off of another (diarization). */

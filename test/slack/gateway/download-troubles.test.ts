@@ -93,6 +93,21 @@ describe("what went wrong with a download", () => {
     }
   });
 
+  it("a file removed from under the download (its folder swept): vanished, tried again", async () => {
+    const gone: OpenFile = async () => {
+      throw Object.assign(new Error("ENOENT: no such file or directory"), {
+        code: "ENOENT",
+        syscall: "open",
+      });
+    };
+    const error = await troubleOf({ openFile: gone });
+    expect({ trouble: error.trouble, transient: error.transient }).toEqual({
+      trouble: "vanished",
+      transient: true,
+    });
+    expect(error.message).not.toContain("could not be written");
+  });
+
   it("another write error is the bot's own failure, not a cut download", async () => {
     const error = await troubleOf({ openFile: failingDisk("EIO") });
     expect({ trouble: error.trouble, transient: error.transient }).toEqual({
@@ -107,6 +122,7 @@ describe("toGatewayError of a download", () => {
     ["unavailable", true, "download_unavailable", "slack_files"],
     ["cut_off", true, "download_cut", "slack_download_cut"],
     ["disk_full", true, "disk_full", "disk_full"],
+    ["vanished", true, "download_failed", undefined],
     ["refused", false, "download_refused", undefined],
     ["failed", false, "download_failed", undefined],
   ])("%s keeps its nature and names its cause", (trouble, transient, failure, waiting) => {

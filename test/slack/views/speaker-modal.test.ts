@@ -8,7 +8,7 @@ import {
   speakerBlock,
   VIEWS,
 } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/index.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
@@ -139,6 +139,43 @@ describe("buildSpeakerModal", () => {
       filetypes: ["docx"],
     });
   });
+
+  it.each(LOCALES)(
+    "regenerates with members still picked and unnamed speakers still empty (%s)",
+    (locale) => {
+      const job = done();
+      job.note = {
+        ...job.note,
+        speakerMap: [
+          { speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" },
+          // The note was written with a picked member's real name and a neutral label.
+          { speaker_id: "speaker_2", name: "Bob Tran", gender: "male" },
+          { speaker_id: "speaker_3", name: t(locale, "speakers.label", { number: 3 }) },
+        ],
+        members: { speaker_2: "U0BOB" },
+      };
+      job.note.speakers = [
+        ...job.note.speakers,
+        { speakerId: "speaker_3", seconds: 30, share: 0.1 },
+      ];
+      const view = buildSpeakerModal(job, { locale, mode: "regenerate" });
+      expect(block(view, speakerBlock.user("speaker_2"))?.element).toMatchObject({
+        initial_user: "U0BOB",
+      });
+      const bobName = block(view, speakerBlock.name("speaker_2"))?.element as PlainTextInput;
+      expect(bobName.initial_value).toBeUndefined();
+      expect(block(view, speakerBlock.gender("speaker_2"))?.element).toMatchObject({
+        initial_option: { value: "male" },
+      });
+      const unnamed = block(view, speakerBlock.name("speaker_3"))?.element as PlainTextInput;
+      expect(unnamed.initial_value).toBeUndefined();
+      const unnamedUser = block(view, speakerBlock.user("speaker_3"))?.element;
+      expect(unnamedUser).not.toHaveProperty("initial_user");
+      expect(block(view, speakerBlock.name("speaker_1"))?.element).toMatchObject({
+        initial_value: "Lan Nguyen",
+      });
+    },
+  );
 
   it("does not pre-fill a context longer than Slack's input allows", () => {
     const job = done();

@@ -8,8 +8,9 @@ import { threadMention } from "./thread-mention.ts";
 
 /**
  * Events: uploads (two event shapes, one job), a mention of the bot in a message (read from
- * the same `message` events), App Home, and the workspace removing the app. Bolt acks
- * events itself.
+ * the same `message` events), App Home, and the workspace removing the app (or an
+ * organisation taking some of its workspaces from an org-wide install). Bolt acks events
+ * itself.
  */
 export function register(app: App, deps: ListenerDeps): void {
   app.event("message", fileShareMessage(deps));
@@ -18,4 +19,5 @@ export function register(app: App, deps: ListenerDeps): void {
   app.event("app_home_opened", appHomeOpened(deps));
   app.event("app_uninstalled", workspaceLeft(deps));
   app.event("tokens_revoked", workspaceLeft(deps));
+  app.event("team_access_revoked", workspaceLeft(deps));
 }

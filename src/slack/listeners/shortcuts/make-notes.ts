@@ -123,10 +123,9 @@ async function lookUp(deps: ListenerDeps, request: ShortcutRequest): Promise<Ver
   if (mayBeRecordings(shownFiles(request.files), deps.jobs.canPrepare).length === 0) {
     return noRecording;
   }
-  const bot = await deps.directory.botUserId();
   const [found, botIn] = await Promise.all([
     readMessageRecordings(deps, request.files),
-    bot === undefined ? undefined : deps.directory.isMemberNow(request.channelId, bot),
+    deps.directory.botIsMemberNow(request.channelId),
   ]);
   if (found.kind === "none") return noRecording;
   // Not in the channel: files.info may refuse, and the notes could not be posted there.

@@ -7,6 +7,7 @@ import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payl
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   BOT,
   buildListenerDeps,
@@ -114,7 +115,7 @@ async function submit(form: Form, options: SubmitOptions = {}) {
     kit.deps,
     options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs },
   );
-  await listener(buildViewArgs(kit, body, { ack }));
+  await asRequest(() => listener(buildViewArgs(kit, body, { ack })));
   return ack;
 }
 
@@ -129,7 +130,7 @@ describe("newNotesSubmitted: problems shown in the modal", () => {
     );
     (body.view as { state: unknown }).state = { values: formValues({}) };
     const ack = fakeAck();
-    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    await asRequest(() => newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack })));
     expect(ack.mock.calls).toEqual(
       errorsOn({
         [INPUTS.recording.block]: "Upload a recording or choose a recent one.",
@@ -167,9 +168,14 @@ describe("newNotesSubmitted: problems shown in the modal", () => {
   it.each([
     ["the bot is not in", "C0NOBOT001", [ALICE], "bot_not_in"],
     ["the person is not in", OTHER_CHANNEL, undefined, "user_not_in"],
-    ["Slack cannot tell about", "C0UNKNOWN1", undefined, "unknown"],
+    // A private channel the bot cannot see: Slack answers channel_not_found to the bot.
+    ["the bot cannot see", "C0UNKNOWN1", undefined, "bot_not_in"],
+    ["Slack cannot tell about", "C0FAILING1", "fails", "unknown"],
   ] as const)("refuses a destination %s", async (_what, channel, members, problem) => {
-    if (members !== undefined) kit.workspace.members.set(channel, [...members]);
+    if (members === "fails") {
+      kit.slack.conversations.info.mockRejectedValue(platformError("missing_scope"));
+      kit.slack.conversations.members.mockRejectedValue(platformError("missing_scope"));
+    } else if (members !== undefined) kit.workspace.members.set(channel, [...members]);
     const ack = await submit({ recording: UPLOADED, destination: channel });
     expect(ack.mock.calls).toEqual(
       errorsOn({ [INPUTS.destination.block]: t("en", `permission.destination.${problem}`) }),
@@ -511,7 +517,7 @@ describe("newNotesSubmitted: starting the notes", () => {
     });
     delete body.user;
     const ack = fakeAck();
-    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    await asRequest(() => newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack })));
     expect(ack.mock.calls).toEqual([[]]);
     expect(kit.slack.users.info).not.toHaveBeenCalled();
     expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();

@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { isStoreUnavailable, SINGLE_INSTALL } from "../../jobs/index.ts";
+import type { InstallRecords } from "../installs/install-records.ts";
+import type { ListenerDeps } from "./deps.ts";
+import type { KeptForget } from "./pending-starts.ts";
+
+/** What Slack said was removed: an install, or workspaces of one (see {@link KeptForget}). */
+export type Removal = Omit<KeptForget, "kind" | "id" | "at">;
+
+/**
+ * Forgets what a removal names, as one unit, the same whether a listener runs it or the
+ * request journal replays it: with installs by OAuth, first whether the install is one
+ * this deployment has (its record) and, for `tokens_revoked`, whether its bot is among the
+ * revoked; then the data (jobs stopped, values deleted, the store's files scrubbed); last,
+ * for a whole install, its encrypted record. The record going last makes a repeat after a
+ * store failure halfway still find the install its own, and finish. In the single-token
+ * mode there is no record: one install wrote the whole store, and a removal is carried out.
+ * Resolves false when it named nothing of this deployment (nothing done).
+ * @throws StoreUnavailableError while the store fails.
+ */
+export async function carryOutRemoval(
+  deps: Pick<ListenerDeps, "installs" | "installRecords" | "logger">,
+  removal: Removal,
+): Promise<boolean> {
+  const install = removal.install ?? SINGLE_INSTALL;
+  const records = install === SINGLE_INSTALL ? undefined : deps.installRecords;
+  if (records !== undefined && !(await isOurs(records, install, removal))) {
+    deps.logger.info(
+      { install, teamIds: removal.teamIds },
+      "a removal names no install of this deployment: nothing done",
+    );
+    return false;
+  }
+  const scope = removal.scope ?? "install";
+  await deps.installs.forget(removal.teamIds, removal.install, scope);
+  if (records !== undefined && scope === "install") await records.delete(install);
+  return true;
+}
+
+/** The install is stored here and, when the removal names bots, its bot is one of them. */
+async function isOurs(records: InstallRecords, install: string, removal: Removal) {
+  const found = await records.find(install);
+  if (found === undefined) return false;
+  const bots = removal.botUserIds;
+  return bots === undefined || (found.botUserId !== undefined && bots.includes(found.botUserId));
+}
+
+/**
+ * A removal Slack sent (acked already, and sent once): carried out now, or — the store
+ * failing — kept whole in the request journal, whose replay carries it out once the store
+ * is back (`replay-pending.ts`).
+ * @throws the store's error when even the journal could not keep it.
+ */
+export async function forgetRemoved(deps: ListenerDeps, removal: Removal): Promise<void> {
+  try {
+    await carryOutRemoval(deps, removal);
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    const kept: KeptForget = { kind: "forget", id: randomUUID(), at: deps.now(), ...removal };
+    if (!(await deps.pending.keep(kept))) throw error;
+    deps.logger.warn({ err: error, teamIds: removal.teamIds }, "store failed: the removal is kept");
+  }
+}
+
+/**
+ * The same removal kept twice (`tokens_revoked` then `app_uninstalled`): one entry, which
+ * asks about bots only while both did.
+ */
+export function mergeRemovals(kept: KeptForget, again: KeptForget): KeptForget {
+  if (kept.botUserIds === undefined) return kept;
+  if (again.botUserIds === undefined) {
+    const { botUserIds: _bots, ...unconditional } = kept;
+    return unconditional;
+  }
+  return { ...kept, botUserIds: [...new Set([...kept.botUserIds, ...again.botUserIds])] };
+}

@@ -1,0 +1,61 @@
+import type { Job } from "../../jobs/index.ts";
+import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import { LOCALES } from "../messages/index.ts";
+import { speakerLabel } from "./job-phrases.ts";
+
+export type Gender = "male" | "female";
+
+/** What to show in a speaker's inputs when the modal opens. */
+export interface SpeakerPrefill {
+  name?: string;
+  userId?: string;
+  gender?: Gender;
+}
+
+/**
+ * Prefill by priority: the caller's, then what the note was written with, then the hints.
+ * Regenerate opens with the same choices: a speaker picked as a member comes back as that
+ * member picked (not as the typed name it became, which would lose the mention), and a
+ * speaker left unnamed comes back empty (not filled with its neutral label, "Speaker 2").
+ */
+export function prefillFor(
+  job: Job,
+  speakerId: string,
+  given: Record<string, SpeakerPrefill> | undefined,
+): SpeakerPrefill {
+  const explicit = given?.[speakerId];
+  if (explicit !== undefined) return explicit;
+  if ("note" in job) return notePrefill(job.note, speakerId) ?? hintPrefill(job, speakerId);
+  return hintPrefill(job, speakerId);
+}
+
+/** What the note's speaker map and members say of a speaker; undefined when it is absent. */
+function notePrefill(
+  note: { speakerMap: readonly SpeakerMapEntry[]; members?: Record<string, string> | undefined },
+  speakerId: string,
+): SpeakerPrefill | undefined {
+  const mapped = note.speakerMap.find((e) => e.speaker_id === speakerId);
+  if (mapped === undefined) return undefined;
+  const prefill: SpeakerPrefill = {};
+  if (mapped.gender === "male" || mapped.gender === "female") prefill.gender = mapped.gender;
+  const member = note.members?.[speakerId];
+  if (member !== undefined) return { ...prefill, userId: member };
+  const name = mapped.name.trim();
+  if (!isNeutralLabel(speakerId, name)) prefill.name = name;
+  return prefill;
+}
+
+/** The service labels a speaker with a hinted name when it recognised them. */
+function hintPrefill(job: Job, speakerId: string): SpeakerPrefill {
+  const hinted = job.options.speakers?.find((hint) => hint.name.trim() === speakerId);
+  if (hinted === undefined) return {};
+  const prefill: SpeakerPrefill = { name: hinted.name.trim() };
+  if (hinted.gender === "male" || hinted.gender === "female") prefill.gender = hinted.gender;
+  return prefill;
+}
+
+/** The label an unnamed `speaker_N` is given in the note ("Speaker 2"), in any language. */
+function isNeutralLabel(speakerId: string, name: string): boolean {
+  if (!/^speaker[ _-]?\d+$/i.test(speakerId)) return false;
+  return LOCALES.some((locale) => speakerLabel(speakerId, locale) === name);
+}
