@@ -20,9 +20,11 @@ export interface DeliveredState {
 
 /**
  * Why a status message is drawn: a `progress` figure (throttled, never waited for), a
- * `stage` change, or a `required` prompt a person must act on (its failure fails the step).
+ * `stage` change, a `required` prompt a person must act on (its failure fails the step), or
+ * what a `person`'s command did, which they wait for: it goes first, and takes the place of
+ * any older state still being drawn.
  */
-export type StatusMode = "progress" | "stage" | "required";
+export type StatusMode = "progress" | "stage" | "required" | "person";
 
 /** What came of asking for a canvas. */
 export type CanvasOutcome = { ok: true; canvasId: string } | { ok: false; refused: CanvasRefusal };

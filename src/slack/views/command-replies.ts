@@ -152,8 +152,6 @@ function refusalSentence(
   switch (reason) {
     case "wrong_stage":
       return t(locale, `command.wrong_stage.${command}`);
-    case "busy":
-      return t(locale, "command.busy");
     case "cooldown":
       return t(locale, "command.cooldown", { time: formatDuration(Math.ceil(retryInMs / 1000)) });
     default:
