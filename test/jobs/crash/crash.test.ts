@@ -348,8 +348,13 @@ async function runScenario(
       before.noteSubmissions.filter((s) => s.contextText === marker).length,
     ]).toEqual(scenario.tasksAtKill);
 
-    // Nothing of the job is left in the temp folder (audio and DOCX are deleted).
-    expect(readdirSync(join(dir, "jobs")).filter((name) => name.startsWith(id))).toEqual([]);
+    // Nothing of the job is left in the temp folder (audio and DOCX are deleted): the folder
+    // goes right after the job's last save, which the checks above may have read first.
+    await eventually(
+      async () => readdirSync(join(dir, "jobs")).filter((name) => name.startsWith(id)),
+      (left) => left.length === 0,
+      { what: "the job's temp folder removed", timeoutMs: 10_000 },
+    );
   } finally {
     await first.kill();
     await second?.stop();
