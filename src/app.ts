@@ -22,7 +22,7 @@ import {
   requestInstall,
   requestRateWorkspace,
   scopeRequests,
-} from "./slack/installs/request-install.ts";
+} from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";

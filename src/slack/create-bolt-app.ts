@@ -39,7 +39,7 @@ import { guardRequests } from "./guard-requests.ts";
 import { InFlight } from "./in-flight.ts";
 import { renewRefusedToken } from "./installs/renew-refused-token.ts";
 import { RequestAuthorizedClient, withRequestAuth } from "./installs/request-client.ts";
-import { requestInstall } from "./installs/request-install.ts";
+import { requestInstall, workspaceOfContext } from "./installs/request-tenant.ts";
 import type { TokenSource } from "./installs/token-source.ts";
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 import {
@@ -224,7 +224,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
       withRequestAuth(
         context.botToken === undefined
           ? undefined
-          : { botToken: context.botToken, teamId: context.teamId },
+          : { botToken: context.botToken, teamId: workspaceOfContext(context) },
         next,
       ),
     );

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ConnectHost } from "../fake-slack/fake-slack-types.ts";
 import { type CommandInput, commandFields, eventCallback } from "../fake-slack/slack-payloads.ts";
 import { sendAction, sendCommand, sendEvent } from "../fake-slack/slack-request.ts";
 import type {
@@ -28,10 +29,13 @@ export interface Delivered {
  */
 export interface SlackDelivery {
   readonly mode: "http" | "socket";
-  /** An Events API event in its `event_callback` wrapper; returns its `event_id` too. */
+  /**
+   * An Events API event in its `event_callback` wrapper; returns its `event_id` too. `host`:
+   * it happened in a Slack Connect channel that workspace hosts (the envelope names it).
+   */
   event(
     event: Record<string, unknown>,
-    options?: { eventId?: string } & SendOptions,
+    options?: { eventId?: string; host?: ConnectHost } & SendOptions,
   ): Promise<Delivered & { eventId: string }>;
   command(input: CommandInput): Promise<Delivered>;
   /** `block_actions`, `view_submission`, … payloads. */
@@ -52,7 +56,7 @@ export function httpDelivery(url: string, signingSecret: string, teamId: string)
     async event(event, options = {}) {
       const eventId = options.eventId ?? newEventId();
       const delivered = await timed(() =>
-        sendEvent(url, signingSecret, event, { teamId, eventId }),
+        sendEvent(url, signingSecret, event, { teamId, eventId, host: options.host }),
       );
       return { ...delivered, eventId };
     },
@@ -77,7 +81,7 @@ export function socketDelivery(socket: FakeSocketMode, teamId: string): SlackDel
       const eventId = options.eventId ?? newEventId();
       const delivered = await send(
         "events_api",
-        eventCallback(event, { teamId, eventId }),
+        eventCallback(event, { teamId, eventId, host: options.host }),
         options,
       );
       return { ...delivered, eventId };

@@ -398,6 +398,8 @@ export interface JobButton {
   statusTs: string;
   /** The upload's thread, which Slack names in a click on a threaded message. */
   threadTs?: string;
+  /** The job's channel; default {@link CHANNEL}. */
+  channel?: string;
 }
 
 /** Waits for the thread's status message to offer `actionId`; returns the job and the message. */
@@ -405,9 +407,10 @@ export async function buttonOn(
   stack: Stack,
   threadTs: string,
   actionId: string,
+  channel = CHANNEL,
 ): Promise<JobButton & { status: FakeMessage | undefined }> {
   const status = await eventually(
-    () => statusMessage(stack.thread(threadTs)),
+    () => statusMessage(stack.fake.thread(channel, threadTs)),
     (m) => buttonValue(m, actionId) !== undefined,
   );
   return {
@@ -415,6 +418,7 @@ export async function buttonOn(
     statusTs: status?.ts ?? "",
     jobId: buttonValue(status, actionId) ?? "",
     threadTs,
+    ...(channel === CHANNEL ? {} : { channel }),
   };
 }
 
@@ -427,7 +431,7 @@ export async function clickButton(stack: Stack, actionId: string, at: JobButton,
     actionId,
     value: at.jobId,
     user,
-    channel: CHANNEL,
+    channel: at.channel ?? CHANNEL,
     messageTs: at.statusTs,
     ...(at.threadTs === undefined ? {} : { threadTs: at.threadTs }),
   });

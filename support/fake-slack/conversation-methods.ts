@@ -19,7 +19,9 @@ const info: ApiMethod = (args, store) => {
       is_private: channel.is_private,
       is_member: channel.is_member,
       is_archived: false,
-      is_ext_shared: false,
+      // A Slack Connect channel: shared with another organisation, which hosts it.
+      is_ext_shared: channel.connect !== undefined,
+      ...(channel.connect === undefined ? {} : { conversation_host_id: channel.connect.teamId }),
       context_team_id: store.workspace.teamId,
     },
   };

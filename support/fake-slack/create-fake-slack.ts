@@ -13,6 +13,7 @@ import { deliveryChecks, watchedSocket } from "./delivery-checks.ts";
 import { type DeliveryWorkspace, EventDelivery } from "./event-delivery.ts";
 import type { FakeSlack, FakeSlackOptions, FakeTeam, UninstallTarget } from "./fake-slack-api.ts";
 import { FakeSlackStore } from "./fake-slack-store.ts";
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { type DownloadAccess, serveFile, serveGranted, servePreview } from "./file-download.ts";
 import { HandedOut } from "./handed-out.ts";
 import { type ApiAuth, type FakeSlackKnobs, handleApiRequest } from "./handle-api-request.ts";
@@ -231,21 +232,29 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
 
   const delivery = new EventDelivery({ teamId, botUserId, appId });
   delivery.setTarget(options.deliverEventsTo);
-  /** The envelope identity of a workspace's events: the install that receives them. */
+  /**
+   * The envelope identity of a workspace's events: the install that receives them, and for
+   * an event in a Slack Connect channel, the workspace hosting it (`event`'s channel).
+   */
   const identityOf = (
     store: FakeSlackStore,
     installation: FakeInstallation,
-  ): DeliveryWorkspace => ({
-    teamId: store.workspace.teamId,
-    botUserId: installation.botUserId,
-    appId,
-    enterpriseId: store.workspace.enterpriseId,
-    isEnterpriseInstall: installation.isEnterpriseInstall,
-  });
+    event?: Record<string, unknown>,
+  ): DeliveryWorkspace => {
+    const host = event === undefined ? undefined : connectHostOf(store, event);
+    return {
+      teamId: store.workspace.teamId,
+      botUserId: installation.botUserId,
+      appId,
+      enterpriseId: store.workspace.enterpriseId,
+      isEnterpriseInstall: installation.isEnterpriseInstall,
+      ...(host === undefined ? {} : { host }),
+    };
+  };
   /** Sends a workspace's event to the installation acting there; none: Slack sends nothing. */
   const sendFor = (store: FakeSlackStore, event: Record<string, unknown>): void => {
     const installation = tenancy.installationFor(store.workspace.teamId);
-    if (installation !== undefined) delivery.send(event, identityOf(store, installation));
+    if (installation !== undefined) delivery.send(event, identityOf(store, installation, event));
   };
   /** HTTP when delivery is on, else the socket when there is one. */
   const emit = async (identity: DeliveryWorkspace, event: Record<string, unknown>) => {
@@ -363,7 +372,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         if (installation === undefined) throw new Error(`fake Slack: ${w.teamId} has no install`);
         const eventId = `Ev0${randomBytes(5).toString("hex").toUpperCase()}`;
         return eventCallback(event, {
-          ...identityOf(store, installation),
+          ...identityOf(store, installation, event),
           apiAppId: appId,
           eventId,
         });
@@ -550,4 +559,13 @@ function stop(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** The host of the Slack Connect channel `event` happened in; undefined for any other. */
+function connectHostOf(
+  store: FakeSlackStore,
+  event: Record<string, unknown>,
+): ConnectHost | undefined {
+  const id = typeof event.channel === "string" ? event.channel : event.channel_id;
+  return typeof id === "string" ? store.channel(id)?.connect : undefined;
 }

@@ -1,3 +1,4 @@
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { sendEvent } from "./slack-request.ts";
 
 /** Where the fake delivers Events API callbacks: the app's request URL and signing secret. */
@@ -22,6 +23,8 @@ export interface DeliveryWorkspace {
   appId: string;
   enterpriseId?: string | undefined;
   isEnterpriseInstall?: boolean | undefined;
+  /** The workspace hosting the Slack Connect channel the event happened in, if it is one. */
+  host?: ConnectHost | undefined;
   /** An event about the organisation (`team_access_revoked`): `team_id` null. */
   orgLevel?: boolean | undefined;
 }
@@ -87,7 +90,7 @@ export class EventDelivery {
     event: Record<string, unknown>,
     to: DeliveryWorkspace,
   ): Promise<void> {
-    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall, orgLevel } = to;
+    const { teamId, botUserId, appId, enterpriseId, isEnterpriseInstall, host, orgLevel } = to;
     try {
       const sent = await sendEvent(target.url, target.signingSecret, event, {
         teamId,
@@ -95,6 +98,7 @@ export class EventDelivery {
         apiAppId: appId,
         ...(enterpriseId !== undefined ? { enterpriseId } : {}),
         ...(isEnterpriseInstall === true ? { isEnterpriseInstall } : {}),
+        ...(host !== undefined ? { host } : {}),
         ...(orgLevel === true ? { orgLevel } : {}),
       });
       this.delivered.push({ event, eventId: sent.eventId, status: sent.status, at: Date.now() });

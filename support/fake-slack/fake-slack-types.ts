@@ -36,6 +36,19 @@ export interface FakeChannel {
    * when `is_member`. Unset: every person the fake knows.
    */
   members?: string[];
+  /**
+   * A Slack Connect channel another organisation's workspace hosts: its events reach the
+   * app with the host in the envelope's `team_id` (and `enterprise_id`), the install in
+   * `authorizations` (test/fixtures/slack/slack-connect.json); `conversations.info` says
+   * `is_ext_shared`.
+   */
+  connect?: ConnectHost;
+}
+
+/** The workspace (and organisation) hosting a Slack Connect channel. */
+export interface ConnectHost {
+  teamId: string;
+  enterpriseId?: string;
 }
 
 /** Slack's file object, as `files.info` and `file_share` events carry it. */

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { SlackFileObject } from "./fake-slack-types.ts";
+import type { ConnectHost, SlackFileObject } from "./fake-slack-types.ts";
 import { mintTriggerId } from "./triggers.ts";
 
 /** Default team of the builders; matches `createFakeSlack`'s default. */
@@ -110,6 +110,12 @@ export interface BlockActionInput extends InstallContext {
   triggerId?: string;
   blockId?: string;
   teamId?: string;
+  /**
+   * The clicker's own workspace when it is not the install's: a Slack Connect partner, whose
+   * click names it in `user.team_id` while `team` stays the install's
+   * (test/fixtures/slack/slack-connect.json, `blockActionsFromPartner`).
+   */
+  userTeamId?: string;
   responseUrl?: string;
   /** The message the button sits on, as Slack echoes it; default a minimal bot message. */
   message?: Record<string, unknown>;
@@ -122,7 +128,7 @@ export function blockActionPayload(input: BlockActionInput): Record<string, unkn
   const teamId = input.teamId ?? DEFAULT_TEAM_ID;
   return {
     type: "block_actions",
-    user: userObject(input.user, teamId),
+    user: userObject(input.user, input.userTeamId ?? teamId),
     api_app_id: "A0FAKEAPP",
     token: "fake-verification-token",
     container: {
@@ -239,7 +245,14 @@ export interface ViewSubmissionInput extends InstallContext {
   values: Record<string, Record<string, Record<string, unknown>>>;
   user: string;
   viewId?: string;
+  /** The workspace the app is installed in (`view.app_installed_team_id`). */
   teamId?: string;
+  /**
+   * The submitter's own workspace when it is not the install's (a Slack Connect partner):
+   * then `team` and `user.team_id` name it, and only `view.app_installed_team_id` the
+   * install (test/fixtures/slack/slack-connect.json, `viewSubmissionFromPartner`).
+   */
+  submitterTeamId?: string;
   triggerId?: string;
   title?: string;
   blocks?: unknown[];
@@ -248,11 +261,12 @@ export interface ViewSubmissionInput extends InstallContext {
 /** A `view_submission` payload of a modal. */
 export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string, unknown> {
   const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+  const submitterTeam = input.submitterTeamId ?? teamId;
   const viewId = input.viewId ?? `V0${randomBytes(5).toString("hex").toUpperCase()}`;
   return {
     type: "view_submission",
-    ...installFields(teamId, input),
-    user: userObject(input.user, teamId),
+    ...installFields(submitterTeam, input),
+    user: userObject(input.user, submitterTeam),
     api_app_id: "A0FAKEAPP",
     token: "fake-verification-token",
     trigger_id: input.triggerId ?? newTriggerId(),
@@ -283,6 +297,7 @@ export function viewSubmissionPayload(input: ViewSubmissionInput): Record<string
 
 /** Envelope fields of an Events API delivery (`event_callback`). */
 export interface EventCallbackInput {
+  /** The workspace of the install the event is delivered to (its `authorizations`). */
   teamId: string;
   eventId: string;
   botUserId?: string;
@@ -291,6 +306,11 @@ export interface EventCallbackInput {
   enterpriseId?: string | undefined;
   /** Delivered to an org-wide install (`authorizations[].is_enterprise_install`). */
   isEnterpriseInstall?: boolean | undefined;
+  /**
+   * The event happened in a Slack Connect channel another organisation hosts: the envelope's
+   * `team_id` and `enterprise_id` name that host, `authorizations` still the install.
+   */
+  host?: ConnectHost | undefined;
   /**
    * An event about the organisation, not one workspace (`team_access_revoked`): `team_id`
    * null, as https://api.slack.com/events/team_access_revoked shows it.
@@ -302,9 +322,13 @@ export interface EventCallbackInput {
  * The `event_callback` wrapper Slack puts around an event: the body of an HTTP delivery,
  * and the `payload` of a Socket Mode `events_api` envelope. A workspace of an Enterprise
  * Grid organisation adds `enterprise_id`; `authorizations` names the install the event is
- * delivered to, with `is_enterprise_install` true for an org-wide one and still the
- * workspace's `team_id` (the org-wide example of https://api.slack.com/enterprise/apps/reference,
- * kept in test/fixtures/slack-payloads/event-org-wide-install.json).
+ * delivered to ("an app installation that the event is visible to"), with
+ * `is_enterprise_install` true for an org-wide one and still the workspace's `team_id` (the
+ * org-wide example of https://api.slack.com/enterprise/apps/reference, kept in
+ * test/fixtures/slack-payloads/event-org-wide-install.json). `team_id` is "the workspace
+ * where the event occurred": in a Slack Connect channel the workspace hosting it, which may
+ * be another organisation's; such an envelope is shaped as Slack's SDK fixture shows one
+ * (no `context_*` fields, `is_ext_shared_channel` true: test/fixtures/slack/slack-connect.json).
  */
 export function eventCallback(
   event: Record<string, unknown>,
@@ -313,12 +337,19 @@ export function eventCallback(
   const enterpriseId = input.enterpriseId ?? null;
   const orgWide = input.isEnterpriseInstall === true;
   const teamId = input.orgLevel === true ? null : input.teamId;
+  const { host } = input;
+  const occurred =
+    host === undefined
+      ? {
+          team_id: teamId,
+          ...(enterpriseId !== null ? { enterprise_id: enterpriseId } : {}),
+          context_team_id: teamId,
+          context_enterprise_id: enterpriseId,
+        }
+      : { team_id: host.teamId, enterprise_id: host.enterpriseId ?? null };
   return {
     token: "fake-verification-token",
-    team_id: teamId,
-    ...(enterpriseId !== null ? { enterprise_id: enterpriseId } : {}),
-    context_team_id: teamId,
-    context_enterprise_id: enterpriseId,
+    ...occurred,
     api_app_id: input.apiAppId ?? "A0FAKEAPP",
     event,
     type: "event_callback",
@@ -333,7 +364,7 @@ export function eventCallback(
         is_enterprise_install: orgWide,
       },
     ],
-    is_ext_shared_channel: false,
+    is_ext_shared_channel: host !== undefined,
     event_context: `4-${randomBytes(24).toString("base64url")}`,
   };
 }
@@ -413,24 +444,15 @@ export function sharedChannelEventCallback(
   event: Record<string, unknown>,
   input: SharedChannelEventInput,
 ): Record<string, unknown> {
-  return {
-    token: "fake-verification-token",
-    team_id: input.hostTeamId,
-    enterprise_id: input.hostEnterpriseId ?? null,
-    api_app_id: input.apiAppId ?? "A0FAKEAPP",
-    event,
-    type: "event_callback",
-    event_id: input.eventId,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [
-      {
-        enterprise_id: input.installEnterpriseId ?? null,
-        team_id: input.installTeamId,
-        user_id: input.botUserId ?? "U0FAKEBOT",
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: true,
-  };
+  return eventCallback(event, {
+    teamId: input.installTeamId,
+    enterpriseId: input.installEnterpriseId,
+    eventId: input.eventId,
+    ...(input.botUserId === undefined ? {} : { botUserId: input.botUserId }),
+    ...(input.apiAppId === undefined ? {} : { apiAppId: input.apiAppId }),
+    host: {
+      teamId: input.hostTeamId,
+      ...(input.hostEnterpriseId === undefined ? {} : { enterpriseId: input.hostEnterpriseId }),
+    },
+  });
 }

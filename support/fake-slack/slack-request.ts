@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import type { ConnectHost } from "./fake-slack-types.ts";
 import { type CommandInput, commandFields, eventCallback } from "./slack-payloads.ts";
 import { afterDelivery, beforeDelivery } from "./violations.ts";
 
@@ -106,6 +107,8 @@ export interface SendEventOptions extends SendOptions {
   enterpriseId?: string | undefined;
   /** Delivered to an org-wide install. */
   isEnterpriseInstall?: boolean | undefined;
+  /** From a Slack Connect channel this workspace hosts (the envelope's `team_id`). */
+  host?: ConnectHost | undefined;
   /** About the organisation, not one workspace: `team_id` null (`eventCallback`). */
   orgLevel?: boolean | undefined;
 }

@@ -11,7 +11,8 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import { vi } from "vitest";
-import type { Job } from "../../src/jobs/index.ts";
+import { type Job, SINGLE_INSTALL } from "../../src/jobs/index.ts";
+import { runAsInstall } from "../../src/slack/installs/request-tenant.ts";
 import { register as registerActions } from "../../src/slack/listeners/actions/index.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
 import type { Role } from "../../test/fixtures/slack-payloads/index.ts";
@@ -42,6 +43,15 @@ export function fixtureIds(
     fileHost: FILE_HOST,
     ...extra,
   };
+}
+
+/**
+ * Runs `fn` (a listener called with the builders' arguments) as Bolt runs every listener:
+ * inside the request's tenant, which the app's middleware sets from Bolt's context
+ * (request-tenant.ts). Default: this workspace, the single-token mode's install.
+ */
+export function asRequest<T>(fn: () => T, teamId = TEAM, install = SINGLE_INSTALL): T {
+  return runAsInstall(install, fn, teamId);
 }
 
 /** A fresh `ack`, recording what the listener answered Slack with. */

@@ -180,7 +180,9 @@ describe.each(stores)("an install that removes the app ($name store)", (store) =
     stack.emulator.knobs.dialogText = `We agreed on ${secretsOf(HOST.teamId).transcript} today.`;
     const hostTs = await shareInHostChannel(stack, "host-team.m4a");
     const hostJob = await nameSpeakers(stack, hostTs, secretsOf(HOST.teamId).speaker);
-    expect((await stack.job(hostJob))?.origin.teamId).toBe(HOST.teamId);
+    // A Slack Connect channel's job is the install's, whoever hosts the channel; data kept
+    // under the host's id (settings above) is forgotten all the same.
+    expect((await stack.job(hostJob))?.origin.teamId).toBe(own);
     // And one held in transcription, its recording on disk.
     stack.emulator.knobs.faults = [{ match: "POST /audio2dialog", status: 503, count: 1000 }];
     await shareInHostChannel(stack, "in-flight.m4a");
@@ -207,7 +209,7 @@ describe.each(stores)("an install that removes the app ($name store)", (store) =
       { type: "tokens_revoked", tokens: { oauth: ["U0SOMEONE"] } },
       { teamId: own },
     );
-    expect(await service.listByChannel(own, CHANNEL)).toHaveLength(1);
+    expect(await service.listByChannel(own, CHANNEL)).toHaveLength(jobs.length);
 
     // app_uninstalled as Slack's events reference publishes it, naming the install's team.
     const sent = await sendEnvelope(stack.url, SIGNING_SECRET, publishedUninstall(own));

@@ -162,6 +162,37 @@ describe("event delivery", () => {
     expect((await client.files.info({ file: snippet.file.id })).file?.mode).toBe("snippet");
   });
 
+  it("sends a Slack Connect channel's events with its host as team_id and the install in authorizations", async () => {
+    // As Slack's SDK fixture has them (test/fixtures/slack/slack-connect.json).
+    const host = { teamId: "T0PARTNER1", enterpriseId: "E0PARTNER1" };
+    const CONNECT = "C0CONNECTD";
+    fake.addChannel({ id: CONNECT, name: "partner-sync", connect: host });
+    on();
+    fake.shareSnippet({ channel: CONNECT, user: "U0PERSON", content: "agenda" });
+    await client.chat.postMessage({ channel: CONNECT, text: "hello" });
+    await client.chat.postMessage({ channel: C, text: "at home" });
+    await fake.deliveriesSettled();
+    const envelopes = received.map((r) => r.envelope);
+    expect(envelopes.map((e) => (e.event as { type: string }).type)).toEqual([
+      "file_shared",
+      "message",
+      "message",
+      "message",
+    ]);
+    for (const envelope of envelopes.slice(0, 3)) {
+      expect(envelope).toMatchObject({
+        team_id: host.teamId,
+        enterprise_id: host.enterpriseId,
+        authorizations: [{ team_id: fake.teamId, user_id: fake.botUserId, is_bot: true }],
+        is_ext_shared_channel: true,
+      });
+      expect(envelope.context_team_id).toBeUndefined();
+    }
+    expect(envelopes[3]).toMatchObject({ team_id: fake.teamId, is_ext_shared_channel: false });
+    const info = await client.conversations.info({ channel: CONNECT });
+    expect(info.channel).toMatchObject({ is_ext_shared: true, conversation_host_id: host.teamId });
+  });
+
   it("serves Slack's transcoded copy under files-tmb only with the token", async () => {
     const file = fake.addFileObject(
       {

@@ -11,7 +11,7 @@ import {
 } from "../../jobs/index.ts";
 import type { Backoff } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
-import { runAsInstall } from "../installs/request-install.ts";
+import { runAsInstall } from "../installs/request-tenant.ts";
 import type { ListenerDeps } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { carryOutRemoval, mergeRemovals } from "./forget-removed.ts";

@@ -1,5 +1,5 @@
 import type { Job } from "../../jobs/index.ts";
-import { requestOwns } from "../installs/request-install.ts";
+import { requestOwns } from "../installs/request-tenant.ts";
 import type { ListenerDeps } from "./deps.ts";
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tenantOf } from "../../../src/jobs/index.ts";
 import { installRecords } from "../../../src/slack/installs/install-records.ts";
 import { EncryptedInstallationStore } from "../../../src/slack/installs/installation-store.ts";
-import { runAsInstall } from "../../../src/slack/installs/request-install.ts";
+import { runAsInstall } from "../../../src/slack/installs/request-tenant.ts";
 import type { ListenerDeps } from "../../../src/slack/listeners/deps.ts";
 import { workspaceLeft } from "../../../src/slack/listeners/events/app-uninstalled.ts";
 import {

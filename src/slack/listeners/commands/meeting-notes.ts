@@ -3,7 +3,7 @@ import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
-import { requestTenant } from "../../installs/request-install.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { toSourceFile } from "../../recording-file.ts";
 import {
@@ -26,12 +26,14 @@ import { openThenFill } from "../open-modal.ts";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
-/** The fields of a slash command's form the bot reads; Slack always sends them all. */
+/**
+ * The fields of a slash command's form the bot reads; Slack always sends them all. Its
+ * workspace is the request's tenant (request-tenant.ts), read from Bolt's context.
+ */
 const commandSchema = z.object({
   text: z.string(),
   user_id: z.string().min(1),
   channel_id: z.string().min(1),
-  team_id: z.string().min(1),
   response_url: z.string().min(1),
   trigger_id: z.string().min(1),
 });
@@ -93,8 +95,7 @@ async function answer(
 ): Promise<MessageContent> {
   switch (typed.word.toLowerCase()) {
     case "status": {
-      const tenant = requestTenant(command.team_id);
-      const jobs = await deps.jobs.listByChannel(tenant, command.channel_id);
+      const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
       return buildChannelStatus(jobs, { locale, now: deps.now() });
     }
     case "cancel":
@@ -153,7 +154,7 @@ async function newNotesModal(
 ): Promise<ModalView> {
   const channelId = command.channel_id;
   // Review before posting is ticked at first where the channel's settings ask for it.
-  const review = deps.settings.get(requestTenant(command.team_id), channelId).then(
+  const review = deps.settings.get(requestTenant(), channelId).then(
     (settings) => settings.review,
     () => false,
   );
@@ -172,7 +173,7 @@ async function settingsModal(
   language: Promise<Locale>,
   identity: (locale: Locale) => ModalIdentity,
 ): Promise<ModalView> {
-  const { channel_id: channelId, team_id: teamId, user_id: userId } = command;
+  const { channel_id: channelId, user_id: userId } = command;
   const [locale, allowed] = await Promise.all([
     language,
     deps.permissions.channelSettings(channelId, userId),
@@ -181,7 +182,7 @@ async function settingsModal(
     const refusal = buildPermissionRefusal(allowed.reason, "settings", locale);
     return buildNoticeModal(identity(locale), locale, [refusal]);
   }
-  const settings = await deps.settings.get(requestTenant(teamId), channelId);
+  const settings = await deps.settings.get(requestTenant(), channelId);
   return buildSettingsModal(settings, { locale, channelId });
 }
 
@@ -206,8 +207,8 @@ async function cancel(
   jobId: string | undefined,
   locale: Locale,
 ): Promise<MessageContent> {
-  // The install's jobs of the channel: with installs by OAuth, kept under its tenant.
-  const jobs = await deps.jobs.listByChannel(requestTenant(command.team_id), command.channel_id);
+  // The tenant's jobs of the channel.
+  const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
   const running = jobs.filter((job) => isActive(job) && (jobId === undefined || job.id === jobId));
   // Without an id: the person's own newest job first, else the channel's newest.
   const target = running.find((job) => job.origin.userId === command.user_id) ?? running[0];

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
-import { requestTenant } from "../../installs/request-install.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/index.ts";
 import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -9,13 +9,10 @@ import type { ListenerDeps } from "../deps.ts";
  * notice when the bot's store lost some of their jobs lately.
  */
 export function appHomeOpened(deps: ListenerDeps) {
-  return async ({
-    event,
-    body,
-  }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
+  return async ({ event }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
     if (event.tab !== "home") return;
     // The person's jobs of this install only: its tenant's index.
-    const teamId = requestTenant((body as { team_id?: string }).team_id ?? "");
+    const teamId = requestTenant();
     const [jobs, user, notice] = await Promise.all([
       deps.jobs.listByUser(teamId, event.user),
       deps.directory.user(event.user),

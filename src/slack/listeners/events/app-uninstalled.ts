@@ -1,26 +1,10 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
 import { SINGLE_INSTALL } from "../../../jobs/index.ts";
-import { requestInstall } from "../../installs/request-install.ts";
+import { envelopeTeamIds, requestInstall } from "../../installs/request-tenant.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { forgetRemoved, type Removal } from "../forget-removed.ts";
 
-/** An id the envelope may carry; anything odd in it is dropped, never a reason to keep data. */
-const optionalId = z.string().min(1).nullish().catch(null);
-const envelopeSchema = z.looseObject({
-  team_id: z.string().min(1),
-  enterprise_id: optionalId,
-  context_team_id: optionalId,
-  context_enterprise_id: optionalId,
-  authorizations: z
-    .array(
-      z
-        .looseObject({ team_id: optionalId, enterprise_id: optionalId })
-        .catch({ team_id: null, enterprise_id: null }),
-    )
-    .optional()
-    .catch(undefined),
-});
 const revokedSchema = z.looseObject({
   tokens: z.looseObject({ bot: z.array(z.string()).optional() }).optional(),
 });
@@ -42,11 +26,11 @@ const teamAccessSchema = z.looseObject({ team_ids: z.array(z.string().min(1)).mi
  * does nothing.
  *
  * Which data, in the single-token mode: all of it, whatever team id the event names. This
- * app then runs with one bot token, so one install wrote everything in its store, under
- * several ids: the envelope's `team_id` of an event from a Slack Connect channel is the
- * workspace hosting the channel (the install's own is in `authorizations`), and on
- * Enterprise Grid there is also the `enterprise_id`. A team id that is not the install's
- * own can only come from a second install of the same app (one that has public
+ * app then runs with one bot token, so one install wrote everything in its store, under its
+ * tenant (request-tenant.ts) and, before requests had one tenant, under the envelope's
+ * `team_id` of an event from a Slack Connect channel (the workspace hosting the channel)
+ * and on Enterprise Grid the `enterprise_id` (envelopeTeamIds). A team id that is not the
+ * install's own can only come from a second install of the same app (one that has public
  * distribution); this deployment cannot serve it with its one token, and cannot tell that
  * install's data from its own. Deleting everything then costs the open jobs and settings
  * (the notes stay in Slack's threads); keeping some would leave personal data behind after
@@ -85,22 +69,9 @@ function removalOf(event: { type: string }, body: unknown): Removal | "nothing" 
     if (!access.success) return undefined;
     return { teamIds: access.data.team_ids, ...ofInstall, scope: "workspaces" };
   }
-  const envelope = envelopeSchema.safeParse(body);
-  if (!envelope.success) return undefined;
-  const teamIds = namedIds(envelope.data);
+  const teamIds = envelopeTeamIds(body);
+  if (teamIds === undefined) return undefined;
   if (event.type !== "tokens_revoked") return { teamIds, ...ofInstall };
   const bots = revokedSchema.safeParse(event).data?.tokens?.bot ?? [];
   return bots.length === 0 ? "nothing" : { teamIds, ...ofInstall, botUserIds: bots };
-}
-
-/** The team and enterprise ids the envelope names, the install's and the event's, once each. */
-function namedIds(envelope: z.infer<typeof envelopeSchema>): string[] {
-  const ids = [
-    envelope.team_id,
-    envelope.enterprise_id,
-    envelope.context_team_id,
-    envelope.context_enterprise_id,
-    ...(envelope.authorizations ?? []).flatMap((a) => [a.team_id, a.enterprise_id]),
-  ];
-  return [...new Set(ids.filter((id): id is string => typeof id === "string"))];
 }

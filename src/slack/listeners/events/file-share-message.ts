@@ -27,14 +27,13 @@ const fileShareSchema = z.looseObject({
  * channel, or straight to the bot in a direct message, where every file gets an answer).
  */
 export function fileShareMessage(deps: ListenerDeps) {
-  return async ({ event, body }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
+  return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
     const { subtype } = event as { subtype?: string };
     if (subtype !== undefined && subtype !== "file_share") return;
     const parsed = fileShareSchema.safeParse(event);
     if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
     await startRecordings(deps, {
-      teamId: (body as { team_id?: string }).team_id ?? "",
       channelId: message.channel,
       userId: message.user,
       threadTs: message.thread_ts ?? message.ts,

@@ -37,7 +37,7 @@ const sharesSchema = z.looseObject({
  * the context. Dedupe by file makes the pair one job.
  */
 export function fileShared(deps: ListenerDeps) {
-  return async ({ event, body }: SlackEventMiddlewareArgs<"file_shared"> & AllMiddlewareArgs) => {
+  return async ({ event }: SlackEventMiddlewareArgs<"file_shared"> & AllMiddlewareArgs) => {
     const parsed = fileSharedSchema.safeParse(event);
     if (!parsed.success) return;
     const { file_id: fileId, user_id: userId, channel_id: channelId } = parsed.data;
@@ -53,7 +53,6 @@ export function fileShared(deps: ListenerDeps) {
     if (share === undefined) return; // not (yet) visible as shared in this channel
     const text = (await deps.directory.message(channelId, share.ts))?.text;
     await startRecordings(deps, {
-      teamId: (body as { team_id?: string }).team_id ?? "",
       channelId,
       userId,
       threadTs: share.thread_ts ?? share.ts,

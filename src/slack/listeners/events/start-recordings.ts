@@ -7,15 +7,15 @@ import {
   tenantOfOrigin,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
+import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/index.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";
 
+/** An upload, as its event tells it; whose it is, is the request's tenant. */
 export interface SharedFiles {
-  teamId: string;
   channelId: string;
   userId: string;
   /** The thread to answer in: the upload's own message, or the thread it was posted in. */
@@ -55,8 +55,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   const locale = localeOf(slackLocale);
   const start: Start = {
     origin: {
-      ...requestInstallField(),
-      teamId: shared.teamId,
+      ...requestOrigin(),
       channelId: shared.channelId,
       threadTs: shared.threadTs,
       userId: shared.userId,
@@ -86,7 +85,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
 /** Whether the channel takes uploads; when the store cannot say, each file is kept instead. */
 async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<boolean> {
   try {
-    return await deps.jobs.takesUploads(requestTenant(shared.teamId), shared.channelId);
+    return await deps.jobs.takesUploads(requestTenant(), shared.channelId);
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
     return true;

@@ -6,11 +6,10 @@ import {
   type JobService,
   type Origin,
   StartNotRecorded,
-  tenantOfOrigin,
   uploadOptions,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { requestInstallField } from "../../installs/request-install.ts";
+import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import {
   buildFileNotices,
@@ -99,15 +98,14 @@ function mentions(text: string, userId: string): boolean {
  * mention). Every other answer is the person's alone too.
  */
 export function threadMention(deps: ListenerDeps) {
-  return async ({ event, body }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
+  return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
     if (!isPlainMessage(event)) return;
     const bot = await deps.directory.botUserId();
     if (bot === undefined) return;
     const mention = readMention(event, bot);
     if (mention === undefined) return;
     if (!(await firstTime(deps, `mention:${mention.channelId}:${mention.ts}`))) return;
-    const teamId = (body as { team_id?: string }).team_id ?? "";
-    await answerMention(deps, mention, teamId);
+    await answerMention(deps, mention);
   };
 }
 
@@ -123,7 +121,7 @@ async function firstTime(deps: ListenerDeps, key: string): Promise<boolean> {
 }
 
 /** Starts the thread's recordings, or says why not, or how to use the bot. */
-async function answerMention(deps: ListenerDeps, mention: Mention, teamId: string) {
+async function answerMention(deps: ListenerDeps, mention: Mention) {
   const { locale: slackLocale } = await deps.directory.user(mention.userId);
   const locale = localeOf(slackLocale);
   const target = {
@@ -140,8 +138,7 @@ async function answerMention(deps: ListenerDeps, mention: Mention, teamId: strin
   if (found.kind === "none") return tell(buildUsage(locale));
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));
   const origin: Origin = {
-    ...requestInstallField(),
-    teamId,
+    ...requestOrigin(),
     channelId: mention.channelId,
     threadTs,
     userId: mention.userId,
@@ -168,7 +165,7 @@ async function startAll(
   recordings: MessageRecording[],
 ): Promise<MessageContent | undefined> {
   const { origin, locale } = at;
-  const settings = await deps.settings.get(tenantOfOrigin(origin), origin.channelId);
+  const settings = await deps.settings.get(requestTenant(), origin.channelId);
   const options = uploadOptions(settings, at.text);
   const notices: FileNotice[] = [];
   let created = false;
@@ -189,7 +186,7 @@ async function startAll(
   if (notices.length > 0) return buildFileNotices(notices, locale);
   if (notAllowed && !created) return sentenceReply(t(locale, "permission.recording"));
   if (duplicate === undefined || created) return undefined;
-  const where = { teamId: origin.teamId, channelId: origin.channelId, fileId: duplicate };
+  const where = { channelId: origin.channelId, fileId: duplicate };
   return alreadyBeingMade(deps, where, locale);
 }
 

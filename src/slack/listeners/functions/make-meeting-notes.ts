@@ -10,13 +10,13 @@ import {
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { requestInstallField, requestTenant } from "../../installs/request-install.ts";
+import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { pickedRecording } from "../../recording-file.ts";
 import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
-import { openThread } from "../views/new-notes.ts";
+import { openThread } from "../views/new-notes-job.ts";
 
 /** The most participants taken as speaker hints (a meeting's, not a channel's). */
 const MAX_PARTICIPANTS = 50;
@@ -53,7 +53,7 @@ type Args = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
  * (`WorkflowSteps`).
  */
 export function makeMeetingNotes(deps: ListenerDeps) {
-  return async ({ event, inputs, fail, context, body }: Args) => {
+  return async ({ event, inputs, fail }: Args) => {
     const executionId = event.function_execution_id;
     const logger = deps.logger.child({ executionId });
     let locale: Locale = "en";
@@ -71,14 +71,14 @@ export function makeMeetingNotes(deps: ListenerDeps) {
       const userId = request.user.id;
       const slackLocale = (await deps.directory.user(userId)).locale;
       locale = localeOf(slackLocale);
-      const teamId = context.teamId ?? (body as { team_id?: string }).team_id;
-      if (teamId === undefined) return await refuse(t(locale, "step.inputs"), "no team");
+      if (requestWorkspace() === undefined) {
+        return await refuse(t(locale, "step.inputs"), "no team");
+      }
       const checked = await check(deps, request, locale);
       if (!checked.ok) return await refuse(checked.sentence, checked.why);
-      const options = await stepOptions(deps, request, teamId);
+      const options = await stepOptions(deps, request);
       const origin = {
-        ...requestInstallField(),
-        teamId,
+        ...requestOrigin(),
         channelId: request.channel,
         userId,
         ...(slackLocale ? { locale: slackLocale } : {}),
@@ -155,12 +155,8 @@ async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): P
  * step's context added, and the participants as speaker hints by their real names — where
  * the /meeting-notes modal puts its participants.
  */
-async function stepOptions(
-  deps: ListenerDeps,
-  request: StepInputs,
-  teamId: string,
-): Promise<JobOptions> {
-  const settings = await deps.settings.get(requestTenant(teamId), request.channel);
+async function stepOptions(deps: ListenerDeps, request: StepInputs): Promise<JobOptions> {
+  const settings = await deps.settings.get(requestTenant(), request.channel);
   const members = await Promise.all(
     (request.participants ?? []).map((id) => deps.directory.user(id)),
   );

@@ -3,7 +3,7 @@ import type { AckFn, ViewResponseAction } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
-import { requestTenant } from "../../installs/request-install.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -27,7 +27,6 @@ export interface TimelySubmission<T> {
   ack: AckFn<ViewResponseAction>;
   /** The submitted view as the payload has it (its id, state and metadata). */
   view: { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
-  teamId: string;
   locale: Locale;
   /** When the listener started (`Date.now()`); the look-ups get the rest of the budget. */
   startedAt: number;
@@ -92,7 +91,7 @@ export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
     return ackWith(s, first ?? { update: working(s) });
   }
   if (verdict === undefined) return answerLate(s, key, checking);
-  await memory.keep(requestTenant(s.teamId), key, { closed: true } satisfies KeptAnswer);
+  await memory.keep(requestTenant(), key, { closed: true } satisfies KeptAnswer);
   await s.ack();
   await carryOut(s, verdict.value, s.tellAlone);
 }
@@ -122,7 +121,7 @@ async function answerLate<T>(
 ): Promise<void> {
   const memory = s.deps.modals;
   const first: KeptAnswer = { update: working(s) };
-  await memory.keep(requestTenant(s.teamId), key, first);
+  await memory.keep(requestTenant(), key, first);
   await ackWith(s, first);
   const verdict = await checking;
   const said: MessageContent[] = [];
@@ -132,7 +131,7 @@ async function answerLate<T>(
   const last = s.notice(replies);
   // The outcome is shown even when the store cannot keep it for a second delivery.
   await memory
-    .keep(requestTenant(s.teamId), key, { update: last } satisfies KeptAnswer)
+    .keep(requestTenant(), key, { update: last } satisfies KeptAnswer)
     .catch((error: unknown) => s.deps.logger.warn({ err: error }, "a late answer not kept"));
   // By the id the submission carried: `response_action: "update"` replaced that view in
   // place. No `hash`: what is on screen is our own "working on it", with nothing of the

@@ -1,7 +1,7 @@
 import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
-import { requestTenant } from "../../installs/request-install.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import {
   buildSettingsAnnouncement,
@@ -51,8 +51,8 @@ export function channelSettingsSubmitted(
       locale,
       timing: { startedAt, ...options },
       check: () => checkSettings(deps, r),
-      proceed: (teamId) => async (template, tell) => {
-        await saveSettings(deps, { ...r, teamId, template }, tell);
+      proceed: async (template, tell) => {
+        await saveSettings(deps, { ...r, template }, tell);
         return undefined;
       },
     });
@@ -81,7 +81,6 @@ async function checkSettings(
 async function saveSettings(
   deps: ListenerDeps,
   s: {
-    teamId: string;
     channelId: string;
     userId: string;
     request: SettingsSubmission;
@@ -92,12 +91,12 @@ async function saveSettings(
 ): Promise<void> {
   const { channelId, locale, template } = s;
   // Kept under the request's tenant, as every value a request writes.
-  const teamId = requestTenant(s.teamId);
-  const current = await deps.settings.get(teamId, channelId);
-  const scope = { teamId, channelId };
+  const tenant = requestTenant();
+  const current = await deps.settings.get(tenant, channelId);
+  const scope = { teamId: tenant, channelId };
   const uploaded = await saveTemplate(deps, template, scope, { pinned: true });
   const next = nextSettings(current, s.request, uploaded);
-  await deps.settings.set(teamId, channelId, next);
+  await deps.settings.set(tenant, channelId, next);
   await tell(buildSettingsSaved(locale));
   if (template.kind !== "none" && uploaded === undefined) {
     await tell(sentenceReply(t(locale, "template.unreadable")));

@@ -61,7 +61,7 @@ export async function readSubmission<V>(
  */
 export function answerModal<T>(
   deps: ListenerDeps,
-  { ack, view, body }: ViewArgs,
+  { ack, view }: ViewArgs,
   a: {
     callbackId: string;
     /** The modal's title, in the person's language. */
@@ -71,11 +71,10 @@ export function answerModal<T>(
     locale: Locale;
     timing: { startedAt: number; decisionMs?: number };
     check: TimelySubmission<T>["check"];
-    proceed: (teamId: string) => TimelySubmission<T>["proceed"];
+    proceed: TimelySubmission<T>["proceed"];
   },
 ): Promise<void> {
   const { locale } = a;
-  const teamId = body.team?.id ?? body.user.team_id ?? "";
   const identity = {
     callbackId: a.callbackId,
     privateMetadata: String(view.private_metadata ?? ""),
@@ -86,13 +85,12 @@ export function answerModal<T>(
     deps,
     ack,
     view,
-    teamId,
     locale,
     startedAt: a.timing.startedAt,
     ...optional("budgetMs", a.timing.decisionMs),
     check: a.check,
     refuse: (errors) => ({ response_action: "errors", errors }),
-    proceed: a.proceed(teamId),
+    proceed: a.proceed,
     tellAlone: (reply) => deps.responder.tellUser(target, reply),
     notice: (replies) => buildNoticeModal(identity, locale, replies),
   });

@@ -1,7 +1,7 @@
-import type { Job, JobOptions } from "../../../jobs/index.ts";
+import type { Job, JobOptions, SourceFile } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { requestTenant } from "../../installs/request-install.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import { section } from "../../views/block-kit.ts";
@@ -18,13 +18,12 @@ export async function jobOptions(
   deps: ListenerDeps,
   request: NewNotesSubmission,
   template: TemplateChoice,
-  teamId: string,
 ): Promise<JobOptions> {
   const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
   const names = [...members.map((m) => m.name), ...request.extraNames];
   const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
   // Kept under the request's tenant, as every value a request writes.
-  const tenant = requestTenant(teamId);
+  const tenant = requestTenant();
   const templateId = await saveTemplate(deps, template, {
     teamId: tenant,
     channelId: request.destinationChannelId,
@@ -73,7 +72,7 @@ const CLAIMANT_POLL_MS = 100;
  */
 export async function alreadyBeingMade(
   deps: ListenerDeps,
-  at: { teamId: string; channelId: string; fileId: string },
+  at: { channelId: string; fileId: string },
   locale: Locale,
 ): Promise<MessageContent> {
   const job = await claimant(deps, at);
@@ -95,16 +94,29 @@ export async function alreadyBeingMade(
 /** The newest job for the recording in the channel, once there is one (or time is up). */
 async function claimant(
   deps: ListenerDeps,
-  at: { teamId: string; channelId: string; fileId: string },
+  at: { channelId: string; fileId: string },
 ): Promise<Job | undefined> {
   const until = Date.now() + CLAIMANT_WAIT_MS;
   for (;;) {
-    const jobs = await deps.jobs
-      .listByChannel(requestTenant(at.teamId), at.channelId)
-      .catch(() => []);
+    const jobs = await deps.jobs.listByChannel(requestTenant(), at.channelId).catch(() => []);
     const mine = jobs.filter((j) => j.source.fileId === at.fileId);
     const newest = mine.toSorted((a, b) => b.createdAt - a.createdAt)[0];
     if (newest !== undefined || Date.now() >= until) return newest;
     await new Promise((resolve) => setTimeout(resolve, CLAIMANT_POLL_MS));
   }
+}
+
+/** The bot's own message that starts the job's thread (a Workflow step's too). */
+export async function openThread(
+  deps: ListenerDeps,
+  channel: string,
+  source: SourceFile,
+  userId: string,
+  locale: Locale,
+): Promise<string> {
+  const text = t(locale, "new_notes.parent", {
+    file: `*${safeMrkdwn(source.filename)}*`,
+    user: `<@${userId}>`,
+  });
+  return deps.responder.startThread(channel, text);
 }

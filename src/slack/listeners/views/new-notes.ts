@@ -8,10 +8,9 @@ import {
 } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
-import { requestInstallField } from "../../installs/request-install.ts";
+import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/index.ts";
 import { pickedRecording } from "../../recording-file.ts";
-import { safeMrkdwn } from "../../text/index.ts";
 import {
   buildRefusal,
   type MessageContent,
@@ -24,7 +23,7 @@ import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import type { Verdict } from "./answer-in-time.ts";
 import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
-import { alreadyBeingMade, jobOptions, mentionChannel } from "./new-notes-job.ts";
+import { alreadyBeingMade, jobOptions, mentionChannel, openThread } from "./new-notes-job.ts";
 
 /** What the look-ups found: a recording the requester may use, and the template chosen. */
 interface Checked {
@@ -70,8 +69,8 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
       locale,
       timing: { startedAt, ...options },
       check: () => checkRequest(deps, request, userId, locale),
-      proceed: (teamId) => (checked, tell) =>
-        startNotes(deps, { request, checked, userId, teamId, locale, ...thread }, tell),
+      proceed: (checked, tell) =>
+        startNotes(deps, { request, checked, userId, locale, ...thread }, tell),
     });
   };
 }
@@ -154,20 +153,18 @@ async function startNotes(
     request: NewNotesSubmission;
     checked: Checked;
     userId: string;
-    teamId: string;
     locale: Locale;
     /** The thread to post in (the message shortcut's); else the bot opens one. */
     threadTs?: string;
   },
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<MessageContent | undefined> {
-  const { request, checked, userId, teamId, locale } = req;
+  const { request, checked, userId, locale } = req;
   const destination = request.destinationChannelId;
   const slackLocale = (await deps.directory.user(userId)).locale;
-  const options = await jobOptions(deps, request, checked.template, teamId);
+  const options = await jobOptions(deps, request, checked.template);
   const origin = {
-    ...requestInstallField(),
-    teamId,
+    ...requestOrigin(),
     channelId: destination,
     userId,
     ...(slackLocale ? { locale: slackLocale } : {}),
@@ -200,7 +197,7 @@ async function startNotes(
     });
   if (result === undefined) return undefined;
   if (result.status === "duplicate") {
-    const at = { teamId, channelId: destination, fileId: checked.source.fileId };
+    const at = { channelId: destination, fileId: checked.source.fileId };
     await tell(await alreadyBeingMade(deps, at, locale));
     return undefined;
   }
@@ -241,19 +238,4 @@ async function keepThreadStart(
     origin: { ...job.origin, threadTs },
     attempt: error.attempt,
   });
-}
-
-/** The bot's own message that starts the job's thread (a Workflow step's too). */
-export async function openThread(
-  deps: ListenerDeps,
-  channel: string,
-  source: SourceFile,
-  userId: string,
-  locale: Locale,
-): Promise<string> {
-  const text = t(locale, "new_notes.parent", {
-    file: `*${safeMrkdwn(source.filename)}*`,
-    user: `<@${userId}>`,
-  });
-  return deps.responder.startThread(channel, text);
 }

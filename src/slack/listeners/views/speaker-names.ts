@@ -157,7 +157,6 @@ async function nameEveryone(
     deps,
     ack: args.ack,
     view: args.view,
-    teamId: job.origin.teamId,
     locale: s.locale,
     startedAt: timing.startedAt,
     ...optional("budgetMs", timing.decisionMs),

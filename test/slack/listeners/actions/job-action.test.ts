@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { ACTIONS } from "../../../../src/slack/ids.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import {
   type ButtonClick,
   permittedJob,
@@ -10,6 +12,7 @@ import { buildCommandRefusal, buildPermissionRefusal } from "../../../../src/sla
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   BOT,
   buildActionArgs,
@@ -100,7 +103,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    return permittedJob(kit.deps, click, action, action);
+    return asRequest(() => permittedJob(kit.deps, click, action, action));
   }
 
   it("gives the job to its starter and tells nobody anything", async () => {
@@ -120,6 +123,23 @@ describe("permittedJob", () => {
         ...buildCommandRefusal("not_found", "cancel", "en"),
       },
     ]);
+  });
+
+  it("finds no job for a click whose request names no workspace (ownership fails closed)", async () => {
+    const job = await kit.seed(ourJob(queued));
+    const click = await readButton(
+      kit.deps,
+      buildActionArgs(kit, clickOn(job, ACTIONS.cancel, ALICE)),
+    );
+    if (click === undefined) throw new Error("unreadable click");
+    const decided = runAsInstall(SINGLE_INSTALL, () =>
+      permittedJob(kit.deps, click, "cancel", "cancel"),
+    );
+    expect(await decided).toBeUndefined();
+    expect(toldAlone()).toEqual([
+      expect.objectContaining(buildCommandRefusal("not_found", "cancel", "en")),
+    ]);
+    expect((await kit.jobs.get(job.id))?.stage).toBe("queued");
   });
 
   it("tells a member who may not cancel someone else's job who can", async () => {
@@ -160,7 +180,7 @@ describe("permittedJob", () => {
     const args = buildActionArgs(kit, body);
     const click = await readButton(kit.deps, args);
     if (click === undefined) throw new Error("unreadable click");
-    expect(await permittedJob(kit.deps, click, "skip", "names")).toBeUndefined();
+    expect(await asRequest(() => permittedJob(kit.deps, click, "skip", "names"))).toBeUndefined();
     expect(kit.respond.mock.calls).toEqual([
       [body.response_url, buildPermissionRefusal("starter_or_member", "skip", "en")],
     ]);

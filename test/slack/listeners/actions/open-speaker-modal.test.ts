@@ -11,6 +11,7 @@ import {
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   buildActionArgs,
   buildListenerDeps,
@@ -44,7 +45,7 @@ async function click(mode: "names" | "regenerate", job: Job, user: string) {
   const action = mode === "names" ? ACTIONS.nameSpeakers : ACTIONS.regenerate;
   const body = clickOn(job, action, user, { triggerId: TRIGGER });
   const ack = fakeAck();
-  await openSpeakerModal(kit.deps, mode)(buildActionArgs(kit, body, { ack }));
+  await asRequest(() => openSpeakerModal(kit.deps, mode)(buildActionArgs(kit, body, { ack })));
   return ack;
 }
 
@@ -149,7 +150,7 @@ describe("Name speakers", () => {
     const body = clickOn(job, ACTIONS.nameSpeakers, ALICE);
     delete body.trigger_id;
     const ack = fakeAck();
-    await openSpeakerModal(kit.deps, "names")(buildActionArgs(kit, body, { ack }));
+    await asRequest(() => openSpeakerModal(kit.deps, "names")(buildActionArgs(kit, body, { ack })));
     expect(ack).toHaveBeenCalledOnce();
     expect(kit.slack.views.open).not.toHaveBeenCalled();
     expect(kit.slack.chat.postEphemeral).not.toHaveBeenCalled();

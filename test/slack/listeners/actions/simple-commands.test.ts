@@ -6,6 +6,7 @@ import {
   ADMIN,
   ALICE,
   actionHandlers,
+  asRequest,
   BOB,
   BOT,
   buildActionArgs,
@@ -32,7 +33,7 @@ async function press(actionId: string, job: Job, user: string) {
   const handler = actionHandlers(kit.deps).get(actionId);
   if (handler === undefined) throw new Error(`no handler for ${actionId}`);
   const ack = fakeAck();
-  await handler(buildActionArgs(kit, clickOn(job, actionId, user), { ack }));
+  await asRequest(() => handler(buildActionArgs(kit, clickOn(job, actionId, user), { ack })));
   return ack;
 }
 

@@ -15,6 +15,7 @@ import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
   actionHandlers,
+  asRequest,
   buildActionArgs,
   buildListenerDeps,
   buildViewArgs,
@@ -67,7 +68,9 @@ async function submitPage(job: Job, page: number, values: StateValues) {
     viewId: OPENED.id,
   });
   const ack = fakeAck();
-  await speakerNamesSubmitted(kit.deps, "names")(buildViewArgs(kit, body, { ack }));
+  await asRequest(() =>
+    speakerNamesSubmitted(kit.deps, "names")(buildViewArgs(kit, body, { ack })),
+  );
   return ack.mock.calls[0]?.[0] as { view?: ModalView } | undefined;
 }
 
@@ -100,7 +103,7 @@ async function clickPrevious(job: Job, page: number, values: StateValues, hash =
   const handler = actionHandlers(kit.deps).get(ACTIONS.speakersPrevious);
   if (handler === undefined) throw new Error("Previous page is not wired");
   const ack = fakeAck();
-  await handler(buildActionArgs(kit, body, { ack }));
+  await asRequest(() => handler(buildActionArgs(kit, body, { ack })));
   return ack;
 }
 

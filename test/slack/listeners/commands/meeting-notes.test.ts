@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tenantOf } from "../../../../src/jobs/index.ts";
 import { VIEWS } from "../../../../src/slack/ids.ts";
 import { installKeyOf } from "../../../../src/slack/installs/install-key.ts";
-import { runAsInstall } from "../../../../src/slack/installs/request-install.ts";
 import { meetingNotesCommand } from "../../../../src/slack/listeners/commands/meeting-notes.ts";
 import {
   buildCancelReply,
@@ -18,6 +17,7 @@ import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,
   ALICE,
+  asRequest,
   BOB,
   buildCommandArgs,
   buildListenerDeps,
@@ -73,9 +73,11 @@ function slash(text: string, user = ALICE, channel = CHANNEL): Record<string, st
   return { ...Object.fromEntries(new URLSearchParams(form)), text };
 }
 
-async function run(fields: Record<string, unknown>) {
+/** The command, run as a request of `install` (default the single-token mode's) in TEAM. */
+async function run(fields: Record<string, unknown>, install?: string) {
   const ack = fakeAck();
-  await meetingNotesCommand(kit.deps)(buildCommandArgs(kit, fields, { ack }));
+  const listener = () => meetingNotesCommand(kit.deps)(buildCommandArgs(kit, fields, { ack }));
+  await asRequest(listener, TEAM, install);
   return ack;
 }
 
@@ -154,8 +156,7 @@ describe("/meeting-notes with installs by OAuth: the install's own jobs and sett
   // Each install's jobs and settings are kept under its tenant, not the bare team id (the
   // single mode's): status, cancel and the new-notes modal read there, as every listener.
   const INSTALL = installKeyOf({ teamId: TEAM });
-  const asInstall = (fields: Record<string, unknown>) =>
-    runAsInstall(INSTALL, () => run(fields), TEAM);
+  const asInstall = (fields: Record<string, unknown>) => run(fields, INSTALL);
 
   it("status lists the install's jobs of the channel", async () => {
     const here = await startJob(kit, { filename: "weekly-sync.m4a", install: INSTALL });

@@ -5,6 +5,7 @@ import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts"
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   buildEventArgs,
   buildListenerDeps,
@@ -30,7 +31,7 @@ function opened(user = ALICE, tab = "home") {
 }
 
 async function deliver(body: Record<string, unknown>) {
-  await appHomeOpened(kit.deps)(buildEventArgs<"app_home_opened">(kit, body));
+  await asRequest(() => appHomeOpened(kit.deps)(buildEventArgs<"app_home_opened">(kit, body)));
 }
 
 /** The link Slack's chat.getPermalink gives for a job's thread in the fake workspace. */

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { workspaceLeft } from "../../../../src/slack/listeners/events/app-uninstalled.ts";
 import { sharedChannelEventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
+  asRequest,
   buildEventArgs,
   buildListenerDeps,
   CHANNEL,
@@ -29,7 +30,7 @@ const LEAVING = "TXXXXXXXX";
 
 async function deliver(body: Record<string, unknown>) {
   type Left = "app_uninstalled" | "tokens_revoked";
-  await workspaceLeft(kit.deps)(buildEventArgs<Left>(kit, body));
+  await asRequest(() => workspaceLeft(kit.deps)(buildEventArgs<Left>(kit, body)));
 }
 
 /** A workspace with a running job, channel settings and a template. */
@@ -115,10 +116,15 @@ describe("workspaceLeft", () => {
       apiAppId: "A111",
     });
     expect(Object.keys(built)).toEqual(expect.arrayContaining(Object.keys(fixture)));
+    // `event_context` is in "each event payload sent to your app"
+    // (https://docs.slack.dev/reference/methods/apps.event.authorizations.list); the SDK's
+    // fixture leaves it out.
     const { token: _t, event_time: _e, is_ext_shared_channel: shared, ...rest } = built;
+    const { event_context: context, ...withoutContext } = rest;
     const { token: _ft, event_time: _fe, ...expected } = fixture;
-    expect(rest).toEqual(expected);
+    expect(withoutContext).toEqual(expected);
     expect(shared).toBe(true);
+    expect(context).toEqual(expect.any(String));
   });
 
   it("deletes only the workspaces team_access_revoked names (an organisation removed them)", async () => {

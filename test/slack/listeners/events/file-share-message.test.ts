@@ -4,6 +4,7 @@ import { buildFileNotices } from "../../../../src/slack/views/index.ts";
 import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
+  asRequest,
   buildEventArgs,
   buildListenerDeps,
   CHANNEL,
@@ -26,7 +27,7 @@ function delivery(name: string) {
 }
 
 async function deliver(body: Record<string, unknown>) {
-  await fileShareMessage(kit.deps)(buildEventArgs<"message">(kit, body));
+  await asRequest(() => fileShareMessage(kit.deps)(buildEventArgs<"message">(kit, body)));
 }
 
 const channelJobs = () => kit.jobs.listByChannel(TEAM, CHANNEL);

@@ -4,6 +4,7 @@ import { buildFileNotices } from "../../../../src/slack/views/index.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOT,
   buildEventArgs,
   buildListenerDeps,
@@ -56,7 +57,7 @@ function knowFile(share: { kind?: "public" | "private"; channel?: string; thread
 }
 
 async function deliver(body: Record<string, unknown>) {
-  await fileShared(kit.deps)(buildEventArgs<"file_shared">(kit, body));
+  await asRequest(() => fileShared(kit.deps)(buildEventArgs<"file_shared">(kit, body)));
 }
 
 const channelJobs = () => kit.jobs.listByChannel(TEAM, CHANNEL);

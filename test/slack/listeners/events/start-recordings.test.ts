@@ -7,6 +7,7 @@ import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/index.ts";
 import {
   ALICE,
+  asRequest,
   BOT,
   buildListenerDeps,
   CHANNEL,
@@ -52,15 +53,16 @@ const recording = () => fileFrom("event-message-file_share-mp3");
 const screenshot = () => fileFrom("event-message-file_share-image");
 
 async function share(files: SlackFile[], changes: Partial<SharedFiles> = {}) {
-  await startRecordings(kit.deps, {
-    teamId: TEAM,
-    channelId: CHANNEL,
-    userId: ALICE,
-    threadTs: THREAD,
-    text: undefined,
-    files,
-    ...changes,
-  });
+  await asRequest(() =>
+    startRecordings(kit.deps, {
+      channelId: CHANNEL,
+      userId: ALICE,
+      threadTs: THREAD,
+      text: undefined,
+      files,
+      ...changes,
+    }),
+  );
 }
 
 /** What the bot said in the upload's thread, for everyone. */

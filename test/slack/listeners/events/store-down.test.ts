@@ -12,6 +12,7 @@ import { buildStoreNotice } from "../../../../src/slack/views/index.ts";
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
   ALICE,
+  asRequest,
   buildEventArgs,
   buildListenerDeps,
   CHANNEL,
@@ -45,14 +46,15 @@ const recording = (): SlackFile => {
 };
 
 const share = (files: SlackFile[], text?: string) =>
-  startRecordings(kit.deps, {
-    teamId: TEAM,
-    channelId: CHANNEL,
-    userId: ALICE,
-    threadTs: THREAD,
-    text,
-    files,
-  });
+  asRequest(() =>
+    startRecordings(kit.deps, {
+      channelId: CHANNEL,
+      userId: ALICE,
+      threadTs: THREAD,
+      text,
+      files,
+    }),
+  );
 const threadReplies = () => kit.slack.chat.postMessage.mock.calls.map(([args]) => args);
 
 describe("an upload the store cannot take", () => {
@@ -126,7 +128,7 @@ describe("an uninstall the store cannot carry out", () => {
     const job = await startJob(kit, { teamId: TEAM });
     down = "all";
     const body = { team_id: TEAM, event: { type: "app_uninstalled" } };
-    await workspaceLeft(kit.deps)(buildEventArgs<"app_uninstalled">(kit, body));
+    await asRequest(() => workspaceLeft(kit.deps)(buildEventArgs<"app_uninstalled">(kit, body)));
     const [kept] = kit.kept;
     expect(kept).toMatchObject({ kind: "forget", teamIds: [TEAM] });
     if (kept === undefined) throw new Error("nothing kept");

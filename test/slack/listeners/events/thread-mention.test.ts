@@ -8,6 +8,7 @@ import { t } from "../../../../src/slack/messages/index.ts";
 import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   BOT,
   BOT_ID,
@@ -89,7 +90,7 @@ describe("threadMention", () => {
   }
 
   const deliver = (envelope: Record<string, unknown>) =>
-    threadMention(kit.deps)(buildEventArgs<"message">(kit, envelope));
+    asRequest(() => threadMention(kit.deps)(buildEventArgs<"message">(kit, envelope)));
   const jobs = () => kit.jobs.listByChannel(TEAM, CHANNEL);
 
   it("starts the parent's recording in the thread, whatever the channel's setting, once", async () => {

@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { STEP_CALLBACK_ID } from "../../../../src/slack/ids.ts";
+import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import { makeMeetingNotes } from "../../../../src/slack/listeners/functions/make-meeting-notes.ts";
 import { t } from "../../../../src/slack/messages/index.ts";
 import { FILE_HOST } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,
   ALICE,
+  asRequest,
   BOB,
   buildEventArgs,
   buildListenerDeps,
@@ -68,7 +71,7 @@ describe("the Workflow Builder step's listener", () => {
       context: "Budget",
     };
     const { args, fail } = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail).not.toHaveBeenCalled();
     const [job] = await kit.jobs.listByChannel(TEAM, CHANNEL);
     expect(job?.origin).toMatchObject({
@@ -88,7 +91,7 @@ describe("the Workflow Builder step's listener", () => {
 
     // Slack delivering the event again starts nothing more and fails nothing.
     const again = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(again.args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(again.args as never));
     expect(again.fail).not.toHaveBeenCalled();
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
   });
@@ -119,15 +122,24 @@ describe("the Workflow Builder step's listener", () => {
     file("F0ADMIN001", "admin.m4a", ADMIN);
     kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
     const { args, fail } = stepArgs(inputs);
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", key) }]]);
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+  });
+
+  it("fails the step, starting nothing, when its request names no workspace", async () => {
+    const recording = file("F0REC00009", "weekly.m4a");
+    const { args, fail } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
+    await runAsInstall(SINGLE_INSTALL, () => makeMeetingNotes(kit.deps)(args as never));
+    expect(fail.mock.calls).toEqual([[{ error: t("en", "step.inputs") }]]);
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+    expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();
   });
 
   it("says why in the person's language, and a file that is no recording in one sentence", async () => {
     const pdf = file("F0PDF00001", "agenda.pdf", LAN, "application/pdf");
     const { args, fail } = stepArgs({ recording: pdf, channel: CHANNEL, user: asked(LAN) });
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     const error = fail.mock.calls[0]?.[0].error ?? "";
     expect(error).toMatch(/^agenda\.pdf không phải bản ghi âm/);
     expect(error.split(". ")).toHaveLength(1);
@@ -137,7 +149,7 @@ describe("the Workflow Builder step's listener", () => {
     const recording = file("F0REC00002", "weekly.m4a", BOB);
     kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
     const { args, fail } = stepArgs({ recording, channel: OTHER_CHANNEL, user: asked(BOB) });
-    await makeMeetingNotes(kit.deps)(args as never);
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", "step.bot_not_in") }]]);
   });
 });

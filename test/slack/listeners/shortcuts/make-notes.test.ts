@@ -8,6 +8,7 @@ import {
 import { t } from "../../../../src/slack/messages/index.ts";
 import {
   ALICE,
+  asRequest,
   buildListenerDeps,
   buildShortcutArgs,
   CHANNEL,
@@ -83,7 +84,7 @@ describe("makeNotesShortcut", () => {
   async function use(payload: Record<string, unknown>, lookUpMs?: number) {
     const listener = makeNotesShortcut(kit.deps, lookUpMs === undefined ? {} : { lookUpMs });
     const ack = fakeAck();
-    await listener(buildShortcutArgs(kit, payload, { ack }));
+    await asRequest(() => listener(buildShortcutArgs(kit, payload, { ack })));
     return ack;
   }
 

@@ -14,6 +14,7 @@ import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payl
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   buildListenerDeps,
   buildViewArgs,
   CHANNEL,
@@ -97,7 +98,9 @@ async function submit(
   });
   const ack = fakeAck();
   const budget = options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs };
-  await channelSettingsSubmitted(kit.deps, budget)(buildViewArgs(kit, body, { ack }));
+  await asRequest(() =>
+    channelSettingsSubmitted(kit.deps, budget)(buildViewArgs(kit, body, { ack })),
+  );
   return ack;
 }
 

@@ -7,6 +7,7 @@ import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payl
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   BOT,
   buildListenerDeps,
@@ -114,7 +115,7 @@ async function submit(form: Form, options: SubmitOptions = {}) {
     kit.deps,
     options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs },
   );
-  await listener(buildViewArgs(kit, body, { ack }));
+  await asRequest(() => listener(buildViewArgs(kit, body, { ack })));
   return ack;
 }
 
@@ -129,7 +130,7 @@ describe("newNotesSubmitted: problems shown in the modal", () => {
     );
     (body.view as { state: unknown }).state = { values: formValues({}) };
     const ack = fakeAck();
-    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    await asRequest(() => newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack })));
     expect(ack.mock.calls).toEqual(
       errorsOn({
         [INPUTS.recording.block]: "Upload a recording or choose a recent one.",
@@ -516,7 +517,7 @@ describe("newNotesSubmitted: starting the notes", () => {
     });
     delete body.user;
     const ack = fakeAck();
-    await newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack }));
+    await asRequest(() => newNotesSubmitted(kit.deps)(buildViewArgs(kit, body, { ack })));
     expect(ack.mock.calls).toEqual([[]]);
     expect(kit.slack.users.info).not.toHaveBeenCalled();
     expect(kit.slack.chat.postMessage).not.toHaveBeenCalled();

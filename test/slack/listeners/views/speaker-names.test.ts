@@ -14,6 +14,7 @@ import {
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
+  asRequest,
   BOB,
   buildListenerDeps,
   buildViewArgs,
@@ -113,7 +114,7 @@ async function submit(
     mode,
     options.decisionMs === undefined ? {} : { decisionMs: options.decisionMs },
   );
-  await listener(buildViewArgs(kit, body, { ack }));
+  await asRequest(() => listener(buildViewArgs(kit, body, { ack })));
   return ack;
 }
 

@@ -9,6 +9,7 @@ import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payl
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
   ALICE,
+  asRequest,
   buildListenerDeps,
   buildViewArgs,
   CHANNEL,
@@ -63,7 +64,7 @@ describe("a submission the store cannot save", () => {
     down = "writes";
     const ack = fakeAck();
     const listener = sayingStoreDown(kit.deps, speakerNamesSubmitted(kit.deps, "names"));
-    await listener(buildViewArgs(kit, body, { ack }));
+    await asRequest(() => listener(buildViewArgs(kit, body, { ack })));
     expect(ack.mock.calls).toEqual([
       [
         {
@@ -100,7 +101,9 @@ describe("a submission the store cannot save", () => {
       teamId: TEAM,
     });
     const ack = fakeAck();
-    await sayingStoreDown(kit.deps, newNotesSubmitted(kit.deps))(buildViewArgs(kit, body, { ack }));
+    await asRequest(() =>
+      sayingStoreDown(kit.deps, newNotesSubmitted(kit.deps))(buildViewArgs(kit, body, { ack })),
+    );
     expect(ack.mock.calls).toEqual([[]]);
     expect(ephemerals(kit).map((reply) => reply.text)).toEqual([
       t("en", "new_notes.pending", { channel: `<#${CHANNEL}>` }),
