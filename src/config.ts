@@ -20,6 +20,16 @@ import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/**
+ * How the Slack app reaches its workspaces, which decides the rate of its history reads:
+ * `internal` (built for the organisation that runs it) and `marketplace` (approved for the
+ * Slack Marketplace) keep Tier 3; `distributed` (installed by other organisations without
+ * Marketplace approval) gets `conversations.history` and `conversations.replies` at 1
+ * request a minute and 15 objects a call (src/slack/rate-budget/history-rule.ts).
+ */
+export const SLACK_DISTRIBUTIONS = ["internal", "marketplace", "distributed"] as const;
+export type SlackDistribution = (typeof SLACK_DISTRIBUTIONS)[number];
+
 const BOT_TOKEN_HINT = "the Bot User OAuth Token (xoxb-…) from OAuth & Permissions.";
 
 const envSchema = z.object({
@@ -89,6 +99,13 @@ const envSchema = z.object({
     0.01,
     100,
     "the share of Slack's rate limits this process spends on background work (1: all of each tier's; with several replicas, 1 divided by their number).",
+  ),
+  SLACK_APP_DISTRIBUTION: optionalText.pipe(
+    z
+      .enum(SLACK_DISTRIBUTIONS, {
+        error: `must be one of ${SLACK_DISTRIBUTIONS.join(", ")}: internal for an app your organisation built for itself, marketplace once Slack approved it for the Marketplace, distributed when other organisations install it without that approval (Slack then allows its history reads once a minute).`,
+      })
+      .optional(),
   ),
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
@@ -168,6 +185,8 @@ export interface Config {
     apiUrl: string;
     /** SLACK_RATE_SHARE: the share of each method's rate limit background work spends. */
     rateShare: number;
+    /** SLACK_APP_DISTRIBUTION: which of Slack's history rules the app is under. */
+    distribution: SlackDistribution;
     /** Installs by OAuth (SLACK_CLIENT_ID set); undefined in the single-token mode. */
     oauth: OAuthConfig | undefined;
   };
@@ -244,6 +263,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       signingSecret: e.SLACK_SIGNING_SECRET,
       apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
       rateShare: e.SLACK_RATE_SHARE,
+      distribution: e.SLACK_APP_DISTRIBUTION ?? "internal",
       oauth: oauthConfigOf(e),
     },
     port: e.PORT,
