@@ -285,6 +285,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     settings: jobs.settings,
+    uploads: jobs.uploads,
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,

@@ -33,6 +33,7 @@ export {
   jobLeaseKey,
   userIndex,
 } from "./persistence/job-repository.ts";
+export type { ChannelUploads, SeenUpload } from "./persistence/channel-uploads.ts";
 export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
 export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";

@@ -24,6 +24,8 @@ import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
  */
 
 const QUIET = "C0DISTQT01";
+/** A channel whose recordings were all posted before the bot could see them. */
+const OLD = "C0DISTOLD1";
 const UPLOADS = 20;
 const MENTIONS = 10;
 
@@ -42,6 +44,7 @@ beforeAll(async () => {
   // The jobs wait in transcribing: what this test looks at is how they started.
   stack.emulator.knobs.pollsToComplete = 1_000;
   stack.fake.addChannel({ id: QUIET, name: "quiet", members: [ALICE, BOB] });
+  stack.fake.addChannel({ id: OLD, name: "old", members: [ALICE, BOB] });
   await stack.app.jobs.settings.set(stack.tenant, QUIET, { autoTranscribe: false });
 }, 60_000);
 afterAll(() => stack.stop(), 60_000);
@@ -79,8 +82,11 @@ const reads = (): FakeCall[] =>
     (c) => c.method === "conversations.history" || c.method === "conversations.replies",
   );
 
-/** Opens `/meeting-notes` in `channel`; resolves to the names of the recent recordings offered. */
-async function recentOffered(channel: string): Promise<string[]> {
+/**
+ * Opens `/meeting-notes` in `channel`; resolves to the names of the recent recordings it
+ * offers and the hint under its upload field.
+ */
+async function openModal(channel: string): Promise<{ offered: string[]; hint: string }> {
   const views = stack.fake.views.length;
   const sent = await stack.deliver.command({
     text: "",
@@ -97,10 +103,15 @@ async function recentOffered(channel: string): Promise<string[]> {
   expect(filled?.view.callback_id).toBe(VIEWS.newNotes);
   const blocks = (filled?.view.blocks ?? []) as {
     block_id?: string;
+    hint?: { text: string };
     element?: { options?: { text: { text: string } }[] };
   }[];
   const select = blocks.find((b) => b.block_id === INPUTS.recentRecording.block);
-  return (select?.element?.options ?? []).map((o) => o.text.text);
+  const upload = blocks.find((b) => b.block_id === INPUTS.recording.block);
+  return {
+    offered: (select?.element?.options ?? []).map((o) => o.text.text),
+    hint: upload?.hint?.text ?? "",
+  };
 }
 
 describe("a distributed app outside the Marketplace, one busy minute", () => {
@@ -120,9 +131,20 @@ describe("a distributed app outside the Marketplace, one busy minute", () => {
       parents.push(shared.message.ts);
     }
     // Slack delivers the uploads' events first; the mentions come in their threads after.
-    await stack.settled();
+    const jobsIn = (channel: string) => stack.app.jobs.service.listByChannel(stack.tenant, channel);
+    await eventually(
+      () => jobsIn(CHANNEL),
+      (jobs) => jobs.length === UPLOADS,
+    );
+    await eventually(
+      () => Promise.all(parents.map((ts) => stack.app.jobs.uploads.at(stack.tenant, QUIET, ts))),
+      (seen) => seen.every((upload) => upload !== undefined),
+    );
     for (const parent of parents) await mention(QUIET, parent);
-    await stack.settled();
+    await eventually(
+      () => jobsIn(QUIET),
+      (jobs) => jobs.length === MENTIONS,
+    );
 
     const jobs = [
       ...(await stack.app.jobs.service.listByChannel(stack.tenant, CHANNEL)),
@@ -140,22 +162,32 @@ describe("a distributed app outside the Marketplace, one busy minute", () => {
     expect(reads()).toEqual([]);
   }, 60_000);
 
-  it("lists the channel's recent recordings in /meeting-notes from 15 messages or fewer, and again within the minute", async () => {
+  it("lists the recent recordings in /meeting-notes from 15 messages or fewer, and says in one sentence when Slack holds the read", async () => {
+    // Where the bot saw the uploads, it lists them without a read.
     const names = uploads.map(({ file }) => file.name);
-    const first = await recentOffered(CHANNEL);
-    expect(first.length).toBeGreaterThan(0);
-    expect(names).toEqual(expect.arrayContaining(first));
-    // Asked again in the same minute: still listed, and Slack was not asked twice.
-    const again = await recentOffered(CHANNEL);
-    expect(again.length).toBeGreaterThan(0);
-    expect(names).toEqual(expect.arrayContaining(again));
-    for (const call of reads()) {
-      expect(call.method).toBe("conversations.history");
-      expect(Number(call.args.limit)).toBeLessThanOrEqual(DISTRIBUTED_PAGE);
+    const seen = await openModal(CHANNEL);
+    expect(seen.offered).toHaveLength(10);
+    expect(names).toEqual(expect.arrayContaining(seen.offered));
+    expect(reads()).toEqual([]);
+    // Recordings posted before the bot could see them: one read, of 15 messages or fewer.
+    const before: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const name = `old-${i}.m4a`;
+      const file = stack.fake.addFile({ name, bytes: recordingBytes(name, 2048, 5), user: ALICE });
+      stack.fake.shareFile(file, { channel: OLD, user: ALICE, text: `Old ${i}` });
+      before.push(name);
     }
-    expect(reads().length).toBeLessThanOrEqual(1);
-    // The bot kept within Slack's minute: no read was refused.
-    expect(reads().filter((c) => c.status === 429)).toEqual([]);
+    const read = await openModal(OLD);
+    expect(read.offered).toHaveLength(10);
+    expect(before).toEqual(expect.arrayContaining(read.offered));
+    expect(reads()).toHaveLength(1);
+    expect(reads()[0]).toMatchObject({ method: "conversations.history", status: 200 });
+    expect(Number(reads()[0]?.args.limit)).toBeLessThanOrEqual(DISTRIBUTED_PAGE);
+    // Again within Slack's minute: Slack is not asked, and the modal says why in a sentence.
+    const again = await openModal(OLD);
+    expect(again.offered).toEqual([]);
+    expect(again.hint).toMatch(/^Recent recordings cannot be listed for a minute[^\n]*\.$/);
+    expect(reads()).toHaveLength(1);
   });
 
   it("says in one sentence that it cannot look yet when a mention needs a read Slack refuses", async () => {
@@ -174,8 +206,7 @@ describe("a distributed app outside the Marketplace, one busy minute", () => {
       () => stack.fake.ephemerals.slice(told).filter((e) => e.user === BOB),
       (e) => e.length > 0,
     );
-    await stack.settled();
-    expect(stack.fake.ephemerals.slice(told)).toHaveLength(1);
+    expect(said).toHaveLength(1);
     expect(said[0]?.thread_ts).toBe(before.ts);
     expect(said[0]?.text).toMatch(/^[^\n]+\.$/);
     expect(said[0]?.text).toMatch(/minute/);
