@@ -27,13 +27,13 @@ export {
   readChannelSettings,
   uploadOptions,
 } from "./persistence/channel-settings.ts";
+export type { ChannelUploads, SeenUpload } from "./persistence/channel-uploads.ts";
 export {
   channelIndex,
   JobRepository,
   jobLeaseKey,
   userIndex,
 } from "./persistence/job-repository.ts";
-export type { ChannelUploads, SeenUpload } from "./persistence/channel-uploads.ts";
 export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
 export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";

@@ -40,7 +40,12 @@ export async function readMessage(
     const result = await client.conversations.replies({ channel, ts, limit: 1, inclusive: true });
     const found = result.messages?.find((m) => m.ts === ts);
     if (found === undefined) return { kind: "unreadable" };
-    const message = { text: found.text, user: found.user, botId: found.bot_id, files: filesOf(found) };
+    const message = {
+      text: found.text,
+      user: found.user,
+      botId: found.bot_id,
+      files: filesOf(found),
+    };
     return { kind: "read", message };
   } catch (error) {
     return { kind: isRateLimited(error) ? "busy" : "unreadable" };
