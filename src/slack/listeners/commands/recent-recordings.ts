@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { toSourceFile } from "../../recording-file.ts";
 import type { RecentRecording } from "../../views/index.ts";
@@ -19,7 +20,12 @@ export async function recentRecordings(
   channel: string,
 ): Promise<{ recordings: RecentRecording[]; busy: boolean }> {
   // The store cannot say now: the channel's history still may.
-  const seen = await deps.uploads.recent(requestTenant(), channel, RECENT_LIMIT).catch(() => []);
+  const seen = await deps.uploads
+    .recent(requestTenant(), channel, RECENT_LIMIT)
+    .catch((error: unknown) => {
+      if (!isStoreUnavailable(error)) throw error;
+      return [];
+    });
   const recordings: RecentRecording[] = [];
   const offer = (recording: RecentRecording) => {
     if (!recordings.some((r) => r.fileId === recording.fileId)) recordings.push(recording);

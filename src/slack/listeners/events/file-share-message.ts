@@ -46,15 +46,18 @@ export function fileShareMessage(deps: ListenerDeps) {
     const parsed = fileShareSchema.safeParse(event);
     if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
-    await noteUpload(deps, message);
-    await startRecordings(deps, {
-      channelId: message.channel,
-      userId: message.user,
-      threadTs: message.thread_ts ?? message.ts,
-      text: message.text,
-      files: message.files,
-      direct: message.channel_type === "im",
-    });
+    // Kept as seen beside the start, so a slow store never delays the job's own path.
+    await Promise.all([
+      noteUpload(deps, message),
+      startRecordings(deps, {
+        channelId: message.channel,
+        userId: message.user,
+        threadTs: message.thread_ts ?? message.ts,
+        text: message.text,
+        files: message.files,
+        direct: message.channel_type === "im",
+      }),
+    ]);
   };
 }
 
