@@ -8,7 +8,7 @@
 #   and util-linux (its `prlimit` bounds each FFmpeg run's memory; part of Debian already),
 #   the app in /app, run as the unprivileged `node` user. /app/data is a volume: the default SQLite store
 #   (STORE_URL=sqlite://data/meeting-notes.sqlite) and the recordings' temp folder
-#   (data/tmp) live there, so keeping that one volume keeps every job.
+#   (data/meeting-notes.sqlite.tmp) live there, so keeping that one volume keeps every job.
 #
 # Configuration comes from the environment at run time (see .env.example and README):
 #   docker run --env-file .env -v meeting-notes-data:/app/data -p 3000:3000 meeting-notes

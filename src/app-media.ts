@@ -1,17 +1,7 @@
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
 import type { Config } from "./config.ts";
 import type { MediaPort } from "./jobs/index.ts";
 import type { Logger } from "./logger.ts";
 import { createPreparer, findMediaTools } from "./media/index.ts";
-
-/** Temp files live next to the SQLite file (one volume to keep), else in the OS temp dir. */
-export function defaultTempDir(storeUrl: string): string {
-  if (storeUrl.startsWith("sqlite://")) {
-    return join(dirname(resolve(storeUrl.slice("sqlite://".length))), "tmp");
-  }
-  return join(tmpdir(), "meeting-notes");
-}
 
 /**
  * FFmpeg, when installed: recordings the Note Service would refuse as they are get their

@@ -1,7 +1,12 @@
 import { WebClient } from "@slack/web-api";
-import { defaultTempDir, openMedia } from "./app-media.ts";
+import { openMedia } from "./app-media.ts";
 import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
+import {
+  claimDeploymentPaths,
+  deploymentPaths,
+  releaseDeploymentPaths,
+} from "./deployment-paths.ts";
 import { createHttpSurface, type HttpSurface, type Route } from "./http/http-surface.ts";
 import { createJobs, DiskFullWatch, type Jobs } from "./jobs/index.ts";
 import { createLogger, toSlackLogger } from "./logger.ts";
@@ -15,7 +20,6 @@ import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
 import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
-import { WorkflowGateway } from "./slack/gateway/workflow-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
@@ -25,7 +29,7 @@ import {
 } from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
 import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
-import { createPendingStarts, defaultJournalPath } from "./slack/listeners/replay-pending.ts";
+import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
@@ -80,6 +84,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger: logger.child({ name: "store" }),
     ...optional("timeoutMs", deps.storeTimeoutMs),
   });
+  // This deployment's temp folder and request journal, made or checked private before use
+  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
+  await claimDeploymentPaths(paths);
+  const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
   // Installs by OAuth: installations in the store, their tokens, /slack/install.
   const oauth =
@@ -105,7 +114,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     deps.installs ??
     (oauth === undefined ? undefined : { tokens: oauth.tokens, authorize: oauth.authorize });
   startup.lap("openStore");
-  const tempDir = deps.tempDir ?? defaultTempDir(config.storeUrl);
   const dispatcher = optional("dispatcher", deps.dispatcher);
   // Configuration mistakes the Note Service's answers reveal, told once, naming the variable.
   const noteService = watchNoteService(logger.child({ name: "note-service" }), {
@@ -256,14 +264,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       metrics.onStageChange(job, from, ms);
       deps.onStageChange?.(job, from, ms);
     },
-    // Workflow Builder steps, completed with their install's bot token when their jobs end.
-    workflow: {
-      port: new WorkflowGateway({
-        clientFor: (install, teamId) => installClients.clientsFor(install, teamId).urgentClient,
-        logger: logger.child({ name: "workflow-steps" }),
-        onError: (operation, label) => metrics.onSlackError(operation, label),
-      }),
-    },
     ...deps.jobs,
   });
   const { reset } = jobs;
@@ -279,7 +279,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const respond = createResponder({ logger, ...dispatcher });
   const pending = createPendingStarts({
     ...deps.journal,
-    path: deps.journal?.path ?? defaultJournalPath(config.storeUrl, tempDir),
+    path: deps.journal?.path ?? paths.journalPath,
     logger: logger.child({ name: "request-journal" }),
   });
   const listenerDeps: ListenerDeps = {
@@ -319,6 +319,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   ]);
   const metricsHttp = separateMetrics ? serve([ops.metrics]) : undefined;
   let metricsPort: number | undefined;
+  // The temp folder being made and swept: a memory store's is removed at stop only after.
+  let preparing: Promise<void> = Promise.resolve();
   // Aborted by stop(): a start still waiting for Slack gives up.
   const starting = new AbortController();
   const connectToSlack = slackStartUp({ config, logger, bolt, backoff: deps.socketBackoff });
@@ -344,7 +346,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Meanwhile the runner prepares (temp folder, orphan files, the due queue filled once):
       // it runs no step and calls no Slack, so it need not wait for Slack's answer.
       const prepared = built.runner.prepare();
-      prepared.catch(() => undefined);
+      preparing = prepared.catch(() => undefined);
       const connected = await connectToSlack(starting.signal);
       startup.lap("slack");
       // Stopped while waiting for Slack: nothing else was started.
@@ -366,8 +368,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // The first claim: nothing the steps do not need is awaited before it.
       await built.runner.begin();
       startup.lap("claiming");
-      // Steps whose jobs ended while no process could complete them: completed now.
-      built.steps?.start();
       // What a run killed while the store was down kept: taken now, then as kept.
       pending.start();
       const resumed = await built.runner.countActive();
@@ -386,7 +386,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
         await bolt.handling.idle();
         await pending.settled();
         await built.runner.settled();
-        await built.steps?.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
       }
@@ -406,8 +405,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       );
       await pending.stop();
       await built.runner.stop();
-      await built.steps?.stop();
       await built.reset.stop();
+      await preparing;
+      await releaseDeploymentPaths(paths);
       await store.close();
       logger.info("meeting-notes stopped");
     },

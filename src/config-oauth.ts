@@ -3,8 +3,8 @@ import { optionalSecret, optionalText } from "./config-fields.ts";
 import { MAKE_ONE, weakKeyReason, weakSecretReason } from "./secret-strength.ts";
 
 /**
- * The variables of installs by OAuth, part of the configuration contract (`config.ts`; the
- * README's table). Setting SLACK_CLIENT_ID turns the mode on; the others are then required.
+ * The variables of installs by OAuth, part of the configuration contract
+ * (`config-schema.ts`, which the README's table is made from). Setting SLACK_CLIENT_ID turns the mode on; the others are then required.
  */
 
 /** Where the app serves Slack's redirect back from the consent page (`http-surface` route). */
@@ -18,41 +18,58 @@ const STATE_SECRET_HINT =
   "a random secret of your own, at least 32 characters, that signs the OAuth state (make one with `openssl rand -base64 32`).";
 
 export const OAUTH_FIELDS = {
-  SLACK_CLIENT_ID: optionalText,
+  SLACK_CLIENT_ID: optionalText.describe(
+    "set → [installs by OAuth](docs/oauth-installs.md) instead of one bot token; from *Basic Information → App Credentials*",
+  ),
   SLACK_CLIENT_SECRET: optionalSecret(
     "the Client Secret from Basic Information → App Credentials.",
-  ),
-  SLACK_STATE_SECRET: optionalSecret(STATE_SECRET_HINT).superRefine((value, ctx) => {
-    const weak = value === undefined ? undefined : weakSecretReason(value);
-    if (weak !== undefined) ctx.addIssue({ code: "custom", message: `${weak}: ${MAKE_ONE}` });
-  }),
-  SLACK_TOKEN_KEY: optionalText.transform((value, ctx): Buffer | undefined => {
-    if (value === undefined) return undefined;
-    const key = Buffer.from(value, "base64");
-    // Base64 that does not round-trip is not base64 (Buffer.from skips what it cannot read).
-    if (key.length !== 32 || key.toString("base64") !== value) {
-      ctx.addIssue({ code: "custom", message: `must be ${TOKEN_KEY_HINT}` });
-      return z.NEVER;
-    }
-    // A key anyone can guess (all zeros, a phrase) encrypts nothing.
-    const weak = weakKeyReason(key);
-    if (weak !== undefined) {
-      ctx.addIssue({ code: "custom", message: `${weak}: ${MAKE_ONE}` });
-      return z.NEVER;
-    }
-    return key;
-  }),
-  SLACK_REDIRECT_URL: optionalText.pipe(
-    z
-      .url({
-        protocol: /^https?$/,
-        error: `must be the public http(s) URL of ${OAUTH_REDIRECT_PATH}, as listed in the app's OAuth & Permissions → Redirect URLs.`,
-      })
-      .refine((value) => !URL.canParse(value) || new URL(value).pathname === OAUTH_REDIRECT_PATH, {
-        error: `must end with ${OAUTH_REDIRECT_PATH}: the app serves Slack's redirect there.`,
-      })
-      .optional(),
-  ),
+  ).describe("from *Basic Information → App Credentials*; required with `SLACK_CLIENT_ID`"),
+  SLACK_STATE_SECRET: optionalSecret(STATE_SECRET_HINT)
+    .superRefine((value, ctx) => {
+      const weak = value === undefined ? undefined : weakSecretReason(value);
+      if (weak !== undefined) ctx.addIssue({ code: "custom", message: `${weak}: ${MAKE_ONE}` });
+    })
+    .describe(
+      "a random secret of your own, at least 32 characters, that signs the OAuth state (`openssl rand -base64 32`); required with `SLACK_CLIENT_ID`",
+    ),
+  SLACK_TOKEN_KEY: optionalText
+    .transform((value, ctx): Buffer | undefined => {
+      if (value === undefined) return undefined;
+      const key = Buffer.from(value, "base64");
+      // Base64 that does not round-trip is not base64 (Buffer.from skips what it cannot read).
+      if (key.length !== 32 || key.toString("base64") !== value) {
+        ctx.addIssue({ code: "custom", message: `must be ${TOKEN_KEY_HINT}` });
+        return z.NEVER;
+      }
+      // A key anyone can guess (all zeros, a phrase) encrypts nothing.
+      const weak = weakKeyReason(key);
+      if (weak !== undefined) {
+        ctx.addIssue({ code: "custom", message: `${weak}: ${MAKE_ONE}` });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .describe(
+      "32 random bytes (not a phrase), base64, that encrypt the installs' tokens in the store (`openssl rand -base64 32`); keep it: without it the stored installs cannot be read. Required with `SLACK_CLIENT_ID`",
+    ),
+  SLACK_REDIRECT_URL: optionalText
+    .pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: `must be the public http(s) URL of ${OAUTH_REDIRECT_PATH}, as listed in the app's OAuth & Permissions → Redirect URLs.`,
+        })
+        .refine(
+          (value) => !URL.canParse(value) || new URL(value).pathname === OAUTH_REDIRECT_PATH,
+          {
+            error: `must end with ${OAUTH_REDIRECT_PATH}: the app serves Slack's redirect there.`,
+          },
+        )
+        .optional(),
+    )
+    .describe(
+      "the public URL of `/slack/oauth_redirect` (`https://<your-host>/slack/oauth_redirect`), one of the app's *Redirect URLs*; required with `SLACK_CLIENT_ID`",
+    ),
 };
 
 /** The OAuth part of `Config.slack`. */

@@ -1,138 +1,15 @@
-import { z } from "zod";
+import { type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
 import {
-  decimal,
-  hostList,
-  httpUrl,
-  integer,
-  isExampleHost,
-  optionalSecret,
-  optionalText,
-  PLACEHOLDER,
-  requiredSecret,
-} from "./config-fields.ts";
-import { OAUTH_FIELDS, type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
-import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
+  envSchema,
+  type LOG_LEVELS,
+  oauthEnvSchema,
+  type SlackDistribution,
+} from "./config-schema.ts";
 
 /**
- * The configuration contract (the README's configuration table). This module is the only reader of the
- * environment: everything else receives a typed `Config`.
+ * Reads the configuration contract (`config-schema.ts`). This module is the only reader of
+ * the environment: everything else receives a typed `Config`.
  */
-
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-/**
- * How the Slack app reaches its workspaces, which decides the rate of its history reads:
- * `internal` (built for the organisation that runs it) and `marketplace` (approved for the
- * Slack Marketplace) keep Tier 3; `distributed` (installed by other organisations without
- * Marketplace approval) gets `conversations.history` and `conversations.replies` at 1
- * request a minute and 15 objects a call (src/slack/rate-budget/history-rule.ts).
- */
-export const SLACK_DISTRIBUTIONS = ["internal", "marketplace", "distributed"] as const;
-export type SlackDistribution = (typeof SLACK_DISTRIBUTIONS)[number];
-
-const BOT_TOKEN_HINT = "the Bot User OAuth Token (xoxb-…) from OAuth & Permissions.";
-
-const envSchema = z.object({
-  SLACK_BOT_TOKEN: requiredSecret(BOT_TOKEN_HINT),
-  SLACK_APP_TOKEN: optionalSecret(
-    "an app-level token (xapp-…) with connections:write, from Basic Information → App-Level Tokens.",
-  ),
-  SLACK_SIGNING_SECRET: optionalSecret("the Signing Secret from Basic Information."),
-  PORT: integer(3000, 0, 65535, "the port of the HTTP server."),
-  METRICS_PORT: integer(undefined, 0, 65535, "the port that serves /metrics alone."),
-  SLACK_API_URL: optionalText.pipe(
-    z
-      .url({
-        protocol: /^https?$/,
-        error: "must be an http(s) URL such as https://slack.com/api/.",
-      })
-      .optional(),
-  ),
-  NOTE_TAKER_BASE_URL: httpUrl(
-    "the Note Service base URL, including /api/v1/third-party/note-taker.",
-  ).refine((value) => !isExampleHost(value), {
-    error: `${PLACEHOLDER}: the address of the Note Service your provider gave you, including /api/v1/third-party/note-taker (or the emulator's, \`npm run emulator\`).`,
-  }),
-  NOTE_TAKER_API_KEY: requiredSecret(
-    "the Note Service API key (sent as X-API-Key) your provider gave you (or the emulator's).",
-  ),
-  RESULT_LINK_HOSTS: hostList(
-    "hosts trusted to serve the Note Service's result links from any address, over http too.",
-  ),
-  STORE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, {
-        error: "must be sqlite://PATH, redis://HOST:PORT or memory://.",
-      })
-      .optional(),
-  ),
-  POLL_INITIAL_MS: integer(2000, 10, 600_000, "the first poll delay in milliseconds."),
-  POLL_MAX_MS: integer(15_000, 10, 3_600_000, "the longest poll delay in milliseconds."),
-  RETENTION_DAYS: integer(30, 1, 3650, "how many days finished jobs are kept."),
-  MAX_ACTIVE_JOBS_PER_USER: integer(
-    3,
-    1,
-    10_000,
-    "recordings one person may have downloading or transcribing at once.",
-  ),
-  MAX_ACTIVE_JOBS_PER_CHANNEL: integer(
-    5,
-    1,
-    10_000,
-    "recordings one channel may have downloading or transcribing at once.",
-  ),
-  MAX_ACTIVE_JOBS: integer(
-    20,
-    1,
-    100_000,
-    "recordings the whole bot downloads or transcribes at once.",
-  ),
-  REGENERATE_COOLDOWN_SECONDS: integer(
-    60,
-    0,
-    86_400,
-    "the shortest time between two Regenerates of one job's notes.",
-  ),
-  SLACK_RATE_SHARE: decimal(
-    1,
-    0.01,
-    100,
-    "the share of Slack's rate limits this process spends on background work (1: all of each tier's; with several replicas, 1 divided by their number).",
-  ),
-  SLACK_APP_DISTRIBUTION: optionalText.pipe(
-    z
-      .enum(SLACK_DISTRIBUTIONS, {
-        error: `must be one of ${SLACK_DISTRIBUTIONS.join(", ")}: internal for an app your organisation built for itself, marketplace once Slack approved it for the Marketplace, distributed when other organisations install it without that approval (Slack then allows its history reads once a minute).`,
-      })
-      .optional(),
-  ),
-  FFMPEG_PATH: optionalText,
-  FFPROBE_PATH: optionalText,
-  FFMPEG_CONCURRENCY: integer(1, 1, 64, "FFmpeg processes that may prepare recordings at once."),
-  FFMPEG_TIMEOUT_MINUTES: integer(
-    60,
-    1,
-    1440,
-    "the longest one recording's preparation by FFmpeg may take, in minutes.",
-  ),
-  MAX_RECORDING_HOURS: integer(
-    DEFAULT_MAX_RECORDING_HOURS,
-    1,
-    24,
-    "the longest recording FFmpeg prepares, in hours; a longer one is refused before it is decoded.",
-  ),
-  LOG_LEVEL: optionalText.pipe(
-    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}.` }).optional(),
-  ),
-  ...OAUTH_FIELDS,
-});
-
-/**
- * Installs by OAuth (SLACK_CLIENT_ID set): no bot token from the environment; each
- * workspace's, or organisation's, comes from its install and is kept in the store.
- */
-const oauthEnvSchema = envSchema.extend({ SLACK_BOT_TOKEN: optionalSecret(BOT_TOKEN_HINT) });
 
 /**
  * Checks that involve several variables. They run on the raw values even when single
@@ -261,9 +138,9 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       botToken: e.SLACK_BOT_TOKEN,
       appToken: e.SLACK_APP_TOKEN,
       signingSecret: e.SLACK_SIGNING_SECRET,
-      apiUrl: withTrailingSlash(e.SLACK_API_URL ?? "https://slack.com/api/"),
+      apiUrl: withTrailingSlash(e.SLACK_API_URL),
       rateShare: e.SLACK_RATE_SHARE,
-      distribution: e.SLACK_APP_DISTRIBUTION ?? "internal",
+      distribution: e.SLACK_APP_DISTRIBUTION,
       oauth: oauthConfigOf(e),
     },
     port: e.PORT,
@@ -273,7 +150,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       apiKey: e.NOTE_TAKER_API_KEY,
       resultLinkHosts: e.RESULT_LINK_HOSTS,
     },
-    storeUrl: e.STORE_URL ?? "sqlite://data/meeting-notes.sqlite",
+    storeUrl: e.STORE_URL,
     poll: { initialMs: e.POLL_INITIAL_MS, maxMs: e.POLL_MAX_MS },
     retentionDays: e.RETENTION_DAYS,
     fairUse: {
@@ -289,7 +166,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       timeoutMs: e.FFMPEG_TIMEOUT_MINUTES * 60_000,
       maxHours: e.MAX_RECORDING_HOURS,
     },
-    logLevel: e.LOG_LEVEL ?? "info",
+    logLevel: e.LOG_LEVEL,
   };
 }
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
 import { BOT_SCOPES } from "../src/slack/installs/bot-scopes.ts";
 import { COMMAND } from "../src/slack/listeners/commands/index.ts";
+import { installedApp } from "../support/fake-slack/app-manifest.ts";
+import { TYPES_MISSING_FROM_SCHEMA } from "../support/fake-slack/manifest-functions.ts";
 import {
   exampleManifest,
   manifestValidator,
@@ -23,6 +25,13 @@ describe("Slack app manifests", () => {
     expect(validate({ display_information: {} })).toBe(false);
   });
 
+  it("forgives only step parameter types Slack has and its published schema lacks", () => {
+    const schema = json("fixtures/slack-manifest-schema/schemas/manifest.schema.2.0.0.json");
+    const enumOf = schema.definitions["app-manifests.v1.hermes.types.type"].properties.type.enum;
+    for (const type of TYPES_MISSING_FROM_SCHEMA) expect(enumOf, type).not.toContain(type);
+    expect(TYPES_MISSING_FROM_SCHEMA).toContain("slack#/types/file_id");
+  });
+
   it.each(["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"])(
     "%s validates against Slack's schema",
     (name) => {
@@ -36,12 +45,14 @@ describe("Slack app manifests", () => {
     },
   );
 
-  it("offers the Workflow Builder step the bot runs, in both modes", () => {
+  it("offers the Workflow Builder step the bot runs, in every manifest, each org-ready as Slack requires", () => {
     // docs.slack.dev/reference/app-manifest: `functions.<callback_id>` with its input and
     // output parameters; a Bolt app's step runs in the app (`function_runtime: remote`) and
-    // hears `function_executed`.
-    for (const name of ["manifest.http.json", "manifest.socket.json"]) {
+    // hears `function_executed`; "The app must opt-in to org-ready apps to be able to add the
+    // custom step to its manifest" (docs.slack.dev/tools/bolt-js/tutorials/custom-steps).
+    for (const name of ["manifest.http.json", "manifest.socket.json", "manifest.oauth.json"]) {
       const manifest = json(`../manifests/${name}`);
+      expect(manifest.settings.org_deploy_enabled, name).toBe(true);
       expect(manifest.settings.function_runtime).toBe("remote");
       const step = manifest.functions[STEP_CALLBACK_ID];
       expect(step.title).toBe("Make meeting notes");
@@ -55,15 +66,29 @@ describe("Slack app manifests", () => {
       });
       expect(inputs.properties.participants.items).toEqual({ type: "slack#/types/user_id" });
       expect(inputs.required.sort()).toEqual(["channel", "recording", "user"]);
+      // The step completes as soon as its thread is open (its token lives 15 minutes, the
+      // job as long as a person takes to name the speakers): the thread's link is all there is.
       const outputs = step.output_parameters;
       expect(Object.fromEntries(Object.entries(outputs.properties).map(typeOf))).toEqual({
-        note_link: "string",
-        // The schema's enum has no canvas type: its id as a string.
-        canvas: "string",
-        docx: "slack#/types/file_id",
+        thread_link: "string",
       });
-      expect(outputs.required).toEqual(["note_link"]);
+      expect(outputs.required).toEqual(["thread_link"]);
     }
+  });
+
+  it("the fake Slack refuses a manifest with a step that is not org-ready, as Slack does", () => {
+    const manifest = json("../manifests/manifest.socket.json");
+    expect(() => installedApp(manifest)).not.toThrow();
+    const notOrgReady = {
+      ...manifest,
+      settings: { ...manifest.settings, org_deploy_enabled: false },
+    };
+    expect(() => installedApp(notOrgReady)).toThrow(/org_deploy_enabled/);
+    const { function_runtime: _runtime, ...noRuntime } = manifest.settings;
+    expect(() => installedApp({ ...manifest, settings: noRuntime })).toThrow(/function_runtime/);
+    // Without the step, an app need not be org-ready.
+    const { functions: _step, ...plain } = notOrgReady;
+    expect(installedApp(plain).functions.size).toBe(0);
   });
 
   it("the OAuth manifest is the HTTP one with installs by OAuth switched on, and asks the same scopes", () => {
@@ -72,24 +97,12 @@ describe("Slack app manifests", () => {
     expect(oauth.oauth_config.redirect_urls).toEqual([
       "https://your-host.example.com/slack/oauth_redirect",
     ]);
-    expect(oauth.settings).toMatchObject({
-      org_deploy_enabled: true,
-      token_rotation_enabled: true,
-    });
+    expect(oauth.settings).toMatchObject({ token_rotation_enabled: true });
     const { redirect_urls: _urls, ...oauthConfig } = oauth.oauth_config;
-    const { event_subscriptions: events, ...settings } = oauth.settings;
     expect({
       ...oauth,
       oauth_config: oauthConfig,
-      settings: {
-        ...settings,
-        event_subscriptions: {
-          ...events,
-          bot_events: events.bot_events.filter((e: string) => e !== "team_access_revoked"),
-        },
-        org_deploy_enabled: false,
-        token_rotation_enabled: false,
-      },
+      settings: { ...oauth.settings, token_rotation_enabled: false },
     }).toEqual(http);
     // What /slack/install asks for (the app runs from src/ alone, so it keeps its own copy).
     expect([...BOT_SCOPES].sort()).toEqual([...oauth.oauth_config.scopes.bot].sort());
@@ -103,7 +116,7 @@ describe("Slack app manifests", () => {
     const orgReady = names.filter(
       (name) => json(`../manifests/${name}`).settings.org_deploy_enabled,
     );
-    expect(orgReady).toContain("manifest.oauth.json");
+    expect(orgReady).toEqual(names);
     for (const name of orgReady) {
       const events = json(`../manifests/${name}`).settings.event_subscriptions.bot_events;
       expect(events, name).toContain("team_access_revoked");
@@ -145,6 +158,8 @@ describe("Slack app manifests", () => {
           "tokens_revoked",
           // The Workflow Builder step (issue 28).
           "function_executed",
+          // An org-ready app's org-wide install losing a workspace: its data goes.
+          "team_access_revoked",
         ].sort(),
       );
       expect(manifest.settings.interactivity.is_enabled).toBe(true);
@@ -174,7 +189,7 @@ describe("Slack app manifests", () => {
     }
   });
 
-  it("lets people send the bot a recording in a direct message, as the README promises", () => {
+  it("lets people send the bot a recording in a direct message, as docs/features.md promises", () => {
     // docs.slack.dev/reference/app-manifest: `messages_tab_enabled` turns the App Home's
     // Messages tab on; `messages_tab_read_only_enabled` "specifies whether or not the users
     // can send messages to your app in the Messages tab" — true would take the composer away.
@@ -189,7 +204,7 @@ describe("Slack app manifests", () => {
     }
   });
 
-  it("describes what the bot takes as the README does: DMs, and up to 1 GB with FFmpeg", () => {
+  it("describes what the bot takes as docs/features.md does: DMs, and up to 1 GB with FFmpeg", () => {
     const descriptions = ["manifest.http.json", "manifest.socket.json"].map(
       (name) => json(`../manifests/${name}`).display_information.long_description as string,
     );

@@ -10,10 +10,9 @@ import { defaultStageLimits } from "./engine/step.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
-import type { StoreResetPort, WorkflowPort } from "./ports.ts";
+import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
 import { createServices } from "./services/create-services.ts";
-import { WorkflowSteps } from "./services/workflow-steps.ts";
 
 /** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
@@ -36,11 +35,6 @@ export type JobsOptions = Pick<
   regenerateCooldownMs?: number;
   /** When the store loses its data: the Slack side that tells people, and the timings. */
   storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
-  /**
-   * Workflow Builder steps: the Slack side that completes a step when its job ends, and how
-   * often the steps not yet completed are looked at (ms). Without it, no step is completed.
-   */
-  workflow?: { port: WorkflowPort; sweepMs?: number };
   runner?: Partial<
     Pick<
       RunnerOptions,
@@ -71,12 +65,7 @@ export function createJobs(options: JobsOptions) {
     logger,
     onSeen: (job) => recent.note(job),
   });
-  // Each stage change is seen by the steps too: a step's job that ends completes its step.
-  let steps: WorkflowSteps | undefined;
-  const onStageChange: StageObserver = (job, from, ms) => {
-    steps?.observe(job);
-    options.onStageChange?.(job, from, ms);
-  };
+  const onStageChange: StageObserver = (job, from, ms) => options.onStageChange?.(job, from, ms);
   const admission = new Admission({
     store: options.store,
     limits: options.admission ?? defaultAdmissionLimits,
@@ -130,19 +119,7 @@ export function createJobs(options: JobsOptions) {
     now,
     onStageChange,
   });
-  steps =
-    options.workflow === undefined
-      ? undefined
-      : new WorkflowSteps({
-          repo,
-          store: options.store,
-          admission,
-          port: options.workflow.port,
-          logger,
-          now,
-          ...optional("sweepMs", options.workflow.sweepMs),
-        });
-  return { repo, runner, reset, steps, ...services };
+  return { repo, runner, reset, ...services };
 }
 
 export type Jobs = ReturnType<typeof createJobs>;

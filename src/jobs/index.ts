@@ -41,9 +41,7 @@ export type {
   MediaPort,
   NoteTakerPort,
   PrepareOutcome,
-  StepCompletion,
   StoreResetPort,
-  WorkflowPort,
 } from "./ports.ts";
 export {
   type CanvasOutcome,
@@ -84,7 +82,6 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
-export { WORKFLOW_STEPS_SET, WorkflowSteps } from "./services/workflow-steps.ts";
 export {
   canTransition,
   IllegalTransitionError,

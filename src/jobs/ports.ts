@@ -1,13 +1,5 @@
 import type { Dialog, NoteTakerClient, SpeakerMapEntry } from "../notetaker/index.ts";
-import type {
-  CanvasRefusal,
-  Failure,
-  Job,
-  JobIn,
-  Origin,
-  ReviewPlace,
-  WaitReason,
-} from "./model/job.ts";
+import type { CanvasRefusal, Failure, Job, Origin, ReviewPlace, WaitReason } from "./model/job.ts";
 import type { KnownJob } from "./persistence/recent-jobs.ts";
 
 /**
@@ -28,9 +20,11 @@ export interface DeliveredState {
 
 /**
  * Why a status message is drawn: a `progress` figure (throttled, never waited for), a
- * `stage` change, or a `required` prompt a person must act on (its failure fails the step).
+ * `stage` change, a `required` prompt a person must act on (its failure fails the step), or
+ * what a `person`'s command did, which they wait for: it goes first, and takes the place of
+ * any older state still being drawn.
  */
-export type StatusMode = "progress" | "stage" | "required";
+export type StatusMode = "progress" | "stage" | "required" | "person";
 
 /** What came of asking for a canvas. */
 export type CanvasOutcome = { ok: true; canvasId: string } | { ok: false; refused: CanvasRefusal };
@@ -237,26 +231,6 @@ export type PrepareOutcome =
     }
   | { ok: false; reason: "too_long"; detail: string }
   | { ok: false; reason: "timeout"; minutes: number };
-
-/**
- * How a Workflow Builder step's completion went: sent now; `already` when Slack had one (an
- * earlier try's answer was lost: nothing is sent twice); `refused` when Slack will take none
- * for good (the step's run is gone). A completion worth trying again throws instead.
- */
-export type StepCompletion = "completed" | "already" | "refused";
-
-/**
- * What a job asked for by a Workflow Builder step (`origin.kind` `workflow`) needs of Slack
- * when it ends: its step completed with the note's outputs, or failed with the job's one
- * sentence. `src/slack/gateway` implements it with the bot's own token (the step's token
- * lives only while Slack waits for the first answer, and is never kept).
- */
-export interface WorkflowPort {
-  /** The note is delivered: the step succeeds with its link, canvas and DOCX. */
-  succeed(job: JobIn<"done">): Promise<StepCompletion>;
-  /** The job failed, was canceled or discarded: the step fails with the thread's sentence. */
-  fail(job: JobIn<"failed" | "canceled" | "discarded">): Promise<StepCompletion>;
-}
 
 /**
  * What the Slack side does when the store lost its data. Implemented in `src/slack`; the job

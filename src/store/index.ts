@@ -1,4 +1,4 @@
-export { DEFAULT_KEY_PREFIX, openStore } from "./open-store.ts";
+export { DEFAULT_KEY_PREFIX, openStore, sqlitePathOf } from "./open-store.ts";
 export {
   checkTtl,
   type DueClaim,

@@ -41,3 +41,30 @@ export function createJsonKeyv(store: KeyvStoreAdapter | Map<string, unknown>): 
   keyv.namespace = undefined;
   return keyv;
 }
+
+/**
+ * Whether the serialized entry `text` holds, alive at `now` (ms since the epoch, the wall
+ * clock Keyv stamps expiries with), the value whose JSON is `expected`. Values are read back
+ * from what `JSON.stringify` wrote, so equal values have equal JSON.
+ */
+export function entryHolds(text: string, expected: string, now: number): boolean {
+  let entry: DeserializedData<unknown> | undefined;
+  try {
+    entry = deserializeEntry(text);
+  } catch {
+    return false;
+  }
+  if (entry === undefined || entry === null) return false;
+  if (typeof entry.expires === "number" && now > entry.expires) return false;
+  return JSON.stringify(entry.value) === expected;
+}
+
+/** A value as `set` stores it: the serialized entry, and its expiry (wall clock) if any. */
+export function entryOf(
+  value: unknown,
+  ttlMs: number | undefined,
+  now: number,
+): { text: string; expires: number | undefined } {
+  const expires = ttlMs === undefined ? undefined : now + ttlMs;
+  return { text: serializeEntry({ value, expires }), expires };
+}

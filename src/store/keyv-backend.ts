@@ -17,6 +17,12 @@ export interface KeyvBackend {
    * process's mutex.
    */
   claim?(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Stores `next` under `key` (for `ttlMs`, as a set does) only while a live entry there
+   * holds the value whose JSON is `expected`, in one step nothing else interleaves with;
+   * true when it wrote (see `Store.compareAndSet`).
+   */
+  compareAndSet(key: string, expected: string, next: unknown, ttlMs?: number): Promise<boolean>;
   /** The due queue of this store's prefix (SQLite: a table; memory: a heap). */
   dueQueue(scope: string): DueQueue;
   /** The active-job index of this store's prefix (SQLite: a table; memory: a Map). */

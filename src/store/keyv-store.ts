@@ -85,6 +85,14 @@ export class KeyvStore implements Store {
     });
   }
 
+  async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
+    const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
+    const full = this.#key(ns, key);
+    return this.#calls.run(() =>
+      this.#backend.compareAndSet(full, JSON.stringify(expected), next, ttl),
+    );
+  }
+
   /** Keyv has no expire: the value is written again with the new TTL. */
   async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {
     const ttl = checkTtl(ttlMs);

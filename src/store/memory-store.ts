@@ -1,6 +1,6 @@
 import { MapActiveIndex } from "./active-index.ts";
 import { DueHeap } from "./due-heap.ts";
-import { createJsonKeyv, expiresOf } from "./json-keyv.ts";
+import { createJsonKeyv, entryHolds, entryOf, expiresOf } from "./json-keyv.ts";
 import { KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
 
 /** A store in a Map, for tests: same behaviour as SQLite, nothing survives the process. */
@@ -23,6 +23,14 @@ export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
           }
         }
         return removed;
+      },
+      // Synchronous between the read and the write: nothing else runs in between.
+      compareAndSet: async (key, expected, next, ttlMs) => {
+        const now = Date.now();
+        const stored = map.get(key);
+        if (typeof stored !== "string" || !entryHolds(stored, expected, now)) return false;
+        map.set(key, entryOf(next, ttlMs, now).text);
+        return true;
       },
       keys: async (prefix) => [...map.keys()].filter((key) => key.startsWith(prefix)),
       dueQueue: () => new DueHeap(),

@@ -3,7 +3,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
 import type { ActiveIndex } from "./active-index.ts";
 import type { DueQueue } from "./due-heap.ts";
-import { EXPIRES_PREFIX } from "./json-keyv.ts";
+import { EXPIRES_PREFIX, entryHolds } from "./json-keyv.ts";
 
 /** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
 const TABLE = "keyv";
@@ -192,6 +192,24 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
    */
   claim(key: string, value: string, ttlMs: number, now = Date.now()): boolean {
     return Number(this.#claim.run(key, value, now + ttlMs, now).changes) > 0;
+  }
+
+  /**
+   * Writes `next` (serialized) under `key` only while its live row holds the value whose
+   * JSON is `expected`: the read and the write in one transaction. True when it wrote.
+   */
+  compareAndSet(key: string, expected: string, next: string, expires?: number, now = Date.now()) {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const row = this.#get.get(key) as { value: string } | undefined;
+      const holds = row !== undefined && entryHolds(row.value, expected, now);
+      if (holds) this.#set.run(key, next, expires ?? null);
+      this.#db.exec("COMMIT");
+      return holds;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   async get<Value>(key: string): Promise<StoredData<Value> | undefined> {

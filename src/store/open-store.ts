@@ -22,7 +22,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case "sqlite": {
-      const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+      const path = sqlitePathOf(url) ?? "";
       if (path === "") {
         throw new StartupError(
           "STORE_URL sqlite:// needs a file path, such as sqlite://data/meeting-notes.sqlite.",
@@ -44,4 +44,13 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
         `STORE_URL ${scheme === undefined ? "has no scheme" : `has an unsupported scheme "${scheme}:"`}: use sqlite://PATH, redis://HOST[:PORT], rediss://HOST[:PORT] or memory://`,
       );
   }
+}
+
+/**
+ * The file of a `sqlite://PATH` store URL as given (relative to the working directory, or
+ * absolute with `sqlite:///…`); undefined for any other store.
+ */
+export function sqlitePathOf(url: string): string | undefined {
+  if (!/^sqlite:/i.test(url)) return undefined;
+  return url.slice("sqlite:".length).replace(/^\/\//, "");
 }

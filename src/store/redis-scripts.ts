@@ -19,6 +19,19 @@ if redis.call("GET", KEYS[1]) == ARGV[1] then
 end
 return 0`;
 
+/**
+ * KEYS[1] key, ARGV[1] the serialized entry read, ARGV[2] the one to write, ARGV[3] its ttl
+ * ms ("" for none) → 1 when written, 0 when the key no longer holds what was read.
+ */
+export const COMPARE_AND_SET = `
+if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[3] == "" then
+  redis.call("SET", KEYS[1], ARGV[2])
+else
+  redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+end
+return 1`;
+
 /** KEYS[1] list, ARGV[1] job id, ARGV[2] limit → moves/puts the id first, keeps `limit`. */
 export const PUSH_INDEX = `
 redis.call("LREM", KEYS[1], 0, ARGV[1])

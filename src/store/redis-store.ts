@@ -1,7 +1,7 @@
 import KeyvRedis from "@keyv/redis";
 import type Keyv from "keyv";
 import { CallDeadline } from "./call-deadline.ts";
-import { createJsonKeyv } from "./json-keyv.ts";
+import { createJsonKeyv, entryHolds, entryOf } from "./json-keyv.ts";
 import {
   closeRedisClient,
   DEFAULT_REDIS_TIMEOUT_MS,
@@ -15,6 +15,7 @@ import {
 import { RedisProcess } from "./redis-process.ts";
 import {
   CLAIM_DUE,
+  COMPARE_AND_SET,
   PUSH_INDEX,
   parseClaimDue,
   REMOVE_ACTIVE,
@@ -87,6 +88,25 @@ export class RedisStore implements Store {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     const timeout = this.#timeoutOf(ns);
     await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl), timeout);
+  }
+
+  /**
+   * The value is compared here (as JSON, as the other stores do), and the write is made by
+   * a script only while the key still holds the very entry read: one atomic step on Redis.
+   */
+  async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
+    const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
+    const full = this.#key(ns, key);
+    const read = await this.#run("GET", () => this.#client.get(full));
+    if (read === null || !entryHolds(read, JSON.stringify(expected), Date.now())) return false;
+    const entry = entryOf(next, ttl, Date.now()).text;
+    const written = await this.#run("EVAL compare-and-set", () =>
+      this.#client.eval(COMPARE_AND_SET, {
+        keys: [full],
+        arguments: [read, entry, `${ttl ?? ""}`],
+      }),
+    );
+    return written === 1;
   }
 
   /**

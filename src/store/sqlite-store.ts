@@ -1,7 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { StartupError } from "../startup-error.ts";
-import { createJsonKeyv, serializeEntry } from "./json-keyv.ts";
+import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
 import { type KeyvBackend, KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
@@ -37,6 +37,11 @@ export async function openSqliteStore(
       // Stored expiries are on the wall clock, as every TTL of the file (see `set`).
       const now = Date.now();
       return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
+    },
+    compareAndSet: async (key, expected, next, ttlMs) => {
+      const now = Date.now();
+      const entry = entryOf(next, ttlMs, now);
+      return adapter.compareAndSet(key, expected, entry.text, entry.expires, now);
     },
     dueQueue: (scope) => adapter.dueQueue(scope),
     activeIndex: (scope) => adapter.activeIndex(scope),

@@ -45,6 +45,19 @@ export interface Store {
   set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void>;
   delete(ns: Namespace, key: string): Promise<void>;
   /**
+   * Compare-and-set: writes `next` (with `ttlMs`, as `set`) only while the stored value is
+   * still `expected` (equal as JSON; never when the key is gone), in one atomic step that no
+   * other writer, process or replica can slip into; true when it wrote. For a read, then a
+   * write that must not undo what another wrote meanwhile (a token refresh and a reinstall).
+   */
+  compareAndSet<T>(
+    ns: Namespace,
+    key: string,
+    expected: T,
+    next: T,
+    ttlMs?: number,
+  ): Promise<boolean>;
+  /**
    * The keys of a namespace that start with `prefix` (`""`: all of them). For rare sweeps,
    * such as an uninstall: Redis walks every key of the namespace (SCAN) to answer.
    */

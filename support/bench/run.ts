@@ -41,6 +41,9 @@
  *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=3
  *   BENCH_FOOTPRINT_SETTLE_S=2  (seconds after start-up before the app's memory is read)
  *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
+ * Issue 34's naming submission on Slack's bad days runs only when named: `BENCH=naming-effect`
+ * (≈2–5 min per scenario).
+ *   BENCH_NAMING_SCENARIOS=lost,slow,lost+slow  BENCH_NAMING_RUNS=30  BENCH_NAMING_PARALLEL=2
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -50,6 +53,7 @@ import { type AckKind, type AckLoad, benchAckLatency } from "./ack-latency.ts";
 import { benchFleet, CURRENT_ROOT } from "./fleet.ts";
 import { benchFootprint, renderFootprint } from "./footprint.ts";
 import { benchManyJobs, type ManyJobsResult } from "./many-jobs.ts";
+import { benchNamingEffect, type NamingScenario, renderNamingEffect } from "./naming-effect.ts";
 import { benchPollLag, renderPollLag } from "./poll-lag.ts";
 import { benchPrepare, renderPrepare } from "./prepare.ts";
 import { benchRelay } from "./relay.ts";
@@ -80,6 +84,7 @@ const NAMES = [
   "store-index",
   "poll-lag",
   "footprint",
+  "naming-effect",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -87,7 +92,14 @@ type Name = (typeof NAMES)[number];
  * over a throttled link ≈7 minutes, preparing an hour of video 2–4 (and it needs FFmpeg), a
  * busy workspace at Slack's own rate tiers ≈10–20.
  */
-const OPT_IN: readonly Name[] = ["fleet", "relay-throttled", "prepare", "slack-load", "footprint"];
+const OPT_IN: readonly Name[] = [
+  "fleet",
+  "relay-throttled",
+  "prepare",
+  "slack-load",
+  "footprint",
+  "naming-effect",
+];
 
 /**
  * `npm run bench -- --quick`: the default benchmarks, each once and small (≈90 s), to
@@ -256,6 +268,20 @@ for (const name of selected) {
       });
       log(`footprint: ${JSON.stringify(result.sides)}`);
       sections.set(name, renderFootprint(result, at));
+      break;
+    }
+    case "naming-effect": {
+      const options = {
+        scenarios: (process.env.BENCH_NAMING_SCENARIOS ?? "lost,slow,lost+slow")
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s): s is NamingScenario => ["lost", "slow", "lost+slow"].includes(s)),
+        runs: envNumber("BENCH_NAMING_RUNS", quick ? 4 : 30),
+        parallel: envNumber("BENCH_NAMING_PARALLEL", 2),
+      };
+      const results = await benchNamingEffect(options);
+      log(`naming-effect: ${JSON.stringify(results)}`);
+      sections.set(name, renderNamingEffect(results, options, at));
       break;
     }
     case "prepare": {

@@ -75,9 +75,9 @@ export async function startProcesses(
     temp,
     env,
     async app(overrides: Record<string, string> = {}) {
-      // A temp folder per process, as each container has: with Redis the default is the
-      // machine's (/tmp/meeting-notes), which a starting process clears of files no job of
-      // its store names, other replicas' and other test runs' included.
+      // A TMPDIR per process, as each container has: with Redis the temp folder and journal
+      // are the store's own folder in TMPDIR, which replicas of one store on one machine
+      // would share (a starting process clears it of files no job of its store names).
       const tmp = `${temp.dir}/tmp-${apps.length}`;
       await mkdir(tmp, { recursive: true });
       const app = await spawnApp({ ...env, TMPDIR: tmp, ...overrides });

@@ -18,7 +18,8 @@ export const OAUTH_MANIFEST = new URL("../../manifests/manifest.oauth.json", imp
  * `settings.org_deploy_enabled` / `settings.token_rotation_enabled`; the events an app must
  * subscribe to before Slack sends them (`settings.event_subscriptions.bot_events`, read for
  * `team_access_revoked` only: the fake sends every other event as before); and the custom steps
- * the app offers Workflow Builder (`functions`, manifest-functions.ts).
+ * the app offers Workflow Builder (`functions`, manifest-functions.ts), which Slack takes only
+ * from an org-ready app run by the app itself ({@link stepsRefusal}).
  * Everything else is the manifest test's business.
  */
 const manifestSchema = z.object({
@@ -47,6 +48,7 @@ const manifestSchema = z.object({
     .object({
       org_deploy_enabled: z.boolean().optional(),
       token_rotation_enabled: z.boolean().optional(),
+      function_runtime: z.string().optional(),
       event_subscriptions: z.object({ bot_events: z.array(z.string()).optional() }).optional(),
     })
     .optional(),
@@ -90,6 +92,8 @@ export function installedApp(source: ManifestSource): InstalledApp {
       ? (JSON.parse(readFileSync(source, "utf8")) as unknown)
       : source;
   const manifest = manifestSchema.parse(json);
+  const refusal = stepsRefusal(manifest);
+  if (refusal !== undefined) throw new Error(`fake Slack: Slack refuses this manifest: ${refusal}`);
   const home = manifest.features?.app_home;
   // The fake enforces what the manifest states; a key left out restricts nothing here.
   const tabOn = home?.messages_tab_enabled ?? true;
@@ -108,4 +112,25 @@ export function installedApp(source: ManifestSource): InstalledApp {
     botEvents: manifest.settings?.event_subscriptions?.bot_events ?? [],
     functions: readFunctions(manifest.functions),
   };
+}
+
+/**
+ * Why Slack takes no custom step from this manifest, if it does not: "The app must opt-in to
+ * org-ready apps to be able to add the custom step to its manifest" — `settings.
+ * org_deploy_enabled` `true` — and a Bolt app's steps run in the app, `settings.
+ * function_runtime` `remote` (https://docs.slack.dev/tools/bolt-js/tutorials/custom-steps,
+ * "Opt in to org-ready apps", and "Adding steps for existing apps": "you will also need to add
+ * the function_runtime property"; bolt-js docs/english/tutorials/custom-steps.md).
+ */
+function stepsRefusal(manifest: z.infer<typeof manifestSchema>): string | undefined {
+  const functions = manifest.functions;
+  if (functions === undefined || functions === null) return undefined;
+  if (typeof functions === "object" && Object.keys(functions).length === 0) return undefined;
+  if (manifest.settings?.org_deploy_enabled !== true) {
+    return "functions (custom steps) need settings.org_deploy_enabled true (an org-ready app)";
+  }
+  if (manifest.settings.function_runtime === undefined) {
+    return 'functions need settings.function_runtime ("remote": run by the app)';
+  }
+  return undefined;
 }

@@ -277,6 +277,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   };
 
   const oauth = new FakeOAuth({
+    origins: [...new Set([origin, publicOrigin])],
     client: {
       clientId: options.oauth?.clientId ?? `${Date.now()}.${randomBytes(6).readUIntBE(0, 6)}`,
       clientSecret: options.oauth?.clientSecret ?? randomBytes(16).toString("hex"),
@@ -295,6 +296,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   });
   const steps = new WorkflowSteps({
     tenancy,
+    now,
     installed,
     appId,
     deliver: (store, event) => {

@@ -161,6 +161,11 @@ export interface AddFileInput {
   /** Share it there with a `file_share` message from `user` (see `shareFile`). */
   channel?: string;
   id?: string;
+  /**
+   * Shared nowhere the bot is (a Workflow Builder form's upload, say): the app's tokens
+   * cannot read it until it is shared in a conversation the bot is in (`botCanSee`).
+   */
+  hiddenFromBot?: true;
 }
 
 /** A message from a person (not the bot), e.g. the one that shared a recording. */

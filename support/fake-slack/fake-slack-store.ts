@@ -93,6 +93,8 @@ export class FakeSlackStore {
       source?: FileSource;
       /** Slack's transcoded copy of audio or video, served under `files-tmb/`. */
       preview?: FileSource;
+      /** Shared nowhere the bot is when it was added (see `botCanSee`, file-object.ts). */
+      hiddenFromBot?: boolean;
     }
   >();
   /** Upload URL path → file id. */

@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FakeSlackStore, FileSource } from "./fake-slack-store.ts";
 import type { FakeDownload } from "./fake-slack-types.ts";
+import { botCanSee } from "./file-object.ts";
 
 /** Download knobs, read on every request. */
 export interface DownloadKnobs {
@@ -85,7 +86,8 @@ export async function serveFile(
       at: Date.now(),
     });
   };
-  const allowed = access(req.headers.authorization, store.workspace.teamId);
+  const hidden = fileId !== undefined && entry !== undefined && !botCanSee(store, fileId);
+  const allowed = hidden ? "denied" : access(req.headers.authorization, store.workspace.teamId);
   if (allowed === "expired") {
     // An expired rotating token: refused outright, so the app refreshes and tries again.
     record(401, false);

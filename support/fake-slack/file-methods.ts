@@ -3,16 +3,16 @@ import { z } from "zod";
 import { idArg, intArg, parseArgs } from "./api-args.ts";
 import { checkMessageBlocks } from "./block-limits.ts";
 import type { SlackFileObject } from "./fake-slack-types.ts";
-import { addShare, buildFileObject } from "./file-object.ts";
+import { addShare, botCanSee, buildFileObject } from "./file-object.ts";
 import { type ApiMethod, requireChannel, threadRoot } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 import { shareEvents } from "./slack-events.ts";
 
-/** `files.info`: a registered or uploaded file. */
+/** `files.info`: a registered or uploaded file the app may read (`botCanSee`). */
 const info: ApiMethod = (args, store) => {
   const { file } = parseArgs(z.object({ file: idArg }), args);
   const entry = store.files.get(file);
-  if (entry === undefined) throw new SlackApiError("file_not_found");
+  if (entry === undefined || !botCanSee(store, file)) throw new SlackApiError("file_not_found");
   return { file: structuredClone(entry.file), comments: [] };
 };
 

@@ -72,6 +72,21 @@ export function buildFileObject(store: FakeSlackStore, input: FileObjectInput): 
   };
 }
 
+/**
+ * Whether the app's tokens may read a file: Slack's `files:read` lets an app "view files
+ * shared in channels and conversations that your slack app has been added to"
+ * (https://api.slack.com/scopes/files:read). The fake holds to it for files a test added as
+ * hidden from the bot (a Workflow Builder form's upload, say), until one is shared in a
+ * conversation the bot is in; every other file it shows as before.
+ */
+export function botCanSee(store: FakeSlackStore, fileId: string): boolean {
+  const entry = store.files.get(fileId);
+  if (entry === undefined) return false;
+  if (entry.hiddenFromBot !== true) return true;
+  const { channels = [], groups = [], ims = [] } = entry.file;
+  return [...channels, ...groups, ...ims].some((id) => store.channel(id)?.is_member === true);
+}
+
 /** Records on the file that it was shared by `message` (as `files.info` then shows). */
 export function addShare(
   store: FakeSlackStore,

@@ -63,6 +63,15 @@ export interface FakeSlackKnobs extends DownloadKnobs {
    * hours", https://docs.slack.dev/authentication/using-token-rotation); short in tests.
    */
   tokenExpiresIn?: number | undefined;
+  /**
+   * Holds a call in flight while the promise it gives is pending: at `received`, before the
+   * fake acts on the call (it then acts on the world as it is by then), or at `answered`,
+   * once it acted, before the answer leaves. A timing to force (a reinstall landing while a
+   * token refresh is under way), not Slack's behaviour; `undefined` lets the call go on.
+   */
+  hold?:
+    | ((call: FakeCall, phase: "received" | "answered") => Promise<void> | undefined)
+    | undefined;
 }
 
 /** A method called with the app's client credentials instead of a token (`oauth.v2.access`). */
@@ -121,6 +130,7 @@ export async function handleApiRequest(
   store.calls.push(call);
   if (knobs.outage !== undefined) return answerOutage(req, res, knobs.outage, call);
   const reply = await answerCall(req, method, store, auth, knobs, call);
+  await knobs.hold?.(call, "answered");
   call.status = reply.status;
   if (reply.body.ok === false) {
     call.error = String(reply.body.error);
@@ -180,6 +190,7 @@ async function answerCall(
     return refusal(error instanceof SlackApiError ? error : new SlackApiError("invalid_form_data"));
   }
   call.args = request.args;
+  await knobs.hold?.(call, "received");
   const appMethod = auth.appMethods?.[method];
   const clientMethod = auth.clientMethods?.[method];
   const kind = appMethod === undefined ? "bot" : "app";

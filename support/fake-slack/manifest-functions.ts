@@ -26,14 +26,18 @@ const SCHEMA_2 = new URL(
 );
 
 /**
- * Types Slack documents for function parameters that the vendored manifest schema (v0.5.0)
- * does not list in its enum yet: `slack#/types/file_id`, `slack#/types/canvas_id`,
- * `slack#/types/team_id` (https://docs.slack.dev/tools/deno-slack-sdk/reference/slack-types).
- * Only an enum error on a parameter's `type` naming one of these is forgiven.
+ * Types Slack has for function parameters that its published manifest schema (v0.5.0, still
+ * the newest) does not list in its enum: the Slack types of the Deno SDK
+ * (slackapi/deno-slack-sdk src/schema/slack/types/mod.ts, `SlackPrimitiveTypes`; documented
+ * at https://docs.slack.dev/tools/deno-slack-sdk/reference/slack-types) less those the enum
+ * has. Only an enum error on a parameter's `type` naming one of these is forgiven.
  */
 export const TYPES_MISSING_FROM_SCHEMA: readonly string[] = [
-  "slack#/types/file_id",
   "slack#/types/canvas_id",
+  "slack#/types/canvas_template_id",
+  "slack#/types/expanded_rich_text",
+  "slack#/types/file_id",
+  "slack#/types/salesforce_record_id",
   "slack#/types/team_id",
 ];
 

@@ -72,10 +72,13 @@ export class FakeOAuth {
   readonly #now: () => number;
   readonly #expiresIn: () => number;
   readonly #botOf: (teamId: string | null) => BotIdentity;
+  readonly #origins: readonly string[];
   readonly #handedOut: HandedOut | undefined;
 
   constructor(options: {
     client: FakeOAuthClient;
+    /** Where this Slack serves its pages and Web API (the fake's origin, and a proxy's). */
+    origins: readonly string[];
     tenancy: Tenancy;
     installed: InstalledApp;
     appId: string;
@@ -94,12 +97,16 @@ export class FakeOAuth {
     this.#now = options.now;
     this.#expiresIn = options.expiresIn;
     this.#botOf = options.botOf;
+    this.#origins = options.origins;
     this.#handedOut = options.handedOut;
   }
 
   /**
-   * The consent page: checks the authorize URL as Slack does before showing it — the
-   * `client_id` is the app's, every scope (`scope`, `user_scope`, comma-separated) is one
+   * The consent page: checks the authorize URL as Slack does before showing it — it is on
+   * this Slack's own host, the one of its Web API (`https://slack.com/oauth/v2/authorize`
+   * beside `https://slack.com/api/`; another Slack, such as GovSlack's `slack-gov.com`, has
+   * its own and knows nothing of this app: a consent link to another host never comes
+   * back here), the `client_id` is the app's, every scope (`scope`, `user_scope`, comma-separated) is one
    * the manifest declares, the `redirect_uri` (when given) is one of the manifest's
    * `redirect_urls`, an org-wide install needs `org_deploy_enabled` and an enterprise — and
    * throws {@link FakeOAuthRefusal} for what Slack would answer with an error page. Then
@@ -108,6 +115,9 @@ export class FakeOAuth {
    */
   authorizeInstall(input: AuthorizeInstallInput): string {
     const url = new URL(input.url);
+    if (!this.#origins.includes(url.origin)) {
+      throw new FakeOAuthRefusal("not_found", `${url.origin} is not this Slack`);
+    }
     if (url.pathname !== "/oauth/v2/authorize") {
       throw new FakeOAuthRefusal("not_found", `${url.pathname} is not /oauth/v2/authorize`);
     }

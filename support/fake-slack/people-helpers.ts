@@ -89,6 +89,8 @@ export function peopleHelpers(
       ...(input.mimetype !== undefined ? { mimetype: input.mimetype } : {}),
     });
     s.addFile(file, source, true);
+    const entry = s.files.get(file.id);
+    if (input.hiddenFromBot === true && entry !== undefined) entry.hiddenFromBot = true;
     if (input.channel !== undefined) shareFile(file, { channel: input.channel });
     return file;
   };

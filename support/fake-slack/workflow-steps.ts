@@ -3,7 +3,7 @@ import { z } from "zod";
 import { idArg, objectArg, parseArgs } from "./api-args.ts";
 import type { InstalledApp } from "./app-manifest.ts";
 import type { FakeSlackStore } from "./fake-slack-store.ts";
-import type { FakeInstallation, Tenancy, TokenRecord } from "./installations.ts";
+import type { Tenancy, TokenRecord } from "./installations.ts";
 import type { FunctionDefinition, FunctionParameter } from "./manifest-functions.ts";
 import type { ApiMethod } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
@@ -30,7 +30,7 @@ export interface FakeStepExecution {
   workflowExecutionId: string;
   callbackId: string;
   teamId: string;
-  /** The `bot_access_token` of the event: valid while the step runs. */
+  /** The `bot_access_token` of the event: valid 15 minutes, or until the step completes. */
   botAccessToken: string;
   /** The `function_executed` event delivered. */
   event: Record<string, unknown>;
@@ -46,12 +46,30 @@ interface Running extends FakeStepExecution {
 }
 
 /**
+ * How long an execution's `bot_access_token` lives: the tokens "either expire 15 mins after
+ * being issued OR are revoked when the step is completed" (a Slack maintainer, having asked
+ * internally: https://github.com/slackapi/bolt-python/issues/1075).
+ */
+export const EXECUTION_TOKEN_MS = 15 * 60_000;
+
+/**
  * Workflow Builder running the app's custom steps (the manifest's `functions`): the
  * `function_executed` event (https://docs.slack.dev/reference/events/function_executed,
  * kept in test/fixtures/slack-payloads/event-function_executed.json) with a
- * `bot_access_token` valid only while the execution runs, and `functions.completeSuccess` /
+ * `bot_access_token` ({@link EXECUTION_TOKEN_MS}), and `functions.completeSuccess` /
  * `functions.completeError` (https://docs.slack.dev/reference/methods/functions.completeSuccess,
  * …/functions.completeError) that end it.
+ *
+ * Which token completes a step: the methods' pages list bot and user tokens, no scope; Slack's
+ * SDKs complete with the event's `bot_access_token` (bolt-js src/App.ts: `selectToken` gives
+ * the function's token to `complete` and `fail` while `attachFunctionToken` is on, its
+ * default; bolt-python likewise). No page says another token of the app may complete a run,
+ * so the fake takes the execution's own token only, while it lives.
+ *
+ * How long an execution may run: Slack documents no limit for a step the app runs (`remote`);
+ * the documented end is completion, after which any completion is refused with
+ * `execution_not_in_running_state` ("The function execution is no longer in a state to be
+ * completed", completeSuccess's page). So a run stays running here until completed.
  */
 export class WorkflowSteps {
   readonly executions = new Map<string, Running>();
@@ -60,9 +78,12 @@ export class WorkflowSteps {
   readonly #appId: string;
   readonly #deliver: (store: FakeSlackStore, event: Record<string, unknown>) => void;
   readonly #functionIds = new Map<string, string>();
+  readonly #now: () => number;
 
   constructor(options: {
     tenancy: Tenancy;
+    /** The fake's clock (its `now` knob): the step's token expires by it. */
+    now: () => number;
     installed: InstalledApp;
     appId: string;
     /** Sends the event to the installation of the store's workspace. */
@@ -72,6 +93,7 @@ export class WorkflowSteps {
     this.#installed = options.installed;
     this.#appId = options.appId;
     this.#deliver = options.deliver;
+    this.#now = options.now;
   }
 
   /**
@@ -79,7 +101,10 @@ export class WorkflowSteps {
    * workspace where the app is installed, with every required input, each of its declared
    * type — a `slack#/types/file_id` a file of that workspace, a `slack#/types/channel_id` one
    * of its conversations (Workflow Builder's pickers offer nothing else). Anything else
-   * throws: Slack would never send it.
+   * throws: Slack would never send it. On Enterprise Grid the step is offered only by an
+   * org-wide install: "While it is possible to install the app at a workspace level, doing so
+   * means that the custom steps will not appear in Workflow Builder"
+   * (https://docs.slack.dev/tools/bolt-js/tutorials/custom-steps, "Opt in to org-ready apps").
    */
   run(input: RunWorkflowStepInput): FakeStepExecution {
     const definition = this.#installed.functions.get(input.callbackId);
@@ -94,6 +119,11 @@ export class WorkflowSteps {
     const installation = this.#tenancy.installationFor(store.workspace.teamId);
     if (installation === undefined) {
       throw new Error(`fake Slack: the app is not installed in ${store.workspace.teamId}`);
+    }
+    if (store.workspace.enterpriseId !== undefined && !installation.isEnterpriseInstall) {
+      throw new Error(
+        `fake Slack: ${store.workspace.teamId} is on Enterprise Grid and has a workspace install: its steps do not appear in Workflow Builder`,
+      );
     }
     for (const p of definition.inputs) {
       const value = input.inputs[p.name];
@@ -118,6 +148,7 @@ export class WorkflowSteps {
     );
     token.executionId = executionId;
     token.teamId = store.workspace.teamId;
+    token.expiresAt = this.#now() + EXECUTION_TOKEN_MS;
     const event = this.#event(definition, input.inputs, executionId, token.token);
     let resolve: (outcome: StepOutcome) => void = () => {};
     const outcome = new Promise<StepOutcome>((r) => {
@@ -177,16 +208,19 @@ export class WorkflowSteps {
     };
   }
 
-  /** A running execution the caller's installation may complete, or Slack's error. */
+  /**
+   * A running execution the caller may complete, or Slack's error. The caller's token was
+   * checked already: an expired execution token answered `token_expired`, a completed one's
+   * `invalid_auth`. Any other token of the app is refused as an actor without access ("This
+   * actor does not have access to this function execution", completeError's page): see the
+   * class comment for why.
+   */
   #running(args: Record<string, unknown>, caller: TokenRecord | undefined): Running {
     const id = args.function_execution_id;
     const execution = typeof id === "string" ? this.executions.get(id) : undefined;
     if (execution === undefined) throw new SlackApiError("function_execution_not_found");
-    // "This actor does not have access to this function execution" (completeError's page).
-    if (caller !== undefined && !sameInstall(caller.installation, execution.token.installation)) {
-      throw new SlackApiError("access_denied");
-    }
     if (execution.state !== "running") throw new SlackApiError("execution_not_in_running_state");
+    if (caller !== execution.token) throw new SlackApiError("access_denied");
     return execution;
   }
 
@@ -219,10 +253,6 @@ export class WorkflowSteps {
       return {};
     },
   };
-}
-
-function sameInstall(a: FakeInstallation, b: FakeInstallation): boolean {
-  return a === b;
 }
 
 function parameterOut(p: FunctionParameter): Record<string, unknown> {

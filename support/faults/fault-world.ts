@@ -11,6 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { deploymentPaths } from "../../src/deployment-paths.ts";
 import { ALICE, BOB, CHANNEL, SIGNING_SECRET, TEST_RATE_SCALE } from "../e2e/stack.ts";
 import { createEmulator, type Emulator } from "../emulator/create-emulator.ts";
 import { HTTP_MANIFEST, SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
@@ -92,7 +93,7 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     NOTE_TAKER_BASE_URL: emulator.baseUrl.replace(apiOrigin, noteProxy.origin),
     NOTE_TAKER_API_KEY: emulator.apiKey,
     STORE_URL: redis === undefined ? `sqlite://${storeDir}/app.sqlite` : redis.url,
-    // With Redis the temp folder (and the request journal beside it) is the OS's: this world's.
+    // With Redis the temp folder and the request journal are in the OS's: this world's.
     TMPDIR: temp.dir,
     POLL_INITIAL_MS: "200",
     POLL_MAX_MS: "1000",
@@ -102,7 +103,8 @@ export async function startFaultWorld(options: WorldOptions = {}) {
     ...(options.movableClock === true ? { SHIFT_CLOCK_FILE: clockFile } : {}),
     ...options.env,
   };
-  const tempFolder = redis === undefined ? `${storeDir}/tmp` : `${temp.dir}/meeting-notes`;
+  // The bot's own temp folder, as it derives it from its store (with Redis, in TMPDIR).
+  const tempFolder = deploymentPaths(env.STORE_URL ?? "", { tempRoot: temp.dir }).tempDir;
   if (options.tmpfs?.under === "temp") await mountTmpfs(tempFolder, options.tmpfs.bytes);
   const readyz = new ReadyzWatch();
   const bots: AppProcess[] = [];

@@ -4,7 +4,12 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { TYPES_MISSING_FROM_SCHEMA } from "../fake-slack/manifest-functions.ts";
 
-/** Slack's published manifest schema, vendored (MIT) so the tests run from a bare clone. */
+/**
+ * Slack's published manifest schema, vendored (MIT) so the tests run from a bare clone: the
+ * files of slackapi/manifest-schema v0.5.0, still its newest schema (the commits after it, to
+ * 2026-07-21, change only its CI). Its type enum still lacks some step parameter types Slack
+ * documents ({@link withDocumentedTypesAsString}).
+ */
 const SCHEMA_DIR = "../../test/fixtures/slack-manifest-schema";
 const REMOTE = "https://raw.githubusercontent.com/slackapi/manifest-schema/v0.5.0/schemas";
 

@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploymentPaths } from "../../src/deployment-paths.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
 import {
@@ -64,7 +65,7 @@ describe("data at rest", () => {
     const message = world.fake.shareFile(file, { channel: CHANNEL, user: ALICE });
     const event = fileShareMessageEvent(file, { channel: CHANNEL, user: ALICE, ts: message.ts });
     await sendEvent(app.url, SIGNING_SECRET, event, { teamId: world.fake.teamId });
-    const tmp = join(world.temp.dir, "tmp");
+    const tmp = deploymentPaths(world.env.STORE_URL).tempDir;
     const recordings = await eventually(
       () => filesUnder(tmp),
       (names) => names.some((name) => name.endsWith(".m4a")),
@@ -75,7 +76,11 @@ describe("data at rest", () => {
       // A job's own folder, when the files have one, is as private as the temp folder.
       if (dirname(name) !== ".") expect(await mode(join(tmp, dirname(name))), name).toBe(0o700);
     }
-    for (const name of (await readdir(world.temp.dir)).filter((n) => n.startsWith("app.sqlite"))) {
+    // The store's files (its temp folder beside it checked above).
+    const storeFiles = (await readdir(world.temp.dir)).filter(
+      (n) => n.startsWith("app.sqlite") && join(world.temp.dir, n) !== tmp,
+    );
+    for (const name of storeFiles) {
       expect(await mode(join(world.temp.dir, name)), name).toBe(0o600);
     }
     // Killed: a graceful stop would wait (up to 10 s) for the upload retrying the 503s.

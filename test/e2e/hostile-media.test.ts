@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploymentPaths } from "../../src/deployment-paths.ts";
 import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
 import { ALICE, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
@@ -58,7 +59,7 @@ describe.skipIf(!FFMPEG_AVAILABLE)("hostile recordings against the real bot", ()
   beforeAll(async () => {
     world = await startProcesses();
     media = join(world.temp.dir, "media");
-    tmp = join(world.temp.dir, "tmp");
+    tmp = deploymentPaths(world.env.STORE_URL).tempDir;
     await mkdir(media);
     world.fake.addUser({ id: MALLORY, name: "mallory", real_name: "Mallory", locale: "en-US" });
     world.fake.addChannel({

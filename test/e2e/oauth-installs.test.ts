@@ -51,12 +51,14 @@ function liveInstall(match: (i: (typeof stack.fake.installations)[number]) => bo
 }
 
 describe("installs by OAuth", () => {
-  it("serves /slack/install: to Slack's consent page with the manifest's scopes, a state cookie and the redirect URL", async () => {
+  it("serves /slack/install: to the consent page of the Slack in SLACK_API_URL, with the manifest's scopes, a state cookie and the redirect URL", async () => {
     const [replica] = stack.replicas;
     const start = await fetch(`${replica?.origin}/slack/install`, { redirect: "manual" });
     expect(start.status).toBe(302);
     const url = new URL(start.headers.get("location") ?? "");
-    expect(`${url.origin}${url.pathname}`).toBe("https://slack.com/oauth/v2/authorize");
+    // The test Slack's own host, as slack.com's for https://slack.com/api/.
+    expect(stack.env.SLACK_API_URL).toBe(stack.fake.apiUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${stack.fake.origin}/oauth/v2/authorize`);
     expect(url.searchParams.get("client_id")).toBe(stack.fake.oauth.clientId);
     expect(url.searchParams.get("redirect_uri")).toBe(stack.env.SLACK_REDIRECT_URL);
     const manifest = oauthManifest({}) as { oauth_config: { scopes: { bot: string[] } } };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { deploymentPaths } from "../../src/deployment-paths.ts";
 import { DEFAULT_KEY_PREFIX } from "../../src/store/index.ts";
 import { dropRedisKeys } from "../../support/crash/harness.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
@@ -119,7 +120,7 @@ describe.skipIf(!HAS_REDIS)("Redis down under Socket Mode, the process killed me
     const env = {
       ...world.env,
       STORE_URL: `redis://127.0.0.1:${proxy.port}/14`,
-      // The journal sits beside the temp folder: this test's own.
+      // The journal is in the OS temp folder: this test's own.
       TMPDIR: world.temp.dir,
     };
     const first = await spawnApp(env);
@@ -132,7 +133,7 @@ describe.skipIf(!HAS_REDIS)("Redis down under Socket Mode, the process killed me
     const { ts, event } = share(world, "redis-down.m4a");
     const sent = await socketDelivery(socket, world.fake.teamId).event(event);
     expect(sent.acked).toBe(true);
-    const journal = `${world.temp.dir}/meeting-notes.pending.jsonl`;
+    const journal = deploymentPaths(env.STORE_URL, { tempRoot: world.temp.dir }).journalPath;
     await eventually(
       () => keptIn(journal, "redis-down.m4a"),
       (kept) => kept,

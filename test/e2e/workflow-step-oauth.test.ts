@@ -30,9 +30,9 @@ import { oauthManifest } from "../fake-slack/installs.helpers.ts";
  * The Workflow Builder step "Make meeting notes" with installs by OAuth, over HTTP: two
  * workspaces and an Enterprise Grid organisation (org-wide) install the app through
  * `/slack/install`; Workflow Builder runs the step in one of them (`function_executed`,
- * stamped for that workspace's install); the job's note is posted there and the step
- * completed with THAT install's bot token — not another install's, not the step's own
- * `bot_access_token` (which dies with the step).
+ * stamped for that workspace's install); the step completes at once on the step's own
+ * `bot_access_token`, with the link of the thread the job runs in, and the job speaks to
+ * Slack with THAT install's bot token — not another install's.
  */
 
 let stack: OAuthStack;
@@ -68,41 +68,38 @@ function expectOneSentence(text: string) {
 }
 
 describe("the Workflow step with installs by OAuth", () => {
-  it("runs in the workspace that ran it and completes with that install's bot token", async () => {
+  it("runs in the workspace that ran it, completes on the step's token, and the job speaks as that install", async () => {
     const [tokenA, tokenB] = [installToken(stack, ALPHA), installToken(stack, BETA)];
     expect(tokenA).not.toBe(tokenB);
     const run = runStep(stack, BETA, { recording: recording(stack, BETA, "beta-planning.m4a").id });
     const job = await stepJob(stack, run, installKeyOf({ teamId: BETA }));
     expect(job.origin).toMatchObject({ kind: "workflow", teamId: BETA, install: `T${BETA}` });
-    const parts = await skipToNote(stack, job);
     const outcome = await run.outcome;
     expect(outcome.status).toBe("success");
     if (outcome.status !== "success") return;
-    expect(outcome.outputs.note_link).toContain((parts[0]?.ts ?? "").replace(".", ""));
-    // Once, with Beta's install's token: not Alpha's, not the step's own.
-    expect(completions(run).map(tokenOf)).toEqual([tokenB]);
-    expect(run.botAccessToken).not.toBe(tokenB);
+    expect(outcome.outputs.thread_link).toContain(job.origin.threadTs.replace(".", ""));
+    // Once, on the step's own token, the one Slack's SDKs complete with.
+    expect(completions(run).map(tokenOf)).toEqual([run.botAccessToken]);
+    await skipToNote(stack, job);
     // The whole job spoke to Slack as Beta.
     const about = stack.fake.calls.filter((c) => c.args.channel === people(BETA).channel);
     expect(new Set(about.map(tokenOf))).toEqual(new Set([tokenB]));
-    await eventually(
-      async () => (await replica.app.jobs.service.get(job.id))?.stepCompleted,
-      (completed) => completed?.outcome === "success",
-      { what: "the completion recorded" },
-    );
+    await replica.app.idle();
+    expect(completions(run)).toHaveLength(1);
   });
 
-  it("completes a step of an org-wide install's workspace with the org's token", async () => {
+  it("completes a step of an org-wide install's workspace, whose job speaks with the org's token", async () => {
     const org = installKeyOf({ enterpriseId: ENTERPRISE, isEnterpriseInstall: true });
     const run = runStep(stack, ORG_ONE, {
       recording: recording(stack, ORG_ONE, "org-planning.m4a").id,
     });
     const job = await stepJob(stack, run, org);
     expect(job.origin).toMatchObject({ teamId: ORG_ONE, install: org });
-    await skipToNote(stack, job);
     expect((await run.outcome).status).toBe("success");
-    expect(completions(run).map(tokenOf)).toEqual([installToken(stack, ORG_ONE)]);
-    expect(completions(run).map((c) => c.error)).toEqual([undefined]);
+    expect(completions(run).map(tokenOf)).toEqual([run.botAccessToken]);
+    await skipToNote(stack, job);
+    const about = stack.fake.calls.filter((c) => c.args.channel === people(ORG_ONE).channel);
+    expect(new Set(about.map(tokenOf))).toEqual(new Set([installToken(stack, ORG_ONE)]));
   });
 
   it("fails the step at once with one sentence for a file that is not a recording, one of someone else, or a channel the bot is not in", async () => {
@@ -142,16 +139,19 @@ describe("the Workflow step with installs by OAuth", () => {
     expect(await replica.app.jobs.service.listByChannel(tenant, "C0NOBOTA1")).toEqual([]);
   });
 
-  it("fails the step with the job's own sentence, sent with the install's token, when the job fails later", async () => {
+  it("says a later failure of the job in its thread only: the step completed when the job started", async () => {
     stack.emulator.knobs.failNextTasks = [
       { kind: "audio", message: "The audio track is corrupt." },
     ];
     const run = runStep(stack, ALPHA, { recording: recording(stack, ALPHA, "broken.m4a").id });
-    const outcome = await run.outcome;
-    expect(outcome).toEqual({
-      status: "error",
-      error: "The Note Service could not process it: The audio track is corrupt.",
-    });
-    expect(completions(run).map(tokenOf)).toEqual([installToken(stack, ALPHA)]);
+    expect((await run.outcome).status).toBe("success");
+    const job = await stepJob(stack, run, installKeyOf({ teamId: ALPHA }));
+    await eventually(
+      () => replica.app.jobs.service.get(job.id),
+      (j) => j?.stage === "failed",
+      { what: "the job failed" },
+    );
+    await replica.app.idle();
+    expect(completions(run).map(tokenOf)).toEqual([run.botAccessToken]);
   });
 });

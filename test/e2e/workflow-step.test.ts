@@ -12,14 +12,18 @@ import {
   type Stack,
   startStack,
 } from "../../support/e2e/stack.ts";
-import type { FakeStepExecution } from "../../support/fake-slack/workflow-steps.ts";
+import {
+  EXECUTION_TOKEN_MS,
+  type FakeStepExecution,
+} from "../../support/fake-slack/workflow-steps.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
 /**
  * The Workflow Builder step "Make meeting notes", over real HTTP: the fake Slack runs the
  * step the repository's manifest declares (`function_executed`, its inputs of the declared
  * types), the app answers in single-token mode, and the step ends when the app calls
- * `functions.completeSuccess` or `completeError` (the fake's `outcome`).
+ * `functions.completeSuccess` or `completeError` (the fake's `outcome`) — on the step's own
+ * token, which the fake takes for 15 minutes after the event and no longer.
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -29,6 +33,7 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 beforeEach(() => {
   stack.emulator.reset();
+  stack.fake.knobs.now = undefined;
 });
 
 /** Workflow Builder fills a `user_context` input with the person who ran the workflow. */
@@ -70,7 +75,7 @@ async function skipNaming(job: Job) {
 }
 
 describe("the Workflow Builder step", () => {
-  it("runs from a file input to a posted note and completes with the note's link, canvas and DOCX", async () => {
+  it("completes at once with the thread's link on the step's own token; the job outlives that token and ends in the thread", async () => {
     const file = recording("planning.m4a");
     const run = runStep({
       recording: file.id,
@@ -79,45 +84,60 @@ describe("the Workflow Builder step", () => {
       participants: [BOB],
       context: "Quarterly planning",
     });
+    const outcome = await run.outcome;
     const job = await jobOf(run);
     expect(job.origin).toMatchObject({ kind: "workflow", userId: ALICE, channelId: CHANNEL });
-    // The bot's own message opens the thread, naming who asked.
+    // The bot's own message opens the thread, naming who asked; the step's output links it.
     const parent = stack.thread(job.origin.threadTs)[0];
     expect(parent?.text).toContain("planning.m4a");
     expect(parent?.text).toContain(`<@${ALICE}>`);
-    await skipNaming(job);
-    const outcome = await run.outcome;
-    expect(outcome.status).toBe("success");
-    if (outcome.status !== "success") return;
+    expect(outcome).toEqual({
+      status: "success",
+      outputs: {
+        thread_link: `https://fake.slack.test/archives/${CHANNEL}/p${job.origin.threadTs.replace(".", "")}`,
+      },
+    });
+    // With the token Slack's SDKs complete with, which the fake took: it was alive.
+    expect(completions(run).map((c) => c.headers.authorization)).toEqual([
+      `Bearer ${run.botAccessToken}`,
+    ]);
 
-    const done = await stack.job(job.id);
-    if (done?.stage !== "done") throw new Error(`job ${done?.stage}`);
-    const first = noteParts(stack.thread(job.origin.threadTs))[0];
-    expect(first).toBeDefined();
-    expect(outcome.outputs.note_link).toMatch(/^https:\/\//);
-    expect(outcome.outputs.note_link).toContain((first?.ts ?? "").replace(".", ""));
-    expect(done.docxFileId).toMatch(/^F/);
-    expect(outcome.outputs.docx).toBe(done.docxFileId);
-    expect(done.canvas?.id).toMatch(/^F/);
-    expect(outcome.outputs.canvas).toBe(done.canvas?.id);
-    // Recorded once Slack took it.
-    await eventually(
-      async () => (await stack.job(job.id))?.stepCompleted,
-      (completed) => completed?.outcome === "success",
+    // The names come 16 minutes later: the step's token has expired, the job goes on.
+    const issued = Date.now();
+    stack.fake.knobs.now = () => issued + EXECUTION_TOKEN_MS + 60_000;
+    const asStep = await fetch(`${stack.fake.apiUrl}auth.test`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${run.botAccessToken}` },
+    });
+    // Revoked at completion already; past its 15 minutes it would be expired anyway.
+    expect(await asStep.json()).toMatchObject({ ok: false, error: "invalid_auth" });
+    await skipNaming(job);
+    const done = await eventually(
+      () => stack.job(job.id),
+      (j) => j?.stage === "done",
+      { what: "the step's job done" },
     );
+    if (done?.stage !== "done") throw new Error(`job ${done?.stage}`);
+    expect(noteParts(stack.thread(job.origin.threadTs))[0]).toBeDefined();
     // The participants and context went where the /meeting-notes modal puts them.
     const submitted = stack.emulator.stats.audioSubmissions[0];
     expect(submitted?.contextText).toContain("Quarterly planning");
     expect(JSON.stringify(submitted)).toContain("Bob Tran");
-    // Completed with the bot's own token, not the step's (which dies with the step).
-    expect(completions(run).map((c) => c.headers.authorization)).toEqual([
-      `Bearer ${stack.fake.botToken}`,
-    ]);
+    // Nothing more was sent to the step, on any token.
+    await stack.settled();
+    expect(completions(run)).toHaveLength(1);
   });
 
-  it("fails the step at once with one sentence for a file that is not a recording, one the person cannot see, or a channel the bot is not in", async () => {
+  it("fails the step at once with one sentence for a file that is not a recording, one the person cannot see, one the bot cannot see, or a channel the bot is not in", async () => {
     const notes = stack.fake.addFile({ name: "minutes.txt", bytes: "plain text", user: ALICE });
     const theirs = recording("bobs-call.m4a", BOB);
+    // A form's upload, shared nowhere the bot is: no token of the app can read it.
+    const unseen = stack.fake.addFile({
+      name: "form-upload.m4a",
+      bytes: recordingBytes("form-upload.m4a"),
+      user: ALICE,
+      hiddenFromBot: true,
+    });
     stack.fake.addChannel({ id: "C0NOBOT01", name: "no-bot", is_member: false });
     const cases = [
       [
@@ -125,6 +145,10 @@ describe("the Workflow Builder step", () => {
         /^minutes\.txt is not a recording I can use: the step takes mp3, /,
       ],
       [{ recording: theirs.id, channel: CHANNEL }, /one the person who used this workflow/],
+      [
+        { recording: unseen.id, channel: CHANNEL },
+        /^I cannot open that recording: .*share it in a channel I am in/,
+      ],
       [{ recording: recording("ok.m4a").id, channel: "C0NOBOT01" }, /invite me there/],
     ] as const;
     for (const [inputs, sentence] of cases) {
@@ -136,13 +160,17 @@ describe("the Workflow Builder step", () => {
       // One plain sentence: no mrkdwn, no second line.
       expect(outcome.error).not.toMatch(/[*\n]/);
       expect(outcome.error.match(/[.!?](\s|$)/g)).toHaveLength(1);
+      expect(completions(run).map((c) => c.headers.authorization)).toEqual([
+        `Bearer ${run.botAccessToken}`,
+      ]);
     }
     await stack.settled();
-    const jobs = await stack.app.jobs.service.listByChannel(stack.fake.teamId, "C0NOBOT01");
-    expect(jobs).toEqual([]);
+    const jobs = await stack.app.jobs.service.listByChannel(stack.fake.teamId, CHANNEL);
+    expect(jobs.filter((j) => j.source.fileId === unseen.id)).toEqual([]);
+    expect(await stack.app.jobs.service.listByChannel(stack.fake.teamId, "C0NOBOT01")).toEqual([]);
   });
 
-  it("fails the step with the job's own sentence when the job fails later", async () => {
+  it("says a later failure of the job in its thread, the step long completed", async () => {
     stack.emulator.knobs.failNextTasks = [
       { kind: "audio", message: "The audio track is corrupt." },
     ];
@@ -151,34 +179,33 @@ describe("the Workflow Builder step", () => {
       channel: CHANNEL,
       user: asked(ALICE),
     });
-    const outcome = await run.outcome;
-    expect(outcome).toEqual({
-      status: "error",
-      error: "The Note Service could not process it: The audio track is corrupt.",
-    });
-    // The thread says the same words.
+    expect((await run.outcome).status).toBe("success");
     const job = await jobOf(run);
     const status = await buttonOn(stack, job.origin.threadTs, ACTIONS.retry);
     expect(JSON.stringify(status.status?.blocks)).toContain("The audio track is corrupt.");
+    await stack.settled();
+    expect(completions(run)).toHaveLength(1);
   });
 
-  it("sends no completion twice across restarts of the app, mid-job and after", async () => {
+  it("sends no completion again across restarts of the app, mid-job and after", async () => {
     const run = runStep({
       recording: recording("restart.m4a").id,
       channel: CHANNEL,
       user: asked(ALICE),
     });
+    expect((await run.outcome).status).toBe("success");
     const job = await jobOf(run);
     // Waiting for names when the process goes.
     await buttonOn(stack, job.origin.threadTs, ACTIONS.skipNaming);
     await stack.restart();
     await skipNaming(job);
-    expect((await run.outcome).status).toBe("success");
-    await stack.settled();
-    // Started again with the step completed: the sweep at start sends nothing.
+    await eventually(
+      () => stack.job(job.id),
+      (j) => j?.stage === "done",
+      { what: "the step's job done" },
+    );
     await stack.restart();
     await stack.settled();
-    expect(completions(run)).toHaveLength(1);
-    expect(completions(run)[0]?.method).toBe("functions.completeSuccess");
+    expect(completions(run).map((c) => c.method)).toEqual(["functions.completeSuccess"]);
   });
 });

@@ -42,7 +42,7 @@ afterAll(() => fake.close());
 
 /** Installs by the consent page and `oauth.v2.access`; the answer. */
 async function install(opts: { team?: string; enterprise?: boolean } = {}) {
-  const back = new URL(fake.authorizeInstall({ url: authorizeUrl(fake.oauth.clientId), ...opts }));
+  const back = new URL(fake.authorizeInstall({ url: authorizeUrl(fake), ...opts }));
   return oauthAccess(fake.apiUrl, {
     client_id: fake.oauth.clientId,
     client_secret: fake.oauth.clientSecret,
@@ -112,7 +112,7 @@ describe("OAuth v2", () => {
   it("installs a workspace: redirect with code and state, then the published answer", async () => {
     const back = new URL(
       fake.authorizeInstall({
-        url: authorizeUrl(fake.oauth.clientId),
+        url: authorizeUrl(fake),
         team: B,
         userId: "U0BETAUSER",
       }),
@@ -157,7 +157,7 @@ describe("OAuth v2", () => {
   });
 
   it("issues a user token only for user scopes the install asked", async () => {
-    const url = authorizeUrl(fake.oauth.clientId, { user_scope: "users:read" });
+    const url = authorizeUrl(fake, { user_scope: "users:read" });
     const back = new URL(fake.authorizeInstall({ url, team: A, userId: "U0ALICE" }));
     const answer = await oauthAccess(
       fake.apiUrl,
@@ -181,7 +181,7 @@ describe("OAuth v2", () => {
     ).toMatchObject({ error: "missing_scope", needed: "chat:write" });
   });
 
-  it("refuses at the consent page what Slack refuses: client id, undeclared scope, redirect URL, org install of an app not org-ready", () => {
+  it("refuses at the consent page what Slack refuses: another Slack's host, client id, undeclared scope, redirect URL, org install of an app not org-ready", () => {
     const refusal = (url: string, extra: Record<string, unknown> = {}) => {
       try {
         fake.authorizeInstall({ url, ...extra });
@@ -191,22 +191,17 @@ describe("OAuth v2", () => {
       }
       return "redirected";
     };
-    expect(refusal(authorizeUrl("1.2"))).toBe("invalid_client_id");
-    expect(refusal(authorizeUrl(fake.oauth.clientId, { scope: "chat:write,admin" }))).toBe(
-      "invalid_scope",
+    expect(refusal(authorizeUrl(fake, { client_id: "1.2" }))).toBe("invalid_client_id");
+    // Another Slack's consent page (slack.com's, when the app's Web API is this one's).
+    const elsewhere = authorizeUrl({ ...fake, origin: "https://slack.com" });
+    expect(refusal(elsewhere)).toBe("not_found");
+    expect(refusal(authorizeUrl(fake, { scope: "chat:write,admin" }))).toBe("invalid_scope");
+    expect(refusal(authorizeUrl(fake, { scope: "", user_scope: "" }))).toBe("invalid_scope");
+    expect(refusal(authorizeUrl(fake, { user_scope: "chat:write" }))).toBe("invalid_scope");
+    expect(refusal(authorizeUrl(fake, { redirect_uri: "https://evil.example/cb" }))).toBe(
+      "bad_redirect_uri",
     );
-    expect(refusal(authorizeUrl(fake.oauth.clientId, { scope: "", user_scope: "" }))).toBe(
-      "invalid_scope",
-    );
-    expect(refusal(authorizeUrl(fake.oauth.clientId, { user_scope: "chat:write" }))).toBe(
-      "invalid_scope",
-    );
-    expect(
-      refusal(authorizeUrl(fake.oauth.clientId, { redirect_uri: "https://evil.example/cb" })),
-    ).toBe("bad_redirect_uri");
-    const declined = new URL(
-      fake.authorizeInstall({ url: authorizeUrl(fake.oauth.clientId), decline: true }),
-    );
+    const declined = new URL(fake.authorizeInstall({ url: authorizeUrl(fake), decline: true }));
     expect(declined.searchParams.get("error")).toBe("access_denied");
     expect(declined.searchParams.get("state")).toBe("st-123");
     expect(declined.searchParams.get("code")).toBeNull();
@@ -214,9 +209,9 @@ describe("OAuth v2", () => {
 
   it("refuses bad exchanges: client id, secret, code reused or expired, redirect URI, grant type", async () => {
     const code = () =>
-      new URL(
-        fake.authorizeInstall({ url: authorizeUrl(fake.oauth.clientId), team: A }),
-      ).searchParams.get("code") ?? "";
+      new URL(fake.authorizeInstall({ url: authorizeUrl(fake), team: A })).searchParams.get(
+        "code",
+      ) ?? "";
     const creds = {
       client_id: fake.oauth.clientId,
       client_secret: fake.oauth.clientSecret,
@@ -338,13 +333,14 @@ describe("an enterprise and an org-wide install", () => {
 
   it("refuses an org-wide install of an app whose manifest is not org-ready", async () => {
     const plain = await createFakeSlack({
-      manifest: oauthManifest({}),
+      // Not org-ready, so without the Workflow step (Slack takes none from such an app).
+      manifest: oauthManifest({ settings: { org_deploy_enabled: false }, step: false }),
       enterprise: { id: "E0X", name: "X" },
     });
     try {
-      expect(() =>
-        plain.authorizeInstall({ url: authorizeUrl(plain.oauth.clientId), enterprise: true }),
-      ).toThrow(/org_deploy_disabled/);
+      expect(() => plain.authorizeInstall({ url: authorizeUrl(plain), enterprise: true })).toThrow(
+        /org_deploy_disabled/,
+      );
     } finally {
       await plain.close();
     }

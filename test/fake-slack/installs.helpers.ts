@@ -4,15 +4,18 @@ import type { AddressInfo } from "node:net";
 import { signSlackRequest } from "../../support/fake-slack/slack-request.ts";
 
 /**
- * The app's HTTP manifest (or, `mode: "socket"`, its Socket Mode one, as the README has
+ * The app's HTTP manifest (or, `mode: "socket"`, its Socket Mode one, as docs/oauth-installs.md has
  * Socket Mode installs by OAuth set it up), with what an OAuth install needs (redirect URLs)
- * and `extra`.
+ * and `extra`: without its Workflow step (`step: false`, as an app that is not org-ready
+ * must be), or without some bot events (`dropEvents`).
  */
 export function oauthManifest(extra: {
   settings?: Record<string, unknown>;
   functions?: Record<string, unknown>;
   userScopes?: string[];
   mode?: "http" | "socket";
+  step?: false;
+  dropEvents?: string[];
 }): Record<string, unknown> {
   const file = `../../manifests/manifest.${extra.mode ?? "http"}.json`;
   const base = JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8")) as Record<
@@ -20,6 +23,12 @@ export function oauthManifest(extra: {
     Record<string, unknown>
   >;
   const oauth = base.oauth_config as { scopes: Record<string, unknown> };
+  const subscriptions = base.settings?.event_subscriptions as { bot_events: string[] };
+  const events = {
+    ...subscriptions,
+    bot_events: subscriptions.bot_events.filter((e) => !extra.dropEvents?.includes(e)),
+  };
+  if (extra.step === false) delete base.functions;
   return {
     ...base,
     oauth_config: {
@@ -27,7 +36,7 @@ export function oauthManifest(extra: {
       redirect_urls: [REDIRECT],
       scopes: { ...oauth.scopes, ...(extra.userScopes ? { user: extra.userScopes } : {}) },
     },
-    settings: { ...base.settings, ...extra.settings },
+    settings: { ...base.settings, event_subscriptions: events, ...extra.settings },
     ...(extra.functions ? { functions: extra.functions } : {}),
   };
 }
@@ -36,10 +45,17 @@ export const REDIRECT = "https://notes.example.com/slack/oauth_redirect";
 export const BOT_SCOPES = (oauthManifest({}).oauth_config as { scopes: { bot: string[] } }).scopes
   .bot;
 
-/** The authorize URL an app (Bolt's InstallProvider) sends the browser to. */
-export function authorizeUrl(clientId: string, extra: Record<string, string> = {}): string {
-  const url = new URL("https://slack.com/oauth/v2/authorize");
-  url.searchParams.set("client_id", clientId);
+/**
+ * The authorize URL an app (Bolt's InstallProvider) sends the browser to: on the Slack whose
+ * Web API it calls (the fake's origin, as `https://slack.com/oauth/v2/authorize` beside
+ * `https://slack.com/api/`).
+ */
+export function authorizeUrl(
+  fake: { origin: string; oauth: { clientId: string } },
+  extra: Record<string, string> = {},
+): string {
+  const url = new URL("/oauth/v2/authorize", fake.origin);
+  url.searchParams.set("client_id", fake.oauth.clientId);
   url.searchParams.set("scope", BOT_SCOPES.join(","));
   url.searchParams.set("redirect_uri", REDIRECT);
   url.searchParams.set("state", "st-123");

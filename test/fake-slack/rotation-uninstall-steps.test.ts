@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 async function install(opts: { team?: string; enterprise?: boolean }) {
-  const back = new URL(fake.authorizeInstall({ url: authorizeUrl(fake.oauth.clientId), ...opts }));
+  const back = new URL(fake.authorizeInstall({ url: authorizeUrl(fake), ...opts }));
   return oauthAccess(fake.apiUrl, {
     client_id: fake.oauth.clientId,
     client_secret: fake.oauth.clientSecret,

@@ -50,9 +50,7 @@ async function orgWithInstall(manifest: Record<string, unknown>) {
   fake = created;
   created.team(ONE).addChannel({ id: "C0ORGONE", name: "one" });
   created.team(TWO).addChannel({ id: "C0ORGTWO", name: "two" });
-  const back = new URL(
-    created.authorizeInstall({ url: authorizeUrl(created.oauth.clientId), enterprise: true }),
-  );
+  const back = new URL(created.authorizeInstall({ url: authorizeUrl(created), enterprise: true }));
   const answer = await oauthAccess(created.apiUrl, {
     client_id: created.oauth.clientId,
     client_secret: created.oauth.clientSecret,
@@ -111,7 +109,7 @@ describe("team_access_revoked", () => {
 
   it("is not sent to an app that does not subscribe to it, and is not sent without an org-wide install", async () => {
     const { fake, app, token } = await orgWithInstall(
-      oauthManifest({ settings: { org_deploy_enabled: true } }),
+      oauthManifest({ dropEvents: ["team_access_revoked"] }),
     );
     app.envelopes.length = 0;
     await fake.revokeTeamAccess(TWO);

@@ -112,7 +112,7 @@ describe("JobService", () => {
     const canceled = await service.cancel(id, "U3");
     expect(canceled.ok).toBe(true);
     expect(aborted).toEqual([id]);
-    expect(await store.get("meta", `cancel:${id}`)).toBe("U3");
+    expect(await store.get("meta", `cancel:${id}`)).toEqual([{ type: "canceled", by: "U3" }]);
   });
 
   it("forgets a cancel that came as the job ended another way when the job is retried", async () => {
@@ -267,7 +267,9 @@ describe("JobService", () => {
     expect(aborted).toEqual(expect.arrayContaining([gone.job.id, host.job.id]));
     expect(discarded.sort()).toEqual([gone.job.id, host.job.id].sort());
     // A step of the job still running somewhere meets a cancel request and saves nothing.
-    expect(await store.get("meta", `cancel:${gone.job.id}`)).toBe("workspace_removed");
+    expect(await store.get("meta", `cancel:${gone.job.id}`)).toEqual([
+      { type: "canceled", by: "workspace_removed" },
+    ]);
     expect(await services.installs.forget(["T1"])).toMatchObject({ jobs: 0, values: 0 });
   });
 });

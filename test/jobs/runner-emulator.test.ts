@@ -125,7 +125,12 @@ describe("job runner against the emulator", () => {
       speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
     });
     expect(result.ok).toBe(true);
-    const done = await waitForStage(get, id, "done");
+    // Recorded at once; applied once the step that delivered the first note lets the job go.
+    const done = await eventually(
+      () => get(id),
+      (job) => job?.stage === "done" && job.regeneratedAt !== undefined,
+      { what: "the regenerated note delivered" },
+    );
     expect(done?.updatedAt).toBeGreaterThan(0);
     expect(emulator.stats.audioSubmissions).toHaveLength(1);
     expect(emulator.stats.noteSubmissions).toHaveLength(2);

@@ -2,11 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { openStore } from "../../src/store/open-store.ts";
+import { describeCompareAndSetContract } from "../../support/store/compare-and-set-contract.ts";
 import { describeForgetContract } from "../../support/store/forget-contract.ts";
 import { describeStoreContract } from "../../support/store/store-contract.ts";
 
 describeStoreContract("memory", { open: () => openStore("memory://") });
 describeForgetContract("memory", () => openStore("memory://"));
+describeCompareAndSetContract("memory", () => openStore("memory://"));
 
 describe("memory store", () => {
   it("reports its kind and drops expired entries when swept", async () => {

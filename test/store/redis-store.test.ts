@@ -6,6 +6,7 @@ import { eventually } from "../../support/helpers/eventually.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 import { TcpProxy } from "../../support/helpers/tcp-proxy.ts";
 import { runStoreChild } from "../../support/store/child-exit.ts";
+import { describeCompareAndSetContract } from "../../support/store/compare-and-set-contract.ts";
 import { describeForgetContract } from "../../support/store/forget-contract.ts";
 import { describeStoreContract } from "../../support/store/store-contract.ts";
 
@@ -44,6 +45,10 @@ describe.skipIf(!HAS_REDIS)("redis store", () => {
     reopen: () => openStore(url, { keyPrefix: lastPrefix }),
   });
   describeForgetContract("redis", () => {
+    count += 1;
+    return openStore(url, { keyPrefix: `${runPrefix}-${count}` });
+  });
+  describeCompareAndSetContract("redis", () => {
     count += 1;
     return openStore(url, { keyPrefix: `${runPrefix}-${count}` });
   });

@@ -8,6 +8,7 @@ import { openStore } from "../../src/store/index.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
 import { runStoreChild } from "../../support/store/child-exit.ts";
+import { describeCompareAndSetContract } from "../../support/store/compare-and-set-contract.ts";
 import { describeForgetContract } from "../../support/store/forget-contract.ts";
 import { describeStoreContract } from "../../support/store/store-contract.ts";
 
@@ -34,6 +35,10 @@ describeStoreContract("sqlite", {
 describeForgetContract("sqlite", () => {
   count += 1;
   return openStore(`sqlite://${join(temp.dir, `forget-${count}.sqlite`)}`);
+});
+describeCompareAndSetContract("sqlite", () => {
+  count += 1;
+  return openStore(`sqlite://${join(temp.dir, `cas-${count}.sqlite`)}`);
 });
 
 describe("sqlite store", () => {

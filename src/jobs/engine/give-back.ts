@@ -19,7 +19,7 @@ export interface GiveBackOptions {
  * failed, so neither its lease was released nor its next due time written — given back once
  * the store answers: the lease released (holder-checked, so a lease another replica took
  * since stays theirs) and the job due now. Without this such a job stays hidden behind the
- * claim until its lease lapses (60 s), and a person's click meanwhile is told it is busy.
+ * claim until its lease lapses (60 s), and a person's click meanwhile waits as long.
  * Tried again at waits doubling from 1 s to 10 s, for as long as the process runs.
  */
 export class GiveBack {

@@ -1,69 +1,24 @@
-import { chmod, mkdir } from "node:fs/promises";
-import type { Logger } from "pino";
 import type { DueClaim } from "../../store/index.ts";
 import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
-import { type ActiveJob, isActive, type Job } from "../model/job.ts";
+import { isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
-import { LeaseLost, withLease } from "../persistence/with-lease.ts";
+import { withLease } from "../persistence/with-lease.ts";
 import type { MediaPort } from "../ports.ts";
-import { isTransfer, runStep } from "../stages/index.ts";
+import { isTransfer } from "../stages/index.ts";
 import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
-import {
-  defaultFailurePolicy,
-  endedByLostInstall,
-  type FailurePolicyOptions,
-} from "./failure-policy.ts";
-import { defaultStageLimits, type JobPorts, type StageLimits, type StepContext } from "./step.ts";
-import { createStepContext } from "./step-context.ts";
-import { afterFailedStep, CanceledDuringStep, stopNow } from "./step-failure.ts";
+import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
+import { PersonDraws } from "./person-draws.ts";
+import type { RunnerOptions } from "./runner-options.ts";
+import { catchUpPace, prepareRunner, spreadOverdue } from "./runner-start.ts";
+import { defaultStageLimits, type StageLimits } from "./step.ts";
+import { RequestWaiting } from "./step-failure.ts";
+import { StepLoop } from "./step-loop.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 
-export interface RunnerOptions extends JobPorts {
-  /** Where recordings and DOCX files wait between steps; survives a restart. */
-  tempDir: string;
-  limits?: StageLimits;
-  failurePolicy?: FailurePolicyOptions;
-  /** How long one replica may drive a job without renewing its lease. */
-  leaseTtlMs?: number;
-  /**
-   * The longest this process goes without looking at the due queue: jobs other replicas
-   * schedule, and those a dead replica leaves behind, are seen within this time.
-   */
-  queueCheckMs?: number;
-  /** The shortest time between two claims from the due queue (see `DuePump`). */
-  claimGapMs?: number;
-  /**
-   * Over how long a restart spreads the steps it finds overdue in the stages that may wait
-   * (see {@link STAGES_THAT_MAY_WAIT}); 0: none, all due at once. Default: the poll cap.
-   */
-  restartSpreadMs?: number;
-  /** The shortest gap between two progress edits of one status message. */
-  statusThrottleMs?: number;
-  /** Steps run at once: heavy transfers, and everything else. */
-  concurrency?: { transfers: number; calls: number };
-  /**
-   * The job clock: due times, stage starts, throttles. Default: the store's (`Store.now`),
-   * which a wall-clock jump does not move and which replicas on Redis share.
-   */
-  now?: () => number;
-  /** Told of every stage change a step makes (metrics). */
-  onStageChange?: StageObserver;
-}
-
 export type { StageObserver } from "./apply-event.ts";
-
-/**
- * The stages whose overdue steps a restart spreads out instead of running at once: a poll
- * of a Note Service task (thousands of jobs may be waiting on one, and a poll up to the
- * 15 s cap late is what the guide's own schedule allows) and what waits for a person (a
- * review's reminder, its expiry). The others go first: a job just asked for (`queued`), a
- * transfer under way (`downloading`, `preparing`: a download link, a half-written file)
- * and a note being delivered — people wait for them, they are few, and their Slack calls
- * are paced by the budget and the runner's two transfer slots.
- */
-export const STAGES_THAT_MAY_WAIT = ["transcribing", "naming", "writing", "reviewing"] as const;
+export { type RunnerOptions, STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
 
 /**
  * Drives every active job to its end. The time of a job's next step is stored in the job
@@ -86,7 +41,9 @@ export class JobRunner {
   readonly #rerun = new Set<string>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #lastStatusAt = new Map<string, number>();
+  readonly #draws: PersonDraws;
   readonly #files: TempFiles;
+  readonly #loop: StepLoop;
   #stopped = false;
 
   constructor(options: RunnerOptions) {
@@ -105,6 +62,16 @@ export class JobRunner {
       ...options,
     };
     this.#files = new TempFiles(this.#o.tempDir);
+    this.#draws = new PersonDraws(this.#o);
+    this.#loop = new StepLoop({
+      ...this.#o,
+      files: this.#files,
+      lastStatusAt: this.#lastStatusAt,
+      controllers: this.#controllers,
+      stopped: () => this.#stopped,
+      kick: (id) => this.kick(id),
+      show: (job) => this.#draws.show(job),
+    });
     this.#scheduler = new StepScheduler({ concurrency: this.#o.concurrency });
     const { concurrency } = this.#o;
     this.#pump = new DuePump({
@@ -139,17 +106,7 @@ export class JobRunner {
    * queue filled once. Each part's time is logged ("runner prepared").
    */
   async prepare(): Promise<void> {
-    const timer = partTimer();
-    // Recordings and DOCX files wait here: private to the app's user (0700).
-    await mkdir(this.#o.tempDir, { recursive: true, mode: 0o700 });
-    await chmod(this.#o.tempDir, 0o700);
-    const { repo } = this.#o;
-    const count = await this.#files.removeOrphans((id) => repo.get(id));
-    if (count > 0) this.#o.logger.info({ count }, "removed orphan temp files");
-    timer.lap("orphans");
-    await repo.queueEveryActiveJobOnce();
-    timer.lap("queueOnce");
-    this.#o.logger.info({ ms: timer.laps }, "runner prepared");
+    await prepareRunner(this.#o, this.#files);
   }
 
   /**
@@ -161,21 +118,12 @@ export class JobRunner {
     const timer = partTimer();
     // The counts (one read of the active index) beside the spread, for the pace below.
     const [spread, active] = await Promise.all([
-      this.#spreadOverdue(),
+      spreadOverdue(this.#o),
       this.countActive().catch(() => 0),
     ]);
     timer.lap("spread");
-    const { restartSpreadMs, now, concurrency } = this.#o;
-    // Behind the spread (this process stalled: starved of CPU, a store call past its
-    // deadline), the backlog is caught up a quarter faster than every active job polled
-    // once over the window, never slower than a full room a second — not at the process's
-    // top speed, which would be the very burst the spread prevents. For two windows at most.
-    if (spread > 0) {
-      const perSecond = (1.25 * Math.max(spread, active) * 1000) / restartSpreadMs;
-      const room = concurrency.calls + concurrency.transfers;
-      const at = now();
-      this.#pump.pace(Math.max(room, perSecond), at + restartSpreadMs, at + 2 * restartSpreadMs);
-    }
+    const pace = catchUpPace(this.#o, spread, active);
+    if (pace !== undefined) this.#pump.pace(pace.perSecond, pace.until, pace.atLatest);
     this.#pump.start();
     this.#o.logger.info({ ms: timer.laps }, "runner claiming");
   }
@@ -184,27 +132,6 @@ export class JobRunner {
   async countActive(): Promise<number> {
     const counts = await this.#o.repo.countActiveByStage();
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
-  }
-
-  /**
-   * Failing, it leaves the backlog as it is: every overdue job due at once, as before.
-   * Resolves to how many jobs it moved.
-   */
-  async #spreadOverdue(): Promise<number> {
-    const { store, restartSpreadMs, logger } = this.#o;
-    if (restartSpreadMs <= 0) return 0;
-    try {
-      const spread = await store.spreadOverdue(
-        this.#o.now(),
-        restartSpreadMs,
-        STAGES_THAT_MAY_WAIT,
-      );
-      if (spread > 0) logger.info({ spread, overMs: restartSpreadMs }, "overdue steps spread");
-      return spread;
-    } catch (error) {
-      logger.warn({ err: error }, "could not spread the overdue steps; all are due now");
-      return 0;
-    }
   }
 
   /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
@@ -218,9 +145,12 @@ export class JobRunner {
       .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
   }
 
-  /** Stops a step under way in this process (cancel); the job record says the rest. */
+  /**
+   * Something was asked of the job (a person's command, a stop): a step driving it in this
+   * process gives it up at once, and the runner applies the requests before anything else.
+   */
   abort(id: string): void {
-    this.#controllers.get(id)?.abort(new CanceledDuringStep());
+    this.#controllers.get(id)?.abort(new RequestWaiting());
   }
 
   /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
@@ -231,17 +161,17 @@ export class JobRunner {
   }
 
   /**
-   * Tidies up after a job that ended outside a step (canceled, discarded): its temp files
-   * go and its status message says how it ended.
+   * After a job changed outside a step (a person's command, a stop): its status message
+   * shows it at once, as the person waits for it; a job that ended also loses its temp files.
    */
   settle(job: Job): void {
+    this.#draws.show(job);
+    if (isActive(job)) return;
     const logger = this.#o.logger.child({ jobId: job.id });
     this.#scheduler
       .enqueue(async () => {
         if ("resume" in job) await this.#files.removeNamedBy(job.resume);
         else if (job.stage !== "done") await this.#files.removeAllOf(job.id);
-        // No token to draw it with: the record keeps the sentence for App Home.
-        if (!endedByLostInstall(job)) await this.#o.gateway.showStatus(job);
       })
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
   }
@@ -253,7 +183,10 @@ export class JobRunner {
   async settled(): Promise<void> {
     for (;;) {
       await this.#scheduler.idle();
-      if (this.#running.size === 0 && this.#pump.quiet(this.#o.now())) return;
+      await this.#draws.idle();
+      if (this.#running.size === 0 && this.#draws.size === 0 && this.#pump.quiet(this.#o.now())) {
+        return;
+      }
       // A claim is on its way (at most the claim gap from now).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -289,17 +222,10 @@ export class JobRunner {
       // A lease the store did not release is given back by the pump once the store answers.
       const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
       await withLease(store, jobLeaseKey(id), options, async (lease) => {
-        // Aborted by a cancel (here) or by the lease's loss (the step must then save nothing).
-        const controller = new AbortController();
-        this.#controllers.set(id, controller);
         try {
-          const signal = AbortSignal.any([controller.signal, lease.signal]);
           const job = await repo.get(id);
           const transfer = job !== undefined && isActive(job) && isTransfer(job);
-          const renew = () => lease.renew();
-          const ran = await this.#scheduler.run(transfer, () =>
-            this.#stepWhileDue(id, signal, renew, job),
-          );
+          const ran = await this.#scheduler.run(transfer, () => this.#loop.run(id, lease, job));
           // Stopped (before its turn or mid-step): due at once for the next start, not a lease on.
           const left =
             ran === "dropped"
@@ -318,80 +244,5 @@ export class JobRunner {
       this.#running.delete(id);
       if (this.#rerun.delete(id)) this.kick(id);
     }
-  }
-
-  /**
-   * Runs steps back to back while the job is due. Each step's save puts the job's next due
-   * time in the queue; where no save does, this does.
-   */
-  async #stepWhileDue(
-    id: string,
-    signal: AbortSignal,
-    holdLease: () => Promise<void>,
-    first: Job | undefined,
-  ) {
-    const { repo, store } = this.#o;
-    for (let round = 0; round < 50 && !this.#stopped; round++) {
-      const job = round === 0 ? first : await repo.get(id);
-      if (job === undefined || !isActive(job)) {
-        if (job === undefined) await repo.forgetActive(id);
-        else await store.unschedule(id);
-        this.#lastStatusAt.delete(id);
-        return;
-      }
-      if ((await this.#o.repo.stopRequest(id)) !== undefined) {
-        // A cancel (or a lost install) that arrived while another step held the job.
-        const ctx = this.#context(this.#o.logger.child({ jobId: id }), signal, holdLease);
-        await stopNow(this.#o.repo, this.#files, ctx, job);
-        return;
-      }
-      // Waiting for a person, or not due yet (past the lease, by the claim): queued again.
-      if (job.wakeAt === undefined) return void (await store.unschedule(id));
-      if (job.wakeAt > this.#o.now()) return void (await store.schedule(id, job.wakeAt));
-      const next = await this.#stepSafely(job, signal, holdLease);
-      if (signal.reason instanceof LeaseLost) return;
-      // Ended: its folder goes (empty by now, but for what a failure left).
-      if (!isActive(next)) await this.#files.removeAllOf(id);
-      if (!isActive(next)) return;
-      // Now waiting for a person: a stop asked for during the step (its kick undone by the
-      // step's save) is read in the next round, else nothing would ever read it.
-      if (next.wakeAt === undefined) {
-        if ((await repo.stopRequest(id)) === undefined) return;
-        continue;
-      }
-      if (next.wakeAt > this.#o.now()) return;
-      // Due now, in the other queue: it goes again once this run ends.
-      if (isTransfer(next) !== isTransfer(job)) return this.kick(id);
-    }
-    this.kick(id);
-  }
-
-  async #stepSafely(
-    job: ActiveJob,
-    signal: AbortSignal,
-    holdLease: () => Promise<void>,
-  ): Promise<Job> {
-    const logger = this.#o.logger.child({ jobId: job.id, stage: job.stage });
-    const ctx = this.#context(logger, signal, holdLease);
-    try {
-      return await runStep(ctx, job);
-    } catch (error) {
-      const deps = { ...this.#o, files: this.#files, stopped: this.#stopped };
-      return afterFailedStep(deps, { ctx, job, error, signal });
-    }
-  }
-
-  #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {
-    return createStepContext({
-      ...this.#o,
-      logger,
-      signal,
-      holdLease,
-      lastStatusAt: this.#lastStatusAt,
-      isCanceled: async (id) => (await this.#o.repo.stopRequest(id)) !== undefined,
-      onCanceled: () => new CanceledDuringStep(),
-      kick: (id) => this.kick(id),
-      stopping: () => this.#stopped,
-    });
   }
 }

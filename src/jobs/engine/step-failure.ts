@@ -3,16 +3,19 @@ import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import { LeaseLost } from "../persistence/with-lease.ts";
-import {
-  decideFailure,
-  endedByLostInstall,
-  type FailurePolicyOptions,
-  lostInstall,
-} from "./failure-policy.ts";
+import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
 import type { StepContext } from "./step.ts";
 
-/** The job was asked to stop (canceled, or its install lost) while a step was under way. */
-export class CanceledDuringStep extends Error {}
+/**
+ * Something was asked of the job (a person's command, a stop) while a step held it: the step
+ * gives the job up at once, and the runner applies what was asked before anything else.
+ */
+export class RequestWaiting extends Error {
+  constructor() {
+    super("A request is waiting for the job.");
+    this.name = this.constructor.name;
+  }
+}
 
 export interface StepFailureDeps {
   repo: JobRepository;
@@ -25,10 +28,10 @@ export interface StepFailureDeps {
 
 /**
  * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
- * decides) or the record is gone (the workspace removed the app); ended as asked when it was
- * asked to stop (a person canceled it, its install lost its tokens); otherwise as the
- * failure policy says — tried again later, or failed with a sentence the person can read
- * and its temp files removed.
+ * decides) or the record is gone (the workspace removed the app); nothing either when the
+ * step gave the job up for a request (a person's command, a stop: the runner applies it
+ * next); otherwise as the failure policy says — tried again later, or failed with a
+ * sentence the person can read and its temp files removed.
  */
 export async function afterFailedStep(
   deps: StepFailureDeps,
@@ -47,9 +50,7 @@ export async function afterFailedStep(
     return job;
   }
   if (!isActive(current)) return current;
-  if (error instanceof CanceledDuringStep || signal.reason instanceof CanceledDuringStep) {
-    return stopNow(deps.repo, deps.files, ctx, current);
-  }
+  if (error instanceof RequestWaiting || signal.reason instanceof RequestWaiting) return current;
   if (deps.stopped && signal.aborted) return current;
   const decision = decideFailure(error, current.attempts, deps.failurePolicy);
   if (decision.kind === "retry_later") {
@@ -77,23 +78,4 @@ export async function afterFailedStep(
   // Without a token the status message cannot be drawn: the record keeps the sentence, and
   // App Home shows it once the app is installed again.
   return lost ? done : ctx.showStatus(done, "stage");
-}
-
-/**
- * Ends the job now, as its stop request says (canceled by someone, or failed from outside
- * its steps): its temp files go, the status says so — unless the install lost its tokens,
- * when there is no token to draw it with (App Home shows it once installed again).
- */
-export async function stopNow(
-  repo: JobRepository,
-  files: TempFiles,
-  ctx: StepContext,
-  job: ActiveJob,
-): Promise<Job> {
-  const stop = (await repo.stopRequest(job.id)) ?? { type: "canceled", by: "unknown" };
-  await files.removeNamedBy(job);
-  const ended = await ctx.commit(job, stop);
-  await repo.clearStopRequest(job.id);
-  if (stop.type === "failed") ctx.logger.warn({ failure: stop.failure }, "job failed");
-  return endedByLostInstall(ended) ? ended : ctx.showStatus(ended, "stage");
 }

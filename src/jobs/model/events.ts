@@ -74,8 +74,6 @@ export type JobEvent =
   | { type: "failed"; failure: Failure; retryable: boolean }
   | { type: "canceled"; by: string }
   | { type: "retried" }
-  /** A Workflow Builder step's job ended and its step was completed (see `stepCompleted`). */
-  | { type: "step_completed"; outcome: "success" | "error" | "refused" }
   | {
       type: "regenerate";
       speakerMap?: SpeakerMapEntry[];

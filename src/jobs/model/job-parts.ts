@@ -121,7 +121,7 @@ export const noteInputsSchema = z.object({
 });
 export type NoteInputs = z.infer<typeof noteInputsSchema>;
 
-/** A remote task being polled. `submittedAt` is stored before the submission (see README). */
+/** A remote task being polled. `submittedAt` is stored before the submission (docs/faults.md, "The one window left"). */
 export const pollingSchema = z.object({
   taskId: z.string().optional(),
   submittedAt: z.number().optional(),

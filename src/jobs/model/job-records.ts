@@ -26,7 +26,6 @@ export function commonOf(job: Job) {
   const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
   const { attempts, regeneratedAt, transcript, canvas, canvasRefused, statusPostingAt, review } =
     job;
-  const { stepCompleted } = job;
   return {
     id,
     createdAt,
@@ -44,7 +43,6 @@ export function commonOf(job: Job) {
     ...optional("canvas", canvas),
     ...optional("canvasRefused", canvasRefused),
     ...optional("review", review),
-    ...optional("stepCompleted", stepCompleted),
   };
 }
 

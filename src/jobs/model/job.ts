@@ -87,14 +87,6 @@ const commonSchema = z.object({
    * for that review; a newer review (after Change names) replaces it.
    */
   review: reviewPlaceSchema.optional(),
-  /**
-   * A Workflow Builder step's job: its step was completed (or found completed already: an
-   * answer lost), when, and how — `refused` when Slack would take no completion (the step
-   * gone). Never completed twice, whatever the job does after (a Retry, a Regenerate).
-   */
-  stepCompleted: z
-    .object({ at: z.number(), outcome: z.enum(["success", "error", "refused"]) })
-    .optional(),
 });
 
 const queuedSchema = commonSchema.extend({

@@ -1,25 +1,16 @@
 import type { Logger } from "pino";
-import { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
-import type { JobEvent } from "../model/events.ts";
-import { failureSchema, isActive, type Job, storedJobSchema } from "../model/job.ts";
+import { isActive, type Job, storedJobSchema } from "../model/job.ts";
 import type { Stored } from "../model/stored.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { moveOut } from "./blobs.ts";
+import { JobRequests } from "./job-requests.ts";
 import { withLease } from "./with-lease.ts";
 
 export const channelIndex = (teamId: string, channelId: string) => `channel:${teamId}:${channelId}`;
 export const userIndex = (teamId: string, userId: string) => `user:${teamId}:${userId}`;
-const cancelKey = (jobId: string) => `cancel:${jobId}`;
 const DAY_MS = 24 * 60 * 60_000;
-
-/** How a job a step holds is to end, once the step reaches its next checkpoint. */
-export type StopEvent = Extract<JobEvent, { type: "canceled" | "failed" }>;
-const stopRequestSchema: z.ZodType<StopEvent, unknown> = z.union([
-  z.string().transform((by) => ({ type: "canceled" as const, by })),
-  z.object({ type: z.literal("failed"), failure: failureSchema, retryable: z.boolean() }),
-]);
 /** Set once every active job of the store is in the due queue. */
 const DUE_QUEUE_MARK = "due-queue";
 /** The lease under which one process at a time changes a job (runner steps, commands). */
@@ -36,6 +27,8 @@ export class JobRepository {
   readonly #retentionMs: number;
   readonly #logger: Logger;
   readonly #onSeen: ((job: Job) => void) | undefined;
+  /** What people (and a lost install) asked of each job, waiting to be applied. */
+  readonly requests: JobRequests;
 
   /** `onSeen` hears of every job record read or saved (what the process knows of its jobs). */
   constructor(
@@ -46,6 +39,7 @@ export class JobRepository {
     this.#retentionMs = options.retentionMs;
     this.#logger = options.logger;
     this.#onSeen = options.onSeen;
+    this.requests = new JobRequests(store, { logger: options.logger, ttlMs: options.retentionMs });
   }
 
   /** The same repository over another view of the store (the job service's, say). */
@@ -169,31 +163,6 @@ export class JobRepository {
     await this.#store.delete("jobs", id);
     await this.#store.unschedule(id);
     await this.#store.removeActive(id);
-  }
-
-  /**
-   * Records how a job a step holds is to end: canceled by someone, or failed from outside
-   * its steps (its install lost its tokens). The step stops at its next checkpoint (a step
-   * of a job whose record is gone then saves nothing); the runner reads it before any step.
-   */
-  requestStop(id: string, stop: StopEvent, ttlMs: number): Promise<void> {
-    // A cancel is kept as the bare name of who asked, as it always was.
-    const value = stop.type === "canceled" ? stop.by : stop;
-    return this.#store.set("meta", cancelKey(id), value, ttlMs);
-  }
-
-  /** How the job is to end, if someone asked and it has not ended yet. */
-  async stopRequest(id: string): Promise<StopEvent | undefined> {
-    const value = await this.#store.get<unknown>("meta", cancelKey(id));
-    if (value === undefined) return undefined;
-    const parsed = stopRequestSchema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    this.#logger.warn({ jobId: id }, "unreadable stop request: the job is canceled");
-    return { type: "canceled", by: "unknown" };
-  }
-
-  clearStopRequest(id: string): Promise<void> {
-    return this.#store.delete("meta", cancelKey(id));
   }
 
   /** Drops an id from the active index (its record expired or is unreadable). */

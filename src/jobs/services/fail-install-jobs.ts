@@ -5,18 +5,12 @@ import { applyEvent, type StageObserver } from "../engine/apply-event.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import { type Failure, isActive, type Job } from "../model/job.ts";
 import { installOf, isTenantOf } from "../model/tenant.ts";
-import { type JobRepository, jobLeaseKey, type StopEvent } from "../persistence/job-repository.ts";
+import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
+import type { StopEvent } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 
 type FailEvent = Extract<StopEvent, { type: "failed" }>;
-
-/**
- * A stop request outlives the step that holds the job (a step renews its lease at each
- * checkpoint, where it reads the request), as the uninstall's does; not much longer: a
- * job that ended otherwise meanwhile and is regenerated later must not find it.
- */
-const STOP_TTL_MS = 60 * 60_000;
 
 export interface FailInstallJobsDeps {
   repo: JobRepository;
@@ -34,8 +28,8 @@ export interface FailInstallJobsDeps {
  * install is back): the installation lost its tokens, so none of its jobs can go on — not
  * only those whose next step calls Slack, but those waiting for a person (naming, a review)
  * or on the Note Service too. A job no step holds ends here, under its lease; one a step
- * holds, in this process or on another replica, is asked to stop (the job's stop request,
- * as a cancel is) and ends at that step's next checkpoint. Each end is a warning record;
+ * holds, in this process or on another replica, is asked to stop (a request on the job, as
+ * a person's Cancel is) and ends at that step's next checkpoint. Each end is a warning record;
  * why the install lost its tokens is said once, by whoever found it. Resolves to how many
  * jobs were failed or asked to stop.
  */
@@ -48,12 +42,12 @@ export async function failInstallJobs(
   const ids = await activeJobsOf(deps, install);
   for (const id of ids) {
     // No wait for the lease: a step that holds it (maybe the very one that found the
-    // install lost) reads the stop request at its next checkpoint.
+    // install lost) reads the request at its next checkpoint.
     const done = await withLease(deps.store, jobLeaseKey(id), { ttlMs: 10_000 }, () =>
       failNow(deps, id, install, stop),
     );
     if (!done.held) {
-      await deps.repo.requestStop(id, stop, STOP_TTL_MS);
+      await deps.repo.requests.stop(id, stop);
       deps.runner.abort(id);
       // Waiting for a person, its step may be over: one runs to read the request.
       deps.runner.kick(id);

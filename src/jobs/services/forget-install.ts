@@ -96,7 +96,7 @@ async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promis
   // Every job is told to stop before any is deleted: deleting waits for each job's lease.
   for (const jobId of jobIds) {
     const stop = { type: "canceled", by: "workspace_removed" } as const;
-    await deps.repo.requestStop(jobId, stop, 60 * 60_000);
+    await deps.repo.requests.stop(jobId, stop, true);
     deps.runner.abort(jobId);
   }
   for (const jobId of jobIds) {

@@ -13,7 +13,7 @@ import type { StartResult } from "./start-jobs.ts";
 export type UploadResult = StartResult | { status: "off" };
 
 /** Why a command on a job was not carried out. */
-export type CommandRefusal = "not_found" | "wrong_stage" | "busy" | "cooldown";
+export type CommandRefusal = "not_found" | "wrong_stage" | "cooldown";
 export type CommandResult =
   | { ok: true; job: Job }
   | { ok: false; reason: CommandRefusal; retryInMs?: number };

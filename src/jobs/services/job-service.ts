@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
-import { applyEvent } from "../engine/apply-event.ts";
 import {
-  isActive,
   type Job,
   type JobOptions,
   type Origin,
@@ -13,14 +11,10 @@ import {
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
-import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
-import { withLease } from "../persistence/with-lease.ts";
-import { canTransition, type JobEvent } from "../stages/transitions.ts";
+import { channelIndex, userIndex } from "../persistence/job-repository.ts";
 import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
+import { PersonCommands } from "./person-commands.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
-
-/** A person's command waits up to 2 s for a step that holds the job to reach a checkpoint. */
-const COMMAND_LEASE = { ttlMs: 10_000, retry: { tries: 20, delayMs: 100 } };
 
 export type {
   CommandRefusal,
@@ -30,14 +24,16 @@ export type {
 } from "./job-service-types.ts";
 export type { StartAttempt, StartResult } from "./start-jobs.ts";
 /**
- * What the Slack layer can ask of the job layer. Every change to a job runs under the job's
- * lease, like the runner's steps, so a button click never races a step in progress.
+ * What the Slack layer can ask of the job layer. A person's command is recorded the moment
+ * it arrives and applied under the job's lease, like the runner's steps, so a click never
+ * races a step in progress — and never waits for one either.
  */
 export class JobService {
   readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
     Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
   readonly #settings: ChannelSettingsStore;
   readonly #starts: JobStarts;
+  readonly #commands: PersonCommands;
 
   /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
   get canPrepare(): boolean {
@@ -59,6 +55,7 @@ export class JobService {
     };
     this.#settings = options.settings;
     this.#starts = new JobStarts(this.#o);
+    this.#commands = new PersonCommands(this.#o);
   }
 
   /**
@@ -138,16 +135,16 @@ export class JobService {
     speakerMap: SpeakerMapEntry[],
     changes: { contextText?: string; templateId?: string; members?: Record<string, string> } = {},
   ): Promise<CommandResult> {
-    return this.#command(jobId, { type: "names_given", speakerMap, ...changes });
+    return this.#commands.apply(jobId, { type: "names_given", speakerMap, ...changes });
   }
 
   /** Write the note with the labels the service gave. */
   skipNaming(jobId: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "naming_skipped" });
+    return this.#commands.apply(jobId, { type: "naming_skipped" });
   }
 
   retry(jobId: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "retried" });
+    return this.#commands.apply(jobId, { type: "retried" });
   }
 
   /**
@@ -166,7 +163,7 @@ export class JobService {
     const job = await this.#o.repo.get(jobId);
     const waitMs = job === undefined ? 0 : this.regenerateWaitMs(job);
     if (waitMs > 0) return { ok: false, reason: "cooldown", retryInMs: waitMs };
-    return this.#command(jobId, { type: "regenerate", ...changes });
+    return this.#commands.apply(jobId, { type: "regenerate", ...changes });
   }
 
   /**
@@ -174,12 +171,12 @@ export class JobService {
    * (`by` posted it) — once, however often it is asked: the job has left the stage then.
    */
   postReviewed(jobId: string, by: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "review_posted", by });
+    return this.#commands.apply(jobId, { type: "review_posted", by });
   }
 
   /** Review before posting: the note is discarded, and the job ends without it. */
   discardReview(jobId: string, by: string): Promise<CommandResult> {
-    return this.#command(jobId, { type: "review_discarded", by });
+    return this.#commands.apply(jobId, { type: "review_discarded", by });
   }
 
   /**
@@ -205,23 +202,11 @@ export class JobService {
   }
 
   /**
-   * Cancels a job. When a step holds the job (a long upload, say), the request is recorded
-   * and the step stops at its next checkpoint; the status message then says so.
+   * Cancels a job: at once when no step holds it, else the step holding it (a long upload,
+   * say) stops at once in this process, at its next checkpoint on another replica.
    */
-  async cancel(jobId: string, by: string): Promise<CommandResult> {
-    const result = await this.#command(jobId, { type: "canceled", by });
-    if (result.ok || result.reason !== "busy") {
-      if (result.ok) this.#o.runner.abort(jobId);
-      return result;
-    }
-    const job = await this.#o.repo.get(jobId);
-    if (job === undefined) return { ok: false, reason: "not_found" };
-    if (!isActive(job)) return { ok: false, reason: "wrong_stage" };
-    await this.#o.repo.requestStop(jobId, { type: "canceled", by }, this.#o.retentionMs);
-    this.#o.runner.abort(jobId);
-    // A job waiting for names has no step left that would read the request: run one.
-    this.#o.runner.kick(jobId);
-    return { ok: true, job };
+  cancel(jobId: string, by: string): Promise<CommandResult> {
+    return this.#commands.apply(jobId, { type: "canceled", by });
   }
 
   listByChannel(tenant: string, channelId: string): Promise<Job[]> {
@@ -230,29 +215,5 @@ export class JobService {
 
   listByUser(tenant: string, userId: string): Promise<Job[]> {
     return this.#o.repo.listIndex(userIndex(tenant, userId));
-  }
-
-  /** Applies a person's command under the job's lease, retrying briefly while a step holds it. */
-  async #command(jobId: string, event: JobEvent): Promise<CommandResult> {
-    const result = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, async () => {
-      const job = await this.#o.repo.get(jobId);
-      if (job === undefined) return { ok: false, reason: "not_found" } as const;
-      if (!canTransition(job, event)) return { ok: false, reason: "wrong_stage" } as const;
-      this.#o.logger.info({ jobId, event: event.type, from: job.stage }, "job command");
-      // An ended job taken up again (Retry, Regenerate): a stop asked for while it ended
-      // another way is stale, and must not end the new run at its first checkpoint.
-      if (!isActive(job)) await this.#o.repo.clearStopRequest(jobId);
-      const kick = (id: string) => this.#o.runner.kick(id);
-      const { onStageChange } = this.#o;
-      const next = await applyEvent({ ...this.#o, onStageChange, kick }, job, event);
-      return { ok: true, job: next } as const;
-    });
-    if (!result.held) return { ok: false, reason: "busy" };
-    // Once the lease is given back: a claim while this command held it would have moved
-    // the job to when the lease ends.
-    const { value } = result;
-    if (value.ok && isActive(value.job)) this.#o.runner.kick(jobId);
-    else if (value.ok) this.#o.runner.settle(value.job);
-    return value;
   }
 }

@@ -7,7 +7,6 @@ import { tenantOfOrigin } from "../model/tenant.ts";
 import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
-import { WORKFLOW_STEPS_SET } from "./workflow-steps.ts";
 
 /**
  * The claim on a recording in a conversation: the upload itself (a file in a conversation),
@@ -158,8 +157,6 @@ export class JobStarts {
       await workspaces.note(tenant, "jobs", job.id);
       await workspaces.noteIndex(tenant, channelIndex(tenant, origin.channelId));
       await workspaces.noteIndex(tenant, userIndex(tenant, origin.userId));
-      // A Workflow Builder step's job: its step is completed when it ends, even after a crash.
-      if (origin.kind === "workflow") await this.#o.store.addMember(WORKFLOW_STEPS_SET, job.id);
       await this.#o.repo.create(job);
     } catch (error) {
       const released = await this.#o.store.releaseClaim(key).then(

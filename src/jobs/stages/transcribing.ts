@@ -81,7 +81,7 @@ async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promis
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
   // The intent is stored first: the API has no idempotency key, so the window in which a
-  // crash could make a second remote task is this one submission (see README).
+  // crash could make a second remote task is this one submission (docs/faults.md).
   const submitting = await ctx.update(job, { type: "audio_submitting" });
   const taskId = await ctx.client.submitAudio(
     {

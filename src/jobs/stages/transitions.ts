@@ -72,11 +72,6 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
       return job.stage === "failed" && job.retryable ? retry(job, now) : undefined;
     case "regenerate":
       return regenerate(job, event, now);
-    case "step_completed":
-      // Only once the job has ended: the step's outcome is the job's.
-      return isActive(job) || job.stepCompleted !== undefined
-        ? undefined
-        : { ...job, stepCompleted: { at: now, outcome: event.outcome } };
     default:
       return isActive(job) ? reduceInStage(job, event, now) : undefined;
   }
@@ -119,8 +114,6 @@ function retry(job: JobIn<"failed">, now: number): Job {
   const resumed = {
     ...job.resume,
     ...optional("statusTs", job.statusTs),
-    // Completed when it failed: a Retry's ending completes nothing again.
-    ...optional("stepCompleted", job.stepCompleted),
   };
   switch (resumed.stage) {
     case "downloading":

@@ -24,12 +24,19 @@ import type { OpenFile } from "./file-sink.ts";
 import { ReviewGateway } from "./review-gateway.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 import { StatusDrawer } from "./status-drawer.ts";
-import { StatusPainter } from "./status-painter.ts";
+import { type Priority, StatusPainter } from "./status-painter.ts";
 import { deliveryOf } from "./thread-files.ts";
 import { docxFilename, findDelivered } from "./thread-reader.ts";
 import { uploadTranscript } from "./transcript-upload.ts";
 
 export { docxFilename } from "./thread-reader.ts";
+
+const PRIORITY: Record<StatusMode, Priority> = {
+  progress: "progress",
+  stage: "urgent",
+  required: "urgent",
+  person: "person",
+};
 
 export interface SlackGatewayOptions {
   client: WebClient;
@@ -76,7 +83,8 @@ export class SlackGateway implements SlackPort {
     });
     this.review = new ReviewGateway({ client: options.client, fail: (e, op) => this.#fail(e, op) });
     this.#painter = new StatusPainter(
-      ({ job, content }, ts, urgent) => this.#drawer.draw(job, content, ts, urgent),
+      ({ job, content }, ts, priority, yieldSignal) =>
+        this.#drawer.draw(job, content, ts, priority, yieldSignal),
       ({ content }) => content,
     );
   }
@@ -129,7 +137,7 @@ export class SlackGateway implements SlackPort {
         job.id,
         job.statusTs,
         { job, content: this.#contentOf(job) },
-        mode !== "progress",
+        PRIORITY[mode],
         recheck,
       );
       if (!isActive(job)) this.#forget(job.id);

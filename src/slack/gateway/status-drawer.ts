@@ -1,8 +1,10 @@
 import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
+import { inCallScope } from "../rate-budget/call-scope.ts";
 import { buildStatusMetadata } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
 import { mayHaveHappened, platformErrorOf } from "./slack-errors.ts";
+import type { Priority } from "./status-painter.ts";
 import { findStatusMessage } from "./thread-reader.ts";
 
 export interface StatusDrawerOptions {
@@ -46,10 +48,26 @@ export class StatusDrawer {
 
   /**
    * Edits the status message at `ts`, or posts it in the thread when there is none; an
-   * `urgent` draw (a stage change, a prompt) goes before progress figures in Slack's budget.
+   * urgent draw (a stage change, a prompt) goes before progress figures in Slack's budget,
+   * a person's before everything (see `CallScope`), and once `yieldSignal` aborts the draw
+   * stops waiting for Slack.
    */
-  async draw(job: Job, content: MessageContent, ts: string | undefined, urgent: boolean) {
-    const client = urgent ? (this.#o.urgentClient ?? this.#o.client) : this.#o.client;
+  draw(
+    job: Job,
+    content: MessageContent,
+    ts: string | undefined,
+    priority: Priority,
+    yieldSignal?: AbortSignal,
+  ): Promise<string> {
+    const client =
+      priority === "progress" ? this.#o.client : (this.#o.urgentClient ?? this.#o.client);
+    const person = priority === "person";
+    return inCallScope({ person, ...(yieldSignal === undefined ? {} : { yieldSignal }) }, () =>
+      this.#draw(client, job, content, ts),
+    );
+  }
+
+  async #draw(client: WebClient, job: Job, content: MessageContent, ts: string | undefined) {
     const channel = job.origin.channelId;
     if (ts !== undefined) {
       try {

@@ -51,6 +51,13 @@ const recordSchema = z.object({
 });
 export type InstallRecord = z.infer<typeof recordSchema>;
 
+/** A record as read, and the stored value it came from: what `replace` compares. */
+export interface InstallSnapshot {
+  readonly record: InstallRecord;
+  /** The sealed value read: sealed with a fresh IV, no two writes store the same. */
+  readonly sealed: unknown;
+}
+
 /** The stored form: the encrypted record and what GCM needs to open it. */
 const sealedSchema = z.object({
   v: z.literal(1),
@@ -134,6 +141,11 @@ export class EncryptedInstallationStore implements InstallationStore {
 
   /** The record of `install`, undefined when none is stored. */
   async read(install: string): Promise<InstallRecord | undefined> {
+    return (await this.snapshot(install))?.record;
+  }
+
+  /** The record of `install` and the stored value it came from (for `replace`). */
+  async snapshot(install: string): Promise<InstallSnapshot | undefined> {
     const raw = await this.#store.get<unknown>("installs", install);
     if (raw === undefined) return undefined;
     const sealed = sealedSchema.safeParse(raw);
@@ -146,7 +158,22 @@ export class EncryptedInstallationStore implements InstallationStore {
     }
     const record = recordSchema.safeParse(JSON.parse(text));
     if (!record.success) throw new InstallationUnreadable(install, record.error);
-    return record.data;
+    return { record: record.data, sealed: raw };
+  }
+
+  /**
+   * Writes `record` only while the store still holds the value `from` was read from
+   * (compare-and-set): not over a reinstall, an uninstall or another replica's write made
+   * since. Resolves to what it wrote, or undefined when it wrote nothing.
+   */
+  async replace(
+    install: string,
+    from: InstallSnapshot,
+    record: InstallRecord,
+  ): Promise<InstallSnapshot | undefined> {
+    const sealed = this.#seal(install, JSON.stringify(record));
+    const written = await this.#store.compareAndSet("installs", install, from.sealed, sealed);
+    return written ? { record, sealed } : undefined;
   }
 
   /** Writes the record of `install` (a fresh IV every write). */

@@ -85,6 +85,8 @@ export function createOAuthInstalls(o: {
     stateCookieExpirationSeconds: STATE_LIFETIME_S,
     installationStore: installs,
     installUrlOptions: installOptions,
+    // Slack's consent page on the Web API's host (see consentPageOf).
+    authorizationUrl: consentPageOf(o.apiUrl),
     logger: toSlackLogger(logger),
     clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
   });
@@ -101,4 +103,13 @@ export function createOAuthInstalls(o: {
     }),
     records: installRecords(installs, (install) => tokens.forget(install)),
   };
+}
+
+/**
+ * Slack's consent page on the host of its Web API: `https://slack.com/api/` →
+ * `https://slack.com/oauth/v2/authorize` (the installer's default), and so for GovSlack or a
+ * test Slack: an install started on one Slack must finish on it.
+ */
+export function consentPageOf(apiUrl: string): string {
+  return new URL("/oauth/v2/authorize", apiUrl).toString();
 }

@@ -2,7 +2,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
-import type { EncryptedInstallationStore, InstallRecord } from "./installation-store.ts";
+import { InstallCache } from "./install-cache.ts";
+import type {
+  EncryptedInstallationStore,
+  InstallRecord,
+  InstallSnapshot,
+} from "./installation-store.ts";
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
 /** What `oauth.v2.access` with `grant_type=refresh_token` answers (the parts used). */
@@ -40,8 +45,6 @@ export interface OAuthTokenSourceOptions {
 
 /** Slack's refusals of a refresh token that no retry will change. */
 const REFRESH_REVOKED = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant"]);
-/** How many installs' decrypted records are kept (the oldest dropped first). */
-const CACHE_LIMIT = 500;
 const LEASE_TTL_MS = 30_000;
 
 /**
@@ -52,14 +55,15 @@ const LEASE_TTL_MS = 30_000;
  * other, once the lease is free, reads the token it stored — Slack's refresh token is
  * single-use, so a second refresh would fail. A refresh token Slack refuses marks the
  * install revoked, said once in the log; its tokens are then unavailable until it is
- * installed again.
+ * installed again. Both writes are compare-and-sets on the record the refresh started
+ * from: an install made again meanwhile (new token, new scopes) is never overwritten by
+ * the old grant's refresh, nor marked revoked for the old grant's refusal.
  */
 export class OAuthTokenSource implements TokenSource {
   readonly #o: OAuthTokenSourceOptions;
   readonly #now: () => number;
   readonly #marginMs: number;
-  readonly #cacheMs: number;
-  readonly #cache = new Map<string, { record: InstallRecord; until: number }>();
+  readonly #cache: InstallCache;
   /** Refreshes under way in this process, one per install. */
   readonly #refreshing = new Map<string, Promise<InstallRecord>>();
   /** Refreshes this process made (tests and metrics read it). */
@@ -69,7 +73,7 @@ export class OAuthTokenSource implements TokenSource {
     this.#o = options;
     this.#now = options.now ?? Date.now;
     this.#marginMs = options.marginMs ?? 2 * 60 * 60_000;
-    this.#cacheMs = options.cacheMs ?? 30_000;
+    this.#cache = new InstallCache(options.cacheMs ?? 30_000, this.#now);
   }
 
   async botToken(install: string): Promise<string> {
@@ -82,39 +86,33 @@ export class OAuthTokenSource implements TokenSource {
    * @throws InstallUnavailable when not installed, or revoked.
    */
   async installation(install: string): Promise<InstallRecord> {
-    const record = usable(install, await this.#read(install, true));
+    const { record } = usable(install, await this.#read(install, true));
     return this.#expiring(record)
       ? this.#refreshOnce(install, botOf(install, record).token)
       : record;
   }
 
   async refused(install: string, token: string, error: string): Promise<string | undefined> {
-    let record: InstallRecord;
     try {
-      record = usable(install, await this.#read(install, false));
+      const read = usable(install, await this.#read(install, false));
+      const bot = botOf(install, read.record);
+      // Another replica refreshed it, or the app was installed again: the stored one is newer.
+      if (bot.token !== token) return bot.token;
+      if (error === "token_revoked") {
+        if (await this.#markRevoked(install, error, read)) return undefined;
+        return botOf(install, await this.#current(install)).token;
+      }
+      if (bot.refreshToken === undefined) return undefined;
+      return botOf(install, await this.#refreshOnce(install, token)).token;
     } catch (unavailable) {
       if (unavailable instanceof InstallUnavailable) return undefined;
       throw unavailable;
-    }
-    const bot = botOf(install, record);
-    // Another replica refreshed it, or the app was installed again: the stored one is newer.
-    if (bot.token !== token) return bot.token;
-    if (error === "token_revoked") {
-      await this.#markRevoked(install, error);
-      return undefined;
-    }
-    if (bot.refreshToken === undefined) return undefined;
-    try {
-      return botOf(install, await this.#refreshOnce(install, token)).token;
-    } catch (refusal) {
-      if (refusal instanceof InstallUnavailable) return undefined;
-      throw refusal;
     }
   }
 
   /** Drops what this process keeps of an install (it was uninstalled). */
   forget(install: string): void {
-    this.#cache.delete(install);
+    this.#cache.drop(install);
   }
 
   #expiring(record: InstallRecord): boolean {
@@ -123,22 +121,17 @@ export class OAuthTokenSource implements TokenSource {
     return bot.expiresAt * 1000 - this.#now() < this.#marginMs;
   }
 
-  async #read(install: string, cached: boolean): Promise<InstallRecord | undefined> {
-    const hit = this.#cache.get(install);
-    // A revoked record is not taken from the cache: the app may have been installed again
-    // through another replica, which can drop only its own cache.
-    const fresh =
-      hit !== undefined && hit.until > this.#now() && hit.record.revokedAt === undefined;
-    if (cached && fresh) return hit.record;
-    const record = await this.#o.installs.read(install);
-    this.#cache.delete(install);
-    if (record === undefined) return undefined;
-    if (this.#cache.size >= CACHE_LIMIT) {
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
-    }
-    this.#cache.set(install, { record, until: this.#now() + this.#cacheMs });
-    return record;
+  async #read(install: string, cached: boolean): Promise<InstallSnapshot | undefined> {
+    const hit = cached ? this.#cache.get(install) : undefined;
+    if (hit !== undefined) return hit;
+    const snapshot = await this.#o.installs.snapshot(install);
+    this.#cache.put(install, snapshot);
+    return snapshot;
+  }
+
+  /** The record stored now (read past the cache), or why there is no token. */
+  async #current(install: string): Promise<InstallRecord> {
+    return usable(install, await this.#read(install, false)).record;
   }
 
   /** One refresh of `install` in this process at a time; callers share its outcome. */
@@ -161,9 +154,10 @@ export class OAuthTokenSource implements TokenSource {
         { ttlMs: LEASE_TTL_MS },
         async () => {
           // Read again under the lease: the replica that held it before may have refreshed.
-          const record = usable(install, await this.#read(install, false));
+          const read = usable(install, await this.#read(install, false));
+          const { record } = read;
           if (botOf(install, record).token !== stale && !this.#expiring(record)) return record;
-          return this.#refresh(install, record);
+          return this.#refresh(install, read);
         },
       );
       if (done.held) return done.value;
@@ -171,10 +165,15 @@ export class OAuthTokenSource implements TokenSource {
     }
     // The holder took longer than the wait: what is stored now (maybe still the old token,
     // which Slack takes until it expires).
-    return usable(install, await this.#read(install, false));
+    return this.#current(install);
   }
 
-  async #refresh(install: string, record: InstallRecord): Promise<InstallRecord> {
+  /**
+   * Refreshes the token of the record `read`, and stores the answer only while that record
+   * is still stored: installed again meanwhile, the new grant stands and is handed out.
+   */
+  async #refresh(install: string, read: InstallSnapshot): Promise<InstallRecord> {
+    const { record } = read;
     const bot = botOf(install, record);
     if (bot.refreshToken === undefined) return record;
     let answer: RefreshAnswer;
@@ -182,11 +181,11 @@ export class OAuthTokenSource implements TokenSource {
       answer = await this.#o.refresh(bot.refreshToken);
     } catch (error) {
       const code = slackErrorOf(error);
-      if (code !== undefined && REFRESH_REVOKED.has(code)) {
-        await this.#markRevoked(install, code);
+      if (code === undefined || !REFRESH_REVOKED.has(code)) throw error;
+      if (await this.#markRevoked(install, code, read)) {
         throw new InstallUnavailable(install, "revoked");
       }
-      throw error;
+      return this.#current(install);
     }
     this.refreshes += 1;
     const nowSec = Math.floor(this.#now() / 1000);
@@ -202,30 +201,38 @@ export class OAuthTokenSource implements TokenSource {
         },
       },
     };
-    await this.#o.installs.write(install, refreshed);
-    this.#cache.set(install, { record: refreshed, until: this.#now() + this.#cacheMs });
+    const written = await this.#o.installs.replace(install, read, refreshed);
+    this.#cache.put(install, written);
+    if (written === undefined) {
+      this.#o.logger.info({ install }, "installation changed while its token was refreshed");
+      return this.#current(install);
+    }
     this.#o.logger.info({ install }, "refreshed the bot token of an installation");
     return refreshed;
   }
 
-  async #markRevoked(install: string, code: string): Promise<void> {
-    const record = await this.#o.installs.read(install);
-    this.#cache.delete(install);
-    if (record === undefined || record.revokedAt !== undefined) return;
-    await this.#o.installs.write(install, { ...record, revokedAt: this.#now() });
+  /**
+   * Marks the install revoked while the stored record is still the one `read` (whose token
+   * Slack refused); true when marked. False: it changed since (installed again), untouched.
+   */
+  async #markRevoked(install: string, code: string, read: InstallSnapshot): Promise<boolean> {
+    this.#cache.drop(install);
+    const revoked = { ...read.record, revokedAt: this.#now() };
+    if ((await this.#o.installs.replace(install, read, revoked)) === undefined) return false;
     this.#o.logger.error(
       { install, slackError: code },
       `Slack revoked the tokens of installation ${install} (${code}): the bot stops working there until it is installed again from /slack/install.`,
     );
     this.#o.onRevoked?.(install);
+    return true;
   }
 }
 
-/** The record, or why there is no token: not installed, or revoked. */
-function usable(install: string, record: InstallRecord | undefined): InstallRecord {
-  if (record === undefined) throw new InstallUnavailable(install, "not_installed");
-  if (record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
-  return record;
+/** The install as read, or why there is no token: not installed, or revoked. */
+function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
+  if (read === undefined) throw new InstallUnavailable(install, "not_installed");
+  if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+  return read;
 }
 
 function botOf(install: string, record: InstallRecord) {

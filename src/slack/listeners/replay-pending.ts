@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { Logger } from "pino";
 import {
   installOf,
@@ -120,19 +119,8 @@ async function startKeptThread(
   }
 }
 
-/**
- * The request journal lives beside the store: next to the SQLite file (the same volume),
- * else beside the temp folder (never in it: its clean-up removes files no job names).
- */
-export function defaultJournalPath(storeUrl: string, tempDir: string): string {
-  if (storeUrl.startsWith("sqlite://")) {
-    return `${resolve(storeUrl.slice("sqlite://".length))}.pending.jsonl`;
-  }
-  return `${resolve(tempDir)}.pending.jsonl`;
-}
-
 export interface PendingStartsOptions {
-  /** The journal's file (beside the store). */
+  /** The journal's file (`deploymentPaths`: beside the store, one per deployment). */
   path: string;
   logger: Logger;
   /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */

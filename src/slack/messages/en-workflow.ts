@@ -1,13 +1,13 @@
 /**
  * The English sentences of the Workflow Builder step "Make meeting notes": each one why a
- * step failed, shown in the workflow's activity. Its job's own ending (a failure, a cancel)
- * is the thread's sentence.
+ * step failed, shown in the workflow's activity. Once its job has started the step is
+ * complete, and the job's own ending (a failure, a cancel) is said in its thread only.
  */
 export const enWorkflow = {
   "step.inputs":
     "This step needs a recording file, a channel to post the notes in and the person who used the workflow.",
   "step.recording_unreadable":
-    "I could not read that recording from Slack: it may be deleted, or shared where I cannot see it.",
+    "I cannot open that recording: it was deleted, or it is shared nowhere I am, so share it in a channel I am in and run the workflow again.",
   "step.not_a_recording": "{file} is not a recording I can use: the step takes {formats}.",
   "step.recording_not_theirs":
     "The recording must be one the person who used this workflow uploaded, or one shared in a conversation they are in.",
@@ -21,5 +21,6 @@ export const enWorkflow = {
   "step.already": "Notes for this recording are already being made in that channel.",
   "step.store_unavailable":
     "My storage is not working right now, so no notes were started; run the workflow again later.",
-  "step.no_link": "The notes were posted, but Slack gave me no link to them.",
+  "step.no_link":
+    "The notes are being made in the channel you chose, but Slack gave me no link to their thread.",
 } as const;

@@ -151,7 +151,6 @@ export const en = {
   "command.wrong_stage.cancel": "That job has already finished.",
   "command.wrong_stage.retry": "That job can no longer be retried.",
   "command.wrong_stage.regenerate": "Notes can be regenerated only once they are ready.",
-  "command.busy": "That job is busy right now. Try again in a moment.",
   "command.cooldown": "These notes were regenerated a moment ago. Try again in {time}.",
   "command.cancel.done": "Canceled the notes for {file}.",
   "command.cancel.none": "There is no running job to cancel in this channel.",

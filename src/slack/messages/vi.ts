@@ -143,7 +143,6 @@ export const vi: Catalog = {
   "command.wrong_stage.cancel": "Tác vụ đó đã kết thúc.",
   "command.wrong_stage.retry": "Tác vụ đó không thể thử lại nữa.",
   "command.wrong_stage.regenerate": "Chỉ có thể tạo lại khi biên bản đã sẵn sàng.",
-  "command.busy": "Tác vụ đó đang bận. Hãy thử lại sau giây lát.",
   "command.cooldown": "Biên bản này vừa được tạo lại. Hãy thử lại sau {time}.",
   "command.cancel.done": "Đã hủy biên bản của {file}.",
   "command.cancel.none": "Không có tác vụ nào đang chạy để hủy trong kênh này.",

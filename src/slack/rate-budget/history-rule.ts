@@ -1,4 +1,4 @@
-import type { SlackDistribution } from "../../config.ts";
+import type { SlackDistribution } from "../../config-schema.ts";
 import type { Allowance } from "./method-tiers.ts";
 
 /**

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
-import type { SlackDistribution } from "../../config.ts";
+import type { SlackDistribution } from "../../config-schema.ts";
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { callScope } from "./call-scope.ts";
 import { historyAllowance, withPageLimit } from "./history-rule.ts";
 import { isIdempotent } from "./idempotent-methods.ts";
 import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
@@ -106,7 +107,10 @@ class WorkspaceLimits {
  * - a call whose answer was lost (a network error, a timeout, a 5xx) is sent again, a few
  *   times and quickly, only when its method is idempotent (`idempotent-methods.ts`); the
  *   clients above never re-send anything themselves, so a message whose answer was lost is
- *   never posted twice: the caller looks for it first (the job's thread, the bot's files).
+ *   never posted twice: the caller looks for it first (the job's thread, the bot's files);
+ * - a background call a person is looking at (`CallScope.person`: what their command did)
+ *   goes as an interactive one, and a call whose caller stopped waiting for it
+ *   (`CallScope.yieldSignal`) waits and re-sends no more.
  * (With several replicas each has its own budget; a 429 is then handled as above.)
  * Which workspace a call counts against is `fetchFor`'s `workspace`, read per request.
  */
@@ -155,11 +159,17 @@ export class SlackBudget {
   ) {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const method = apiMethodOf(url);
-    const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[kind];
+    const scope = callScope();
+    const as: CallerKind = scope?.person === true ? "interactive" : kind;
+    const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[as];
     if (method === undefined) return this.#request(input, init, timeoutMs);
-    const call = { kind, method, limits: this.#limitsOf(workspace) };
+    const call = { kind: as, method, limits: this.#limitsOf(workspace) };
     const sent = withPageLimit(method, this.#distribution, init);
-    return this.#sendApi(call, urgent, input, sent, timeoutMs);
+    // Its waits end when the caller stops waiting; the request, once sent, is left alone.
+    const yieldSignal = scope?.yieldSignal;
+    const waits =
+      yieldSignal === undefined ? sent : { ...sent, signal: anySignal(sent, yieldSignal) };
+    return this.#sendApi(call, urgent, input, { init: sent, waits }, timeoutMs);
   }
 
   /**
@@ -187,7 +197,7 @@ export class SlackBudget {
     call: Call,
     urgent: boolean,
     input: string | URL | Request,
-    init: RequestInit,
+    { init, waits }: { init: RequestInit; waits: RequestInit },
     timeoutMs: number,
   ): Promise<Response> {
     const { kind, method } = call;
@@ -195,22 +205,22 @@ export class SlackBudget {
     for (let sent = 1; ; sent++) {
       const closedMs = this.#closedFor(call);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
-      if (kind === "background") await this.#takeBudget(call, init, urgent);
+      if (kind === "background") await this.#takeBudget(call, waits, urgent);
       else if (!this.#takeRationed(call)) {
         const waitMs = this.#bucket(call.limits, method, false).waitMs;
         return rateLimitedResponse(Math.max(1_000, waitMs));
       }
       let response: Response;
       try {
-        response = await this.#sendOnce(call, input, init, timeoutMs);
+        response = await this.#sendOnce(call, input, { init, waits }, timeoutMs);
       } catch (error) {
-        if (!this.#mayResend(method, init, sent)) throw error;
-        await this.#beforeResend(method, init, sent, String(error));
+        if (!this.#mayResend(method, waits, sent)) throw error;
+        await this.#beforeResend(method, waits, sent, String(error));
         continue;
       }
-      if (response.status >= 500 && this.#mayResend(method, init, sent)) {
+      if (response.status >= 500 && this.#mayResend(method, waits, sent)) {
         await response.body?.cancel();
-        await this.#beforeResend(method, init, sent, `HTTP ${response.status}`);
+        await this.#beforeResend(method, waits, sent, `HTTP ${response.status}`);
         continue;
       }
       if (response.status !== 429) return response;
@@ -227,14 +237,15 @@ export class SlackBudget {
   #sendOnce(
     call: Call,
     input: string | URL | Request,
-    init: RequestInit,
+    { init, waits }: { init: RequestInit; waits: RequestInit },
     timeoutMs: number,
   ): Promise<Response> {
     const exchange = () => this.#exchange(call, input, init, timeoutMs);
     if (call.kind === "interactive") return exchange();
     return this.#inLane(call, async () => {
       // A 429 that came while this call waited for its lane: wait that out too.
-      await this.#waitWindow(call, init);
+      await this.#waitWindow(call, waits);
+      waits.signal?.throwIfAborted();
       return exchange();
     });
   }
@@ -344,4 +355,9 @@ export class SlackBudget {
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     return this.#fetch(input, { ...init, signal });
   }
+}
+
+/** A signal that aborts with the first of the request's own and `other`. */
+function anySignal(init: RequestInit, other: AbortSignal): AbortSignal {
+  return init.signal ? AbortSignal.any([init.signal, other]) : other;
 }

@@ -35,7 +35,7 @@ export interface HelpOptions {
 
 /**
  * `/meeting-notes help`: how to get notes — in a channel or in a direct message with the
- * bot, which recordings (README, "Recordings: taken as they are, or prepared") — and every
+ * bot, which recordings (docs/recordings.md) — and every
  * subcommand.
  */
 export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageContent {
@@ -152,8 +152,6 @@ function refusalSentence(
   switch (reason) {
     case "wrong_stage":
       return t(locale, `command.wrong_stage.${command}`);
-    case "busy":
-      return t(locale, "command.busy");
     case "cooldown":
       return t(locale, "command.cooldown", { time: formatDuration(Math.ceil(retryInMs / 1000)) });
     default:

@@ -11,7 +11,7 @@
  *
  * "Exactly one remote task" holds for every kill here because none lands in the submit window
  * (between storing `submittedAt` and storing the returned `taskId`): the API has no
- * idempotency key, so a kill inside that window is documented (README, steps.ts) as able to
+ * idempotency key, so a kill inside that window is documented (docs/faults.md, steps.ts) as able to
  * create a second remote task. The tests wait until the task id is stored before killing in
  * `transcribing` and `writing`, so they never aim at that window.
  */

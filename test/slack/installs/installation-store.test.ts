@@ -112,6 +112,28 @@ describe("EncryptedInstallationStore", () => {
     expect(second?.data).not.toBe(first?.data);
   });
 
+  it("replaces a record only while the value it was read from is stored: not over the same install made again", async () => {
+    const store = await memory();
+    const installs = new EncryptedInstallationStore({ store, key: KEY });
+    await installs.storeInstallation(workspaceInstall());
+    const read = await installs.snapshot("TT0ALPHA");
+    if (read === undefined) throw new Error("not stored");
+    // The same install made again, equal to the byte but sealed anew: a different value.
+    await installs.storeInstallation(read.record.installation as Installation<"v2", false>);
+    const revoked = { ...read.record, revokedAt: 1 };
+    expect(await installs.replace("TT0ALPHA", read, revoked)).toBeUndefined();
+    expect((await installs.read("TT0ALPHA"))?.revokedAt).toBeUndefined();
+
+    const now = await installs.snapshot("TT0ALPHA");
+    if (now === undefined) throw new Error("not stored");
+    const written = await installs.replace("TT0ALPHA", now, revoked);
+    expect(written?.record).toEqual(revoked);
+    expect(await installs.read("TT0ALPHA")).toEqual(revoked);
+    // What it wrote is what a later replace compares with.
+    if (written === undefined) throw new Error("not written");
+    expect(await installs.replace("TT0ALPHA", written, now.record)).toBeDefined();
+  });
+
   it("refuses a tampered value, one moved to another install's key, and the wrong key", async () => {
     const store = await memory();
     const installs = new EncryptedInstallationStore({ store, key: KEY });

@@ -1,13 +1,9 @@
-import { Writable } from "node:stream";
 import { WebClient } from "@slack/web-api";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { decideFailure, type JobIn } from "../../../src/jobs/index.ts";
+import { decideFailure } from "../../../src/jobs/index.ts";
 import { toGatewayError } from "../../../src/slack/gateway/slack-errors.ts";
-import { WorkflowGateway } from "../../../src/slack/gateway/workflow-gateway.ts";
 import { withInstallToken } from "../../../src/slack/installs/install-clients.ts";
 import { InstallUnavailable, type TokenSource } from "../../../src/slack/installs/token-source.ts";
-import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 /**
  * An install that lost its tokens (a refresh token Slack refused, an uninstall): its job's
@@ -88,46 +84,5 @@ describe("a job's call for an install without tokens", () => {
   it("maps a download's own InstallUnavailable the same way", () => {
     const port = toGatewayError(new InstallUnavailable("TT0BETA", "revoked"), "download");
     expect(port).toMatchObject({ transient: false, failure: "install_unavailable" });
-  });
-});
-
-describe("the Workflow Builder step of a job whose install lost its tokens", () => {
-  it("is not completed, not tried again, and the log says so once, as a warning", async () => {
-    const c = client(revokedAfter(0));
-    const lines: { level: number; msg: string }[] = [];
-    const logger = pino(
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
-    const gateway = new WorkflowGateway({ clientFor: () => c.web, logger });
-    const common = {
-      id: "job-1",
-      createdAt: 1,
-      updatedAt: 1,
-      stageStartedAt: 1,
-      attempts: 0,
-      origin: origin({ kind: "workflow", executionId: "Fx0RUN1", install: "TT0BETA" }),
-      source: source(),
-      options: {},
-    };
-    const failed: JobIn<"failed"> = {
-      ...common,
-      stage: "failed",
-      failedStage: "naming",
-      failure: { code: "install_unavailable" },
-      retryable: true,
-      resume: { ...common, stage: "queued" },
-      finishedAt: 2,
-    };
-    // "refused": the step is recorded as done with (WorkflowSteps sends nothing again).
-    expect(await gateway.fail(failed)).toBe("refused");
-    expect(c.sent).toEqual([]);
-    expect(lines.map((l) => [l.level, l.msg])).toEqual([
-      [40, "the workflow step could not be completed: its install has no token any more"],
-    ]);
   });
 });

@@ -20,12 +20,14 @@ const NOW_MS = 1_800_000_000_000;
 const NOW_S = NOW_MS / 1000;
 
 let store: Store;
+let key: Buffer;
 let installs: EncryptedInstallationStore;
 let lines: string[];
 
 beforeEach(async () => {
   store = await openStore("memory://");
-  installs = new EncryptedInstallationStore({ store, key: randomBytes(32) });
+  key = randomBytes(32);
+  installs = new EncryptedInstallationStore({ store, key });
   lines = [];
 });
 afterEach(() => store.close());
@@ -42,7 +44,11 @@ const logger = () =>
   });
 
 /** An install of team T0A whose token expires `expiresInS` from now (none: no rotation). */
-async function installed(expiresInS?: number, team = "T0A"): Promise<InstallRecord> {
+async function installed(
+  expiresInS?: number,
+  team = "T0A",
+  scopes = ["chat:write"],
+): Promise<InstallRecord> {
   const record: InstallRecord = {
     installation: {
       team: { id: team },
@@ -55,7 +61,7 @@ async function installed(expiresInS?: number, team = "T0A"): Promise<InstallReco
               refreshToken: `xoxe-1-${randomBytes(6).toString("hex")}`,
               expiresAt: NOW_S + expiresInS,
             }),
-        scopes: ["chat:write"],
+        scopes,
         id: "B0BOT",
         userId: "U0BOT",
       },
@@ -210,6 +216,100 @@ describe("OAuthTokenSource", () => {
     // Another replica handled the new install's redirect: this one's cache is not dropped.
     const again = await installed();
     expect(await tokens.botToken("TT0A")).toBe(again.installation.bot?.token);
+  });
+
+  it("keeps an install made again while its refresh was in flight: the old grant's answer is not stored", async () => {
+    await installed(60);
+    const { refresh, state } = slackRefresh();
+    let open = () => {};
+    state.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const tokens = source(refresh);
+    const asked = tokens.botToken("TT0A");
+    await expect.poll(() => state.calls).toBe(1);
+    const again = await installed(12 * HOUR_S, "T0A", ["chat:write", "canvases:write"]);
+    open();
+    expect(await asked).toBe(again.installation.bot?.token);
+    expect(await installs.read("TT0A")).toEqual(again);
+    expect(lines.filter((l) => l.includes("installation changed while its token"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("refreshed the bot token"))).toEqual([]);
+  });
+
+  it("does not bring back an install removed while its refresh was in flight", async () => {
+    await installed(60);
+    const { refresh, state } = slackRefresh();
+    let open = () => {};
+    state.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const tokens = source(refresh);
+    const asked = tokens.botToken("TT0A").catch((e: unknown) => e);
+    await expect.poll(() => state.calls).toBe(1);
+    await installs.deleteInstallation("TT0A");
+    open();
+    expect(await asked).toMatchObject({ name: "InstallUnavailable", reason: "not_installed" });
+    expect(await store.get("installs", "TT0A")).toBeUndefined();
+  });
+
+  it("does not mark an install made again revoked when the old grant's refresh token is refused", async () => {
+    await installed(60);
+    const { refresh, state } = slackRefresh();
+    state.refuse = "invalid_refresh_token";
+    let open = () => {};
+    state.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const revoked: string[] = [];
+    const tokens = new OAuthTokenSource({
+      installs,
+      store,
+      refresh,
+      logger: logger(),
+      now: () => NOW_MS,
+      onRevoked: (install) => revoked.push(install),
+    });
+    const asked = tokens.botToken("TT0A");
+    await expect.poll(() => state.calls).toBe(1);
+    const again = await installed(12 * HOUR_S);
+    open();
+    expect(await asked).toBe(again.installation.bot?.token);
+    expect((await installs.read("TT0A"))?.revokedAt).toBeUndefined();
+    expect(revoked).toEqual([]);
+    expect(lines.filter((l) => l.includes("revoked the tokens"))).toEqual([]);
+  });
+
+  it("does not mark an install made again revoked when Slack refuses the old token as revoked", async () => {
+    const first = await installed();
+    let again: InstallRecord | undefined;
+    // The reinstall lands after the refusal was read, right before the install is marked.
+    const racing = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name !== "compareAndSet") {
+          const value = Reflect.get(target, name, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return async (...args: Parameters<Store["compareAndSet"]>) => {
+          again ??= await installed();
+          return target.compareAndSet(...args);
+        };
+      },
+    });
+    const tokens = new OAuthTokenSource({
+      installs: new EncryptedInstallationStore({ store: racing, key }),
+      store: racing,
+      refresh: slackRefresh().refresh,
+      logger: logger(),
+      now: () => NOW_MS,
+    });
+    const fresh = await tokens.refused(
+      "TT0A",
+      first.installation.bot?.token ?? "",
+      "token_revoked",
+    );
+    expect(fresh).toBe(again?.installation.bot?.token);
+    expect(await tokens.botToken("TT0A")).toBe(fresh);
+    expect((await installs.read("TT0A"))?.revokedAt).toBeUndefined();
   });
 
   it("sees an install deleted by another replica once its cache is dropped", async () => {

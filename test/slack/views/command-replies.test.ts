@@ -141,9 +141,6 @@ describe("command replies", () => {
     expect(buildCommandRefusal("wrong_stage", "names", "en").text).toBe(
       "That job is no longer waiting for names.",
     );
-    expect(buildCommandRefusal("busy", "cancel", "vi").text).toBe(
-      "Tác vụ đó đang bận. Hãy thử lại sau giây lát.",
-    );
     for (const command of ["names", "cancel", "retry", "regenerate"] as const) {
       expectMessageLimits(buildCommandRefusal("wrong_stage", command, "vi"));
     }

@@ -14,7 +14,7 @@ const teamAccessSchema = z.looseObject({ team_ids: z.array(z.string().min(1)).mi
 /**
  * `app_uninstalled`, and `tokens_revoked` naming a bot token: the install is done with the
  * app, so its running jobs stop and all of its data (jobs, settings, templates, temp files)
- * is deleted (README "Data"), then the store's files are scrubbed, and with installs by
+ * is deleted (docs/data.md), then the store's files are scrubbed, and with installs by
  * OAuth its installation record goes last. Slack sends both, in either order; the second
  * finds nothing. User tokens (`oauth`) alone are not ours to act on: this app asks for none.
  * `team_access_revoked` (an org-ready app's org-wide install lost some workspaces of the

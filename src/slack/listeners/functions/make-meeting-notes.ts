@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import type { Logger } from "pino";
 import { z } from "zod";
 import {
   isStoreUnavailable,
@@ -9,7 +11,8 @@ import {
 } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
-import { platformErrorOf } from "../../gateway/slack-errors.ts";
+import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
+import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
 import { pickedRecording } from "../../recording-file.ts";
@@ -28,8 +31,10 @@ const MAX_CONTEXT_CHARS = 3_000;
 /**
  * The step's inputs as the manifest declares them (`functions.make_meeting_notes`), checked
  * here: Workflow Builder fills them from a workflow an admin built, not from Slack itself.
- * `user` is a `slack#/types/user_context` (`{ id, secret }`): Workflow Builder fills it only
- * from the person who ran the workflow, so a workflow cannot act as someone else.
+ * `user` is a `slack#/types/user_context` (`{ id, secret }`): Workflow Builder sets it, never
+ * a builder — whoever started the workflow, or whoever clicked a button in an earlier step
+ * (https://docs.slack.dev/reference/types/user_context-type) — so a workflow cannot name
+ * someone who did not act in it.
  */
 const inputsSchema = z.object({
   recording: z.string().regex(/^F[A-Z0-9]{2,}$/),
@@ -45,15 +50,20 @@ type Args = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
 /**
  * The Workflow Builder step "Make meeting notes" (Bolt acks `function_executed` itself):
  * once per step run however often Slack delivers it, the same checks as a request in the
- * /meeting-notes modal — the recording the person who ran the workflow's own or shared where
- * they are, one the bot takes; the channel one both they and the bot are in (they name the
- * speakers there) — then an ordinary job in a thread the bot opens in that channel. A
- * refusal fails the step at once with one sentence, through Bolt's `fail` (on the step's own
- * token, alive while Slack waits); the job completes or fails the step when it ends
- * (`WorkflowSteps`).
+ * /meeting-notes modal — the recording the person's own or shared where they are, one the
+ * bot takes and can read (the job downloads it with the bot's token, long after the step's
+ * is gone); the channel one both they and the bot are in (they name the speakers there) —
+ * then an ordinary job in a thread the bot opens in that channel.
+ *
+ * The step ends here, through Bolt's `complete` and `fail`, on the step's own token (the
+ * event's `bot_access_token`, which Slack's SDKs complete with): a refusal fails it with one
+ * sentence; a started job completes it with the thread's link. That token lives 15 minutes
+ * (a Slack maintainer: https://github.com/slackapi/bolt-python/issues/1075), a job as long as
+ * a person takes to name the speakers, so the step does not wait for the notes: they follow
+ * in the thread, and so does any later failure.
  */
 export function makeMeetingNotes(deps: ListenerDeps) {
-  return async ({ event, inputs, fail }: Args) => {
+  return async ({ event, inputs, complete, fail }: Args) => {
     const executionId = event.function_execution_id;
     const logger = deps.logger.child({ executionId });
     let locale: Locale = "en";
@@ -95,6 +105,9 @@ export function makeMeetingNotes(deps: ListenerDeps) {
         return await refuse(sentence, result.reason);
       }
       logger.info({ jobId: result.job.id }, "workflow step started a job");
+      const link = await deps.directory.permalink(request.channel, result.job.origin.threadTs);
+      if (link === undefined) return await refuse(t(locale, "step.no_link"), "no link");
+      await completeStep(() => complete({ outputs: { thread_link: link } }), logger);
     } catch (error) {
       if (isStoreUnavailable(error)) {
         logger.warn({ err: error }, "store failed: the workflow step started nothing");
@@ -104,6 +117,32 @@ export function makeMeetingNotes(deps: ListenerDeps) {
       await refuse(t(locale, "step.thread_failed"), "thread");
     }
   };
+}
+
+/** Tries of a completion Slack answered with a passing error, a few seconds apart at most. */
+const COMPLETE_TRIES = 3;
+
+/**
+ * Completes the step, sent again while Slack answers with a passing error (its step's token
+ * lives minutes, not hours: a few tries now, never a sweep later); an answer that the step
+ * is no longer running means an earlier try was taken.
+ */
+async function completeStep(send: () => Promise<unknown>, logger: Logger): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await send();
+      return;
+    } catch (error) {
+      const code = platformErrorOf(error);
+      if (code === "execution_not_in_running_state") return;
+      const again = toGatewayError(error, "functions.completeSuccess").transient;
+      if (!again || attempt + 1 >= COMPLETE_TRIES) {
+        logger.warn({ err: error, code }, "could not complete the workflow step");
+        return;
+      }
+      await sleep(backoffDelayMs(BACKOFFS.slackResend, attempt));
+    }
+  }
 }
 
 /**

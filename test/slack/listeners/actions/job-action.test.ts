@@ -206,7 +206,7 @@ describe("tellClicker", () => {
       responseUrl: undefined,
       locale: "en",
     };
-    await tellClicker(kit.deps, click, buildCommandRefusal("busy", "cancel", "en"));
+    await tellClicker(kit.deps, click, buildCommandRefusal("wrong_stage", "cancel", "en"));
     expect(toldAlone()).toEqual([]);
   });
 });

@@ -43,7 +43,10 @@ function file(id: string, name: string, user = ALICE, mimetype = "audio/mp4") {
   return id;
 }
 
-/** Slack's published `function_executed`, as this app's step with `inputs`, and a `fail` double. */
+/**
+ * Slack's published `function_executed`, as this app's step with `inputs`, and doubles of
+ * Bolt's `complete` and `fail` (on the step's own token).
+ */
 function stepArgs(inputs: Record<string, unknown>, executionId = "Fx0STEP001") {
   const payload = loadObject("event-function_executed", { app: "A0FAKEAPP", user: ALICE });
   const event = {
@@ -54,8 +57,9 @@ function stepArgs(inputs: Record<string, unknown>, executionId = "Fx0STEP001") {
   };
   const body = { type: "event_callback", team_id: TEAM, event };
   const fail = vi.fn(async (_args: { error: string }) => ({ ok: true }));
-  const args = { ...buildEventArgs<"function_executed">(kit, body), inputs, fail };
-  return { args, fail };
+  const complete = vi.fn(async (_args: { outputs: Record<string, unknown> }) => ({ ok: true }));
+  const args = { ...buildEventArgs<"function_executed">(kit, body), inputs, fail, complete };
+  return { args, fail, complete };
 }
 
 const asked = (id: string) => ({ id, secret: "ctx-secret" });
@@ -70,10 +74,16 @@ describe("the Workflow Builder step's listener", () => {
       participants: [BOB, LAN],
       context: "Budget",
     };
-    const { args, fail } = stepArgs(inputs);
+    const { args, fail, complete } = stepArgs(inputs);
     await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail).not.toHaveBeenCalled();
     const [job] = await kit.jobs.listByChannel(TEAM, CHANNEL);
+    // Completed at once with the thread's link: the job goes on there.
+    const link = await kit.slack.chat.getPermalink({
+      channel: CHANNEL,
+      message_ts: job?.origin.threadTs ?? "",
+    });
+    expect(complete.mock.calls).toEqual([[{ outputs: { thread_link: link.permalink } }]]);
     expect(job?.origin).toMatchObject({
       teamId: TEAM,
       channelId: CHANNEL,
@@ -93,6 +103,7 @@ describe("the Workflow Builder step's listener", () => {
     const again = stepArgs(inputs);
     await asRequest(() => makeMeetingNotes(kit.deps)(again.args as never));
     expect(again.fail).not.toHaveBeenCalled();
+    expect(again.complete).not.toHaveBeenCalled();
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
   });
 
@@ -121,10 +132,33 @@ describe("the Workflow Builder step's listener", () => {
     file("F0BOBS0001", "bob.m4a", BOB);
     file("F0ADMIN001", "admin.m4a", ADMIN);
     kit.workspace.members.set(OTHER_CHANNEL, [BOB]);
-    const { args, fail } = stepArgs(inputs);
+    const { args, fail, complete } = stepArgs(inputs);
     await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
     expect(fail.mock.calls).toEqual([[{ error: t("en", key) }]]);
+    expect(complete).not.toHaveBeenCalled();
     expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toEqual([]);
+  });
+
+  it("sends a completion Slack failed for a passing reason again, and stops at an answer that it was taken", async () => {
+    const recording = file("F0REC00003", "retro.m4a");
+    const { args, complete } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
+    const platform = (error: string) =>
+      Object.assign(new Error(error), { code: "slack_webapi_platform_error", data: { error } });
+    complete
+      .mockRejectedValueOnce(platform("internal_error"))
+      .mockRejectedValueOnce(platform("execution_not_in_running_state"));
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
+    expect(complete).toHaveBeenCalledTimes(2);
+  });
+
+  it("fails the step with one sentence when Slack gives no link to the thread, the job going on", async () => {
+    const recording = file("F0REC00004", "nolink.m4a");
+    kit.slack.chat.getPermalink.mockRejectedValueOnce(new Error("message_not_found"));
+    const { args, fail, complete } = stepArgs({ recording, channel: CHANNEL, user: asked(ALICE) });
+    await asRequest(() => makeMeetingNotes(kit.deps)(args as never));
+    expect(complete).not.toHaveBeenCalled();
+    expect(fail.mock.calls).toEqual([[{ error: t("en", "step.no_link") }]]);
+    expect(await kit.jobs.listByChannel(TEAM, CHANNEL)).toHaveLength(1);
   });
 
   it("fails the step, starting nothing, when its request names no workspace", async () => {

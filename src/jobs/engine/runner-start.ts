@@ -1,0 +1,83 @@
+import { chmod, mkdir } from "node:fs/promises";
+import type { Logger } from "pino";
+import type { Store } from "../../store/index.ts";
+import { partTimer } from "../../util/part-timer.ts";
+import type { TempFiles } from "../files/temp-files.ts";
+import type { JobRepository } from "../persistence/job-repository.ts";
+import { STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
+
+/*
+ * What the runner does once as it starts, before its first claim: its temp folder and
+ * orphan files, the due queue filled once, the backlog of overdue steps spread out.
+ */
+
+/**
+ * The temp folder, orphan files (judged against the records of this disk's files), the due
+ * queue filled once. Each part's time is logged ("runner prepared").
+ */
+export async function prepareRunner(
+  o: { tempDir: string; repo: JobRepository; logger: Logger },
+  files: TempFiles,
+): Promise<void> {
+  const timer = partTimer();
+  // Recordings and DOCX files wait here: private to the app's user (0700).
+  await mkdir(o.tempDir, { recursive: true, mode: 0o700 });
+  await chmod(o.tempDir, 0o700);
+  const { repo } = o;
+  const count = await files.removeOrphans((id) => repo.get(id));
+  if (count > 0) o.logger.info({ count }, "removed orphan temp files");
+  timer.lap("orphans");
+  await repo.queueEveryActiveJobOnce();
+  timer.lap("queueOnce");
+  o.logger.info({ ms: timer.laps }, "runner prepared");
+}
+
+/**
+ * Spreads what fell due while no process ran over `restartSpreadMs`. Failing, it leaves the
+ * backlog as it is: every overdue job due at once, as before. Resolves to how many jobs it
+ * moved.
+ */
+export async function spreadOverdue(o: {
+  store: Store;
+  restartSpreadMs: number;
+  logger: Logger;
+  now: () => number;
+}): Promise<number> {
+  const { store, restartSpreadMs, logger } = o;
+  if (restartSpreadMs <= 0) return 0;
+  try {
+    const spread = await store.spreadOverdue(o.now(), restartSpreadMs, STAGES_THAT_MAY_WAIT);
+    if (spread > 0) logger.info({ spread, overMs: restartSpreadMs }, "overdue steps spread");
+    return spread;
+  } catch (error) {
+    logger.warn({ err: error }, "could not spread the overdue steps; all are due now");
+    return 0;
+  }
+}
+
+/**
+ * Behind the spread (this process stalled: starved of CPU, a store call past its deadline),
+ * the backlog is caught up a quarter faster than every active job polled once over the
+ * window, never slower than a full room a second — not at the process's top speed, which
+ * would be the very burst the spread prevents. For two windows at most.
+ */
+export function catchUpPace(
+  o: {
+    restartSpreadMs: number;
+    now: () => number;
+    concurrency: { calls: number; transfers: number };
+  },
+  spread: number,
+  active: number,
+): { perSecond: number; until: number; atLatest: number } | undefined {
+  if (spread <= 0) return undefined;
+  const { restartSpreadMs, concurrency } = o;
+  const perSecond = (1.25 * Math.max(spread, active) * 1000) / restartSpreadMs;
+  const room = concurrency.calls + concurrency.transfers;
+  const at = o.now();
+  return {
+    perSecond: Math.max(room, perSecond),
+    until: at + restartSpreadMs,
+    atLatest: at + 2 * restartSpreadMs,
+  };
+}

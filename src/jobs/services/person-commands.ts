@@ -1,0 +1,76 @@
+import { applyRequests, jobAfter } from "../engine/apply-requests.ts";
+import { isActive } from "../model/job.ts";
+import { jobLeaseKey } from "../persistence/job-repository.ts";
+import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
+import { withLease } from "../persistence/with-lease.ts";
+import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
+import { canTransition } from "../stages/transitions.ts";
+import type { CommandResult, JobServiceOptions } from "./job-service-types.ts";
+
+/** A command applied at once takes the job's lease if it is free: it never waits for it. */
+const COMMAND_LEASE = { ttlMs: 10_000 };
+
+type Deps = Pick<
+  JobServiceOptions,
+  "repo" | "store" | "admission" | "runner" | "logger" | "onStageChange"
+> & { now: () => number };
+
+/**
+ * A person's commands on jobs (names, Skip, Cancel, Retry, Regenerate, Post, Discard):
+ * recorded the moment they arrive, applied as soon as the job can take them — never
+ * refused because a step holds the job.
+ */
+export class PersonCommands {
+  readonly #o: Deps;
+
+  constructor(deps: Deps) {
+    this.#o = deps;
+  }
+
+  /**
+   * Records a person's command, once the job as it will be (what is already asked of it
+   * applied) can take it; then applies what is asked when no step holds the job. A step
+   * that holds it gives it up at once (in this process; on another replica at its next
+   * checkpoint, or within a moment while it waits for Slack), and the runner applies it.
+   * Either way the person is told it is done: nothing of the bot's own makes them repeat it.
+   */
+  async apply(jobId: string, event: JobRequest): Promise<CommandResult> {
+    const recorded = await this.#record(jobId, event);
+    if (!recorded.ok) return recorded;
+    const applied = await withLease(this.#o.store, jobLeaseKey(jobId), COMMAND_LEASE, () => {
+      const { onStageChange } = this.#o;
+      const kick = (id: string) => this.#o.runner.kick(id);
+      return applyRequests({ ...this.#o, onStageChange, kick }, jobId);
+    });
+    if (!applied.held) {
+      this.#o.runner.abort(jobId);
+      // Applied when the lease is given back, by whoever claims the job then.
+      this.#o.runner.kick(jobId);
+      return recorded;
+    }
+    // Once the lease is given back: a claim while this command held it would have moved
+    // the job to when the lease ends.
+    const job = applied.value.job ?? recorded.job;
+    if (isActive(job)) this.#o.runner.kick(jobId);
+    this.#o.runner.settle(job);
+    return { ok: true, job };
+  }
+
+  /** Records `event` for the job, judged against the job as the requests before it leave it. */
+  async #record(jobId: string, event: JobRequest): Promise<CommandResult> {
+    try {
+      return await this.#o.repo.requests.record<CommandResult>(jobId, async (waiting) => {
+        const job = await this.#o.repo.get(jobId);
+        if (job === undefined) return { value: { ok: false, reason: "not_found" } };
+        const ahead = jobAfter(job, waiting, this.#o.now());
+        if (!canTransition(ahead, event)) {
+          return { value: { ok: false, reason: "wrong_stage" } };
+        }
+        this.#o.logger.info({ jobId, event: event.type, from: ahead.stage }, "job command");
+        return { value: { ok: true, job }, add: event };
+      });
+    } catch (error) {
+      throw error instanceof RequestsLocked ? new StoreUnavailableError(error) : error;
+    }
+  }
+}
