@@ -171,6 +171,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger: logger.child({ name: "slack-budget" }),
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
     allowanceScale: config.slack.rateShare,
+    distribution: config.slack.distribution,
     // A Slack call of the bot that got no answer: readiness asks auth.test now.
     fetch: noticeOutages(globalThis.fetch, () => readiness.suspectSlack()),
     ...deps.slackBudget,
@@ -284,6 +285,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const listenerDeps: ListenerDeps = {
     jobs: jobs.service,
     settings: jobs.settings,
+    uploads: jobs.uploads,
     templates: jobs.templates,
     modals: jobs.modals,
     installs: jobs.installs,

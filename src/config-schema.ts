@@ -21,6 +21,16 @@ import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/**
+ * How the Slack app reaches its workspaces, which decides the rate of its history reads:
+ * `internal` (built for the organisation that runs it) and `marketplace` (approved for the
+ * Slack Marketplace) keep Tier 3; `distributed` (installed by other organisations without
+ * Marketplace approval) gets `conversations.history` and `conversations.replies` at 1
+ * request a minute and 15 objects a call (src/slack/rate-budget/history-rule.ts).
+ */
+export const SLACK_DISTRIBUTIONS = ["internal", "marketplace", "distributed"] as const;
+export type SlackDistribution = (typeof SLACK_DISTRIBUTIONS)[number];
+
 const BOT_TOKEN_HINT = "the Bot User OAuth Token (xoxb-…) from OAuth & Permissions.";
 const BOT_TOKEN_MEANING =
   "Bot User OAuth Token (`xoxb-…`), from *OAuth & Permissions*; under `slack run` the CLI sets it (or `SLACK_CLI_XOXB`, read when this is unset). Not needed, and not allowed, with `SLACK_CLIENT_ID` (installs by OAuth)";
@@ -65,6 +75,18 @@ export const envSchema = z.object({
   ).describe(
     "the share of Slack's rate limits this process's background work spends ([Within Slack's limits](docs/operating.md#within-slacks-limits)); with several replicas, 1 divided by their number",
   ),
+  SLACK_APP_DISTRIBUTION: optionalText
+    .pipe(
+      z
+        .enum(SLACK_DISTRIBUTIONS, {
+          error: `must be one of ${SLACK_DISTRIBUTIONS.join(", ")}: internal for an app your organisation built for itself, marketplace once Slack approved it for the Marketplace, distributed when other organisations install it without that approval (Slack then allows its history reads once a minute).`,
+        })
+        .optional(),
+    )
+    .transform(withDefault<SlackDistribution>("internal"))
+    .describe(
+      "`internal` (your organisation's own app), `marketplace` (approved for the Slack Marketplace) or `distributed` (installed by other organisations without that approval: Slack then allows one history read a minute and 15 messages, [docs/slack-history.md](docs/slack-history.md))",
+    ),
   NOTE_TAKER_BASE_URL: httpUrl(
     "the Note Service base URL, including /api/v1/third-party/note-taker.",
   )

@@ -1,5 +1,10 @@
 import { type OAuthConfig, oauthConfigOf, oauthProblems } from "./config-oauth.ts";
-import { envSchema, type LOG_LEVELS, oauthEnvSchema } from "./config-schema.ts";
+import {
+  envSchema,
+  type LOG_LEVELS,
+  oauthEnvSchema,
+  type SlackDistribution,
+} from "./config-schema.ts";
 
 /**
  * Reads the configuration contract (`config-schema.ts`). This module is the only reader of
@@ -57,6 +62,8 @@ export interface Config {
     apiUrl: string;
     /** SLACK_RATE_SHARE: the share of each method's rate limit background work spends. */
     rateShare: number;
+    /** SLACK_APP_DISTRIBUTION: which of Slack's history rules the app is under. */
+    distribution: SlackDistribution;
     /** Installs by OAuth (SLACK_CLIENT_ID set); undefined in the single-token mode. */
     oauth: OAuthConfig | undefined;
   };
@@ -133,6 +140,7 @@ export function loadConfig(given: Record<string, string | undefined>): Config {
       signingSecret: e.SLACK_SIGNING_SECRET,
       apiUrl: withTrailingSlash(e.SLACK_API_URL),
       rateShare: e.SLACK_RATE_SHARE,
+      distribution: e.SLACK_APP_DISTRIBUTION,
       oauth: oauthConfigOf(e),
     },
     port: e.PORT,

@@ -31,6 +31,7 @@ describe("loadConfig", () => {
         apiUrl: "https://slack.com/api/",
         oauth: undefined,
         rateShare: 1,
+        distribution: "internal",
       },
       port: 3000,
       metricsPort: undefined,
@@ -52,6 +53,21 @@ describe("loadConfig", () => {
       },
       logLevel: "info",
     });
+  });
+
+  it("reads how the app is distributed, internal unless told, and refuses another word", () => {
+    for (const distribution of ["internal", "marketplace", "distributed"] as const) {
+      const config = loadConfig({ ...valid, SLACK_APP_DISTRIBUTION: ` ${distribution} ` });
+      expect(config.slack.distribution).toBe(distribution);
+    }
+    expect(loadConfig({ ...valid, SLACK_APP_DISTRIBUTION: "" }).slack.distribution).toBe(
+      "internal",
+    );
+    const problems = problemsOf({ ...valid, SLACK_APP_DISTRIBUTION: "public" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^SLACK_APP_DISTRIBUTION must be one of internal, marketplace, distributed/,
+    );
   });
 
   it("reads the fair-use limits and refuses ones that make no sense", () => {

@@ -27,6 +27,7 @@ export {
   readChannelSettings,
   uploadOptions,
 } from "./persistence/channel-settings.ts";
+export type { ChannelUploads, SeenUpload } from "./persistence/channel-uploads.ts";
 export {
   channelIndex,
   JobRepository,

@@ -8,7 +8,7 @@ import { optional } from "../util/optional.ts";
 import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
 import { platformErrorOf, toGatewayError } from "./gateway/slack-errors.ts";
 import { MemberWalk } from "./member-walk.ts";
-import { type ReadMessage, readMessage, recentFiles } from "./message-lookups.ts";
+import { type MessageRead, readMessage, recentFiles } from "./message-lookups.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 import { cleanName } from "./views/name-rules.ts";
 
@@ -291,16 +291,13 @@ export class SlackDirectory {
     }
   }
 
-  /**
-   * The message at `ts` (a thread's parent, or any message): its text, author and files;
-   * undefined when unreadable.
-   */
-  message(channel: string, ts: string): Promise<ReadMessage | undefined> {
+  /** The message at `ts` (a thread's parent, or any message): its text, author and files. */
+  message(channel: string, ts: string): Promise<MessageRead> {
     return readMessage(this.#client, channel, ts);
   }
 
-  /** The files of the channel's last 100 messages, newest first (none when unreadable). */
-  recentFiles(channel: string): Promise<SlackFile[]> {
+  /** The files of the channel's latest messages, newest first (message-lookups.ts). */
+  recentFiles(channel: string): Promise<{ files: SlackFile[]; busy: boolean }> {
     return recentFiles(this.#client, channel);
   }
 

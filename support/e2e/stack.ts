@@ -94,6 +94,12 @@ export interface StackOptions {
   strict?: StrictOption;
   /** Slack's rate limits, and the bot's budget, times this ({@link TEST_RATE_SCALE}). */
   rateScale?: number;
+  /**
+   * The app is distributed outside the Slack Marketplace: the fake answers
+   * `conversations.history` and `conversations.replies` at 1 request a minute and 15
+   * objects a call, and the app is told so (SLACK_APP_DISTRIBUTION=distributed).
+   */
+  distributedApp?: boolean;
   /** The runner's timings, over the stack's quick ones (a load test wants production's). */
   runner?: { statusThrottleMs?: number; queueCheckMs?: number };
   /** Told of every job's stage change. */
@@ -154,6 +160,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     manifest: options.manifest ?? defaultManifest(mode, socketMode !== false),
     ...(options.strict === undefined ? {} : { strict: options.strict }),
     ...(options.teams === undefined ? {} : { teams: options.teams }),
+    ...(options.distributedApp === true ? { distributedApp: true } : {}),
   });
   const emulator = await createEmulator();
   if (slackProxy !== undefined) slackProxy.target = fake.origin;
@@ -182,6 +189,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     POLL_MAX_MS: "40",
     LOG_LEVEL: "debug",
     SLACK_RATE_SHARE: String(rateScale),
+    ...(options.distributedApp === true ? { SLACK_APP_DISTRIBUTION: "distributed" } : {}),
     ...env,
   };
   const config = loadConfig(appEnv);

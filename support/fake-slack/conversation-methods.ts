@@ -1,66 +1,9 @@
 import { z } from "zod";
 import { boolArg, idArg, intArg, parseArgs } from "./api-args.ts";
-import { compareTs } from "./fake-slack-store.ts";
-import {
-  type ApiMethod,
-  messageOut,
-  PERMALINK_HOST,
-  page,
-  requireChannel,
-} from "./message-helpers.ts";
+import { type ApiMethod, PERMALINK_HOST, page, requireChannel } from "./message-helpers.ts";
 import { SlackApiError } from "./slack-api-error.ts";
 
-const listArgs = z.object({
-  cursor: z.string().optional(),
-  limit: intArg.optional(),
-  include_all_metadata: boolArg.optional(),
-  latest: z.string().optional(),
-  oldest: z.string().optional(),
-  inclusive: boolArg.optional(),
-});
-
-/**
- * `conversations.replies`: the parent then its replies, oldest first, paginated with
- * `cursor`/`limit` (Slack's default page is 1,000); `metadata` only with
- * `include_all_metadata=true`.
- */
-const replies: ApiMethod = (args, store) => {
-  const channel = requireChannel(store, args.channel);
-  if (typeof args.ts !== "string" || args.ts === "") throw new SlackApiError("invalid_arguments");
-  const a = parseArgs(listArgs, args);
-  // Asked for a reply's ts, Slack still answers with the whole thread it belongs to.
-  const root = store.message(channel.id, args.ts)?.thread_ts ?? args.ts;
-  const thread = store
-    .thread(channel.id, root)
-    .filter((m) => inRange(m.ts, a.oldest, a.latest, a.inclusive ?? false));
-  if (thread.length === 0) throw new SlackApiError("thread_not_found");
-  const p = page(thread, a.cursor, a.limit ?? 1000);
-  return {
-    messages: p.items.map((m) => messageOut(store, m, a.include_all_metadata === true)),
-    has_more: p.has_more,
-    ...(p.response_metadata !== undefined ? { response_metadata: p.response_metadata } : {}),
-  };
-};
-
-/** `conversations.history`: top-level messages (and broadcasts), newest first. */
-const history: ApiMethod = (args, store) => {
-  const channel = requireChannel(store, args.channel);
-  const a = parseArgs(listArgs, args);
-  const top = store
-    .messages(channel.id)
-    .filter(
-      (m) => m.thread_ts === undefined || m.thread_ts === m.ts || m.subtype === "thread_broadcast",
-    )
-    .filter((m) => inRange(m.ts, a.oldest, a.latest, a.inclusive ?? false))
-    .reverse();
-  const p = page(top, a.cursor, a.limit ?? 100);
-  return {
-    messages: p.items.map((m) => messageOut(store, m, a.include_all_metadata === true)),
-    has_more: p.has_more,
-    pin_count: 0,
-    ...(p.response_metadata !== undefined ? { response_metadata: p.response_metadata } : {}),
-  };
-};
+const memberArgs = z.object({ cursor: z.string().optional(), limit: intArg.optional() });
 
 /** `conversations.info`. */
 const info: ApiMethod = (args, store) => {
@@ -126,7 +69,7 @@ const usersInfo: ApiMethod = (args, store) => {
  */
 const members: ApiMethod = (args, store) => {
   const channel = requireChannel(store, args.channel);
-  const a = parseArgs(listArgs, args);
+  const a = parseArgs(memberArgs, args);
   if (a.limit !== undefined && a.limit >= 1000) throw new SlackApiError("invalid_limit");
   const p = page(store.membersOf(channel), a.cursor, a.limit ?? 100);
   return {
@@ -220,30 +163,14 @@ function teamUrl(domain: string | undefined): string {
   return domain === undefined ? `${PERMALINK_HOST}/` : `https://${domain}.slack.test/`;
 }
 
-/** The Web API methods about conversations, users and the token. */
+/**
+ * The Web API methods about conversations, users and the token (their messages are read by
+ * history-methods.ts).
+ */
 export const conversationMethods: Record<string, ApiMethod> = {
-  "conversations.replies": replies,
-  "conversations.history": history,
   "conversations.info": info,
   "conversations.members": members,
   "conversations.open": open,
   "users.info": usersInfo,
   "auth.test": authTest,
 };
-
-function inRange(
-  ts: string,
-  oldest: string | undefined,
-  latest: string | undefined,
-  inclusive: boolean,
-): boolean {
-  if (oldest !== undefined) {
-    const c = compareTs(ts, oldest);
-    if (c < 0 || (c === 0 && !inclusive)) return false;
-  }
-  if (latest !== undefined) {
-    const c = compareTs(ts, latest);
-    if (c > 0 || (c === 0 && !inclusive)) return false;
-  }
-  return true;
-}

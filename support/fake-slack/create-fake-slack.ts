@@ -146,7 +146,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   cdnOrigin = `http://127.0.0.1:${await listen(cdn)}`;
 
   const installed = installedApp(options.manifest ?? HTTP_MANIFEST);
-  const rules = { strict: strictRules(options.strict), installed, now };
+  const rules = {
+    strict: strictRules(options.strict),
+    installed,
+    now,
+    distributedApp: options.distributedApp ?? false,
+  };
   const appId = "A0FAKEAPP";
   const s = new FakeSlackStore(
     {

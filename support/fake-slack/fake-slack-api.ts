@@ -52,6 +52,14 @@ export interface FakeSlackOptions {
    */
   strict?: StrictOption;
   /**
+   * The app is distributed outside the Slack Marketplace (a commercially distributed app
+   * Slack has not approved for it): `conversations.history` and `conversations.replies`
+   * answer it at 1 request a minute per workspace and with at most 15 objects a call
+   * (history-methods.ts, rate-tiers.ts). Default false: an internal, customer-built app (or
+   * a Marketplace one), which keeps Tier 3.
+   */
+  distributedApp?: boolean;
+  /**
    * More workspaces beside the first (`teamId`), each with its own channels, members, files
    * and messages; not installed unless `installed` (then with a static bot token of the
    * manifest's scopes, `team(id).botToken`), so the app installs them by OAuth.

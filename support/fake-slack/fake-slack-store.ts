@@ -63,6 +63,11 @@ export interface StoreRules {
   installed: InstalledApp;
   /** The fake's clock (the `now` knob, else the wall clock). */
   now: () => number;
+  /**
+   * The app is distributed outside the Slack Marketplace: `conversations.history` and
+   * `conversations.replies` at 1 request a minute and 15 objects a call (history-methods.ts).
+   */
+  distributedApp: boolean;
 }
 
 /** Everything the fake Slack remembers; the Web API methods read and write it. */
@@ -71,6 +76,8 @@ export class FakeSlackStore {
   readonly strict: StrictRules;
   readonly installed: InstalledApp;
   readonly now: () => number;
+  /** The app is distributed outside the Marketplace (history-methods.ts, rate-tiers.ts). */
+  readonly distributedApp: boolean;
   /** Triggers `views.open` / `views.push` already exchanged (each works once). */
   readonly exchangedTriggers = new Set<string>();
   /** Rate buckets per (workspace, method) and the Retry-After windows announced. */
@@ -124,6 +131,7 @@ export class FakeSlackStore {
     this.strict = rules.strict;
     this.installed = rules.installed;
     this.now = rules.now;
+    this.distributedApp = rules.distributedApp;
     this.calls = logs?.calls ?? [];
     this.violations = logs?.violations ?? [];
     this.downloads = logs?.downloads ?? [];

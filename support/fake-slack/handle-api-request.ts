@@ -8,6 +8,7 @@ import type { FakeSlackStore } from "./fake-slack-store.ts";
 import type { FakeCall } from "./fake-slack-types.ts";
 import type { DownloadKnobs } from "./file-download.ts";
 import { fileMethods } from "./file-methods.ts";
+import { historyMethods } from "./history-methods.ts";
 import type { Tenancy, TokenRecord } from "./installations.ts";
 import type { ApiMethod } from "./message-helpers.ts";
 import { rateKeys } from "./rate-tiers.ts";
@@ -100,6 +101,7 @@ export const API_METHODS: Readonly<Record<string, ApiMethod>> = {
   ...canvasMethods,
   ...chatMethods,
   ...conversationMethods,
+  ...historyMethods,
   ...fileMethods,
   ...viewMethods,
 };
@@ -281,7 +283,9 @@ function rateLimited(
 ): Answer | undefined {
   const now = store.now();
   const methodKey = `${store.workspace.teamId}/${method}`;
-  const tiers = store.strict.rateTiers ? rateKeys(store.workspace.teamId, method, args) : [];
+  const tiers = store.strict.rateTiers
+    ? rateKeys(store.workspace.teamId, method, args, store.distributedApp)
+    : [];
   if (stage === "tiers") {
     const refused = store.rates.take(tiers, now, knobs.rateScale ?? 1);
     if (refused === undefined) return undefined;

@@ -89,14 +89,40 @@ export const METHOD_TIERS: Readonly<Record<string, TierName | "postMessage">> = 
   "views.update": "tier4",
 };
 
+/**
+ * `conversations.history` and `conversations.replies` of a distributed app outside the
+ * Marketplace: "limited to 1 request per minute" (and Tier 3 for Marketplace and internal,
+ * customer-built apps), https://docs.slack.dev/changelog/2025/05/29/rate-limit-changes-for-
+ * non-marketplace-apps and each method's page; history-methods.ts quotes them and caps
+ * their pages at 15 objects. A flat "1 request", not Tier 1's "1+": no burst beyond it.
+ */
+export const DISTRIBUTED_HISTORY_BUDGET: Budget = { perMinute: 1, burst: 1 };
+
+/** The methods that rule slows for a distributed non-Marketplace app. */
+export const DISTRIBUTED_HISTORY_METHODS: ReadonlySet<string> = new Set([
+  "conversations.history",
+  "conversations.replies",
+]);
+
 /** One bucket a call draws from. */
 export interface RateKey {
   key: string;
   budget: Budget;
 }
 
-/** The buckets of a call: its (workspace, method), and for chat.postMessage its channel. */
-export function rateKeys(teamId: string, method: string, args: Record<string, unknown>): RateKey[] {
+/**
+ * The buckets of a call: its (workspace, method), and for chat.postMessage its channel.
+ * `distributedApp`: the app is distributed outside the Marketplace (history's own budget).
+ */
+export function rateKeys(
+  teamId: string,
+  method: string,
+  args: Record<string, unknown>,
+  distributedApp = false,
+): RateKey[] {
+  if (distributedApp && DISTRIBUTED_HISTORY_METHODS.has(method)) {
+    return [{ key: `${teamId}/${method}`, budget: DISTRIBUTED_HISTORY_BUDGET }];
+  }
   const tier = METHOD_TIERS[method];
   if (tier === undefined) return [];
   if (tier !== "postMessage") return [{ key: `${teamId}/${method}`, budget: TIER_BUDGETS[tier] }];

@@ -180,6 +180,7 @@ export async function buildListenerDeps(
   const deps: ListenerDeps = {
     jobs,
     settings: services.settings,
+    uploads: services.uploads,
     templates: services.templates,
     modals: services.modals,
     installs: services.installs,

@@ -116,20 +116,26 @@ describe("recordings as Slack delivers them", () => {
     expect(status).toBeDefined();
   });
 
-  it("starts one job from file_shared and the file_share message of the same upload", async () => {
+  it("starts one job from the file_share message of an upload, none from its file_shared (no text, no read)", async () => {
     const bytes = recordingBytes("mp4", 3000);
     const file = stack.fake.addFile({ name: "standup.m4a", bytes, user: ALICE, channel: CHANNEL });
     const share = stack.fake.messages(CHANNEL).find((m) => m.files?.[0]?.id === file.id);
     if (share === undefined) throw new Error("the fake did not share the file");
+    const reads = () => stack.fake.callsTo("conversations.replies").length;
+    const before = reads();
     await kit.sendEnvelope(kit.object("event-file_shared", { file: file.id }));
-    await jobOf(share.ts, { ...file, size: 3000 }, "mp4");
-    stack.fake.deliverShare(share);
     await kit.settled();
     const digest = sha256(bytes);
-    expect(stack.emulator.stats.audioSubmissions.filter((s) => s.sha256 === digest)).toHaveLength(
-      1,
-    );
+    const submitted = () =>
+      stack.emulator.stats.audioSubmissions.filter((s) => s.sha256 === digest);
+    expect(submitted()).toEqual([]);
+    expect(reads()).toBe(before);
+    stack.fake.deliverShare(share);
+    await jobOf(share.ts, { ...file, size: 3000 }, "mp4");
+    await kit.settled();
+    expect(submitted()).toHaveLength(1);
     expect(stack.thread(share.ts).filter((m) => statusMessage([m]) !== undefined)).toHaveLength(1);
+    expect(reads()).toBe(before);
   });
 });
 

@@ -1,4 +1,5 @@
 import { ChannelSettingsStore } from "../persistence/channel-settings.ts";
+import { ChannelUploads } from "../persistence/channel-uploads.ts";
 import { ModalMemory } from "../persistence/modal-memory.ts";
 import { Templates } from "../persistence/templates.ts";
 import { WorkspaceData } from "../persistence/workspace-data.ts";
@@ -9,7 +10,8 @@ import type { JobServiceOptions } from "./job-service-types.ts";
 
 /**
  * The use cases the Slack layer calls, over one store: jobs (`service`), channel settings,
- * DOCX templates, what modals keep between requests, and forgetting an install. Whatever
+ * the uploads seen in channels, DOCX templates, what modals keep between requests, and
+ * forgetting an install. Whatever
  * the store fails at reaches their callers as a `StoreUnavailableError`.
  */
 export function createServices(options: Omit<JobServiceOptions, "settings" | "workspaces">) {
@@ -23,7 +25,8 @@ export function createServices(options: Omit<JobServiceOptions, "settings" | "wo
   const service = new JobService({ ...options, store, repo, settings, workspaces });
   const installs = new Installs({ ...options, repo, store, workspaces, now });
   const modals = new ModalMemory(store, workspaces);
-  return { service, settings, templates, modals, installs };
+  const uploads = new ChannelUploads({ store, workspaces, retentionMs });
+  return { service, settings, uploads, templates, modals, installs };
 }
 
 export type Services = ReturnType<typeof createServices>;

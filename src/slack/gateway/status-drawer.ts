@@ -22,7 +22,7 @@ export interface StatusDrawerOptions {
  * next draw first reads the thread for the bot's message carrying the job's status metadata
  * and adopts it, instead of posting a second. The thread is read only then — after such a
  * failure in this process, or when the job layer says an earlier run's post may be there —
- * never on the normal path (`conversations.replies` is Tier 3).
+ * never on the normal path (`conversations.replies` is Tier 3, or rationed: thread-reader.ts).
  */
 export class StatusDrawer {
   readonly #o: StatusDrawerOptions;

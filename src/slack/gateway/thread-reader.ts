@@ -15,8 +15,9 @@ export interface ThreadMessage {
 
 /**
  * Every message of the job's thread, the parent first, with the metadata the bot's posts
- * carry. `conversations.replies` is Tier 3 (about 50 a minute): read only when an earlier
- * call's outcome is unknown, never on the normal path.
+ * carry. `conversations.replies` is Tier 3 (about 50 a minute), and one read of 15 messages
+ * a minute for a distributed app (the budget asks no more, rate-budget/history-rule.ts):
+ * read only when an earlier call's outcome is unknown, never on the normal path.
  */
 async function* threadOf(client: WebClient, job: Job): AsyncGenerator<ThreadMessage> {
   for await (const page of client.paginate("conversations.replies", {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type {
   ChannelSettingsStore,
+  ChannelUploads,
   Installs,
   JobService,
   ModalMemory,
@@ -20,6 +21,8 @@ export interface ListenerDeps {
   jobs: JobService;
   /** Channels' settings (`/meeting-notes settings`). */
   settings: ChannelSettingsStore;
+  /** The uploads of recordings seen in each channel: mentions and the modal need no history. */
+  uploads: ChannelUploads;
   /** DOCX templates people upload. */
   templates: Templates;
   /** What modals keep between Slack's requests (a submission's answer, other pages' input). */

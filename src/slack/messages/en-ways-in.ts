@@ -13,6 +13,10 @@ export const enWaysIn = {
     "Keep this channel and the notes go in the thread of that message.",
   // An @mention in a thread (said to the person alone).
   "mention.pending": "The notes will start in this thread as soon as my storage is working again.",
+  "mention.history_busy":
+    "I cannot look at this thread's first message for a minute (Slack allows me few reads of message history): mention me again in a minute, or use Make meeting notes on the recording's message.",
+  "new_notes.recent_busy":
+    "Recent recordings cannot be listed for a minute (Slack allows me few reads of message history): upload the recording here, or try again in a minute.",
   "usage.intro": "Here is how to get meeting notes from me:",
   "usage.upload":
     "Upload a recording to a channel I am in (where automatic notes are on), or send it to me in a direct message.",

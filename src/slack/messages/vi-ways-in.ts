@@ -11,6 +11,10 @@ export const viWaysIn: { readonly [K in keyof typeof enWaysIn]: string } = {
     "Giữ nguyên kênh này thì biên bản sẽ được đăng trong luồng của tin nhắn đó.",
   "mention.pending":
     "Biên bản sẽ bắt đầu trong luồng này ngay khi bộ lưu trữ của tôi hoạt động trở lại.",
+  "mention.history_busy":
+    "Trong một phút nữa tôi mới xem được tin nhắn đầu tiên của luồng này (Slack chỉ cho tôi đọc lịch sử tin nhắn ít lần): hãy nhắc đến tôi lại sau một phút, hoặc dùng Make meeting notes trên tin nhắn có bản ghi âm.",
+  "new_notes.recent_busy":
+    "Trong một phút nữa mới liệt kê được các bản ghi âm gần đây (Slack chỉ cho tôi đọc lịch sử tin nhắn ít lần): hãy tải bản ghi âm lên tại đây, hoặc thử lại sau một phút.",
   "usage.intro": "Đây là cách nhận biên bản cuộc họp từ tôi:",
   "usage.upload":
     "Tải một bản ghi âm lên kênh có tôi (nơi bật tự động tạo biên bản), hoặc gửi cho tôi trong tin nhắn trực tiếp.",

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
+import type { SlackDistribution } from "../../config-schema.ts";
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { callScope } from "./call-scope.ts";
+import { historyAllowance, withPageLimit } from "./history-rule.ts";
 import { isIdempotent } from "./idempotent-methods.ts";
 import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
 import { apiMethodOf, channelOf, rateLimitedResponse, retryAfterOf } from "./slack-wire.ts";
@@ -43,6 +45,12 @@ export interface SlackBudgetOptions {
    * workspace's limits, above 1 only against a test Slack whose limits are scaled too.
    */
   allowanceScale?: number;
+  /**
+   * SLACK_APP_DISTRIBUTION: a `distributed` app reads history at Slack's rule for it
+   * (history-rule.ts): one read a minute of each method per workspace, shared by people and
+   * the runner, at most 15 objects a call. Default `internal`.
+   */
+  distribution?: SlackDistribution;
   /** Told of every 429 Slack answered. */
   onRateLimited?: (method: string, retryAfterS: number, kind: CallerKind) => void;
   /**
@@ -156,11 +164,12 @@ export class SlackBudget {
     const timeoutMs = (this.#o.timeoutMs ?? DEFAULT_TIMEOUTS)[as];
     if (method === undefined) return this.#request(input, init, timeoutMs);
     const call = { kind: as, method, limits: this.#limitsOf(workspace) };
+    const sent = withPageLimit(method, this.#distribution, init);
     // Its waits end when the caller stops waiting; the request, once sent, is left alone.
     const yieldSignal = scope?.yieldSignal;
     const waits =
-      yieldSignal === undefined ? init : { ...init, signal: anySignal(init, yieldSignal) };
-    return this.#sendApi(call, urgent, input, { init, waits }, timeoutMs);
+      yieldSignal === undefined ? sent : { ...sent, signal: anySignal(sent, yieldSignal) };
+    return this.#sendApi(call, urgent, input, { init: sent, waits }, timeoutMs);
   }
 
   /**
@@ -197,6 +206,10 @@ export class SlackBudget {
       const closedMs = this.#closedFor(call);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
       if (kind === "background") await this.#takeBudget(call, waits, urgent);
+      else if (!this.#takeRationed(call)) {
+        const waitMs = this.#bucket(call.limits, method, false).waitMs;
+        return rateLimitedResponse(Math.max(1_000, waitMs));
+      }
       let response: Response;
       try {
         response = await this.#sendOnce(call, input, { init, waits }, timeoutMs);
@@ -296,11 +309,26 @@ export class SlackBudget {
     }
   }
 
+  get #distribution(): SlackDistribution {
+    return this.#o.distribution ?? "internal";
+  }
+
+  /**
+   * A person's call of a rationed method (history-rule.ts) takes the minute's read when it
+   * is free, and is never queued for it: true when it may go (or the method is not rationed).
+   */
+  #takeRationed(call: Call): boolean {
+    if (historyAllowance(call.method, this.#distribution) === undefined) return true;
+    return this.#bucket(call.limits, call.method, false).tryTake();
+  }
+
   #bucket(limits: WorkspaceLimits, key: string, perChannel: boolean): TokenBucket {
     let bucket = limits.buckets.get(key);
     if (bucket === undefined) {
-      const base = perChannel ? POST_PER_CHANNEL : allowanceOf(key);
-      const share = this.#o.backgroundShare ?? BACKGROUND_SHARE;
+      const rationed = perChannel ? undefined : historyAllowance(key, this.#distribution);
+      const base = perChannel ? POST_PER_CHANNEL : (rationed ?? allowanceOf(key));
+      // A rationed method's one read is everyone's: no headroom to keep from it.
+      const share = rationed !== undefined ? 1 : (this.#o.backgroundShare ?? BACKGROUND_SHARE);
       bucket = new TokenBucket(
         {
           perMinute: base.perMinute * share * (this.#o.allowanceScale ?? 1),

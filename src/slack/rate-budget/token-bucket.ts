@@ -50,6 +50,16 @@ export class TokenBucket {
     });
   }
 
+  /**
+   * Takes a token when one is free now and nobody waits for one; false otherwise (for a
+   * caller who will not wait: a person, when the method is rationed).
+   */
+  tryTake(): boolean {
+    if (this.#queue.length > 0 || this.waitMs > 0) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
   /** How long a taker arriving now would wait for a token, in ms (0: at once). */
   get waitMs(): number {
     this.#refill();

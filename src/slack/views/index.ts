@@ -25,7 +25,6 @@ export {
   type NewNotesMetadata,
   type NewNotesModalOptions,
   parseNewNotesMetadata,
-  type RecentRecording,
 } from "./new-notes-modal.ts";
 export { buildNotePart, type NotePartOptions } from "./note-part.ts";
 export {
@@ -46,6 +45,7 @@ export {
   type SpeakerEntry,
   type SpeakerSubmission,
 } from "./parse-speaker-submission.ts";
+export type { RecentRecording } from "./recent-select.ts";
 export {
   buildReviewMessage,
   buildReviewReminder,

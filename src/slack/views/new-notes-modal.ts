@@ -6,22 +6,15 @@ import type {
   ModalView,
   MultiUsersSelect,
   PlainTextInput,
-  StaticSelect,
 } from "@slack/types";
 import { z } from "zod";
 import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, type PlainKey, t } from "../messages/index.ts";
-import { clampText } from "../text/index.ts";
 import { input, modal, option, plain } from "./block-kit.ts";
 import { languageSelect } from "./language-select.ts";
 import { SLACK_LIMITS } from "./limits.ts";
-
-/** A recording already in the channel, offered instead of a new upload. */
-export interface RecentRecording {
-  fileId: string;
-  name: string;
-}
+import { offeredRecordings, type RecentRecording, recentSelect } from "./recent-select.ts";
 
 export interface NewNotesModalOptions {
   locale: Locale;
@@ -29,6 +22,11 @@ export interface NewNotesModalOptions {
   channelId: string;
   /** Newest first; at most 100 are offered (Slack's limit for a select). */
   recentRecordings: RecentRecording[];
+  /**
+   * The channel's recent recordings could not be listed now (Slack rationed the read of its
+   * history): the upload field says so, in one sentence.
+   */
+  recentBusy?: boolean;
   /** Review before posting ticked at first: the channel's setting. */
   review?: boolean;
   /**
@@ -41,12 +39,6 @@ export interface NewNotesModalOptions {
 
 /** A message ts as Slack writes it (`1718000000.123456`). */
 const MESSAGE_TS = /^\d{1,12}\.\d{1,8}$/;
-
-/**
- * Recent recordings offered at most: their ids ride in `private_metadata` (3,000
- * characters), so far fewer than a select's 100 options.
- */
-const MAX_RECENT = 20;
 
 const privateMetadataSchema = z.object({
   channelId: z.string().min(1),
@@ -78,8 +70,10 @@ export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
  */
 export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   const { locale, channelId, fromMessage } = options;
-  const blocks: KnownBlock[] = [recordingInput(locale)];
   const offered = offeredRecordings(options.recentRecordings);
+  const blocks: KnownBlock[] = [
+    recordingInput(locale, options.recentBusy === true && offered.length === 0),
+  ];
   const recent = recentSelect(offered, locale, fromMessage?.chosenFileId);
   if (recent !== undefined) blocks.push(recent);
   blocks.push(
@@ -176,7 +170,8 @@ export function parseNewNotesMetadata(privateMetadata: string): NewNotesMetadata
 }
 
 /** Optional, because a recent recording can be chosen instead; the parser checks one is. */
-function recordingInput(locale: Locale): KnownBlock {
+/** The upload field; its hint says why no recent recording is offered when Slack held the read. */
+function recordingInput(locale: Locale, recentBusy: boolean): KnownBlock {
   const element: FileInput = {
     type: "file_input",
     action_id: INPUTS.recording.action,
@@ -185,36 +180,8 @@ function recordingInput(locale: Locale): KnownBlock {
   };
   return input(INPUTS.recording.block, t(locale, "new_notes.recording_label"), element, {
     optional: true,
-    hint: t(locale, "new_notes.recording_hint"),
+    hint: t(locale, recentBusy ? "new_notes.recent_busy" : "new_notes.recording_hint"),
   });
-}
-
-/** The recent recordings a select can offer (and `private_metadata` can remember). */
-function offeredRecordings(recordings: RecentRecording[]): RecentRecording[] {
-  return recordings
-    .filter((r) => r.fileId !== "" && r.fileId.length <= SLACK_LIMITS.optionValue)
-    .slice(0, MAX_RECENT);
-}
-
-/** The recordings offered; `chosen` (a message's recording) is selected already. */
-function recentSelect(
-  usable: RecentRecording[],
-  locale: Locale,
-  chosen: string | undefined,
-): KnownBlock | undefined {
-  if (usable.length === 0) return undefined;
-  const options = usable.map((r) => option(clampText(r.name, SLACK_LIMITS.optionText), r.fileId));
-  const initial = options.find((o) => o.value === chosen);
-  const element: StaticSelect = {
-    type: "static_select",
-    action_id: INPUTS.recentRecording.action,
-    placeholder: plain(t(locale, "new_notes.recent_placeholder"), SLACK_LIMITS.placeholder),
-    options,
-    ...(initial === undefined ? {} : { initial_option: initial }),
-  };
-  const label =
-    chosen === undefined ? "new_notes.recent_label" : "new_notes.message_recording_label";
-  return input(INPUTS.recentRecording.block, t(locale, label), element, { optional: true });
 }
 
 function participantsSelect(locale: Locale): MultiUsersSelect {

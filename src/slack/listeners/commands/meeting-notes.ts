@@ -5,7 +5,6 @@ import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { toSourceFile } from "../../recording-file.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
@@ -18,11 +17,11 @@ import {
   buildUnknownCommand,
   type MessageContent,
   type ModalIdentity,
-  type RecentRecording,
   sentenceReply,
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
+import { recentRecordings } from "./recent-recordings.ts";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -38,8 +37,6 @@ const commandSchema = z.object({
   trigger_id: z.string().min(1),
 });
 type Command = z.infer<typeof commandSchema>;
-
-const RECENT_LIMIT = 10;
 
 /**
  * `/meeting-notes [help | status | settings | cancel]`. With no argument it opens the
@@ -163,7 +160,13 @@ async function newNotesModal(
     recentRecordings(deps, channelId),
     review,
   ]);
-  return buildNewNotesModal({ locale, channelId, recentRecordings: recent, review: reviewed });
+  return buildNewNotesModal({
+    locale,
+    channelId,
+    recentRecordings: recent.recordings,
+    recentBusy: recent.busy,
+    review: reviewed,
+  });
 }
 
 /** The settings for a non-guest member of the channel; for anyone else, who may. */
@@ -217,18 +220,4 @@ async function cancel(
   if (!allowed.ok) return buildPermissionRefusal(allowed.reason, "cancel", locale);
   const result = await deps.jobs.cancel(target.id, command.user_id);
   return buildCancelReply(result.ok ? target : undefined, locale);
-}
-
-/** Recordings posted in the channel lately, for the modal's "recent recording" list. */
-async function recentRecordings(deps: ListenerDeps, channel: string): Promise<RecentRecording[]> {
-  // Not in the channel, or no history scope there: none, and the modal still takes an upload.
-  const files = await deps.directory.recentFiles(channel);
-  const recordings: RecentRecording[] = [];
-  for (const file of files) {
-    const source = toSourceFile(file, deps.jobs.canPrepare);
-    if (source === undefined || recordings.some((r) => r.fileId === source.fileId)) continue;
-    // The safe name, as the job will have it.
-    recordings.push({ fileId: source.fileId, name: source.filename });
-  }
-  return recordings.slice(0, RECENT_LIMIT);
 }

@@ -1,7 +1,14 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
-import { slackFileSchema } from "../../recording-file.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
+import {
+  classifyFile,
+  type SlackFile,
+  shownNameOf,
+  slackFileSchema,
+} from "../../recording-file.ts";
 import type { ListenerDeps } from "../deps.ts";
+import { mayBeRecordings } from "../message-recordings.ts";
 import { startRecordings } from "./start-recordings.ts";
 
 const fileShareSchema = z.looseObject({
@@ -22,9 +29,15 @@ const fileShareSchema = z.looseObject({
   files: z.array(slackFileSchema).min(1),
 });
 
+type FileShare = z.infer<typeof fileShareSchema>;
+
 /**
  * A `message` event of subtype `file_share`: someone posted files with a message (in a
  * channel, or straight to the bot in a direct message, where every file gets an answer).
+ * It is an upload's one way in: it carries the files and the text typed with them (the
+ * notes' context), which `file_shared` does not (ids only; its message would cost a read of
+ * history, which Slack may allow once a minute). The upload is kept as seen, so that a
+ * mention in its thread and the modal's recent recordings need no read either.
  */
 export function fileShareMessage(deps: ListenerDeps) {
   return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
@@ -33,13 +46,51 @@ export function fileShareMessage(deps: ListenerDeps) {
     const parsed = fileShareSchema.safeParse(event);
     if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
-    await startRecordings(deps, {
-      channelId: message.channel,
+    // Kept as seen beside the start, so a slow store never delays the job's own path.
+    await Promise.all([
+      noteUpload(deps, message),
+      startRecordings(deps, {
+        channelId: message.channel,
+        userId: message.user,
+        threadTs: message.thread_ts ?? message.ts,
+        text: message.text,
+        files: message.files,
+        direct: message.channel_type === "im",
+      }),
+    ]);
+  };
+}
+
+/**
+ * Keeps an upload of recordings (or of files that may be ones) posted as a message of its
+ * own, not as a reply: a mention in its thread finds it here. A store that fails costs the
+ * later mention a read, never the upload itself.
+ */
+async function noteUpload(deps: ListenerDeps, message: FileShare): Promise<void> {
+  if (message.thread_ts !== undefined && message.thread_ts !== message.ts) return;
+  const files = mayBeRecordings(message.files, deps.jobs.canPrepare).map((file) =>
+    seenFile(file, deps.jobs.canPrepare),
+  );
+  if (files.length === 0) return;
+  try {
+    await deps.uploads.saw(requestTenant(), message.channel, {
+      ts: message.ts,
       userId: message.user,
-      threadTs: message.thread_ts ?? message.ts,
-      text: message.text,
-      files: message.files,
-      direct: message.channel_type === "im",
+      ...(message.text === undefined ? {} : { text: message.text }),
+      files: files.slice(0, 10),
     });
+  } catch (error) {
+    deps.logger.warn({ err: error, channel: message.channel }, "could not keep an upload as seen");
+  }
+}
+
+/** A file of an upload as kept: its id, the name it is shown by, whether the bot takes it. */
+function seenFile(file: SlackFile, canPrepare: boolean) {
+  const kind = classifyFile(file, canPrepare);
+  const name = kind.kind === "recording" ? kind.source.filename : shownNameOf(file);
+  return {
+    id: file.id,
+    ...(name === undefined ? {} : { name }),
+    ...(kind.kind === "recording" ? { recording: true } : {}),
   };
 }

@@ -3,19 +3,18 @@ import type { ListenerDeps } from "../deps.ts";
 import { appHomeOpened } from "./app-home-opened.ts";
 import { workspaceLeft } from "./app-uninstalled.ts";
 import { fileShareMessage } from "./file-share-message.ts";
-import { fileShared } from "./file-shared.ts";
 import { threadMention } from "./thread-mention.ts";
 
 /**
- * Events: uploads (two event shapes, one job), a mention of the bot in a message (read from
- * the same `message` events), App Home, and the workspace removing the app (or an
+ * Events: uploads (the `file_share` message: it carries the files and the text typed with
+ * them; `file_shared`, ids only, starts nothing), a mention of the bot in a message (read
+ * from the same `message` events), App Home, and the workspace removing the app (or an
  * organisation taking some of its workspaces from an org-wide install). Bolt acks events
  * itself.
  */
 export function register(app: App, deps: ListenerDeps): void {
   app.event("message", fileShareMessage(deps));
   app.event("message", threadMention(deps));
-  app.event("file_shared", fileShared(deps));
   app.event("app_home_opened", appHomeOpened(deps));
   app.event("app_uninstalled", workspaceLeft(deps));
   app.event("tokens_revoked", workspaceLeft(deps));

@@ -20,6 +20,7 @@ import {
 } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type MessageRecording, readMessageRecordings } from "../message-recordings.ts";
+import { threadParent } from "../thread-recordings.ts";
 import { alreadyBeingMade } from "../views/new-notes-job.ts";
 
 /** A message ts as Slack writes it (`1718000000.123456`). */
@@ -131,9 +132,10 @@ async function answerMention(deps: ListenerDeps, mention: Mention) {
   };
   const tell = (reply: MessageContent) => deps.responder.tellUser(target, reply);
   const { threadTs } = mention;
-  const parent =
-    threadTs === undefined ? undefined : await deps.directory.message(mention.channelId, threadTs);
-  if (threadTs === undefined || parent === undefined) return tell(buildUsage(locale));
+  if (threadTs === undefined) return tell(buildUsage(locale));
+  const parent = await threadParent(deps, mention.channelId, threadTs);
+  if (parent.kind === "busy") return tell(sentenceReply(t(locale, "mention.history_busy")));
+  if (parent.kind === "none") return tell(buildUsage(locale));
   const found = await readMessageRecordings(deps, parent.files);
   if (found.kind === "none") return tell(buildUsage(locale));
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));

@@ -336,6 +336,44 @@ describe("/meeting-notes with no subcommand", () => {
     expectOpenedThenFilled(view);
   });
 
+  it("offers the uploads it saw in the channel first, without reading history when they are enough", async () => {
+    for (let i = 0; i < 12; i++) {
+      await kit.services.uploads.saw(TEAM, CHANNEL, {
+        ts: `1700000000.0003${String(i).padStart(2, "0")}`,
+        userId: ALICE,
+        files: [
+          { id: `F0SEEN${String(i).padStart(4, "0")}`, name: `seen-${i}.m4a`, recording: true },
+        ],
+      });
+    }
+    await run(slash(""));
+    const offered = JSON.parse(String(shownViews(kit).at(-1)?.private_metadata)).recent;
+    expect(offered).toEqual(
+      [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `F0SEEN${String(i).padStart(4, "0")}`),
+    );
+    expect(kit.slack.conversations.history).not.toHaveBeenCalled();
+  });
+
+  it("says in its upload field why none is offered when Slack holds the read of history", async () => {
+    kit.slack.conversations.history.mockRejectedValueOnce(
+      Object.assign(new Error("A rate-limit has been reached"), {
+        code: "slack_webapi_rate_limited_error",
+        retryAfter: 60,
+      }),
+    );
+    await run(slash(""));
+    const view = buildNewNotesModal({
+      locale: "en",
+      channelId: CHANNEL,
+      recentRecordings: [],
+      recentBusy: true,
+    });
+    expectOpenedThenFilled(view);
+    expect(JSON.stringify(view.blocks)).toContain(
+      "Recent recordings cannot be listed for a minute",
+    );
+  });
+
   it("opens at once with a loading view, then fills it in the person's language", async () => {
     await run(slash("", LAN));
     const [opened] = views.open.mock.calls[0] ?? [];

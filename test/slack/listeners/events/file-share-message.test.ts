@@ -56,6 +56,30 @@ describe("fileShareMessage", () => {
     expect(job?.options).toEqual({ contextText: "Weekly sync: roadmap and budget" });
   });
 
+  it("keeps an upload of a recording as seen, with its text, for a mention in its thread later", async () => {
+    const { body, event } = delivery("event-message-file_share-mp3");
+    event.text = "Agenda: hiring plan";
+    await kit.services.settings.set(TEAM, CHANNEL, { autoTranscribe: false });
+    await deliver(body);
+    expect(await channelJobs()).toEqual([]);
+    const seen = await kit.services.uploads.at(TEAM, CHANNEL, String(event.ts));
+    expect(seen).toEqual({
+      ts: event.ts,
+      userId: ALICE,
+      text: "Agenda: hiring plan",
+      files: [{ id: expect.any(String), name: "here we go again.mp3", recording: true }],
+    });
+  });
+
+  it("keeps no upload posted as a reply, nor one with no file that may be a recording", async () => {
+    const reply = delivery("event-message-file_share-mp3");
+    reply.event.thread_ts = "1700000000.000001";
+    await deliver(reply.body);
+    expect(await kit.services.uploads.at(TEAM, CHANNEL, String(reply.event.ts))).toBeUndefined();
+    await deliver(delivery("event-message-file_share-image").body);
+    expect(await kit.services.uploads.recent(TEAM, CHANNEL, 10)).toEqual([]);
+  });
+
   it.each(["message_changed", "message_deleted", "bot_message", "thread_broadcast"])(
     "ignores a message of subtype %s",
     async (subtype) => {

@@ -163,6 +163,58 @@ describe("threadMention", () => {
     expect(ephemerals(kit).map((e) => e.text)).toEqual([t("en", "mention.pending")]);
   });
 
+  it("finds the recording of an upload it saw in the thread without reading history", async () => {
+    parent();
+    await asRequest(() =>
+      kit.services.uploads.saw(TEAM, CHANNEL, {
+        ts: THREAD,
+        userId: ALICE,
+        text: "Agenda: hiring plan",
+        files: [{ id: RECORDING, name: "here we go again.mp3", recording: true }],
+      }),
+    );
+    await deliver(mention());
+    const [job] = await jobs();
+    expect(job).toMatchObject({
+      origin: { threadTs: THREAD, userId: BOB },
+      source: { fileId: RECORDING },
+      options: { contextText: "Agenda: hiring plan" },
+    });
+    expect(kit.slack.conversations.replies).not.toHaveBeenCalled();
+    // Described by Slack all the same: only files.info says the bot may read it.
+    expect(kit.slack.files.info).toHaveBeenCalledWith({ file: RECORDING });
+  });
+
+  it("finds the recording of a job it started in the thread without reading history", async () => {
+    parent();
+    await deliver(mention());
+    kit.slack.conversations.replies.mockClear();
+    await deliver(mention(THREAD, { user: ALICE, ts: "1700000700.000100" }));
+    expect(kit.slack.conversations.replies).not.toHaveBeenCalled();
+    expect(ephemerals(kit).map((e) => e.text)).toEqual([
+      expect.stringMatching(/^Notes for this recording are already being made/),
+    ]);
+  });
+
+  it("says in one sentence when the thread's first message cannot be read for Slack's rate", async () => {
+    parent();
+    kit.slack.conversations.replies.mockRejectedValueOnce(
+      Object.assign(new Error("A rate-limit has been reached"), {
+        code: "slack_webapi_rate_limited_error",
+        retryAfter: 60,
+      }),
+    );
+    await deliver(mention());
+    expect(ephemerals(kit)).toEqual([
+      expect.objectContaining({
+        user: BOB,
+        thread_ts: THREAD,
+        text: t("en", "mention.history_busy"),
+      }),
+    ]);
+    expect(await jobs()).toEqual([]);
+  });
+
   it("never answers the bot's own message, even one mentioning itself", async () => {
     parent();
     const own = {
