@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseEnv } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createFakeSlack } from "../support/fake-slack/create-fake-slack.ts";
 import { appHomeOpenedEvent } from "../support/fake-slack/slack-payloads.ts";
 import { sendEvent } from "../support/fake-slack/slack-request.ts";
 import { eventually } from "../support/helpers/eventually.ts";
+import { freePort } from "../support/helpers/free-port.ts";
 import { type MainProcess, startMain } from "../support/helpers/main-process.ts";
 
 /*
@@ -53,15 +52,6 @@ const readyz = async (port: number) => {
   const res = await fetch(`http://127.0.0.1:${port}/readyz`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-
-/** A port nothing listens on (taken and let go). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("a token Slack refuses stops the start with one sentence naming it", () => {
   it.each([
@@ -178,7 +168,7 @@ describe("Slack out of reach at start-up", () => {
   });
 
   it("names a refused connection, keeps trying, and stops cleanly when told to", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const app = started({
       SLACK_BOT_TOKEN: "xoxb-1-never-asked",
       SLACK_API_URL: `http://127.0.0.1:${port}/api/`,

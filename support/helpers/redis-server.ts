@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { eventually } from "./eventually.ts";
+import { freePort } from "./free-port.ts";
 
 /**
  * Whether `redis-server` can be started here: the fault tests skip without it, except under
@@ -99,20 +100,5 @@ function answersPing(port: number): Promise<boolean> {
     socket.once("error", () => done(false));
     socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
     socket.once("connect", () => socket.write("PING\r\n"));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
   });
 }

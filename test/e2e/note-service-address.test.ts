@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
@@ -11,21 +10,13 @@ import {
   startStack,
   statusMessage,
 } from "../../support/e2e/stack.ts";
+import { freePort } from "../../support/helpers/free-port.ts";
 
 /*
  * Issue 34: a wrong NOTE_TAKER_BASE_URL is named where the operator looks. The likeliest
  * typo is the provider's host without its API path: the service answers 404 ("No such
  * endpoint") to the submission. An address nothing listens at is the other mistake.
  */
-
-/** A port nothing listens at: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function linesNaming(stack: Stack, variable: string): string[] {
   return stack.logs.filter((line) => line.includes(variable));
@@ -70,7 +61,7 @@ describe("a wrong NOTE_TAKER_BASE_URL", () => {
   });
 
   it("nothing listening there: after the wait, one log line naming it, readiness says so, the thread says it keeps trying; corrected, the job goes on", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const stack = await startStack(
       { NOTE_TAKER_BASE_URL: `http://127.0.0.1:${port}/api/v1/third-party/note-taker` },
       {
