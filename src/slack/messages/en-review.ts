@@ -1,7 +1,4 @@
-/**
- * The English sentences of review before posting: the direct message that holds a note
- * for its starter's review, its buttons, the job's status meanwhile, and the settings.
- */
+/** Review before posting: the DM with the note, its buttons, the job's status, the settings. */
 export const enReview = {
   // The job's status message in the thread, and its stage in lists.
   "status.reviewing":

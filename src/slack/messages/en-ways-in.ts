@@ -1,7 +1,4 @@
-/**
- * The English sentences of the ways in to notes besides an upload: the message shortcut
- * "Make meeting notes" and an @mention of the bot in a recording's thread.
- */
+/** The message shortcut and an @mention of the bot. */
 export const enWaysIn = {
   // The message shortcut (said to the person alone, through the payload's response_url).
   "shortcut.no_recording":

@@ -1,8 +1,4 @@
-/**
- * The English sentences of the Workflow Builder step "Make meeting notes": each one why a
- * step failed, shown in the workflow's activity. Once its job has started the step is
- * complete, and the job's own ending (a failure, a cancel) is said in its thread only.
- */
+/** The Workflow step's failures; once its job has started, the job's thread says the rest. */
 export const enWorkflow = {
   "step.inputs":
     "This step needs a recording file, a channel to post the notes in and the person who used the workflow.",

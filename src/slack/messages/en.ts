@@ -4,10 +4,8 @@ import { enWaysIn } from "./en-ways-in.ts";
 import { enWorkflow } from "./en-workflow.ts";
 
 /**
- * Every sentence the app shows, in English: the reference catalog. Keys group by where the
- * text appears; `{name}` marks a value filled in by `t`. Text that goes into mrkdwn is
- * written as mrkdwn (the builders escape the values, never these templates). Keep modal
- * titles and submit/close labels within 24 characters, button labels within 75.
+ * The reference catalog; `{name}` is filled in by `t`. Mrkdwn text is written as mrkdwn (the
+ * builders escape the values). Modal titles and buttons within 24 characters, button labels 75.
  */
 export const en = {
   ...enThread,
@@ -252,7 +250,6 @@ export const en = {
   "button.previous_page": "Previous page",
 } as const;
 
-/** A key of the catalog. */
 export type MessageKey = keyof typeof en;
 
 /** A catalog in another language: every English key, each a string. */

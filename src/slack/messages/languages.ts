@@ -1,10 +1,6 @@
 import type { Locale } from "./translate.ts";
 
-/**
- * Languages offered for `languageHint`, as ISO 639-1 codes: Vietnamese and English first
- * (most users), then the region's neighbours, then widely spoken ones. The Note Service
- * takes any ISO 639-1 code; a channel set to one not listed here still shows it.
- */
+/** Vietnamese and English first, then the region's; the Note Service takes any ISO 639-1 code. */
 export const LANGUAGE_CODES = [
   "vi",
   "en",
@@ -32,10 +28,7 @@ export const LANGUAGE_CODES = [
   "sv",
 ] as const;
 
-/**
- * A language's name in the reader's language ("Japanese", "Tiếng Nhật"), from the ICU data
- * Node ships with, so the catalog need not list 184 names twice. Falls back to the code.
- */
+/** From the ICU data Node ships with, so the catalog need not list 184 names twice. */
 export function languageName(locale: Locale, code: string): string {
   try {
     const name = new Intl.DisplayNames([locale], { type: "language", fallback: "none" }).of(code);

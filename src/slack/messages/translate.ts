@@ -1,7 +1,6 @@
 import { type Catalog, en, type MessageKey } from "./en.ts";
 import { vi } from "./vi.ts";
 
-/** The languages the app speaks. */
 export type Locale = "en" | "vi";
 
 export const LOCALES: readonly Locale[] = ["en", "vi"];
@@ -26,10 +25,7 @@ type ParamsArg<K extends MessageKey> = [ParamsOf<K>] extends [never]
   ? []
   : [params: Record<ParamsOf<K>, string | number>];
 
-/**
- * The sentence for `key` in `locale`, with its `{name}` placeholders filled in. Values are
- * inserted as given: callers escape them for the field they write to (mrkdwn or plain).
- */
+/** Values are inserted as given: callers escape them for the field they write to. */
 export function t<K extends MessageKey>(locale: Locale, key: K, ...args: ParamsArg<K>): string {
   const template = CATALOGS[locale][key];
   const params: Record<string, string | number> = args[0] ?? {};
@@ -38,7 +34,6 @@ export function t<K extends MessageKey>(locale: Locale, key: K, ...args: ParamsA
   );
 }
 
-/** The app's language for a Slack locale: Vietnamese for `vi`/`vi-VN`, else English. */
 export function localeOf(slackLocale?: string): Locale {
   return /^vi(?:[-_]|$)/i.test(slackLocale?.trim() ?? "") ? "vi" : "en";
 }

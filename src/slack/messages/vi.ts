@@ -5,8 +5,7 @@ import { viWaysIn } from "./vi-ways-in.ts";
 import { viWorkflow } from "./vi-workflow.ts";
 
 /**
- * The catalog in Vietnamese. Typed as `Catalog`, so a missing or extra key does not compile;
- * the tests check that each sentence uses the same `{placeholders}` as the English one.
+ * Typed as `Catalog` so a missing or extra key does not compile; the tests compare placeholders.
  */
 export const vi: Catalog = {
   ...viThread,

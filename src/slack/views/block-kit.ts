@@ -17,12 +17,10 @@ import { clampMrkdwn, clampText } from "../text/index.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
 /**
- * Small constructors of Block Kit objects. They clamp what Slack would otherwise reject
- * (a label over its limit fails the whole `views.open`), which is safe for labels and
- * previews; note text never goes through them.
+ * Block Kit constructors that clamp labels (one over its limit fails the whole `views.open`); note
+ * text never goes through them.
  */
 
-/** Plain text; Slack shows it as it is, so it needs no escaping. */
 export function plain(text: string, max: number = SLACK_LIMITS.inputLabel): PlainTextElement {
   return { type: "plain_text", text: clampText(text, max), emoji: true };
 }
@@ -87,10 +85,7 @@ export function input(
   return block;
 }
 
-/**
- * A modal with its title and buttons, clamped to Slack's 24 characters. Without `submit`,
- * the modal has only its close button: it shows something and takes no input.
- */
+/** Without `submit` the modal only shows something and can be closed. */
 export function modal(
   callbackId: string,
   texts: { title: string; submit?: string; close: string },

@@ -15,29 +15,21 @@ import type { MessageContent } from "./message-content.ts";
 
 const COMMAND = "/meeting-notes";
 const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
-/** Jobs listed by `/meeting-notes status`: one section each, within 50 blocks. */
+/** One section each, within a message's 50 blocks. */
 export const MAX_STATUS_JOBS = 40;
 const MAX_FILENAME_CHARS = 200;
-/** Files an upload reply speaks of, at most; the rest are counted. */
+/** The rest are counted. */
 const MAX_NOTICES = 20;
 
-/** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
+/** To explain a `wrong_stage` refusal. */
 export type JobCommand = "names" | "cancel" | "retry" | "regenerate" | "review";
 
-/** What the help may say of the recordings taken: whether FFmpeg prepares the others. */
 export interface HelpOptions {
-  /**
-   * FFmpeg is installed (`JobService.canPrepare`): any audio or video up to Slack's 1 GB is
-   * taken. False: only the Note Service's own formats up to 300 MB.
-   */
+  /** Any audio or video up to Slack's 1 GB with FFmpeg, else only the Note Service's formats. */
   canPrepare: boolean;
 }
 
-/**
- * `/meeting-notes help`: how to get notes — in a channel or in a direct message with the
- * bot, which recordings (docs/recordings.md) — and every
- * subcommand.
- */
+/** How to get notes, which recordings (docs/recordings.md), and every subcommand. */
 export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageContent {
   const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
   const upload = options.canPrepare
@@ -52,7 +44,6 @@ export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageC
   return { text: t(locale, "help.intro"), blocks: [section(lines.join("\n"))] };
 }
 
-/** Help, led by a line saying the subcommand typed is not one we know. */
 export function buildUnknownCommand(
   command: string,
   locale: Locale,
@@ -66,7 +57,6 @@ export function buildUnknownCommand(
   };
 }
 
-/** `/meeting-notes status`: the channel's jobs, newest first, with where each stands. */
 export function buildChannelStatus(
   jobs: Job[],
   options: { locale: Locale; now: number },
@@ -91,22 +81,17 @@ export function buildChannelStatus(
   return { text: heading, blocks };
 }
 
-/** Why an uploaded file does not become a job, said in its thread. */
 export function buildRefusal(reason: StartRefusal, filename: string, locale: Locale) {
   return buildFileNotices([{ name: filename, reason }], locale);
 }
 
-/** A file of an upload the bot says something about; `name` as people see it, if known. */
+/** `name` as people see it, if known. */
 export interface FileNotice {
   name: string | undefined;
   reason: StartRefusal | "unreadable";
 }
 
-/**
- * One reply for the files of an upload that did not become jobs: a sentence each (the
- * first {@link MAX_NOTICES}), saying why and what to do. A file without a name Slack would
- * show is "the file shared here", never its Slack id.
- */
+/** A file without a name Slack would show is "the file shared here", never its Slack id. */
 export function buildFileNotices(notices: readonly FileNotice[], locale: Locale): MessageContent {
   const listed = notices.slice(0, MAX_NOTICES);
   const more = notices.length - listed.length;
@@ -129,10 +114,7 @@ function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) =>
   return t(locale, `refusal.${notice.reason}`, { file });
 }
 
-/**
- * Why a button or command on a job did nothing, as an ephemeral reply; `retryInMs` says
- * when a Regenerate in its cooldown may be tried again.
- */
+/** `retryInMs`: when a Regenerate in its cooldown may be tried again. */
 export function buildCommandRefusal(
   reason: CommandRefusal,
   command: JobCommand,
@@ -159,7 +141,6 @@ function refusalSentence(
   }
 }
 
-/** The reply to `/meeting-notes cancel`: what was canceled, or that nothing was running. */
 export function buildCancelReply(job: Job | undefined, locale: Locale): MessageContent {
   if (job === undefined) {
     const none = t(locale, "command.cancel.none");
@@ -172,7 +153,6 @@ export function buildCancelReply(job: Job | undefined, locale: Locale): MessageC
   );
 }
 
-/** Why a person may not do something to a job or a channel: who can. */
 export function buildPermissionRefusal(
   reason: Refusal,
   action: JobAction | "settings",
@@ -182,7 +162,7 @@ export function buildPermissionRefusal(
   return plainReply(sentence, asMrkdwn(sentence));
 }
 
-/** The sentence of {@link buildPermissionRefusal}, for a modal's field error. */
+/** For a modal's field error. */
 export function permissionSentence(
   reason: Refusal,
   action: JobAction | "settings",
@@ -199,10 +179,7 @@ export function permissionSentence(
   return t(locale, `permission.starter_or_member.${action}`);
 }
 
-/**
- * Said in the channel when someone changes its settings: who, and what changed (only what
- * differs from before; nothing is said when nothing changed).
- */
+/** Only what differs is said; nothing when nothing changed. */
 export function buildSettingsAnnouncement(
   userId: string,
   given: ChannelSettingsInput,
@@ -253,7 +230,6 @@ export function buildSettingsAnnouncement(
   return plainReply(sentence(asPlain), sentence(asMrkdwn));
 }
 
-/** The reply once channel settings are saved. */
 export function buildSettingsSaved(locale: Locale): MessageContent {
   const saved = t(locale, "settings.saved");
   return plainReply(saved, asMrkdwn(saved));

@@ -21,44 +21,28 @@ import { SLACK_LIMITS } from "./limits.ts";
 import { docxInput } from "./new-notes-modal.ts";
 import { optionOf, type Parsed, readStateValues, stateOf, textOf } from "./state-values.ts";
 
-/**
- * The "stop using the current template" checkbox. `src/slack/ids.ts` has no id for it and
- * is not this module's to edit; move it there with the other ids when convenient.
- */
 export const CLEAR_TEMPLATE = INPUTS.clearTemplate;
 
 const AUTO_ON = "on";
 const AUTO_OFF = "off";
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 
-/** What the settings modal asks to change. */
 export interface SettingsSubmission {
   autoTranscribe: boolean;
-  /** ISO 639-1; absent for automatic detection. */
   languageHint?: string;
-  /** Absent when the box was emptied: the channel then has no default context. */
+  /** Absent when emptied: the channel then has no default context. */
   contextText?: string;
-  /** A new DOCX template's Slack file id. */
   templateFileId?: string;
-  /** The person asked to stop using the current template. */
   clearTemplate: boolean;
-  /**
-   * The note as a canvas, the transcript, the people named (see `ChannelSettings`); absent
-   * when the submitted modal had no such block (opened before it existed): kept as they are.
-   */
+  /** Absent when the submitted modal predates the block: kept as they are. */
   delivery?: { canvas: boolean; transcript: boolean; mentions: boolean };
-  /** Review before posting; absent when the submitted modal had no such block: kept as it is. */
+  /** Absent when the submitted modal predates the block: kept as it is. */
   review?: boolean;
 }
 
-/** The delivery options, in the order the modal lists them. */
 const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
-/**
- * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
- * automatically or not, language, context, DOCX template, delivery, review before posting. `private_metadata` is
- * `{"channelId": …, "locale": …}`, as for the new-notes modal.
- */
+/** `/meeting-notes settings`: the channel's defaults for new jobs. */
 export function buildSettingsModal(
   given: ChannelSettingsInput,
   options: { locale: Locale; channelId: string },
@@ -111,7 +95,6 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
   return blocks;
 }
 
-/** Reads and checks the settings modal's submission; errors are keyed by block id. */
 export function parseSettingsSubmission(
   values: unknown,
   locale: Locale = "en",
@@ -170,7 +153,6 @@ function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
   };
 }
 
-/** The three delivery options as checkboxes, ticked as the channel has them. */
 function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
   const options = DELIVERY_OPTIONS.map((key) => option(t(locale, `settings.delivery_${key}`), key));
   const ticked = options.filter((_, index) => {
@@ -185,7 +167,6 @@ function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
   };
 }
 
-/** Review before posting, as one checkbox ticked as the channel has it. */
 function reviewInput(settings: ChannelSettings, locale: Locale): KnownBlock {
   const box = option(t(locale, "settings.review_option"), INPUTS.review.action);
   const element: Checkboxes = {

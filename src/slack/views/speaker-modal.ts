@@ -27,17 +27,14 @@ export interface SpeakerModalOptions {
   mode: "names" | "regenerate";
   /** Values by speaker id; they win over what the job itself knows. */
   prefill?: Record<string, SpeakerPrefill>;
-  /** Quotes to recognise each speaker by (kept apart from the job: `JobService.quotesOf`). */
+  /** Kept apart from the job (`JobService.quotesOf`). */
   quotes?: SpeakerQuotes;
-  /** Which page of {@link speakerPages} to show (0, the first, by default). */
   page?: number;
   /** Regenerate: a context typed earlier in this modal, shown instead of the job's. */
   contextText?: string;
 }
 
-/** Blocks of one speaker: the summary, member, typed name, gender, and a divider. */
 const BLOCKS_PER_SPEAKER = 5;
-/** The intro, the page line, "Previous page", and Regenerate's context and template. */
 const OTHER_BLOCKS = 5;
 /** How many speakers one page holds: a modal has at most 100 blocks. */
 export const SPEAKERS_PER_PAGE = Math.floor(
@@ -45,21 +42,14 @@ export const SPEAKERS_PER_PAGE = Math.floor(
 );
 const MAX_CONTEXT_CHARS = SLACK_LIMITS.plainTextInput;
 
-/**
- * Every speaker the modal asks about, the most heard first (the ones worth naming come
- * first; a few seconds split off by diarization come last): all whose block ids fit
- * Slack's limit, which is every speaker the Note Service labels.
- */
+/** The most heard first, so the seconds diarization split off come last. */
 export function speakersInModal(job: Job): SpeakerSummary[] {
   return speakersOf(job)
     .filter((speaker) => speakerBlock.gender(speaker.speakerId).length <= SLACK_LIMITS.blockId)
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/**
- * The speakers of {@link speakersInModal} split into pages of {@link SPEAKERS_PER_PAGE}:
- * however many speakers a meeting has, each can be named. Always at least one page.
- */
+/** However many speakers a meeting has, each can be named; always at least one page. */
 export function speakerPages(job: Job): SpeakerSummary[][] {
   const speakers = speakersInModal(job);
   const pages: SpeakerSummary[][] = [];
@@ -69,15 +59,7 @@ export function speakerPages(job: Job): SpeakerSummary[][] {
   return pages.length === 0 ? [[]] : pages;
 }
 
-/**
- * The modal to name a job's speakers (from the status message's Name speakers button) or
- * to regenerate its notes (Regenerate), one page of speakers at a time. For each speaker:
- * share of talk time and two quotes, a member picker, a typed name and a gender, each in a
- * block whose id carries the speaker id. Every page but the last submits as "Next"; every
- * page but the first has "Previous page"; Regenerate's context and template are on the
- * last. `private_metadata` holds the job id and the page ({@link speakerModalMetadata}):
- * the listener loads the job again and checks its stage on submit.
- */
+/** Names speakers or regenerates, a page at a time; the submission re-reads the job's stage. */
 export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
   const { locale, mode } = options;
   const pages = speakerPages(job);
@@ -127,10 +109,7 @@ const pagedMetadataSchema = z.object({
   page: z.number().int().min(1).max(1_000),
 });
 
-/**
- * The speaker modal's `private_metadata`: the job id alone on the first page (as modals
- * opened before there were pages have it), `{"jobId", "page"}` on the others.
- */
+/** The first page's is the bare job id, as modals opened before pages existed have it. */
 export function speakerModalMetadata(jobId: string, page: number): string {
   return page === 0 ? jobId : JSON.stringify({ jobId, page });
 }
@@ -149,7 +128,6 @@ export function parseSpeakerModalMetadata(
   }
 }
 
-/** The speakers of the job: heard in naming; those of the note once it has one. */
 export function speakersOf(job: Job): SpeakerSummary[] {
   if (job.stage === "naming") return job.speakers;
   if ("note" in job) return job.note.speakers;
@@ -229,10 +207,7 @@ function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
   return select;
 }
 
-/**
- * Context and template for a new version of the notes. A context too long for Slack's
- * input (3,000 characters) is not shown; left empty, the current one is kept.
- */
+/** A context too long for Slack's input is not shown; left empty, the current one is kept. */
 function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): KnownBlock[] {
   const current = typed ?? ("note" in job ? job.note.contextText : job.options.contextText);
   const contextInput = {

@@ -23,19 +23,11 @@ const STATUS_ACTIONS_BLOCK = "job_status_actions";
 
 export interface StatusMessageOptions {
   locale: Locale;
-  /** The time to measure elapsed time against (ms since the epoch). */
   now: number;
-  /** Overrides the number of speakers the naming sentence gives (default: all of them). */
   speakerCount?: number;
 }
 
-/**
- * The one status message of a job, in its thread, kept current as the job moves on: the
- * stage in a sentence, a progress bar while transcribing, the speakers heard while waiting
- * for names, the reason of a failure, the time taken, and the buttons that apply now —
- * Cancel in every active stage, Name speakers and Skip while naming, Retry after a failure
- * that a retry can help, Regenerate once the notes are ready.
- */
+/** The job's one status message, edited as it moves on, with the buttons that apply now. */
 export function buildStatusMessage(job: Job, options: StatusMessageOptions): MessageContent {
   const { locale, now, speakerCount } = options;
   const blocks: KnownBlock[] = [section(statusBody(job, locale, speakerCount))];
@@ -45,11 +37,7 @@ export function buildStatusMessage(job: Job, options: StatusMessageOptions): Mes
   return { text: fallbackText(job, locale, speakerCount), blocks };
 }
 
-/**
- * The metadata of the status message, which tells it apart from the note's parts; with the
- * recording's file id, so a thread read tells which upload it answers even once the job's
- * record is gone (a store that lost its data: `threadHasStatusFor`).
- */
+/** With the file id, so a thread read tells which upload it answers once the record is gone. */
 export function buildStatusMetadata(jobId: string, fileId?: string): MessageMetadata {
   const file = optional("file_id", fileId);
   return {
@@ -58,7 +46,6 @@ export function buildStatusMetadata(jobId: string, fileId?: string): MessageMeta
   };
 }
 
-/** The status message of a job the store lost: one sentence, no buttons (nothing to click). */
 export function buildLostStatus(locale: Locale): MessageContent {
   const text = t(locale, "status.lost");
   return { text, blocks: [section(text)] };
@@ -90,10 +77,7 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
   return lines.join("\n");
 }
 
-/**
- * The canvas's link once the channel (in a direct message: the person) may read it, or
- * once why there is none.
- */
+/** The canvas's link once the channel (in a DM: the person) may read it, or why there is none. */
 function canvasLines(job: Job, locale: Locale): string[] {
   const url = job.canvas?.url;
   if (url !== undefined && /^https?:\/\/[^\s|<>]+$/.test(url)) {
@@ -121,7 +105,6 @@ function fallbackText(job: Job, locale: Locale, speakerCount?: number): string {
   return `${sentence} ${failureSentence(job.failure, locale, asPlain, job.source.filename)}`;
 }
 
-/** "Elapsed 03:05" while the job runs; "Took 12:40" once it has ended. */
 function elapsedPhrase(job: Job, locale: Locale, now: number): string {
   if (isActive(job)) {
     return t(locale, "status.elapsed", { time: formatDuration((now - job.createdAt) / 1000) });

@@ -6,11 +6,7 @@ import type { MessageContent } from "./message-content.ts";
 
 const MAX_FILENAME_CHARS = 200;
 
-/**
- * What the upload's thread hears of a recording the bot's storage could not record yet:
- * kept and waiting for the storage (`upload_waiting`), or not kept at all (`upload_lost`).
- * A file without a name Slack would show is "the file shared here", never its Slack id.
- */
+/** Kept and waiting for the store, or lost; a nameless file is never shown by its Slack id. */
 export function buildStoreNotice(
   kind: "upload_waiting" | "upload_lost",
   name: string | undefined,

@@ -27,13 +27,9 @@ import {
 type Mode = "names" | "regenerate";
 
 /**
- * "Name speakers" (job waiting for names) and "Regenerate" (job done; "Change names" on a
- * note waiting for its review) open the speaker
- * modal for whoever may do it. The `trigger_id` is good for 3 seconds only, so the modal
- * opens with a loading view before any Slack look-up: only the job is read first (the
- * store), so that a job gone, in another stage or cooling down is said to the clicker
- * alone, as for every button, without a modal. Who may do it (roles and membership, live
- * from Slack) is asked once the modal is open, and a refusal shows in it.
+ * The modal opens with a loading view before any Slack look-up (the `trigger_id` lasts 3 s).
+ * Only the job is read first, so a job gone or in another stage is said without a modal;
+ * permission, live from Slack, is asked once it is open, and a refusal shows in it.
  */
 export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
@@ -62,15 +58,12 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   };
 }
 
-/** Notes ready (in the thread, or in full for their review: its Change names) may be rewritten. */
+/** Ready notes, in the thread or in full for their review, may be rewritten. */
 export function canRegenerate(job: Job): boolean {
   return job.stage === "done" || (job.stage === "reviewing" && job.ready === true);
 }
 
-/**
- * Whether the job is in the stage the button is for (and Regenerate past its cooldown);
- * if not, or when the job is gone, the clicker alone hears why.
- */
+/** Otherwise, or when the job is gone, the clicker alone hears why. */
 async function fits(
   deps: ListenerDeps,
   click: Click,
@@ -88,7 +81,7 @@ async function fits(
   return false;
 }
 
-/** The speaker modal for someone who may open it; for anyone else, who may. */
+/** For anyone who may not open it, says who may. */
 async function speakerModal(
   deps: ListenerDeps,
   job: Job,
@@ -115,7 +108,7 @@ async function speakerModal(
   return buildSpeakerModal(job, { locale, mode, quotes });
 }
 
-/** The speaker modal as it is from its loading view on: its first page. */
+/** The same from its loading view on. */
 function speakerIdentity(job: Job, mode: Mode, locale: Locale): ModalIdentity {
   return {
     callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,

@@ -30,23 +30,20 @@ import { forgetDraft, keepPage, prefillOf, readDraft, withPage } from "./speaker
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Mode = "names" | "regenerate";
 
-/** The page of the speaker modal a submission comes from, and what its view holds. */
 interface Page {
   job: Job;
   index: number;
   last: boolean;
   speakerIds: string[];
-  /** The input blocks of that view: the only ones an error may be keyed to. */
+  /** The only blocks an error may be keyed to. */
   blocks: Set<string>;
 }
 
-/** A submission as read before anything is decided. */
 interface Submission {
   mode: Mode;
   userId: string;
   locale: Locale;
   identity: ModalIdentity;
-  /** Undefined when the job is gone. */
   page: Page | undefined;
   viewId: string;
   /** Errors under inputs of the view answered, else the modal turned into their sentences. */
@@ -57,14 +54,9 @@ interface Submission {
 type Parsed = Extract<ReturnType<typeof parseSpeakerSubmission>, { ok: true }>;
 
 /**
- * The speaker modal, in both its modes: names for a job waiting for them, or new names,
- * context and template for a finished job (Regenerate), one page of speakers at a time.
- * `private_metadata` holds the job id and the page; the job is read again and must still
- * be in the right stage. A page before the last is checked and kept (by view id, in the
- * store) and the next page shown. The last page's submission names every speaker of
- * every page, once the submitter is found still allowed (as Slack has their role and
- * membership now) and a new template theirs to use, within the ack's 3 seconds
- * ({@link answerInTime}). Errors go only on inputs of the view answered.
+ * One page at a time: a page before the last is checked, kept by view id and the next shown.
+ * The last names every speaker of every page, once the submitter is found still allowed (as
+ * Slack has it now) and the template theirs, within the ack's 3 seconds ({@link answerInTime}).
  */
 export function speakerNamesSubmitted(
   deps: ListenerDeps,
@@ -121,7 +113,7 @@ async function readSubmission(
   };
 }
 
-/** "Next": keeps this page's input and answers with the next page, as it was left. */
+/** "Next": keeps this page's input and shows the next page as it was left. */
 async function nextPage(
   deps: ListenerDeps,
   s: Submission,
@@ -141,7 +133,6 @@ async function nextPage(
   return { response_action: "update", view: next };
 }
 
-/** The last page: every page's names, once checked, within the ack's 3 seconds. */
 async function nameEveryone(
   deps: ListenerDeps,
   args: ViewArgs,
@@ -173,7 +164,7 @@ async function nameEveryone(
   });
 }
 
-/** The page `index` of the job's speaker modal (the last one, past the end). */
+/** Past the end: the last one. */
 function pageOf(job: Job, index: number, mode: Mode): Page {
   const pages = speakerPages(job);
   const at = Math.min(Math.max(0, index), pages.length - 1);
@@ -193,10 +184,7 @@ function pageOf(job: Job, index: number, mode: Mode): Page {
   return { job, index: at, last, speakerIds, blocks };
 }
 
-/**
- * The input blocks of the view submitted, as Slack sends it back (`view.blocks`): an error
- * may name only those. Undefined when the payload lists none (the page's own then count).
- */
+/** As Slack sends `view.blocks` back; undefined when it lists none. */
 function inputBlocksOf(blocks: unknown): Set<string> | undefined {
   if (!Array.isArray(blocks)) return undefined;
   const ids = blocks.flatMap((block: { type?: unknown; block_id?: unknown }) =>
@@ -205,17 +193,13 @@ function inputBlocksOf(blocks: unknown): Set<string> | undefined {
   return ids.length === 0 ? undefined : new Set(ids);
 }
 
-/**
- * The blocks `view.state.values` names: Slack lists there the input blocks of the view
- * submitted (those left empty too), so they are in it. Undefined when it names none.
- */
+/** `view.state.values` lists every input block of the view, empty ones too. */
 function stateBlocksOf(values: unknown): Set<string> | undefined {
   if (typeof values !== "object" || values === null) return undefined;
   const ids = Object.keys(values);
   return ids.length === 0 ? undefined : new Set(ids);
 }
 
-/** Where a refusal of the whole submission shows: the page's first input. */
 function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
   const first = page?.speakerIds[0];
   if (first !== undefined) return speakerBlock.name(first);
@@ -225,10 +209,8 @@ function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
 }
 
 /**
- * Field errors, when every one is on an input of the view answered: `errors` is keyed by
- * the block_id of the input blocks the messages go under ("Displaying errors in views",
- * https://docs.slack.dev/surfaces/modals), so a key naming no input of that view shows
- * nothing. Otherwise the view turns into their sentences, with nothing to fill in.
+ * A key naming no input of the view shows nothing (https://docs.slack.dev/surfaces/modals), so then
+ * the view turns into the sentences.
  */
 function errorsOrNotice(
   errors: Record<string, string>,
@@ -244,10 +226,7 @@ function errorsOrNotice(
   return { response_action: "update", view };
 }
 
-/**
- * Checked again on submission, as Slack has it now: the modal could have been opened before
- * a role or a membership changed; and a new template must be the submitter's to use.
- */
+/** The modal may have been opened before a role or a membership changed. */
 async function checkSubmitter(
   deps: ListenerDeps,
   s: Submission & { page: Page },

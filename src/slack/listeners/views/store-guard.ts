@@ -13,11 +13,8 @@ import { submitterLocale } from "./answer-in-time.ts";
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
- * A modal submission whose look-ups or saving the store failed before the ack is answered
- * with one sentence under the form's first input: the form stays on screen as the person
- * filled it, to be submitted again once the store is back (Slack sends a submission once;
- * it does not retry interactions). A failure after the ack is the submission's own to say
- * (`answerInTime` tells how the work went). Other failures are thrown as they were.
+ * The form stays on screen as filled, to be submitted again later: Slack sends a submission
+ * once. A failure after the ack is the submission's own to say (`answerInTime`).
  */
 export function sayingStoreDown(
   deps: ListenerDeps,
@@ -42,7 +39,6 @@ export function sayingStoreDown(
   };
 }
 
-/** The store's sentence under the view's first input; a notice when it has none. */
 function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAction {
   const sentence = t(locale, "store.unavailable");
   const block = firstInput(view);
@@ -58,10 +54,7 @@ function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAc
   };
 }
 
-/**
- * The first input block of the view submitted: from `view.blocks` as Slack sends it back,
- * else from `view.state.values`, where Slack lists every input block of the view.
- */
+/** From `view.blocks` as Slack sends it back, else `view.state.values`, which lists every input. */
 function firstInput(view: ViewArgs["view"]): string | undefined {
   const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
   for (const block of blocks) {
