@@ -2,7 +2,7 @@ import type { WebClient } from "@slack/web-api";
 import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../jobs/index.ts";
 import { platformErrorOf } from "./gateway/slack-errors.ts";
 import { METADATA_EVENT_TYPE } from "./ids.ts";
-import { localeOf } from "./messages/index.ts";
+import { localeOf } from "./messages/catalog.ts";
 import { buildLostStatus, buildStatusMetadata } from "./views/index.ts";
 
 /** A message of a thread as `conversations.replies` gives it, with its metadata. */

@@ -7,7 +7,7 @@ import {
   SlackPortError,
 } from "../../jobs/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import {
   buildReviewMessage,
   buildReviewReminder,

@@ -14,7 +14,7 @@ import {
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { splitNote } from "../text/index.ts";
 import { buildNotePart, buildStatusMessage } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { buildTranscript } from "../views/transcript.ts";
 import { threadFilename } from "./thread-files.ts";
 

@@ -1,6 +1,6 @@
 import type { TemplateScope } from "../../jobs/index.ts";
 import { INPUTS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import type { SlackFile } from "../recording-file.ts";
 import type { ListenerDeps } from "./deps.ts";
 

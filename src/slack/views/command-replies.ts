@@ -6,7 +6,7 @@ import {
   type Job,
 } from "../../jobs/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
-import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
+import { type Locale, languageName, t, timeAgo } from "../messages/catalog.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
 import { clampText, formatDuration } from "../text/index.ts";
 import { context, section } from "./block-kit.ts";

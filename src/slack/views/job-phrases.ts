@@ -1,6 +1,6 @@
 import type { Failure, Job } from "../../jobs/index.ts";
 import { CONTENT_REFUSALS, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
 
 /**

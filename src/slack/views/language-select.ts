@@ -1,7 +1,7 @@
 import type { PlainTextOption, StaticSelect } from "@slack/types";
 import { ISO_639_1_CODES } from "../../text/index.ts";
 import { optional } from "../../util/optional.ts";
-import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/index.ts";
+import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/catalog.ts";
 import { option } from "./block-kit.ts";
 
 export const AUTO_LANGUAGE = "auto";

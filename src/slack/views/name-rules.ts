@@ -1,5 +1,5 @@
 import { stripInvisibleChars } from "../../text/index.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/index.ts";
 
 /** The error for a typed name (too long, control characters), or undefined when it is fine. */

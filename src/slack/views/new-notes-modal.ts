@@ -10,7 +10,7 @@ import type {
 import { z } from "zod";
 import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
-import { type Locale, type PlainKey, t } from "../messages/index.ts";
+import { type Locale, type PlainKey, t } from "../messages/catalog.ts";
 import { input, modal, option, plain } from "./block-kit.ts";
 import { languageSelect } from "./language-select.ts";
 import { SLACK_LIMITS } from "./limits.ts";

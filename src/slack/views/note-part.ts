@@ -1,6 +1,6 @@
 import type { KnownBlock, MarkdownBlock } from "@slack/types";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { neutralizeOtherMentions, type Person } from "../text/index.ts";
 import { context } from "./block-kit.ts";
 import { SLACK_LIMITS } from "./limits.ts";

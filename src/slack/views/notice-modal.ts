@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView } from "@slack/types";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { context, modal, section } from "./block-kit.ts";
 import { asMrkdwn } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";

@@ -1,5 +1,5 @@
 import { INPUTS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/index.ts";
 import { readLanguage } from "./language-select.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";

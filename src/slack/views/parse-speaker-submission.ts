@@ -1,6 +1,6 @@
 import { optional } from "../../util/optional.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/index.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
 import { checkName, cleanName } from "./name-rules.ts";

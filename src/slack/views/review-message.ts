@@ -1,7 +1,7 @@
 import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/index.ts";
 import { actions, button, context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, type Safe, userRef } from "./job-phrases.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/index.ts";
 import { context, input, modal, option } from "./block-kit.ts";
 import { languageSelect, readLanguage } from "./language-select.ts";

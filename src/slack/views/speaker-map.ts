@@ -1,7 +1,7 @@
 import type { Job } from "../../jobs/index.ts";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
-import type { Locale } from "../messages/index.ts";
+import type { Locale } from "../messages/catalog.ts";
 import { speakerLabel } from "./job-phrases.ts";
 import type { Gender } from "./speaker-modal.ts";
 import { speakersOf } from "./speaker-modal.ts";

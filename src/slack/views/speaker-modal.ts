@@ -2,7 +2,7 @@ import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slac
 import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
 import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampText, formatDuration } from "../text/index.ts";
 import {
   actions,

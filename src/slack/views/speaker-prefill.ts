@@ -1,6 +1,6 @@
 import type { Job } from "../../jobs/index.ts";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
-import { LOCALES } from "../messages/index.ts";
+import { LOCALES } from "../messages/catalog.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
 export type Gender = "male" | "female";

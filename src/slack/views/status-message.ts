@@ -2,7 +2,7 @@ import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampText, formatDuration, isDirectMessage } from "../text/index.ts";
 import { actions, button, context, section } from "./block-kit.ts";
 import {

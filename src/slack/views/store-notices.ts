@@ -1,4 +1,4 @@
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/index.ts";
 import { section } from "./block-kit.ts";
 import { asMrkdwn, asPlain } from "./job-phrases.ts";

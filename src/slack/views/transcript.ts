@@ -1,6 +1,6 @@
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { stripInvisibleChars } from "../../text/index.ts";
-import type { Locale } from "../messages/index.ts";
+import type { Locale } from "../messages/catalog.ts";
 import { stripUnsafeChars } from "../text/index.ts";
 import { speakerLabel } from "./job-phrases.ts";
 

@@ -1,4 +1,4 @@
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { section } from "./block-kit.ts";
 import { asMrkdwn } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";

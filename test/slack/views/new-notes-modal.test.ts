@@ -2,7 +2,7 @@ import type { InputBlock, StaticSelect } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_AUDIO_FORMATS } from "../../../src/recordings/index.ts";
 import { INPUTS, VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildNewNotesModal,
   parseExtraNames,

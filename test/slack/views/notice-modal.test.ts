@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildLoadingModal,
   buildNoticeModal,

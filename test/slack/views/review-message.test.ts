@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
 import {
   buildReviewMessage,
   buildReviewReminder,

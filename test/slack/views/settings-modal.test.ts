@@ -1,7 +1,7 @@
 import type { InputBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildSettingsModal,
   CLEAR_TEMPLATE,

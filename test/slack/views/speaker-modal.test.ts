@@ -8,7 +8,7 @@ import {
   speakerBlock,
   VIEWS,
 } from "../../../src/slack/ids.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import { z } from "zod";
 import { isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { JobAction } from "../../permissions.ts";
 import {
   buildCommandRefusal,

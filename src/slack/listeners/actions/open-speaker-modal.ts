@@ -1,7 +1,7 @@
 import type { ModalView } from "@slack/types";
 import type { Job } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import {
   buildCommandRefusal,
   buildLoadingModal,

@@ -1,5 +1,5 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
-import { localeOf } from "../../messages/index.ts";
+import { localeOf } from "../../messages/catalog.ts";
 import { reviewOutcome } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import type { ButtonClick } from "./job-action.ts";

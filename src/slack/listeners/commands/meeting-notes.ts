@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import {
   buildCancelReply,
   buildChannelStatus,

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { localeOf } from "../../messages/index.ts";
+import { localeOf } from "../../messages/catalog.ts";
 import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 

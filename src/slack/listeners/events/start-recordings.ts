@@ -8,7 +8,7 @@ import {
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
-import { localeOf } from "../../messages/index.ts";
+import { localeOf } from "../../messages/catalog.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";

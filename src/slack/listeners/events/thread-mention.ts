@@ -10,7 +10,7 @@ import {
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import {
   buildFileNotices,
   buildUsage,

@@ -14,7 +14,7 @@ import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/
 import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
 import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import { pickedRecording } from "../../recording-file.ts";
 import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } 
 import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { SHORTCUTS, VIEWS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import {
   buildFileNotices,
   buildLoadingModal,

@@ -4,7 +4,7 @@ import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 

@@ -1,6 +1,6 @@
 import { type Job, SLACK_USER_ID, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import {
   buildCommandRefusal,
   type MessageContent,

@@ -2,7 +2,7 @@ import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,

@@ -2,7 +2,7 @@ import type { Job, JobOptions, SourceFile } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import { safeMrkdwn } from "../../text/index.ts";
 import { section } from "../../views/block-kit.ts";
 import type { MessageContent, NewNotesSubmission } from "../../views/index.ts";

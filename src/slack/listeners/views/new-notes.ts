@@ -9,7 +9,7 @@ import {
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import { pickedRecording } from "../../recording-file.ts";
 import {
   buildRefusal,

@@ -7,7 +7,7 @@ import type {
 import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import {
   buildCommandRefusal,
   buildNoticeModal,

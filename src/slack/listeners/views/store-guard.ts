@@ -5,7 +5,7 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import { buildNoticeModal, sentenceReply } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { submitterLocale } from "./answer-in-time.ts";

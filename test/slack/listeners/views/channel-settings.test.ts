@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChannelSettings } from "../../../../src/jobs/index.ts";
 import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
 import { channelSettingsSubmitted } from "../../../../src/slack/listeners/views/channel-settings.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,

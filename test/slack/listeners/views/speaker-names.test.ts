@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../../src/jobs/index.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../../../src/slack/ids.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   buildCommandRefusal,
   buildSpeakerModal,
