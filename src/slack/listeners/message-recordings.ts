@@ -1,7 +1,7 @@
 import type { SourceFile } from "../../jobs/index.ts";
 import { checkRecording } from "../../recordings/index.ts";
 import { classifyFile, type SlackFile, shownNameOf, slackFileSchema } from "../recording-file.ts";
-import type { FileNotice } from "../views/index.ts";
+import type { FileNotice } from "../views/thread-replies.ts";
 import type { ListenerDeps } from "./deps.ts";
 
 /** Slack puts up to 10 in a message. */

@@ -2,7 +2,7 @@ import type { Button, HomeView, KnownBlock } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS } from "../ids.ts";
 import { type Locale, t, timeAgo } from "../messages/catalog.ts";
-import { clampText } from "../text/index.ts";
+import { clampText } from "../text/clamp-text.ts";
 import { button, context, divider, header, section } from "./block-kit.ts";
 import { asMrkdwn, stageShort } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";

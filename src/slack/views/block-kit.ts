@@ -1,8 +1,10 @@
 import type {
   ActionsBlock,
   Button,
+  Checkboxes,
   ContextBlock,
   DividerBlock,
+  FileInput,
   HeaderBlock,
   InputBlock,
   InputBlockElement,
@@ -10,10 +12,12 @@ import type {
   ModalView,
   MrkdwnElement,
   PlainTextElement,
+  PlainTextInput,
   PlainTextOption,
   SectionBlock,
 } from "@slack/types";
-import { clampMrkdwn, clampText } from "../text/index.ts";
+import { optional } from "../../util/optional.ts";
+import { clampMrkdwn, clampText } from "../text/clamp-text.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
 /**
@@ -69,6 +73,25 @@ export function button(
   return element;
 }
 
+/** A danger button that asks first: a slip of the finger must not throw work away. */
+export function confirmedButton(
+  actionId: string,
+  label: string,
+  value: string,
+  confirm: { title: string; text: string; yes: string; no: string },
+): Button {
+  return {
+    ...button(actionId, label, value, "danger"),
+    confirm: {
+      title: { type: "plain_text", text: confirm.title },
+      text: { type: "plain_text", text: confirm.text },
+      confirm: { type: "plain_text", text: confirm.yes },
+      deny: { type: "plain_text", text: confirm.no },
+      style: "danger",
+    },
+  };
+}
+
 export function option(text: string, value: string): PlainTextOption {
   return { text: plain(text, SLACK_LIMITS.optionText), value };
 }
@@ -83,6 +106,43 @@ export function input(
   if (extra.optional === true) block.optional = true;
   if (extra.hint !== undefined) block.hint = plain(extra.hint);
   return block;
+}
+
+/** One optional checkbox, its value the action id. */
+export function checkboxInput(
+  ids: { block: string; action: string },
+  texts: { label: string; option: string; hint?: string },
+  ticked = false,
+): InputBlock {
+  const box = option(texts.option, ids.action);
+  const element: Checkboxes = {
+    type: "checkboxes",
+    action_id: ids.action,
+    options: [box],
+    ...(ticked ? { initial_options: [box] } : {}),
+  };
+  return input(ids.block, texts.label, element, {
+    optional: true,
+    ...optional("hint", texts.hint),
+  });
+}
+
+/** A multiline text box; `current` is shown only when it fits Slack's limit. */
+export function textArea(actionId: string, current?: string): PlainTextInput {
+  return {
+    type: "plain_text_input",
+    action_id: actionId,
+    multiline: true,
+    max_length: SLACK_LIMITS.plainTextInput,
+    ...(current !== undefined && current.length <= SLACK_LIMITS.plainTextInput
+      ? { initial_value: current }
+      : {}),
+  };
+}
+
+/** Slack's `file_input` takes at most 10 MB. */
+export function docxInput(actionId: string): FileInput {
+  return { type: "file_input", action_id: actionId, filetypes: ["docx"], max_files: 1 };
 }
 
 /** Without `submit` the modal only shows something and can be closed. */

@@ -5,21 +5,21 @@ import {
   channelSettingsSchema,
   type Job,
 } from "../../jobs/index.ts";
-import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { type Locale, languageName, t, timeAgo } from "../messages/catalog.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
-import { clampText, formatDuration } from "../text/index.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import { context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";
+import { sentenceReply } from "./notice-modal.ts";
 
 const COMMAND = "/meeting-notes";
 const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
 /** One section each, within a message's 50 blocks. */
 export const MAX_STATUS_JOBS = 40;
 const MAX_FILENAME_CHARS = 200;
-/** The rest are counted. */
-const MAX_NOTICES = 20;
 
 /** To explain a `wrong_stage` refusal. */
 export type JobCommand = "names" | "cancel" | "retry" | "regenerate" | "review";
@@ -81,39 +81,6 @@ export function buildChannelStatus(
   return { text: heading, blocks };
 }
 
-export function buildRefusal(reason: StartRefusal, filename: string, locale: Locale) {
-  return buildFileNotices([{ name: filename, reason }], locale);
-}
-
-/** `name` as people see it, if known. */
-export interface FileNotice {
-  name: string | undefined;
-  reason: StartRefusal | "unreadable";
-}
-
-/** A file without a name Slack would show is "the file shared here", never its Slack id. */
-export function buildFileNotices(notices: readonly FileNotice[], locale: Locale): MessageContent {
-  const listed = notices.slice(0, MAX_NOTICES);
-  const more = notices.length - listed.length;
-  const lines = (safe: (s: string) => string) => [
-    ...listed.map((notice) => noticeSentence(notice, locale, safe)),
-    ...(more > 0 ? [t(locale, "refusal.more", { count: more })] : []),
-  ];
-  return { text: lines(asPlain).join("\n"), blocks: [section(lines(asMrkdwn).join("\n"))] };
-}
-
-function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) => string) {
-  const name = notice.name === undefined ? undefined : clampText(notice.name, MAX_FILENAME_CHARS);
-  const file = name === undefined ? t(locale, "refusal.unnamed") : safe(name);
-  if (notice.reason === "unsupported_format" || notice.reason === "needs_ffmpeg") {
-    return t(locale, `refusal.${notice.reason}`, {
-      file,
-      formats: SUPPORTED_AUDIO_FORMATS.join(", "),
-    });
-  }
-  return t(locale, `refusal.${notice.reason}`, { file });
-}
-
 /** `retryInMs`: when a Regenerate in its cooldown may be tried again. */
 export function buildCommandRefusal(
   reason: CommandRefusal,
@@ -122,7 +89,7 @@ export function buildCommandRefusal(
   retryInMs = 0,
 ): MessageContent {
   const sentence = refusalSentence(reason, command, locale, retryInMs);
-  return plainReply(sentence, asMrkdwn(sentence));
+  return sentenceReply(sentence);
 }
 
 function refusalSentence(
@@ -143,8 +110,7 @@ function refusalSentence(
 
 export function buildCancelReply(job: Job | undefined, locale: Locale): MessageContent {
   if (job === undefined) {
-    const none = t(locale, "command.cancel.none");
-    return plainReply(none, asMrkdwn(none));
+    return sentenceReply(t(locale, "command.cancel.none"));
   }
   const file = clampText(job.source.filename, MAX_FILENAME_CHARS);
   return plainReply(
@@ -159,7 +125,7 @@ export function buildPermissionRefusal(
   locale: Locale,
 ): MessageContent {
   const sentence = permissionSentence(reason, action, locale);
-  return plainReply(sentence, asMrkdwn(sentence));
+  return sentenceReply(sentence);
 }
 
 /** For a modal's field error. */
@@ -231,8 +197,7 @@ export function buildSettingsAnnouncement(
 }
 
 export function buildSettingsSaved(locale: Locale): MessageContent {
-  const saved = t(locale, "settings.saved");
-  return plainReply(saved, asMrkdwn(saved));
+  return sentenceReply(t(locale, "settings.saved"));
 }
 
 function plainReply(text: string, mrkdwnText: string): MessageContent {

@@ -3,14 +3,11 @@ export {
   buildCancelReply,
   buildChannelStatus,
   buildCommandRefusal,
-  buildFileNotices,
   buildHelpMessage,
   buildPermissionRefusal,
-  buildRefusal,
   buildSettingsAnnouncement,
   buildSettingsSaved,
   buildUnknownCommand,
-  type FileNotice,
   type JobCommand,
   MAX_STATUS_JOBS,
   permissionSentence,
@@ -24,6 +21,7 @@ export {
   buildNewNotesModal,
   type NewNotesMetadata,
   type NewNotesModalOptions,
+  newNotesIdentity,
   parseNewNotesMetadata,
 } from "./new-notes-modal.ts";
 export { buildNotePart, type NotePartOptions } from "./note-part.ts";
@@ -67,6 +65,7 @@ export {
   SPEAKERS_PER_PAGE,
   type SpeakerModalOptions,
   type SpeakerPrefill,
+  speakerModalIdentity,
   speakerModalMetadata,
   speakerPages,
   speakersInModal,
@@ -78,5 +77,10 @@ export {
   buildStatusMetadata,
   type StatusMessageOptions,
 } from "./status-message.ts";
-export { buildStoreNotice } from "./store-notices.ts";
-export { buildUsage } from "./usage-message.ts";
+export {
+  buildFileNotices,
+  buildRefusal,
+  buildStoreNotice,
+  buildUsage,
+  type FileNotice,
+} from "./thread-replies.ts";

@@ -1,6 +1,6 @@
 import { stripInvisibleChars } from "../../text/index.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { hasControlChars } from "../text/index.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
 
 /** The error for a typed name (too long, control characters), or undefined when it is fine. */
 export function checkName(name: string, locale: Locale, max: number): string | undefined {

@@ -1,19 +1,18 @@
 import type {
-  Checkboxes,
   ConversationsSelect,
   FileInput,
   KnownBlock,
   ModalView,
   MultiUsersSelect,
-  PlainTextInput,
 } from "@slack/types";
 import { z } from "zod";
 import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, type PlainKey, t } from "../messages/catalog.ts";
-import { input, modal, option, plain } from "./block-kit.ts";
+import { checkboxInput, docxInput, input, modal, plain, textArea } from "./block-kit.ts";
 import { languageSelect } from "./language-select.ts";
 import { SLACK_LIMITS } from "./limits.ts";
+import type { ModalIdentity } from "./notice-modal.ts";
 import { offeredRecordings, type RecentRecording, recentSelect } from "./recent-select.ts";
 
 export interface NewNotesModalOptions {
@@ -85,13 +84,13 @@ function detailInputs(locale: Locale, channelId: string, inThread: boolean): Kno
     input(
       extraNames.block,
       t(locale, "new_notes.extra_names_label"),
-      multiline(extraNames.action),
+      textArea(extraNames.action),
       optional("new_notes.extra_names_hint"),
     ),
     input(
       context.block,
       t(locale, "new_notes.context_label"),
-      multiline(context.action),
+      textArea(context.action),
       optional("new_notes.context_hint"),
     ),
     input(
@@ -116,17 +115,21 @@ function detailInputs(locale: Locale, channelId: string, inThread: boolean): Kno
 
 /** A destination whose settings ask for review has it whatever is ticked here. */
 function reviewInput(locale: Locale, ticked: boolean): KnownBlock {
-  const box = option(t(locale, "new_notes.review_option"), INPUTS.review.action);
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: INPUTS.review.action,
-    options: [box],
-    ...(ticked ? { initial_options: [box] } : {}),
-  };
-  return input(INPUTS.review.block, t(locale, "new_notes.review_label"), element, {
-    optional: true,
+  const texts = {
+    label: t(locale, "new_notes.review_label"),
+    option: t(locale, "new_notes.review_option"),
     hint: t(locale, "new_notes.review_hint"),
-  });
+  };
+  return checkboxInput(INPUTS.review, texts, ticked);
+}
+
+/** The same from the loading view on; the submission reads its metadata. */
+export function newNotesIdentity(channelId: string, locale: Locale): ModalIdentity {
+  return {
+    callbackId: VIEWS.newNotes,
+    privateMetadata: JSON.stringify({ channelId, locale }),
+    title: t(locale, "modal.new_notes.title"),
+  };
 }
 
 export function parseNewNotesMetadata(privateMetadata: string): NewNotesMetadata | undefined {
@@ -158,20 +161,6 @@ function participantsSelect(locale: Locale): MultiUsersSelect {
     action_id: INPUTS.participants.action,
     placeholder: plain(t(locale, "new_notes.participants_placeholder"), SLACK_LIMITS.placeholder),
   };
-}
-
-function multiline(actionId: string): PlainTextInput {
-  return {
-    type: "plain_text_input",
-    action_id: actionId,
-    multiline: true,
-    max_length: SLACK_LIMITS.plainTextInput,
-  };
-}
-
-/** Slack's `file_input` takes at most 10 MB. */
-export function docxInput(actionId: string): FileInput {
-  return { type: "file_input", action_id: actionId, filetypes: ["docx"], max_files: 1 };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { KnownBlock, MarkdownBlock } from "@slack/types";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { neutralizeOtherMentions, type Person } from "../text/index.ts";
+import { neutralizeOtherMentions, type Person } from "../text/mention-people.ts";
 import { context } from "./block-kit.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { TaggedMessageContent } from "./message-content.ts";

@@ -1,6 +1,6 @@
 import { INPUTS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { hasControlChars } from "../text/index.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
 import { readLanguage } from "./language-select.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
 import { checkName, cleanName } from "./name-rules.ts";

@@ -1,7 +1,7 @@
 import { optional } from "../../util/optional.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { hasControlChars } from "../text/index.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
 import { checkName, cleanName } from "./name-rules.ts";
 import type { Gender } from "./speaker-modal.ts";

@@ -1,7 +1,7 @@
 import type { KnownBlock, StaticSelect } from "@slack/types";
 import { INPUTS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { clampText } from "../text/index.ts";
+import { clampText } from "../text/clamp-text.ts";
 import { input, option, plain } from "./block-kit.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 

@@ -2,8 +2,8 @@ import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { clampText } from "../text/index.ts";
-import { actions, button, context, section } from "./block-kit.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { actions, button, confirmedButton, context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, type Safe, userRef } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { MessageContent, TaggedMessageContent } from "./message-content.ts";
@@ -77,16 +77,12 @@ function reviewSentence(job: Job, at: ReviewMessageState, locale: Locale, safe: 
 }
 
 function reviewButtons(jobId: string, locale: Locale): Button[] {
-  const discard: Button = {
-    ...button(ACTIONS.discardReview, t(locale, "button.discard"), jobId, "danger"),
-    confirm: {
-      title: { type: "plain_text", text: t(locale, "confirm.discard.title") },
-      text: { type: "plain_text", text: t(locale, "confirm.discard.text") },
-      confirm: { type: "plain_text", text: t(locale, "confirm.discard.yes") },
-      deny: { type: "plain_text", text: t(locale, "confirm.discard.no") },
-      style: "danger",
-    },
-  };
+  const discard = confirmedButton(ACTIONS.discardReview, t(locale, "button.discard"), jobId, {
+    title: t(locale, "confirm.discard.title"),
+    text: t(locale, "confirm.discard.text"),
+    yes: t(locale, "confirm.discard.yes"),
+    no: t(locale, "confirm.discard.no"),
+  });
   return [
     button(ACTIONS.postReview, t(locale, "button.post_to_thread"), jobId, "primary"),
     button(ACTIONS.regenerate, t(locale, "button.change_names"), jobId),

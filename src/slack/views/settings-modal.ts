@@ -2,7 +2,6 @@ import type {
   Checkboxes,
   KnownBlock,
   ModalView,
-  PlainTextInput,
   PlainTextOption,
   RadioButtons,
 } from "@slack/types";
@@ -14,11 +13,9 @@ import {
 import { optional } from "../../util/optional.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { hasControlChars } from "../text/index.ts";
-import { context, input, modal, option } from "./block-kit.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
+import { checkboxInput, context, docxInput, input, modal, option, textArea } from "./block-kit.ts";
 import { languageSelect, readLanguage } from "./language-select.ts";
-import { SLACK_LIMITS } from "./limits.ts";
-import { docxInput } from "./new-notes-modal.ts";
 import { optionOf, type Parsed, readStateValues, stateOf, textOf } from "./state-values.ts";
 
 export const CLEAR_TEMPLATE = INPUTS.clearTemplate;
@@ -72,10 +69,15 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
       t(locale, "settings.language_label"),
       languageSelect(language.action, locale, settings.languageHint),
     ),
-    input(contextIds.block, t(locale, "settings.context_label"), contextInput(settings), {
-      optional: true,
-      hint: t(locale, "settings.context_hint"),
-    }),
+    input(
+      contextIds.block,
+      t(locale, "settings.context_label"),
+      textArea(contextIds.action, settings.contextText),
+      {
+        optional: true,
+        hint: t(locale, "settings.context_hint"),
+      },
+    ),
     input(template.block, t(locale, "settings.template_label"), docxInput(template.action), {
       optional: true,
       hint: t(locale, templateHint),
@@ -89,9 +91,23 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
         hint: t(locale, "settings.delivery_hint"),
       },
     ),
-    reviewInput(settings, locale),
+    checkboxInput(
+      INPUTS.review,
+      {
+        label: t(locale, "settings.review_label"),
+        option: t(locale, "settings.review_option"),
+        hint: t(locale, "settings.review_hint"),
+      },
+      settings.review,
+    ),
   ];
-  if (settings.templateId !== undefined) blocks.push(clearTemplateInput(locale));
+  if (settings.templateId !== undefined) {
+    const texts = {
+      label: t(locale, "settings.template_clear_label"),
+      option: t(locale, "settings.template_clear"),
+    };
+    blocks.push(checkboxInput(CLEAR_TEMPLATE, texts));
+  }
   return blocks;
 }
 
@@ -165,42 +181,4 @@ function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
     options,
     ...(ticked.length === 0 ? {} : { initial_options: ticked }),
   };
-}
-
-function reviewInput(settings: ChannelSettings, locale: Locale): KnownBlock {
-  const box = option(t(locale, "settings.review_option"), INPUTS.review.action);
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: INPUTS.review.action,
-    options: [box],
-    ...(settings.review ? { initial_options: [box] } : {}),
-  };
-  return input(INPUTS.review.block, t(locale, "settings.review_label"), element, {
-    optional: true,
-    hint: t(locale, "settings.review_hint"),
-  });
-}
-
-function contextInput(settings: ChannelSettings): PlainTextInput {
-  const current = settings.contextText;
-  return {
-    type: "plain_text_input",
-    action_id: INPUTS.context.action,
-    multiline: true,
-    max_length: SLACK_LIMITS.plainTextInput,
-    ...(current !== undefined && current.length <= SLACK_LIMITS.plainTextInput
-      ? { initial_value: current }
-      : {}),
-  };
-}
-
-function clearTemplateInput(locale: Locale): KnownBlock {
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: CLEAR_TEMPLATE.action,
-    options: [option(t(locale, "settings.template_clear"), CLEAR_TEMPLATE.action)],
-  };
-  return input(CLEAR_TEMPLATE.block, t(locale, "settings.template_clear_label"), element, {
-    optional: true,
-  });
 }

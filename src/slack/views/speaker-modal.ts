@@ -3,20 +3,24 @@ import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
 import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { clampText, formatDuration } from "../text/index.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import {
   actions,
   button,
   context,
   divider,
+  docxInput,
   input,
   modal,
   option,
   plain,
   section,
+  textArea,
 } from "./block-kit.ts";
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
+import type { ModalIdentity } from "./notice-modal.ts";
 import { prefillFor, type SpeakerPrefill } from "./speaker-prefill.ts";
 
 export type { Gender, SpeakerPrefill } from "./speaker-prefill.ts";
@@ -40,7 +44,6 @@ const OTHER_BLOCKS = 5;
 export const SPEAKERS_PER_PAGE = Math.floor(
   (SLACK_LIMITS.modalBlocks - OTHER_BLOCKS) / BLOCKS_PER_SPEAKER,
 );
-const MAX_CONTEXT_CHARS = SLACK_LIMITS.plainTextInput;
 
 /** The most heard first, so the seconds diarization split off come last. */
 export function speakersInModal(job: Job): SpeakerSummary[] {
@@ -80,14 +83,31 @@ export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): Modal
     const previous = button(ACTIONS.speakersPrevious, t(locale, "button.previous_page"), job.id);
     blocks.push(actions(MODAL_BLOCKS.speakerPages, [previous]));
   }
+  const { callbackId, privateMetadata, title } = speakerModalIdentity(
+    mode,
+    speakerModalMetadata(job.id, page),
+    locale,
+  );
   const kind = mode === "names" ? "speakers" : "regenerate";
   const texts = {
-    title: t(locale, `modal.${kind}.title`),
+    title,
     submit: last ? t(locale, `modal.${kind}.submit`) : t(locale, "modal.speakers.next"),
     close: t(locale, "modal.close"),
   };
-  const callbackId = mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate;
-  return modal(callbackId, texts, speakerModalMetadata(job.id, page), blocks);
+  return modal(callbackId, texts, privateMetadata, blocks);
+}
+
+/** The same from the loading view to the last page, in either mode. */
+export function speakerModalIdentity(
+  mode: "names" | "regenerate",
+  privateMetadata: string,
+  locale: Locale,
+): ModalIdentity {
+  return {
+    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
+    privateMetadata,
+    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
+  };
 }
 
 /** "Page 2 of 3: speakers 20 to 38 of 45, the most heard first." */
@@ -210,21 +230,8 @@ function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
 /** A context too long for Slack's input is not shown; left empty, the current one is kept. */
 function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): KnownBlock[] {
   const current = typed ?? ("note" in job ? job.note.contextText : job.options.contextText);
-  const contextInput = {
-    type: "plain_text_input" as const,
-    action_id: INPUTS.context.action,
-    multiline: true,
-    max_length: MAX_CONTEXT_CHARS,
-    ...(current !== undefined && current.length <= MAX_CONTEXT_CHARS
-      ? { initial_value: current }
-      : {}),
-  };
-  const template = {
-    type: "file_input" as const,
-    action_id: INPUTS.template.action,
-    filetypes: ["docx"],
-    max_files: 1,
-  };
+  const contextInput = textArea(INPUTS.context.action, current);
+  const template = docxInput(INPUTS.template.action);
   return [
     input(INPUTS.context.block, t(locale, "regenerate.context_label"), contextInput, {
       optional: true,

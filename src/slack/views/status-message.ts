@@ -3,8 +3,10 @@ import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import { clampText, formatDuration, isDirectMessage } from "../text/index.ts";
-import { actions, button, context, section } from "./block-kit.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { isDirectMessage } from "../text/direct-message.ts";
+import { formatDuration } from "../text/format-duration.ts";
+import { actions, button, confirmedButton, context, section } from "./block-kit.ts";
 import {
   asMrkdwn,
   asPlain,
@@ -129,20 +131,14 @@ function statusButtons(job: Job, locale: Locale): Button[] {
     buttons.push(button(ACTIONS.regenerate, t(locale, "button.regenerate"), job.id));
   }
   // A note waiting for its review is its reviewer's to post or discard, in their DM.
-  if (isActive(job) && job.stage !== "reviewing") buttons.push(cancelButton(job.id, locale));
+  if (isActive(job) && job.stage !== "reviewing")
+    buttons.push(
+      confirmedButton(ACTIONS.cancel, t(locale, "button.cancel"), job.id, {
+        title: t(locale, "confirm.cancel.title"),
+        text: t(locale, "confirm.cancel.text"),
+        yes: t(locale, "confirm.cancel.yes"),
+        no: t(locale, "confirm.cancel.no"),
+      }),
+    );
   return buttons;
-}
-
-/** Cancel asks first: a slip of the finger would throw away a long transcription. */
-function cancelButton(jobId: string, locale: Locale): Button {
-  return {
-    ...button(ACTIONS.cancel, t(locale, "button.cancel"), jobId, "danger"),
-    confirm: {
-      title: { type: "plain_text", text: t(locale, "confirm.cancel.title") },
-      text: { type: "plain_text", text: t(locale, "confirm.cancel.text") },
-      confirm: { type: "plain_text", text: t(locale, "confirm.cancel.yes") },
-      deny: { type: "plain_text", text: t(locale, "confirm.cancel.no") },
-      style: "danger",
-    },
-  };
 }

@@ -1,7 +1,7 @@
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { stripInvisibleChars } from "../../text/index.ts";
 import type { Locale } from "../messages/catalog.ts";
-import { stripUnsafeChars } from "../text/index.ts";
+import { stripUnsafeChars } from "../text/neutralize-mentions.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
 export interface TranscriptFile {

@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ACTIONS } from "../../ids.ts";
-import { speakerMapFor } from "../../views/index.ts";
+import { speakerMapFor } from "../../views/speaker-map.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openSpeakerModal } from "./open-speaker-modal.ts";
 import { reviewButton } from "./review-buttons.ts";

@@ -8,9 +8,9 @@ import {
   buildCommandRefusal,
   buildPermissionRefusal,
   type JobCommand,
-  type MessageContent,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 

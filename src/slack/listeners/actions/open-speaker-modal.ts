@@ -1,17 +1,13 @@
 import type { ModalView } from "@slack/types";
 import type { Job } from "../../../jobs/index.ts";
-import { VIEWS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/catalog.ts";
+import { localeOf, t } from "../../messages/catalog.ts";
+import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
+import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import {
-  buildCommandRefusal,
-  buildLoadingModal,
-  buildNoticeModal,
-  buildPermissionRefusal,
   buildSpeakerModal,
-  type ModalIdentity,
-  sentenceReply,
+  speakerModalIdentity,
   speakerModalMetadata,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
 import { requestJob } from "../request-job.ts";
@@ -44,12 +40,17 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
       responder: deps.responder,
       logger: deps.logger,
       triggerId: click.triggerId,
-      loading: buildLoadingModal(speakerIdentity(job, mode, early), early),
+      loading: buildLoadingModal(
+        speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+        early,
+      ),
       fill: () => speakerModal(deps, job, click, mode),
       failed: () =>
-        buildNoticeModal(speakerIdentity(job, mode, early), early, [
-          sentenceReply(t(early, "notice.failed")),
-        ]),
+        buildNoticeModal(
+          speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+          early,
+          [sentenceReply(t(early, "notice.failed"))],
+        ),
     });
     if (!opened) {
       const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
@@ -102,17 +103,12 @@ async function speakerModal(
       "job action refused",
     );
     const refusal = buildPermissionRefusal(decision.reason, mode, locale);
-    return buildNoticeModal(speakerIdentity(job, mode, locale), locale, [refusal]);
+    return buildNoticeModal(
+      speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
+      locale,
+      [refusal],
+    );
   }
   const quotes = await deps.jobs.quotesOf(job);
   return buildSpeakerModal(job, { locale, mode, quotes });
-}
-
-/** The same from its loading view on. */
-function speakerIdentity(job: Job, mode: Mode, locale: Locale): ModalIdentity {
-  return {
-    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
-    privateMetadata: speakerModalMetadata(job.id, 0),
-    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
-  };
 }

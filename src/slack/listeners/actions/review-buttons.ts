@@ -1,6 +1,6 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
 import { localeOf } from "../../messages/catalog.ts";
-import { reviewOutcome } from "../../views/index.ts";
+import { reviewOutcome } from "../../views/review-message.ts";
 import type { ListenerDeps } from "../deps.ts";
 import type { ButtonClick } from "./job-action.ts";
 import { jobCommandButton } from "./simple-commands.ts";

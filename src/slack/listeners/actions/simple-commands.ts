@@ -1,6 +1,6 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
 import type { JobAction } from "../../permissions.ts";
-import { buildCommandRefusal, type JobCommand } from "../../views/index.ts";
+import { buildCommandRefusal, type JobCommand } from "../../views/command-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   type ButtonArgs,

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
+import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
-  readSpeakerPage,
   speakerPages,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { keepPage, prefillOf } from "../views/speaker-drafts.ts";

@@ -9,16 +9,18 @@ import {
   buildCancelReply,
   buildChannelStatus,
   buildHelpMessage,
-  buildLoadingModal,
-  buildNewNotesModal,
-  buildNoticeModal,
   buildPermissionRefusal,
-  buildSettingsModal,
   buildUnknownCommand,
-  type MessageContent,
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
+import {
+  buildLoadingModal,
+  buildNoticeModal,
   type ModalIdentity,
   sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/notice-modal.ts";
+import { buildSettingsModal } from "../../views/settings-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
 import { recentRecordings } from "./recent-recordings.ts";
@@ -122,10 +124,11 @@ async function openModal(
 
 /** The same from its loading view on. */
 function modalIdentity(channelId: string, sub: "" | "settings", locale: Locale): ModalIdentity {
+  if (sub === "") return newNotesIdentity(channelId, locale);
   return {
-    callbackId: sub === "" ? VIEWS.newNotes : VIEWS.channelSettings,
+    callbackId: VIEWS.channelSettings,
     privateMetadata: JSON.stringify({ channelId, locale }),
-    title: t(locale, sub === "" ? "modal.new_notes.title" : "modal.settings.title"),
+    title: t(locale, "modal.settings.title"),
   };
 }
 

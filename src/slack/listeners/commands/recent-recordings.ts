@@ -1,7 +1,7 @@
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { toSourceFile } from "../../recording-file.ts";
-import type { RecentRecording } from "../../views/index.ts";
+import type { RecentRecording } from "../../views/recent-select.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 const RECENT_LIMIT = 10;

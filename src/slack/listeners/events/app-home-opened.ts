@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/catalog.ts";
-import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/index.ts";
+import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../views/app-home.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 export function appHomeOpened(deps: ListenerDeps) {

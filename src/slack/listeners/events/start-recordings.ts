@@ -10,7 +10,7 @@ import { optional } from "../../../util/optional.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/catalog.ts";
 import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
-import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
+import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";
 

@@ -11,13 +11,9 @@ import {
 import { optional } from "../../../util/optional.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import {
-  buildFileNotices,
-  buildUsage,
-  type FileNotice,
-  type MessageContent,
-  sentenceReply,
-} from "../../views/index.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import { buildFileNotices, buildUsage, type FileNotice } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type MessageRecording, readMessageRecordings } from "../message-recordings.ts";
 import { threadParent } from "../thread-recordings.ts";

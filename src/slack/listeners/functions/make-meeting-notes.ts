@@ -16,8 +16,9 @@ import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import { pickedRecording } from "../../recording-file.ts";
-import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
-import { buildRefusal } from "../../views/index.ts";
+import { clampText } from "../../text/clamp-text.ts";
+import { neutralizeMentions as asPlain } from "../../text/neutralize-mentions.ts";
+import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThread } from "../views/new-notes-job.ts";
 

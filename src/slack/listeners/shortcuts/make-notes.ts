@@ -1,21 +1,17 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { z } from "zod";
-import { SHORTCUTS, VIEWS } from "../../ids.ts";
+import { SHORTCUTS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import {
-  buildFileNotices,
-  buildLoadingModal,
-  buildNewNotesModal,
-  buildNoticeModal,
-  type MessageContent,
-  type ModalIdentity,
-  type RecentRecording,
-  sentenceReply,
-} from "../../views/index.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
+import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import type { RecentRecording } from "../../views/recent-select.ts";
+import { buildFileNotices } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { mayBeRecordings, readMessageRecordings, shownFiles } from "../message-recordings.ts";
 import { openThenFill } from "../open-modal.ts";
+import { within } from "../views/answer-in-time.ts";
 
 type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
@@ -141,11 +137,7 @@ async function answerLate(
   lookUps: Promise<[Verdict, Locale]>,
 ): Promise<void> {
   const early = localeOf(deps.directory.cachedUser(request.userId)?.locale);
-  const identity = (locale: Locale): ModalIdentity => ({
-    callbackId: VIEWS.newNotes,
-    privateMetadata: JSON.stringify({ channelId: request.channelId, locale }),
-    title: t(locale, "modal.new_notes.title"),
-  });
+  const identity = (locale: Locale) => newNotesIdentity(request.channelId, locale);
   const opened = await openThenFill({
     responder: deps.responder,
     logger: deps.logger,
@@ -177,17 +169,4 @@ function notesModal(
       ? {}
       : { fromMessage: { chosenFileId: first.fileId, threadTs: request.threadTs } }),
   });
-}
-
-/** Undefined past `ms` (the promise still runs on). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { errorsReply, sentenceReply } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /**

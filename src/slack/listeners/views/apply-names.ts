@@ -1,14 +1,11 @@
 import { type Job, SLACK_USER_ID, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
-import {
-  buildCommandRefusal,
-  type MessageContent,
-  type NamedSpeaker,
-  type SpeakerEntry,
-  sentenceReply,
-  speakerMapFor,
-} from "../../views/index.ts";
+import { buildCommandRefusal } from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
+import { type NamedSpeaker, speakerMapFor } from "../../views/speaker-map.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 

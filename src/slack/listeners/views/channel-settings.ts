@@ -6,12 +6,11 @@ import { type Locale, t } from "../../messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
-  type MessageContent,
-  parseSettingsSubmission,
   permissionSentence,
-  type SettingsSubmission,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import { parseSettingsSubmission, type SettingsSubmission } from "../../views/settings-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   chooseTemplate,

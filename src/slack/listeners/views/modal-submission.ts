@@ -1,11 +1,8 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
-import {
-  buildNoticeModal,
-  type NewNotesMetadata,
-  parseNewNotesMetadata,
-} from "../../views/index.ts";
+import { type NewNotesMetadata, parseNewNotesMetadata } from "../../views/new-notes-modal.ts";
+import { buildNoticeModal } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   answeredBefore,

@@ -11,14 +11,14 @@ import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import { pickedRecording } from "../../recording-file.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import type { NewNotesMetadata } from "../../views/new-notes-modal.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
 import {
-  buildRefusal,
-  type MessageContent,
-  type NewNotesMetadata,
   type NewNotesSubmission,
   parseNewNotesSubmission,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/parse-new-notes-submission.ts";
+import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import type { Verdict } from "./answer-in-time.ts";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type Job, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import type { SpeakerEntry, SpeakerPrefill } from "../../views/index.ts";
+import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
+import type { SpeakerPrefill } from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /**

@@ -6,19 +6,17 @@ import type {
 } from "@slack/bolt";
 import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
-import { type Locale, t } from "../../messages/catalog.ts";
+import { INPUTS, speakerBlock } from "../../ids.ts";
+import type { Locale } from "../../messages/catalog.ts";
+import { buildCommandRefusal, permissionSentence } from "../../views/command-replies.ts";
+import { buildNoticeModal, errorsReply, type ModalIdentity } from "../../views/notice-modal.ts";
+import { parseSpeakerSubmission } from "../../views/parse-speaker-submission.ts";
 import {
-  buildCommandRefusal,
-  buildNoticeModal,
   buildSpeakerModal,
-  errorsReply,
-  type ModalIdentity,
   parseSpeakerModalMetadata,
-  parseSpeakerSubmission,
-  permissionSentence,
+  speakerModalIdentity,
   speakerPages,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
@@ -93,11 +91,7 @@ async function readSubmission(
   const meta = parseSpeakerModalMetadata(view.private_metadata);
   const job = meta === undefined ? undefined : await requestJob(deps, meta.jobId);
   const locale = await submitterLocale(deps, userId, undefined);
-  const identity: ModalIdentity = {
-    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
-    privateMetadata: String(view.private_metadata ?? ""),
-    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
-  };
+  const identity = speakerModalIdentity(mode, String(view.private_metadata ?? ""), locale);
   const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
   const blocks =
     inputBlocksOf(view.blocks) ?? stateBlocksOf(view.state?.values) ?? page?.blocks ?? new Set();

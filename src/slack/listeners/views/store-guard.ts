@@ -6,7 +6,7 @@ import type {
 } from "@slack/bolt";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
-import { buildNoticeModal, sentenceReply } from "../../views/index.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { submitterLocale } from "./answer-in-time.ts";
 
