@@ -1,7 +1,7 @@
 import type { Job } from "../jobs/index.ts";
 import type { SlackFile } from "./recording-file.ts";
 import type { UserInfo } from "./slack-directory.ts";
-import { isDirectMessage } from "./text/index.ts";
+import { isDirectMessage } from "./text/direct-message.ts";
 
 /**
  * Who may do what. Every listener asks this module, and every decision is taken from

@@ -3,7 +3,7 @@ import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../j
 import { platformErrorOf } from "./gateway/slack-errors.ts";
 import { METADATA_EVENT_TYPE } from "./ids.ts";
 import { localeOf } from "./messages/catalog.ts";
-import { buildLostStatus, buildStatusMetadata } from "./views/index.ts";
+import { buildLostStatus, buildStatusMetadata } from "./views/status-message.ts";
 
 /** A message of a thread as `conversations.replies` gives it, with its metadata. */
 interface ThreadMessage {

@@ -11,7 +11,7 @@ import {
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { callScopeOf } from "../installs/install-key.ts";
-import { splitNote } from "../text/index.ts";
+import { splitNote } from "../text/split-note.ts";
 
 /** Installs whose gateways are kept at once; one past it drops the longest unused. */
 const MAX_INSTALLS = 500;

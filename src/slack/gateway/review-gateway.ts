@@ -8,11 +8,8 @@ import {
 } from "../../jobs/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/catalog.ts";
-import {
-  buildReviewMessage,
-  buildReviewReminder,
-  type TaggedMessageContent,
-} from "../views/index.ts";
+import type { TaggedMessageContent } from "../views/message-content.ts";
+import { buildReviewMessage, buildReviewReminder } from "../views/review-message.ts";
 
 /** How far before an intent's time a message of its is looked for: the two clocks may differ. */
 const CLOCK_MARGIN_MS = 5 * 60_000;

@@ -15,9 +15,10 @@ import {
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/catalog.ts";
-import { splitNote } from "../text/index.ts";
-import { buildNotePart, buildStatusMessage } from "../views/index.ts";
+import { splitNote } from "../text/split-note.ts";
 import type { MessageContent } from "../views/message-content.ts";
+import { buildNotePart } from "../views/note-part.ts";
+import { buildStatusMessage } from "../views/status-message.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import type { OpenFile } from "./file-sink.ts";

@@ -1,8 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
 import { inCallScope } from "../rate-budget/call-scope.ts";
-import { buildStatusMetadata } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
+import { buildStatusMetadata } from "../views/status-message.ts";
 import { mayHaveHappened, platformErrorOf } from "./slack-errors.ts";
 import type { Priority } from "./status-painter.ts";
 import { findStatusMessage } from "./thread-reader.ts";

@@ -5,13 +5,12 @@ import {
   buildCancelReply,
   buildChannelStatus,
   buildCommandRefusal,
-  buildFileNotices,
   buildHelpMessage,
-  buildRefusal,
   buildSettingsSaved,
   buildUnknownCommand,
   MAX_STATUS_JOBS,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/command-replies.ts";
+import { buildFileNotices, buildRefusal } from "../../../src/slack/views/thread-replies.ts";
 import {
   expectMessageLimits,
   expectNoLiveMentions,

@@ -6,7 +6,7 @@ import {
   buildSettingsModal,
   CLEAR_TEMPLATE,
   parseSettingsSubmission,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/settings-modal.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 function block(blocks: { type: string }[], id: string) {

@@ -16,7 +16,7 @@ import {
   speakerModalMetadata,
   speakerPages,
   speakersInModal,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/speaker-modal.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 import { done, manySpeakers, naming, quotes, writing } from "./fixtures.ts";
 

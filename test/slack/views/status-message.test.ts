@@ -7,7 +7,7 @@ import {
   buildLostStatus,
   buildStatusMessage,
   buildStatusMetadata,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/status-message.ts";
 import {
   expectMessageLimits,
   expectNoLiveMentions,

@@ -8,8 +8,8 @@ import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
   permissionSentence,
-  sentenceReply,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { sentenceReply } from "../../../../src/slack/views/notice-modal.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {

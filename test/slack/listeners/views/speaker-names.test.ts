@@ -6,11 +6,10 @@ import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/spe
 import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   buildCommandRefusal,
-  buildSpeakerModal,
   permissionSentence,
-  sentenceReply,
-  speakerPages,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { sentenceReply } from "../../../../src/slack/views/notice-modal.ts";
+import { buildSpeakerModal, speakerPages } from "../../../../src/slack/views/speaker-modal.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,
