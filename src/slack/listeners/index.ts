@@ -7,8 +7,6 @@ import { register as registerFunctions } from "./functions/index.ts";
 import { register as registerShortcuts } from "./shortcuts/index.ts";
 import { register as registerViews } from "./views/index.ts";
 
-export type { ListenerDeps } from "./deps.ts";
-
 /** One handler per file, grouped by Slack surface. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerEvents(app, deps);

@@ -40,3 +40,15 @@ export function fileOf(values: StateValues, blockId: string, actionId: string) {
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
+
+/** From `view.blocks` as Slack sends it back, else `view.state.values`, which lists every input. */
+export function inputBlocksOf(view: { blocks?: unknown; state?: { values?: unknown } }): string[] {
+  const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
+  const ids = blocks.flatMap((block) => {
+    const { type, block_id: id } = (block ?? {}) as { type?: unknown; block_id?: unknown };
+    return type === "input" && typeof id === "string" ? [id] : [];
+  });
+  const values = view.state?.values;
+  if (ids.length > 0 || typeof values !== "object" || values === null) return ids;
+  return Object.keys(values);
+}

@@ -3,6 +3,7 @@ import { optional } from "../../../util/optional.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import { type NewNotesMetadata, parseNewNotesMetadata } from "../../views/new-notes-modal.ts";
 import { buildNoticeModal } from "../../views/notice-modal.ts";
+import type { Parsed } from "../../views/state-values.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   answeredBefore,
@@ -19,8 +20,6 @@ export interface ReadSubmission<V> {
   locale: Locale;
   value: V;
 }
-
-type Parsed<V> = { ok: true; value: V } | { ok: false; errors: Record<string, string> };
 
 /**
  * A payload without a user is dropped; one Slack delivers again gets the first answer

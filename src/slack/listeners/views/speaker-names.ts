@@ -17,6 +17,7 @@ import {
   speakerModalIdentity,
   speakerPages,
 } from "../../views/speaker-modal.ts";
+import { inputBlocksOf } from "../../views/state-values.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
@@ -93,8 +94,8 @@ async function readSubmission(
   const locale = await submitterLocale(deps, userId, undefined);
   const identity = speakerModalIdentity(mode, String(view.private_metadata ?? ""), locale);
   const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
-  const blocks =
-    inputBlocksOf(view.blocks) ?? stateBlocksOf(view.state?.values) ?? page?.blocks ?? new Set();
+  const shown = inputBlocksOf(view);
+  const blocks = shown.length > 0 ? new Set(shown) : (page?.blocks ?? new Set<string>());
   return {
     mode,
     userId,
@@ -176,22 +177,6 @@ function pageOf(job: Job, index: number, mode: Mode): Page {
     blocks.add(INPUTS.template.block);
   }
   return { job, index: at, last, speakerIds, blocks };
-}
-
-/** As Slack sends `view.blocks` back; undefined when it lists none. */
-function inputBlocksOf(blocks: unknown): Set<string> | undefined {
-  if (!Array.isArray(blocks)) return undefined;
-  const ids = blocks.flatMap((block: { type?: unknown; block_id?: unknown }) =>
-    block?.type === "input" && typeof block.block_id === "string" ? [block.block_id] : [],
-  );
-  return ids.length === 0 ? undefined : new Set(ids);
-}
-
-/** `view.state.values` lists every input block of the view, empty ones too. */
-function stateBlocksOf(values: unknown): Set<string> | undefined {
-  if (typeof values !== "object" || values === null) return undefined;
-  const ids = Object.keys(values);
-  return ids.length === 0 ? undefined : new Set(ids);
 }
 
 function firstBlock(page: Page | undefined, blocks?: Set<string>): string {

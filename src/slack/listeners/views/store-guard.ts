@@ -7,6 +7,7 @@ import type {
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { inputBlocksOf } from "../../views/state-values.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { submitterLocale } from "./answer-in-time.ts";
 
@@ -41,7 +42,7 @@ export function sayingStoreDown(
 
 function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAction {
   const sentence = t(locale, "store.unavailable");
-  const block = firstInput(view);
+  const block = inputBlocksOf(view)[0];
   if (block !== undefined) return { response_action: "errors", errors: { [block]: sentence } };
   const identity = {
     callbackId: view.callback_id,
@@ -52,14 +53,4 @@ function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAc
     response_action: "update",
     view: buildNoticeModal(identity, locale, [sentenceReply(sentence)]),
   };
-}
-
-/** From `view.blocks` as Slack sends it back, else `view.state.values`, which lists every input. */
-function firstInput(view: ViewArgs["view"]): string | undefined {
-  const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
-  for (const block of blocks) {
-    const { type, block_id: id } = block as { type?: unknown; block_id?: unknown };
-    if (type === "input" && typeof id === "string") return id;
-  }
-  return Object.keys(view.state?.values ?? {})[0];
 }
