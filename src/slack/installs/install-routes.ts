@@ -6,7 +6,7 @@ import type {
   InstallURLOptions,
   StateStore,
 } from "@slack/oauth";
-import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-oauth.ts";
+import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-schema.ts";
 import type { Route } from "../../http/http-surface.ts";
 import type { Logger } from "../../logger.ts";
 import { installKeyOfInstallation } from "./installation-store.ts";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { WebClient } from "@slack/web-api";
-import type { OAuthConfig } from "../../config-oauth.ts";
+import type { OAuthConfig } from "../../config.ts";
 import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
