@@ -14,25 +14,19 @@ import type { ReconnectBackoff } from "./socket-connection.ts";
 
 /** What connecting to Slack at start-up runs, in order. */
 export interface ConnectSlackOptions {
-  /** One quiet `auth.test` with the bot token (no retries, no log lines of its own). */
+  /** A quiet `auth.test` (no retries, no log lines), before Bolt's own. */
   probe: () => Promise<unknown>;
-  /** Bolt's own initialisation (its `auth.test`): once the probe got an answer. */
   init: () => Promise<void>;
   /** Socket Mode: opens the socket with the app-level token. */
   connect?: (() => Promise<void>) | undefined;
   logger: Logger;
-  /** Waits between tries while Slack cannot be reached; default 1 s doubling to 30 s. */
   backoff?: Partial<ReconnectBackoff> | undefined;
-  /** Aborted when the bot stops: the tries end. */
   signal: AbortSignal;
 }
 
 /**
- * Connects to Slack at start-up, for as long as it takes: a token Slack refuses stops the
- * start with a {@link StartupError} naming the variable; Slack out of reach (DNS, a refused
- * connection, a timeout, an outage page) is tried again with a doubling wait, saying so in
- * one warning line (not one a try), then "connected to Slack" once it answers. Resolves
- * true once connected, false when stopped first.
+ * Connects at start-up for as long as it takes: a refused token stops the start naming the
+ * variable; Slack out of reach is tried again, warned once. False when stopped first.
  */
 export async function connectSlack(options: ConnectSlackOptions): Promise<boolean> {
   const { logger, signal } = options;
@@ -74,7 +68,6 @@ export async function connectSlack(options: ConnectSlackOptions): Promise<boolea
   return true;
 }
 
-/** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -87,10 +80,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * The app's start-up connection: a quiet `auth.test` of its own (one try at a time, outside
- * the rate budget, no log line of the client's), Bolt's init, and in Socket Mode the socket.
- */
+/** The app's start-up connection: the probe, Bolt's init, and in Socket Mode the socket. */
 export function slackStartUp(o: {
   config: Pick<Config, "slack">;
   logger: Logger;

@@ -2,16 +2,10 @@ import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { Authorize, SocketModeReceiverProcessEventErrorHandlerArgs } from "@slack/bolt";
 
-// The classes from their own modules, not Bolt's index: the index also loads the Express
-// and AWS Lambda receivers (express, body-parser and ~60 more modules, ~5 MB of RSS) that
-// neither mode uses. Bolt has no `exports` map; the deep paths are its published files.
-// Loaded with `require`: they are CommonJS modules whose class is `exports.default`, which
-// an ESM default import gives differently under Node and under the test runner.
+// Bolt's classes by deep path: its index also loads the Express and Lambda receivers neither
+// mode uses. `require`, since their `exports.default` reads differently under Node and vitest.
 const require = createRequire(import.meta.url);
-// Bolt's App requires both receivers, and each requires Slack's OAuth installer, at load:
-// the Socket Mode client (its WebSocket, ~9 MB of RSS and 118 modules) in HTTP mode, the
-// installer in either, though a single-token app uses neither. Each is loaded at its first
-// use instead (create-bolt-app loads the receiver its mode uses).
+// App requires both receivers and the OAuth installer at load: each waits for its first use.
 deferRequire(require, "@slack/bolt/dist/receivers/SocketModeReceiver.js", true);
 deferRequire(createRequire(require.resolve("@slack/bolt/dist/App.js")), "@slack/oauth", true);
 const { default: App } =
@@ -22,7 +16,6 @@ const { AuthorizationError } =
 const { default: HTTPReceiver } =
   require("@slack/bolt/dist/receivers/HTTPReceiver.js") as typeof import("@slack/bolt/dist/receivers/HTTPReceiver.js");
 type HTTPReceiver = InstanceType<typeof HTTPReceiver>;
-/** Socket Mode's receiver, loaded when the mode is Socket Mode. */
 const socketModeReceiver = () =>
   (
     require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js")
@@ -49,10 +42,8 @@ import {
 } from "./socket-connection.ts";
 
 /**
- * What an HTTP request gets when Bolt or a listener throws before acking. A payload Bolt
- * cannot read (a field it relies on missing or of the wrong type shows as a TypeError) is
- * the sender's fault: 400, so it is not retried. Anything else stays a 500, so Slack
- * retries the event later.
+ * A payload Bolt cannot read (a TypeError) is the sender's fault: 400, not retried. Anything
+ * else stays a 500, so Slack retries the event later.
  */
 function answerProcessingError(logger: Logger) {
   return async (args: { error: unknown; response: ServerResponse }): Promise<boolean> => {
@@ -68,9 +59,8 @@ function answerProcessingError(logger: Logger) {
 }
 
 /**
- * The same rule over the socket: an envelope Bolt cannot read, or one for a workspace it
- * cannot authorize, is acked (Slack would only send it again); anything else is left
- * unacked, so Slack redelivers it, as a 500 makes it retry over HTTP.
+ * The same over the socket: unreadable or unauthorizable is acked, anything else left for
+ * redelivery.
  */
 function ackUnprocessable(logger: Logger) {
   return async (args: SocketModeReceiverProcessEventErrorHandlerArgs): Promise<boolean> => {
@@ -80,93 +70,49 @@ function ackUnprocessable(logger: Logger) {
 }
 
 /**
- * The Web API client sends nothing again by itself: it cannot tell a call that may be
- * repeated from one that must not (`chat.postMessage` whose answer was lost would be posted
- * twice). The rate budget under it (`SlackBudget`, through the `fetch` option) sends
- * idempotent calls again after a lost answer; the job runner's failure policy and the
- * callers' own look-ups take over for the others.
+ * The client cannot tell a call that may be repeated from one that must not (a lost
+ * `chat.postMessage` would post twice): only the budget re-sends, idempotent calls only.
  */
 export const defaultSlackRetry: RetryOptions = { retries: 0 };
 
 export interface BoltAppOptions {
   config: Config;
   logger: Logger;
-  /** HTTP mode: remembers an accepted request signature, so a replay is refused. */
   claimSignature: (signature: string, ttlMs: number) => Promise<boolean>;
-  /**
-   * HTTP mode: the clock a request's timestamp is judged by — the store's, which a jump of
-   * the host's wall clock does not move (Slack's timestamps stay true when the host's clock
-   * is set 10 minutes off, and every request would be refused as stale).
-   */
+  /** HTTP mode: the store's clock, which a jump of the host's wall clock does not move. */
   now?: () => number;
   retryConfig?: RetryOptions;
-  /** The interactive calls' `fetch` (`SlackBudget.fetchFor("interactive")`). */
   fetch?: FetchFunction;
-  /** Told of every listener that failed (metrics). */
   onListenerError?: (error: unknown) => void;
-  /** Socket Mode: waits between reconnection attempts (tests shorten them). */
   socketBackoff?: Partial<ReconnectBackoff>;
-  /** Socket Mode: told each time the connection is back after it was lost (metrics). */
   onSocketReconnected?: () => void;
-  /**
-   * Installs by OAuth: Bolt's `authorize` (each request's install → its bot token), in
-   * place of the single bot token.
-   */
   authorize?: Authorize<boolean>;
-  /**
-   * Installs by OAuth: where a listener's call gets a fresh token when Slack refuses the one
-   * Bolt authorised the request with (see {@link LISTENER_RENEW_MS}).
-   */
   tokens?: TokenSource;
 }
 
-/**
- * How long a listener's call waits for its refused token to be renewed before Slack's
- * refusal stands: a `trigger_id` lives 3 seconds from the click, and a refresh another
- * replica holds the lease of may take longer (the next request finds its token).
- */
+/** How long a listener's call waits for a refused token's renewal: a `trigger_id` lives 3 s. */
 export const LISTENER_RENEW_MS = 1_000;
 
 export interface BoltApp {
   app: App;
-  /**
-   * The client listeners call Slack with: Bolt's own with the single token; with installs by
-   * OAuth, one whose calls carry the token Bolt authorised the request in hand with.
-   */
   client: WebClient;
-  /** HTTP mode: `POST /slack/events`, guarded, for our HTTP server; undefined in Socket Mode. */
   slackRoute: Route | undefined;
-  /** Socket Mode: the connection to Slack (readiness, metrics); undefined in HTTP mode. */
   socket: Pick<SocketConnection, "connected"> | undefined;
-  /** Slack requests whose listeners are still running (acked or not). */
   handling: InFlight;
-  /**
-   * Checks the bot token (Bolt's auth.test); may be tried again after a failure. Until it
-   * has succeeded, `slackRoute` answers 503 (Bolt cannot process a request before).
-   */
+  /** Bolt's auth.test; until it succeeds `slackRoute` answers 503. */
   init(): Promise<void>;
-  /** Socket Mode: connects to Slack. HTTP mode: nothing to start (our server serves Bolt). */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * Bolt in the mode the configuration says: Socket Mode when an app token is set (no public
- * URL needed), else HTTP with events, commands and interactivity at `POST /slack/events`.
- * Bolt runs no HTTP server of its own in either mode: Socket Mode gets no custom routes
- * (so it starts none), and the HTTP receiver is never started — its request listener is
- * handed out behind {@link guardRequests} as `slackRoute`, which alone checks each request's
- * signature (headers and size before the body is read, then the HMAC, the timestamp on the store's
- * clock, and replay): Bolt's
- * own check is off (`signatureVerification: false`, an HTTPReceiver option) and Bolt is
- * given no signing secret, so its listener is reachable only through the guard.
+ * Bolt in Socket Mode when an app token is set, else HTTP. Bolt runs no HTTP server: the HTTP
+ * receiver's listener is handed out behind {@link guardRequests}, the one signature check.
  */
 export function createBoltApp(options: BoltAppOptions): BoltApp {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
-  // One Web API base and retry policy for every Slack call, `apps.connections.open` too.
-  // These clients serve people waiting (acks, modals): a rate-limited call fails at once
-  // rather than pausing every other call behind Slack's Retry-After.
+  // People wait on these clients: a rate-limited call fails at once rather than queueing.
   const clientOptions = {
     slackApiUrl: config.slack.apiUrl,
     retryConfig: options.retryConfig ?? defaultSlackRetry,
@@ -181,23 +127,19 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
           logger,
           // A copy: the Socket Mode client keeps the object it is given and may fill it in.
           installerOptions: { clientOptions: { ...clientOptions } },
-          // Reconnection is ours (socket-connection.ts): the client's gives up for good.
+          // socket-connection.ts reconnects: the client's own gives up for good.
           autoReconnectEnabled: false,
           processEventErrorHandler: ackUnprocessable(options.logger),
         })
       : new HTTPReceiver({
-          // The guard verified the request, once (see slackRoute), its timestamp on the
-          // store's clock: Bolt's own check reads the wall clock (Date.now), and refused every
-          // request once it was set 10 minutes off.
+          // The guard checks signatures (on the store's clock, unlike Bolt's Date.now).
           signatureVerification: false,
           signingSecret: "",
           endpoints: "/slack/events",
           logger,
           processEventErrorHandler: answerProcessingError(options.logger),
         });
-  // Bolt checks the token with auth.test: deferred to `init()`, where a refusal stops the
-  // start with its reason, instead of a promise Bolt makes in its constructor and nobody
-  // awaits until the first event.
+  // Deferred: a refused token then stops the start with its reason instead of an unawaited promise.
   const app = new App({
     ...(options.authorize === undefined
       ? { token: config.slack.botToken }
@@ -207,8 +149,6 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     clientOptions,
     deferInitialization: true,
   });
-  // Counted from before any listener runs (so before anything is acked) until every
-  // listener of the request has finished.
   const handling = new InFlight();
   app.use(({ next }) => handling.run(next));
   const client =
@@ -230,16 +170,14 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     );
   }
   app.error(async (error) => {
-    // A request of a workspace without an install (OAuth mode): thrown on, so the receiver's
-    // handler answers it (401 over HTTP; acked over the socket) instead of Bolt acking it.
+    // No install for the workspace: the receiver's handler answers it (401, or acked).
     if (error instanceof AuthorizationError) throw error;
     options.onListenerError?.(error);
-    // The install lost its tokens: the token source said so once, at error level.
+    // A lost install is logged once at error level where it is found.
     const lost = installUnavailableIn(error) !== undefined;
     options.logger[lost ? "warn" : "error"]({ err: error }, "a Slack listener failed");
   });
-  // Bolt processes nothing before `app.init()` has succeeded (it throws); our server, which
-  // answers /healthz and /readyz while Slack is out of reach, holds Slack's requests until then.
+  // Bolt throws on requests before `app.init()` succeeds.
   let initialized = false;
   const init = async () => {
     await app.init();
@@ -272,8 +210,7 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     handling,
     slackRoute: undefined,
     socket,
-    // Bolt's app.start() only starts the receiver, and its stop() does not wait for the
-    // socket to close: the connection is started and closed here instead.
+    // Bolt's stop() does not wait for the socket to close.
     init,
     start: () => socket.start(),
     stop: () => socket.stop(),
@@ -281,10 +218,8 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
 }
 
 /**
- * `POST /slack/events`: Bolt's request listener behind the request checks, once Bolt is
- * initialised. Before, 503 with `Retry-After`: Slack sends an event again later
- * (https://docs.slack.dev/apis/events-api/, "Retries"), and nothing is checked or
- * remembered of a request not handled.
+ * Before Bolt is initialised, 503: Slack sends the event again
+ * (https://docs.slack.dev/apis/events-api/, "Retries").
  */
 function slackRoute(
   receiver: HTTPReceiver,
@@ -305,11 +240,6 @@ function slackRoute(
   return { path: "/slack/events", methods: ["POST"], readsBody: true, handle };
 }
 
-/**
- * The listeners' `fetch` with installs: a call Slack refuses for its token is sent once more
- * with the token the request's install renews (within {@link LISTENER_RENEW_MS}), as the
- * job runner's calls are.
- */
 function renewing(tokens: TokenSource | undefined, fetch: FetchFunction) {
   if (tokens === undefined) return undefined;
   return renewRefusedToken(fetch, tokens, requestInstall, { withinMs: LISTENER_RENEW_MS });

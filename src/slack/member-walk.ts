@@ -1,7 +1,6 @@
 /**
- * One listing of a conversation's members, page by page, and the checks waiting on it:
- * each hears `true` as soon as its person shows up, or the listing's end answer. Once over
- * (everyone found, list read, failed), it takes no one new: a later check lists afresh.
+ * One paged listing of a conversation's members shared by the checks waiting on it; each hears
+ * `true` as soon as its person shows up. Once over it takes no one new: a later check lists afresh.
  */
 export class MemberWalk {
   readonly #seen = new Set<string>();

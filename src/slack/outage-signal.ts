@@ -1,10 +1,8 @@
 import type { FetchFunction } from "./rate-budget/slack-budget.ts";
 
 /**
- * The same `fetch`, telling `onOutage` of every Slack request that got no answer (a network
- * error, a timeout) or a 5xx: signs that Slack may be down, as opposed to Slack refusing a
- * call (an `ok: false` answer, a 429), which says it is up. A request its caller gave up on
- * is neither.
+ * `fetch`, calling `onOutage` on a network error, a timeout or a 5xx: signs Slack may be down
+ * (an `ok: false` or a 429 says it is up; a request its caller aborted says nothing).
  */
 export function noticeOutages(fetch: FetchFunction, onOutage: () => void): FetchFunction {
   return async (input, init) => {

@@ -12,86 +12,64 @@ import { type MessageRead, readMessage, recentFiles } from "./message-lookups.ts
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 import { cleanName } from "./views/name-rules.ts";
 
-/** What the bot knows of a member: how to name them, their language, their role. */
 export interface UserInfo {
   name: string;
   locale: string | undefined;
-  /** A workspace admin or owner (`is_admin`, `is_owner`, `is_primary_owner`). */
   isAdmin: boolean;
-  /** A guest: `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel). */
   isGuest: boolean;
-  /** False when Slack could not be asked: the roles above are then unknown, not false. */
+  /** False when Slack could not be asked: the roles are then unknown, not false. */
   known: boolean;
 }
 
 /** Names and locales decide nothing: kept ten minutes. No decision reads this cache. */
 export const USER_CACHE_TTL_MS = 10 * 60_000;
-/** People kept at most; past it, the one unused the longest goes. */
 export const MAX_CACHED_USERS = 5_000;
-/**
- * Pages read per channel at most: a bigger channel is not listed whole. Slack may return
- * fewer members than asked ("It's possible to receive fewer results than your specified
- * limit", https://docs.slack.dev/apis/web-api/pagination): 200 a page still reaches 40,000.
- */
+/** Slack may return fewer than asked (https://docs.slack.dev/apis/web-api/pagination). */
 const MAX_MEMBER_PAGES = 200;
 /**
- * Members per page. Slack: "specify a limit value under 1000"
+ * "specify a limit value under 1000"
  * (https://docs.slack.dev/reference/methods/conversations.members).
  */
 const MEMBER_PAGE = 999;
 /**
- * How long a live look-up for a decision may go on, retries included, before it is "Slack
- * cannot tell", which refuses. No listener waits on it before its ack: Slack's 3 seconds
- * are the ack's (a submission's answer races its look-ups, `answer-in-time.ts`; a button
- * opens a loading modal first), so after the ack a slow Slack is waited for as long as a
- * person would wait (minutes, not seconds).
+ * How long a decision's look-up may go on before it is "cannot tell". Every look-up runs after
+ * the ack, so a slow Slack is waited for as long as a person would wait.
  */
 export const DECISION_BUDGET_MS = 120_000;
-/** Between tries of a look-up Slack failed to answer (its Retry-After, when longer). */
 const LOOKUP_RETRY = { baseMs: 250, maxMs: 5_000, jitter: 0.2 } as const;
 
 /**
- * Slack look-ups the listeners need: people's real names and locales (cached, as every job
- * and every speaker modal asks), people's roles and conversations' members as they are now
- * (for decisions, never cached), file objects, and small files (DOCX templates).
+ * Slack look-ups for listeners: names and locales cached; roles and membership, for decisions,
+ * never.
  */
 export class SlackDirectory {
   readonly #client: WebClient;
   readonly #token: string | (() => Promise<string>);
-  /** The install of the request being handled: the caches are kept per install. */
   readonly #install: () => string;
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #budgetMs: number;
   readonly #users: LRUCache<string, UserInfo>;
-  /** `users.info` calls under way: asking twice at once makes one request. */
   readonly #asking = new Map<string, Promise<UserInfo>>();
-  /** Member listings under way, by conversation: checks arriving meanwhile share one. */
   readonly #walks = new Map<string, MemberWalk>();
   readonly #slackHosts: SlackHosts;
-  /** The bot's user id per install (`auth.test`, asked once each). */
   readonly #botUserIds = new Map<string, Promise<string | undefined>>();
 
   constructor(options: {
     client: WebClient;
-    /** The token small downloads send (the request's install's, when a function). */
     botToken: string | (() => Promise<string>);
-    /** The install of the request being handled (default: the one of the single-token mode). */
+    /** The install of the request being handled: the caches are kept per install. */
     install?: () => string;
-    /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
     slackHosts: SlackHosts;
     logger: Logger;
     dispatcher?: Dispatcher;
-    /** {@link DECISION_BUDGET_MS} unless a test shortens it. */
     decisionBudgetMs?: number;
-    /** The clock the cache's ten minutes are counted on (tests move it). */
     now?: () => number;
   }) {
     const now = options.now;
     this.#users = new LRUCache<string, UserInfo>({
       max: MAX_CACHED_USERS,
       ttl: USER_CACHE_TTL_MS,
-      // Each read asks the clock (the default keeps one reading for 1 ms, with a timer).
       ttlResolution: 0,
       ...optional("perf", now === undefined ? undefined : { now }),
     });
@@ -104,28 +82,21 @@ export class SlackDirectory {
     this.#budgetMs = options.decisionBudgetMs ?? DECISION_BUDGET_MS;
   }
 
-  /**
-   * A member's real name (display name, else user name) and Slack locale, kept ten
-   * minutes: for showing, never for deciding (see {@link userNow}).
-   */
+  /** For showing, never for deciding (see {@link userNow}). */
   async user(userId: string): Promise<UserInfo> {
     return this.cachedUser(userId) ?? this.#ask(userId);
   }
 
-  /**
-   * The member as Slack describes them now (`users.info`, nothing cached), for a decision:
-   * a role taken away a second ago counts. Unknown when Slack does not answer in time.
-   */
+  /** Nothing cached: a role taken away a second ago counts. */
   userNow(userId: string): Promise<UserInfo> {
     return withinBudget(this.#ask(userId), this.#budgetMs, unknownUser(userId));
   }
 
-  /** The member as cached by an earlier look-up, without asking Slack. */
   cachedUser(userId: string): UserInfo | undefined {
     return this.#users.get(this.#keyOf(userId));
   }
 
-  /** A cache key of the request's install: two installs may see one id differently. */
+  /** Two installs may see one id differently. */
   #keyOf(id: string): string {
     const install = this.#install();
     return install === "" ? id : `${install}\u0000${id}`;
@@ -168,9 +139,8 @@ export class SlackDirectory {
   }
 
   /**
-   * Whether `userId` is in the conversation now, from `conversations.members` (nothing
-   * cached: someone removed a second ago is out); undefined when Slack cannot tell (no
-   * access, too big, too slow, an error). The listing stops once everyone asked is found.
+   * Nothing cached; undefined when Slack cannot tell. The listing stops once everyone asked is
+   * found.
    */
   isMemberNow(channelId: string, userId: string): Promise<boolean | undefined> {
     const key = this.#keyOf(channelId);
@@ -204,7 +174,6 @@ export class SlackDirectory {
           () => walk.over,
         );
         cursor = result.response_metadata?.next_cursor || undefined;
-        // Everyone waiting found, or the whole list read: what is not in it is out.
         if (walk.take(result.members ?? []) || cursor === undefined) return walk.end(false);
       }
       if (!walk.over) this.#logger.warn({ channelId }, "conversation too large to list");
@@ -217,11 +186,7 @@ export class SlackDirectory {
     }
   }
 
-  /**
-   * A look-up tried again while Slack fails for a passing reason (rate limited, a 5xx, the
-   * network), waiting its Retry-After or a growing pause, until `over` (the budget spent);
-   * a refusal (`not_in_channel`, say) is final at once.
-   */
+  /** Tried again while Slack fails for a passing reason, until `over`; a refusal is final. */
   async #retried<T>(call: () => Promise<T>, over: () => boolean): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -237,11 +202,9 @@ export class SlackDirectory {
   }
 
   /**
-   * Whether the bot is in the conversation now: `conversations.info`'s `is_member`, which
-   * is about the token's own user ("is_member": https://docs.slack.dev/reference/objects/conversation-object),
-   * one call however many members the conversation has. A conversation the bot cannot see
-   * (a private channel it is not in: `channel_not_found`) has it outside; undefined when
-   * Slack cannot tell.
+   * `is_member` is about the token's own user
+   * (https://docs.slack.dev/reference/objects/conversation-object); a private channel the bot is
+   * not in answers `channel_not_found`.
    */
   async botIsMemberNow(channelId: string): Promise<boolean | undefined> {
     const started = Date.now();
@@ -258,7 +221,6 @@ export class SlackDirectory {
     }
   }
 
-  /** The bot's own user id (`auth.test`, asked once). */
   botUserId(): Promise<string | undefined> {
     const install = this.#install();
     const asked = this.#botUserIds.get(install);
@@ -279,7 +241,6 @@ export class SlackDirectory {
     return (await this.user(userId)).locale;
   }
 
-  /** The full file object (`files.info`), validated; undefined when Slack cannot give it. */
   async file(fileId: string): Promise<SlackFile | undefined> {
     try {
       const result = await this.#client.files.info({ file: fileId });
@@ -291,17 +252,14 @@ export class SlackDirectory {
     }
   }
 
-  /** The message at `ts` (a thread's parent, or any message): its text, author and files. */
   message(channel: string, ts: string): Promise<MessageRead> {
     return readMessage(this.#client, channel, ts);
   }
 
-  /** The files of the channel's latest messages, newest first (message-lookups.ts). */
   recentFiles(channel: string): Promise<{ files: SlackFile[]; busy: boolean }> {
     return recentFiles(this.#client, channel);
   }
 
-  /** A link to the message at `ts` (`chat.getPermalink`); undefined when Slack has none. */
   async permalink(channel: string, ts: string): Promise<string | undefined> {
     return this.#client.chat.getPermalink({ channel, message_ts: ts }).then(
       (r) => r.permalink,
@@ -310,10 +268,8 @@ export class SlackDirectory {
   }
 
   /**
-   * Downloads a small file (a DOCX template, at most 10 MB) into memory, by the same guarded
-   * download as recordings (Slack's hosts only, https, the token nowhere else), stopping at
-   * the cap while it streams. `file` is as `files.info` gave it ({@link file}), never as a
-   * payload claims. Undefined when it cannot be had.
+   * A DOCX template into memory, by the recordings' guarded download; `file` from `files.info`,
+   * never a payload.
    */
   async smallFile(file: SlackFile): Promise<{ filename: string; data: Uint8Array } | undefined> {
     const url = file.url_private_download ?? file.url_private;
@@ -335,12 +291,10 @@ export class SlackDirectory {
   }
 }
 
-/** Someone Slack could not describe: named by their id, no role known. */
 function unknownUser(userId: string): UserInfo {
   return { name: userId, locale: undefined, isAdmin: false, isGuest: false, known: false };
 }
 
-/** `answer`, or `fallback` once `ms` have passed without it. */
 function withinBudget<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<T>((resolve) => {

@@ -1,18 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 
-/**
- * Slack's request signing (https://api.slack.com/authentication/verifying-requests-from-slack):
- * `x-slack-signature: v0=<hex HMAC-SHA256(signing secret, "v0:<timestamp>:<raw body>")>` and
- * `x-slack-request-timestamp: <seconds since the epoch>` on every request Slack sends.
- */
+// Slack's request signing: https://api.slack.com/authentication/verifying-requests-from-slack
 
 /** How far a request's timestamp may be from our clock, either way (Slack's own figure). */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The two signing headers, well-formed. */
 export interface SignatureHeaders {
-  /** The 64 hex digits after `v0=`, lower-cased. */
   signature: string;
   /** The header exactly as sent: it is part of what was signed. */
   timestamp: string;
@@ -22,7 +16,6 @@ export interface SignatureHeaders {
 const SIGNATURE = /^v0=([0-9a-f]{64})$/i;
 const TIMESTAMP = /^[0-9]{1,12}$/;
 
-/** The signing headers when both are present once and well-formed; else undefined. */
 export function readSignatureHeaders(headers: IncomingHttpHeaders): SignatureHeaders | undefined {
   const signature = headers["x-slack-signature"];
   const timestamp = headers["x-slack-request-timestamp"];
@@ -33,12 +26,10 @@ export function readSignatureHeaders(headers: IncomingHttpHeaders): SignatureHea
   return { signature: hex.toLowerCase(), timestamp, timestampMs: Number(timestamp) * 1000 };
 }
 
-/** Whether the timestamp is within {@link MAX_CLOCK_SKEW_MS} of `nowMs`, past or future. */
 export function isFresh(headers: SignatureHeaders, nowMs: number): boolean {
   return Math.abs(nowMs - headers.timestampMs) <= MAX_CLOCK_SKEW_MS;
 }
 
-/** Whether the signature is the HMAC of this body, compared in constant time. */
 export function isSignedBody(
   headers: SignatureHeaders,
   body: Buffer,

@@ -5,23 +5,18 @@ import { METADATA_EVENT_TYPE } from "./ids.ts";
 import { localeOf } from "./messages/index.ts";
 import { buildLostStatus, buildStatusMetadata } from "./views/index.ts";
 
-/** A message of a thread as `conversations.replies` gives it, with its metadata. */
 interface ThreadMessage {
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
 }
 
 /**
- * The Slack side of a store that lost its data (`StoreResetPort`): the lost job's status
- * message becomes one plain sentence, and a thread tells whether an upload was already
- * started — its status message carries the recording's file id in its metadata.
+ * The Slack side of a store that lost its data: a lost job's status message becomes one
+ * sentence, and a thread's status metadata tells whether an upload was already started.
  */
 export class SlackStoreResetNotices implements StoreResetPort {
   readonly #clientOf: (install: string, teamId: string) => WebClient;
 
-  /**
-   * `client`: the job runner's urgent client (people wait for this), within the budget; or,
-   * with installs, the urgent client of an install for calls in a workspace.
-   */
+  /** The runner's urgent client (people wait for this), or with installs one per install. */
   constructor(client: WebClient | ((install: string, teamId: string) => WebClient)) {
     this.#clientOf = typeof client === "function" ? client : () => client;
   }
@@ -65,7 +60,6 @@ export class SlackStoreResetNotices implements StoreResetPort {
   }
 }
 
-/** A status message the bot posted for a job of the file `fileId`. */
 function isStatusOf(message: ThreadMessage, fileId: string): boolean {
   const { metadata } = message;
   if (metadata?.event_type !== METADATA_EVENT_TYPE) return false;

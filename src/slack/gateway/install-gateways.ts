@@ -13,15 +13,11 @@ import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { callScopeOf } from "../installs/install-key.ts";
 import { splitNote } from "../text/index.ts";
 
-/** Installs whose gateways are kept at once; one past it drops the longest unused. */
 const MAX_INSTALLS = 500;
 
 /**
- * The job layer's `SlackPort` over every install: each call goes to the gateway of the
- * job's install (`job.origin.install`), made on first use with that install's clients and
- * token, so a job's Slack calls carry its own workspace's token and no other. An org-wide
- * install has a gateway per workspace of its organisation (`make`'s `teamId`, the job's),
- * whose calls name that workspace.
+ * The job layer's `SlackPort` over every install: each call goes to the gateway of the job's
+ * install.
  */
 export class InstallGateways implements SlackPort {
   readonly #make: (install: string, teamId: string) => SlackPort;
@@ -38,7 +34,6 @@ export class InstallGateways implements SlackPort {
     };
   }
 
-  /** The gateway of the job's install (and, org-wide, of the job's workspace). */
   #of(job: Job): SlackPort {
     const install = installOf(job.origin);
     const key = callScopeOf(install, job.origin.teamId);
@@ -64,7 +59,6 @@ export class InstallGateways implements SlackPort {
   }
 
   splitNote(markdown: string, people?: readonly NotePerson[]): string[] {
-    // Pure: no install's client is needed.
     return splitNote(markdown, people ?? []);
   }
 

@@ -17,22 +17,15 @@ import {
 /** How far before an intent's time a message of its is looked for: the two clocks may differ. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
 
-/** A message of the bot's direct message, as `conversations.history` shows it with metadata. */
 interface DirectMessage {
   ts?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
 }
 
 /**
- * Review before posting, on `@slack/web-api`: the review lives in the bot's direct message
- * with the person who started the job. Slack's reference says a user id given as
- * `chat.postMessage`'s channel posts into that person's direct message with Slackbot, and
- * that a message for the app's own direct message goes to its id (`D…`)
- * (https://docs.slack.dev/reference/methods/chat.postMessage, "channel"): the id comes from
- * `conversations.open` with the person's id, which opens or resumes that conversation
- * without posting anything, again and again alike (`im:write`,
- * https://docs.slack.dev/reference/methods/conversations.open). Errors are wrapped by `fail`,
- * the gateway's own wrapping (metrics included).
+ * Review before posting, in the bot's DM with the starter. A user id as channel would post to
+ * their DM with Slackbot (https://docs.slack.dev/reference/methods/chat.postMessage), so the
+ * DM's id comes from `conversations.open`.
  */
 export class ReviewGateway implements ReviewPort {
   readonly #client: WebClient;
@@ -98,9 +91,7 @@ export class ReviewGateway implements ReviewPort {
   }
 
   /**
-   * The id of the bot's direct message with `userId`. A refusal that trying again cannot
-   * change (an install from before the app asked for `im:write`, a deactivated person)
-   * fails the job with a sentence saying so; Retry tries again.
+   * A final refusal (an install without `im:write`, a deactivated person) fails the job saying so.
    */
   async #directMessage(userId: string): Promise<string> {
     try {
@@ -133,10 +124,8 @@ export class ReviewGateway implements ReviewPort {
   }
 
   /**
-   * The ts of the bot's message of `kind` for this job's delivery, posted in the direct
-   * message since about `since` (ms), if there is one — not `known`, the earlier review's
-   * the record names (a note written again keeps its delivery): `conversations.history`
-   * (`im:history`), read only when an earlier post's outcome is unknown.
+   * The bot's message of `kind` for this delivery since `since`, other than `known`; read only when
+   * a post's outcome is unknown.
    */
   async #find(
     channel: string,

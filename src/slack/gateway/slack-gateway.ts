@@ -40,38 +40,28 @@ const PRIORITY: Record<StatusMode, Priority> = {
 
 export interface SlackGatewayOptions {
   client: WebClient;
-  /** The same as `client`, its calls first in Slack's budget: status changes people wait for. */
+  /** `client` with its calls first in Slack's budget: status changes people wait for. */
   urgentClient?: WebClient;
-  /** The token file downloads send (the install's as it is now, when a function). */
   botToken: string | (() => Promise<string>);
-  /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
   slackHosts: SlackHosts;
   logger: Logger;
   now?: () => number;
-  /** For file downloads (tests pass a MockAgent or nothing). */
   dispatcher?: Dispatcher;
-  /** Told of every failed Slack call (metrics): what was being done and Slack's error. */
   onError?: (operation: string, error: string) => void;
-  /** Told when a download finds the temp folder's disk full, and when one goes through. */
   diskFull?: DiskFullWatch;
-  /** Opens a download's temp file (tests put a full disk behind it). */
   openDownloadFile?: OpenFile;
 }
 
 /**
- * What the job layer needs from Slack, on `@slack/web-api`. Every message it posts for a job
- * carries metadata naming the job, so a resumed job can read its thread to see what is
- * already there; errors are wrapped in `SlackPortError` with a transient flag.
+ * What the job layer needs from Slack. Every message posted for a job carries metadata naming
+ * it, so a resumed job can read its thread to see what is already there.
  */
 export class SlackGateway implements SlackPort {
   readonly #o: SlackGatewayOptions;
-  /** Status messages, drawn at Slack's pace, the newest state last. */
   readonly #painter: StatusPainter<{ job: Job; content: MessageContent }>;
-  /** Posts or edits each status message, once even when Slack's answer is lost. */
   readonly #drawer: StatusDrawer;
-  /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
+  /** The canvases the bot made are its files. */
   #botUserId: Promise<string> | undefined;
-  /** Review before posting: the note in a direct message with its starter. */
   readonly review: ReviewGateway;
 
   constructor(options: SlackGatewayOptions) {
@@ -89,7 +79,6 @@ export class SlackGateway implements SlackPort {
     );
   }
 
-  /** The bot's user id, asked once (asked again after a failure). */
   #botUser(): Promise<string> {
     this.#botUserId ??= this.#o.client.auth.test().then((auth) => String(auth.user_id ?? ""));
     this.#botUserId.catch(() => {
@@ -98,10 +87,8 @@ export class SlackGateway implements SlackPort {
     return this.#botUserId;
   }
 
-  /** Counts a failed Slack call and wraps its error for the job layer. */
   #fail(error: unknown, operation: string) {
     const wrapped = toGatewayError(error, operation);
-    // A download's trouble (disk_full, unavailable…) is its label: an operator sees which.
     const label =
       error instanceof SlackDownloadError
         ? error.trouble
@@ -110,10 +97,6 @@ export class SlackGateway implements SlackPort {
     return wrapped;
   }
 
-  /**
-   * Draws the job's status message through the painter: only when what it shows changes,
-   * the newest state last, a progress figure without waiting for Slack's budget.
-   */
   async showStatus(
     job: Job,
     mode: StatusMode = "stage",
@@ -121,7 +104,7 @@ export class SlackGateway implements SlackPort {
     statusMayExist = job.statusTs === undefined && job.statusPostingAt !== undefined,
   ): Promise<string> {
     if (statusMayExist) this.#drawer.mayExist(job.id);
-    // Another record of the job than the one drawn: a newer state, saved elsewhere.
+    // A newer state saved elsewhere (another replica) is drawn after this one.
     const recheck =
       latest &&
       (async ({ job: drawn }: { job: Job }) => {
@@ -184,16 +167,10 @@ export class SlackGateway implements SlackPort {
       const { message: reason, trouble } = error;
       this.#o.logger.warn({ jobId: job.id, reason, trouble }, "recording download failed");
       if (trouble === "disk_full") this.#o.diskFull?.markFull();
-      // Its own nature and cause: the job waits (saying why) or fails naming them.
       throw this.#fail(error, "file download");
     }
   }
 
-  /**
-   * The note's parts, each a message: links shown with their targets, the note's own
-   * mentions inert, and the names of `people` mentioned (outside code and links) before the
-   * note is split, so each part is measured as it is posted (`splitNote`).
-   */
   splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
     return splitNote(markdown, people);
   }

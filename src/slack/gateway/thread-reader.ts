@@ -4,7 +4,6 @@ import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { deliveryOf, threadFilename } from "./thread-files.ts";
 import { transcriptFilename } from "./transcript-upload.ts";
 
-/** A message of a thread, as `conversations.replies` shows it with `include_all_metadata`. */
 export interface ThreadMessage {
   ts?: string;
   user?: string;
@@ -14,10 +13,8 @@ export interface ThreadMessage {
 }
 
 /**
- * Every message of the job's thread, the parent first, with the metadata the bot's posts
- * carry. `conversations.replies` is Tier 3 (about 50 a minute), and one read of 15 messages
- * a minute for a distributed app (the budget asks no more, rate-budget/history-rule.ts):
- * read only when an earlier call's outcome is unknown, never on the normal path.
+ * Read only when an earlier call's outcome is unknown: `conversations.replies` is rationed
+ * (history-rule.ts).
  */
 async function* threadOf(client: WebClient, job: Job): AsyncGenerator<ThreadMessage> {
   for await (const page of client.paginate("conversations.replies", {
@@ -30,16 +27,11 @@ async function* threadOf(client: WebClient, job: Job): AsyncGenerator<ThreadMess
   }
 }
 
-/** The DOCX's name in the thread: the recording's name, and the delivery after a Regenerate. */
 export function docxFilename(job: Job): string {
   return threadFilename(job, "notes", "docx");
 }
 
-/**
- * What of the job's delivery the thread holds: its note parts by their metadata, the DOCX
- * and the transcript's two files by their names (both or none: a transcript half found is
- * uploaded again, whole).
- */
+/** Parts by their metadata, files by their names; a transcript half found counts as none. */
 export async function findDelivered(client: WebClient, job: Job): Promise<DeliveredState> {
   const parts = new Set<number>();
   let docxFileId: string | undefined;
@@ -62,10 +54,6 @@ export async function findDelivered(client: WebClient, job: Job): Promise<Delive
   return { parts: [...parts].sort((a, b) => a - b), docxFileId, transcriptFileIds };
 }
 
-/**
- * The ts of part `part` (0: the first) of the job's last note delivery in its thread;
- * undefined when the thread has none.
- */
 export async function findNotePart(
   client: WebClient,
   job: Job,
@@ -79,10 +67,6 @@ export async function findNotePart(
   return undefined;
 }
 
-/**
- * The ts of the job's status message in its thread: the first message the bot (`botUserId`)
- * posted there with the job's status metadata; undefined when there is none.
- */
 export async function findStatusMessage(
   client: WebClient,
   job: Job,
@@ -96,7 +80,6 @@ export async function findStatusMessage(
   return undefined;
 }
 
-/** The metadata payload of a message the bot posted for this job, if it is one. */
 function jobPayloadOf(message: ThreadMessage, jobId: string): Record<string, unknown> | undefined {
   const { metadata } = message;
   if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
@@ -104,7 +87,6 @@ function jobPayloadOf(message: ThreadMessage, jobId: string): Record<string, unk
   return payload.job_id === jobId ? payload : undefined;
 }
 
-/** The part number of a note part posted for this job's delivery, read from its metadata. */
 function notePartOf(message: ThreadMessage, jobId: string, delivery: number): number | undefined {
   const payload = jobPayloadOf(message, jobId);
   if (payload?.kind !== "note_part" || payload.delivery !== delivery) return undefined;

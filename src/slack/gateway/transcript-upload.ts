@@ -5,15 +5,11 @@ import { localeOf } from "../messages/index.ts";
 import { buildTranscript } from "../views/transcript.ts";
 import { threadFilename } from "./thread-files.ts";
 
-/** "standup - transcript.txt", "standup - transcript v2.vtt" after a Regenerate. */
 export function transcriptFilename(job: Job, extension: "txt" | "vtt"): string {
   return threadFilename(job, "transcript", extension);
 }
 
-/**
- * Uploads the speaker-named transcript (`.txt` and `.vtt`) into the job's thread, both in
- * one files.uploadV2; resolves with their file ids.
- */
+/** `.txt` and `.vtt` in one files.uploadV2; resolves with their file ids. */
 export async function uploadTranscript(
   client: WebClient,
   job: Job,
