@@ -17,9 +17,9 @@ import { opsRoutes } from "./observability/ops-routes.ts";
 import { slackStartUp } from "./slack/connect-slack.ts";
 import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
-import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { SlackStoreResetNotices } from "./slack/gateway/store-reset-notices.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
@@ -38,7 +38,6 @@ import { createResponder } from "./slack/response-url.ts";
 import { claimSignatures } from "./slack/signature-claims.ts";
 import { SlackDirectory } from "./slack/slack-directory.ts";
 import { SlackResponder } from "./slack/slack-responder.ts";
-import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
 import { createTokenWatch } from "./slack/token-watch.ts";
 import { openStore } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
@@ -222,24 +221,23 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       }),
   });
   // Readiness may read it: the temp folder's disk found full by a download (and since when).
-  const gateway = new InstallGateways(
-    (install, teamId) =>
-      new SlackGateway({
-        ...installClients.clientsFor(install, teamId),
-        botToken: () => tokenSource.botToken(install),
-        slackHosts,
-        logger,
-        ...dispatcher,
-        onError: (operation, label) => {
-          metrics.onSlackError(operation, label);
-          tokens.failed(label);
-        },
-        diskFull,
-        ...optional("openDownloadFile", deps.openDownloadFile),
-        // "Started 3 minutes ago" reads the job's times with the clock they were written with.
-        now: () => store.now(),
-      }),
-  );
+  const gateway = new SlackGateway({
+    clientsOf: (install, teamId) => ({
+      ...installClients.clientsFor(install, teamId),
+      botToken: () => tokenSource.botToken(install),
+    }),
+    slackHosts,
+    logger,
+    ...dispatcher,
+    onError: (operation, label) => {
+      metrics.onSlackError(operation, label);
+      tokens.failed(label);
+    },
+    diskFull,
+    ...optional("openDownloadFile", deps.openDownloadFile),
+    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+    now: () => store.now(),
+  });
   startup.lap("wire");
   const media = await mediaOpened;
   startup.lap("openMedia");

@@ -1,13 +1,9 @@
 import type { WebClient } from "@slack/web-api";
-import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../jobs/index.ts";
-import { platformErrorOf } from "./gateway/slack-errors.ts";
-import { METADATA_EVENT_TYPE } from "./ids.ts";
-import { localeOf } from "./messages/index.ts";
-import { buildLostStatus, buildStatusMetadata } from "./views/index.ts";
-
-interface ThreadMessage {
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-}
+import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../../jobs/index.ts";
+import { localeOf } from "../messages/index.ts";
+import { buildLostStatus, buildStatusMetadata } from "../views/index.ts";
+import { platformErrorOf } from "./slack-errors.ts";
+import { jobPayloadOf, threadOf } from "./thread-reader.ts";
 
 /**
  * The Slack side of a store that lost its data: a lost job's status message becomes one
@@ -44,25 +40,11 @@ export class SlackStoreResetNotices implements StoreResetPort {
   }
 
   async threadHasStatusFor(origin: Origin, fileId: string): Promise<boolean> {
-    for await (const page of this.#clientOf(installOf(origin), origin.teamId).paginate(
-      "conversations.replies",
-      {
-        channel: origin.channelId,
-        ts: origin.threadTs,
-        include_all_metadata: true,
-        limit: 200,
-      },
-    )) {
-      const messages = (page as { messages?: ThreadMessage[] }).messages ?? [];
-      if (messages.some((message) => isStatusOf(message, fileId))) return true;
+    const client = this.#clientOf(installOf(origin), origin.teamId);
+    for await (const message of threadOf(client, origin)) {
+      const payload = jobPayloadOf(message);
+      if (payload?.kind === "status" && payload.file_id === fileId) return true;
     }
     return false;
   }
-}
-
-function isStatusOf(message: ThreadMessage, fileId: string): boolean {
-  const { metadata } = message;
-  if (metadata?.event_type !== METADATA_EVENT_TYPE) return false;
-  const payload = metadata.event_payload ?? {};
-  return payload.kind === "status" && payload.file_id === fileId;
 }
