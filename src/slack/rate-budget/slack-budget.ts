@@ -4,14 +4,10 @@ import type { Logger } from "pino";
 import type { SlackDistribution } from "../../config-schema.ts";
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { callScope } from "./call-scope.ts";
-import { historyAllowance, withPageLimit } from "./history-rule.ts";
+import { withPageLimit } from "./history-rule.ts";
 import { isIdempotent } from "./idempotent-methods.ts";
-import { allowanceOf, POST_PER_CHANNEL } from "./method-tiers.ts";
-import { apiMethodOf, channelOf, rateLimitedResponse, retryAfterOf } from "./slack-wire.ts";
-
-export { apiMethodOf };
-
-import { TokenBucket } from "./token-bucket.ts";
+import { apiMethodOf, rateLimitedResponse, retryAfterOf } from "./slack-wire.ts";
+import { WorkspaceLimits } from "./workspace-limits.ts";
 
 export type CallerKind = "interactive" | "background";
 
@@ -52,14 +48,6 @@ const MAX_RATE_LIMITED_TRIES = 3;
 const DEFAULT_RESEND = { tries: 3, baseDelayMs: BACKOFFS.slackResend.baseMs };
 const MAX_WORKSPACES = 1_000;
 
-/** What Slack counts per workspace: each method's allowance, Retry-After, one call in flight. */
-class WorkspaceLimits {
-  readonly buckets = new Map<string, TokenBucket>();
-  /** When each method's `Retry-After` ends. */
-  readonly windows = new Map<string, number>();
-  readonly lanes = new Map<string, Promise<unknown>>();
-}
-
 /**
  * Every Web API call passes here (the client's `fetch`), per workspace as Slack applies limits
  * (https://docs.slack.dev/apis/web-api/rate-limits): nothing is sent inside a `Retry-After`;
@@ -91,7 +79,12 @@ export class SlackBudget {
   #limitsOf(workspace: string): WorkspaceLimits {
     let limits = this.#workspaces.get(workspace);
     if (limits === undefined) {
-      limits = new WorkspaceLimits();
+      limits = new WorkspaceLimits({
+        distribution: this.#distribution,
+        backgroundShare: this.#o.backgroundShare ?? BACKGROUND_SHARE,
+        allowanceScale: this.#o.allowanceScale ?? 1,
+        now: this.#now,
+      });
       this.#workspaces.set(workspace, limits);
     }
     return limits;
@@ -118,24 +111,6 @@ export class SlackBudget {
     return this.#sendApi(call, urgent, input, { init: sent, waits }, timeoutMs);
   }
 
-  /**
-   * One background call of a method in flight at a time: none can land inside a 429's Retry-After.
-   */
-  #inLane<T>(call: Call, run: () => Promise<T>): Promise<T> {
-    const { lanes } = call.limits;
-    const previous = lanes.get(call.method) ?? Promise.resolve();
-    const mine = previous.then(run, run);
-    const settled = mine.then(
-      () => undefined,
-      () => undefined,
-    );
-    lanes.set(call.method, settled);
-    void settled.then(() => {
-      if (lanes.get(call.method) === settled) lanes.delete(call.method);
-    });
-    return mine;
-  }
-
   async #sendApi(
     call: Call,
     urgent: boolean,
@@ -143,15 +118,14 @@ export class SlackBudget {
     { init, waits }: { init: RequestInit; waits: RequestInit },
     timeoutMs: number,
   ): Promise<Response> {
-    const { kind, method } = call;
+    const { kind, method, limits } = call;
     let limited = 0;
     for (let sent = 1; ; sent++) {
-      const closedMs = this.#closedFor(call);
+      const closedMs = limits.closedFor(method);
       if (kind === "interactive" && closedMs > 0) return rateLimitedResponse(closedMs);
-      if (kind === "background") await this.#takeBudget(call, waits, urgent);
-      else if (!this.#takeRationed(call)) {
-        const waitMs = this.#bucket(call.limits, method, false).waitMs;
-        return rateLimitedResponse(Math.max(1_000, waitMs));
+      if (kind === "background") await limits.takeBudget(method, waits, urgent);
+      else if (!limits.takeRationed(method)) {
+        return rateLimitedResponse(Math.max(1_000, limits.waitMs(method)));
       }
       let response: Response;
       try {
@@ -184,8 +158,9 @@ export class SlackBudget {
   ): Promise<Response> {
     const exchange = () => this.#exchange(call, input, init, timeoutMs);
     if (call.kind === "interactive") return exchange();
-    return this.#inLane(call, async () => {
-      await this.#waitWindow(call, waits);
+    return call.limits.inLane(call.method, async () => {
+      // A 429 that came while this call waited for its lane: wait that out too.
+      await call.limits.waitWindow(call.method, waits);
       waits.signal?.throwIfAborted();
       return exchange();
     });
@@ -215,71 +190,15 @@ export class SlackBudget {
     if (response.status === 429) {
       const retryAfterS = retryAfterOf(response);
       this.#rateLimited += 1;
-      call.limits.windows.set(method, this.#now() + retryAfterS * 1000);
+      call.limits.close(method, retryAfterS);
       this.#o.onRateLimited?.(method, retryAfterS, kind);
       this.#o.logger.warn({ method, retryAfterS, kind }, "Slack rate-limited a call");
     }
     return response;
   }
 
-  async #waitWindow(call: Call, init: RequestInit): Promise<void> {
-    const signal = init.signal ?? undefined;
-    for (let closedMs = this.#closedFor(call); closedMs > 0; closedMs = this.#closedFor(call)) {
-      await sleep(closedMs, undefined, signal ? { signal } : {});
-    }
-  }
-
-  async #takeBudget(call: Call, init: RequestInit, urgent: boolean): Promise<void> {
-    const signal = init.signal ?? undefined;
-    for (;;) {
-      await this.#waitWindow(call, init);
-      if (call.method === "chat.postMessage") {
-        const channel = channelOf(init.body);
-        if (channel !== undefined) {
-          await this.#bucket(call.limits, `channel:${channel}`, true).take(signal, urgent);
-        }
-      }
-      await this.#bucket(call.limits, call.method, false).take(signal, urgent);
-      if (this.#closedFor(call) === 0) return;
-    }
-  }
-
   get #distribution(): SlackDistribution {
     return this.#o.distribution ?? "internal";
-  }
-
-  /** A person's call of a rationed method takes the minute's read only when it is free. */
-  #takeRationed(call: Call): boolean {
-    if (historyAllowance(call.method, this.#distribution) === undefined) return true;
-    return this.#bucket(call.limits, call.method, false).tryTake();
-  }
-
-  #bucket(limits: WorkspaceLimits, key: string, perChannel: boolean): TokenBucket {
-    let bucket = limits.buckets.get(key);
-    if (bucket === undefined) {
-      const rationed = perChannel ? undefined : historyAllowance(key, this.#distribution);
-      const base = perChannel ? POST_PER_CHANNEL : (rationed ?? allowanceOf(key));
-      // A rationed method's one read is everyone's: no headroom to keep from it.
-      const share = rationed !== undefined ? 1 : (this.#o.backgroundShare ?? BACKGROUND_SHARE);
-      bucket = new TokenBucket(
-        {
-          perMinute: base.perMinute * share * (this.#o.allowanceScale ?? 1),
-          burst: Math.max(1, Math.floor(base.burst * share)),
-        },
-        this.#now,
-      );
-      limits.buckets.set(key, bucket);
-    }
-    return bucket;
-  }
-
-  #closedFor(call: Call): number {
-    const { windows } = call.limits;
-    const until = windows.get(call.method);
-    if (until === undefined) return 0;
-    const left = until - this.#now();
-    if (left <= 0) windows.delete(call.method);
-    return Math.max(0, left);
   }
 
   #request(input: string | URL | Request, init: RequestInit, timeoutMs: number) {
