@@ -1,6 +1,6 @@
 import type { Job } from "../jobs/index.ts";
-import type { SlackFile } from "./recording-file.ts";
-import type { UserInfo } from "./slack-directory.ts";
+import type { SlackFile } from "./directory/recording-file.ts";
+import type { UserInfo } from "./directory/slack-directory.ts";
 import { isDirectMessage } from "./text/index.ts";
 
 /**

@@ -1,13 +1,16 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { type BodyRead, readBody } from "../http/read-body.ts";
-import type { Logger } from "../logger.ts";
-import {
-  isFresh,
-  isSignedBody,
-  MAX_CLOCK_SKEW_MS,
-  readSignatureHeaders,
-  type SignatureHeaders,
-} from "./slack-signature.ts";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  RequestListener,
+  ServerResponse,
+} from "node:http";
+import type { Logger } from "pino";
+import { type BodyRead, readBody } from "../../http/read-body.ts";
+import { BriefClaims } from "../../store/brief-claims.ts";
+import type { Store } from "../../store/index.ts";
+
+// Slack's request signing: https://api.slack.com/authentication/verifying-requests-from-slack
 
 /** Slack's requests are a few kB; a modal's state is the largest, far below this. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -136,4 +139,55 @@ function isNotAnObject(req: IncomingMessage, raw: Buffer): boolean {
   } catch {
     return false; // Bolt answers malformed JSON itself
   }
+}
+
+/**
+ * Request signatures remembered in the store (every replica refuses a replay) and here: while
+ * the store fails the request still reaches its listener rather than a 500 that Slack retries
+ * and counts against the app (https://docs.slack.dev/apis/events-api/, "Retries").
+ */
+export function claimSignatures(store: Store, logger: Logger) {
+  const here = new BriefClaims();
+  return async (signature: string, ttlMs: number): Promise<boolean> => {
+    if (!here.claim(signature, ttlMs)) return false;
+    return store.claimBriefly(`slack-signature:${signature}`, ttlMs).catch((error: unknown) => {
+      logger.warn({ err: error }, "store failed: a request signature is remembered here only");
+      return true;
+    });
+  };
+}
+
+/** How far a request's timestamp may be from our clock, either way (Slack's own figure). */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+interface SignatureHeaders {
+  signature: string;
+  /** The header exactly as sent: it is part of what was signed. */
+  timestamp: string;
+  timestampMs: number;
+}
+
+const SIGNATURE = /^v0=([0-9a-f]{64})$/i;
+const TIMESTAMP = /^[0-9]{1,12}$/;
+
+function readSignatureHeaders(headers: IncomingHttpHeaders): SignatureHeaders | undefined {
+  const signature = headers["x-slack-signature"];
+  const timestamp = headers["x-slack-request-timestamp"];
+  // Node joins a repeated custom header with ", ", which neither pattern accepts.
+  if (typeof signature !== "string" || typeof timestamp !== "string") return undefined;
+  const hex = SIGNATURE.exec(signature)?.[1];
+  if (hex === undefined || !TIMESTAMP.test(timestamp)) return undefined;
+  return { signature: hex.toLowerCase(), timestamp, timestampMs: Number(timestamp) * 1000 };
+}
+
+function isFresh(headers: SignatureHeaders, nowMs: number): boolean {
+  return Math.abs(nowMs - headers.timestampMs) <= MAX_CLOCK_SKEW_MS;
+}
+
+function isSignedBody(headers: SignatureHeaders, body: Buffer, signingSecret: string): boolean {
+  const expected = createHmac("sha256", signingSecret)
+    .update(`v0:${headers.timestamp}:`)
+    .update(body)
+    .digest();
+  return timingSafeEqual(expected, Buffer.from(headers.signature, "hex"));
 }

@@ -1,5 +1,5 @@
-import type { Logger } from "../logger.ts";
-import { BACKOFFS, type Backoff, backoffDelayMs } from "../util/backoff.ts";
+import type { Logger } from "../../logger.ts";
+import { BACKOFFS, type Backoff, backoffDelayMs } from "../../util/backoff.ts";
 import { appTokenRefusedNow, troubleOf } from "./slack-troubles.ts";
 
 /** What of Bolt's Socket Mode client (`SocketModeReceiver.client`) the connection uses. */

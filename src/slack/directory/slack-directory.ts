@@ -2,15 +2,13 @@ import type { WebClient } from "@slack/web-api";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import { MAX_TEMPLATE_BYTES } from "../notetaker/index.ts";
-import { backoffDelayMs } from "../util/backoff.ts";
-import { optional } from "../util/optional.ts";
-import { readSlackFile, type SlackHosts } from "./gateway/download-slack-file.ts";
-import { platformErrorOf, toGatewayError } from "./gateway/slack-errors.ts";
-import { MemberWalk } from "./member-walk.ts";
+import { MAX_TEMPLATE_BYTES } from "../../notetaker/index.ts";
+import { optional } from "../../util/optional.ts";
+import { readSlackFile, type SlackHosts } from "../gateway/download-slack-file.ts";
+import { cleanName } from "../views/name-rules.ts";
+import { botIsMember, listMembers, type MemberLookups, MemberWalk } from "./members.ts";
 import { type MessageRead, readMessage, recentFiles } from "./message-lookups.ts";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
-import { cleanName } from "./views/name-rules.ts";
 
 export interface UserInfo {
   name: string;
@@ -24,19 +22,11 @@ export interface UserInfo {
 /** Names and locales decide nothing: kept ten minutes. No decision reads this cache. */
 export const USER_CACHE_TTL_MS = 10 * 60_000;
 export const MAX_CACHED_USERS = 5_000;
-/** Slack may return fewer than asked (https://docs.slack.dev/apis/web-api/pagination). */
-const MAX_MEMBER_PAGES = 200;
-/**
- * "specify a limit value under 1000"
- * (https://docs.slack.dev/reference/methods/conversations.members).
- */
-const MEMBER_PAGE = 999;
 /**
  * How long a decision's look-up may go on before it is "cannot tell". Every look-up runs after
  * the ack, so a slow Slack is waited for as long as a person would wait.
  */
 export const DECISION_BUDGET_MS = 120_000;
-const LOOKUP_RETRY = { baseMs: 250, maxMs: 5_000, jitter: 0.2 } as const;
 
 /**
  * Slack look-ups for listeners: names and locales cached; roles and membership, for decisions,
@@ -48,7 +38,7 @@ export class SlackDirectory {
   readonly #install: () => string;
   readonly #logger: Logger;
   readonly #dispatcher: Dispatcher | undefined;
-  readonly #budgetMs: number;
+  readonly #lookups: MemberLookups;
   readonly #users: LRUCache<string, UserInfo>;
   readonly #asking = new Map<string, Promise<UserInfo>>();
   readonly #walks = new Map<string, MemberWalk>();
@@ -79,7 +69,8 @@ export class SlackDirectory {
     this.#install = options.install ?? (() => "");
     this.#logger = options.logger;
     this.#dispatcher = options.dispatcher;
-    this.#budgetMs = options.decisionBudgetMs ?? DECISION_BUDGET_MS;
+    const budgetMs = options.decisionBudgetMs ?? DECISION_BUDGET_MS;
+    this.#lookups = { client: options.client, budgetMs, logger: options.logger };
   }
 
   /** For showing, never for deciding (see {@link userNow}). */
@@ -89,7 +80,7 @@ export class SlackDirectory {
 
   /** Nothing cached: a role taken away a second ago counts. */
   userNow(userId: string): Promise<UserInfo> {
-    return withinBudget(this.#ask(userId), this.#budgetMs, unknownUser(userId));
+    return withinBudget(this.#ask(userId), this.#lookups.budgetMs, unknownUser(userId));
   }
 
   cachedUser(userId: string): UserInfo | undefined {
@@ -151,74 +142,13 @@ export class SlackDirectory {
     });
     this.#walks.set(key, walk);
     const answer = walk.ask(userId);
-    void this.#listMembers(channelId, walk);
+    void listMembers(this.#lookups, channelId, walk);
     return answer;
   }
 
-  async #listMembers(channelId: string, walk: MemberWalk): Promise<void> {
-    const timer = setTimeout(() => {
-      this.#logger.warn({ channelId }, "conversation members not listed in time");
-      walk.end(undefined);
-    }, this.#budgetMs);
-    timer.unref();
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_MEMBER_PAGES && !walk.over; page++) {
-        const result = await this.#retried(
-          () =>
-            this.#client.conversations.members({
-              channel: channelId,
-              limit: MEMBER_PAGE,
-              ...optional("cursor", cursor),
-            }),
-          () => walk.over,
-        );
-        cursor = result.response_metadata?.next_cursor || undefined;
-        if (walk.take(result.members ?? []) || cursor === undefined) return walk.end(false);
-      }
-      if (!walk.over) this.#logger.warn({ channelId }, "conversation too large to list");
-      walk.end(undefined);
-    } catch (error) {
-      this.#logger.warn({ err: error, channelId }, "conversations.members failed");
-      walk.end(undefined);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Tried again while Slack fails for a passing reason, until `over`; a refusal is final. */
-  async #retried<T>(call: () => Promise<T>, over: () => boolean): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        const failure = toGatewayError(error, "look-up");
-        if (!failure.transient || over()) throw error;
-        const waitMs = Math.max(backoffDelayMs(LOOKUP_RETRY, attempt), failure.retryAfterMs ?? 0);
-        await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
-        if (over()) throw error;
-      }
-    }
-  }
-
-  /**
-   * `is_member` is about the token's own user
-   * (https://docs.slack.dev/reference/objects/conversation-object); a private channel the bot is
-   * not in answers `channel_not_found`.
-   */
-  async botIsMemberNow(channelId: string): Promise<boolean | undefined> {
-    const started = Date.now();
-    try {
-      const result = await this.#retried(
-        () => this.#client.conversations.info({ channel: channelId }),
-        () => Date.now() - started >= this.#budgetMs,
-      );
-      return result.channel?.is_member === true;
-    } catch (error) {
-      if (platformErrorOf(error) === "channel_not_found") return false;
-      this.#logger.warn({ err: error, channelId }, "conversations.info failed");
-      return undefined;
-    }
+  /** `is_member` is about the bot itself, one call however large the conversation. */
+  botIsMemberNow(channelId: string): Promise<boolean | undefined> {
+    return botIsMember(this.#lookups, channelId);
   }
 
   botUserId(): Promise<string | undefined> {

@@ -1,14 +1,14 @@
 import { extname } from "node:path";
 import { z } from "zod";
-import type { SourceFile } from "../jobs/index.ts";
+import type { SourceFile } from "../../jobs/index.ts";
 import {
   audioFormatOf,
   checkRecording,
   declaredAudioFormat,
   describesMedia,
   type StartRefusal,
-} from "../recordings/index.ts";
-import { safeFileName } from "../text/index.ts";
+} from "../../recordings/index.ts";
+import { safeFileName } from "../../text/index.ts";
 
 /** The parts of a Slack file object the bot relies on (events, `files.info`). */
 export const slackFileSchema = z.looseObject({

@@ -22,19 +22,19 @@ const socketModeReceiver = () =>
   ).default;
 
 import type { RetryOptions, WebClient } from "@slack/web-api";
-import type { Config } from "../config.ts";
-import type { Route } from "../http/http-surface.ts";
-import { type Logger, toSlackLogger } from "../logger.ts";
-import { deferRequire } from "../util/defer-require.ts";
-import { optional } from "../util/optional.ts";
-import { installUnavailableIn } from "./gateway/slack-errors.ts";
-import { guardRequests } from "./guard-requests.ts";
-import { InFlight } from "./in-flight.ts";
-import { renewRefusedToken } from "./installs/renew-refused-token.ts";
-import { RequestAuthorizedClient, withRequestAuth } from "./installs/request-client.ts";
-import { requestInstall, workspaceOfContext } from "./installs/request-tenant.ts";
-import type { TokenSource } from "./installs/token-source.ts";
-import type { FetchFunction } from "./rate-budget/slack-budget.ts";
+import type { Config } from "../../config.ts";
+import type { Route } from "../../http/http-surface.ts";
+import { type Logger, toSlackLogger } from "../../logger.ts";
+import { deferRequire } from "../../util/defer-require.ts";
+import { optional } from "../../util/optional.ts";
+import { installUnavailableIn } from "../gateway/slack-errors.ts";
+import { renewRefusedToken } from "../installs/renew-refused-token.ts";
+import { RequestAuthorizedClient, withRequestAuth } from "../installs/request-client.ts";
+import { requestInstall, workspaceOfContext } from "../installs/request-tenant.ts";
+import type { TokenSource } from "../installs/token-source.ts";
+import type { FetchFunction } from "../rate-budget/slack-budget.ts";
+import { guardRequests } from "../requests/guard-requests.ts";
+import { InFlight } from "../requests/in-flight.ts";
 import {
   createSocketConnection,
   type ReconnectBackoff,

@@ -1,8 +1,9 @@
-import type { Config } from "../config.ts";
-import { type Logger, quiet, toSlackLogger } from "../logger.ts";
-import { StartupError } from "../startup-error.ts";
-import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
-import { slackAuthProbe } from "./auth-probe.ts";
+import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import type { Config } from "../../config.ts";
+import { type Logger, quiet, toSlackLogger } from "../../logger.ts";
+import { StartupError } from "../../startup-error.ts";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
 import type { BoltApp } from "./create-bolt-app.ts";
 import {
   appTokenRefusedAtStart,
@@ -103,4 +104,36 @@ export function slackStartUp(o: {
       backoff: o.backoff,
       signal,
     });
+}
+
+export interface SlackAuthProbeOptions {
+  /** Undefined with installs by OAuth. */
+  botToken: string | undefined;
+  apiUrl: string;
+  timeoutMs: number;
+  logger?: SlackLogger;
+}
+
+/**
+ * Asks `auth.test` whether Slack takes the bot token: one try, outside the rate budget; a 429
+ * is an answer (Slack is up). With installs by OAuth it asks `api.test`, which needs no token:
+ * one install's revoked token must not make the whole bot unready.
+ */
+export function slackAuthProbe(options: SlackAuthProbeOptions): () => Promise<void> {
+  const client = new WebClient(options.botToken, {
+    slackApiUrl: options.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.timeoutMs,
+    ...optional("logger", options.logger),
+  });
+  return async () => {
+    try {
+      if (options.botToken === undefined) await client.api.test();
+      else await client.auth.test();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === ErrorCode.RateLimitedError) return;
+      throw error;
+    }
+  };
 }

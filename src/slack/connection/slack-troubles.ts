@@ -1,4 +1,6 @@
-import { platformErrorOf, TRANSIENT_PLATFORM_ERRORS } from "./gateway/slack-errors.ts";
+import type { Logger } from "../../logger.ts";
+import { platformErrorOf, TRANSIENT_PLATFORM_ERRORS } from "../gateway/slack-errors.ts";
+import type { FetchFunction } from "../rate-budget/slack-budget.ts";
 
 /**
  * A failed call with the bot's own token: refused (a person must change a variable) or Slack
@@ -65,3 +67,52 @@ export const botTokenRefusedNow = (code: string) =>
 
 export const appTokenRefusedNow = (code: string) =>
   `Slack now refuses SLACK_APP_TOKEN (${code}), so no event, command or click reaches the bot: ${APP_TOKEN_FIX}, then restart the bot.`;
+
+/** Tells the person running the bot when Slack stops taking the bot token, once. */
+export interface TokenWatch {
+  /** Refusals are told from now on (before, the start-up says why it stops). */
+  arm(): void;
+  failed(code: string | undefined): void;
+  accepted(): void;
+}
+
+/**
+ * Turns every call's token refusal into one error line naming SLACK_BOT_TOKEN, told again only
+ * after Slack took the token in between. `onRefused` lets readiness ask Slack now.
+ */
+export function createTokenWatch(logger: Logger, onRefused: () => void = () => {}): TokenWatch {
+  let armed = false;
+  let told = false;
+  return {
+    arm() {
+      armed = true;
+    },
+    failed(code) {
+      if (!armed || code === undefined || !TOKEN_REFUSALS.has(code) || told) return;
+      told = true;
+      logger.error({ slackError: code }, botTokenRefusedNow(code));
+      onRefused();
+    },
+    accepted() {
+      told = false;
+    },
+  };
+}
+
+/**
+ * `fetch`, calling `onOutage` on a network error, a timeout or a 5xx: signs Slack may be down
+ * (an `ok: false` or a 429 says it is up; a request its caller aborted says nothing).
+ */
+export function noticeOutages(fetch: FetchFunction, onOutage: () => void): FetchFunction {
+  return async (input, init) => {
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      if ((error as { name?: unknown }).name !== "AbortError") onOutage();
+      throw error;
+    }
+    if (response.status >= 500) onOutage();
+    return response;
+  };
+}
