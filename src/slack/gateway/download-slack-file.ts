@@ -7,8 +7,6 @@ import { isTransientStatus } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { fileSink, type OpenFile, openForWrite, WRITE_BUFFER_BYTES } from "./file-sink.ts";
 
-export type { OpenFile };
-
 /** What went wrong, by what a person can do about it; the first four pass by themselves. */
 export type DownloadTrouble =
   | "unavailable"

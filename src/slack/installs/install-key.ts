@@ -2,8 +2,6 @@
 // org-wide install's `E…` serving every workspace of its organisation.
 import { SINGLE_INSTALL } from "../../jobs/index.ts";
 
-export { SINGLE_INSTALL, tenantOf } from "../../jobs/index.ts";
-
 export interface InstallRef {
   teamId?: string | undefined;
   enterpriseId?: string | undefined;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
+import { platformErrorOf } from "../gateway/slack-errors.ts";
 import { InstallCache } from "./install-cache.ts";
 import type {
   EncryptedInstallationStore,
@@ -149,7 +150,7 @@ export class OAuthTokenSource implements TokenSource {
     try {
       answer = await this.#o.refresh(bot.refreshToken);
     } catch (error) {
-      const code = slackErrorOf(error);
+      const code = platformErrorOf(error);
       if (code === undefined || !REFRESH_REVOKED.has(code)) throw error;
       if (await this.#markRevoked(install, code, read)) {
         throw new InstallUnavailable(install, "revoked");
@@ -204,9 +205,4 @@ function botOf(install: string, record: InstallRecord) {
   const bot = record.installation.bot;
   if (bot === undefined) throw new InstallUnavailable(install, "not_installed");
   return bot;
-}
-
-function slackErrorOf(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === "string" ? data.error : undefined;
 }

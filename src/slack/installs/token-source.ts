@@ -1,4 +1,4 @@
-import { SINGLE_INSTALL } from "./install-key.ts";
+import { SINGLE_INSTALL } from "../../jobs/index.ts";
 
 /** Where Slack calls get an installation's bot token. */
 export interface TokenSource {
