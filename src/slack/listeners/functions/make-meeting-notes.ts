@@ -12,10 +12,10 @@ import {
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
 import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
+import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { pickedRecording } from "../../recording-file.ts";
 import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
 import { buildRefusal } from "../../views/index.ts";
 import type { ListenerDeps } from "../deps.ts";
