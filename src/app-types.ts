@@ -12,11 +12,11 @@ import type {
 import type { Logger } from "./logger.ts";
 import type { RetryPolicy } from "./notetaker/index.ts";
 import type { ReadinessTuning } from "./observability/app-readiness.ts";
-import type { OpenFile } from "./slack/gateway/download-slack-file.ts";
+import type { ReconnectBackoff } from "./slack/connection/socket-connection.ts";
+import type { OpenFile } from "./slack/gateway/file-sink.ts";
 import type { TokenSource } from "./slack/installs/token-source.ts";
 import type { PendingStartsOptions } from "./slack/listeners/replay-pending.ts";
 import type { SlackBudgetOptions } from "./slack/rate-budget/slack-budget.ts";
-import type { ReconnectBackoff } from "./slack/socket-connection.ts";
 import type { Store } from "./store/index.ts";
 
 /** What tests and the process may swap in. */

@@ -14,12 +14,14 @@ import { createPollSchedule, NoteTakerClient, watchNoteService } from "./notetak
 import { createAppReadiness } from "./observability/app-readiness.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
-import { slackStartUp } from "./slack/connect-slack.ts";
-import { createBoltApp, defaultSlackRetry } from "./slack/create-bolt-app.ts";
+import { slackStartUp } from "./slack/connection/connect-slack.ts";
+import { createBoltApp, defaultSlackRetry } from "./slack/connection/create-bolt-app.ts";
+import { createTokenWatch, noticeOutages } from "./slack/connection/slack-troubles.ts";
+import { SlackDirectory } from "./slack/directory/slack-directory.ts";
 import { slackHostsOf } from "./slack/gateway/download-slack-file.ts";
-import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
+import { SlackStoreResetNotices } from "./slack/gateway/store-reset-notices.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
 import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
@@ -32,15 +34,11 @@ import type { ListenerDeps } from "./slack/listeners/deps.ts";
 import { registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
-import { noticeOutages } from "./slack/outage-signal.ts";
 import { Permissions } from "./slack/permissions.ts";
 import { SlackBudget } from "./slack/rate-budget/slack-budget.ts";
-import { createResponder } from "./slack/response-url.ts";
-import { claimSignatures } from "./slack/signature-claims.ts";
-import { SlackDirectory } from "./slack/slack-directory.ts";
-import { SlackResponder } from "./slack/slack-responder.ts";
-import { SlackStoreResetNotices } from "./slack/store-reset-notices.ts";
-import { createTokenWatch } from "./slack/token-watch.ts";
+import { claimSignatures } from "./slack/requests/guard-requests.ts";
+import { createResponder } from "./slack/responder/response-url.ts";
+import { SlackResponder } from "./slack/responder/slack-responder.ts";
 import { openStore } from "./store/index.ts";
 import { withTimeout } from "./store/with-timeout.ts";
 import { optional } from "./util/optional.ts";
@@ -223,24 +221,23 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       }),
   });
   // Readiness may read it: the temp folder's disk found full by a download (and since when).
-  const gateway = new InstallGateways(
-    (install, teamId) =>
-      new SlackGateway({
-        ...installClients.clientsFor(install, teamId),
-        botToken: () => tokenSource.botToken(install),
-        slackHosts,
-        logger,
-        ...dispatcher,
-        onError: (operation, label) => {
-          metrics.onSlackError(operation, label);
-          tokens.failed(label);
-        },
-        diskFull,
-        ...optional("openDownloadFile", deps.openDownloadFile),
-        // "Started 3 minutes ago" reads the job's times with the clock they were written with.
-        now: () => store.now(),
-      }),
-  );
+  const gateway = new SlackGateway({
+    clientsOf: (install, teamId) => ({
+      ...installClients.clientsFor(install, teamId),
+      botToken: () => tokenSource.botToken(install),
+    }),
+    slackHosts,
+    logger,
+    ...dispatcher,
+    onError: (operation, label) => {
+      metrics.onSlackError(operation, label);
+      tokens.failed(label);
+    },
+    diskFull,
+    ...optional("openDownloadFile", deps.openDownloadFile),
+    // "Started 3 minutes ago" reads the job's times with the clock they were written with.
+    now: () => store.now(),
+  });
   startup.lap("wire");
   const media = await mediaOpened;
   startup.lap("openMedia");

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.ts";
 import { type Logger, quiet, toSlackLogger } from "../logger.ts";
-import { slackAuthProbe } from "../slack/auth-probe.ts";
+import { slackAuthProbe } from "../slack/connection/connect-slack.ts";
+import type { TokenWatch } from "../slack/connection/slack-troubles.ts";
 import { platformErrorOf } from "../slack/gateway/slack-errors.ts";
-import type { TokenWatch } from "../slack/token-watch.ts";
 import type { Store } from "../store/index.ts";
 import { optional } from "../util/optional.ts";
 import {

@@ -175,7 +175,7 @@ export function renderAckLatency(results: AckResult[], at: RunFacts): string {
       "(`src/slack/listeners/commands/meeting-notes.ts`) help and unknown words ride on the ack",
       "when the person's locale is cached — one response, no second request — and the other",
       "replies go to `response_url` with a plain `undici.request`",
-      "(`src/slack/response-url.ts`). What is left is answering at all: ≈100 µs more user CPU",
+      "(`src/slack/responder/response-url.ts`). What is left is answering at all: ≈100 µs more user CPU",
       "per command than the bare app's empty ack (user/system split from `/proc`, 500 req/s;",
       "the column above adds system time and background work and moves with the load). A CPU",
       "profile (`BENCH_CPU_PROF=dir BENCH=ack-latency BENCH_ACK_KINDS=command`) spreads it over",

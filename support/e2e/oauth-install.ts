@@ -48,7 +48,7 @@ export interface OAuthSecrets {
   tokenKey: string;
 }
 
-/** The variables of installs by OAuth (src/config-oauth.ts). */
+/** The variables of installs by OAuth (src/config-schema.ts). */
 export interface OAuthEnv {
   SLACK_CLIENT_ID: string;
   SLACK_CLIENT_SECRET: string;

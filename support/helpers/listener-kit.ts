@@ -10,14 +10,14 @@ import {
   type JobService,
   type Services,
 } from "../../src/jobs/index.ts";
+import { SlackDirectory } from "../../src/slack/directory/slack-directory.ts";
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/deps.ts";
 import type { PendingStart } from "../../src/slack/listeners/pending-starts.ts";
 import { SaidOnce } from "../../src/slack/listeners/said-once.ts";
 import { Permissions } from "../../src/slack/permissions.ts";
-import type { Responder } from "../../src/slack/response-url.ts";
-import { SlackDirectory } from "../../src/slack/slack-directory.ts";
-import { SlackResponder } from "../../src/slack/slack-responder.ts";
+import type { Responder } from "../../src/slack/responder/response-url.ts";
+import { SlackResponder } from "../../src/slack/responder/slack-responder.ts";
 import type { Store } from "../../src/store/index.ts";
 import { openMemoryStore } from "../../src/store/memory-store.ts";
 import { DEFAULT_TEAM_ID } from "../fake-slack/slack-payloads.ts";

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { OpenFile } from "../../src/slack/gateway/download-slack-file.ts";
+import type { OpenFile } from "../../src/slack/gateway/file-sink.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
   buttonOn,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES, SUPPORTED_AUDIO_FORMATS } from "../../src/recordings/index.ts";
-import { classifyFile, type SlackFile } from "../../src/slack/recording-file.ts";
+import { classifyFile, type SlackFile } from "../../src/slack/directory/recording-file.ts";
 import type { SlackMode } from "../../support/e2e/stack.ts";
 import {
   ALICE,

@@ -2,9 +2,8 @@ import { Writable } from "node:stream";
 import { ErrorCode } from "@slack/web-api";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { connectSlack } from "../../src/slack/connect-slack.ts";
-import { troubleOf } from "../../src/slack/slack-troubles.ts";
-import { createTokenWatch } from "../../src/slack/token-watch.ts";
+import { connectSlack } from "../../src/slack/connection/connect-slack.ts";
+import { createTokenWatch, troubleOf } from "../../src/slack/connection/slack-troubles.ts";
 import { StartupError } from "../../src/startup-error.ts";
 
 /** Errors as @slack/web-api throws them (errors.js): a refusal, no answer, an error page. */

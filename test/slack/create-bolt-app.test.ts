@@ -2,7 +2,7 @@ import { HTTPReceiver, SocketModeReceiver } from "@slack/bolt";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { createBoltApp } from "../../src/slack/create-bolt-app.ts";
+import { createBoltApp } from "../../src/slack/connection/create-bolt-app.ts";
 
 const base = {
   SLACK_BOT_TOKEN: "xoxb-test-token",

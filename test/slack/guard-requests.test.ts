@@ -8,7 +8,7 @@ import {
   type GuardOptions,
   guardRequests,
   MAX_BODY_BYTES,
-} from "../../src/slack/guard-requests.ts";
+} from "../../src/slack/requests/guard-requests.ts";
 import { openStore, type Store } from "../../src/store/index.ts";
 import { signSlackRequest } from "../../support/fake-slack/slack-request.ts";
 import { eventually } from "../../support/helpers/eventually.ts";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
+import type { SlackFile } from "../../src/slack/directory/recording-file.ts";
+import type { UserInfo } from "../../src/slack/directory/slack-directory.ts";
 import {
   type JobAction,
   PERMISSION_TABLE,
@@ -7,8 +9,6 @@ import {
   Permissions,
   type Refusal,
 } from "../../src/slack/permissions.ts";
-import type { SlackFile } from "../../src/slack/recording-file.ts";
-import type { UserInfo } from "../../src/slack/slack-directory.ts";
 
 const CHANNEL = "C0TEAM001";
 const STATUS_TS = "1700000000.000200";

@@ -4,7 +4,7 @@ import {
   type SlackFile,
   shownNameOf,
   toSourceFile,
-} from "../../src/slack/recording-file.ts";
+} from "../../src/slack/directory/recording-file.ts";
 
 const file = (overrides: Partial<SlackFile>): SlackFile => ({
   id: "F0REC0001",

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createResponder } from "../../src/slack/response-url.ts";
+import { createResponder } from "../../src/slack/responder/response-url.ts";
 
 interface Received {
   method: string | undefined;

@@ -2,12 +2,12 @@ import { LogLevel, WebClient } from "@slack/web-api";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_TEMPLATE_BYTES } from "../../src/notetaker/index.ts";
-import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import {
   MAX_CACHED_USERS,
   SlackDirectory,
   USER_CACHE_TTL_MS,
-} from "../../src/slack/slack-directory.ts";
+} from "../../src/slack/directory/slack-directory.ts";
+import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
 import { createFakeSlack, type FakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
 import { createFakeWebClient, slackUser } from "../../support/helpers/fake-web-client.ts";
 import { defaultWorkspace } from "../../support/helpers/listener-args.ts";

@@ -1,6 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import { describe, expect, it, vi } from "vitest";
-import { SlackResponder } from "../../src/slack/slack-responder.ts";
+import { SlackResponder } from "../../src/slack/responder/slack-responder.ts";
 import { createFakeWebClient, platformError } from "../../support/helpers/fake-web-client.ts";
 import { defaultWorkspace, recordingLogger } from "../../support/helpers/listener-kit.ts";
 

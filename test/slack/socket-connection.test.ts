@@ -1,7 +1,10 @@
 import { EventEmitter } from "node:events";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSocketConnection, type SocketClient } from "../../src/slack/socket-connection.ts";
+import {
+  createSocketConnection,
+  type SocketClient,
+} from "../../src/slack/connection/socket-connection.ts";
 
 /** Bolt's Socket Mode client as the connection sees it; `start` fails while Slack is out of reach. */
 function fakeClient() {

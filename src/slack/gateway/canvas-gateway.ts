@@ -5,12 +5,7 @@ import { CANVAS_MAX_CHARS, toCanvasMarkdown } from "../text/canvas-markdown.ts";
 import { isDirectMessage } from "../text/direct-message.ts";
 import { platformErrorOf } from "./slack-errors.ts";
 
-/**
- * Slack's answers that mean "no canvas here" for a reason the status can name (errors of
- * canvases.create/edit/access.set on docs.slack.dev). Any other error of a canvas call
- * that trying again cannot change is a refusal too, of no named reason: the delivering
- * step keeps it as `refused` and the note stays in the thread (stages/delivering.ts).
- */
+/** Canvas refusals the status can name (canvases.create/edit/access.set on docs.slack.dev). */
 const REFUSALS: Record<string, CanvasRefusal> = {
   canvas_disabled_user_team: "not_allowed",
   restricted_action: "not_allowed",
@@ -22,20 +17,14 @@ const REFUSALS: Record<string, CanvasRefusal> = {
 };
 
 /**
- * Who `canvases.access.set` lets read the job's canvas. "Access levels can only be set for
- * regular channels. Channel IDs associated with direct messages (DMs) or multi-party direct
- * messages (MPDMs) will not be accepted and will result in an unsuccessful request. For
- * sharing a canvas to DMs or MPDMs, use individual user IDs instead."
- * (https://docs.slack.dev/reference/methods/canvases.access.set, "Sharing canvases via DM
- * or MPDM"). So: the job's channel; in a direct message with the bot, the one person in it,
- * who shared the recording there.
+ * Access is set for regular channels only; in a DM, for its person
+ * (https://docs.slack.dev/reference/methods/canvases.access.set).
  */
 export function canvasAudience(job: Job): { channel_ids: [string] } | { user_ids: [string] } {
   const { channelId, userId } = job.origin;
   return isDirectMessage(channelId) ? { user_ids: [userId] } : { channel_ids: [channelId] };
 }
 
-/** The refusal an error of a canvas call stands for, if it is one. */
 export function canvasRefusalOf(error: unknown): CanvasRefusal | undefined {
   return REFUSALS[platformErrorOf(error) ?? ""];
 }
@@ -49,9 +38,8 @@ export function canvasTitle(job: Job): string {
 }
 
 /**
- * Made once: a DateTimeFormat costs about a millisecond to build, and every delivery asks.
- * Made at the first canvas, not at start: building them reads ICU's locale data out of the
- * Node binary (≈6 MB of RSS a bot that has not delivered yet need not hold).
+ * Built once, at the first canvas: building reads ICU's locale data, which an idle bot need not
+ * hold.
  */
 let TITLE_DATES: Record<"en" | "vi", Intl.DateTimeFormat> | undefined;
 function titleDates(): Record<"en" | "vi", Intl.DateTimeFormat> {
@@ -62,7 +50,6 @@ function titleDates(): Record<"en" | "vi", Intl.DateTimeFormat> {
   return TITLE_DATES;
 }
 
-/** The note as canvas Markdown, or `too_large` when a canvas cannot hold it. */
 export function canvasContent(
   markdown: string,
   people: readonly NotePerson[],
@@ -71,7 +58,7 @@ export function canvasContent(
   return content.length > CANVAS_MAX_CHARS ? { refused: "too_large" } : { markdown: content };
 }
 
-/** `canvases.create` of a standalone canvas; a refusal is an outcome, not an error. */
+/** A refusal is an outcome, not an error. */
 export async function createCanvas(
   client: WebClient,
   job: Job,
@@ -94,7 +81,6 @@ export async function createCanvas(
   }
 }
 
-/** Replaces the whole canvas with the new note (`canvases.edit`, one `replace`). */
 export async function editCanvas(
   client: WebClient,
   canvasId: string,
@@ -122,11 +108,7 @@ export async function editCanvas(
   }
 }
 
-/**
- * Read access for the job's channel, or for the person in a direct message
- * ({@link canvasAudience}), then the canvas's link (its file permalink). Both `channel_ids`
- * and `user_ids` may not be passed at once (canvases.access.set docs).
- */
+/** Read access for the job's audience, then the canvas's permalink. */
 export async function shareCanvas(client: WebClient, job: Job, canvasId: string): Promise<string> {
   await client.canvases.access.set({
     canvas_id: canvasId,
@@ -142,10 +124,8 @@ export async function shareCanvas(client: WebClient, job: Job, canvasId: string)
 }
 
 /**
- * The canvas the bot made for this job since `since`, found by its title among the files
- * the bot made from then on (a canvas is a file: filetype `quip`). Two jobs of the same
- * recording name and day made in the same moment could be confused; the job's own id is
- * not in the title to keep it readable.
+ * Found by its title among the bot's files (a canvas is a file: filetype `quip`); the job id is not
+ * in the title to keep it readable.
  */
 export async function findCanvas(
   client: WebClient,

@@ -7,20 +7,7 @@ import { isTransientStatus } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { fileSink, type OpenFile, openForWrite, WRITE_BUFFER_BYTES } from "./file-sink.ts";
 
-export type { OpenFile };
-
-/**
- * What went wrong with a download, by what the person (or an admin) can do about it:
- * - `unavailable`: Slack's file server answered 5xx/408/429, could not be reached or timed out;
- * - `cut_off`: the body stopped before its end (a reset), or was shorter than announced;
- * - `disk_full`: the temp file could not be written for lack of space;
- * - `refused`: Slack will not let the bot read the file (401, 403, 404, 410);
- * - `vanished`: the file being written was removed from under the download (its folder
- *   swept, say): nothing is wrong with the recording, and a new try writes it again;
- * - `failed`: anything else trying again cannot change (a sign-in page, a link off Slack's
- *   servers, too large, another refusal), or a local write error that is not a full disk.
- * All but the last two clear up by themselves; the job waits and tries again.
- */
+/** What went wrong, by what a person can do about it; the first four pass by themselves. */
 export type DownloadTrouble =
   | "unavailable"
   | "cut_off"
@@ -36,7 +23,6 @@ const TRANSIENT_TROUBLE = new Set<DownloadTrouble>([
   "vanished",
 ]);
 
-/** Why a Slack file could not be downloaded; `transient` says whether trying again can help. */
 export class SlackDownloadError extends Error {
   readonly code = "slack_download_failed";
   readonly trouble: DownloadTrouble;
@@ -50,24 +36,19 @@ export class SlackDownloadError extends Error {
   }
 }
 
-/** The statuses of a file Slack will not serve the bot: gone, or not shared with it. */
 const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
 
-/** Slack's file hosts for the deployment the bot talks to, and the scheme they must use. */
 export interface SlackHosts {
-  /** Whether a host (`URL.host`, with its port) is Slack's. */
   includes(host: string): boolean;
-  /** Plain http is accepted only when `SLACK_API_URL` itself is http (a local test double). */
+  /** Only when `SLACK_API_URL` itself is http (a local test double). */
   readonly allowHttp: boolean;
 }
 
-/** Where and how to fetch one Slack file. */
 export interface SlackFileRequest {
   url: string;
   token: string;
   /** The token goes to these hosts only; a file or redirect anywhere else is refused. */
   hosts: SlackHosts;
-  /** Refuse anything larger; reading stops the moment the body passes it. */
   maxBytes: number;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
@@ -76,11 +57,9 @@ export interface SlackFileRequest {
 
 export interface DownloadOptions extends SlackFileRequest {
   destPath: string;
-  /** The size Slack reported, when known: a shorter body means a cut download. */
+  /** A shorter body means a cut download. */
   expectedBytes?: number;
-  /** Told the file's length after each write reaches the disk (a reader following it). */
   onWritten?: (bytes: number) => void;
-  /** Opens the temp file (default: a new file, 0600). */
   openFile?: OpenFile;
 }
 
@@ -88,9 +67,7 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The hosts of the Slack deployment the bot talks to: the API's own host (with its port) and
- * its subdomains (`slack.com` → `files.slack.com`, `files-origin.slack.com`; GovSlack and
- * test servers alike).
+ * The API's host and its subdomains (`files.slack.com`, `files-origin.slack.com`; GovSlack alike).
  */
 export function slackHostsOf(apiUrl: string): SlackHosts {
   const api = new URL(apiUrl);
@@ -100,16 +77,12 @@ export function slackHostsOf(apiUrl: string): SlackHosts {
   };
 }
 
-/**
- * Streams a Slack file to disk with the bot token (a recording: up to 300 MB, never held in
- * memory), refusing it past `maxBytes` and when it is shorter than Slack announced.
- */
+/** Streams a recording to disk, never held in memory. */
 export async function downloadSlackFile(options: DownloadOptions): Promise<number> {
   const body = await openSlackFile(options);
   return writeCapped(body, options);
 }
 
-/** Reads a small Slack file (a DOCX template) into memory, stopping at `maxBytes`. */
 export async function readSlackFile(options: SlackFileRequest): Promise<Uint8Array> {
   const body = await openSlackFile(options);
   const chunks: Uint8Array[] = [];
@@ -126,19 +99,9 @@ export async function readSlackFile(options: SlackFileRequest): Promise<Uint8Arr
 }
 
 /**
- * GETs a Slack file with the bot token and hands back its body, once Slack answered 200 with
- * something that is not its sign-in page.
- *
- * What Slack says: `url_private` and `url_private_download` need `Authorization: Bearer`
- * with a `files:read` token (https://api.slack.com/types/file#auth, as Slack's maintainers
- * point to in slackapi/bolt-js#2585; Slack's platform blog, "Important Changes to Files in
- * the Web API", 2015). Slack documents no redirect. What bots that download files report:
- * `url_private_download` answers 200 directly; on Enterprise Grid files.slack.com answers
- * 302 to files-origin.slack.com, which still needs the token
- * (NousResearch/hermes-agent#114483); `url_private` of a PDF 302s to slack-files.com
- * (curie-eng/curie#2715). So redirects are followed, with the token, while they stay on
- * Slack's hosts (`slackHostsOf`: the API host and its subdomains) over https, and refused —
- * not followed without the token — when they leave them: a user's file comes from Slack or
+ * File URLs need `Authorization: Bearer` with `files:read` (https://api.slack.com/types/file#auth).
+ * Enterprise Grid redirects to other Slack hosts, so redirects are followed with the token while
+ * they stay on Slack's hosts over https, and refused when they leave: a file comes from Slack or
  * not at all.
  */
 async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.ResponseData["body"]> {
@@ -180,7 +143,6 @@ async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.Resp
   }
 }
 
-/** Refuses a URL the token must not travel to: off Slack's hosts, or not over https. */
 function checkSlackUrl(url: URL, hosts: SlackHosts, redirected: boolean): void {
   const where = redirected ? "The file link redirected" : "The file link is";
   if (!hosts.includes(url.host)) {
@@ -225,8 +187,7 @@ function tooLarge(): SlackDownloadError {
 
 async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOptions) {
   let total = 0;
-  // 1 MiB buffers: with the 16 KiB default each network chunk was written on its own and
-  // reading paused in between (a 300 MB download: 1.28 s → 0.87 s measured).
+  // 1 MiB buffers, not 16 KiB: fewer writes, and reading does not pause between them.
   const counter = new Transform({
     highWaterMark: WRITE_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, callback) {
@@ -259,10 +220,7 @@ async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOpt
   return total;
 }
 
-/**
- * Why a download whose pipeline broke failed: the disk (full, or another write error) when
- * the file's side failed, else the body stopped early (a reset, a stalled body).
- */
+/** The disk when the file's side failed, else the body stopped early. */
 function writeTrouble(error: unknown, diskFailed: boolean): SlackDownloadError {
   if (isDiskFull(error)) {
     return new SlackDownloadError("The disk is full.", "disk_full", { cause: error });

@@ -1,21 +1,17 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { Writable } from "node:stream";
 
-/** What the download writes the file through (tests put a failing disk behind it). */
 export type OpenFile = (path: string) => Promise<Pick<FileHandle, "writev" | "close">>;
 
 export const openForWrite: OpenFile = (path) => open(path, "w", 0o600);
 
-/** What the sink gathers before a write (1 MiB; the download measured why). */
 export const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 type Handle = Pick<FileHandle, "writev" | "close">;
 
 /**
- * Writes a stream to a new file (0600: a recording is personal data), gathering what
- * arrived while the last write ran into one `writev`, and says after each write how long
- * the file is: a reader may follow the download (the relay's upload) without polling.
- * `failed` says afterwards whether the file's side broke (not the body).
+ * Writes a stream to a new file (0600: a recording is personal data) with one `writev` per
+ * batch, telling its length after each write so the relay's upload can follow without polling.
  */
 export function fileSink(
   path: string,
@@ -65,7 +61,7 @@ export function fileSink(
   };
 }
 
-/** `writev` until every byte is written (it may write fewer than given). */
+/** `writev` may write fewer bytes than given. */
 async function writeAll(handle: Handle, buffers: Buffer[]): Promise<number> {
   let total = 0;
   let rest = buffers;

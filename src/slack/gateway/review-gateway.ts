@@ -6,45 +6,36 @@ import {
   type ReviewState,
   SlackPortError,
 } from "../../jobs/index.ts";
-import { METADATA_EVENT_TYPE } from "../ids.ts";
 import { localeOf } from "../messages/catalog.ts";
 import type { TaggedMessageContent } from "../views/message-content.ts";
 import { buildReviewMessage, buildReviewReminder } from "../views/review-message.ts";
+import { deliveryOf } from "./thread-files.ts";
+import { jobPayloadOf, type SlackMessage } from "./thread-reader.ts";
 
 /** How far before an intent's time a message of its is looked for: the two clocks may differ. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
 
-/** A message of the bot's direct message, as `conversations.history` shows it with metadata. */
-interface DirectMessage {
-  ts?: string;
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-}
-
 /**
- * Review before posting, on `@slack/web-api`: the review lives in the bot's direct message
- * with the person who started the job. Slack's reference says a user id given as
- * `chat.postMessage`'s channel posts into that person's direct message with Slackbot, and
- * that a message for the app's own direct message goes to its id (`D…`)
- * (https://docs.slack.dev/reference/methods/chat.postMessage, "channel"): the id comes from
- * `conversations.open` with the person's id, which opens or resumes that conversation
- * without posting anything, again and again alike (`im:write`,
- * https://docs.slack.dev/reference/methods/conversations.open). Errors are wrapped by `fail`,
- * the gateway's own wrapping (metrics included).
+ * Review before posting, in the bot's DM with the starter. A user id as channel would post to
+ * their DM with Slackbot (https://docs.slack.dev/reference/methods/chat.postMessage), so the
+ * DM's id comes from `conversations.open`.
  */
 export class ReviewGateway implements ReviewPort {
-  readonly #client: WebClient;
+  readonly #clientOf: (job: Job) => WebClient;
   readonly #fail: (error: unknown, operation: string) => SlackPortError;
 
+  /** `client`: one install's, or the job's install's. */
   constructor(options: {
-    client: WebClient;
+    client: WebClient | ((job: Job) => WebClient);
     fail: (error: unknown, operation: string) => SlackPortError;
   }) {
-    this.#client = options.client;
+    const { client } = options;
+    this.#clientOf = typeof client === "function" ? client : () => client;
     this.#fail = options.fail;
   }
 
   async open(job: Job, since?: number): Promise<ReviewPlace> {
-    const channelId = await this.#directMessage(job.origin.userId);
+    const channelId = await this.#directMessage(job);
     try {
       const earlier =
         since === undefined
@@ -56,7 +47,7 @@ export class ReviewGateway implements ReviewPort {
         { state: "coming" },
         { locale: localeOf(job.origin.locale) },
       );
-      const ts = await this.#post(channelId, content);
+      const ts = await this.#post(job, channelId, content);
       return { channelId, ts };
     } catch (error) {
       throw this.#fail(error, "review post");
@@ -74,7 +65,8 @@ export class ReviewGateway implements ReviewPort {
       { locale, ...(expiresAt === undefined ? {} : { expiresAt }) },
     );
     try {
-      await this.#client.chat.update({ channel: review.channelId, ts: review.ts, text, blocks });
+      const channel = review.channelId;
+      await this.#clientOf(job).chat.update({ channel, ts: review.ts, text, blocks });
     } catch (error) {
       throw this.#fail(error, "review edit");
     }
@@ -88,20 +80,19 @@ export class ReviewGateway implements ReviewPort {
         const earlier = await this.#find(review.channelId, job, "review_reminder", since);
         if (earlier !== undefined) return;
       }
-      await this.#post(review.channelId, buildReviewReminder(job, localeOf(job.origin.locale)));
+      const reminder = buildReviewReminder(job, localeOf(job.origin.locale));
+      await this.#post(job, review.channelId, reminder);
     } catch (error) {
       throw this.#fail(error, "review reminder");
     }
   }
 
   /**
-   * The id of the bot's direct message with `userId`. A refusal that trying again cannot
-   * change (an install from before the app asked for `im:write`, a deactivated person)
-   * fails the job with a sentence saying so; Retry tries again.
+   * A final refusal (an install without `im:write`, a deactivated person) fails the job saying so.
    */
-  async #directMessage(userId: string): Promise<string> {
+  async #directMessage(job: Job): Promise<string> {
     try {
-      const opened = await this.#client.conversations.open({ users: userId });
+      const opened = await this.#clientOf(job).conversations.open({ users: job.origin.userId });
       const id = opened.channel?.id;
       if (typeof id !== "string" || id === "") throw new Error("conversations.open returned no id");
       return id;
@@ -116,8 +107,8 @@ export class ReviewGateway implements ReviewPort {
     }
   }
 
-  async #post(channel: string, content: TaggedMessageContent): Promise<string> {
-    const posted = await this.#client.chat.postMessage({
+  async #post(job: Job, channel: string, content: TaggedMessageContent): Promise<string> {
+    const posted = await this.#clientOf(job).chat.postMessage({
       channel,
       text: content.text,
       blocks: content.blocks,
@@ -130,10 +121,8 @@ export class ReviewGateway implements ReviewPort {
   }
 
   /**
-   * The ts of the bot's message of `kind` for this job's delivery, posted in the direct
-   * message since about `since` (ms), if there is one — not `known`, the earlier review's
-   * the record names (a note written again keeps its delivery): `conversations.history`
-   * (`im:history`), read only when an earlier post's outcome is unknown.
+   * The bot's message of `kind` for this delivery since `since`, other than `known`; read only when
+   * a post's outcome is unknown.
    */
   async #find(
     channel: string,
@@ -142,20 +131,17 @@ export class ReviewGateway implements ReviewPort {
     since: number,
     known?: string,
   ): Promise<string | undefined> {
-    const delivery = "delivery" in job ? job.delivery : 1;
+    const delivery = deliveryOf(job);
     const oldest = String(Math.max(0, since - CLOCK_MARGIN_MS) / 1000);
-    for await (const page of this.#client.paginate("conversations.history", {
+    for await (const page of this.#clientOf(job).paginate("conversations.history", {
       channel,
       oldest,
       include_all_metadata: true,
       limit: 200,
     })) {
-      for (const message of (page as { messages?: DirectMessage[] }).messages ?? []) {
-        const { metadata } = message;
-        const payload =
-          metadata?.event_type === METADATA_EVENT_TYPE ? metadata.event_payload : undefined;
-        const mine =
-          payload?.job_id === job.id && payload.kind === kind && payload.delivery === delivery;
+      for (const message of (page as { messages?: SlackMessage[] }).messages ?? []) {
+        const payload = jobPayloadOf(message, job.id);
+        const mine = payload?.kind === kind && payload.delivery === delivery;
         if (mine && message.ts !== undefined && message.ts !== known) return message.ts;
       }
     }

@@ -1,4 +1,3 @@
-import { createReadStream } from "node:fs";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
@@ -6,7 +5,7 @@ import {
   type DeliveredState,
   type DiskFullWatch,
   type DownloadLimits,
-  isActive,
+  installOf,
   type Job,
   type NotePerson,
   type SlackPort,
@@ -16,93 +15,84 @@ import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/catalog.ts";
 import { splitNote } from "../text/split-note.ts";
-import type { MessageContent } from "../views/message-content.ts";
 import { buildNotePart } from "../views/note-part.ts";
-import { buildStatusMessage } from "../views/status-message.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import type { OpenFile } from "./file-sink.ts";
 import { ReviewGateway } from "./review-gateway.ts";
 import { platformErrorOf, toGatewayError } from "./slack-errors.ts";
 import { StatusDrawer } from "./status-drawer.ts";
-import { type Priority, StatusPainter } from "./status-painter.ts";
-import { deliveryOf } from "./thread-files.ts";
-import { docxFilename, findDelivered } from "./thread-reader.ts";
-import { uploadTranscript } from "./transcript-upload.ts";
+import { deliveryOf, uploadDocx, uploadTranscript } from "./thread-files.ts";
+import { findDelivered } from "./thread-reader.ts";
 
-export { docxFilename } from "./thread-reader.ts";
-
-const PRIORITY: Record<StatusMode, Priority> = {
-  progress: "progress",
-  stage: "urgent",
-  required: "urgent",
-  person: "person",
-};
-
-export interface SlackGatewayOptions {
+/** The clients and token of one install (org-wide: of one of its workspaces). */
+export interface GatewayClients {
   client: WebClient;
-  /** The same as `client`, its calls first in Slack's budget: status changes people wait for. */
-  urgentClient?: WebClient;
-  /** The token file downloads send (the install's as it is now, when a function). */
+  /** `client` with its calls first in Slack's budget: status changes people wait for. */
+  urgentClient?: WebClient | undefined;
   botToken: string | (() => Promise<string>);
-  /** Slack's hosts (`slackHostsOf(SLACK_API_URL)`): file downloads go only there. */
+}
+
+/** One install's clients, or `clientsOf` the job's install (the caller keeps them). */
+export type SlackGatewayOptions = (
+  | GatewayClients
+  | { clientsOf: (install: string, teamId: string) => GatewayClients }
+) & {
   slackHosts: SlackHosts;
   logger: Logger;
   now?: () => number;
-  /** For file downloads (tests pass a MockAgent or nothing). */
   dispatcher?: Dispatcher;
-  /** Told of every failed Slack call (metrics): what was being done and Slack's error. */
   onError?: (operation: string, error: string) => void;
-  /** Told when a download finds the temp folder's disk full, and when one goes through. */
   diskFull?: DiskFullWatch;
-  /** Opens a download's temp file (tests put a full disk behind it). */
   openDownloadFile?: OpenFile;
-}
+};
 
 /**
- * What the job layer needs from Slack, on `@slack/web-api`. Every message it posts for a job
- * carries metadata naming the job, so a resumed job can read its thread to see what is
- * already there; errors are wrapped in `SlackPortError` with a transient flag.
+ * What the job layer needs from Slack, each call with the job's install's clients. Every
+ * message posted for a job carries metadata naming it, so a resumed job can read its thread.
  */
 export class SlackGateway implements SlackPort {
   readonly #o: SlackGatewayOptions;
-  /** Status messages, drawn at Slack's pace, the newest state last. */
-  readonly #painter: StatusPainter<{ job: Job; content: MessageContent }>;
-  /** Posts or edits each status message, once even when Slack's answer is lost. */
+  readonly #clientsOf: (job: Job) => GatewayClients;
   readonly #drawer: StatusDrawer;
-  /** The bot's own user id (`auth.test`), once asked: the canvases it made are its files. */
-  #botUserId: Promise<string> | undefined;
-  /** Review before posting: the note in a direct message with its starter. */
+  /** The canvases the bot made are its files. */
+  readonly #botUserIds = new WeakMap<WebClient, Promise<string>>();
   readonly review: ReviewGateway;
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
+    this.#clientsOf =
+      "clientsOf" in options
+        ? (job) => options.clientsOf(installOf(job.origin), job.origin.teamId)
+        : () => options;
     this.#drawer = new StatusDrawer({
-      client: options.client,
-      urgentClient: options.urgentClient,
-      botUserId: () => this.#botUser(),
+      clientsOf: this.#clientsOf,
+      botUserId: (job) => this.#botUser(job),
+      now: options.now,
     });
-    this.review = new ReviewGateway({ client: options.client, fail: (e, op) => this.#fail(e, op) });
-    this.#painter = new StatusPainter(
-      ({ job, content }, ts, priority, yieldSignal) =>
-        this.#drawer.draw(job, content, ts, priority, yieldSignal),
-      ({ content }) => content,
-    );
+    this.review = new ReviewGateway({
+      client: (job) => this.#client(job),
+      fail: (e, op) => this.#fail(e, op),
+    });
   }
 
-  /** The bot's user id, asked once (asked again after a failure). */
-  #botUser(): Promise<string> {
-    this.#botUserId ??= this.#o.client.auth.test().then((auth) => String(auth.user_id ?? ""));
-    this.#botUserId.catch(() => {
-      this.#botUserId = undefined;
-    });
-    return this.#botUserId;
+  #client(job: Job): WebClient {
+    return this.#clientsOf(job).client;
   }
 
-  /** Counts a failed Slack call and wraps its error for the job layer. */
+  #botUser(job: Job): Promise<string> {
+    const client = this.#client(job);
+    let asked = this.#botUserIds.get(client);
+    if (asked === undefined) {
+      asked = client.auth.test().then((auth) => String(auth.user_id ?? ""));
+      this.#botUserIds.set(client, asked);
+      asked.catch(() => this.#botUserIds.delete(client));
+    }
+    return asked;
+  }
+
   #fail(error: unknown, operation: string) {
     const wrapped = toGatewayError(error, operation);
-    // A download's trouble (disk_full, unavailable…) is its label: an operator sees which.
     const label =
       error instanceof SlackDownloadError
         ? error.trouble
@@ -111,53 +101,22 @@ export class SlackGateway implements SlackPort {
     return wrapped;
   }
 
-  /**
-   * Draws the job's status message through the painter: only when what it shows changes,
-   * the newest state last, a progress figure without waiting for Slack's budget.
-   */
+  /** Runs a Slack call of `operation`, its failure counted and wrapped for the job layer. */
+  async #call<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.#fail(error, operation);
+    }
+  }
+
   async showStatus(
     job: Job,
     mode: StatusMode = "stage",
     latest?: () => Promise<Job | undefined>,
     statusMayExist = job.statusTs === undefined && job.statusPostingAt !== undefined,
   ): Promise<string> {
-    if (statusMayExist) this.#drawer.mayExist(job.id);
-    // Another record of the job than the one drawn: a newer state, saved elsewhere.
-    const recheck =
-      latest &&
-      (async ({ job: drawn }: { job: Job }) => {
-        const now = await latest();
-        if (now === undefined || (now.updatedAt === drawn.updatedAt && now.stage === drawn.stage)) {
-          return undefined;
-        }
-        if (!isActive(now)) this.#forget(now.id);
-        return { job: now, content: this.#contentOf(now) };
-      });
-    try {
-      const ts = await this.#painter.paint(
-        job.id,
-        job.statusTs,
-        { job, content: this.#contentOf(job) },
-        PRIORITY[mode],
-        recheck,
-      );
-      if (!isActive(job)) this.#forget(job.id);
-      return ts;
-    } catch (error) {
-      throw this.#fail(error, "status update");
-    }
-  }
-
-  #contentOf(job: Job): MessageContent {
-    return buildStatusMessage(job, {
-      locale: localeOf(job.origin.locale),
-      now: (this.#o.now ?? Date.now)(),
-    });
-  }
-
-  #forget(jobId: string): void {
-    this.#painter.forget(jobId);
-    this.#drawer.forget(jobId);
+    return this.#call("status update", () => this.#drawer.show(job, mode, latest, statusMayExist));
   }
 
   async downloadSource(
@@ -166,10 +125,11 @@ export class SlackGateway implements SlackPort {
     signal: AbortSignal,
     limits: DownloadLimits,
   ): Promise<void> {
+    const { botToken } = this.#clientsOf(job);
     try {
       await downloadSlackFile({
         url: job.source.downloadUrl,
-        token: typeof this.#o.botToken === "string" ? this.#o.botToken : await this.#o.botToken(),
+        token: typeof botToken === "string" ? botToken : await botToken(),
         hosts: this.#o.slackHosts,
         destPath,
         maxBytes: limits.maxBytes,
@@ -185,16 +145,10 @@ export class SlackGateway implements SlackPort {
       const { message: reason, trouble } = error;
       this.#o.logger.warn({ jobId: job.id, reason, trouble }, "recording download failed");
       if (trouble === "disk_full") this.#o.diskFull?.markFull();
-      // Its own nature and cause: the job waits (saying why) or fails naming them.
       throw this.#fail(error, "file download");
     }
   }
 
-  /**
-   * The note's parts, each a message: links shown with their targets, the note's own
-   * mentions inert, and the names of `people` mentioned (outside code and links) before the
-   * note is split, so each part is measured as it is posted (`splitNote`).
-   */
   splitNote(markdown: string, people: readonly NotePerson[] = []): string[] {
     return splitNote(markdown, people);
   }
@@ -209,8 +163,8 @@ export class SlackGateway implements SlackPort {
     const locale = localeOf(job.origin.locale);
     const delivery = deliveryOf(job);
     const part = buildNotePart(text, { index, total, jobId: job.id, delivery, locale, people });
-    try {
-      await this.#o.client.chat.postMessage({
+    return this.#call("note post", async () => {
+      await this.#client(job).chat.postMessage({
         channel: job.origin.channelId,
         thread_ts: job.origin.threadTs,
         text: part.text,
@@ -219,28 +173,11 @@ export class SlackGateway implements SlackPort {
         unfurl_links: false,
         unfurl_media: false,
       });
-    } catch (error) {
-      throw this.#fail(error, "note post");
-    }
+    });
   }
 
   async uploadDocx(job: Job, path: string): Promise<string> {
-    const filename = docxFilename(job);
-    try {
-      const result = await this.#o.client.filesUploadV2({
-        channel_id: job.origin.channelId,
-        thread_ts: job.origin.threadTs,
-        file: createReadStream(path),
-        filename,
-        title: filename,
-      });
-      const uploads = (result as { files?: { files?: { id?: string }[] }[] }).files;
-      const id = uploads?.[0]?.files?.[0]?.id;
-      if (id === undefined) throw new Error("files.uploadV2 returned no file id");
-      return id;
-    } catch (error) {
-      throw this.#fail(error, "DOCX upload");
-    }
+    return this.#call("DOCX upload", () => uploadDocx(this.#client(job), job, path));
   }
 
   async uploadTranscript(
@@ -248,48 +185,36 @@ export class SlackGateway implements SlackPort {
     dialog: Dialog,
     speakerMap: readonly SpeakerMapEntry[],
   ): Promise<string[]> {
-    try {
-      return await uploadTranscript(this.#o.client, job, dialog, speakerMap);
-    } catch (error) {
-      throw this.#fail(error, "transcript upload");
-    }
+    return this.#call("transcript upload", () =>
+      uploadTranscript(this.#client(job), job, dialog, speakerMap),
+    );
   }
 
   async createCanvas(job: Job, markdown: string, people: readonly NotePerson[]) {
-    try {
-      return await createCanvas(this.#o.client, job, markdown, people);
-    } catch (error) {
-      throw this.#fail(error, "canvas create");
-    }
+    return this.#call("canvas create", () =>
+      createCanvas(this.#client(job), job, markdown, people),
+    );
   }
 
-  async editCanvas(_job: Job, canvasId: string, markdown: string, people: readonly NotePerson[]) {
-    try {
-      return await editCanvas(this.#o.client, canvasId, markdown, people);
-    } catch (error) {
-      throw this.#fail(error, "canvas edit");
-    }
+  async editCanvas(job: Job, canvasId: string, markdown: string, people: readonly NotePerson[]) {
+    return this.#call("canvas edit", () =>
+      editCanvas(this.#client(job), canvasId, markdown, people),
+    );
   }
 
   async shareCanvas(job: Job, canvasId: string): Promise<string> {
-    try {
-      return await shareCanvas(this.#o.client, job, canvasId);
-    } catch (error) {
-      throw this.#fail(error, "canvas share");
-    }
+    return this.#call("canvas share", () => shareCanvas(this.#client(job), job, canvasId));
   }
 
   async findCanvas(job: Job, since: number): Promise<string | undefined> {
-    try {
-      return await findCanvas(this.#o.client, await this.#botUser(), job, since);
-    } catch (error) {
-      throw this.#fail(error, "canvas lookup");
-    }
+    return this.#call("canvas lookup", async () =>
+      findCanvas(this.#client(job), await this.#botUser(job), job, since),
+    );
   }
 
-  async deleteFile(_job: Job, fileId: string): Promise<void> {
+  async deleteFile(job: Job, fileId: string): Promise<void> {
     try {
-      await this.#o.client.files.delete({ file: fileId });
+      await this.#client(job).files.delete({ file: fileId });
     } catch (error) {
       const code = platformErrorOf(error);
       if (code === "file_deleted" || code === "file_not_found") return;
@@ -298,10 +223,6 @@ export class SlackGateway implements SlackPort {
   }
 
   async findDelivered(job: Job): Promise<DeliveredState> {
-    try {
-      return await findDelivered(this.#o.client, job);
-    } catch (error) {
-      throw this.#fail(error, "thread read");
-    }
+    return this.#call("thread read", () => findDelivered(this.#client(job), job));
   }
 }

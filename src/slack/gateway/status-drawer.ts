@@ -1,66 +1,113 @@
 import type { WebClient } from "@slack/web-api";
-import type { Job } from "../../jobs/index.ts";
+import { isActive, type Job, type StatusMode } from "../../jobs/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { inCallScope } from "../rate-budget/call-scope.ts";
 import type { MessageContent } from "../views/message-content.ts";
-import { buildStatusMetadata } from "../views/status-message.ts";
+import { buildStatusMessage, buildStatusMetadata } from "../views/status-message.ts";
 import { mayHaveHappened, platformErrorOf } from "./slack-errors.ts";
-import type { Priority } from "./status-painter.ts";
+import { type Priority, StatusPainter } from "./status-painter.ts";
 import { findStatusMessage } from "./thread-reader.ts";
 
+const PRIORITY: Record<StatusMode, Priority> = {
+  progress: "progress",
+  stage: "urgent",
+  required: "urgent",
+  person: "person",
+};
+
+type Drawn = { job: Job; content: MessageContent };
+
 export interface StatusDrawerOptions {
-  client: WebClient;
-  /** The same as `client`, its calls first in Slack's budget: status changes people wait for. */
-  urgentClient?: WebClient | undefined;
-  /** The bot's own user id (`auth.test`): only its messages count as the job's status. */
-  botUserId: () => Promise<string>;
+  /** The job's install's clients; `urgentClient`'s calls go first in Slack's budget. */
+  clientsOf: (job: Job) => { client: WebClient; urgentClient?: WebClient | undefined };
+  /** Only the bot's own messages count as the job's status. */
+  botUserId: (job: Job) => Promise<string>;
+  now?: (() => number) | undefined;
 }
 
 /**
- * Draws a job's status message: edits it, or posts it when the job has none, exactly once.
- * `chat.postMessage` is not idempotent and Slack has no idempotency key, so a post whose
- * answer was lost (a reset, a timeout, a 5xx after Slack took it) may be in the thread: the
- * next draw first reads the thread for the bot's message carrying the job's status metadata
- * and adopts it, instead of posting a second. The thread is read only then — after such a
- * failure in this process, or when the job layer says an earlier run's post may be there —
- * never on the normal path (`conversations.replies` is Tier 3, or rationed: thread-reader.ts).
+ * Draws a job's status message through the painter of its install, and posts it exactly
+ * once: Slack has no idempotency key, so after a post whose answer was lost the next draw
+ * reads the thread and adopts it (only then: `conversations.replies` is rationed).
  */
 export class StatusDrawer {
   readonly #o: StatusDrawerOptions;
+  /** One per install's client, each with its own share of progress draws. */
+  readonly #painters = new WeakMap<WebClient, StatusPainter<Drawn>>();
   /** Jobs whose status message may be in the thread, its ts unknown here. */
   readonly #unsure = new Set<string>();
-  /** Jobs known here to have no status message (the thread read, or posts refused since). */
   readonly #absent = new Set<string>();
 
   constructor(options: StatusDrawerOptions) {
     this.#o = options;
   }
 
-  /** An earlier run's post of this job's status may be in the thread, its ts unsaved. */
-  mayExist(jobId: string): void {
-    if (!this.#absent.has(jobId)) this.#unsure.add(jobId);
+  /** `SlackPort.showStatus`. */
+  async show(
+    job: Job,
+    mode: StatusMode,
+    latest: (() => Promise<Job | undefined>) | undefined,
+    statusMayExist: boolean,
+  ): Promise<string> {
+    if (statusMayExist && !this.#absent.has(job.id)) this.#unsure.add(job.id);
+    // A newer state saved elsewhere (another replica) is drawn after this one.
+    const recheck =
+      latest &&
+      (async ({ job: drawn }: Drawn) => {
+        const now = await latest();
+        if (now === undefined || (now.updatedAt === drawn.updatedAt && now.stage === drawn.stage)) {
+          return undefined;
+        }
+        if (!isActive(now)) this.#forget(now);
+        return { job: now, content: this.#contentOf(now) };
+      });
+    const drawn = { job, content: this.#contentOf(job) };
+    const ts = await this.#painterOf(job).paint(
+      job.id,
+      job.statusTs,
+      drawn,
+      PRIORITY[mode],
+      recheck,
+    );
+    if (!isActive(job)) this.#forget(job);
+    return ts;
   }
 
-  /** Forgets a job (it ended). */
-  forget(jobId: string): void {
-    this.#unsure.delete(jobId);
-    this.#absent.delete(jobId);
+  #contentOf(job: Job): MessageContent {
+    const now = (this.#o.now ?? Date.now)();
+    return buildStatusMessage(job, { locale: localeOf(job.origin.locale), now });
   }
 
-  /**
-   * Edits the status message at `ts`, or posts it in the thread when there is none; an
-   * urgent draw (a stage change, a prompt) goes before progress figures in Slack's budget,
-   * a person's before everything (see `CallScope`), and once `yieldSignal` aborts the draw
-   * stops waiting for Slack.
-   */
-  draw(
+  #painterOf(job: Job): StatusPainter<Drawn> {
+    const { client } = this.#o.clientsOf(job);
+    let painter = this.#painters.get(client);
+    if (painter === undefined) {
+      painter = new StatusPainter<Drawn>(
+        ({ job, content }, ts, priority, yieldSignal) =>
+          this.#drawOne(job, content, ts, priority, yieldSignal),
+        ({ content }) => content,
+      );
+      this.#painters.set(client, painter);
+    }
+    return painter;
+  }
+
+  #forget(job: Job): void {
+    this.#painterOf(job).forget(job.id);
+    this.#unsure.delete(job.id);
+    this.#absent.delete(job.id);
+  }
+
+  #drawOne(
     job: Job,
     content: MessageContent,
     ts: string | undefined,
     priority: Priority,
     yieldSignal?: AbortSignal,
   ): Promise<string> {
+    const clients = this.#o.clientsOf(job);
     const client =
-      priority === "progress" ? this.#o.client : (this.#o.urgentClient ?? this.#o.client);
+      priority === "progress" ? clients.client : (clients.urgentClient ?? clients.client);
     const person = priority === "person";
     return inCallScope({ person, ...(yieldSignal === undefined ? {} : { yieldSignal }) }, () =>
       this.#draw(client, job, content, ts),
@@ -86,10 +133,10 @@ export class StatusDrawer {
     return this.#post(client, job, content);
   }
 
-  /** The status message a post of unknown outcome left in the thread, when one may be there. */
   async #lookFor(job: Job): Promise<string | undefined> {
     if (!this.#unsure.has(job.id)) return undefined;
-    const found = await findStatusMessage(this.#o.client, job, await this.#o.botUserId());
+    const { client } = this.#o.clientsOf(job);
+    const found = await findStatusMessage(client, job, await this.#o.botUserId(job));
     this.#unsure.delete(job.id);
     if (found === undefined) this.#absent.add(job.id);
     return found;

@@ -1,17 +1,11 @@
 import { createHash } from "node:crypto";
 
-/**
- * How much a draw matters: a `progress` figure nobody waits for, an `urgent` one someone
- * waits for (a stage change, a prompt), or what a `person`'s command did, which they are
- * looking at: it goes first, and takes the place of an older state still being drawn.
- */
+/** `person`: what a person's command did; it goes first and displaces an older draw. */
 export type Priority = "progress" | "urgent" | "person";
 const RANK: Record<Priority, number> = { progress: 0, urgent: 1, person: 2 };
 
 /**
- * Draws one content into a job's status message; resolves with the message's ts. Once
- * `yieldSignal` aborts, a newer state has taken its place: the draw stops waiting (for
- * Slack's budget, before a re-send) and rejects, though a request already sent stays sent.
+ * Resolves with the message's ts. Once `yieldSignal` aborts, the draw stops waiting and rejects.
  */
 export type Draw<C> = (
   content: C,
@@ -20,22 +14,15 @@ export type Draw<C> = (
   yieldSignal: AbortSignal,
 ) => Promise<string>;
 
-/**
- * Asked once `drawn` is on screen: a newer content of the job, if one was made elsewhere
- * meanwhile (another replica moved the job on while this draw waited for Slack's budget).
- */
+/** Asked once `drawn` is on screen: a newer content made elsewhere meanwhile, if any. */
 export type Recheck<C> = (drawn: C) => Promise<C | undefined>;
 
 interface Canvas<C> {
-  /** The message as the bot last drew it (or as the job record names it). */
   ts: string | undefined;
-  /** What the message shows now. */
+  /** Digest of what the message shows now. */
   shown: string | undefined;
-  /** A draw under way, and the newest content waiting for it to end. */
   drawing: Promise<void> | undefined;
-  /** Makes the draw under way give way to a person's. */
   yielding: AbortController | undefined;
-  /** The job ended while a draw was under way: forget it once the draws are done. */
   forgotten: boolean;
   next: Pending<C> | undefined;
 }
@@ -54,31 +41,20 @@ interface Deferred {
 }
 
 /**
- * Draws status messages at the pace Slack allows, each only when what it shows changes,
- * and the newest state of a job always last: while a draw of a job's message is under way
- * (waiting for `chat.update`'s budget, say), later states replace each other and only the
- * newest is drawn after it — at once when a person waits for it: the draw under way then
- * gives way (its waits and re-sends end; see {@link Draw}). A caller that waits (any but a
- * progress figure) gets the outcome once its state — or a newer one — is on screen.
- *
- * Slack has no conditional edit, so a draw that waited can land after a newer state another
- * process drew: a caller that may be outrun passes `recheck`, asked after its draw lands,
- * and whatever newer content it returns is drawn after it — the newest state still last.
+ * Draws status messages at Slack's pace, only on change, the newest state always last: states
+ * that arrive during a draw replace each other and only the newest follows. Slack has no
+ * conditional edit, so a caller another process may outrun passes `recheck`.
  */
 export class StatusPainter<C> {
   readonly #canvases = new Map<string, Canvas<C>>();
   readonly #draw: Draw<C>;
   readonly #visible: (content: C) => unknown;
   readonly #maxProgress: number;
-  /** Draws of progress figures alone under way (waiting for Slack's budget, or sent). */
   #progressDrawing = 0;
 
   /**
-   * `visible`: the part of a content people see; a draw is skipped when it is unchanged.
-   * `maxProgressDraws`: progress figures drawn at once across all jobs. Slack's budget lets
-   * about one `chat.update` a second through anyway; past this, a figure is not drawn (the
-   * job's next poll brings a newer one), rather than thousands of draws — each holding its
-   * message and its job — queueing for the budget after a restart.
+   * `visible`: the part people see (unchanged: no draw). Past `maxProgressDraws` at once a
+   * progress figure is skipped (the next poll brings a newer) rather than queued.
    */
   constructor(
     draw: Draw<C>,
@@ -91,9 +67,8 @@ export class StatusPainter<C> {
   }
 
   /**
-   * Shows `content` in the status message of job `key` (at `ts`, or a new message when
-   * undefined). Resolves with the message's ts: at once when nothing changes, or for a
-   * progress figure when a draw of this job is already under way; else once drawn.
+   * Resolves at once when nothing changes or for a progress figure while a draw is under way; else
+   * once drawn.
    */
   paint(
     key: string,
@@ -132,7 +107,6 @@ export class StatusPainter<C> {
     return done;
   }
 
-  /** Forgets a job's message (the job ended, its record is gone). */
   forget(key: string): void {
     const canvas = this.#canvases.get(key);
     if (canvas === undefined) return;
@@ -158,7 +132,6 @@ export class StatusPainter<C> {
     return canvas;
   }
 
-  /** Queues the newer content `recheck` finds, unless it is what is on screen already. */
   async #recheck(canvas: Canvas<C>, drawn: C, recheck: Recheck<C>): Promise<void> {
     const newer = await recheck(drawn).catch(() => undefined);
     if (newer === undefined || canvas.next !== undefined) return;
@@ -184,7 +157,6 @@ export class StatusPainter<C> {
       } catch (error) {
         canvas.shown = undefined;
         // Given way to a newer state: its callers hear how that one goes.
-        // (Read again: the person's paint set it while this draw was under way.)
         const newer = yielding.signal.aborted ? (canvas.next as Pending<C> | undefined) : undefined;
         if (newer !== undefined) newer.done.push(...next.done);
         else for (const waiter of next.done) waiter.reject(error);

@@ -1,52 +1,50 @@
 import type { WebClient } from "@slack/web-api";
-import type { DeliveredState, Job } from "../../jobs/index.ts";
+import type { DeliveredState, Job, Origin } from "../../jobs/index.ts";
 import { METADATA_EVENT_TYPE } from "../ids.ts";
-import { deliveryOf, threadFilename } from "./thread-files.ts";
-import { transcriptFilename } from "./transcript-upload.ts";
+import { deliveryOf, docxFilename, transcriptFilename } from "./thread-files.ts";
 
-/** A message of a thread, as `conversations.replies` shows it with `include_all_metadata`. */
-export interface ThreadMessage {
+/** A message as Slack lists it with `include_all_metadata`. */
+export interface SlackMessage {
   ts?: string;
   user?: string;
-  bot_id?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
   files?: { id?: string; name?: string; title?: string }[];
 }
 
 /**
- * Every message of the job's thread, the parent first, with the metadata the bot's posts
- * carry. `conversations.replies` is Tier 3 (about 50 a minute), and one read of 15 messages
- * a minute for a distributed app (the budget asks no more, rate-budget/history-rule.ts):
- * read only when an earlier call's outcome is unknown, never on the normal path.
+ * Read only when an earlier call's outcome is unknown: `conversations.replies` is rationed
+ * (history-rule.ts).
  */
-async function* threadOf(client: WebClient, job: Job): AsyncGenerator<ThreadMessage> {
+export async function* threadOf(client: WebClient, origin: Origin): AsyncGenerator<SlackMessage> {
   for await (const page of client.paginate("conversations.replies", {
-    channel: job.origin.channelId,
-    ts: job.origin.threadTs,
+    channel: origin.channelId,
+    ts: origin.threadTs,
     include_all_metadata: true,
     limit: 200,
   })) {
-    yield* (page as { messages?: ThreadMessage[] }).messages ?? [];
+    yield* (page as { messages?: SlackMessage[] }).messages ?? [];
   }
 }
 
-/** The DOCX's name in the thread: the recording's name, and the delivery after a Regenerate. */
-export function docxFilename(job: Job): string {
-  return threadFilename(job, "notes", "docx");
+/** The metadata of a message the bot posted for job `jobId` (for any job when undefined). */
+export function jobPayloadOf(
+  message: SlackMessage,
+  jobId?: string,
+): Record<string, unknown> | undefined {
+  const { metadata } = message;
+  if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
+  const payload = metadata.event_payload ?? {};
+  return jobId === undefined || payload.job_id === jobId ? payload : undefined;
 }
 
-/**
- * What of the job's delivery the thread holds: its note parts by their metadata, the DOCX
- * and the transcript's two files by their names (both or none: a transcript half found is
- * uploaded again, whole).
- */
+/** Parts by their metadata, files by their names; a transcript half found counts as none. */
 export async function findDelivered(client: WebClient, job: Job): Promise<DeliveredState> {
   const parts = new Set<number>();
   let docxFileId: string | undefined;
   const transcript = new Map<string, string>();
   const transcriptNames = new Set([transcriptFilename(job, "txt"), transcriptFilename(job, "vtt")]);
   const wanted = docxFilename(job);
-  for await (const message of threadOf(client, job)) {
+  for await (const message of threadOf(client, job.origin)) {
     const part = notePartOf(message, job.id, deliveryOf(job));
     if (part !== undefined) parts.add(part);
     const file = message.files?.find((f) => f.name === wanted || f.title === wanted);
@@ -62,33 +60,12 @@ export async function findDelivered(client: WebClient, job: Job): Promise<Delive
   return { parts: [...parts].sort((a, b) => a - b), docxFileId, transcriptFileIds };
 }
 
-/**
- * The ts of part `part` (0: the first) of the job's last note delivery in its thread;
- * undefined when the thread has none.
- */
-export async function findNotePart(
-  client: WebClient,
-  job: Job,
-  part: number,
-): Promise<string | undefined> {
-  for await (const message of threadOf(client, job)) {
-    if (message.ts !== undefined && notePartOf(message, job.id, deliveryOf(job)) === part) {
-      return message.ts;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The ts of the job's status message in its thread: the first message the bot (`botUserId`)
- * posted there with the job's status metadata; undefined when there is none.
- */
 export async function findStatusMessage(
   client: WebClient,
   job: Job,
   botUserId: string,
 ): Promise<string | undefined> {
-  for await (const message of threadOf(client, job)) {
+  for await (const message of threadOf(client, job.origin)) {
     if (message.user !== botUserId || message.ts === undefined) continue;
     const payload = jobPayloadOf(message, job.id);
     if (payload?.kind === "status") return message.ts;
@@ -96,16 +73,7 @@ export async function findStatusMessage(
   return undefined;
 }
 
-/** The metadata payload of a message the bot posted for this job, if it is one. */
-function jobPayloadOf(message: ThreadMessage, jobId: string): Record<string, unknown> | undefined {
-  const { metadata } = message;
-  if (metadata?.event_type !== METADATA_EVENT_TYPE) return undefined;
-  const payload = metadata.event_payload ?? {};
-  return payload.job_id === jobId ? payload : undefined;
-}
-
-/** The part number of a note part posted for this job's delivery, read from its metadata. */
-function notePartOf(message: ThreadMessage, jobId: string, delivery: number): number | undefined {
+function notePartOf(message: SlackMessage, jobId: string, delivery: number): number | undefined {
   const payload = jobPayloadOf(message, jobId);
   if (payload?.kind !== "note_part" || payload.delivery !== delivery) return undefined;
   return typeof payload.part === "number" ? payload.part : undefined;

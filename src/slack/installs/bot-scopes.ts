@@ -1,7 +1,6 @@
 /**
- * The bot scopes an install by OAuth asks for: the manifests' `oauth_config.scopes.bot`
- * (test/manifests.test.ts keeps them equal). Kept here, not read from manifests/, because the
- * app runs from `src/` alone (the Docker image copies nothing else).
+ * The manifests' `oauth_config.scopes.bot` (a test keeps them equal), copied here because the
+ * app runs from `src/` alone.
  */
 export const BOT_SCOPES: readonly string[] = [
   "channels:history",

@@ -1,12 +1,10 @@
 import type { InstallSnapshot } from "./installation-store.ts";
 
-/** How many installs' decrypted records are kept (the oldest dropped first). */
 const CACHE_LIMIT = 500;
 
 /**
- * The decrypted installs a process keeps for a short while, so each request and job step
- * does not decrypt its install again. A revoked record is never answered from here: the app
- * may have been installed again through another replica, which can drop only its own cache.
+ * Decrypted installs kept briefly. A revoked record is never answered from here: another
+ * replica may have installed the app again, and it can drop only its own cache.
  */
 export class InstallCache {
   readonly #entries = new Map<string, { snapshot: InstallSnapshot; until: number }>();
@@ -18,14 +16,12 @@ export class InstallCache {
     this.#now = now;
   }
 
-  /** The install as read within the TTL, unless revoked. */
   get(install: string): InstallSnapshot | undefined {
     const hit = this.#entries.get(install);
     if (hit === undefined || hit.until <= this.#now()) return undefined;
     return hit.snapshot.record.revokedAt === undefined ? hit.snapshot : undefined;
   }
 
-  /** Keeps what was just read or written (nothing: forgets it). */
   put(install: string, snapshot: InstallSnapshot | undefined): void {
     this.#entries.delete(install);
     if (snapshot === undefined) return;

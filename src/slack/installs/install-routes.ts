@@ -6,31 +6,21 @@ import type {
   InstallURLOptions,
   StateStore,
 } from "@slack/oauth";
-import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-oauth.ts";
+import { OAUTH_INSTALL_PATH, OAUTH_REDIRECT_PATH } from "../../config-schema.ts";
 import type { Route } from "../../http/http-surface.ts";
 import type { Logger } from "../../logger.ts";
 import { installKeyOfInstallation } from "./installation-store.ts";
 import { SpentStateError, stateCookie } from "./oauth-state.ts";
 
 /**
- * `GET /slack/install` and `GET /slack/oauth_redirect`, served by the app's own HTTP server
- * in both modes (Socket Mode too: only the browser comes here, never Slack's events).
- * The install path makes a state (oauth-state.ts), sets it in a SameSite=Lax cookie and
- * sends the browser to Slack's consent page — ours rather than the installer's
- * `handleInstallPath`, whose cookie has no SameSite. `@slack/oauth`'s InstallProvider
- * handles the redirect: it checks the state against the cookie and claims it (once),
- * exchanges the code with `oauth.v2.access` and stores the installation. The pages the
- * person sees are ours: one plain sentence, never an error's details (those go to the
- * log, without tokens).
+ * The install page is ours, not the installer's `handleInstallPath`, whose state cookie has no
+ * SameSite; `@slack/oauth` handles the redirect. Pages say one sentence, never an error's details.
  */
 export function installRoutes(o: {
   provider: InstallProvider;
-  /** The state store the provider checks states with. */
   states: StateStore;
-  /** The scopes and redirect URL of the consent page. */
   installOptions: InstallURLOptions;
   logger: Logger;
-  /** Told of each install stored (a reinstall replaces what was kept of the old one). */
   onInstalled?: (install: string) => void;
 }): Route[] {
   const install: Route = {
@@ -88,7 +78,7 @@ const SPENT = "This install link was already used: start again from the install 
 const FAILED =
   "Meeting Notes could not be installed. Start again from the install link; if it fails again, tell whoever runs the bot.";
 
-/** A small page with one sentence (no script, nothing from the request echoed back). */
+/** No script, nothing from the request echoed back. */
 function page(res: ServerResponse, status: number, sentence: string): void {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Meeting Notes</title></head><body><p>${sentence}</p></body></html>`;
   res.writeHead(status, {

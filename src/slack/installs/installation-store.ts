@@ -6,18 +6,13 @@ import { type InstallRef, installKeyOf } from "./install-key.ts";
 import { InstallUnavailable } from "./token-source.ts";
 
 /**
- * The app's installations (OAuth mode), in the project's store — namespace `installs`, one
- * value per install key — each encrypted whole with AES-256-GCM under SLACK_TOKEN_KEY: a
- * copy of the SQLite file, a Redis dump or a backup reveals no token. The install key is
- * the additional authenticated data, so a value copied under another install's key (one
- * workspace's record made to answer for another) does not decrypt.
+ * Installations encrypted with AES-256-GCM under SLACK_TOKEN_KEY (a store copy reveals no
+ * token), the install key as additional data so a value copied under another key won't decrypt.
  */
 
-/** What one install is, as `@slack/oauth` makes it after `oauth.v2.access` (and a refresh). */
 const tokenSchema = z.object({
   token: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
-  /** Seconds since the epoch (as `@slack/oauth` writes it). */
   expiresAt: z.number().optional(),
   scopes: z.array(z.string()),
   id: z.string(),
@@ -43,22 +38,18 @@ export const installationSchema = z.looseObject({
   metadata: z.string().optional(),
 });
 
-/** An install as kept: Slack's installation, and whether its tokens were revoked. */
 const recordSchema = z.object({
   installation: installationSchema,
-  /** Set when Slack refused its refresh token: no token can be had any more. */
   revokedAt: z.number().optional(),
 });
 export type InstallRecord = z.infer<typeof recordSchema>;
 
-/** A record as read, and the stored value it came from: what `replace` compares. */
+/** A record and the stored value it came from: what `replace` compares. */
 export interface InstallSnapshot {
   readonly record: InstallRecord;
-  /** The sealed value read: sealed with a fresh IV, no two writes store the same. */
   readonly sealed: unknown;
 }
 
-/** The stored form: the encrypted record and what GCM needs to open it. */
 const sealedSchema = z.object({
   v: z.literal(1),
   iv: z.base64(),
@@ -67,7 +58,6 @@ const sealedSchema = z.object({
 });
 type Sealed = z.infer<typeof sealedSchema>;
 
-/** A stored install could not be read: another key, or the value was altered or moved. */
 export class InstallationUnreadable extends Error {
   readonly code = "installation_unreadable";
   readonly install: string;
@@ -84,7 +74,6 @@ export class InstallationUnreadable extends Error {
 
 const AAD_PREFIX = "meeting-notes/installs/";
 
-/** The install key of what `@slack/oauth` names an install by. */
 export function installKeyOfInstallation(installation: {
   team?: { id: string } | undefined;
   enterprise?: { id: string } | undefined;
@@ -101,7 +90,6 @@ function keyOfQuery(query: InstallationQuery<boolean> | InstallRef | string): st
   return typeof query === "string" ? query : installKeyOf(query);
 }
 
-/** `@slack/oauth`'s InstallationStore over the project's Store, encrypted at rest. */
 export class EncryptedInstallationStore implements InstallationStore {
   readonly #store: Store;
   readonly #key: Buffer;
@@ -112,7 +100,6 @@ export class EncryptedInstallationStore implements InstallationStore {
     this.#key = options.key;
   }
 
-  /** Called by `InstallProvider.handleCallback` once Slack answered `oauth.v2.access`. */
   async storeInstallation<V extends "v1" | "v2">(
     installation: Installation<V, boolean>,
   ): Promise<void> {
@@ -120,7 +107,6 @@ export class EncryptedInstallationStore implements InstallationStore {
     await this.write(installKeyOfInstallation(parsed), { installation: parsed });
   }
 
-  /** The installation, or InstallUnavailable when there is none (or it was revoked). */
   async fetchInstallation(
     query: InstallationQuery<boolean>,
   ): Promise<Installation<"v1" | "v2", boolean>> {
@@ -131,20 +117,14 @@ export class EncryptedInstallationStore implements InstallationStore {
     return record.installation as Installation<"v1" | "v2", boolean>;
   }
 
-  /**
-   * Deletes one install's record: by its install key (the uninstall listener), or by
-   * `@slack/oauth`'s query.
-   */
   async deleteInstallation(query: InstallationQuery<boolean> | string): Promise<void> {
     await this.#store.delete("installs", keyOfQuery(query));
   }
 
-  /** The record of `install`, undefined when none is stored. */
   async read(install: string): Promise<InstallRecord | undefined> {
     return (await this.snapshot(install))?.record;
   }
 
-  /** The record of `install` and the stored value it came from (for `replace`). */
   async snapshot(install: string): Promise<InstallSnapshot | undefined> {
     const raw = await this.#store.get<unknown>("installs", install);
     if (raw === undefined) return undefined;
@@ -162,9 +142,7 @@ export class EncryptedInstallationStore implements InstallationStore {
   }
 
   /**
-   * Writes `record` only while the store still holds the value `from` was read from
-   * (compare-and-set): not over a reinstall, an uninstall or another replica's write made
-   * since. Resolves to what it wrote, or undefined when it wrote nothing.
+   * Compare-and-set: never over a reinstall, an uninstall or another replica's write since `from`.
    */
   async replace(
     install: string,
@@ -176,7 +154,6 @@ export class EncryptedInstallationStore implements InstallationStore {
     return written ? { record, sealed } : undefined;
   }
 
-  /** Writes the record of `install` (a fresh IV every write). */
   async write(install: string, record: InstallRecord): Promise<void> {
     await this.#store.set("installs", install, this.#seal(install, JSON.stringify(record)));
   }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { WebClient } from "@slack/web-api";
-import type { OAuthConfig } from "../../config-oauth.ts";
+import type { OAuthConfig } from "../../config.ts";
 import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
@@ -13,21 +13,15 @@ import { EncryptedInstallationStore } from "./installation-store.ts";
 import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
 import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
 
-// CommonJS, loaded as create-bolt-app.ts loads Bolt's classes — and only in OAuth mode: a
-// single-token app never loads the installer.
+// CommonJS; loaded only in OAuth mode.
 const require = createRequire(import.meta.url);
 
-/** Everything installs by OAuth add to the app (src/app.ts wires it). */
+/** Everything installs by OAuth add to the app. */
 export interface OAuthInstalls {
-  /** The encrypted installations. */
   installs: EncryptedInstallationStore;
-  /** Each install's bot token, refreshed under the store's lease (the job runner's too). */
   tokens: OAuthTokenSource;
-  /** Bolt's `authorize`. */
   authorize: ReturnType<typeof oauthAuthorize>;
-  /** `GET /slack/install` and `GET /slack/oauth_redirect`. */
   routes: Route[];
-  /** What forgetting an install asks of its record: is it ours, whose bot, delete it. */
   records: InstallRecords;
 }
 
@@ -36,12 +30,10 @@ export function createOAuthInstalls(o: {
   apiUrl: string;
   store: Store;
   logger: Logger;
-  /** Told once when an install is found revoked (its refresh token refused). */
   onRevoked?: (install: string) => void;
 }): OAuthInstalls {
   const logger = o.logger.child({ name: "installs" });
   const installs = new EncryptedInstallationStore({ store: o.store, key: o.oauth.tokenKey });
-  // Calls with the app's client credentials (no token): the exchange and the refresh.
   const client = new WebClient(undefined, {
     slackApiUrl: o.apiUrl,
     logger: toSlackLogger(logger),
@@ -85,7 +77,6 @@ export function createOAuthInstalls(o: {
     stateCookieExpirationSeconds: STATE_LIFETIME_S,
     installationStore: installs,
     installUrlOptions: installOptions,
-    // Slack's consent page on the Web API's host (see consentPageOf).
     authorizationUrl: consentPageOf(o.apiUrl),
     logger: toSlackLogger(logger),
     clientOptions: { slackApiUrl: o.apiUrl, retryConfig: { retries: 0 } },
@@ -106,9 +97,8 @@ export function createOAuthInstalls(o: {
 }
 
 /**
- * Slack's consent page on the host of its Web API: `https://slack.com/api/` →
- * `https://slack.com/oauth/v2/authorize` (the installer's default), and so for GovSlack or a
- * test Slack: an install started on one Slack must finish on it.
+ * The consent page on the Web API's host: an install started on one Slack (GovSlack, a test's) must
+ * finish on it.
  */
 export function consentPageOf(apiUrl: string): string {
   return new URL("/oauth/v2/authorize", apiUrl).toString();

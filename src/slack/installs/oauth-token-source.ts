@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
+import { platformErrorOf } from "../gateway/slack-errors.ts";
 import { InstallCache } from "./install-cache.ts";
 import type {
   EncryptedInstallationStore,
@@ -14,32 +15,23 @@ import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 export interface RefreshAnswer {
   access_token: string;
   refresh_token: string;
-  /** Seconds the new access token lives. */
   expires_in: number;
 }
 
-/** Slack refused a refresh (its `error`), as the Web API client reports it. */
 export type Refresh = (refreshToken: string) => Promise<RefreshAnswer>;
 
 export interface OAuthTokenSourceOptions {
   installs: EncryptedInstallationStore;
-  /** The store whose lease makes one replica refresh an install's token. */
   store: Store;
-  /** `oauth.v2.access` with the refresh token (client id and secret bound). */
   refresh: Refresh;
   logger: Logger;
-  /** The wall clock, ms: Slack's `expires_in` and `@slack/oauth`'s `expiresAt` are on it. */
+  /** The wall clock: Slack's `expires_in` and `@slack/oauth`'s `expiresAt` are on it. */
   now?: () => number;
-  /** Refresh a token that expires within this long (default 2 hours, as `@slack/oauth`). */
+  /** Default 2 hours, as `@slack/oauth`. */
   marginMs?: number;
-  /** How long a decrypted installation is kept in memory (default 30 s). */
   cacheMs?: number;
-  /** How long a replica waits for another's refresh, and how often it looks (lease). */
   leaseWait?: { tries: number; delayMs: number };
-  /**
-   * Told once when this process marks an install revoked (the jobs layer then stops all of
-   * its jobs). Not awaited: the step that found it may hold one of those jobs.
-   */
+  /** Not awaited: the step that found the revocation may hold one of the install's jobs. */
   onRevoked?: (install: string) => void;
 }
 
@@ -48,25 +40,16 @@ const REFRESH_REVOKED = new Set(["invalid_refresh_token", "token_revoked", "inva
 const LEASE_TTL_MS = 30_000;
 
 /**
- * Bot tokens of the installs by OAuth, read from the encrypted installation store. With
- * token rotation (an install with a refresh token and an expiry) a token that expires
- * within the margin is refreshed first, with `oauth.v2.access`, under the store's lease
- * `install-refresh:<install>`: of two replicas asking at once, one refreshes and the
- * other, once the lease is free, reads the token it stored — Slack's refresh token is
- * single-use, so a second refresh would fail. A refresh token Slack refuses marks the
- * install revoked, said once in the log; its tokens are then unavailable until it is
- * installed again. Both writes are compare-and-sets on the record the refresh started
- * from: an install made again meanwhile (new token, new scopes) is never overwritten by
- * the old grant's refresh, nor marked revoked for the old grant's refusal.
+ * Bot tokens of the installs by OAuth. A rotating token is refreshed under the lease
+ * `install-refresh:<install>`, since Slack's refresh token is single-use across replicas. Writes
+ * are compare-and-sets on the record read, so a reinstall meanwhile is never overwritten.
  */
 export class OAuthTokenSource implements TokenSource {
   readonly #o: OAuthTokenSourceOptions;
   readonly #now: () => number;
   readonly #marginMs: number;
   readonly #cache: InstallCache;
-  /** Refreshes under way in this process, one per install. */
   readonly #refreshing = new Map<string, Promise<InstallRecord>>();
-  /** Refreshes this process made (tests and metrics read it). */
   refreshes = 0;
 
   constructor(options: OAuthTokenSourceOptions) {
@@ -80,11 +63,7 @@ export class OAuthTokenSource implements TokenSource {
     return botOf(install, await this.installation(install)).token;
   }
 
-  /**
-   * The install's record with a bot token good for at least the margin (refreshed first when
-   * needed). Bolt's authorize reads the bot's ids from it.
-   * @throws InstallUnavailable when not installed, or revoked.
-   */
+  /** @throws InstallUnavailable when not installed, or revoked. */
   async installation(install: string): Promise<InstallRecord> {
     const { record } = usable(install, await this.#read(install, true));
     return this.#expiring(record)
@@ -96,7 +75,6 @@ export class OAuthTokenSource implements TokenSource {
     try {
       const read = usable(install, await this.#read(install, false));
       const bot = botOf(install, read.record);
-      // Another replica refreshed it, or the app was installed again: the stored one is newer.
       if (bot.token !== token) return bot.token;
       if (error === "token_revoked") {
         if (await this.#markRevoked(install, error, read)) return undefined;
@@ -110,7 +88,6 @@ export class OAuthTokenSource implements TokenSource {
     }
   }
 
-  /** Drops what this process keeps of an install (it was uninstalled). */
   forget(install: string): void {
     this.#cache.drop(install);
   }
@@ -129,12 +106,10 @@ export class OAuthTokenSource implements TokenSource {
     return snapshot;
   }
 
-  /** The record stored now (read past the cache), or why there is no token. */
   async #current(install: string): Promise<InstallRecord> {
     return usable(install, await this.#read(install, false)).record;
   }
 
-  /** One refresh of `install` in this process at a time; callers share its outcome. */
   #refreshOnce(install: string, stale: string): Promise<InstallRecord> {
     const running = this.#refreshing.get(install);
     if (running !== undefined) return running;
@@ -163,15 +138,10 @@ export class OAuthTokenSource implements TokenSource {
       if (done.held) return done.value;
       await sleep(wait.delayMs);
     }
-    // The holder took longer than the wait: what is stored now (maybe still the old token,
-    // which Slack takes until it expires).
+    // The holder took longer: the stored token, old or not, serves until it expires.
     return this.#current(install);
   }
 
-  /**
-   * Refreshes the token of the record `read`, and stores the answer only while that record
-   * is still stored: installed again meanwhile, the new grant stands and is handed out.
-   */
   async #refresh(install: string, read: InstallSnapshot): Promise<InstallRecord> {
     const { record } = read;
     const bot = botOf(install, record);
@@ -180,7 +150,7 @@ export class OAuthTokenSource implements TokenSource {
     try {
       answer = await this.#o.refresh(bot.refreshToken);
     } catch (error) {
-      const code = slackErrorOf(error);
+      const code = platformErrorOf(error);
       if (code === undefined || !REFRESH_REVOKED.has(code)) throw error;
       if (await this.#markRevoked(install, code, read)) {
         throw new InstallUnavailable(install, "revoked");
@@ -211,10 +181,7 @@ export class OAuthTokenSource implements TokenSource {
     return refreshed;
   }
 
-  /**
-   * Marks the install revoked while the stored record is still the one `read` (whose token
-   * Slack refused); true when marked. False: it changed since (installed again), untouched.
-   */
+  /** False when the record changed since `read` (installed again): left untouched. */
   async #markRevoked(install: string, code: string, read: InstallSnapshot): Promise<boolean> {
     this.#cache.drop(install);
     const revoked = { ...read.record, revokedAt: this.#now() };
@@ -228,7 +195,6 @@ export class OAuthTokenSource implements TokenSource {
   }
 }
 
-/** The install as read, or why there is no token: not installed, or revoked. */
 function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
   if (read === undefined) throw new InstallUnavailable(install, "not_installed");
   if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
@@ -237,13 +203,6 @@ function usable(install: string, read: InstallSnapshot | undefined): InstallSnap
 
 function botOf(install: string, record: InstallRecord) {
   const bot = record.installation.bot;
-  // An install without a bot (user scopes only) is none this app can act as.
   if (bot === undefined) throw new InstallUnavailable(install, "not_installed");
   return bot;
-}
-
-/** Slack's `error` of a Web API client's platform error. */
-function slackErrorOf(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === "string" ? data.error : undefined;
 }

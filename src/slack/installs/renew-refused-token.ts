@@ -2,25 +2,17 @@ import { WebAPIRequestError } from "@slack/web-api";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
-/** Slack's answers that mean the token, not the call, was refused: a new one may pass. */
 const REFUSED_TOKEN = new Set(["token_expired", "invalid_auth", "token_revoked"]);
 
 export interface RenewOptions {
   /**
-   * The longest the renewal may take before Slack's refusal is given back as it is (the
-   * renewal goes on, and the next call finds its token). For calls a person waits on: a
-   * `trigger_id` lives 3 seconds, and another replica's refresh may hold the lease longer.
+   * Past this Slack's refusal stands (the renewal goes on for the next call): a `trigger_id` lives
+   * 3 s.
    */
   withinMs?: number;
 }
 
-/**
- * A `fetch` that, when Slack refuses the bearer token a request carried (`token_expired`,
- * `invalid_auth`, `token_revoked`), sends it once more with the token `tokens.refused`
- * gives (none: Slack's answer stands). `install`: the install the request is made for,
- * read per request. Both the job runner's clients and the listeners' client send through
- * it, so a refused token is renewed once, the same way, wherever it is met.
- */
+/** A `fetch` that sends a call Slack refused for its token once more with the renewed token. */
 export function renewRefusedToken(
   fetch: FetchFunction,
   tokens: TokenSource,
@@ -35,8 +27,7 @@ export function renewRefusedToken(
     const key = install();
     const fresh = await within(tokens.refused(key, token, refused), options.withinMs);
     if (fresh === LATE) return first;
-    // None to try: when that is because the install lost its tokens (a refresh token Slack
-    // refused), the call fails as one that has no token, not with Slack's `token_expired`.
+    // An install that lost its tokens fails as having none, not with Slack's `token_expired`.
     if (fresh === undefined) await installToken(tokens, key);
     if (fresh === undefined || fresh === token || !resendable(init.body)) return first;
     return fetch(input, withBearer(init, fresh));
@@ -44,10 +35,7 @@ export function renewRefusedToken(
 }
 
 /**
- * The install's bot token. When it has none ({@link InstallUnavailable}) the request is
- * never sent: that is said as the client's own request error (its cause the
- * InstallUnavailable), which the client passes on without a log line of its own — the
- * install's loss is said once, where it is found, not once per call.
+ * No token is thrown as the client's request error, which it passes on without logging each call.
  */
 export async function installToken(tokens: TokenSource, install: string): Promise<string> {
   try {
@@ -65,7 +53,6 @@ export function withBearer(init: RequestInit, token: string): RequestInit {
 
 const LATE = Symbol("late");
 
-/** The renewal's outcome, or {@link LATE} once `ms` has passed (the renewal left to finish). */
 async function within<T>(renewal: Promise<T>, ms: number | undefined): Promise<T | typeof LATE> {
   if (ms === undefined) return renewal;
   let timer: NodeJS.Timeout | undefined;
@@ -76,7 +63,6 @@ async function within<T>(renewal: Promise<T>, ms: number | undefined): Promise<T
     return await Promise.race([renewal, late]);
   } finally {
     clearTimeout(timer);
-    // What it comes to after the wait is the next call's (stored); its failure too.
     renewal.catch(() => undefined);
   }
 }
@@ -86,7 +72,7 @@ function bearerOf(init: RequestInit): string | undefined {
   return header.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;
 }
 
-/** Slack's `error` when the answer refuses the token; read from a copy, the body left whole. */
+/** Read from a copy: the body is left whole. */
 async function refusedTokenError(response: Response): Promise<string | undefined> {
   if (!(response.headers.get("content-type") ?? "").includes("application/json")) return undefined;
   try {
@@ -98,7 +84,6 @@ async function refusedTokenError(response: Response): Promise<string | undefined
   }
 }
 
-/** A body that can be sent twice (a stream is read once). */
 function resendable(body: RequestInit["body"]): boolean {
   return !(body instanceof ReadableStream);
 }

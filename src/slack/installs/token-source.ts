@@ -1,21 +1,13 @@
-import { SINGLE_INSTALL } from "./install-key.ts";
+import { SINGLE_INSTALL } from "../../jobs/index.ts";
 
 /** Where Slack calls get an installation's bot token. */
 export interface TokenSource {
-  /**
-   * The bot token of the installation (its key, `installKeyOf`), refreshed first when token
-   * rotation is on and it expires soon.
-   * @throws InstallUnavailable when the installation is gone or can no longer get a token.
-   */
+  /** @throws InstallUnavailable when the installation is gone or can no longer get a token. */
   botToken(install: string): Promise<string>;
-  /**
-   * Slack refused `token` with `error` (`token_expired`, `invalid_auth`, `token_revoked`):
-   * a fresh token to send the call with once more, or undefined when there is none to try.
-   */
+  /** A fresh token for a call Slack refused `token` for, or undefined when there is none. */
   refused(install: string, token: string, error: string): Promise<string | undefined>;
 }
 
-/** The installation is not installed (any more), or its tokens were revoked. */
 export class InstallUnavailable extends Error {
   readonly install: string;
   readonly reason: "not_installed" | "revoked";
@@ -28,7 +20,6 @@ export class InstallUnavailable extends Error {
   }
 }
 
-/** The single-token mode: one installation, one token that never changes. */
 export function singleTokenSource(token: string): TokenSource {
   return {
     async botToken(install) {

@@ -8,11 +8,11 @@ import type {
   ResetNotice,
   Templates,
 } from "../../jobs/index.ts";
+import type { SlackDirectory } from "../directory/slack-directory.ts";
 import type { InstallRecords } from "../installs/install-records.ts";
 import type { Permissions } from "../permissions.ts";
-import type { Responder } from "../response-url.ts";
-import type { SlackDirectory } from "../slack-directory.ts";
-import type { SlackResponder } from "../slack-responder.ts";
+import type { Responder } from "../responder/response-url.ts";
+import type { SlackResponder } from "../responder/slack-responder.ts";
 import type { PendingStarts } from "./pending-starts.ts";
 import type { SaidOnce } from "./said-once.ts";
 

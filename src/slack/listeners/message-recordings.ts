@@ -1,6 +1,11 @@
 import type { SourceFile } from "../../jobs/index.ts";
 import { checkRecording } from "../../recordings/index.ts";
-import { classifyFile, type SlackFile, shownNameOf, slackFileSchema } from "../recording-file.ts";
+import {
+  classifyFile,
+  type SlackFile,
+  shownNameOf,
+  slackFileSchema,
+} from "../directory/recording-file.ts";
 import type { FileNotice } from "../views/thread-replies.ts";
 import type { ListenerDeps } from "./deps.ts";
 

@@ -1,7 +1,7 @@
 import type { ModalView } from "@slack/types";
 import type { Logger } from "pino";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
-import type { SlackResponder } from "../slack-responder.ts";
+import type { SlackResponder } from "../responder/slack-responder.ts";
 
 export interface OpenThenFill {
   responder: SlackResponder;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jobOptionsSchema, originSchema, sourceFileSchema } from "../../jobs/index.ts";
-import { slackFileSchema } from "../recording-file.ts";
+import { slackFileSchema } from "../directory/recording-file.ts";
 
 /** The same job, once, when started again. */
 const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() });

@@ -1,7 +1,7 @@
 import type { TemplateScope } from "../../jobs/index.ts";
+import type { SlackFile } from "../directory/recording-file.ts";
 import { INPUTS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
-import type { SlackFile } from "../recording-file.ts";
 import type { ListenerDeps } from "./deps.ts";
 
 export type TemplateChoice =

@@ -6,11 +6,7 @@ interface Waiter {
   reject: (reason: unknown) => void;
 }
 
-/**
- * A budget of calls that refills at `perMinute` and holds at most `burst`. Takers are
- * served in order of arrival, urgent ones (a prompt a person waits for) before the rest:
- * a busy method never lets a late caller overtake one of its own kind.
- */
+/** Refills at `perMinute`, holds at most `burst`; takers in order of arrival, urgent ones first. */
 export class TokenBucket {
   readonly #perMs: number;
   readonly #burst: number;
@@ -20,7 +16,6 @@ export class TokenBucket {
   #at: number;
   #timer: NodeJS.Timeout | undefined;
 
-  /** `now`: a monotonic clock (a wall clock set back would empty the bucket for as long). */
   constructor(allowance: Allowance, now: () => number = () => performance.now()) {
     this.#perMs = allowance.perMinute / 60_000;
     this.#burst = Math.max(1, allowance.burst);
@@ -29,12 +24,10 @@ export class TokenBucket {
     this.#at = now();
   }
 
-  /** Resolves once a call may go (taking its token); rejects when `signal` aborts first. */
   take(signal?: AbortSignal, urgent = false): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter: Waiter = { urgent, resolve, reject };
-      // After every urgent taker already waiting, before the first ordinary one.
       const at = urgent ? this.#queue.findIndex((w) => !w.urgent) : -1;
       this.#queue.splice(at === -1 ? this.#queue.length : at, 0, waiter);
       signal?.addEventListener(
@@ -50,17 +43,13 @@ export class TokenBucket {
     });
   }
 
-  /**
-   * Takes a token when one is free now and nobody waits for one; false otherwise (for a
-   * caller who will not wait: a person, when the method is rationed).
-   */
+  /** For a caller who will not wait: a token only when one is free and nobody waits. */
   tryTake(): boolean {
     if (this.#queue.length > 0 || this.waitMs > 0) return false;
     this.#tokens -= 1;
     return true;
   }
 
-  /** How long a taker arriving now would wait for a token, in ms (0: at once). */
   get waitMs(): number {
     this.#refill();
     return this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#perMs);

@@ -5,10 +5,10 @@ import { SlackPortError } from "../../../src/jobs/index.ts";
 import {
   type DownloadTrouble,
   downloadSlackFile,
-  type OpenFile,
   SlackDownloadError,
   slackHostsOf,
 } from "../../../src/slack/gateway/download-slack-file.ts";
+import type { OpenFile } from "../../../src/slack/gateway/file-sink.ts";
 import { mayHaveHappened, toGatewayError } from "../../../src/slack/gateway/slack-errors.ts";
 import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
 import { makeTempDir } from "../../../support/helpers/temp-files.ts";

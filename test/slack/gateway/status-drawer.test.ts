@@ -2,7 +2,7 @@ import { WebClient } from "@slack/web-api";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
-import { defaultSlackRetry } from "../../../src/slack/create-bolt-app.ts";
+import { defaultSlackRetry } from "../../../src/slack/connection/create-bolt-app.ts";
 import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
 import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import { SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";

@@ -1,13 +1,9 @@
 import { WebClient } from "@slack/web-api";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import {
-  isTenantOf,
-  type Job,
-  SINGLE_INSTALL,
-  type SlackPort,
-  tenantOf,
-} from "../../../src/jobs/index.ts";
-import { InstallGateways } from "../../../src/slack/gateway/install-gateways.ts";
+import { isTenantOf, type Job, SINGLE_INSTALL, tenantOf } from "../../../src/jobs/index.ts";
+import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
+import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import {
   InstallClientCache,
   type MakeInstallClient,
@@ -166,7 +162,7 @@ describe("InstallClientCache", () => {
   });
 });
 
-describe("InstallGateways", () => {
+describe("SlackGateway with installs", () => {
   const jobOf = (install: string | undefined, teamId: string): Job => ({
     id: `job-${install}-${teamId}`,
     stage: "queued",
@@ -179,17 +175,22 @@ describe("InstallGateways", () => {
     source: source(),
   });
 
-  it("sends each job to the gateway of its install, and of its workspace when org-wide", async () => {
-    const made: string[] = [];
+  it("sends each job's calls with the clients of its install, and of its workspace when org-wide", async () => {
     const served: string[] = [];
-    const gateways = new InstallGateways((install, teamId) => {
-      const name = `${install}:${teamId}`;
-      made.push(name);
-      return {
-        deleteFile: async (job: Job) => {
-          served.push(`${name} ${job.id}`);
-        },
-      } as unknown as SlackPort;
+    const gateways = new SlackGateway({
+      clientsOf: (install, teamId) => {
+        const name = `${install}:${teamId}`;
+        const client = {
+          files: {
+            delete: async ({ file }: { file: string }) => {
+              served.push(`${name} ${file}`);
+            },
+          },
+        } as unknown as WebClient;
+        return { client, botToken: `xoxb-${install}` };
+      },
+      slackHosts: slackHostsOf("https://slack.com/api/"),
+      logger: pino({ level: "silent" }),
     });
     const jobs = [
       jobOf(ORG, "T0ONE"),
@@ -199,13 +200,7 @@ describe("InstallGateways", () => {
       jobOf(WORKSPACE, "T0ALPHA"),
       jobOf(undefined, "T0FAKE"),
     ];
-    for (const job of jobs) await gateways.deleteFile(job, "F1");
-    expect(made).toEqual([
-      `${ORG}:T0ONE`,
-      `${ORG}:T0TWO`,
-      `${WORKSPACE}:T0ALPHA`,
-      `${SINGLE_INSTALL}:T0FAKE`,
-    ]);
+    for (const job of jobs) await gateways.deleteFile(job, job.id);
     expect(served).toEqual([
       `${ORG}:T0ONE job-${ORG}-T0ONE`,
       `${ORG}:T0TWO job-${ORG}-T0TWO`,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { SlackFile } from "../../../src/slack/directory/recording-file.ts";
 import {
   type DescribedFile,
   judgeRecordings,
   mayBeRecordings,
   shownFiles,
 } from "../../../src/slack/listeners/message-recordings.ts";
-import type { SlackFile } from "../../../src/slack/recording-file.ts";
 import { fixtureIds } from "../../../support/helpers/listener-args.ts";
 import { loadObject } from "../../fixtures/slack-payloads/index.ts";
 

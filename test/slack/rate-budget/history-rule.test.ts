@@ -1,7 +1,8 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { DISTRIBUTED_PAGE, withPageLimit } from "../../../src/slack/rate-budget/history-rule.ts";
-import { apiMethodOf, SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
+import { SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
+import { apiMethodOf } from "../../../src/slack/rate-budget/slack-wire.ts";
 
 /**
  * A distributed app outside the Marketplace reads `conversations.history` and

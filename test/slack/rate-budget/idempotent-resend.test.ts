@@ -1,13 +1,10 @@
 import { WebClient } from "@slack/web-api";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { defaultSlackRetry } from "../../../src/slack/create-bolt-app.ts";
+import { defaultSlackRetry } from "../../../src/slack/connection/create-bolt-app.ts";
 import { isIdempotent } from "../../../src/slack/rate-budget/idempotent-methods.ts";
-import {
-  apiMethodOf,
-  type FetchFunction,
-  SlackBudget,
-} from "../../../src/slack/rate-budget/slack-budget.ts";
+import { type FetchFunction, SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
+import { apiMethodOf } from "../../../src/slack/rate-budget/slack-wire.ts";
 import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
 import { HttpFaultProxy } from "../../../support/helpers/http-fault-proxy.ts";
 

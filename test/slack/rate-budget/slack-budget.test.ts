@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { apiMethodOf, SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
+import { SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
+import { apiMethodOf } from "../../../src/slack/rate-budget/slack-wire.ts";
 import { TokenBucket } from "../../../src/slack/rate-budget/token-bucket.ts";
 
 const logger = pino({ level: "silent" });

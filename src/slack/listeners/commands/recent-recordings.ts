@@ -1,6 +1,6 @@
 import { isStoreUnavailable } from "../../../jobs/index.ts";
+import { toSourceFile } from "../../directory/recording-file.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { toSourceFile } from "../../recording-file.ts";
 import type { RecentRecording } from "../../views/recent-select.ts";
 import type { ListenerDeps } from "../deps.ts";
 

@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
-import { requestTenant } from "../../installs/request-tenant.ts";
 import {
   classifyFile,
   type SlackFile,
   shownNameOf,
   slackFileSchema,
-} from "../../recording-file.ts";
+} from "../../directory/recording-file.ts";
+import { requestTenant } from "../../installs/request-tenant.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { mayBeRecordings } from "../message-recordings.ts";
 import { startRecordings } from "./start-recordings.ts";

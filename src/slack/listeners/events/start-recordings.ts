@@ -7,9 +7,14 @@ import {
   tenantOfOrigin,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
+import {
+  classifyFile,
+  needsFileInfo,
+  type SlackFile,
+  shownNameOf,
+} from "../../directory/recording-file.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/catalog.ts";
-import { classifyFile, needsFileInfo, type SlackFile, shownNameOf } from "../../recording-file.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";

@@ -12,10 +12,10 @@ import {
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
 import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
+import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import { pickedRecording } from "../../recording-file.ts";
 import { clampText } from "../../text/clamp-text.ts";
 import { neutralizeMentions as asPlain } from "../../text/neutralize-mentions.ts";
 import { buildRefusal } from "../../views/thread-replies.ts";

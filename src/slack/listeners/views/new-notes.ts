@@ -6,11 +6,11 @@ import {
   type SourceFile,
   StartNotRecorded,
 } from "../../../jobs/index.ts";
+import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
-import { pickedRecording } from "../../recording-file.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import type { NewNotesMetadata } from "../../views/new-notes-modal.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";

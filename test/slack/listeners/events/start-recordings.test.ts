@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { SlackFile } from "../../../../src/slack/directory/recording-file.ts";
 import {
   type SharedFiles,
   startRecordings,
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
-import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/thread-replies.ts";
 import {
   ALICE,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SlackFile } from "../../../../src/slack/directory/recording-file.ts";
 import { workspaceLeft } from "../../../../src/slack/listeners/events/app-uninstalled.ts";
 import {
   startRecordings,
@@ -7,7 +8,6 @@ import {
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
 import type { KeptUpload } from "../../../../src/slack/listeners/pending-starts.ts";
 import { replayPendingStart } from "../../../../src/slack/listeners/replay-pending.ts";
-import type { SlackFile } from "../../../../src/slack/recording-file.ts";
 import { buildStoreNotice } from "../../../../src/slack/views/thread-replies.ts";
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {

@@ -1,29 +1,28 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { type BodyRead, readBody } from "../http/read-body.ts";
-import type { Logger } from "../logger.ts";
-import {
-  isFresh,
-  isSignedBody,
-  MAX_CLOCK_SKEW_MS,
-  readSignatureHeaders,
-  type SignatureHeaders,
-} from "./slack-signature.ts";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  RequestListener,
+  ServerResponse,
+} from "node:http";
+import type { Logger } from "pino";
+import { type BodyRead, readBody } from "../../http/read-body.ts";
+import { BriefClaims } from "../../store/brief-claims.ts";
+import type { Store } from "../../store/index.ts";
+
+// Slack's request signing: https://api.slack.com/authentication/verifying-requests-from-slack
 
 /** Slack's requests are a few kB; a modal's state is the largest, far below this. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Bodies being read at once, in bytes: past this a request is turned away (503). */
 const MAX_BUFFERED_BYTES = 32 * MAX_BODY_BYTES;
 
-/**
- * A replica whose clock runs behind ours still takes a signature this much longer; the
- * replay memory outlives that.
- */
+/** A replica whose clock runs behind still takes a signature this much longer. */
 const REPLICA_CLOCK_MARGIN_MS = 60_000;
 
 export interface GuardOptions {
   signingSecret: string;
-  /** Remembers a signature for `ttlMs`: false when it is remembered already (a replay). */
+  /** False when the signature is remembered already (a replay). */
   claimSignature(signature: string, ttlMs: number): Promise<boolean>;
   logger: Logger;
   now?: () => number;
@@ -33,7 +32,6 @@ export interface GuardOptions {
 
 type Verdict = { raw: Buffer } | { status: number; reason: string } | { gone: true };
 
-/** What a body that was not read (or not wholly) comes to. */
 const UNREAD: Record<"too_large" | "busy" | "aborted", Verdict> = {
   too_large: { status: 413, reason: "body too large" },
   busy: { status: 503, reason: "too many bodies being read" },
@@ -41,21 +39,9 @@ const UNREAD: Record<"too_large" | "busy" | "aborted", Verdict> = {
 };
 
 /**
- * Guards Bolt's request listener: a request reaches Bolt only when Slack signed it, recently,
- * once. In order, each step answering at once when it fails:
- * 1. both signing headers present and well-formed, else 401 — before any body is read;
- * 2. the timestamp within 5 minutes of now, past or future, else 401;
- * 3. `Content-Length` within 1 MiB, else 413; a body sent without one is counted as it comes
- *    and cut at 1 MiB with 413; bodies being read at once share a budget, past it 503;
- * 4. the HMAC of the raw body matches, else 401;
- * 5. the signature was not accepted before (shared through the store), else 401;
- * 6. the body, as Bolt will parse it, is an object, else 400 (Bolt 5.1 reads `ssl_check` off
- *    a `null` outside any try: such a request would never be answered).
- * Refusals close the connection, so a body that was not read is not drained either. The body
- * goes to Bolt as `rawBody`, which Bolt uses instead of reading the request again. This is
- * the one signature check: Bolt's own is turned off (`createBoltApp`), since the guard must
- * run before the body is read and must remember signatures across replicas, which Bolt's
- * does neither.
+ * The one signature check (Bolt's is off): headers and size are refused before the body is
+ * read, replays across replicas through the store, and a non-object body with 400 (Bolt 5.1
+ * reads `ssl_check` off a `null` outside any try, never answering). Refusals close the connection.
  */
 export function guardRequests(listener: RequestListener, options: GuardOptions): RequestListener {
   const now = options.now ?? Date.now;
@@ -99,9 +85,8 @@ export function guardRequests(listener: RequestListener, options: GuardOptions):
 }
 
 /**
- * Reads bodies of at most `maxBody` bytes, while all those being read at once stay within
- * `maxBuffered`: a body reserves its `Content-Length` (or `maxBody` when sent chunked) until
- * it is read, so slow senders cannot pile up memory.
+ * Bodies being read at once reserve their length within `maxBuffered`: slow senders cannot pile up
+ * memory.
  */
 function bodyReader(maxBody: number, maxBuffered: number) {
   let left = maxBuffered;
@@ -119,16 +104,13 @@ function bodyReader(maxBody: number, maxBuffered: number) {
   };
 }
 
-/**
- * The body's `Content-Length`; undefined when it comes chunked, its size unknown until read.
- * (Node has already refused a request with both, or with a malformed length.)
- */
+/** Undefined when chunked (Node has already refused a request with both, or a malformed length). */
 function declaredLength(req: IncomingMessage): number | undefined {
   if (req.headers["transfer-encoding"] !== undefined) return undefined;
   return Number(req.headers["content-length"] ?? 0);
 }
 
-/** How long a signature must be remembered: until its timestamp is stale on every replica. */
+/** Until the timestamp is stale on every replica. */
 function replayWindowMs(headers: SignatureHeaders, nowMs: number): number {
   return headers.timestampMs + MAX_CLOCK_SKEW_MS + REPLICA_CLOCK_MARGIN_MS - nowMs;
 }
@@ -139,7 +121,6 @@ function refuse(res: ServerResponse, status: number): void {
   res.end();
 }
 
-/** Whether the body, as Bolt would parse it, is not an object (`null`, a number…). */
 function isNotAnObject(req: IncomingMessage, raw: Buffer): boolean {
   const type = String(req.headers["content-type"] ?? "");
   let text = raw.toString("utf8");
@@ -150,7 +131,6 @@ function isNotAnObject(req: IncomingMessage, raw: Buffer): boolean {
   } else if (!type.includes("application/json")) {
     return false;
   }
-  // An object or an array is what Bolt reads safely: no need to parse it twice.
   const first = text.trimStart()[0];
   if (first === "{" || first === "[") return false;
   try {
@@ -159,4 +139,55 @@ function isNotAnObject(req: IncomingMessage, raw: Buffer): boolean {
   } catch {
     return false; // Bolt answers malformed JSON itself
   }
+}
+
+/**
+ * Request signatures remembered in the store (every replica refuses a replay) and here: while
+ * the store fails the request still reaches its listener rather than a 500 that Slack retries
+ * and counts against the app (https://docs.slack.dev/apis/events-api/, "Retries").
+ */
+export function claimSignatures(store: Store, logger: Logger) {
+  const here = new BriefClaims();
+  return async (signature: string, ttlMs: number): Promise<boolean> => {
+    if (!here.claim(signature, ttlMs)) return false;
+    return store.claimBriefly(`slack-signature:${signature}`, ttlMs).catch((error: unknown) => {
+      logger.warn({ err: error }, "store failed: a request signature is remembered here only");
+      return true;
+    });
+  };
+}
+
+/** How far a request's timestamp may be from our clock, either way (Slack's own figure). */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+interface SignatureHeaders {
+  signature: string;
+  /** The header exactly as sent: it is part of what was signed. */
+  timestamp: string;
+  timestampMs: number;
+}
+
+const SIGNATURE = /^v0=([0-9a-f]{64})$/i;
+const TIMESTAMP = /^[0-9]{1,12}$/;
+
+function readSignatureHeaders(headers: IncomingHttpHeaders): SignatureHeaders | undefined {
+  const signature = headers["x-slack-signature"];
+  const timestamp = headers["x-slack-request-timestamp"];
+  // Node joins a repeated custom header with ", ", which neither pattern accepts.
+  if (typeof signature !== "string" || typeof timestamp !== "string") return undefined;
+  const hex = SIGNATURE.exec(signature)?.[1];
+  if (hex === undefined || !TIMESTAMP.test(timestamp)) return undefined;
+  return { signature: hex.toLowerCase(), timestamp, timestampMs: Number(timestamp) * 1000 };
+}
+
+function isFresh(headers: SignatureHeaders, nowMs: number): boolean {
+  return Math.abs(nowMs - headers.timestampMs) <= MAX_CLOCK_SKEW_MS;
+}
+
+function isSignedBody(headers: SignatureHeaders, body: Buffer, signingSecret: string): boolean {
+  const expected = createHmac("sha256", signingSecret)
+    .update(`v0:${headers.timestamp}:`)
+    .update(body)
+    .digest();
+  return timingSafeEqual(expected, Buffer.from(headers.signature, "hex"));
 }

@@ -1,36 +1,24 @@
 import { ErrorCode, type WebClient } from "@slack/web-api";
 import { type SlackFile, slackFileSchema } from "./recording-file.ts";
 
-/**
- * The bot's reads of message history, which nothing a person waits for depends on: a
- * mention of a recording the bot never saw, and the modal's recent recordings. Slack may
- * ration them (src/slack/rate-budget/history-rule.ts: a distributed app gets one read a
- * minute and 15 messages); a read refused for that is told apart (`busy`) so the person
- * hears one sentence instead of nothing.
- */
+// Reads of message history, which nothing a person waits for depends on. Slack may ration them
+// (rate-budget/history-rule.ts); a read refused for its rate is `busy`, so the person hears why.
 
-/** A message as {@link readMessage} reads it. */
 export interface ReadMessage {
   text: string | undefined;
   user: string | undefined;
   botId: string | undefined;
-  /** Its files that read as Slack file objects (stubs and hidden files included). */
   files: SlackFile[];
 }
 
-/** What a read of the message at a ts found: it, nothing readable, or no read allowed now. */
 export type MessageRead =
   | { kind: "read"; message: ReadMessage }
   | { kind: "unreadable" }
   | { kind: "busy" };
 
-/** Messages of the channel a modal looks through for recent recordings, at most. */
 const RECENT_MESSAGES = 100;
 
-/**
- * The message at `ts` (`conversations.replies` with `inclusive`: a thread's parent, or any
- * message), validated. `SlackDirectory.message`.
- */
+/** The message at `ts` (`inclusive`: a thread's parent, or any message). */
 export async function readMessage(
   client: WebClient,
   channel: string,
@@ -52,12 +40,7 @@ export async function readMessage(
   }
 }
 
-/**
- * The files of the channel's latest messages (up to 100; fewer where Slack rations the
- * read), newest first, as Slack describes them (validated); none when the bot cannot read
- * the channel's history, and `busy` when the read was refused for its rate.
- * `SlackDirectory.recentFiles`.
- */
+/** The files of the channel's latest messages, newest first; none when it cannot be read. */
 export async function recentFiles(
   client: WebClient,
   channel: string,
@@ -70,12 +53,11 @@ export async function recentFiles(
   }
 }
 
-/** A call refused for its rate: by Slack (429), or by the budget before it reached Slack. */
+/** Refused for its rate: by Slack (429), or by the budget before it reached Slack. */
 function isRateLimited(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === ErrorCode.RateLimitedError;
 }
 
-/** A message's files that read as Slack file objects. */
 function filesOf(message: { files?: unknown[] }): SlackFile[] {
   return (message.files ?? []).flatMap((raw) => {
     const file = slackFileSchema.safeParse(raw);

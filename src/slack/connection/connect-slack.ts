@@ -1,8 +1,9 @@
-import type { Config } from "../config.ts";
-import { type Logger, quiet, toSlackLogger } from "../logger.ts";
-import { StartupError } from "../startup-error.ts";
-import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
-import { slackAuthProbe } from "./auth-probe.ts";
+import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api";
+import type { Config } from "../../config.ts";
+import { type Logger, quiet, toSlackLogger } from "../../logger.ts";
+import { StartupError } from "../../startup-error.ts";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { optional } from "../../util/optional.ts";
 import type { BoltApp } from "./create-bolt-app.ts";
 import {
   appTokenRefusedAtStart,
@@ -14,25 +15,19 @@ import type { ReconnectBackoff } from "./socket-connection.ts";
 
 /** What connecting to Slack at start-up runs, in order. */
 export interface ConnectSlackOptions {
-  /** One quiet `auth.test` with the bot token (no retries, no log lines of its own). */
+  /** A quiet `auth.test` (no retries, no log lines), before Bolt's own. */
   probe: () => Promise<unknown>;
-  /** Bolt's own initialisation (its `auth.test`): once the probe got an answer. */
   init: () => Promise<void>;
   /** Socket Mode: opens the socket with the app-level token. */
   connect?: (() => Promise<void>) | undefined;
   logger: Logger;
-  /** Waits between tries while Slack cannot be reached; default 1 s doubling to 30 s. */
   backoff?: Partial<ReconnectBackoff> | undefined;
-  /** Aborted when the bot stops: the tries end. */
   signal: AbortSignal;
 }
 
 /**
- * Connects to Slack at start-up, for as long as it takes: a token Slack refuses stops the
- * start with a {@link StartupError} naming the variable; Slack out of reach (DNS, a refused
- * connection, a timeout, an outage page) is tried again with a doubling wait, saying so in
- * one warning line (not one a try), then "connected to Slack" once it answers. Resolves
- * true once connected, false when stopped first.
+ * Connects at start-up for as long as it takes: a refused token stops the start naming the
+ * variable; Slack out of reach is tried again, warned once. False when stopped first.
  */
 export async function connectSlack(options: ConnectSlackOptions): Promise<boolean> {
   const { logger, signal } = options;
@@ -74,7 +69,6 @@ export async function connectSlack(options: ConnectSlackOptions): Promise<boolea
   return true;
 }
 
-/** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -87,10 +81,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * The app's start-up connection: a quiet `auth.test` of its own (one try at a time, outside
- * the rate budget, no log line of the client's), Bolt's init, and in Socket Mode the socket.
- */
+/** The app's start-up connection: the probe, Bolt's init, and in Socket Mode the socket. */
 export function slackStartUp(o: {
   config: Pick<Config, "slack">;
   logger: Logger;
@@ -113,4 +104,36 @@ export function slackStartUp(o: {
       backoff: o.backoff,
       signal,
     });
+}
+
+export interface SlackAuthProbeOptions {
+  /** Undefined with installs by OAuth. */
+  botToken: string | undefined;
+  apiUrl: string;
+  timeoutMs: number;
+  logger?: SlackLogger;
+}
+
+/**
+ * Asks `auth.test` whether Slack takes the bot token: one try, outside the rate budget; a 429
+ * is an answer (Slack is up). With installs by OAuth it asks `api.test`, which needs no token:
+ * one install's revoked token must not make the whole bot unready.
+ */
+export function slackAuthProbe(options: SlackAuthProbeOptions): () => Promise<void> {
+  const client = new WebClient(options.botToken, {
+    slackApiUrl: options.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.timeoutMs,
+    ...optional("logger", options.logger),
+  });
+  return async () => {
+    try {
+      if (options.botToken === undefined) await client.api.test();
+      else await client.auth.test();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === ErrorCode.RateLimitedError) return;
+      throw error;
+    }
+  };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
-import type { MessageContent } from "./views/message-content.ts";
+import type { MessageContent } from "../views/message-content.ts";
 
 const TIMEOUT_MS = 10_000;
 
@@ -8,9 +8,8 @@ const TIMEOUT_MS = 10_000;
 export type Responder = (responseUrl: string, content: MessageContent) => Promise<void>;
 
 /**
- * One plain JSON POST on undici's pool. Bolt's `respond()` does the same through `fetch`, at
- * about 250 µs more CPU per reply (support/bench/RESULTS.md, ack latency), which the next
- * request's ack waits behind. The URL comes from a signed Slack request and carries no token.
+ * One JSON POST on undici's pool, cheaper in CPU than Bolt's `respond()`
+ * (support/bench/RESULTS.md). The URL comes from a signed Slack request and carries no token.
  */
 export function createResponder(options: { logger: Logger; dispatcher?: Dispatcher }): Responder {
   const dispatcher = options.dispatcher ?? getGlobalDispatcher();
@@ -24,7 +23,6 @@ export function createResponder(options: { logger: Logger; dispatcher?: Dispatch
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
       });
-      // Slack answers "ok" or a short error text such as "expired_url".
       const text = (await response.body.text()).slice(0, 200);
       if (response.statusCode >= 300) {
         options.logger.warn({ status: response.statusCode, text }, "response_url refused a reply");

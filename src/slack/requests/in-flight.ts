@@ -1,12 +1,8 @@
-/**
- * Counts work under way (Slack requests being handled) and tells when there is none: the
- * shutdown waits for it before closing the store, and tests wait for it instead of sleeping.
- */
+/** Slack requests being handled: the shutdown waits for none before closing the store. */
 export class InFlight {
   #count = 0;
   #waiters: (() => void)[] = [];
 
-  /** Runs `work`, counted while it runs. */
   async run<T>(work: () => Promise<T>): Promise<T> {
     this.#count += 1;
     try {
@@ -21,7 +17,6 @@ export class InFlight {
     return this.#count;
   }
 
-  /** Resolves once nothing is under way (at once when nothing is). */
   idle(): Promise<void> {
     if (this.#count === 0) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push(resolve));

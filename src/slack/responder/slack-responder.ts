@@ -1,10 +1,9 @@
 import type { HomeView, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { optional } from "../util/optional.ts";
-import type { MessageContent } from "./views/message-content.ts";
+import { optional } from "../../util/optional.ts";
+import type { MessageContent } from "../views/message-content.ts";
 
-/** Where an ephemeral message goes: one person, in a channel, maybe in a thread. */
 export interface EphemeralTarget {
   channel: string;
   user: string;
@@ -12,11 +11,8 @@ export interface EphemeralTarget {
 }
 
 /**
- * What listeners say in Slack — modals, App Home, ephemeral and thread replies — on the
- * client that serves people waiting (the budget's interactive lane). The job's own status
- * message and deliveries are the runner's (`SlackGateway`); look-ups are the
- * `SlackDirectory`'s; a slash command's `response_url` is the `Responder`'s. Methods that
- * say they log swallow Slack's refusal; the others throw it, for the caller to decide.
+ * What listeners say in Slack, on the budget's interactive lane. Methods that say they log
+ * swallow Slack's refusal; the others throw it, for the caller to decide.
  */
 export class SlackResponder {
   readonly #client: WebClient;
@@ -27,26 +23,21 @@ export class SlackResponder {
     this.#logger = options.logger;
   }
 
-  /**
-   * `views.open` on an interaction's `trigger_id`, which lives 3 seconds: called before any
-   * look-up. The opened view's id and hash, for {@link updateModal}.
-   */
+  /** A `trigger_id` lives 3 seconds: call this before any look-up. */
   async openModal(triggerId: string, view: ModalView): Promise<{ id?: string; hash?: string }> {
     const opened = await this.#client.views.open({ trigger_id: triggerId, view });
     return opened.view ?? {};
   }
 
-  /** `views.update`; with `hash`, Slack refuses it (`hash_conflict`) if the view changed. */
+  /** With `hash`, Slack refuses it (`hash_conflict`) if the view changed. */
   async updateModal(viewId: string, view: ModalView, hash?: string): Promise<void> {
     await this.#client.views.update({ view_id: viewId, view, ...optional("hash", hash) });
   }
 
-  /** Publishes the person's App Home. */
   async publishHome(userId: string, view: HomeView): Promise<void> {
     await this.#client.views.publish({ user_id: userId, view });
   }
 
-  /** Tells one person something in a channel, only they see it. */
   async ephemeral(target: EphemeralTarget, content: MessageContent): Promise<void> {
     await this.#client.chat.postEphemeral({
       channel: target.channel,
@@ -57,7 +48,7 @@ export class SlackResponder {
     });
   }
 
-  /** {@link ephemeral}; failures are only logged. */
+  /** {@link ephemeral}; logs failures. */
   async tellUser(target: EphemeralTarget, content: MessageContent): Promise<void> {
     await this.ephemeral(target, content).catch((error: unknown) =>
       this.#logger.warn(
@@ -67,7 +58,6 @@ export class SlackResponder {
     );
   }
 
-  /** Answers in a thread, for everyone in it (a recording the bot cannot take, say). */
   async replyInThread(
     target: { channel: string; threadTs: string },
     content: MessageContent,
@@ -80,7 +70,7 @@ export class SlackResponder {
     });
   }
 
-  /** Tells a channel something (a settings change); failures are only logged. */
+  /** Logs failures. */
   async announce(channel: string, content: MessageContent): Promise<void> {
     await this.#client.chat
       .postMessage({ channel, text: content.text, blocks: content.blocks })
@@ -92,12 +82,10 @@ export class SlackResponder {
       );
   }
 
-  /** Replaces a message of the bot's own (a review's first message, once it is over). */
   async updateMessage(target: { channel: string; ts: string }, content: MessageContent) {
     await this.#client.chat.update({ ...target, text: content.text, blocks: content.blocks });
   }
 
-  /** Posts a message of the bot's own that a thread then hangs from; its `ts`. */
   async startThread(channel: string, text: string): Promise<string> {
     const posted = await this.#client.chat.postMessage({ channel, text, mrkdwn: true });
     if (typeof posted.ts !== "string") throw new Error("chat.postMessage returned no ts");
