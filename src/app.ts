@@ -30,7 +30,8 @@ import {
   scopeRequests,
 } from "./slack/installs/request-tenant.ts";
 import { singleTokenSource } from "./slack/installs/token-source.ts";
-import { type ListenerDeps, registerListeners } from "./slack/listeners/index.ts";
+import type { ListenerDeps } from "./slack/listeners/deps.ts";
+import { registerListeners } from "./slack/listeners/index.ts";
 import { createPendingStarts } from "./slack/listeners/replay-pending.ts";
 import { SaidOnce } from "./slack/listeners/said-once.ts";
 import { Permissions } from "./slack/permissions.ts";

@@ -1,7 +1,7 @@
 import type { Job } from "../jobs/index.ts";
 import type { SlackFile } from "./directory/recording-file.ts";
 import type { UserInfo } from "./directory/slack-directory.ts";
-import { isDirectMessage } from "./text/index.ts";
+import { isDirectMessage } from "./text/direct-message.ts";
 
 /**
  * Who may do what, decided from {@link PERMISSION_TABLE} (SECURITY.md holds the same table; a

@@ -14,7 +14,7 @@ import { vi } from "vitest";
 import { type Job, SINGLE_INSTALL } from "../../src/jobs/index.ts";
 import { runAsInstall } from "../../src/slack/installs/request-tenant.ts";
 import { register as registerActions } from "../../src/slack/listeners/actions/index.ts";
-import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
+import type { ListenerDeps } from "../../src/slack/listeners/deps.ts";
 import type { Role } from "../../test/fixtures/slack-payloads/index.ts";
 import { blockActionPayload } from "../fake-slack/slack-payloads.ts";
 import { FILE_HOST } from "./fake-web-client.ts";

@@ -12,7 +12,7 @@ import {
 } from "../../src/jobs/index.ts";
 import { SlackDirectory } from "../../src/slack/directory/slack-directory.ts";
 import { slackHostsOf } from "../../src/slack/gateway/download-slack-file.ts";
-import type { ListenerDeps } from "../../src/slack/listeners/index.ts";
+import type { ListenerDeps } from "../../src/slack/listeners/deps.ts";
 import type { PendingStart } from "../../src/slack/listeners/pending-starts.ts";
 import { SaidOnce } from "../../src/slack/listeners/said-once.ts";
 import { Permissions } from "../../src/slack/permissions.ts";

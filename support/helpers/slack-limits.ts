@@ -1,6 +1,6 @@
 import type { AnyBlock, HomeView, ModalView } from "@slack/types";
 import { expect } from "vitest";
-import { SLACK_LIMITS as L } from "../../src/slack/views/index.ts";
+import { SLACK_LIMITS as L } from "../../src/slack/views/limits.ts";
 
 /**
  * Checks of Slack's limits on what a builder returns. Slack rejects a whole message or

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { t } from "../../src/slack/messages/index.ts";
+import { t } from "../../src/slack/messages/catalog.ts";
 import {
   buttonOn,
   buttonValue,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../src/jobs/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
-import { t } from "../../src/slack/messages/index.ts";
+import { t } from "../../src/slack/messages/catalog.ts";
 import {
   ALICE,
   BOB,

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
-import { en } from "../../src/slack/messages/en.ts";
+import { en } from "../../src/slack/messages/catalog.ts";
 import {
   ALICE,
   buttonOn,

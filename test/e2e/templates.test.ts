@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../src/slack/ids.ts";
-import { t } from "../../src/slack/messages/index.ts";
+import { t } from "../../src/slack/messages/catalog.ts";
 import {
   BOB,
   CHANNEL,

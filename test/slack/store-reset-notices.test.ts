@@ -2,7 +2,7 @@ import { LogLevel, WebClient } from "@slack/web-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnownJob } from "../../src/jobs/index.ts";
 import { SlackStoreResetNotices } from "../../src/slack/gateway/store-reset-notices.ts";
-import { buildStatusMetadata } from "../../src/slack/views/index.ts";
+import { buildStatusMetadata } from "../../src/slack/views/status-message.ts";
 import { createFakeSlack, type FakeSlack } from "../../support/fake-slack/create-fake-slack.ts";
 
 const CHANNEL = "C0RESET001";

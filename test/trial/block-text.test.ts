@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildSettingsModal,
-  buildSpeakerModal,
-  buildStatusMessage,
-} from "../../src/slack/views/index.ts";
+import { buildSettingsModal } from "../../src/slack/views/settings-modal.ts";
+import { buildSpeakerModal } from "../../src/slack/views/speaker-modal.ts";
+import { buildStatusMessage } from "../../src/slack/views/status-message.ts";
 import { blocksText, mrkdwnText, viewText } from "../../support/trial/block-text.ts";
 import { NOW, naming, quotes } from "../slack/views/fixtures.ts";
 

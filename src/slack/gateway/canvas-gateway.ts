@@ -1,6 +1,6 @@
 import type { WebClient } from "@slack/web-api";
 import type { CanvasOutcome, CanvasRefusal, Job, NotePerson } from "../../jobs/index.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { CANVAS_MAX_CHARS, toCanvasMarkdown } from "../text/canvas-markdown.ts";
 import { isDirectMessage } from "../text/direct-message.ts";
 import { platformErrorOf } from "./slack-errors.ts";

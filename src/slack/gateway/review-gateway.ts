@@ -6,12 +6,9 @@ import {
   type ReviewState,
   SlackPortError,
 } from "../../jobs/index.ts";
-import { localeOf } from "../messages/index.ts";
-import {
-  buildReviewMessage,
-  buildReviewReminder,
-  type TaggedMessageContent,
-} from "../views/index.ts";
+import { localeOf } from "../messages/catalog.ts";
+import type { TaggedMessageContent } from "../views/message-content.ts";
+import { buildReviewMessage, buildReviewReminder } from "../views/review-message.ts";
 import { deliveryOf } from "./thread-files.ts";
 import { jobPayloadOf, type SlackMessage } from "./thread-reader.ts";
 

@@ -13,9 +13,9 @@ import {
 } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
-import { localeOf } from "../messages/index.ts";
-import { splitNote } from "../text/index.ts";
-import { buildNotePart } from "../views/index.ts";
+import { localeOf } from "../messages/catalog.ts";
+import { splitNote } from "../text/split-note.ts";
+import { buildNotePart } from "../views/note-part.ts";
 import { createCanvas, editCanvas, findCanvas, shareCanvas } from "./canvas-gateway.ts";
 import { downloadSlackFile, SlackDownloadError, type SlackHosts } from "./download-slack-file.ts";
 import type { OpenFile } from "./file-sink.ts";

@@ -1,9 +1,9 @@
 import type { WebClient } from "@slack/web-api";
 import { isActive, type Job, type StatusMode } from "../../jobs/index.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { inCallScope } from "../rate-budget/call-scope.ts";
-import { buildStatusMessage, buildStatusMetadata } from "../views/index.ts";
 import type { MessageContent } from "../views/message-content.ts";
+import { buildStatusMessage, buildStatusMetadata } from "../views/status-message.ts";
 import { mayHaveHappened, platformErrorOf } from "./slack-errors.ts";
 import { type Priority, StatusPainter } from "./status-painter.ts";
 import { findStatusMessage } from "./thread-reader.ts";

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { installOf, type KnownJob, type Origin, type StoreResetPort } from "../../jobs/index.ts";
-import { localeOf } from "../messages/index.ts";
-import { buildLostStatus, buildStatusMetadata } from "../views/index.ts";
+import { localeOf } from "../messages/catalog.ts";
+import { buildLostStatus, buildStatusMetadata } from "../views/status-message.ts";
 import { platformErrorOf } from "./slack-errors.ts";
 import { jobPayloadOf, threadOf } from "./thread-reader.ts";
 

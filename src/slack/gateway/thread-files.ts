@@ -4,7 +4,7 @@ import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { safeFileName } from "../../text/index.ts";
-import { localeOf } from "../messages/index.ts";
+import { localeOf } from "../messages/catalog.ts";
 import { buildTranscript } from "../views/transcript.ts";
 
 export function deliveryOf(job: Job): number {

@@ -4,18 +4,13 @@ import type { InstallRecords } from "../installs/install-records.ts";
 import type { ListenerDeps } from "./deps.ts";
 import type { KeptForget } from "./pending-starts.ts";
 
-/** What Slack said was removed: an install, or workspaces of one (see {@link KeptForget}). */
+/** An install, or workspaces of one. */
 export type Removal = Omit<KeptForget, "kind" | "id" | "at">;
 
 /**
- * Forgets what a removal names, as one unit, the same whether a listener runs it or the
- * request journal replays it: with installs by OAuth, first whether the install is one
- * this deployment has (its record) and, for `tokens_revoked`, whether its bot is among the
- * revoked; then the data (jobs stopped, values deleted, the store's files scrubbed); last,
- * for a whole install, its encrypted record. The record going last makes a repeat after a
- * store failure halfway still find the install its own, and finish. In the single-token
- * mode there is no record: one install wrote the whole store, and a removal is carried out.
- * Resolves false when it named nothing of this deployment (nothing done).
+ * The same whether a listener runs it or the journal replays it: the install's record is
+ * checked first and deleted last, so a repeat after a store failure halfway still finds the
+ * install its own. False when it named nothing of this deployment.
  * @throws StoreUnavailableError while the store fails.
  */
 export async function carryOutRemoval(
@@ -37,7 +32,6 @@ export async function carryOutRemoval(
   return true;
 }
 
-/** The install is stored here and, when the removal names bots, its bot is one of them. */
 async function isOurs(records: InstallRecords, install: string, removal: Removal) {
   const found = await records.find(install);
   if (found === undefined) return false;
@@ -46,9 +40,7 @@ async function isOurs(records: InstallRecords, install: string, removal: Removal
 }
 
 /**
- * A removal Slack sent (acked already, and sent once): carried out now, or — the store
- * failing — kept whole in the request journal, whose replay carries it out once the store
- * is back (`replay-pending.ts`).
+ * Carried out now, or, the store failing, kept whole in the request journal for its replay.
  * @throws the store's error when even the journal could not keep it.
  */
 export async function forgetRemoved(deps: ListenerDeps, removal: Removal): Promise<void> {
@@ -62,10 +54,7 @@ export async function forgetRemoved(deps: ListenerDeps, removal: Removal): Promi
   }
 }
 
-/**
- * The same removal kept twice (`tokens_revoked` then `app_uninstalled`): one entry, which
- * asks about bots only while both did.
- */
+/** `tokens_revoked` then `app_uninstalled`: one entry, asking about bots only while both did. */
 export function mergeRemovals(kept: KeptForget, again: KeptForget): KeptForget {
   if (kept.botUserIds === undefined) return kept;
   if (again.botUserIds === undefined) {

@@ -7,9 +7,7 @@ import { register as registerFunctions } from "./functions/index.ts";
 import { register as registerShortcuts } from "./shortcuts/index.ts";
 import { register as registerViews } from "./views/index.ts";
 
-export type { ListenerDeps } from "./deps.ts";
-
-/** Registers every listener: one handler per file, grouped by Slack surface. */
+/** One handler per file, grouped by Slack surface. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerEvents(app, deps);
   registerCommands(app, deps);

@@ -6,38 +6,33 @@ import {
   shownNameOf,
   slackFileSchema,
 } from "../directory/recording-file.ts";
-import type { FileNotice } from "../views/index.ts";
+import type { FileNotice } from "../views/thread-replies.ts";
 import type { ListenerDeps } from "./deps.ts";
 
-/** Files of one message looked at, at most (Slack puts up to 10 in a message). */
+/** Slack puts up to 10 in a message. */
 const MAX_FILES = 10;
 
-/** A recording of a message the bot can make notes of, and Slack's description of it. */
 export interface MessageRecording {
   source: SourceFile;
-  /** As `files.info` gives it: what `Permissions.file` must judge, never a payload's copy. */
+  /** From `files.info`: what `Permissions.file` must judge, never a payload's copy. */
   file: SlackFile;
 }
 
 /**
- * What a message's files are to the bot, once Slack has described them:
- * - `recordings`: the ones it can make notes of (first the message's first);
- * - `refused`: none it can, and why not for the first that looked like one (Slack hides it
- *   from the bot, audio or video it cannot take, too large…), said with what to do;
- * - `none`: nothing that is or might be a recording (text, an image, a PDF…).
+ * `refused`: none usable, with why for the first that looked like one; `none`: nothing like a
+ * recording.
  */
 export type MessageRecordings =
   | { kind: "recordings"; recordings: MessageRecording[] }
   | { kind: "refused"; notice: FileNotice }
   | { kind: "none" };
 
-/** A file as a message shows it, and as `files.info` describes it (undefined: refused). */
+/** `file` undefined: `files.info` refused. */
 export interface DescribedFile {
   shown: SlackFile;
   file: SlackFile | undefined;
 }
 
-/** The message's files that read as Slack file objects, at most {@link MAX_FILES}. */
 export function shownFiles(files: readonly unknown[]): SlackFile[] {
   return files
     .flatMap((raw) => {
@@ -47,19 +42,13 @@ export function shownFiles(files: readonly unknown[]): SlackFile[] {
     .slice(0, MAX_FILES);
 }
 
-/**
- * The files that are or might be recordings, by what the message shows: audio and video,
- * and the files Slack hides (a Slack Connect stub, the free plan's limit, a deleted file).
- * An image, a PDF or a snippet is none, and costs no look-up.
- */
+/** Audio, video and the files Slack hides (stubs, deleted files); the rest costs no look-up. */
 export function mayBeRecordings(files: readonly SlackFile[], canPrepare: boolean): SlackFile[] {
   return files.filter((file) => classifyFile(file, canPrepare).kind !== "other");
 }
 
 /**
- * Reads a message's recordings (a shortcut's message, a thread's parent) as the bot can use
- * them: each file that may be one is described by `files.info` (the copy a payload or a
- * history carries may be a stub, and only Slack's answer says the bot may read it).
+ * A payload's or history's copy may be a stub: only `files.info` says the bot may read the file.
  */
 export async function readMessageRecordings(
   deps: ListenerDeps,
@@ -74,12 +63,7 @@ export async function readMessageRecordings(
   return judgeRecordings(described, canPrepare);
 }
 
-/**
- * The recordings among files Slack described, or why the first that looked like one is
- * not: `files.info` refused (not in the channel, Slack Connect, deleted), the free plan's
- * limit hides it, audio or video FFmpeg would have to prepare without FFmpeg here, or a
- * recording over the limits. A file Slack describes as no recording after all says nothing.
- */
+/** A file Slack describes as no recording after all says nothing. */
 export function judgeRecordings(
   described: readonly DescribedFile[],
   canPrepare: boolean,

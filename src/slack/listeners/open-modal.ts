@@ -3,30 +3,22 @@ import type { Logger } from "pino";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
 import type { SlackResponder } from "../responder/slack-responder.ts";
 
-/** How a modal opened at once gets its real content. */
 export interface OpenThenFill {
   responder: SlackResponder;
   logger: Logger;
   triggerId: string;
-  /** The view shown at once (`buildLoadingModal`): nothing is looked up before it opens. */
+  /** Nothing is looked up before it opens. */
   loading: ModalView;
-  /** The modal's real content, or a refusal, once the look-ups are done. */
   fill: () => Promise<ModalView>;
-  /** What the modal says when `fill` fails or its view is refused: never a dead modal. */
+  /** Never a dead modal. */
   failed: () => ModalView;
 }
 
 /**
- * Opens a modal on the interaction itself, then fills it. A `trigger_id` may be exchanged
- * only within 3 seconds of the interaction ("Pass a valid trigger_id within 3 seconds of
- * receiving it", https://docs.slack.dev/tools/bolt-js/concepts/creating-modals), and the
- * look-ups behind a modal (`users.info`, `conversations.*`) can take longer in a large or
- * slow workspace: so `views.open` comes first, with a loading view, and `views.update`
- * fills it. The fill passes the `hash` `views.open` returned: Slack refuses it
- * (`hash_conflict`, "the provided hash doesn't match the current stored value",
- * https://docs.slack.dev/reference/methods/views.update) when the view changed meanwhile,
- * so a stale fill loses rather than overwrites what is on screen (see "handling race
- * conditions", https://docs.slack.dev/surfaces/modals). False when the modal could not open.
+ * A `trigger_id` is valid for 3 seconds and look-ups may take longer, so `views.open` shows a
+ * loading view and `views.update` fills it with the `hash` it returned: a stale fill then
+ * fails with `hash_conflict` rather than overwrite what is on screen
+ * (https://docs.slack.dev/surfaces/modals). False when the modal could not open.
  */
 export async function openThenFill(options: OpenThenFill): Promise<boolean> {
   const { responder, logger } = options;

@@ -2,12 +2,11 @@ import { z } from "zod";
 import { jobOptionsSchema, originSchema, sourceFileSchema } from "../../jobs/index.ts";
 import { slackFileSchema } from "../directory/recording-file.ts";
 
-/** The attempt a `StartNotRecorded` gave: the same job, once, when started again. */
+/** The same job, once, when started again. */
 const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() });
 
 /**
- * What a kept upload needs of its Slack file to be taken again — no more: not where else
- * it was shared, nor who saw it.
+ * No more than a kept upload needs to be taken again: not where else it was shared, nor who saw it.
  */
 const keptFileSchema = z.object(
   slackFileSchema.pick({
@@ -26,31 +25,24 @@ const keptFileSchema = z.object(
   }).shape,
 );
 
-/**
- * A file of an upload the store could not take after the event was acked: taken again as
- * the listener would have, once the store is back. `told`: its thread heard that it waits.
- */
+/** An upload the store could not take after the ack; `told`: its thread heard that it waits. */
 export const keptUploadSchema = z.object({
   kind: z.literal("upload"),
   id: z.string().min(1),
   at: z.number(),
   origin: originSchema,
-  /** Typed with the upload: the context of its notes. */
   text: z.string().optional(),
-  /** The upload's message @mentioned the bot, or was sent to it. */
+  /** The message @mentioned the bot, or was sent to it. */
   mentioned: z.boolean(),
   file: keptFileSchema,
-  /** The name as people saw it in the event, when the file itself has none. */
+  /** When the file itself has none. */
   shownName: z.string().optional(),
   attempt: attemptSchema.optional(),
   told: z.boolean().optional(),
 });
 export type KeptUpload = z.infer<typeof keptUploadSchema>;
 
-/**
- * A `/meeting-notes` job whose thread was opened but whose record the store could not
- * write: started again in that thread.
- */
+/** A `/meeting-notes` job whose thread was opened but whose record could not be written. */
 export const keptThreadStartSchema = z.object({
   kind: z.literal("thread"),
   id: z.string().min(1),
@@ -62,32 +54,21 @@ export const keptThreadStartSchema = z.object({
 });
 export type KeptThreadStart = z.infer<typeof keptThreadStartSchema>;
 
-/**
- * A removal — the app uninstalled, its bot's tokens revoked, a workspace taken from an
- * org-wide install — kept whole when the store could not carry it out: done, from the
- * install's check to its record's deletion, once the store is back (ids only).
- */
+/** An uninstall, revoked tokens or a workspace taken from an org-wide install (ids only). */
 export const keptForgetSchema = z.object({
   kind: z.literal("forget"),
   id: z.string().min(1),
   at: z.number(),
   teamIds: z.array(z.string().min(1)).min(1),
-  /** The install removed (absent: the single-token mode's). */
+  /** Absent: the single-token mode's. */
   install: z.string().min(1).optional(),
-  /**
-   * `workspaces`: only the data of `teamIds` goes, the install stays (`team_access_revoked`).
-   * Absent: the whole install, its record included.
-   */
+  /** `workspaces` (`team_access_revoked`): only `teamIds`' data goes; absent: the whole install. */
   scope: z.enum(["install", "workspaces"]).optional(),
-  /**
-   * `tokens_revoked`: the bot users whose tokens were revoked; the install is forgotten only
-   * when its bot is one of them. Absent: whatever its bot (`app_uninstalled`).
-   */
+  /** `tokens_revoked`: forgotten only when the install's bot is one of these. */
   botUserIds: z.array(z.string().min(1)).optional(),
 });
 export type KeptForget = z.infer<typeof keptForgetSchema>;
 
-/** A request Slack was told was taken, kept in the journal until the store records it. */
 export const pendingStartSchema = z.discriminatedUnion("kind", [
   keptUploadSchema,
   keptThreadStartSchema,
@@ -95,15 +76,11 @@ export const pendingStartSchema = z.discriminatedUnion("kind", [
 ]);
 export type PendingStart = z.infer<typeof pendingStartSchema>;
 
-/**
- * Where a listener keeps what the store could not record after Slack's ack (the
- * request journal, replayed in the background): false when it could not be kept either.
- */
+/** False when the request journal could not keep it either. */
 export interface PendingStarts {
   keep(entry: PendingStart): Promise<boolean>;
 }
 
-/** The parts of a Slack file a kept upload holds (see {@link keptFileSchema}). */
 export function keptFile(file: z.input<typeof keptFileSchema>): KeptUpload["file"] {
   return keptFileSchema.parse(file);
 }

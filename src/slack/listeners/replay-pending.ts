@@ -21,21 +21,18 @@ import {
   pendingStartSchema,
 } from "./pending-starts.ts";
 
-/** How long a kept upload waits before its thread hears that it waits for the store. */
+/** Before a kept upload's thread hears that it waits for the store. */
 export const TELL_WAITING_AFTER_MS = 30_000;
 
 /**
- * Replays one request the store could not record after Slack's ack (see
- * `JournalReplay`): an upload is taken as its listener would have taken it, a
- * `/meeting-notes` job is started in the thread it already opened, a removal (an uninstall,
- * a workspace taken from an org-wide install) is carried out.
+ * As its listener would have done it, in the thread it already opened for a `/meeting-notes` job.
  */
 export function replayPendingStart(
   deps: ListenerDeps,
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
   return async (entry) => {
-    // Replayed outside Slack's request: as a request of the install that sent it, so its
-    // Slack calls carry that install's token and its data that tenant's keys.
+    // Outside Slack's request: run as the install that sent it, for its token and its tenant's
+    // keys.
     if (entry.kind === "forget") {
       return runAsInstall(entry.install ?? SINGLE_INSTALL, () => forgetKept(deps, entry));
     }
@@ -46,7 +43,6 @@ export function replayPendingStart(
   };
 }
 
-/** A removal the store could not carry out: carried out now, as its listener would have. */
 async function forgetKept(
   deps: ListenerDeps,
   entry: KeptForget,
@@ -66,10 +62,7 @@ async function forgetKept(
   }
 }
 
-/**
- * While the store still fails: a kept upload's thread hears once, after `tellAfterMs`,
- * that it waits for the store. A `/meeting-notes` request was told so in its modal.
- */
+/** A `/meeting-notes` request was told so in its modal already. */
 export function tellPendingWaits(
   deps: ListenerDeps,
   options: { tellAfterMs?: number } = {},
@@ -79,7 +72,7 @@ export function tellPendingWaits(
     entry.kind === "upload" ? tellKeptUploadWaits(deps, entry, tellAfterMs) : entry;
 }
 
-/** One request per upload (and destination): a redelivered event is the same upload. */
+/** A redelivered event is the same upload. */
 function keyOf(entry: PendingStart): string {
   if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
   if (entry.kind === "thread") return `thread:${entry.origin.channelId}:${entry.source.fileId}`;
@@ -88,11 +81,7 @@ function keyOf(entry: PendingStart): string {
   return `forget:${install}${scope}${entry.teamIds.join(",")}`;
 }
 
-/**
- * The same upload kept twice (its two events, or Slack's retry): the first entry stays,
- * with the claim of the second when only the second holds it, so the job is still made.
- * The same removal kept twice: see {@link mergeRemovals}.
- */
+/** The first entry stays, taking the second's claim when only that one has it: the job is made. */
 function merge(kept: PendingStart, again: PendingStart): PendingStart {
   if (kept.kind === "forget" && again.kind === "forget") return mergeRemovals(kept, again);
   if (kept.kind !== "upload" || again.kind !== "upload") return kept;
@@ -100,10 +89,6 @@ function merge(kept: PendingStart, again: PendingStart): PendingStart {
   return { ...kept, attempt: again.attempt };
 }
 
-/**
- * The job of a `/meeting-notes` request whose thread is open: the person heard it would
- * start once the store is back, and the thread says what becomes of it.
- */
 async function startKeptThread(
   deps: ListenerDeps,
   entry: KeptThreadStart,
@@ -120,19 +105,15 @@ async function startKeptThread(
 }
 
 export interface PendingStartsOptions {
-  /** The journal's file (`deploymentPaths`: beside the store, one per deployment). */
+  /** Beside the store, one per deployment. */
   path: string;
   logger: Logger;
-  /** The replay's waits while the store still fails (1 s doubling to 10 s by default). */
+  /** While the store still fails (1 s doubling to 10 s by default). */
   backoff?: Backoff;
-  /** How long a kept upload waits before its thread hears so ({@link TELL_WAITING_AFTER_MS}). */
   tellAfterMs?: number;
 }
 
-/**
- * The request journal and its replay, for the listeners' `pending`: `bind` gives it the
- * listeners' deps once they exist, before anything is replayed.
- */
+/** `bind` gives it the listeners' deps once they exist, before anything is replayed. */
 export function createPendingStarts(options: PendingStartsOptions) {
   let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
     done: false,

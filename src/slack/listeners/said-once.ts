@@ -1,10 +1,8 @@
 import { LRUCache } from "lru-cache";
 
 /**
- * Remembers, in this process, what the bot has already said so that it says it once: an
- * upload neither the store nor the request journal could keep is said lost in its thread
- * once, however many of its events arrive (Slack sends two per upload, and retries each).
- * Forgets after `ttlMs` (Slack's retries end within minutes), and the oldest past `max`.
+ * An upload neither the store nor the journal could keep is said lost once, however many of
+ * its events arrive (two per upload, each retried); Slack's retries end within minutes.
  */
 export class SaidOnce {
   readonly #said: LRUCache<string, true>;
@@ -14,13 +12,12 @@ export class SaidOnce {
     this.#said = new LRUCache<string, true>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 60 * 60_000,
-      // Each read asks the clock (the default keeps one reading for 1 ms, with a timer).
+      // Each read asks the clock (the default caches a reading for 1 ms, with a timer).
       ttlResolution: 0,
       ...(now === undefined ? {} : { perf: { now } }),
     });
   }
 
-  /** True the first time `key` is asked within the memory's time, false after. */
   first(key: string): boolean {
     if (this.#said.has(key)) return false;
     this.#said.set(key, true);

@@ -1,27 +1,22 @@
 import type { TemplateScope } from "../../jobs/index.ts";
 import type { SlackFile } from "../directory/recording-file.ts";
 import { INPUTS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import type { ListenerDeps } from "./deps.ts";
 
-/** A DOCX template named in a modal's `file_input`, judged before the modal is answered. */
 export type TemplateChoice =
-  /** None was chosen. */
   | { kind: "none" }
-  /** Read from Slack and the submitter's to use: kept once the modal is answered. */
+  /** Kept once the modal is answered. */
   | { kind: "allowed"; file: SlackFile }
-  /** Slack could not describe it: the modal goes ahead without it, and the person hears so. */
+  /** The modal goes ahead without it, and the person hears so. */
   | { kind: "unreadable" }
-  /** Not theirs to use: the modal answers with {@link templateRefusal}, nothing is read. */
+  /** Nothing is read. */
   | { kind: "refused" };
 
 /**
- * Reads the template a submission names and checks the submitter may use it: their own
- * upload, or a file shared where they are a member (`Permissions.file`, the rule for
- * recordings too). Slack's SDKs give a `file_input`'s state as whole file objects
- * (bolt-js `ViewStateValue.files: UploadedFile[]`, java-slack-sdk `ViewState.Value.files`),
- * but only the id is taken from the payload: the uploader and the shares come from
- * `files.info`, as Slack has them now, since a payload can name any file id.
+ * Their own upload or a file shared where they are a member (`Permissions.file`). Only the id is
+ * taken from the payload: uploader and shares come from `files.info`, as a payload can name any
+ * file.
  */
 export async function chooseTemplate(
   deps: ListenerDeps,
@@ -36,15 +31,11 @@ export async function chooseTemplate(
   return { kind: "refused" };
 }
 
-/** The modal's answer to a refused template: an error on the template input. */
 export function templateRefusal(locale: Locale): Record<string, string> {
   return { [INPUTS.template.block]: t(locale, "permission.template") };
 }
 
-/**
- * Keeps an allowed template, once per channel and content; `pinned` for a channel's
- * settings. Undefined when none was allowed, or it cannot be downloaded or is not a DOCX.
- */
+/** Once per channel and content; undefined when none was allowed or it is no readable DOCX. */
 export async function saveTemplate(
   deps: ListenerDeps,
   choice: TemplateChoice,

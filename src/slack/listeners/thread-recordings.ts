@@ -2,23 +2,16 @@ import { isStoreUnavailable, type SeenUpload } from "../../jobs/index.ts";
 import { requestTenant } from "../installs/request-tenant.ts";
 import type { ListenerDeps } from "./deps.ts";
 
-/**
- * What the thread of a recording holds, for a mention said in it: the files of its first
- * message (as shown, to be described by `files.info`) and the text typed with them.
- */
 export type ThreadParent =
   | { kind: "found"; files: readonly unknown[]; text: string | undefined }
-  /** No recording the bot can find there (or the thread's first message cannot be read). */
+  /** Or the thread's first message cannot be read. */
   | { kind: "none" }
-  /** Finding out needs a read of history that Slack does not allow now (its rate). */
+  /** Slack does not allow a read of history now. */
   | { kind: "busy" };
 
 /**
- * The recordings of the thread at `threadTs`, found without reading history where the bot
- * can: the upload it saw posted there (its event carried the files and the text), else the
- * jobs it started in that thread (their recordings); only a thread it knows nothing of
- * costs one read of its first message, which Slack may ration
- * (src/slack/rate-budget/history-rule.ts): then `busy`, said as one sentence.
+ * The upload the bot saw posted there, else its jobs in that thread; only an unknown thread
+ * costs a read of its first message, which Slack may ration (rate-budget/history-rule.ts).
  */
 export async function threadParent(
   deps: ListenerDeps,
@@ -37,7 +30,6 @@ export async function threadParent(
   return { kind: "found", files: read.message.files, text: read.message.text };
 }
 
-/** The thread's recordings as the bot stored them: the upload it saw, or its jobs there. */
 async function knownParent(
   deps: ListenerDeps,
   channelId: string,
@@ -55,7 +47,7 @@ async function knownParent(
   return { kind: "found", files, text: undefined };
 }
 
-/** A file known by id and name only: Slack's own mark for "ask `files.info`" (a stub). */
+/** Slack's own mark for a file stub: "ask `files.info`". */
 function toLookUp(file: { id: string; name?: string | undefined }) {
   return { ...file, file_access: "check_file_info" };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { type Dispatcher, getGlobalDispatcher, request } from "undici";
-import type { MessageContent } from "../views/index.ts";
+import type { MessageContent } from "../views/message-content.ts";
 
 const TIMEOUT_MS = 10_000;
 

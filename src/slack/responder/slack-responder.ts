@@ -2,7 +2,7 @@ import type { HomeView, ModalView } from "@slack/types";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
 import { optional } from "../../util/optional.ts";
-import type { MessageContent } from "../views/index.ts";
+import type { MessageContent } from "../views/message-content.ts";
 
 export interface EphemeralTarget {
   channel: string;

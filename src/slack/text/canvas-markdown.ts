@@ -12,10 +12,8 @@ import { showLinkTargets } from "./show-link-targets.ts";
 export const CANVAS_MAX_CHARS = 1_048_576;
 
 /**
- * How the tree is written back. Links keep the `[text](url)` form canvases document
- * ("link (in line)"); lists use `-`, as checklists are `- [ ]`; tables are not padded.
- * The writer escapes what would otherwise read as markup (`2 \* 3`, `Q\&A`), so the text
- * reads back as the same text.
+ * `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the writer
+ * escapes markup so text reads back the same.
  */
 let WRITE_OPTIONS: Options | undefined;
 function writeOptions(): Options {
@@ -30,25 +28,13 @@ function writeOptions(): Options {
   return WRITE_OPTIONS;
 }
 
-/** A `![` and, when it is a user mention, the user. */
 const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
 const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
 
 /**
- * A note's Markdown as a canvas takes it (docs.slack.dev canvases.create: headings h1–h3,
- * lists, checklists, quotes, code, tables, links, `![](@U…)` user mentions…), nothing
- * dropped, nothing a reader could not see:
- * - links show their targets as in the thread: `showLinkTargets` rewrites the note first,
- *   and any link a CommonMark reading still finds is shown by the same rule;
- * - the note is then parsed (CommonMark + GFM, parse-note.ts) and written back from its
- *   tree (canvas-tree.ts): no image, no reference definition, no raw HTML is left, deeper
- *   headings become bold lines, code stays code;
- * - the service's own Slack mentions are neutralised, and only `people` are mentioned.
- *
- * The note is parsed in chunks; a chunk the parser could not read quickly or safely
- * (parse-note.ts) is written as plain text, one paragraph a line. Either way the result
- * holds `![` only in the mentions of `people`, whatever a reader makes of escapes or code
- * fences.
+ * A note as a canvas takes it (docs.slack.dev canvases.create), nothing dropped and nothing a
+ * reader could not see: links show their targets, no image, reference definition or raw HTML is
+ * left, and only `people` are mentioned. A chunk the parser could not read safely is plain text.
  */
 export function toCanvasMarkdown(markdown: string, people: readonly Person[]): string {
   const source = neutralizeMentions(showLinkTargets(markdown));
@@ -58,7 +44,6 @@ export function toCanvasMarkdown(markdown: string, people: readonly Person[]): s
   return onlyMentionsOf(parts.length === 0 ? "" : `${parts.join("\n\n")}\n`, people);
 }
 
-/** A chunk written back from its tree, or as plain text when it has none. */
 function writePiece(piece: NotePiece, people: readonly Person[]): string {
   if (piece.tree !== undefined) {
     try {
@@ -77,7 +62,6 @@ function write(tree: Root): string {
     : markdownLib().toMarkdown(tree, writeOptions()).replace(/\n+$/, "");
 }
 
-/** The note as text, one paragraph a line: what it says, none of its markup read. */
 function plainTree(source: string): Root {
   return {
     type: "root",
@@ -89,11 +73,7 @@ function plainTree(source: string): Root {
   };
 }
 
-/**
- * The last word on images: every `![` that does not start the mention of one of `people`
- * loses its `!`. The tree holds no other image and its text no `![`, so this changes
- * nothing unless the writer itself made one.
- */
+/** The last word on images: a `![` that is not the mention of one of `people` loses its `!`. */
 function onlyMentionsOf(markdown: string, people: readonly Person[]): string {
   if (!markdown.includes("![")) return markdown;
   const allowed = new Set(

@@ -12,38 +12,26 @@ import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
 import { neutralizeMentions } from "./neutralize-mentions.ts";
 import { showLink } from "./show-link.ts";
 
-/** What the rewrite needs besides the node at hand. */
 interface Context {
-  /** Link reference definitions by identifier; the first of an identifier wins. */
   definitions: Map<string, string>;
   findNames: ((text: string) => NameFound[]) | undefined;
 }
 
-/** Schemes a link may keep when it shows its own target (autolinks, bare URLs). */
+/** Schemes a link may keep when it shows its own target. */
 const LINK_SCHEME = /^(?:https?|mailto):/i;
-/** A code block's language, kept only when it looks like one. */
 const LANGUAGE = /^[\w.+#-]{1,40}$/;
 
 /**
- * A note's Markdown tree rewritten into what a canvas may hold, node by node:
- * - a link shows its target as text, by `showLink`'s rule (`text (url)`); only a link
- *   whose text is its own http(s) or mailto target stays a link;
- * - an image becomes text the same way: no image is left, as in a canvas an image is a
- *   mention (`![](@U…)`, `![](#C…)`) or an unfurl;
- * - reference links and images become text with their definition's target, and the
- *   definitions go, so nothing is left for a reference to resolve to;
- * - headings deeper than h3, which canvases lack, become bold paragraphs;
- * - raw HTML and footnotes become text; code stays code;
- * - every text, code and target loses Slack's control sequences (`neutralizeMentions`)
- *   and any `![` (`defuseImageMarks`);
- * - the names of `people` in text become mentions, `![](@U…)`: the only images there are.
+ * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so links and images become
+ * text by `showLink`'s rule (a link that is its own http(s)/mailto target may stay), references
+ * lose their definitions, h4+ become bold, raw HTML and footnotes become text, and every text
+ * is made inert. The names of `people` become the only images: `![](@U…)` mentions.
  */
 export function toCanvasTree(root: Root, people: readonly Person[]): Root {
   const context: Context = { definitions: definitionsOf(root), findNames: nameFinder(people) };
   return { type: "root", children: flow(root.children, context) };
 }
 
-/** Text as a canvas may hold it: no Slack control sequence, no `![`. */
 function inertText(text: string): string {
   return defuseImageMarks(neutralizeMentions(text));
 }
@@ -90,7 +78,6 @@ function block(node: RootContent, context: Context): BlockContent[] {
       ];
     }
     case "html":
-      // Raw HTML is shown as the text it is, a paragraph per block of lines.
       return node.value
         .split(/\n[ \t]*\n/)
         .map((part) =>
@@ -179,23 +166,18 @@ function inline(node: PhrasingContent, context: Context): PhrasingContent[] {
   }
 }
 
-/**
- * A link or image as text, by `showLink`'s rule: its content (kept with its formatting)
- * then ` (target)`, or the target alone. The target is text, not a link.
- */
+/** The content keeps its formatting; the target is text, not a link. */
 function shownLink(content: PhrasingContent[], plain: string, url: string): PhrasingContent[] {
   const shown = showLink(plain, url);
   if (shown.text === "") return [text(inertText(shown.target))];
   return shown.target === "" ? content : [...content, text(` (${inertText(shown.target)})`)];
 }
 
-/** An autolink or a link written as its own URL: it shows where it goes and may stay. */
 function showsOwnTarget(plain: string, url: string): boolean {
   if (!LINK_SCHEME.test(url) || /[\s<>]/.test(url) || url !== inertText(url)) return false;
   return plain === url || `mailto:${plain}` === url || `http://${plain}` === url;
 }
 
-/** Text with the names of the people picked turned into canvas mentions. */
 function withMentions(value: string, context: Context): PhrasingContent[] {
   const found = context.findNames?.(value) ?? [];
   if (found.length === 0) return value === "" ? [] : [text(value)];
@@ -218,7 +200,6 @@ function definitionsOf(root: Root): Map<string, string> {
       definitions.set(node.identifier, node.url);
     }
     if (!("children" in node)) continue;
-    // Pushed last first, so that nodes come off the stack in document order.
     for (let index = node.children.length - 1; index >= 0; index--) {
       const child = node.children[index];
       if (child !== undefined) stack.push(child);
@@ -227,7 +208,6 @@ function definitionsOf(root: Root): Map<string, string> {
   return definitions;
 }
 
-/** What a node reads as: its text, alt text and code, without markup. */
 function plainText(node: Nodes): string {
   if (node.type === "image" || node.type === "imageReference") return node.alt ?? "";
   if ("value" in node) return node.value;

@@ -1,9 +1,6 @@
 const ELLIPSIS = "…";
 
-/**
- * Shortens text to at most `max` characters, ending with "…" when cut. For labels and
- * previews only: note text is split, never clamped. Never cuts a surrogate pair.
- */
+/** For labels and previews only: note text is split, never clamped. Never cuts a surrogate pair. */
 export function clampText(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max - ELLIPSIS.length);
@@ -11,10 +8,7 @@ export function clampText(text: string, max: number): string {
   return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
 }
 
-/**
- * Like `clampText` for escaped mrkdwn: also never cuts an entity such as `&amp;` in two,
- * which Slack would show as a stray `&am`.
- */
+/** Also never cuts an entity such as `&amp;` in two, which Slack would show as a stray `&am`. */
 export function clampMrkdwn(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = clampText(text, max).slice(0, -ELLIPSIS.length);
@@ -23,7 +17,6 @@ export function clampMrkdwn(text: string, max: number): string {
   return `${broken ? cut.slice(0, amp) : cut}${ELLIPSIS}`;
 }
 
-/** Whether a UTF-16 code unit is the first half of a surrogate pair. */
 export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -5,12 +5,8 @@ import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
 
 /**
- * Replaces the `!` of every `![` in a text with a full-width ！, so that the text cannot
- * spell an image — which in a canvas is a mention (`![](@U…)`, `![](#C…)`) or an unfurl —
- * whoever reads it: a reader that ignores backslash escapes, or that ends a code block
- * where CommonMark does not, still finds no `![`. The `!` and `[` may be written as
- * character references or have invisible characters between them; they are matched as a
- * reader sees them (read-glyphs.ts). The result is never longer than the text.
+ * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so no `![` may survive, whatever
+ * the reader makes of escapes, character references or invisible characters between the two.
  */
 export function defuseImageMarks(text: string): string {
   if (!/[!&]/.test(text) || !/[[&]/.test(text)) return text;
@@ -29,7 +25,6 @@ export function defuseImageMarks(text: string): string {
   return changed ? out : text;
 }
 
-/** Whether the first glyph from `from` on that is not invisible is a `[`. */
 function opensBracket(glyphs: Glyph[], from: number): boolean {
   for (let index = from; index < glyphs.length; index++) {
     const char = glyphs[index]?.char ?? "";

@@ -1,10 +1,8 @@
 import { createRequire } from "node:module";
 
 /**
- * The Markdown parser and writer (micromark and mdast's GFM extensions), loaded the first
- * time a note is read or written, not at start: a bot that has delivered no note yet need
- * not hold them (≈2–7 MB of RSS, `BENCH=footprint`). `require` of these ES modules is
- * synchronous (none awaits at its top level), so the callers stay synchronous.
+ * Loaded on first use, not at start: a bot that has delivered no note need not hold the parser.
+ * `require` of these ES modules is synchronous (no top-level await), so callers stay synchronous.
  */
 export interface MarkdownLib {
   fromMarkdown: typeof import("mdast-util-from-markdown").fromMarkdown;

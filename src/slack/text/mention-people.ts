@@ -1,13 +1,12 @@
 import { SLACK_USER_ID } from "../../jobs/index.ts";
 import { neutralizeMentions } from "./neutralize-mentions.ts";
 
-/** A speaker the person named by picking a Slack member: the name the note uses, and who. */
+/** A speaker named by picking a Slack member. */
 export interface Person {
   name: string;
   userId: string;
 }
 
-/** Where the name of one of the people is in a text: [start, end), and who it is. */
 export interface NameFound {
   start: number;
   end: number;
@@ -15,10 +14,8 @@ export interface NameFound {
 }
 
 /**
- * Turns the names of `people` in a note into mentions (`mention(userId)`), whole words
- * only, longest names first so "Anna Lee" wins over "Anna". Only these people can be
- * mentioned: the text's own `<@…>` were neutralised before this runs, and a name typed in
- * the modal or heard in the recording is not in `people`.
+ * Whole words only, longest names first ("Anna Lee" before "Anna"). The text's own `<@…>` were
+ * neutralised before, so only `people` can be mentioned.
  */
 export function mentionPeople(
   text: string,
@@ -36,12 +33,7 @@ export function mentionPeople(
   return out + text.slice(position);
 }
 
-/**
- * What `mentionPeople` matches, for a caller that builds mentions itself rather than as
- * text (the canvas inserts them as nodes of a Markdown tree): a function that finds the
- * names of `people` in a text, in order, or undefined when no one can be mentioned. Built
- * once for many texts.
- */
+/** For a caller building mentions itself (the canvas); undefined when no one can be mentioned. */
 export function nameFinder(people: readonly Person[]): ((text: string) => NameFound[]) | undefined {
   const byName = new Map<string, string>();
   for (const person of people) {
@@ -68,15 +60,9 @@ export function nameFinder(people: readonly Person[]): ((text: string) => NameFo
   };
 }
 
-/** A Slack user mention as the app writes one, `<@U…>` (no label). */
 const USER_MENTION = /<@([UW][A-Z0-9]{2,})>/g;
 
-/**
- * Neutralises every mention and broadcast of a text (as `neutralizeMentions` does) except
- * the plain mentions `<@U…>` of `people`, which stay live. For text the app has already
- * made safe and then mentioned people in (`splitNote`), this changes nothing; for any other
- * text it leaves no one to ping but those people. Never makes the text longer.
- */
+/** Everything but the plain `<@U…>` of `people` is made inert; never makes the text longer. */
 export function neutralizeOtherMentions(text: string, people: readonly Person[]): string {
   const allowed = new Set(
     people.map((person) => person.userId).filter((id) => SLACK_USER_ID.test(id)),

@@ -2,65 +2,48 @@ import type { Nodes, Root } from "mdast";
 import { type MarkdownLib, markdownLib } from "./markdown-lib.ts";
 
 /*
- * The parser (micromark, through mdast-util-from-markdown) reads CommonMark and GFM exactly,
- * but not in linear time. Measured: a paragraph of `[a](b\)` repeated 10,000 times (70 kB)
- * costs it seconds; so do 4,000 lists or quotes each opened after another block, or 4,000
- * setext headings, in one run of lines (about the square of their number times the run's
- * length); deep nesting overflows the stack. A note is untrusted and up to a mebibyte. So:
- * - it is cut into chunks where CommonMark closes every block anyway (a blank line, then
- *   a line that starts at the margin, outside a fenced code block), each parsed alone;
- * - a chunk is parsed only when a linear look at its lines says the parser's work stays
- *   small, and while the note's total stays small; otherwise it is left as text.
+ * micromark is exact but not linear on hostile input (a run of `[a](b\)`, thousands of lists
+ * opened one after another) and deep nesting overflows the stack; a note is untrusted. So the
+ * note is cut where CommonMark closes every block anyway, and a chunk is parsed only while a
+ * linear estimate of the parser's work stays small; the rest stays text.
  */
 
-/** A chunk of the note: its text, and its tree unless it was not parsed. */
 export interface NotePiece {
   text: string;
   tree: Root | undefined;
 }
 
-/** Bound on one parse call's estimated work that grows faster than its length. */
+/** Bound on one parse's estimated work that grows faster than its length. */
 const MAX_CHUNK_WORK = 500_000_000;
 /** Chunks are parsed together up to this much (fewer calls, each with a fixed cost). */
 const GROUP_WORK = 30_000_000;
-/**
- * Bound on the whole note's estimated work, in proportion to its length: the parser may
- * spend on a note what it spends on a long, ordinary note of that length (about fifty
- * characters a line), not the square of it; beyond that the rest stays text.
- */
+/** The note may cost what an ordinary note of its length costs, not the square of it. */
 const NOTE_WORK_PER_CHAR = 5_000;
 const MIN_NOTE_WORK = 200_000_000;
-/** What the parser spends on each line that is not blank, whatever it holds (~0.1 ms). */
+/** What the parser spends on each non-blank line, whatever it holds. */
 const LINE_WORK = 100_000;
-/** Containers on one line (`> > - …`, or indentation), and `[` open at once in a paragraph. */
+/** Containers on one line, and `[` open at once in a paragraph. */
 const MAX_NESTING = 32;
-/** Depth of a parsed tree: the serialiser's cost grows with depth times length. */
+/** The serialiser's cost grows with depth times length. */
 const MAX_TREE_DEPTH = 48;
-/** What a block that opens after another costs, times their number squared and the length. */
 const OPENED_BLOCK_WEIGHT = 1 / 16;
 
-/** Made once: combining them costs more than parsing a short chunk. */
+/** Combining them costs more than parsing a short chunk. */
 let PARSE_OPTIONS: Parameters<MarkdownLib["fromMarkdown"]>[1];
 
-/** A line that always starts a new block: heading, non-empty bullet or `1.` item, fence. */
+/** A line that always starts a new block. */
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|1[.)][ \t]+\S|```|~~~)/;
-/** One container marker (`>`, a bullet, an ordered marker) after optional indentation. */
 const CONTAINER = /[ \t]*(?:(>)|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))/y;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t\r]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
 const BLANK = /^[ \t\r]*$/;
-/** Characters where the inline tokenizer stops a run of plain text. */
 const MARK_CODES = new Set([..."!&*<>[\\]_`~()|"].map((char) => char.charCodeAt(0)));
 const BACKSLASH = 92;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
-/**
- * The note as Markdown trees (CommonMark with GFM tables, strikethrough, task lists,
- * autolink literals and footnotes), chunk by chunk, in order; a chunk the parser could
- * take long over, or whose tree is too deep to walk and write back safely, stays text.
- */
+/** GFM included; a chunk the parser could take long over, or too deep to write back, stays text. */
 export function parseNote(markdown: string): NotePiece[] {
   const pieces: NotePiece[] = [];
   let group: { lines: string[]; cost: Cost } | undefined;
@@ -101,11 +84,8 @@ function parsed(text: string): NotePiece {
 }
 
 /**
- * The note's lines cut before each line that starts at the margin after a blank line,
- * unless a fenced code block opened at the margin is still open: there CommonMark has
- * closed every paragraph, list and quote, so each chunk reads alone as it reads in the
- * note. (A reference used in one chunk and defined in another stays text; the links were
- * shown before parsing, see canvas-markdown.ts.)
+ * Cut before a line at the margin after a blank line, outside a fenced block: there CommonMark
+ * has closed every block, so each chunk reads alone as in the note.
  */
 function splitChunks(markdown: string): string[][] {
   const chunks: string[][] = [];
@@ -135,18 +115,14 @@ function splitChunks(markdown: string): string[][] {
   return chunks;
 }
 
-/** What the parser's work on a chunk grows with, gathered in one pass over its lines. */
 interface Cost {
-  /** Inline work: (marks + lines) × characters, summed over runs of lines. */
   inline: number;
-  /** Lists and quotes opened after another block, and setext underlines. */
   opened: number;
   length: number;
-  /** Lines that are not blank. */
   lines: number;
 }
 
-/** The estimated work of a parse, in units of about a nanosecond; it errs upwards. */
+/** In units of about a nanosecond; errs upwards. */
 function work(cost: Cost): number {
   return cost.inline + cost.opened * cost.opened * cost.length * OPENED_BLOCK_WEIGHT;
 }
@@ -161,9 +137,7 @@ function addCosts(a: Cost, b: Cost): Cost {
 }
 
 /**
- * A chunk's cost, or undefined for a line with too many containers or a paragraph with too
- * many `[` open at once. Inline work is counted on runs of lines up to a blank line or a
- * line that must start a block: a run is never smaller than a paragraph the parser sees.
+ * Undefined when nesting is too deep; inline work is counted on runs no smaller than a paragraph.
  */
 function estimateCost(lines: readonly string[]): Cost | undefined {
   const cost: Cost = { inline: 0, opened: 0, length: 0, lines: 0 };
@@ -202,19 +176,13 @@ function estimateCost(lines: readonly string[]): Cost | undefined {
   return cost;
 }
 
-/** What a line holds: a quote, and the column of its list item, as far as it tells. */
 interface Containers {
   quote: boolean;
   listColumn: number | undefined;
-  /** Whether the line opens a quote or list that the line before was not in. */
   opened: boolean;
 }
 
-/**
- * The containers a line is in, judged from its markers and indentation (a nested item is
- * indented at least two columns more than its parent), or undefined when it may be more
- * than MAX_NESTING deep.
- */
+/** Judged from markers and indentation; undefined when it may be over MAX_NESTING deep. */
 function containersOf(line: string, previous: Containers): Containers | undefined {
   const indentation = /^[ \t]*/.exec(line.slice(0, 2 * MAX_NESTING + 2))?.[0] ?? "";
   const columns = indentation.replace(/\t/g, "    ").length;
@@ -246,7 +214,6 @@ function containersOf(line: string, previous: Containers): Containers | undefine
   };
 }
 
-/** The depth of a tree, walked without recursion. */
 function treeDepth(root: Root): number {
   let deepest = 0;
   const stack: Array<{ node: Nodes; depth: number }> = [{ node: root, depth: 0 }];

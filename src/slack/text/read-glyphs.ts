@@ -1,21 +1,15 @@
-/**
- * One character as a reader of rendered Markdown sees it, and where it is in the source:
- * a plain character, or a character reference (`&lt;`, `&#60;`, `&#x3C;`) standing for one.
- */
+/** A character as a reader of rendered Markdown sees it: itself, or a reference (`&#60;`) to it. */
 export interface Glyph {
   char: string;
   start: number;
   end: number;
-  /** Written as a character reference rather than as itself. */
   encoded: boolean;
 }
 
 /**
- * The named references that matter to what the text layer looks for: the characters of
- * Slack's control sequences and the invisible ones. Any other name is read as plain text,
- * which errs on the safe side: an unknown reference cannot become a `<` or an `@`.
- * Names are matched without regard to case (`&LT;` is standard, `&Lt;` is not, but
- * treating it as `<` only makes more text inert).
+ * Only the references that matter here: Slack's control characters and invisible ones. Any
+ * other name reads as plain text, which errs safe; case is ignored, which only makes more text
+ * inert.
  */
 const NAMED: Record<string, string> = {
   lt: "<",
@@ -53,10 +47,8 @@ const DECIMAL_REFERENCE = /&#(\d+);?/y;
 const HEX_REFERENCE = /&#[xX]([0-9A-Fa-f]+);?/y;
 
 /**
- * Reads text the way a Markdown renderer shows it, one glyph per character or character
- * reference, so a search for `<!here>` or `@here` also finds `&lt;&#33;here&gt;` and
- * `&commat;here`. Numeric references may have any number of leading zeros and, as in HTML,
- * no `;`; a code point that cannot be a character reads as U+FFFD.
+ * So a search for `<!here>` or `@here` also finds `&lt;&#33;here&gt;` and `&commat;here`.
+ * Numeric references, as in HTML, may lack the `;`; an impossible code point reads as U+FFFD.
  */
 export function readGlyphs(text: string): Glyph[] {
   const glyphs: Glyph[] = [];
@@ -97,7 +89,6 @@ function readReference(text: string, at: number): { char: string; end: number } 
   return legacyChar === undefined ? undefined : { char: legacyChar, end: LEGACY.lastIndex };
 }
 
-/** A code point as a string; U+FFFD for zero, surrogates and values past U+10FFFF. */
 function fromCode(code: number): string {
   const valid =
     Number.isSafeInteger(code) &&

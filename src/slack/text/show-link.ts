@@ -2,18 +2,15 @@ import { stripInvisibleChars } from "../../text/index.ts";
 
 /** What a link shows in place of itself: its text, its target, or both (`text (target)`). */
 export interface ShownLink {
-  /** The link's text, trimmed; "" when the target alone is shown. */
+  /** "" when the target alone is shown. */
   text: string;
-  /** The target without invisible characters, trimmed; "" when there is none to show. */
+  /** "" when there is none to show. */
   target: string;
 }
 
 /**
- * The one rule for how a link of an untrusted note shows where it goes, in the thread
- * (`showLinkTargets`) and in the canvas (`toCanvasMarkdown`) alike: `text (target)`; the
- * target alone when the link has no text or its text is its target; the text alone when
- * it has no target. The target is shown without invisible characters, so that what the
- * reader sees is where the link goes.
+ * The one rule, in the thread and the canvas alike: `text (target)`, the target alone when the
+ * text is empty or the same. Invisible characters go, so the reader sees where the link goes.
  */
 export function showLink(text: string, target: string): ShownLink {
   const shownTarget = stripInvisibleChars(target).trim();
@@ -23,7 +20,6 @@ export function showLink(text: string, target: string): ShownLink {
   return { text: shownText, target: shownTarget };
 }
 
-/** A shown link as plain text: `text (target)`, or whichever of the two it has. */
 export function formatShownLink(shown: ShownLink): string {
   if (shown.text === "") return shown.target;
   return shown.target === "" ? shown.text : `${shown.text} (${shown.target})`;

@@ -1,9 +1,6 @@
 import { isHighSurrogate } from "./clamp-text.ts";
 
-/**
- * Room for one note part. Slack allows 12,000 characters of Markdown per message; the rest
- * is headroom so a part stays within the limit whatever small additions the message gets.
- */
+/** Headroom below Slack's 12,000 characters a message for whatever small additions a part gets. */
 export const DEFAULT_PART_CHARS = 11_500;
 
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
@@ -14,19 +11,14 @@ const MENTION = /^<@[UW][A-Z0-9]{2,}>/;
 const MENTION_PREFIX = /^<@[UW]?[A-Z0-9]*$/;
 const MAX_MENTION_CHARS = 40;
 
-/** Kinds of places a note can be cut, best first. */
 const CUT_LEVELS = ["heading", "paragraph", "line"] as const;
 type Level = (typeof CUT_LEVELS)[number];
 type Cuts = Record<Level, number[]>;
 
 /**
- * Splits a Markdown note into parts of at most `maxChars` characters, for one message each.
- * A part ends where a heading starts when one is in reach, else at a paragraph break, else
- * at a line break; a single overlong line is cut at a space, or anywhere as a last resort.
- * Each part takes as much as fits, so a short note stays one message. Nothing is dropped or
- * reordered: only the whitespace at a cut (trailing spaces, blank lines) is left out, so the
- * parts, joined with blank lines, read as the original. Headings and blank lines inside
- * fenced code blocks do not count as places to cut, so code stays whole where it can.
+ * A part ends where a heading starts, else at a paragraph break, else a line break (never
+ * inside fenced code), else at a space. Only whitespace at a cut is dropped, so the parts,
+ * joined with blank lines, read as the original.
  */
 export function splitMarkdown(markdown: string, options: { maxChars?: number } = {}): string[] {
   const maxChars = options.maxChars ?? DEFAULT_PART_CHARS;
@@ -50,7 +42,6 @@ export function splitMarkdown(markdown: string, options: { maxChars?: number } =
   return parts;
 }
 
-/** Positions (line starts) where each kind of cut can happen, in ascending order. */
 function findCuts(markdown: string): Cuts {
   const cuts: Cuts = { heading: [], paragraph: [], line: [] };
   let fence: string | undefined;
@@ -70,7 +61,6 @@ function findCuts(markdown: string): Cuts {
   return cuts;
 }
 
-/** The fence that is open after `line`, given the one open before it. */
 function nextFence(line: string, open: string | undefined): string | undefined {
   const marker = FENCE.exec(line)?.[1];
   if (marker === undefined) return open;
@@ -80,7 +70,6 @@ function nextFence(line: string, open: string | undefined): string | undefined {
   return closes && line.trim() === marker ? undefined : open;
 }
 
-/** The end of the next part: the furthest cut of the best kind that keeps it in bounds. */
 function chooseCut(markdown: string, cuts: Cuts, start: number, maxChars: number): number {
   for (const level of CUT_LEVELS) {
     const cut = furthestFitting(markdown, cuts[level], start, maxChars);
@@ -108,7 +97,7 @@ function furthestFitting(
   return undefined;
 }
 
-/** Index of the last position ≤ limit, or -1 (binary search: notes can have many lines). */
+/** Binary search: notes can have many lines. */
 function lastIndexAtMost(positions: number[], limit: number): number {
   let low = 0;
   let high = positions.length - 1;
@@ -123,10 +112,7 @@ function lastIndexAtMost(positions: number[], limit: number): number {
   return found;
 }
 
-/**
- * Inside one overlong line: after the last space in the second half, else at the limit —
- * but never inside a user mention (`<@U…>`), which would then ping no one and show its id.
- */
+/** Never inside a user mention (`<@U…>`), which would then ping no one and show its id. */
 function hardCut(markdown: string, start: number, maxChars: number): number {
   let end = start + maxChars;
   const window = markdown.slice(start, end);
@@ -141,7 +127,6 @@ function hardCut(markdown: string, start: number, maxChars: number): number {
   return end;
 }
 
-/** Skips the blank lines at a cut (cuts are at line starts); indentation is kept. */
 function skipBlankLines(markdown: string, position: number): number {
   BLANK_LINES.lastIndex = position;
   const match = BLANK_LINES.exec(markdown);

@@ -5,32 +5,21 @@ import { showLinkTargets } from "./show-link-targets.ts";
 import { DEFAULT_PART_CHARS, splitMarkdown } from "./split-markdown.ts";
 
 /**
- * Slack's limit on the Markdown of one message: "text: The standard markdown-formatted
- * text. Limit 12,000 characters max."
- * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block, and `MarkdownBlock` in
- * @slack/types), which the Block Kit reference gives as "The cumulative limit for all
- * markdown blocks in a single payload is 12,000 characters." A note part is the only
- * `markdown` block of its message.
+ * All `markdown` blocks of a message together
+ * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block); a note part is its message's
+ * only one.
  */
 export const MESSAGE_MARKDOWN_MAX_CHARS = 12_000;
 
-/**
- * Marks put where a name becomes a mention while the note is rewritten: Unicode
- * noncharacters, which exist for a program's internal use and which no rewrite here reads
- * or changes. Any in the note itself are dropped first.
- */
+/** Noncharacters mark names to mention: no rewrite here reads them; any in the note are dropped. */
 const MARK_OPEN = "\uFDD0";
 const MARK_CLOSE = "\uFDD1";
 const MARKS = /[\uFDD0\uFDD1]/g;
 const MARKED = /\uFDD0(\d+)\uFDD1/g;
 
 /**
- * The note as it is posted, whole: links shown with their targets (`showLinkTargets`),
- * every mention and broadcast of its own made inert (`neutralizeMentions`), and the names
- * of `people` — in prose only, never in code or in a link (`findMentionableNames`) — made
- * mentions of them. The names are found in the note as written, where its code and links
- * can still be read, and marked; the marks become `<@U…>` once the rest is done, so no
- * rewrite can take a mention apart or make one of its own.
+ * Names of `people` are found in prose as written (never in code or links) and marked; the marks
+ * become `<@U…>` after links are shown and mentions made inert, so no rewrite can break one.
  */
 export function noteText(markdown: string, people: readonly Person[] = []): string {
   const source = markdown.replace(MARKS, "");
@@ -53,11 +42,7 @@ export function noteText(markdown: string, people: readonly Person[] = []): stri
 }
 
 /**
- * The note's messages: `noteText` split by `splitMarkdown` into parts of at most `maxChars`
- * (default {@link DEFAULT_PART_CHARS}). Everything that can make the note longer (link
- * targets shown, mentions) is done before the split, so each part is measured as it will
- * be posted; a part over Slack's limit would be a bug here, and is refused rather than
- * posted for Slack to refuse.
+ * Everything that lengthens the note is done before the split, so each part is measured as posted.
  */
 export function splitNote(
   markdown: string,

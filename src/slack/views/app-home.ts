@@ -1,27 +1,23 @@
 import type { Button, HomeView, KnownBlock } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS } from "../ids.ts";
-import { type Locale, t, timeAgo } from "../messages/index.ts";
-import { clampText } from "../text/index.ts";
+import { type Locale, t, timeAgo } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
 import { button, context, divider, header, section } from "./block-kit.ts";
 import { asMrkdwn, stageShort } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
-/** A job shown in App Home, with the link to its thread when it could be found. */
 export interface HomeItem {
   job: Job;
   permalink?: string;
 }
 
-/** A loss of the bot's store that took some of the person's jobs: when, and which recordings. */
 export interface HomeNotice {
   at: number;
   files: string[];
 }
 
-/** Blocks above the list: header, intro, divider. */
 const HEADER_BLOCKS = 3;
-/** Each job is a section and a context line. */
 const BLOCKS_PER_JOB = 2;
 /** Jobs that fit the Home tab's 100 blocks, keeping one for the "showing N of M" line. */
 export const MAX_HOME_JOBS = Math.floor(
@@ -29,12 +25,7 @@ export const MAX_HOME_JOBS = Math.floor(
 );
 const MAX_URL_CHARS = 3_000;
 
-/**
- * The App Home tab: the person's running and recent jobs, newest first, each with its file
- * name, where it stands, when it started, and a button to its thread; `total`, when the
- * items are the newest of more, says how many there are. A `notice` of the bot's store
- * losing their jobs comes first (one job fewer is listed, to stay within 100 blocks).
- */
+/** The person's jobs, newest first; a store-loss `notice` comes first, costing one job's room. */
 export function buildAppHome(
   items: HomeItem[],
   options: { locale: Locale; now: number; total?: number; notice?: HomeNotice | undefined },
@@ -70,7 +61,6 @@ function jobBlocks({ job, permalink }: HomeItem, locale: Locale, now: number): K
   return [section(text, threadButton(job.id, permalink, locale)), context(when)];
 }
 
-/** A link button: Slack opens the URL itself; the listener only acknowledges the click. */
 function threadButton(jobId: string, permalink: string | undefined, locale: Locale) {
   if (permalink === undefined || !/^https:\/\//.test(permalink)) return undefined;
   if (permalink.length > MAX_URL_CHARS) return undefined;

@@ -1,8 +1,10 @@
 import type {
   ActionsBlock,
   Button,
+  Checkboxes,
   ContextBlock,
   DividerBlock,
+  FileInput,
   HeaderBlock,
   InputBlock,
   InputBlockElement,
@@ -10,19 +12,19 @@ import type {
   ModalView,
   MrkdwnElement,
   PlainTextElement,
+  PlainTextInput,
   PlainTextOption,
   SectionBlock,
 } from "@slack/types";
-import { clampMrkdwn, clampText } from "../text/index.ts";
+import { optional } from "../../util/optional.ts";
+import { clampMrkdwn, clampText } from "../text/clamp-text.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
 /**
- * Small constructors of Block Kit objects. They clamp what Slack would otherwise reject
- * (a label over its limit fails the whole `views.open`), which is safe for labels and
- * previews; note text never goes through them.
+ * Block Kit constructors that clamp labels (one over its limit fails the whole `views.open`); note
+ * text never goes through them.
  */
 
-/** Plain text; Slack shows it as it is, so it needs no escaping. */
 export function plain(text: string, max: number = SLACK_LIMITS.inputLabel): PlainTextElement {
   return { type: "plain_text", text: clampText(text, max), emoji: true };
 }
@@ -71,6 +73,25 @@ export function button(
   return element;
 }
 
+/** A danger button that asks first: a slip of the finger must not throw work away. */
+export function confirmedButton(
+  actionId: string,
+  label: string,
+  value: string,
+  confirm: { title: string; text: string; yes: string; no: string },
+): Button {
+  return {
+    ...button(actionId, label, value, "danger"),
+    confirm: {
+      title: { type: "plain_text", text: confirm.title },
+      text: { type: "plain_text", text: confirm.text },
+      confirm: { type: "plain_text", text: confirm.yes },
+      deny: { type: "plain_text", text: confirm.no },
+      style: "danger",
+    },
+  };
+}
+
 export function option(text: string, value: string): PlainTextOption {
   return { text: plain(text, SLACK_LIMITS.optionText), value };
 }
@@ -87,10 +108,44 @@ export function input(
   return block;
 }
 
-/**
- * A modal with its title and buttons, clamped to Slack's 24 characters. Without `submit`,
- * the modal has only its close button: it shows something and takes no input.
- */
+/** One optional checkbox, its value the action id. */
+export function checkboxInput(
+  ids: { block: string; action: string },
+  texts: { label: string; option: string; hint?: string },
+  ticked = false,
+): InputBlock {
+  const box = option(texts.option, ids.action);
+  const element: Checkboxes = {
+    type: "checkboxes",
+    action_id: ids.action,
+    options: [box],
+    ...(ticked ? { initial_options: [box] } : {}),
+  };
+  return input(ids.block, texts.label, element, {
+    optional: true,
+    ...optional("hint", texts.hint),
+  });
+}
+
+/** A multiline text box; `current` is shown only when it fits Slack's limit. */
+export function textArea(actionId: string, current?: string): PlainTextInput {
+  return {
+    type: "plain_text_input",
+    action_id: actionId,
+    multiline: true,
+    max_length: SLACK_LIMITS.plainTextInput,
+    ...(current !== undefined && current.length <= SLACK_LIMITS.plainTextInput
+      ? { initial_value: current }
+      : {}),
+  };
+}
+
+/** Slack's `file_input` takes at most 10 MB. */
+export function docxInput(actionId: string): FileInput {
+  return { type: "file_input", action_id: actionId, filetypes: ["docx"], max_files: 1 };
+}
+
+/** Without `submit` the modal only shows something and can be closed. */
 export function modal(
   callbackId: string,
   texts: { title: string; submit?: string; close: string },

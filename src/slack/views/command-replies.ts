@@ -5,39 +5,31 @@ import {
   channelSettingsSchema,
   type Job,
 } from "../../jobs/index.ts";
-import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
-import { type Locale, languageName, t, timeAgo } from "../messages/index.ts";
+import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
+import { type Locale, languageName, t, timeAgo } from "../messages/catalog.ts";
 import type { JobAction, Refusal } from "../permissions.ts";
-import { clampText, formatDuration } from "../text/index.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import { context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";
+import { sentenceReply } from "./notice-modal.ts";
 
 const COMMAND = "/meeting-notes";
 const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
-/** Jobs listed by `/meeting-notes status`: one section each, within 50 blocks. */
+/** One section each, within a message's 50 blocks. */
 export const MAX_STATUS_JOBS = 40;
 const MAX_FILENAME_CHARS = 200;
-/** Files an upload reply speaks of, at most; the rest are counted. */
-const MAX_NOTICES = 20;
 
-/** What a person tried to do with a job, to explain a `wrong_stage` refusal. */
+/** To explain a `wrong_stage` refusal. */
 export type JobCommand = "names" | "cancel" | "retry" | "regenerate" | "review";
 
-/** What the help may say of the recordings taken: whether FFmpeg prepares the others. */
 export interface HelpOptions {
-  /**
-   * FFmpeg is installed (`JobService.canPrepare`): any audio or video up to Slack's 1 GB is
-   * taken. False: only the Note Service's own formats up to 300 MB.
-   */
+  /** Any audio or video up to Slack's 1 GB with FFmpeg, else only the Note Service's formats. */
   canPrepare: boolean;
 }
 
-/**
- * `/meeting-notes help`: how to get notes — in a channel or in a direct message with the
- * bot, which recordings (docs/recordings.md) — and every
- * subcommand.
- */
+/** How to get notes, which recordings (docs/recordings.md), and every subcommand. */
 export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageContent {
   const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
   const upload = options.canPrepare
@@ -52,7 +44,6 @@ export function buildHelpMessage(locale: Locale, options: HelpOptions): MessageC
   return { text: t(locale, "help.intro"), blocks: [section(lines.join("\n"))] };
 }
 
-/** Help, led by a line saying the subcommand typed is not one we know. */
 export function buildUnknownCommand(
   command: string,
   locale: Locale,
@@ -66,7 +57,6 @@ export function buildUnknownCommand(
   };
 }
 
-/** `/meeting-notes status`: the channel's jobs, newest first, with where each stands. */
 export function buildChannelStatus(
   jobs: Job[],
   options: { locale: Locale; now: number },
@@ -91,48 +81,7 @@ export function buildChannelStatus(
   return { text: heading, blocks };
 }
 
-/** Why an uploaded file does not become a job, said in its thread. */
-export function buildRefusal(reason: StartRefusal, filename: string, locale: Locale) {
-  return buildFileNotices([{ name: filename, reason }], locale);
-}
-
-/** A file of an upload the bot says something about; `name` as people see it, if known. */
-export interface FileNotice {
-  name: string | undefined;
-  reason: StartRefusal | "unreadable";
-}
-
-/**
- * One reply for the files of an upload that did not become jobs: a sentence each (the
- * first {@link MAX_NOTICES}), saying why and what to do. A file without a name Slack would
- * show is "the file shared here", never its Slack id.
- */
-export function buildFileNotices(notices: readonly FileNotice[], locale: Locale): MessageContent {
-  const listed = notices.slice(0, MAX_NOTICES);
-  const more = notices.length - listed.length;
-  const lines = (safe: (s: string) => string) => [
-    ...listed.map((notice) => noticeSentence(notice, locale, safe)),
-    ...(more > 0 ? [t(locale, "refusal.more", { count: more })] : []),
-  ];
-  return { text: lines(asPlain).join("\n"), blocks: [section(lines(asMrkdwn).join("\n"))] };
-}
-
-function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) => string) {
-  const name = notice.name === undefined ? undefined : clampText(notice.name, MAX_FILENAME_CHARS);
-  const file = name === undefined ? t(locale, "refusal.unnamed") : safe(name);
-  if (notice.reason === "unsupported_format" || notice.reason === "needs_ffmpeg") {
-    return t(locale, `refusal.${notice.reason}`, {
-      file,
-      formats: SUPPORTED_AUDIO_FORMATS.join(", "),
-    });
-  }
-  return t(locale, `refusal.${notice.reason}`, { file });
-}
-
-/**
- * Why a button or command on a job did nothing, as an ephemeral reply; `retryInMs` says
- * when a Regenerate in its cooldown may be tried again.
- */
+/** `retryInMs`: when a Regenerate in its cooldown may be tried again. */
 export function buildCommandRefusal(
   reason: CommandRefusal,
   command: JobCommand,
@@ -140,7 +89,7 @@ export function buildCommandRefusal(
   retryInMs = 0,
 ): MessageContent {
   const sentence = refusalSentence(reason, command, locale, retryInMs);
-  return plainReply(sentence, asMrkdwn(sentence));
+  return sentenceReply(sentence);
 }
 
 function refusalSentence(
@@ -159,11 +108,9 @@ function refusalSentence(
   }
 }
 
-/** The reply to `/meeting-notes cancel`: what was canceled, or that nothing was running. */
 export function buildCancelReply(job: Job | undefined, locale: Locale): MessageContent {
   if (job === undefined) {
-    const none = t(locale, "command.cancel.none");
-    return plainReply(none, asMrkdwn(none));
+    return sentenceReply(t(locale, "command.cancel.none"));
   }
   const file = clampText(job.source.filename, MAX_FILENAME_CHARS);
   return plainReply(
@@ -172,17 +119,16 @@ export function buildCancelReply(job: Job | undefined, locale: Locale): MessageC
   );
 }
 
-/** Why a person may not do something to a job or a channel: who can. */
 export function buildPermissionRefusal(
   reason: Refusal,
   action: JobAction | "settings",
   locale: Locale,
 ): MessageContent {
   const sentence = permissionSentence(reason, action, locale);
-  return plainReply(sentence, asMrkdwn(sentence));
+  return sentenceReply(sentence);
 }
 
-/** The sentence of {@link buildPermissionRefusal}, for a modal's field error. */
+/** For a modal's field error. */
 export function permissionSentence(
   reason: Refusal,
   action: JobAction | "settings",
@@ -199,10 +145,7 @@ export function permissionSentence(
   return t(locale, `permission.starter_or_member.${action}`);
 }
 
-/**
- * Said in the channel when someone changes its settings: who, and what changed (only what
- * differs from before; nothing is said when nothing changed).
- */
+/** Only what differs is said; nothing when nothing changed. */
 export function buildSettingsAnnouncement(
   userId: string,
   given: ChannelSettingsInput,
@@ -253,10 +196,8 @@ export function buildSettingsAnnouncement(
   return plainReply(sentence(asPlain), sentence(asMrkdwn));
 }
 
-/** The reply once channel settings are saved. */
 export function buildSettingsSaved(locale: Locale): MessageContent {
-  const saved = t(locale, "settings.saved");
-  return plainReply(saved, asMrkdwn(saved));
+  return sentenceReply(t(locale, "settings.saved"));
 }
 
 function plainReply(text: string, mrkdwnText: string): MessageContent {

@@ -1,24 +1,23 @@
 import type { Failure, Job } from "../../jobs/index.ts";
 import { CONTENT_REFUSALS, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { clampText, neutralizeMentions, safeMrkdwn } from "../text/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { safeMrkdwn } from "../text/escape-mrkdwn.ts";
+import { neutralizeMentions } from "../text/neutralize-mentions.ts";
 
 /**
- * How an outside value (a file name, the service's message) is made safe for the field it
- * goes into: `asMrkdwn` escapes it for mrkdwn, `asPlain` only neutralises mentions, for
- * `text` fallbacks and plain-text fields where an escape would show as `&lt;`.
+ * `asMrkdwn` escapes for mrkdwn; `asPlain` only neutralises mentions, for fields where an escape
+ * would show as `&lt;`.
  */
 export type Safe = (text: string) => string;
 export const asMrkdwn: Safe = safeMrkdwn;
 export const asPlain: Safe = neutralizeMentions;
 
-/** File names and messages from outside are shortened so a sentence stays readable. */
 const MAX_FILENAME_CHARS = 200;
 const MAX_DETAIL_CHARS = 300;
 const BAR_CELLS = 10;
 const USER_ID = /^[UW][A-Z0-9]+$/;
 
-/** The status message's sentence for the job's stage, with its file name. */
 export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount?: number) {
   const file = safe(clampText(job.source.filename, MAX_FILENAME_CHARS));
   switch (job.stage) {
@@ -67,8 +66,7 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
 }
 
 /**
- * How an ended job that made no note ended, in one plain sentence: the thread's words (a
- * failure's reason, who canceled or discarded it). A Workflow Builder step fails with it.
+ * How an ended job that made no note ended, in the thread's words; a Workflow step fails with it.
  */
 export function endingSentence(job: Job, locale: Locale): string {
   return job.stage === "failed"
@@ -76,7 +74,6 @@ export function endingSentence(job: Job, locale: Locale): string {
     : stageSentence(job, locale, asPlain);
 }
 
-/** The stage in a list, next to the file name: "Transcribing… 40%", "Failed: …". */
 export function stageShort(job: Job, locale: Locale, safe: Safe): string {
   switch (job.stage) {
     case "queued":
@@ -110,18 +107,12 @@ const NUMBER_DETAIL = new Set<Failure["code"]>(["timeout", "dialog_too_large", "
 /** Failures about the file itself (refused for what its bytes are): their sentence names it. */
 const FILE_FAILURES = new Set<Failure["code"]>(CONTENT_REFUSALS);
 
-/**
- * Whether the failure's sentence names the file and so says it all: in the thread it
- * stands alone, without "Could not make notes from …" before it.
- */
+/** Such a sentence stands alone in the thread, without "Could not make notes from …" before it. */
 export function failureNamesFile(failure: Failure): boolean {
   return FILE_FAILURES.has(failure.code);
 }
 
-/**
- * One plain sentence for a failure; the service's own message where the code has one,
- * the file's name (`filename`, as the person sees it) where the failure is about the file.
- */
+/** The service's own message where the code has one; `filename` as the person sees it. */
 export function failureSentence(
   failure: Failure,
   locale: Locale,
@@ -147,7 +138,6 @@ export function failureSentence(
         ? t(locale, "failure.too_long", { file, hours: detail })
         : t(locale, "failure.too_long.plain", { file });
     case "unsupported_container": {
-      // `detail` is the container's name as the sniffer gives it ("AIFF", "AVI"…).
       const formats = SUPPORTED_AUDIO_FORMATS.join(", ");
       return detail === ""
         ? t(locale, "failure.unsupported_container.plain", { file, formats })
@@ -180,14 +170,12 @@ export function failureSentence(
   }
 }
 
-/** A text progress bar such as `▓▓▓▓░░░░░░ 40%`. */
 export function progressBar(fraction: number): string {
   const clamped = Math.min(1, Math.max(0, fraction));
   const filled = Math.round(clamped * BAR_CELLS);
   return `${"▓".repeat(filled)}${"░".repeat(BAR_CELLS - filled)} ${Math.round(clamped * 100)}%`;
 }
 
-/** A whole percentage for a fraction in 0..1, or undefined when it is not known. */
 export function percentOf(fraction: number | null | undefined): number | undefined {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return undefined;
   return Math.round(Math.min(1, Math.max(0, fraction)) * 100);
@@ -199,11 +187,7 @@ export function speakerLabel(speakerId: string, locale: Locale): string {
   return number === undefined ? speakerId : t(locale, "speakers.label", { number });
 }
 
-/**
- * A Slack user as a mention when it is a user id: Slack renders it as the person's name.
- * The status message is edited, not posted, when it reaches `canceled`, and edits do not
- * notify anyone. Anything else is shown as text, made safe.
- */
+/** A user id as a mention: the status message is edited, not posted, and edits notify no one. */
 export function userRef(user: string, safe: Safe): string {
   return USER_ID.test(user) ? `<@${user}>` : safe(user);
 }

@@ -1,16 +1,12 @@
 import type { PlainTextOption, StaticSelect } from "@slack/types";
 import { ISO_639_1_CODES } from "../../text/index.ts";
 import { optional } from "../../util/optional.ts";
-import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/index.ts";
+import { LANGUAGE_CODES, type Locale, languageName, t } from "../messages/catalog.ts";
 import { option } from "./block-kit.ts";
 
-/** The option value meaning "no `languageHint`: let the service detect the language". */
 export const AUTO_LANGUAGE = "auto";
 
-/**
- * A language picker: "Detect automatically", then the listed languages by name in the
- * reader's language. A current code that is not listed is added, so it stays selected.
- */
+/** Auto-detect, then the listed languages; a current code not listed is added to stay selected. */
 export function languageSelect(actionId: string, locale: Locale, current?: string): StaticSelect {
   const codes: string[] = [...LANGUAGE_CODES];
   if (current !== undefined && ISO_639_1_CODES.has(current) && !codes.includes(current)) {
@@ -29,10 +25,7 @@ export function languageSelect(actionId: string, locale: Locale, current?: strin
   };
 }
 
-/**
- * The language hint a submitted option stands for: undefined for automatic; an error when
- * the value is not an ISO 639-1 code (a forged submission, or a stale form).
- */
+/** "invalid" when the value is not an ISO 639-1 code (a forged or stale form). */
 export function readLanguage(value: string | undefined): { code?: string } | "invalid" {
   if (value === undefined || value === AUTO_LANGUAGE) return {};
   return ISO_639_1_CODES.has(value) ? { code: value } : "invalid";

@@ -1,9 +1,8 @@
-/** Slack's limits that the builders stay within (docs/architecture.md, "Slack's limits"); the tests check them. */
+/** Slack's limits the builders stay within (docs/architecture.md, "Slack's limits"). */
 export const SLACK_LIMITS = {
   messageBlocks: 50,
   modalBlocks: 100,
   homeBlocks: 100,
-  /** Characters of `markdown` block text per message, all blocks together. */
   messageMarkdownChars: 12_000,
   sectionText: 3_000,
   contextText: 3_000,
@@ -24,5 +23,4 @@ export const SLACK_LIMITS = {
   confirmButton: 30,
 } as const;
 
-/** Most characters a typed name may have, in the speaker modal and the extra names. */
 export const MAX_NAME_CHARS = 80;

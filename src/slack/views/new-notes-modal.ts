@@ -1,73 +1,49 @@
 import type {
-  Checkboxes,
   ConversationsSelect,
   FileInput,
   KnownBlock,
   ModalView,
   MultiUsersSelect,
-  PlainTextInput,
 } from "@slack/types";
 import { z } from "zod";
 import { SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
-import { type Locale, type PlainKey, t } from "../messages/index.ts";
-import { input, modal, option, plain } from "./block-kit.ts";
+import { type Locale, type PlainKey, t } from "../messages/catalog.ts";
+import { checkboxInput, docxInput, input, modal, plain, textArea } from "./block-kit.ts";
 import { languageSelect } from "./language-select.ts";
 import { SLACK_LIMITS } from "./limits.ts";
+import type { ModalIdentity } from "./notice-modal.ts";
 import { offeredRecordings, type RecentRecording, recentSelect } from "./recent-select.ts";
 
 export interface NewNotesModalOptions {
   locale: Locale;
-  /** The channel the command was typed in: the default place to post the notes. */
+  /** The default place to post the notes. */
   channelId: string;
-  /** Newest first; at most 100 are offered (Slack's limit for a select). */
+  /** Newest first. */
   recentRecordings: RecentRecording[];
-  /**
-   * The channel's recent recordings could not be listed now (Slack rationed the read of its
-   * history): the upload field says so, in one sentence.
-   */
+  /** Slack rationed the read of the channel's history: the upload field says so. */
   recentBusy?: boolean;
-  /** Review before posting ticked at first: the channel's setting. */
+  /** The channel's setting. */
   review?: boolean;
-  /**
-   * The message shortcut: `recentRecordings` are that message's, this one is chosen, and
-   * the notes go in the message's thread (`threadTs` in `channelId`) unless the person
-   * picks another destination.
-   */
+  /** The message shortcut: its recording is chosen, and the notes go in its thread by default. */
   fromMessage?: { chosenFileId: string; threadTs: string };
 }
 
-/** A message ts as Slack writes it (`1718000000.123456`). */
 const MESSAGE_TS = /^\d{1,12}\.\d{1,8}$/;
 
 const privateMetadataSchema = z.object({
   channelId: z.string().min(1),
-  /** The recent recordings offered: a submission may only pick one of these. */
+  /** A submission may only pick one of these. */
   recent: z.array(z.string()).max(100).optional(),
-  /**
-   * The language the modal was shown in: a submission answers in it within its 3 seconds
-   * without asking Slack for the person's locale again. Only a language, never trusted
-   * for more.
-   */
+  /** A submission answers in it within 3 seconds without asking Slack; trusted for no more. */
   locale: z.enum(["en", "vi"]).optional(),
-  /**
-   * The message shortcut's message: the notes go in its thread when the destination is
-   * still `channelId`. A ts, nothing else: the submission still checks who may post there.
-   */
+  /** A ts, nothing else: the submission still checks who may post there. */
   threadTs: z.string().regex(MESSAGE_TS).optional(),
 });
 
-/** What the modal remembers between opening and submission. */
 export type NewNotesMetadata = z.infer<typeof privateMetadataSchema>;
 
-/**
- * The `/meeting-notes` modal: a recording (a new file, or one of the channel's recent
- * recordings), who took part (members, and names typed by hand), an agenda or glossary, the
- * language, an optional DOCX template, where to post, and review before posting. `private_metadata` is
- * `{"channelId": …, "recent": [file ids], "locale": …}`: the channel the command came
- * from, the recordings offered (a submission naming another file is refused) and the
- * language shown.
- */
+/** A recording (new or recent), who took part, context, language, template, where, review. */
 export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   const { locale, channelId, fromMessage } = options;
   const offered = offeredRecordings(options.recentRecordings);
@@ -95,10 +71,6 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
   return modal(VIEWS.newNotes, texts, JSON.stringify(metadata), blocks);
 }
 
-/**
- * Everything after the recording: who, context, language, template, where to post (with
- * a hint that the notes go in the message's thread, for the message shortcut).
- */
 function detailInputs(locale: Locale, channelId: string, inThread: boolean): KnownBlock[] {
   const optional = (hint: PlainKey) => ({ optional: true, hint: t(locale, hint) });
   const { participants, extraNames, context, language, template, destination } = INPUTS;
@@ -112,13 +84,13 @@ function detailInputs(locale: Locale, channelId: string, inThread: boolean): Kno
     input(
       extraNames.block,
       t(locale, "new_notes.extra_names_label"),
-      multiline(extraNames.action),
+      textArea(extraNames.action),
       optional("new_notes.extra_names_hint"),
     ),
     input(
       context.block,
       t(locale, "new_notes.context_label"),
-      multiline(context.action),
+      textArea(context.action),
       optional("new_notes.context_hint"),
     ),
     input(
@@ -141,25 +113,25 @@ function detailInputs(locale: Locale, channelId: string, inThread: boolean): Kno
   ];
 }
 
-/**
- * Review before posting: the notes go to the requester first, to post or discard. A
- * destination whose settings ask for review has it whatever is ticked here.
- */
+/** A destination whose settings ask for review has it whatever is ticked here. */
 function reviewInput(locale: Locale, ticked: boolean): KnownBlock {
-  const box = option(t(locale, "new_notes.review_option"), INPUTS.review.action);
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: INPUTS.review.action,
-    options: [box],
-    ...(ticked ? { initial_options: [box] } : {}),
-  };
-  return input(INPUTS.review.block, t(locale, "new_notes.review_label"), element, {
-    optional: true,
+  const texts = {
+    label: t(locale, "new_notes.review_label"),
+    option: t(locale, "new_notes.review_option"),
     hint: t(locale, "new_notes.review_hint"),
-  });
+  };
+  return checkboxInput(INPUTS.review, texts, ticked);
 }
 
-/** The new-notes modal's `private_metadata`; undefined when malformed. */
+/** The same from the loading view on; the submission reads its metadata. */
+export function newNotesIdentity(channelId: string, locale: Locale): ModalIdentity {
+  return {
+    callbackId: VIEWS.newNotes,
+    privateMetadata: JSON.stringify({ channelId, locale }),
+    title: t(locale, "modal.new_notes.title"),
+  };
+}
+
 export function parseNewNotesMetadata(privateMetadata: string): NewNotesMetadata | undefined {
   try {
     const parsed = privateMetadataSchema.safeParse(JSON.parse(privateMetadata));
@@ -169,8 +141,7 @@ export function parseNewNotesMetadata(privateMetadata: string): NewNotesMetadata
   }
 }
 
-/** Optional, because a recent recording can be chosen instead; the parser checks one is. */
-/** The upload field; its hint says why no recent recording is offered when Slack held the read. */
+/** Optional, because a recent recording may be chosen instead; the parser checks one is. */
 function recordingInput(locale: Locale, recentBusy: boolean): KnownBlock {
   const element: FileInput = {
     type: "file_input",
@@ -192,25 +163,9 @@ function participantsSelect(locale: Locale): MultiUsersSelect {
   };
 }
 
-function multiline(actionId: string): PlainTextInput {
-  return {
-    type: "plain_text_input",
-    action_id: actionId,
-    multiline: true,
-    max_length: SLACK_LIMITS.plainTextInput,
-  };
-}
-
-/** A DOCX template: one file, at most 10 MB (Slack's limit for `file_input`). */
-export function docxInput(actionId: string): FileInput {
-  return { type: "file_input", action_id: actionId, filetypes: ["docx"], max_files: 1 };
-}
-
 /**
- * Where to post, defaulting to the channel of the command. `initial_conversation` wins
- * over `default_to_current_conversation`; the latter is the fallback if Slack drops the id.
- * Channels only, public or private: who may post there is read from their members, which
- * the bot's `channels:read` and `groups:read` let it see (no DM scopes asked for).
+ * `initial_conversation` wins over `default_to_current_conversation`, the fallback if Slack
+ * drops the id. Channels only: who may post is read from their members (no DM scopes asked for).
  */
 function destinationSelect(channelId: string): ConversationsSelect {
   return {

@@ -1,6 +1,6 @@
 import { INPUTS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { hasControlChars } from "../text/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
 import { readLanguage } from "./language-select.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
 import { checkName, cleanName } from "./name-rules.ts";
@@ -14,30 +14,23 @@ import {
   textOf,
 } from "./state-values.ts";
 
-/** What the `/meeting-notes` modal asks the job layer to do. */
 export interface NewNotesSubmission {
-  /** A recording uploaded in the modal (Slack file id). Exactly one of this and… */
+  /** Uploaded in the modal; exactly one of this and `recentFileId`. */
   recordingFileId?: string;
-  /** …a recent recording of the channel, chosen from the list. */
   recentFileId?: string;
-  /** Members who took part; the listener turns them into speaker hints with real names. */
+  /** The listener turns them into speaker hints with real names. */
   participantIds: string[];
-  /** Names typed by hand, trimmed, without duplicates, in the order given. */
   extraNames: string[];
   contextText?: string;
-  /** ISO 639-1; absent for automatic detection. */
+  /** Absent for automatic detection. */
   languageHint?: string;
   templateFileId?: string;
   destinationChannelId: string;
-  /** Review before posting, ticked (the destination's settings may ask for it anyway). */
+  /** Ticked; the destination's settings may ask for it anyway. */
   review?: boolean;
 }
 
-/**
- * Reads and checks the `/meeting-notes` modal's submission: exactly one recording source,
- * typed names of at most 80 characters without control characters, a known language, a
- * destination. Errors are keyed by block id for `response_action: "errors"`.
- */
+/** Errors are keyed by block id for `response_action: "errors"`. */
 export function parseNewNotesSubmission(
   values: unknown,
   locale: Locale = "en",
@@ -68,7 +61,6 @@ export function parseNewNotesSubmission(
   return { ok: true, value };
 }
 
-/** The form's inputs as submitted, before any check. */
 function readForm(state: StateValues) {
   const participants = stateOf(state, INPUTS.participants.block, INPUTS.participants.action);
   const destination = stateOf(state, INPUTS.destination.block, INPUTS.destination.action);
@@ -87,7 +79,6 @@ function readForm(state: StateValues) {
   };
 }
 
-/** Errors by block id: one recording source, valid names and context, a destination. */
 function checkForm(form: ReturnType<typeof readForm>, locale: Locale): Record<string, string> {
   const errors: Record<string, string> = {};
   const { recordingFileId, recentFileId, contextText } = form;

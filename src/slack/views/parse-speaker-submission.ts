@@ -1,7 +1,7 @@
 import { optional } from "../../util/optional.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { hasControlChars } from "../text/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
 import { MAX_NAME_CHARS } from "./limits.ts";
 import { checkName, cleanName } from "./name-rules.ts";
 import type { Gender } from "./speaker-modal.ts";
@@ -14,7 +14,7 @@ import {
   textOf,
 } from "./state-values.ts";
 
-/** What the person said about one speaker. A typed name wins over the member's name. */
+/** A typed name wins over the member's name. */
 export interface SpeakerEntry {
   speakerId: string;
   userId?: string;
@@ -26,20 +26,15 @@ export type SpeakerSubmission =
   | {
       ok: true;
       entries: SpeakerEntry[];
-      /** Regenerate only: the context as typed; absent when left empty (keep the current). */
+      /** Absent when left empty: keep the current. */
       contextText?: string;
-      /** Regenerate only: a new DOCX template's Slack file id. */
       templateFileId?: string;
     }
   | { ok: false; errors: Record<string, string> };
 
 /**
- * Reads the speaker modal's (or the regenerate modal's) submission for the speakers its
- * page showed (one of `speakerPages`). Any speaker may be left unnamed (diarization over-splits;
- * people do not always know everyone): only the speakers given a member or a name come
- * back. A typed name must be at most 80 characters with no control characters. Errors are
- * keyed by block id, ready for `response_action: "errors"`. The listener turns member ids
- * into names and gives the others a neutral label.
+ * Any speaker may be left unnamed (diarization over-splits): only those given a member or a
+ * name come back. Errors are keyed by block id, for `response_action: "errors"`.
  */
 export function parseSpeakerSubmission(
   values: unknown,
@@ -67,13 +62,7 @@ export function parseSpeakerSubmission(
   };
 }
 
-/**
- * What a page of the speaker modal holds as it stands, without judging it: the speakers
- * given a member or a valid name (one with a name that breaks the rules is left out), and
- * Regenerate's context as typed. For
- * keeping a page the person leaves with "Previous page": its input comes back when they
- * return, and is checked when the page is submitted.
- */
+/** A page as it stands, kept when the person goes back; invalid names are left out till submit. */
 export function readSpeakerPage(
   values: unknown,
   speakerIds: readonly string[],
@@ -85,7 +74,6 @@ export function readSpeakerPage(
   return contextText === undefined ? { entries } : { entries, contextText };
 }
 
-/** The speakers given a member or a name, and an error for each name that breaks the rules. */
 function readSpeakers(state: StateValues, speakerIds: readonly string[], locale: Locale) {
   const errors: Record<string, string> = {};
   const entries: SpeakerEntry[] = [];

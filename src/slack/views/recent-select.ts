@@ -1,30 +1,24 @@
 import type { KnownBlock, StaticSelect } from "@slack/types";
 import { INPUTS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { clampText } from "../text/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
 import { input, option, plain } from "./block-kit.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
-/** A recording already in the channel, offered instead of a new upload. */
 export interface RecentRecording {
   fileId: string;
   name: string;
 }
 
-/**
- * Recent recordings offered at most: their ids ride in `private_metadata` (3,000
- * characters), so far fewer than a select's 100 options.
- */
+/** Their ids ride in `private_metadata` (3,000 characters): far fewer than a select's 100. */
 const MAX_RECENT = 20;
 
-/** The recent recordings a select can offer (and `private_metadata` can remember). */
 export function offeredRecordings(recordings: RecentRecording[]): RecentRecording[] {
   return recordings
     .filter((r) => r.fileId !== "" && r.fileId.length <= SLACK_LIMITS.optionValue)
     .slice(0, MAX_RECENT);
 }
 
-/** The recordings offered; `chosen` (a message's recording) is selected already. */
 export function recentSelect(
   usable: RecentRecording[],
   locale: Locale,

@@ -1,18 +1,14 @@
 import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { clampText } from "../text/index.ts";
-import { actions, button, context, section } from "./block-kit.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { actions, button, confirmedButton, context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, type Safe, userRef } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { MessageContent, TaggedMessageContent } from "./message-content.ts";
 
-/**
- * Where a review stands, as its first message in the reviewer's direct message says it:
- * on its way, ready (with its buttons), or over — posted or discarded by someone, expired,
- * replaced by a newer version after Change names.
- */
+/** Where a review stands, as its first message in the reviewer's DM says it. */
 export type ReviewMessageState =
   | { state: "coming" | "ready" | "expired" | "replaced" }
   | { state: "posted" | "discarded"; by: string };
@@ -21,13 +17,7 @@ const REVIEW_ACTIONS_BLOCK = "review_actions";
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 const MAX_FILENAME_CHARS = 200;
 
-/**
- * The review's first message: a sentence saying where it stands (the note itself is in
- * its thread), and while it is ready, when it expires and the buttons **Post to thread**,
- * **Change names** (the Regenerate modal) and **Discard** (asked to confirm), each with the
- * job id as its value. Its metadata names the job and its delivery, so a run after a crash
- * finds it.
- */
+/** The note goes in this message's thread; its metadata lets a run after a crash find it. */
 export function buildReviewMessage(
   job: Job,
   at: ReviewMessageState,
@@ -49,7 +39,6 @@ export function buildReviewMessage(
   };
 }
 
-/** The reminder a day before a note waiting for review expires: a message of its own. */
 export function buildReviewReminder(job: Job, locale: Locale): TaggedMessageContent {
   const sentence = (safe: Safe) =>
     t(locale, "review.reminder", { file: fileOf(job, safe), channel: channelOf(job, locale) });
@@ -60,13 +49,11 @@ export function buildReviewReminder(job: Job, locale: Locale): TaggedMessageCont
   };
 }
 
-/** The metadata of a review's messages: the job, what the message is, and the delivery. */
 export function reviewMetadata(job: Job, kind: "review" | "review_reminder"): MessageMetadata {
   const delivery = "delivery" in job ? job.delivery : 1;
   return { event_type: METADATA_EVENT_TYPE, event_payload: { job_id: job.id, kind, delivery } };
 }
 
-/** The content of a review's first message once it is over, for an edit. */
 export function reviewOutcome(job: Job, at: ReviewMessageState, locale: Locale): MessageContent {
   const { text, blocks } = buildReviewMessage(job, at, { locale });
   return { text, blocks };
@@ -90,16 +77,12 @@ function reviewSentence(job: Job, at: ReviewMessageState, locale: Locale, safe: 
 }
 
 function reviewButtons(jobId: string, locale: Locale): Button[] {
-  const discard: Button = {
-    ...button(ACTIONS.discardReview, t(locale, "button.discard"), jobId, "danger"),
-    confirm: {
-      title: { type: "plain_text", text: t(locale, "confirm.discard.title") },
-      text: { type: "plain_text", text: t(locale, "confirm.discard.text") },
-      confirm: { type: "plain_text", text: t(locale, "confirm.discard.yes") },
-      deny: { type: "plain_text", text: t(locale, "confirm.discard.no") },
-      style: "danger",
-    },
-  };
+  const discard = confirmedButton(ACTIONS.discardReview, t(locale, "button.discard"), jobId, {
+    title: t(locale, "confirm.discard.title"),
+    text: t(locale, "confirm.discard.text"),
+    yes: t(locale, "confirm.discard.yes"),
+    no: t(locale, "confirm.discard.no"),
+  });
   return [
     button(ACTIONS.postReview, t(locale, "button.post_to_thread"), jobId, "primary"),
     button(ACTIONS.regenerate, t(locale, "button.change_names"), jobId),
@@ -111,15 +94,15 @@ function fileOf(job: Job, safe: Safe): string {
   return `*${safe(clampText(job.source.filename, MAX_FILENAME_CHARS))}*`;
 }
 
-/** The channel the notes are for, as a link; a conversation Slack would not link, in words. */
+/** A conversation Slack would not link is named in words. */
 function channelOf(job: Job, locale: Locale): string {
   const { channelId } = job.origin;
   return CHANNEL_ID.test(channelId) ? `<#${channelId}>` : t(locale, "review.conversation");
 }
 
 /**
- * A date Slack shows in each reader's own time zone and format ("Formatting dates",
- * https://docs.slack.dev/messaging/formatting-message-text), with a UTC fallback.
+ * Shown in each reader's time zone (https://docs.slack.dev/messaging/formatting-message-text), with
+ * a UTC fallback.
  */
 function slackDate(ms: number): string {
   const seconds = Math.floor(ms / 1000);

@@ -2,7 +2,6 @@ import type {
   Checkboxes,
   KnownBlock,
   ModalView,
-  PlainTextInput,
   PlainTextOption,
   RadioButtons,
 } from "@slack/types";
@@ -13,52 +12,34 @@ import {
 } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { hasControlChars } from "../text/index.ts";
-import { context, input, modal, option } from "./block-kit.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { hasControlChars } from "../text/neutralize-mentions.ts";
+import { checkboxInput, context, docxInput, input, modal, option, textArea } from "./block-kit.ts";
 import { languageSelect, readLanguage } from "./language-select.ts";
-import { SLACK_LIMITS } from "./limits.ts";
-import { docxInput } from "./new-notes-modal.ts";
 import { optionOf, type Parsed, readStateValues, stateOf, textOf } from "./state-values.ts";
 
-/**
- * The "stop using the current template" checkbox. `src/slack/ids.ts` has no id for it and
- * is not this module's to edit; move it there with the other ids when convenient.
- */
 export const CLEAR_TEMPLATE = INPUTS.clearTemplate;
 
 const AUTO_ON = "on";
 const AUTO_OFF = "off";
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 
-/** What the settings modal asks to change. */
 export interface SettingsSubmission {
   autoTranscribe: boolean;
-  /** ISO 639-1; absent for automatic detection. */
   languageHint?: string;
-  /** Absent when the box was emptied: the channel then has no default context. */
+  /** Absent when emptied: the channel then has no default context. */
   contextText?: string;
-  /** A new DOCX template's Slack file id. */
   templateFileId?: string;
-  /** The person asked to stop using the current template. */
   clearTemplate: boolean;
-  /**
-   * The note as a canvas, the transcript, the people named (see `ChannelSettings`); absent
-   * when the submitted modal had no such block (opened before it existed): kept as they are.
-   */
+  /** Absent when the submitted modal predates the block: kept as they are. */
   delivery?: { canvas: boolean; transcript: boolean; mentions: boolean };
-  /** Review before posting; absent when the submitted modal had no such block: kept as it is. */
+  /** Absent when the submitted modal predates the block: kept as it is. */
   review?: boolean;
 }
 
-/** The delivery options, in the order the modal lists them. */
 const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
-/**
- * `/meeting-notes settings`: the channel's defaults for new jobs — transcribe uploads
- * automatically or not, language, context, DOCX template, delivery, review before posting. `private_metadata` is
- * `{"channelId": …, "locale": …}`, as for the new-notes modal.
- */
+/** `/meeting-notes settings`: the channel's defaults for new jobs. */
 export function buildSettingsModal(
   given: ChannelSettingsInput,
   options: { locale: Locale; channelId: string },
@@ -88,10 +69,15 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
       t(locale, "settings.language_label"),
       languageSelect(language.action, locale, settings.languageHint),
     ),
-    input(contextIds.block, t(locale, "settings.context_label"), contextInput(settings), {
-      optional: true,
-      hint: t(locale, "settings.context_hint"),
-    }),
+    input(
+      contextIds.block,
+      t(locale, "settings.context_label"),
+      textArea(contextIds.action, settings.contextText),
+      {
+        optional: true,
+        hint: t(locale, "settings.context_hint"),
+      },
+    ),
     input(template.block, t(locale, "settings.template_label"), docxInput(template.action), {
       optional: true,
       hint: t(locale, templateHint),
@@ -105,13 +91,26 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
         hint: t(locale, "settings.delivery_hint"),
       },
     ),
-    reviewInput(settings, locale),
+    checkboxInput(
+      INPUTS.review,
+      {
+        label: t(locale, "settings.review_label"),
+        option: t(locale, "settings.review_option"),
+        hint: t(locale, "settings.review_hint"),
+      },
+      settings.review,
+    ),
   ];
-  if (settings.templateId !== undefined) blocks.push(clearTemplateInput(locale));
+  if (settings.templateId !== undefined) {
+    const texts = {
+      label: t(locale, "settings.template_clear_label"),
+      option: t(locale, "settings.template_clear"),
+    };
+    blocks.push(checkboxInput(CLEAR_TEMPLATE, texts));
+  }
   return blocks;
 }
 
-/** Reads and checks the settings modal's submission; errors are keyed by block id. */
 export function parseSettingsSubmission(
   values: unknown,
   locale: Locale = "en",
@@ -170,7 +169,6 @@ function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
   };
 }
 
-/** The three delivery options as checkboxes, ticked as the channel has them. */
 function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
   const options = DELIVERY_OPTIONS.map((key) => option(t(locale, `settings.delivery_${key}`), key));
   const ticked = options.filter((_, index) => {
@@ -183,43 +181,4 @@ function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
     options,
     ...(ticked.length === 0 ? {} : { initial_options: ticked }),
   };
-}
-
-/** Review before posting, as one checkbox ticked as the channel has it. */
-function reviewInput(settings: ChannelSettings, locale: Locale): KnownBlock {
-  const box = option(t(locale, "settings.review_option"), INPUTS.review.action);
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: INPUTS.review.action,
-    options: [box],
-    ...(settings.review ? { initial_options: [box] } : {}),
-  };
-  return input(INPUTS.review.block, t(locale, "settings.review_label"), element, {
-    optional: true,
-    hint: t(locale, "settings.review_hint"),
-  });
-}
-
-function contextInput(settings: ChannelSettings): PlainTextInput {
-  const current = settings.contextText;
-  return {
-    type: "plain_text_input",
-    action_id: INPUTS.context.action,
-    multiline: true,
-    max_length: SLACK_LIMITS.plainTextInput,
-    ...(current !== undefined && current.length <= SLACK_LIMITS.plainTextInput
-      ? { initial_value: current }
-      : {}),
-  };
-}
-
-function clearTemplateInput(locale: Locale): KnownBlock {
-  const element: Checkboxes = {
-    type: "checkboxes",
-    action_id: CLEAR_TEMPLATE.action,
-    options: [option(t(locale, "settings.template_clear"), CLEAR_TEMPLATE.action)],
-  };
-  return input(CLEAR_TEMPLATE.block, t(locale, "settings.template_clear_label"), element, {
-    optional: true,
-  });
 }

@@ -2,21 +2,25 @@ import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slac
 import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
 import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { clampText, formatDuration } from "../text/index.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import {
   actions,
   button,
   context,
   divider,
+  docxInput,
   input,
   modal,
   option,
   plain,
   section,
+  textArea,
 } from "./block-kit.ts";
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
+import type { ModalIdentity } from "./notice-modal.ts";
 import { prefillFor, type SpeakerPrefill } from "./speaker-prefill.ts";
 
 export type { Gender, SpeakerPrefill } from "./speaker-prefill.ts";
@@ -27,39 +31,28 @@ export interface SpeakerModalOptions {
   mode: "names" | "regenerate";
   /** Values by speaker id; they win over what the job itself knows. */
   prefill?: Record<string, SpeakerPrefill>;
-  /** Quotes to recognise each speaker by (kept apart from the job: `JobService.quotesOf`). */
+  /** Kept apart from the job (`JobService.quotesOf`). */
   quotes?: SpeakerQuotes;
-  /** Which page of {@link speakerPages} to show (0, the first, by default). */
   page?: number;
   /** Regenerate: a context typed earlier in this modal, shown instead of the job's. */
   contextText?: string;
 }
 
-/** Blocks of one speaker: the summary, member, typed name, gender, and a divider. */
 const BLOCKS_PER_SPEAKER = 5;
-/** The intro, the page line, "Previous page", and Regenerate's context and template. */
 const OTHER_BLOCKS = 5;
 /** How many speakers one page holds: a modal has at most 100 blocks. */
 export const SPEAKERS_PER_PAGE = Math.floor(
   (SLACK_LIMITS.modalBlocks - OTHER_BLOCKS) / BLOCKS_PER_SPEAKER,
 );
-const MAX_CONTEXT_CHARS = SLACK_LIMITS.plainTextInput;
 
-/**
- * Every speaker the modal asks about, the most heard first (the ones worth naming come
- * first; a few seconds split off by diarization come last): all whose block ids fit
- * Slack's limit, which is every speaker the Note Service labels.
- */
+/** The most heard first, so the seconds diarization split off come last. */
 export function speakersInModal(job: Job): SpeakerSummary[] {
   return speakersOf(job)
     .filter((speaker) => speakerBlock.gender(speaker.speakerId).length <= SLACK_LIMITS.blockId)
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/**
- * The speakers of {@link speakersInModal} split into pages of {@link SPEAKERS_PER_PAGE}:
- * however many speakers a meeting has, each can be named. Always at least one page.
- */
+/** However many speakers a meeting has, each can be named; always at least one page. */
 export function speakerPages(job: Job): SpeakerSummary[][] {
   const speakers = speakersInModal(job);
   const pages: SpeakerSummary[][] = [];
@@ -69,15 +62,7 @@ export function speakerPages(job: Job): SpeakerSummary[][] {
   return pages.length === 0 ? [[]] : pages;
 }
 
-/**
- * The modal to name a job's speakers (from the status message's Name speakers button) or
- * to regenerate its notes (Regenerate), one page of speakers at a time. For each speaker:
- * share of talk time and two quotes, a member picker, a typed name and a gender, each in a
- * block whose id carries the speaker id. Every page but the last submits as "Next"; every
- * page but the first has "Previous page"; Regenerate's context and template are on the
- * last. `private_metadata` holds the job id and the page ({@link speakerModalMetadata}):
- * the listener loads the job again and checks its stage on submit.
- */
+/** Names speakers or regenerates, a page at a time; the submission re-reads the job's stage. */
 export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
   const { locale, mode } = options;
   const pages = speakerPages(job);
@@ -98,14 +83,31 @@ export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): Modal
     const previous = button(ACTIONS.speakersPrevious, t(locale, "button.previous_page"), job.id);
     blocks.push(actions(MODAL_BLOCKS.speakerPages, [previous]));
   }
+  const { callbackId, privateMetadata, title } = speakerModalIdentity(
+    mode,
+    speakerModalMetadata(job.id, page),
+    locale,
+  );
   const kind = mode === "names" ? "speakers" : "regenerate";
   const texts = {
-    title: t(locale, `modal.${kind}.title`),
+    title,
     submit: last ? t(locale, `modal.${kind}.submit`) : t(locale, "modal.speakers.next"),
     close: t(locale, "modal.close"),
   };
-  const callbackId = mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate;
-  return modal(callbackId, texts, speakerModalMetadata(job.id, page), blocks);
+  return modal(callbackId, texts, privateMetadata, blocks);
+}
+
+/** The same from the loading view to the last page, in either mode. */
+export function speakerModalIdentity(
+  mode: "names" | "regenerate",
+  privateMetadata: string,
+  locale: Locale,
+): ModalIdentity {
+  return {
+    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
+    privateMetadata,
+    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
+  };
 }
 
 /** "Page 2 of 3: speakers 20 to 38 of 45, the most heard first." */
@@ -127,10 +129,7 @@ const pagedMetadataSchema = z.object({
   page: z.number().int().min(1).max(1_000),
 });
 
-/**
- * The speaker modal's `private_metadata`: the job id alone on the first page (as modals
- * opened before there were pages have it), `{"jobId", "page"}` on the others.
- */
+/** The first page's is the bare job id, as modals opened before pages existed have it. */
 export function speakerModalMetadata(jobId: string, page: number): string {
   return page === 0 ? jobId : JSON.stringify({ jobId, page });
 }
@@ -149,7 +148,6 @@ export function parseSpeakerModalMetadata(
   }
 }
 
-/** The speakers of the job: heard in naming; those of the note once it has one. */
 export function speakersOf(job: Job): SpeakerSummary[] {
   if (job.stage === "naming") return job.speakers;
   if ("note" in job) return job.note.speakers;
@@ -229,27 +227,11 @@ function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
   return select;
 }
 
-/**
- * Context and template for a new version of the notes. A context too long for Slack's
- * input (3,000 characters) is not shown; left empty, the current one is kept.
- */
+/** A context too long for Slack's input is not shown; left empty, the current one is kept. */
 function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): KnownBlock[] {
   const current = typed ?? ("note" in job ? job.note.contextText : job.options.contextText);
-  const contextInput = {
-    type: "plain_text_input" as const,
-    action_id: INPUTS.context.action,
-    multiline: true,
-    max_length: MAX_CONTEXT_CHARS,
-    ...(current !== undefined && current.length <= MAX_CONTEXT_CHARS
-      ? { initial_value: current }
-      : {}),
-  };
-  const template = {
-    type: "file_input" as const,
-    action_id: INPUTS.template.action,
-    filetypes: ["docx"],
-    max_files: 1,
-  };
+  const contextInput = textArea(INPUTS.context.action, current);
+  const template = docxInput(INPUTS.template.action);
   return [
     input(INPUTS.context.block, t(locale, "regenerate.context_label"), contextInput, {
       optional: true,

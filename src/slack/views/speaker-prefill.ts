@@ -1,11 +1,10 @@
 import type { Job } from "../../jobs/index.ts";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
-import { LOCALES } from "../messages/index.ts";
+import { LOCALES } from "../messages/catalog.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
 export type Gender = "male" | "female";
 
-/** What to show in a speaker's inputs when the modal opens. */
 export interface SpeakerPrefill {
   name?: string;
   userId?: string;
@@ -13,10 +12,8 @@ export interface SpeakerPrefill {
 }
 
 /**
- * Prefill by priority: the caller's, then what the note was written with, then the hints.
- * Regenerate opens with the same choices: a speaker picked as a member comes back as that
- * member picked (not as the typed name it became, which would lose the mention), and a
- * speaker left unnamed comes back empty (not filled with its neutral label, "Speaker 2").
+ * The caller's prefill, then the note's, then the hints. Regenerate reopens with the same
+ * choices: a member comes back picked (not as the typed name) and an unnamed speaker empty.
  */
 export function prefillFor(
   job: Job,
@@ -29,7 +26,6 @@ export function prefillFor(
   return hintPrefill(job, speakerId);
 }
 
-/** What the note's speaker map and members say of a speaker; undefined when it is absent. */
 function notePrefill(
   note: { speakerMap: readonly SpeakerMapEntry[]; members?: Record<string, string> | undefined },
   speakerId: string,

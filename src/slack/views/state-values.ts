@@ -1,10 +1,6 @@
 import { z } from "zod";
 
-/**
- * One input's state in `view.state.values`, as Slack sends it in a `view_submission`.
- * Only the fields our inputs produce are named; the rest pass through. Fields are nullish:
- * Slack sends `null` for an input left empty (a select with nothing chosen, say).
- */
+/** One input's state in `view.state.values`; Slack sends `null` for an input left empty. */
 const actionStateSchema = z.looseObject({
   type: z.string(),
   value: z.string().nullish(),
@@ -17,36 +13,42 @@ const actionStateSchema = z.looseObject({
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 
-/** `view.state.values`: block id → action id → state. A boundary: validated, not trusted. */
+/** block id → action id → state; a boundary, so validated. */
 export const stateValuesSchema = z.record(z.string(), z.record(z.string(), actionStateSchema));
 export type StateValues = z.infer<typeof stateValuesSchema>;
 
-/** The validated values, or undefined when the payload does not have Slack's shape. */
 export function readStateValues(values: unknown): StateValues | undefined {
   const parsed = stateValuesSchema.safeParse(values);
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The state of one input, found by its block and action ids. */
 export function stateOf(values: StateValues, blockId: string, actionId: string) {
   return values[blockId]?.[actionId];
 }
 
-/** A text input's value, trimmed; undefined when empty or absent. */
 export function textOf(values: StateValues, blockId: string, actionId: string) {
   const value = stateOf(values, blockId, actionId)?.value?.trim();
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** A select's chosen option value; undefined when nothing is chosen. */
 export function optionOf(values: StateValues, blockId: string, actionId: string) {
   return stateOf(values, blockId, actionId)?.selected_option?.value ?? undefined;
 }
 
-/** The id of the first file of a `file_input`; undefined when none was added. */
 export function fileOf(values: StateValues, blockId: string, actionId: string) {
   return stateOf(values, blockId, actionId)?.files?.[0]?.id ?? undefined;
 }
 
-/** The result of parsing a submission: the values, or errors keyed by block id. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
+
+/** From `view.blocks` as Slack sends it back, else `view.state.values`, which lists every input. */
+export function inputBlocksOf(view: { blocks?: unknown; state?: { values?: unknown } }): string[] {
+  const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
+  const ids = blocks.flatMap((block) => {
+    const { type, block_id: id } = (block ?? {}) as { type?: unknown; block_id?: unknown };
+    return type === "input" && typeof id === "string" ? [id] : [];
+  });
+  const values = view.state?.values;
+  if (ids.length > 0 || typeof values !== "object" || values === null) return ids;
+  return Object.keys(values);
+}

@@ -2,9 +2,11 @@ import type { Button, KnownBlock, MessageMetadata } from "@slack/types";
 import { isActive, type Job, type JobIn } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../ids.ts";
-import { type Locale, t } from "../messages/index.ts";
-import { clampText, formatDuration, isDirectMessage } from "../text/index.ts";
-import { actions, button, context, section } from "./block-kit.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import { clampText } from "../text/clamp-text.ts";
+import { isDirectMessage } from "../text/direct-message.ts";
+import { formatDuration } from "../text/format-duration.ts";
+import { actions, button, confirmedButton, context, section } from "./block-kit.ts";
 import {
   asMrkdwn,
   asPlain,
@@ -23,19 +25,11 @@ const STATUS_ACTIONS_BLOCK = "job_status_actions";
 
 export interface StatusMessageOptions {
   locale: Locale;
-  /** The time to measure elapsed time against (ms since the epoch). */
   now: number;
-  /** Overrides the number of speakers the naming sentence gives (default: all of them). */
   speakerCount?: number;
 }
 
-/**
- * The one status message of a job, in its thread, kept current as the job moves on: the
- * stage in a sentence, a progress bar while transcribing, the speakers heard while waiting
- * for names, the reason of a failure, the time taken, and the buttons that apply now —
- * Cancel in every active stage, Name speakers and Skip while naming, Retry after a failure
- * that a retry can help, Regenerate once the notes are ready.
- */
+/** The job's one status message, edited as it moves on, with the buttons that apply now. */
 export function buildStatusMessage(job: Job, options: StatusMessageOptions): MessageContent {
   const { locale, now, speakerCount } = options;
   const blocks: KnownBlock[] = [section(statusBody(job, locale, speakerCount))];
@@ -45,11 +39,7 @@ export function buildStatusMessage(job: Job, options: StatusMessageOptions): Mes
   return { text: fallbackText(job, locale, speakerCount), blocks };
 }
 
-/**
- * The metadata of the status message, which tells it apart from the note's parts; with the
- * recording's file id, so a thread read tells which upload it answers even once the job's
- * record is gone (a store that lost its data: `threadHasStatusFor`).
- */
+/** With the file id, so a thread read tells which upload it answers once the record is gone. */
 export function buildStatusMetadata(jobId: string, fileId?: string): MessageMetadata {
   const file = optional("file_id", fileId);
   return {
@@ -58,7 +48,6 @@ export function buildStatusMetadata(jobId: string, fileId?: string): MessageMeta
   };
 }
 
-/** The status message of a job the store lost: one sentence, no buttons (nothing to click). */
 export function buildLostStatus(locale: Locale): MessageContent {
   const text = t(locale, "status.lost");
   return { text, blocks: [section(text)] };
@@ -90,10 +79,7 @@ function statusBody(job: Job, locale: Locale, speakerCount?: number): string {
   return lines.join("\n");
 }
 
-/**
- * The canvas's link once the channel (in a direct message: the person) may read it, or
- * once why there is none.
- */
+/** The canvas's link once the channel (in a DM: the person) may read it, or why there is none. */
 function canvasLines(job: Job, locale: Locale): string[] {
   const url = job.canvas?.url;
   if (url !== undefined && /^https?:\/\/[^\s|<>]+$/.test(url)) {
@@ -121,7 +107,6 @@ function fallbackText(job: Job, locale: Locale, speakerCount?: number): string {
   return `${sentence} ${failureSentence(job.failure, locale, asPlain, job.source.filename)}`;
 }
 
-/** "Elapsed 03:05" while the job runs; "Took 12:40" once it has ended. */
 function elapsedPhrase(job: Job, locale: Locale, now: number): string {
   if (isActive(job)) {
     return t(locale, "status.elapsed", { time: formatDuration((now - job.createdAt) / 1000) });
@@ -146,20 +131,14 @@ function statusButtons(job: Job, locale: Locale): Button[] {
     buttons.push(button(ACTIONS.regenerate, t(locale, "button.regenerate"), job.id));
   }
   // A note waiting for its review is its reviewer's to post or discard, in their DM.
-  if (isActive(job) && job.stage !== "reviewing") buttons.push(cancelButton(job.id, locale));
+  if (isActive(job) && job.stage !== "reviewing")
+    buttons.push(
+      confirmedButton(ACTIONS.cancel, t(locale, "button.cancel"), job.id, {
+        title: t(locale, "confirm.cancel.title"),
+        text: t(locale, "confirm.cancel.text"),
+        yes: t(locale, "confirm.cancel.yes"),
+        no: t(locale, "confirm.cancel.no"),
+      }),
+    );
   return buttons;
-}
-
-/** Cancel asks first: a slip of the finger would throw away a long transcription. */
-function cancelButton(jobId: string, locale: Locale): Button {
-  return {
-    ...button(ACTIONS.cancel, t(locale, "button.cancel"), jobId, "danger"),
-    confirm: {
-      title: { type: "plain_text", text: t(locale, "confirm.cancel.title") },
-      text: { type: "plain_text", text: t(locale, "confirm.cancel.text") },
-      confirm: { type: "plain_text", text: t(locale, "confirm.cancel.yes") },
-      deny: { type: "plain_text", text: t(locale, "confirm.cancel.no") },
-      style: "danger",
-    },
-  };
 }

@@ -1,22 +1,17 @@
 import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
 import { stripInvisibleChars } from "../../text/index.ts";
-import type { Locale } from "../messages/index.ts";
-import { stripUnsafeChars } from "../text/index.ts";
+import type { Locale } from "../messages/catalog.ts";
+import { stripUnsafeChars } from "../text/neutralize-mentions.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
-/** One file of the transcript: its name stem's suffix, and its text. */
 export interface TranscriptFile {
   extension: "txt" | "vtt";
   content: string;
 }
 
 /**
- * The transcript with the speakers' names, as two files: `.txt` for reading
- * (`[hh:mm:ss] Name: text`, one line a turn) and WebVTT for players (a cue a turn, the
- * speaker as a `<v>` voice). Names come from the speaker map the note was written with; a
- * speaker not in it (naming skipped) gets the neutral label in the person's language. The
- * text is the service's: control, invisible and bidi characters are taken out, line breaks
- * inside a turn become spaces, and in WebVTT `&`, `<`, `>` are escaped (its cue markup).
+ * `.txt` for reading and WebVTT for players; a speaker not in the map (naming skipped) gets the
+ * neutral label. Control, invisible and bidi characters are taken out of the service's text.
  */
 export function buildTranscript(
   dialog: Dialog,
@@ -47,7 +42,6 @@ export function buildTranscript(
   ];
 }
 
-/** `hh:mm:ss`, or `hh:mm:ss.mmm` for WebVTT. */
 function clock(seconds: number, millis = false): string {
   const whole = Math.floor(seconds);
   const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -56,7 +50,6 @@ function clock(seconds: number, millis = false): string {
 }
 
 function clean(text: string): string {
-  // Tabs and line breaks (kept by stripUnsafeChars) become the spaces between words.
   return stripUnsafeChars(stripInvisibleChars(text)).replace(/\s+/g, " ").trim();
 }
 

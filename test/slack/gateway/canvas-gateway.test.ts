@@ -10,7 +10,7 @@ import {
 } from "../../../src/slack/gateway/canvas-gateway.ts";
 import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
 import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
-import { isDirectMessage } from "../../../src/slack/text/index.ts";
+import { isDirectMessage } from "../../../src/slack/text/direct-message.ts";
 import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 
 const ALICE = "U0ALICE01";

@@ -5,8 +5,8 @@ import type { Job } from "../../../src/jobs/index.ts";
 import { slackHostsOf } from "../../../src/slack/gateway/download-slack-file.ts";
 import { SlackGateway } from "../../../src/slack/gateway/slack-gateway.ts";
 import { docxFilename } from "../../../src/slack/gateway/thread-files.ts";
-import { DEFAULT_PART_CHARS } from "../../../src/slack/text/index.ts";
-import { buildNotePart } from "../../../src/slack/views/index.ts";
+import { DEFAULT_PART_CHARS } from "../../../src/slack/text/split-markdown.ts";
+import { buildNotePart } from "../../../src/slack/views/note-part.ts";
 import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 import { liveMentions } from "../../../support/helpers/reader-view.ts";
 

@@ -5,7 +5,7 @@ import {
   saveTemplate,
   templateRefusal,
 } from "../../../src/slack/listeners/save-template.ts";
-import { t } from "../../../src/slack/messages/index.ts";
+import { t } from "../../../src/slack/messages/catalog.ts";
 import { FILE_HOST } from "../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,

@@ -10,7 +10,7 @@ import {
   t,
   timeAgo,
   vi,
-} from "../../../src/slack/messages/index.ts";
+} from "../../../src/slack/messages/catalog.ts";
 
 const keys = Object.keys(en) as MessageKey[];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -3,7 +3,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SlackStoreResetNotices } from "../../../src/slack/gateway/store-reset-notices.ts";
 import { SlackBudget } from "../../../src/slack/rate-budget/slack-budget.ts";
-import { buildStatusMetadata } from "../../../src/slack/views/index.ts";
+import { buildStatusMetadata } from "../../../src/slack/views/status-message.ts";
 import { createFakeSlack, type FakeSlack } from "../../../support/fake-slack/create-fake-slack.ts";
 import { DISTRIBUTED_PAGE } from "../../../support/fake-slack/history-methods.ts";
 

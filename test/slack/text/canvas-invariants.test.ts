@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toCanvasMarkdown } from "../../../src/slack/text/canvas-markdown.ts";
-import { showLinkTargets } from "../../../src/slack/text/index.ts";
+import { showLinkTargets } from "../../../src/slack/text/show-link-targets.ts";
 import {
   canvasViolations,
   linkTargetsOf,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clampMrkdwn, clampText, formatDuration } from "../../../src/slack/text/index.ts";
+import { clampMrkdwn, clampText } from "../../../src/slack/text/clamp-text.ts";
+import { formatDuration } from "../../../src/slack/text/format-duration.ts";
 
 describe("formatDuration", () => {
   it.each([

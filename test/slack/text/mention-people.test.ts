@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionPeople, neutralizeOtherMentions } from "../../../src/slack/text/index.ts";
+import { mentionPeople, neutralizeOtherMentions } from "../../../src/slack/text/mention-people.ts";
 
 const at = (id: string) => `<@${id}>`;
 

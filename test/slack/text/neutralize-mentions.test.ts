@@ -4,7 +4,7 @@ import {
   hasControlChars,
   neutralizeMentions,
   stripControlChars,
-} from "../../../src/slack/text/index.ts";
+} from "../../../src/slack/text/neutralize-mentions.ts";
 import { hiddenMention, liveMentions } from "../../../support/helpers/reader-view.ts";
 import { hugeText, nastyText } from "../../../support/hostile/arbitraries.ts";
 

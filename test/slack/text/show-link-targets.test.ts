@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { showLinkTargets } from "../../../src/slack/text/index.ts";
+import { showLinkTargets } from "../../../src/slack/text/show-link-targets.ts";
 import { hugeText, nastyText } from "../../../support/hostile/arbitraries.ts";
 
 describe("showLinkTargets", () => {

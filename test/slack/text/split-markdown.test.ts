@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PART_CHARS, splitMarkdown } from "../../../src/slack/text/index.ts";
+import { DEFAULT_PART_CHARS, splitMarkdown } from "../../../src/slack/text/split-markdown.ts";
 
 /**
  * Nothing lost or reordered: each part is a slice of the original, in order, and what lies

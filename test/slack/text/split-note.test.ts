@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { findMentionableNames } from "../../../src/slack/text/find-mentionable-names.ts";
+import { DEFAULT_PART_CHARS, splitMarkdown } from "../../../src/slack/text/split-markdown.ts";
 import {
-  DEFAULT_PART_CHARS,
-  findMentionableNames,
   MESSAGE_MARKDOWN_MAX_CHARS,
   noteText,
-  splitMarkdown,
   splitNote,
-} from "../../../src/slack/text/index.ts";
-import { buildNotePart } from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/text/split-note.ts";
+import { buildNotePart } from "../../../src/slack/views/note-part.ts";
 import { liveMentions } from "../../../support/helpers/reader-view.ts";
 
 const BOB = "U0BOB0001";

@@ -2,8 +2,8 @@ import type { Button, SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import { ACTIONS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
-import { buildAppHome, MAX_HOME_JOBS } from "../../../src/slack/views/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
+import { buildAppHome, MAX_HOME_JOBS } from "../../../src/slack/views/app-home.ts";
 import { expectHomeLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 import { done, everyStage, failed, NOW, naming, T0, transcribing } from "./fixtures.ts";
 

@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
   buildCommandRefusal,
-  buildFileNotices,
   buildHelpMessage,
-  buildRefusal,
   buildSettingsSaved,
   buildUnknownCommand,
   MAX_STATUS_JOBS,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/command-replies.ts";
+import { buildFileNotices, buildRefusal } from "../../../src/slack/views/thread-replies.ts";
 import {
   expectMessageLimits,
   expectNoLiveMentions,

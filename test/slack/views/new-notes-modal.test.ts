@@ -2,13 +2,15 @@ import type { InputBlock, StaticSelect } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_AUDIO_FORMATS } from "../../../src/recordings/index.ts";
 import { INPUTS, VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildNewNotesModal,
-  parseExtraNames,
   parseNewNotesMetadata,
+} from "../../../src/slack/views/new-notes-modal.ts";
+import {
+  parseExtraNames,
   parseNewNotesSubmission,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/parse-new-notes-submission.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 const recent = [

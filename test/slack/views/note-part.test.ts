@@ -1,8 +1,8 @@
 import type { ContextBlock, MarkdownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { METADATA_EVENT_TYPE } from "../../../src/slack/ids.ts";
-import { splitMarkdown } from "../../../src/slack/text/index.ts";
-import { buildNotePart } from "../../../src/slack/views/index.ts";
+import { splitMarkdown } from "../../../src/slack/text/split-markdown.ts";
+import { buildNotePart } from "../../../src/slack/views/note-part.ts";
 import {
   expectMessageLimits,
   expectNoLiveMentions,

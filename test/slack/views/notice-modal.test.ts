@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
+import { buildPermissionRefusal } from "../../../src/slack/views/command-replies.ts";
 import {
   buildLoadingModal,
   buildNoticeModal,
-  buildPermissionRefusal,
   errorsReply,
   sentenceReply,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/notice-modal.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 const identity = {

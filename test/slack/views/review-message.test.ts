@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
 import {
   buildReviewMessage,
   buildReviewReminder,
-  buildStatusMessage,
   type ReviewMessageState,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/review-message.ts";
+import { buildStatusMessage } from "../../../src/slack/views/status-message.ts";
 import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 import {
   expectMessageLimits,

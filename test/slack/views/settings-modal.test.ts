@@ -1,12 +1,12 @@
 import type { InputBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../../src/slack/ids.ts";
-import { LOCALES } from "../../../src/slack/messages/index.ts";
+import { LOCALES } from "../../../src/slack/messages/catalog.ts";
 import {
   buildSettingsModal,
   CLEAR_TEMPLATE,
   parseSettingsSubmission,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/settings-modal.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 
 function block(blocks: { type: string }[], id: string) {

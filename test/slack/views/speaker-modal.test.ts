@@ -8,7 +8,7 @@ import {
   speakerBlock,
   VIEWS,
 } from "../../../src/slack/ids.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
@@ -16,7 +16,7 @@ import {
   speakerModalMetadata,
   speakerPages,
   speakersInModal,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/speaker-modal.ts";
 import { expectModalLimits, expectNoLiveMentions } from "../../../support/helpers/slack-limits.ts";
 import { done, manySpeakers, naming, quotes, writing } from "./fixtures.ts";
 

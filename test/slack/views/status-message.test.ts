@@ -2,12 +2,12 @@ import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/type
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
 import { ACTIONS, METADATA_EVENT_TYPE } from "../../../src/slack/ids.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
 import {
   buildLostStatus,
   buildStatusMessage,
   buildStatusMetadata,
-} from "../../../src/slack/views/index.ts";
+} from "../../../src/slack/views/status-message.ts";
 import {
   expectMessageLimits,
   expectNoLiveMentions,

@@ -1,8 +1,8 @@
 import type { SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { type Job, WAIT_REASONS } from "../../../src/jobs/index.ts";
-import { LOCALES, t } from "../../../src/slack/messages/index.ts";
-import { buildStatusMessage } from "../../../src/slack/views/index.ts";
+import { LOCALES, t } from "../../../src/slack/messages/catalog.ts";
+import { buildStatusMessage } from "../../../src/slack/views/status-message.ts";
 import { expectMessageLimits } from "../../../support/helpers/slack-limits.ts";
 import { downloading, failed, NOW } from "./fixtures.ts";
 

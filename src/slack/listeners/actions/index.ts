@@ -1,13 +1,13 @@
 import type { App } from "@slack/bolt";
 import { ACTIONS } from "../../ids.ts";
-import { speakerMapFor } from "../../views/index.ts";
+import { speakerMapFor } from "../../views/speaker-map.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openSpeakerModal } from "./open-speaker-modal.ts";
 import { reviewButton } from "./review-buttons.ts";
 import { jobCommandButton } from "./simple-commands.ts";
 import { speakerPagePrevious } from "./speaker-page.ts";
 
-/** The status message's buttons (each carries its job id as `value`), and the modals'. */
+/** Each button carries its job id as `value`. */
 export function register(app: App, deps: ListenerDeps): void {
   app.action(
     ACTIONS.cancel,
@@ -29,9 +29,8 @@ export function register(app: App, deps: ListenerDeps): void {
   app.action(ACTIONS.regenerate, openSpeakerModal(deps, "regenerate"));
   app.action(ACTIONS.postReview, reviewButton(deps, "post"));
   app.action(ACTIONS.discardReview, reviewButton(deps, "discard"));
-  // In the speaker modal: back to the page before, keeping what was entered.
   app.action(ACTIONS.speakersPrevious, speakerPagePrevious(deps));
-  // A link button: Slack opens the URL; the click still needs an ack.
+  // A link button: Slack opens the URL, but the click still needs an ack.
   app.action(ACTIONS.openThread, async ({ ack }) => {
     await ack();
   });

@@ -2,15 +2,15 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import { z } from "zod";
 import { isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { JobAction } from "../../permissions.ts";
 import {
   buildCommandRefusal,
   buildPermissionRefusal,
   type JobCommand,
-  type MessageContent,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 
@@ -23,7 +23,7 @@ const buttonSchema = z.object({
   channel: z.looseObject({ id: z.string() }).optional(),
   message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
   response_url: z.string().min(1).optional(),
-  /** Where the button sits, as Slack also says it (bolt's own fixtures have only this). */
+  /** Bolt's own fixtures carry only this. */
   container: z
     .looseObject({ message_ts: z.string().optional(), thread_ts: z.string().optional() })
     .optional(),
@@ -34,22 +34,17 @@ export interface ButtonClick {
   userId: string;
   triggerId: string | undefined;
   channelId: string | undefined;
-  /** The message the button sits on (the job's status message, if the click is genuine). */
+  /** The job's status message, if the click is genuine. */
   messageTs: string | undefined;
   threadTs: string | undefined;
-  /** Where a reply reaches the clicker alone even when they are not in the channel. */
+  /** Reaches the clicker alone even when they are not in the channel. */
   responseUrl: string | undefined;
   locale: Locale;
 }
 
-/** A click as read from its payload alone, before anything is looked up. */
 export type Click = Omit<ButtonClick, "locale">;
 
-/**
- * Acks a status-message button at once and reads what every job button carries: the job
- * id in `value`, who clicked, where. Nothing is looked up (a modal's trigger_id is short
- * lived). Undefined for a payload that is not one of ours.
- */
+/** Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours. */
 export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<Click | undefined> {
   await args.ack();
   const parsed = buttonSchema.safeParse(args.body);
@@ -70,7 +65,7 @@ export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<C
   };
 }
 
-/** {@link readClick}, and the clicker's language (a `users.info` the first time). */
+/** {@link readClick}, plus the clicker's language (a `users.info` the first time). */
 export async function readButton(
   deps: ListenerDeps,
   args: ButtonArgs,
@@ -80,15 +75,11 @@ export async function readButton(
   return { ...click, locale: await clickerLocale(deps, click.userId) };
 }
 
-/** The clicker's language, as their Slack locale says. */
 export async function clickerLocale(deps: ListenerDeps, userId: string): Promise<Locale> {
   return localeOf((await deps.directory.user(userId)).locale);
 }
 
-/**
- * The job a click is about, when the clicker may do `action` to it; otherwise tells them
- * why not (the job is gone, or who can do it) and resolves undefined. Nothing changes.
- */
+/** Otherwise tells the clicker why not and resolves undefined. */
 export async function permittedJob(
   deps: ListenerDeps,
   click: ButtonClick,
@@ -125,12 +116,8 @@ export async function permittedJob(
 }
 
 /**
- * Tells the clicker alone, in the clicked message's thread; nothing when no channel is
- * known. Someone not in the channel (removed from it, or looking at a public channel they
- * never joined) can still click, but Slack refuses them an ephemeral message there
- * (`user_not_in_channel`, https://docs.slack.dev/reference/methods/chat.postEphemeral): the
- * click's own `response_url` (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload)
- * then reaches them, as an ephemeral reply too. Failures are only logged.
+ * Slack refuses an ephemeral to someone not in the channel (`user_not_in_channel`), who can
+ * still click: the click's own `response_url` then reaches them. Failures are only logged.
  */
 export async function tellClicker(
   deps: ListenerDeps,
@@ -154,12 +141,7 @@ export async function tellClicker(
   }
 }
 
-/**
- * Runs what a click asks of the job service. When the store fails, the click is not
- * applied and the clicker hears so once, in one sentence: Slack never sends a click again
- * (it was acked), and the button stays for when the store is back. Other failures are
- * thrown as they were. Resolves with what `work` gave, or undefined when the store failed.
- */
+/** Acked clicks are never resent, so a store failure is told once; the button stays for later. */
 export async function unlessStoreDown<T>(
   deps: ListenerDeps,
   click: Click | ButtonClick,

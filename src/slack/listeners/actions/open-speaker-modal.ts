@@ -1,17 +1,13 @@
 import type { ModalView } from "@slack/types";
 import type { Job } from "../../../jobs/index.ts";
-import { VIEWS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { localeOf, t } from "../../messages/catalog.ts";
+import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
+import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import {
-  buildCommandRefusal,
-  buildLoadingModal,
-  buildNoticeModal,
-  buildPermissionRefusal,
   buildSpeakerModal,
-  type ModalIdentity,
-  sentenceReply,
+  speakerModalIdentity,
   speakerModalMetadata,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
 import { requestJob } from "../request-job.ts";
@@ -27,13 +23,9 @@ import {
 type Mode = "names" | "regenerate";
 
 /**
- * "Name speakers" (job waiting for names) and "Regenerate" (job done; "Change names" on a
- * note waiting for its review) open the speaker
- * modal for whoever may do it. The `trigger_id` is good for 3 seconds only, so the modal
- * opens with a loading view before any Slack look-up: only the job is read first (the
- * store), so that a job gone, in another stage or cooling down is said to the clicker
- * alone, as for every button, without a modal. Who may do it (roles and membership, live
- * from Slack) is asked once the modal is open, and a refusal shows in it.
+ * The modal opens with a loading view before any Slack look-up (the `trigger_id` lasts 3 s).
+ * Only the job is read first, so a job gone or in another stage is said without a modal;
+ * permission, live from Slack, is asked once it is open, and a refusal shows in it.
  */
 export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
@@ -48,12 +40,17 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
       responder: deps.responder,
       logger: deps.logger,
       triggerId: click.triggerId,
-      loading: buildLoadingModal(speakerIdentity(job, mode, early), early),
+      loading: buildLoadingModal(
+        speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+        early,
+      ),
       fill: () => speakerModal(deps, job, click, mode),
       failed: () =>
-        buildNoticeModal(speakerIdentity(job, mode, early), early, [
-          sentenceReply(t(early, "notice.failed")),
-        ]),
+        buildNoticeModal(
+          speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+          early,
+          [sentenceReply(t(early, "notice.failed"))],
+        ),
     });
     if (!opened) {
       const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
@@ -62,15 +59,12 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   };
 }
 
-/** Notes ready (in the thread, or in full for their review: its Change names) may be rewritten. */
+/** Ready notes, in the thread or in full for their review, may be rewritten. */
 export function canRegenerate(job: Job): boolean {
   return job.stage === "done" || (job.stage === "reviewing" && job.ready === true);
 }
 
-/**
- * Whether the job is in the stage the button is for (and Regenerate past its cooldown);
- * if not, or when the job is gone, the clicker alone hears why.
- */
+/** Otherwise, or when the job is gone, the clicker alone hears why. */
 async function fits(
   deps: ListenerDeps,
   click: Click,
@@ -88,7 +82,7 @@ async function fits(
   return false;
 }
 
-/** The speaker modal for someone who may open it; for anyone else, who may. */
+/** For anyone who may not open it, says who may. */
 async function speakerModal(
   deps: ListenerDeps,
   job: Job,
@@ -109,17 +103,12 @@ async function speakerModal(
       "job action refused",
     );
     const refusal = buildPermissionRefusal(decision.reason, mode, locale);
-    return buildNoticeModal(speakerIdentity(job, mode, locale), locale, [refusal]);
+    return buildNoticeModal(
+      speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
+      locale,
+      [refusal],
+    );
   }
   const quotes = await deps.jobs.quotesOf(job);
   return buildSpeakerModal(job, { locale, mode, quotes });
-}
-
-/** The speaker modal as it is from its loading view on: its first page. */
-function speakerIdentity(job: Job, mode: Mode, locale: Locale): ModalIdentity {
-  return {
-    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
-    privateMetadata: speakerModalMetadata(job.id, 0),
-    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
-  };
 }

@@ -1,17 +1,13 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
-import { localeOf } from "../../messages/index.ts";
-import { reviewOutcome } from "../../views/index.ts";
+import { localeOf } from "../../messages/catalog.ts";
+import { reviewOutcome } from "../../views/review-message.ts";
 import type { ListenerDeps } from "../deps.ts";
 import type { ButtonClick } from "./job-action.ts";
 import { jobCommandButton } from "./simple-commands.ts";
 
 /**
- * **Post to thread** and **Discard**, on a review's first message in the reviewer's direct
- * message: for the person who started the job or a workspace admin, from that message only
- * (permissions.ts), checked as Slack has them now. The job service applies each under the
- * job's lease, once: a second click, from anyone on any replica, finds the job gone from
- * its review and hears so. Once applied, the message says what became of the note (an
- * edit, which Slack takes again alike); the thread's status message says it too.
+ * From the review's message only, for the starter or an admin (permissions.ts). The job service
+ * applies each once under the job's lease: a second click, on any replica, hears it is over.
  */
 export function reviewButton(deps: ListenerDeps, decision: "post" | "discard") {
   return jobCommandButton(deps, decision, "review", async (job, click) => {
@@ -33,7 +29,7 @@ async function showOutcome(
   const { review } = job;
   if (review === undefined) return;
   const state = decision === "post" ? "posted" : "discarded";
-  // In the reviewer's direct message: in their language, whoever clicked.
+  // In the reviewer's DM: their language, whoever clicked.
   const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
   await deps.responder
     .updateMessage({ channel: review.channelId, ts: review.ts }, content)

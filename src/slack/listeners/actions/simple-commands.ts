@@ -1,6 +1,6 @@
 import type { CommandResult, Job } from "../../../jobs/index.ts";
 import type { JobAction } from "../../permissions.ts";
-import { buildCommandRefusal, type JobCommand } from "../../views/index.ts";
+import { buildCommandRefusal, type JobCommand } from "../../views/command-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   type ButtonArgs,
@@ -11,12 +11,7 @@ import {
   unlessStoreDown,
 } from "./job-action.ts";
 
-/**
- * A button that maps to one job command (Cancel, Skip, Retry). The clicker must be allowed
- * to (permissions.ts); the status message itself shows the outcome; a refusal (job gone,
- * wrong stage, not theirs to do) is told to the clicker alone, and so is a store that
- * could not apply it.
- */
+/** Cancel, Skip, Retry: the status message shows the outcome; refusals go to the clicker alone. */
 export function jobCommandButton(
   deps: ListenerDeps,
   action: JobAction,

@@ -2,19 +2,18 @@ import { z } from "zod";
 import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
+import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
-  readSpeakerPage,
   speakerPages,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { keepPage, prefillOf } from "../views/speaker-drafts.ts";
 import { type ButtonArgs, clickerLocale } from "./job-action.ts";
 import { canRegenerate } from "./open-speaker-modal.ts";
 
-/** A click inside a modal: who, and the view as it stands (its state included). */
 const pageClickSchema = z.object({
   user: z.looseObject({ id: z.string().min(1) }),
   view: z.looseObject({
@@ -27,13 +26,9 @@ const pageClickSchema = z.object({
 });
 
 /**
- * "Previous page" in the speaker modal: keeps what the page holds (by view id, with the
- * other pages' entries) and shows the page before it, filled with what was entered there.
- * The `hash` of the clicked view goes with `views.update` ("Pass the current hash to avoid
- * race conditions", https://docs.slack.dev/tools/bolt-js/concepts/updating-pushing-views):
- * should the view have changed meanwhile, Slack refuses the stale page (`hash_conflict`)
- * rather than replace what is on screen. A job no longer in its stage changes nothing
- * here: the submission says why.
+ * Keeps what the page holds and shows the page before, with the clicked view's `hash`, so Slack
+ * refuses a stale page rather than replace what is on screen. A job no longer in its stage
+ * changes nothing here: the submission says why.
  */
 export function speakerPagePrevious(deps: ListenerDeps) {
   return async (args: ButtonArgs) => {

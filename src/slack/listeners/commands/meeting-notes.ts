@@ -4,31 +4,30 @@ import { z } from "zod";
 import { isActive, isStoreUnavailable } from "../../../jobs/index.ts";
 import { VIEWS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import {
   buildCancelReply,
   buildChannelStatus,
   buildHelpMessage,
-  buildLoadingModal,
-  buildNewNotesModal,
-  buildNoticeModal,
   buildPermissionRefusal,
-  buildSettingsModal,
   buildUnknownCommand,
-  type MessageContent,
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
+import {
+  buildLoadingModal,
+  buildNoticeModal,
   type ModalIdentity,
   sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/notice-modal.ts";
+import { buildSettingsModal } from "../../views/settings-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
 import { recentRecordings } from "./recent-recordings.ts";
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
-/**
- * The fields of a slash command's form the bot reads; Slack always sends them all. Its
- * workspace is the request's tenant (request-tenant.ts), read from Bolt's context.
- */
+/** Slack always sends them all; the workspace is the request's tenant, from Bolt's context. */
 const commandSchema = z.object({
   text: z.string(),
   user_id: z.string().min(1),
@@ -38,17 +37,13 @@ const commandSchema = z.object({
 });
 type Command = z.infer<typeof commandSchema>;
 
-/**
- * `/meeting-notes [help | status | settings | cancel]`. With no argument it opens the
- * new-notes modal. Replies are ephemeral: only the person who typed the command sees them.
- */
+/** `/meeting-notes [help | status | settings | cancel]`; no argument opens the new-notes modal. */
 export function meetingNotesCommand(deps: ListenerDeps) {
   return async (args: CommandArgs) => {
     const { ack } = args;
     const parsed = commandSchema.safeParse(args.command);
     if (!parsed.success) {
-      // Not a form Slack sends: answered at once (Slack would otherwise show a timeout),
-      // with nothing to say to a person we cannot name.
+      // Acked at once, or Slack shows a timeout; there is no one to tell.
       await ack();
       deps.logger.warn({ issues: parsed.error.issues.length }, "a malformed slash command");
       return;
@@ -56,8 +51,7 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     const command = parsed.data;
     const [word = "", ...rest] = command.text.trim().split(/\s+/);
     const sub = word.toLowerCase();
-    // Help and unknown words need nothing but the person's locale: when it is cached, the
-    // answer rides on the ack — one response, no second request to response_url.
+    // With the person's locale cached, help rides on the ack: no second request to response_url.
     const known = deps.directory.cachedUser(command.user_id);
     if (known !== undefined && !SUBCOMMANDS_WITH_WORK.has(sub)) {
       await ack({
@@ -66,16 +60,15 @@ export function meetingNotesCommand(deps: ListenerDeps) {
       });
       return;
     }
-    // Acked before anything else: Slack gives a command 3 seconds.
     await ack();
-    // A modal opens before any look-up: its trigger_id is good for 3 seconds only.
+    // Before any look-up: a trigger_id is good for 3 seconds.
     if (sub === "" || sub === "settings") return openModal(deps, command, sub);
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
     try {
       return reply(await answer(deps, command, { word, arg: rest[0] }, locale));
     } catch (error) {
-      // Slack sends a command once: the person hears why nothing happened, and may ask again.
+      // Slack sends a command once: the person hears why nothing happened.
       if (!isStoreUnavailable(error)) throw error;
       deps.logger.warn({ err: error }, "store failed: a command was not carried out");
       return reply(sentenceReply(t(locale, "store.unavailable")));
@@ -83,7 +76,6 @@ export function meetingNotesCommand(deps: ListenerDeps) {
   };
 }
 
-/** `status`, `cancel`, or the help for any other word. */
 async function answer(
   deps: ListenerDeps,
   command: Command,
@@ -102,12 +94,7 @@ async function answer(
   }
 }
 
-/**
- * `/meeting-notes` alone (the new-notes modal) or `settings`: the modal opens at once with
- * a loading view and is filled once the person's language, the channel's recent
- * recordings or their right to change the settings are known. A refusal shows in it. When
- * Slack would not open it (a trigger past its 3 seconds), the person hears so.
- */
+/** When Slack would not open the modal (a trigger past its 3 seconds), the person hears so. */
 async function openModal(
   deps: ListenerDeps,
   command: Command,
@@ -122,7 +109,7 @@ async function openModal(
     triggerId: command.trigger_id,
     loading: buildLoadingModal(identity(early), early),
     fill: () => {
-      // Asked together: the language and what the modal needs from Slack.
+      // The language and what the modal needs from Slack, asked together.
       const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
       return sub === ""
         ? newNotesModal(deps, command, locale)
@@ -135,12 +122,13 @@ async function openModal(
   await deps.respond(command.response_url, sentenceReply(t(early, "notice.open_failed")));
 }
 
-/** The new-notes or settings modal as it is from its loading view on. */
+/** The same from its loading view on. */
 function modalIdentity(channelId: string, sub: "" | "settings", locale: Locale): ModalIdentity {
+  if (sub === "") return newNotesIdentity(channelId, locale);
   return {
-    callbackId: sub === "" ? VIEWS.newNotes : VIEWS.channelSettings,
+    callbackId: VIEWS.channelSettings,
     privateMetadata: JSON.stringify({ channelId, locale }),
-    title: t(locale, sub === "" ? "modal.new_notes.title" : "modal.settings.title"),
+    title: t(locale, "modal.settings.title"),
   };
 }
 
@@ -150,7 +138,7 @@ async function newNotesModal(
   language: Promise<Locale>,
 ): Promise<ModalView> {
   const channelId = command.channel_id;
-  // Review before posting is ticked at first where the channel's settings ask for it.
+  // Ticked at first where the channel's settings ask for review.
   const review = deps.settings.get(requestTenant(), channelId).then(
     (settings) => settings.review,
     () => false,
@@ -169,7 +157,7 @@ async function newNotesModal(
   });
 }
 
-/** The settings for a non-guest member of the channel; for anyone else, who may. */
+/** For anyone but a non-guest member of the channel, says who may. */
 async function settingsModal(
   deps: ListenerDeps,
   command: Command,
@@ -189,10 +177,8 @@ async function settingsModal(
   return buildSettingsModal(settings, { locale, channelId });
 }
 
-/** Subcommands that read the store or open a modal; the rest answer from the catalog. */
 const SUBCOMMANDS_WITH_WORK = new Set(["", "status", "settings", "cancel"]);
 
-/** Help, or "unknown subcommand" quoting the word as typed; it says which files FFmpeg adds. */
 function instantReply(word: string, locale: Locale, deps: ListenerDeps): MessageContent {
   const options = { canPrepare: deps.jobs.canPrepare };
   return word.toLowerCase() === "help"
@@ -200,20 +186,15 @@ function instantReply(word: string, locale: Locale, deps: ListenerDeps): Message
     : buildUnknownCommand(word, locale, options);
 }
 
-/**
- * Cancels the given job of this channel, or its newest active one, when the person may
- * (they started it, or they are a workspace admin).
- */
+/** The given job of this channel, or its newest active one, the person's own first. */
 async function cancel(
   deps: ListenerDeps,
   command: Command,
   jobId: string | undefined,
   locale: Locale,
 ): Promise<MessageContent> {
-  // The tenant's jobs of the channel.
   const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
   const running = jobs.filter((job) => isActive(job) && (jobId === undefined || job.id === jobId));
-  // Without an id: the person's own newest job first, else the channel's newest.
   const target = running.find((job) => job.origin.userId === command.user_id) ?? running[0];
   if (target === undefined) return buildCancelReply(undefined, locale);
   const allowed = await deps.permissions.jobAction("cancel", target, command.user_id);

@@ -1,25 +1,20 @@
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { toSourceFile } from "../../directory/recording-file.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import type { RecentRecording } from "../../views/index.ts";
+import type { RecentRecording } from "../../views/recent-select.ts";
 import type { ListenerDeps } from "../deps.ts";
 
-/** Recent recordings the modal offers, at most. */
 const RECENT_LIMIT = 10;
 
 /**
- * Recordings posted in the channel lately, for the `/meeting-notes` modal, newest first:
- * the uploads the bot saw there (stored as their events came, no read), then — when those
- * are fewer than the modal offers — those of the channel's latest messages, if Slack
- * allows the read (fewer messages where it rations it, none outside a channel the bot may
- * read). `busy`: nothing could be offered because Slack held the read (its rate), which
- * the modal says in one sentence.
+ * The uploads the bot saw there first (no read), then, when fewer than the modal offers, the
+ * channel's latest messages if Slack allows the read. `busy`: Slack held the read and nothing
+ * could be offered.
  */
 export async function recentRecordings(
   deps: ListenerDeps,
   channel: string,
 ): Promise<{ recordings: RecentRecording[]; busy: boolean }> {
-  // The store cannot say now: the channel's history still may.
   const seen = await deps.uploads
     .recent(requestTenant(), channel, RECENT_LIMIT)
     .catch((error: unknown) => {
@@ -42,7 +37,6 @@ export async function recentRecordings(
   const read = await deps.directory.recentFiles(channel);
   for (const file of read.files) {
     const source = toSourceFile(file, deps.jobs.canPrepare);
-    // The safe name, as the job will have it.
     if (source !== undefined) offer({ fileId: source.fileId, name: source.filename });
   }
   return {

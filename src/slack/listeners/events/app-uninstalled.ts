@@ -8,33 +8,16 @@ import { forgetRemoved, type Removal } from "../forget-removed.ts";
 const revokedSchema = z.looseObject({
   tokens: z.looseObject({ bot: z.array(z.string()).optional() }).optional(),
 });
-/** https://api.slack.com/events/team_access_revoked: the workspaces the org app lost. */
+/** https://api.slack.com/events/team_access_revoked */
 const teamAccessSchema = z.looseObject({ team_ids: z.array(z.string().min(1)).min(1) });
 
 /**
- * `app_uninstalled`, and `tokens_revoked` naming a bot token: the install is done with the
- * app, so its running jobs stop and all of its data (jobs, settings, templates, temp files)
- * is deleted (docs/data.md), then the store's files are scrubbed, and with installs by
- * OAuth its installation record goes last. Slack sends both, in either order; the second
- * finds nothing. User tokens (`oauth`) alone are not ours to act on: this app asks for none.
- * `team_access_revoked` (an org-ready app's org-wide install lost some workspaces of the
- * organisation) deletes those workspaces' data only. All three go through one unit
- * (`forget-removed.ts`), kept in the request journal when the store fails.
- *
- * With installs by OAuth, a removal naming an install this deployment does not have, or
- * revoking the tokens of a bot that is not the install's, is answered (Bolt acks it) and
- * does nothing.
- *
- * Which data, in the single-token mode: all of it, whatever team id the event names. This
- * app then runs with one bot token, so one install wrote everything in its store, under its
- * tenant (request-tenant.ts) and, before requests had one tenant, under the envelope's
- * `team_id` of an event from a Slack Connect channel (the workspace hosting the channel)
- * and on Enterprise Grid the `enterprise_id` (envelopeTeamIds). A team id that is not the
- * install's own can only come from a second install of the same app (one that has public
- * distribution); this deployment cannot serve it with its one token, and cannot tell that
- * install's data from its own. Deleting everything then costs the open jobs and settings
- * (the notes stay in Slack's threads); keeping some would leave personal data behind after
- * a signed uninstall. We delete.
+ * `app_uninstalled` and `tokens_revoked` naming a bot token delete all the install's data
+ * (docs/data.md), the record last; Slack sends both, the second finds nothing. User tokens
+ * are not ours: this app asks for none. `team_access_revoked` deletes those workspaces' data
+ * only. In the single-token mode everything goes, whatever team the event names: one token
+ * means one install wrote the whole store, and leaving personal data after a signed uninstall
+ * is worse than losing open jobs.
  */
 export function workspaceLeft(deps: ListenerDeps) {
   return async ({
@@ -56,11 +39,7 @@ export function workspaceLeft(deps: ListenerDeps) {
   };
 }
 
-/**
- * What the event removes: the request's install (with installs, exactly its tenants: not
- * another's, even of the same team), and the ids whose data goes; "nothing" for user tokens
- * alone; undefined when the event names no team.
- */
+/** Exactly the request's install (not another of its team); "nothing" for user tokens alone. */
 function removalOf(event: { type: string }, body: unknown): Removal | "nothing" | undefined {
   const install = requestInstall();
   const ofInstall = install === SINGLE_INSTALL ? {} : { install };

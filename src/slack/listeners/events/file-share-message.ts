@@ -12,12 +12,9 @@ import { mayBeRecordings } from "../message-recordings.ts";
 import { startRecordings } from "./start-recordings.ts";
 
 const fileShareSchema = z.looseObject({
-  /** `file_share`; absent in Slack's own published example of the event (its files say it). */
+  /** Absent in Slack's own published example of the event. */
   subtype: z.literal("file_share").optional(),
-  /**
-   * `im` for a direct message with the bot (message.im events,
-   * https://docs.slack.dev/reference/events/message.im): the thread to answer in is there.
-   */
+  /** `im`: a DM with the bot (https://docs.slack.dev/reference/events/message.im). */
   channel_type: z.string().optional(),
   channel: z.string().min(1),
   user: z.string().min(1),
@@ -32,12 +29,8 @@ const fileShareSchema = z.looseObject({
 type FileShare = z.infer<typeof fileShareSchema>;
 
 /**
- * A `message` event of subtype `file_share`: someone posted files with a message (in a
- * channel, or straight to the bot in a direct message, where every file gets an answer).
- * It is an upload's one way in: it carries the files and the text typed with them (the
- * notes' context), which `file_shared` does not (ids only; its message would cost a read of
- * history, which Slack may allow once a minute). The upload is kept as seen, so that a
- * mention in its thread and the modal's recent recordings need no read either.
+ * An upload's one way in: unlike `file_shared` it carries the files and the text typed with them.
+ * It is kept as seen, so a mention in its thread and the modal's recent recordings need no read.
  */
 export function fileShareMessage(deps: ListenerDeps) {
   return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
@@ -46,7 +39,7 @@ export function fileShareMessage(deps: ListenerDeps) {
     const parsed = fileShareSchema.safeParse(event);
     if (!parsed.success || typeof parsed.data.bot_id === "string") return;
     const message = parsed.data;
-    // Kept as seen beside the start, so a slow store never delays the job's own path.
+    // Side by side, so a slow store never delays the job's own path.
     await Promise.all([
       noteUpload(deps, message),
       startRecordings(deps, {
@@ -61,11 +54,7 @@ export function fileShareMessage(deps: ListenerDeps) {
   };
 }
 
-/**
- * Keeps an upload of recordings (or of files that may be ones) posted as a message of its
- * own, not as a reply: a mention in its thread finds it here. A store that fails costs the
- * later mention a read, never the upload itself.
- */
+/** Only a message of its own, not a reply; a store that fails costs a later mention a read. */
 async function noteUpload(deps: ListenerDeps, message: FileShare): Promise<void> {
   if (message.thread_ts !== undefined && message.thread_ts !== message.ts) return;
   const files = mayBeRecordings(message.files, deps.jobs.canPrepare).map((file) =>
@@ -84,7 +73,6 @@ async function noteUpload(deps: ListenerDeps, message: FileShare): Promise<void>
   }
 }
 
-/** A file of an upload as kept: its id, the name it is shown by, whether the bot takes it. */
 function seenFile(file: SlackFile, canPrepare: boolean) {
   const kind = classifyFile(file, canPrepare);
   const name = kind.kind === "recording" ? kind.source.filename : shownNameOf(file);

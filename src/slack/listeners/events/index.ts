@@ -5,13 +5,7 @@ import { workspaceLeft } from "./app-uninstalled.ts";
 import { fileShareMessage } from "./file-share-message.ts";
 import { threadMention } from "./thread-mention.ts";
 
-/**
- * Events: uploads (the `file_share` message: it carries the files and the text typed with
- * them; `file_shared`, ids only, starts nothing), a mention of the bot in a message (read
- * from the same `message` events), App Home, and the workspace removing the app (or an
- * organisation taking some of its workspaces from an org-wide install). Bolt acks events
- * itself.
- */
+/** `file_shared` (ids only) starts nothing: the `file_share` message carries files and text. */
 export function register(app: App, deps: ListenerDeps): void {
   app.event("message", fileShareMessage(deps));
   app.event("message", threadMention(deps));

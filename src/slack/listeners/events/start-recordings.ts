@@ -14,47 +14,36 @@ import {
   shownNameOf,
 } from "../../directory/recording-file.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
-import { localeOf } from "../../messages/index.ts";
-import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/index.ts";
+import { localeOf } from "../../messages/catalog.ts";
+import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";
 
-/** An upload, as its event tells it; whose it is, is the request's tenant. */
+/** Whose upload it is, is the request's tenant. */
 export interface SharedFiles {
   channelId: string;
   userId: string;
-  /** The thread to answer in: the upload's own message, or the thread it was posted in. */
+  /** The upload's own message, or the thread it was posted in. */
   threadTs: string;
-  /** Typed with the upload: it becomes the context of the notes. */
+  /** The context of the notes. */
   text: string | undefined;
   files: SlackFile[];
-  /** Sent to the bot in a direct message: every file is meant for it and gets an answer. */
+  /** A DM to the bot: every file is meant for it and gets an answer. */
   direct?: boolean;
 }
 
 /**
- * The upload journey: each supported recording of a message becomes a job (once, however
- * often Slack delivers the event). The bot is quiet by default: it says something only
- * about audio or video it cannot use and files it cannot read — about anything else (a
- * screenshot, a PDF, a snippet, a canvas) only when the message @mentions it. It never
- * reacts to its own files. The channel's settings apply, and nothing happens in a channel
- * that turned automatic notes off — unless the upload's message @mentions the bot (or was
- * sent to it): the person asked for notes.
- *
- * Bolt acked the event before this runs (App.processEvent acks events before any
- * listener, in both modes), and Slack sends an acked event no more: it retries only a
- * delivery that failed or took over 3 s, three times (at once, after 1 minute, after 5),
- * and disables an app that answers fewer than 5 % of its events in an hour
- * (https://docs.slack.dev/apis/events-api/, "Failure conditions", "Retries"). So a file
- * the store cannot take now is kept in the request journal and taken from there once the
- * store is back ({@link takeKeptUpload}), however long that takes: never lost.
+ * Each supported recording becomes one job, however often Slack delivers the event. The bot is
+ * quiet: it speaks of other files only when @mentioned, and of nothing in a channel that turned
+ * automatic notes off unless @mentioned. Bolt acked the event before this runs and Slack never
+ * resends an acked event (https://docs.slack.dev/apis/events-api/, "Retries"), so a file the
+ * store cannot take is kept in the request journal until it can: never lost.
  */
 export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): Promise<void> {
   const bot = await deps.directory.botUserId();
   if (bot !== undefined && shared.userId === bot) return;
   const mentioned =
     shared.direct === true || (bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`));
-  // Asked for (a mention, a direct message): whatever the channel's automatic setting.
   if (!mentioned && !(await takesUploads(deps, shared))) return;
   const { locale: slackLocale } = await deps.directory.user(shared.userId);
   const locale = localeOf(slackLocale);
@@ -73,7 +62,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   };
   const notices: FileNotice[] = [];
   for (const shown of shared.files) {
-    // Each file on its own: one that Slack cannot describe must not cost the others.
+    // One file Slack cannot describe must not cost the others.
     try {
       const file = needsFileInfo(shown) ? ((await deps.directory.file(shown.id)) ?? shown) : shown;
       const notice = await takeOrKeep(deps, { file, shownName: shownNameOf(shown) }, start);
@@ -87,7 +76,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   await deps.responder.replyInThread(thread, buildFileNotices(notices, locale));
 }
 
-/** Whether the channel takes uploads; when the store cannot say, each file is kept instead. */
+/** When the store cannot say, each file is kept instead. */
 async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<boolean> {
   try {
     return await deps.jobs.takesUploads(requestTenant(), shared.channelId);
@@ -97,30 +86,21 @@ async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<bo
   }
 }
 
-/** What every file of one upload starts with. */
 interface Start {
   origin: Origin;
-  /** Typed with the upload: the context of its notes, after the channel's own. */
+  /** Comes after the channel's own context. */
   text: string | undefined;
   bot: string | undefined;
-  /**
-   * The upload's message @mentions the bot, or was sent to it: answer about every file, and
-   * take its recordings whatever the channel's automatic setting.
-   */
+  /** Answer about every file, and take recordings whatever the channel's automatic setting. */
   mentioned: boolean;
 }
 
-/** A file as Slack describes it, and its name as the event showed it. */
 interface Shared {
   file: SlackFile;
   shownName: string | undefined;
 }
 
-/**
- * Takes one file; when the store fails, keeps it in the request journal instead. Kept, it
- * is said nothing of yet (the store may be back in a second); not even kept, its thread
- * hears at once that it was not taken, so the person can share it again.
- */
+/** Kept: nothing said yet (the store may be back in a second); not kept: its thread hears now. */
 async function takeOrKeep(
   deps: ListenerDeps,
   shared: Shared,
@@ -145,7 +125,7 @@ async function takeOrKeep(
       ...optional("attempt", attempt),
     });
     if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
-    // Said once, whichever of the upload's events (and Slack's retries of them) came first.
+    // Once, whichever of the upload's events (or their retries) came first.
     if (!deps.saidLost.first(`${start.origin.channelId}:${file.id}`)) return undefined;
     const locale = localeOf(start.origin.locale);
     const name = shownNameOf(file) ?? shownName;
@@ -155,14 +135,10 @@ async function takeOrKeep(
   }
 }
 
-/** How replaying a kept upload went: done, or kept (as it now is) for the next pass. */
+/** Kept: as the entry now is, for the next pass. */
 export type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
 
-/**
- * Takes a file the store could not take when its event came, as the listener would have
- * (the channel's settings as they are now, the same job id when the first attempt got
- * that far); says in its thread what it would have said.
- */
+/** With the channel's settings as they are now, and the first attempt's job id if it got one. */
 export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Promise<KeptOutcome> {
   const { origin } = entry;
   const start: Start = {
@@ -195,11 +171,7 @@ export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Pro
   }
 }
 
-/**
- * A kept recording's thread hears once, when it has waited `tellAfterMs` for the store,
- * that it will be taken once the store is back. Resolves with the entry as it is to be
- * kept (`told` once said).
- */
+/** Once, after `tellAfterMs`; the entry comes back `told`. */
 export async function tellKeptUploadWaits(
   deps: ListenerDeps,
   entry: KeptUpload,
@@ -217,10 +189,7 @@ export async function tellKeptUploadWaits(
   return { ...entry, told: true };
 }
 
-/**
- * Starts one file's job (`resume`: the attempt a store failure gave, to make that same
- * job); returns what to say about it, if anything.
- */
+/** `resume`: the attempt a store failure gave, to make that same job. */
 export async function takeFile(
   deps: ListenerDeps,
   shared: Shared,
@@ -228,7 +197,7 @@ export async function takeFile(
   resume?: StartAttempt,
 ): Promise<FileNotice | undefined> {
   const { file } = shared;
-  // The bot's own uploads (its DOCX in the thread) come back as events: never about them.
+  // The bot's own uploads (its DOCX in the thread) come back as events.
   if (start.bot !== undefined && file.user === start.bot) return undefined;
   const name = shownNameOf(file) ?? shared.shownName;
   const kind = classifyFile(file, deps.jobs.canPrepare);
@@ -240,7 +209,6 @@ export async function takeFile(
     const result = await deps.jobs.startFromUpload(upload, resume);
     return result.status === "refused" ? { name, reason: result.reason } : undefined;
   }
-  // Said once per file, however often Slack delivers the event.
   if (!(await deps.jobs.claimOnce(`notice:${start.origin.channelId}:${file.id}`))) {
     return undefined;
   }

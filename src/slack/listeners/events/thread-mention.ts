@@ -10,52 +10,40 @@ import {
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
-import {
-  buildFileNotices,
-  buildUsage,
-  type FileNotice,
-  type MessageContent,
-  sentenceReply,
-} from "../../views/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import { buildFileNotices, buildUsage, type FileNotice } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { type MessageRecording, readMessageRecordings } from "../message-recordings.ts";
 import { threadParent } from "../thread-recordings.ts";
 import { alreadyBeingMade } from "../views/new-notes-job.ts";
 
-/** A message ts as Slack writes it (`1718000000.123456`). */
 const TS = z.string().regex(/^\d{1,12}\.\d{1,8}$/);
 
-/** The fields of a person's plain message (no subtype) the bot reads for a mention. */
 const messageSchema = z.looseObject({
   channel: z.string().min(1),
   user: z.string().min(1),
   text: z.string(),
   ts: TS,
   thread_ts: TS.optional(),
-  // A person's message carries no bot_id (or "bot_id": null); an app's carries its own.
+  // An app's message carries its own bot_id; a person's none or null.
   bot_id: z.string().nullish(),
   files: z.array(z.unknown()).optional(),
 });
 
-/** A person's message that mentions the bot. */
 export interface Mention {
   channelId: string;
   userId: string;
   ts: string;
-  /** The thread it is a reply in; undefined for a message of the channel itself. */
+  /** Undefined for a message of the channel itself. */
   threadTs: string | undefined;
 }
 
 /**
- * The mention of the bot (`<@U…>`, or the older `<@U…|name>`) in a person's message, read
- * from the `message` events the bot already gets (`message.channels`, `message.groups`,
- * `message.im`): no `app_mention` subscription is needed for it. Undefined for anything
- * else: a message with another subtype (an edit, a join, `file_share`: an upload that
- * mentions the bot is the upload listener's), one with files, any app's or bot's message (the
- * bot's own above all: it never answers itself), one that does not mention the bot. A
- * reply is a message whose `thread_ts` differs from its `ts`
- * (https://docs.slack.dev/reference/events/message/message_replied).
+ * Read from the `message` events the bot already gets, so no `app_mention` subscription. Not
+ * an edit, an upload (the upload listener's), a message with files, or any bot's message (it
+ * never answers itself). A reply's `thread_ts` differs from its `ts`.
  */
 export function readMention(event: unknown, botUserId: string): Mention | undefined {
   if (!isPlainMessage(event)) return undefined;
@@ -74,29 +62,20 @@ export function readMention(event: unknown, botUserId: string): Mention | undefi
   };
 }
 
-/**
- * A person's message as written: no subtype, or `thread_broadcast` (a reply also sent to
- * the channel, https://docs.slack.dev/reference/events/message/thread_broadcast).
- */
+/** Or `thread_broadcast`: a reply also sent to the channel. */
 function isPlainMessage(event: unknown): boolean {
   const subtype = (event as { subtype?: unknown } | null)?.subtype;
   return subtype === undefined || subtype === "thread_broadcast";
 }
 
-/** Whether `text` mentions the user (`<@U123>` or `<@U123|name>`). */
 function mentions(text: string, userId: string): boolean {
   return text.includes(`<@${userId}>`) || text.includes(`<@${userId}|`);
 }
 
 /**
- * "@Meeting Notes" said in a recording's thread: the recording of the thread's parent
- * message becomes a job answering in that thread, whatever the channel's automatic
- * setting — once, however often it is said or Slack delivers it: the message is claimed
- * (`mention:channel:ts`, in the store) before anything is done, and the job's start claims
- * the recording in the channel as an upload's does, so a second mention, or the upload's
- * own job, finds it taken. Said where there is no recording: how to use the bot, to the
- * person alone (an ephemeral message: a busy channel does not see it repeated for every
- * mention). Every other answer is the person's alone too.
+ * The thread parent's recording becomes a job answering there, once: the message is claimed
+ * in the store first and the job claims the recording as an upload's does. Every answer is
+ * ephemeral, so a busy channel does not see it repeated for every mention.
  */
 export function threadMention(deps: ListenerDeps) {
   return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
@@ -110,7 +89,7 @@ export function threadMention(deps: ListenerDeps) {
   };
 }
 
-/** True the first time `key` is claimed; when the store cannot say, true (see below). */
+/** When the store cannot say, true. */
 async function firstTime(deps: ListenerDeps, key: string): Promise<boolean> {
   try {
     return await deps.jobs.claimOnce(key);
@@ -121,7 +100,6 @@ async function firstTime(deps: ListenerDeps, key: string): Promise<boolean> {
   }
 }
 
-/** Starts the thread's recordings, or says why not, or how to use the bot. */
 async function answerMention(deps: ListenerDeps, mention: Mention) {
   const { locale: slackLocale } = await deps.directory.user(mention.userId);
   const locale = localeOf(slackLocale);
@@ -156,11 +134,7 @@ async function answerMention(deps: ListenerDeps, mention: Mention) {
   }
 }
 
-/**
- * Starts a job for each recording the person may use, with the channel's settings and the
- * parent's text as context, as its upload would have; what to say, if anything: why a
- * recording was not taken, or where its notes are already being made.
- */
+/** As their upload would have, the parent's text as context; says what was not started and why. */
 async function startAll(
   deps: ListenerDeps,
   at: { origin: Origin; text: string | undefined; locale: Locale },
@@ -174,7 +148,7 @@ async function startAll(
   let duplicate: string | undefined;
   let notAllowed = false;
   for (const { source, file } of recordings) {
-    // Those in the thread may still not be allowed the file (a share from elsewhere).
+    // A share from elsewhere may still not be theirs to use.
     if (!(await deps.permissions.file(file, origin.userId))) {
       notAllowed = true;
       continue;
@@ -192,10 +166,7 @@ async function startAll(
   return alreadyBeingMade(deps, where, locale);
 }
 
-/**
- * `JobService.start`; when the store fails, the start is kept in the request journal and
- * made once the store is back ("kept"), or the failure is thrown when it cannot be kept.
- */
+/** "kept" when the store failed and the journal took it; thrown when it could not. */
 async function startOrKeep(deps: ListenerDeps, start: Parameters<JobService["start"]>[0]) {
   try {
     return await deps.jobs.start(start);

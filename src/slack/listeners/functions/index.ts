@@ -4,9 +4,7 @@ import type { ListenerDeps } from "../deps.ts";
 import { makeMeetingNotes } from "./make-meeting-notes.ts";
 
 /**
- * Workflow Builder steps the app offers (the manifest's `functions`). Bolt acks
- * `function_executed` before the listener runs (`autoAcknowledge`, its default): the step
- * stays running until the job completes or fails it.
+ * Bolt acks `function_executed` itself; the step stays running until the job completes or fails it.
  */
 export function register(app: App, deps: ListenerDeps): void {
   app.function(STEP_CALLBACK_ID, makeMeetingNotes(deps));

@@ -15,26 +15,22 @@ import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
 import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { neutralizeMentions as asPlain, clampText } from "../../text/index.ts";
-import { buildRefusal } from "../../views/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
+import { clampText } from "../../text/clamp-text.ts";
+import { neutralizeMentions as asPlain } from "../../text/neutralize-mentions.ts";
+import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThread } from "../views/new-notes-job.ts";
 
-/** The most participants taken as speaker hints (a meeting's, not a channel's). */
+/** A meeting's participants, not a channel's. */
 const MAX_PARTICIPANTS = 50;
-/** File names are shortened so a sentence stays readable (as in the thread's). */
 const MAX_FILENAME_CHARS = 200;
-/** As the /meeting-notes modal's context field. */
 const MAX_CONTEXT_CHARS = 3_000;
 
 /**
- * The step's inputs as the manifest declares them (`functions.make_meeting_notes`), checked
- * here: Workflow Builder fills them from a workflow an admin built, not from Slack itself.
- * `user` is a `slack#/types/user_context` (`{ id, secret }`): Workflow Builder sets it, never
- * a builder — whoever started the workflow, or whoever clicked a button in an earlier step
- * (https://docs.slack.dev/reference/types/user_context-type) — so a workflow cannot name
- * someone who did not act in it.
+ * Checked here: an admin's workflow fills them, not Slack. `user` is a `user_context` only
+ * Workflow Builder sets (https://docs.slack.dev/reference/types/user_context-type), so a
+ * workflow cannot name someone who did not act in it.
  */
 const inputsSchema = z.object({
   recording: z.string().regex(/^F[A-Z0-9]{2,}$/),
@@ -48,19 +44,10 @@ type StepInputs = z.infer<typeof inputsSchema>;
 type Args = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
 
 /**
- * The Workflow Builder step "Make meeting notes" (Bolt acks `function_executed` itself):
- * once per step run however often Slack delivers it, the same checks as a request in the
- * /meeting-notes modal — the recording the person's own or shared where they are, one the
- * bot takes and can read (the job downloads it with the bot's token, long after the step's
- * is gone); the channel one both they and the bot are in (they name the speakers there) —
- * then an ordinary job in a thread the bot opens in that channel.
- *
- * The step ends here, through Bolt's `complete` and `fail`, on the step's own token (the
- * event's `bot_access_token`, which Slack's SDKs complete with): a refusal fails it with one
- * sentence; a started job completes it with the thread's link. That token lives 15 minutes
- * (a Slack maintainer: https://github.com/slackapi/bolt-python/issues/1075), a job as long as
- * a person takes to name the speakers, so the step does not wait for the notes: they follow
- * in the thread, and so does any later failure.
+ * Once per step run, with the /meeting-notes modal's checks, then an ordinary job in a thread
+ * the bot opens. The step ends here on its own token (`bot_access_token`), which lives 15
+ * minutes (https://github.com/slackapi/bolt-python/issues/1075): it does not wait for the notes,
+ * which follow in the thread with any later failure.
  */
 export function makeMeetingNotes(deps: ListenerDeps) {
   return async ({ event, inputs, complete, fail }: Args) => {
@@ -119,13 +106,11 @@ export function makeMeetingNotes(deps: ListenerDeps) {
   };
 }
 
-/** Tries of a completion Slack answered with a passing error, a few seconds apart at most. */
 const COMPLETE_TRIES = 3;
 
 /**
- * Completes the step, sent again while Slack answers with a passing error (its step's token
- * lives minutes, not hours: a few tries now, never a sweep later); an answer that the step
- * is no longer running means an earlier try was taken.
+ * A few tries now, never a sweep later: the step's token lives minutes. "Not running" means an
+ * earlier try was taken.
  */
 async function completeStep(send: () => Promise<unknown>, logger: Logger): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
@@ -145,10 +130,7 @@ async function completeStep(send: () => Promise<unknown>, logger: Logger): Promi
   }
 }
 
-/**
- * Why the recording is refused, in one sentence: an upload's words, but for a format, which
- * an upload's reply says in two (what, then what to upload instead).
- */
+/** An upload's words, but for a format, which an upload's reply says in two sentences. */
 function refusalSentence(reason: StartRefusal, filename: string, locale: Locale): string {
   if (reason !== "unsupported_format") return buildRefusal(reason, filename, locale).text;
   return t(locale, "step.not_a_recording", {
@@ -159,7 +141,6 @@ function refusalSentence(reason: StartRefusal, filename: string, locale: Locale)
 
 type Checked = { ok: true; source: SourceFile } | { ok: false; sentence: string; why: string };
 
-/** The recording and the channel, as Slack has them now, asked together. */
 async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): Promise<Checked> {
   const userId = request.user.id;
   const [file, destination] = await Promise.all([
@@ -189,11 +170,7 @@ async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): P
   return { ok: true, source };
 }
 
-/**
- * As an upload to the channel would have (its language, template, review and context), the
- * step's context added, and the participants as speaker hints by their real names — where
- * the /meeting-notes modal puts its participants.
- */
+/** As an upload to the channel would have, plus the step's context and participants as hints. */
 async function stepOptions(deps: ListenerDeps, request: StepInputs): Promise<JobOptions> {
   const settings = await deps.settings.get(requestTenant(), request.channel);
   const members = await Promise.all(

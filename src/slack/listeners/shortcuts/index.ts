@@ -3,7 +3,7 @@ import { SHORTCUTS } from "../../ids.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { makeNotesShortcut } from "./make-notes.ts";
 
-/** Shortcuts: "Make meeting notes" in a message's menu (a `message_action`). */
+/** "Make meeting notes" in a message's menu. */
 export function register(app: App, deps: ListenerDeps): void {
   app.shortcut(
     { type: "message_action", callback_id: SHORTCUTS.makeNotes },

@@ -1,33 +1,23 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { z } from "zod";
-import { SHORTCUTS, VIEWS } from "../../ids.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
-import {
-  buildFileNotices,
-  buildLoadingModal,
-  buildNewNotesModal,
-  buildNoticeModal,
-  type MessageContent,
-  type ModalIdentity,
-  type RecentRecording,
-  sentenceReply,
-} from "../../views/index.ts";
+import { SHORTCUTS } from "../../ids.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
+import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import type { RecentRecording } from "../../views/recent-select.ts";
+import { buildFileNotices } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { mayBeRecordings, readMessageRecordings, shownFiles } from "../message-recordings.ts";
 import { openThenFill } from "../open-modal.ts";
+import { within } from "../views/answer-in-time.ts";
 
 type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
-/** A message ts as Slack writes it (`1718000000.123456`). */
 const TS = z.string().regex(/^\d{1,12}\.\d{1,8}$/);
 
-/**
- * The fields of a `message_action` payload the bot reads (https://docs.slack.dev/reference/
- * interaction-payloads/shortcuts-interaction-payload): who used the shortcut, where, on
- * which message ("the full structure of the message": its ts, its thread, its files), and
- * the `trigger_id` and `response_url` to answer with.
- */
+/** https://docs.slack.dev/reference/interaction-payloads/shortcuts-interaction-payload */
 const shortcutSchema = z.looseObject({
   type: z.literal("message_action"),
   callback_id: z.literal(SHORTCUTS.makeNotes),
@@ -42,19 +32,17 @@ const shortcutSchema = z.looseObject({
   }),
 });
 
-/** A "Make meeting notes" shortcut as the listener uses it. */
 export interface ShortcutRequest {
   userId: string;
   channelId: string;
-  /** The thread the notes go in: the message's own, or the one it is a reply in. */
+  /** The message's own thread, or the one it is a reply in. */
   threadTs: string;
   triggerId: string;
   responseUrl: string;
-  /** The message's files as the payload shows them (unvalidated: each is read alone). */
+  /** Unvalidated: each is read alone. */
   files: unknown[];
 }
 
-/** Reads a shortcut payload; undefined when it is not one Slack sends for this shortcut. */
 export function readShortcut(body: unknown): ShortcutRequest | undefined {
   const parsed = shortcutSchema.safeParse(body);
   if (!parsed.success) return undefined;
@@ -69,31 +57,18 @@ export function readShortcut(body: unknown): ShortcutRequest | undefined {
   };
 }
 
-/**
- * How long the look-ups may take before the modal opens anyway with a loading view: a
- * `trigger_id` is good for 3 seconds from Slack's sending it ("Pass a valid trigger_id
- * within 3 seconds of receiving it", https://docs.slack.dev/tools/bolt-js/concepts/
- * creating-modals), and `views.open` needs its share.
- */
+/** Then the modal opens anyway: a `trigger_id` lasts 3 seconds and `views.open` needs its share. */
 export const LOOK_UP_BEFORE_OPEN_MS = 1_200;
 
-/** What the shortcut does once Slack has described the message: a modal, or a sentence. */
 type Verdict =
   | { kind: "open"; recordings: RecentRecording[] }
   | { kind: "say"; reply: (locale: Locale) => MessageContent };
 
 /**
- * "Make meeting notes" on a message: the `/meeting-notes` modal with the message's
- * recording chosen and its thread as where the notes go, whatever the channel's automatic
- * setting; who may use the recording and post there is checked on submission, as for the
- * command. No recording in the message, or one the bot cannot read (not in the channel,
- * shared from another organization, hidden by the free plan's limit): one sentence, to the
- * person alone (the payload's `response_url`), saying why and what to do.
- *
- * Acked at once. The look-ups (`files.info`, the bot's membership, the person's language)
- * run before the modal opens, so a message without a usable recording opens none; should
- * they outlast {@link LOOK_UP_BEFORE_OPEN_MS}, the modal opens with a loading view and
- * says their outcome in it.
+ * The `/meeting-notes` modal with the message's recording chosen and its thread as destination;
+ * permissions are checked on submission, as for the command. The look-ups run before the modal
+ * opens, so a message without a usable recording gets one sentence (to the person alone) and no
+ * modal; should they be slow, the modal opens with a loading view and says their outcome in it.
  */
 export function makeNotesShortcut(deps: ListenerDeps, options: { lookUpMs?: number } = {}) {
   const lookUpMs = options.lookUpMs ?? LOOK_UP_BEFORE_OPEN_MS;
@@ -113,13 +88,12 @@ export function makeNotesShortcut(deps: ListenerDeps, options: { lookUpMs?: numb
   };
 }
 
-/** The message's recordings, and whether the bot may read them, asked together. */
 async function lookUp(deps: ListenerDeps, request: ShortcutRequest): Promise<Verdict> {
   const noRecording: Verdict = {
     kind: "say",
     reply: (locale) => sentenceReply(t(locale, "shortcut.no_recording")),
   };
-  // Text, an image, a PDF: said at once, with no look-up.
+  // Text, an image, a PDF: said at once, without a look-up.
   if (mayBeRecordings(shownFiles(request.files), deps.jobs.canPrepare).length === 0) {
     return noRecording;
   }
@@ -142,7 +116,6 @@ async function lookUp(deps: ListenerDeps, request: ShortcutRequest): Promise<Ver
   return { kind: "open", recordings };
 }
 
-/** The modal, or the sentence, once the look-ups answered in time. */
 async function answer(
   deps: ListenerDeps,
   request: ShortcutRequest,
@@ -158,18 +131,13 @@ async function answer(
   }
 }
 
-/** The look-ups are slow: the modal opens now, and says their outcome once they answer. */
 async function answerLate(
   deps: ListenerDeps,
   request: ShortcutRequest,
   lookUps: Promise<[Verdict, Locale]>,
 ): Promise<void> {
   const early = localeOf(deps.directory.cachedUser(request.userId)?.locale);
-  const identity = (locale: Locale): ModalIdentity => ({
-    callbackId: VIEWS.newNotes,
-    privateMetadata: JSON.stringify({ channelId: request.channelId, locale }),
-    title: t(locale, "modal.new_notes.title"),
-  });
+  const identity = (locale: Locale) => newNotesIdentity(request.channelId, locale);
   const opened = await openThenFill({
     responder: deps.responder,
     logger: deps.logger,
@@ -187,7 +155,6 @@ async function answerLate(
   await deps.respond(request.responseUrl, sentenceReply(t(early, "notice.open_failed")));
 }
 
-/** The `/meeting-notes` modal with the message's recordings, the first chosen, its thread. */
 function notesModal(
   request: ShortcutRequest,
   verdict: Extract<Verdict, { kind: "open" }>,
@@ -202,17 +169,4 @@ function notesModal(
       ? {}
       : { fromMessage: { chosenFileId: first.fileId, threadTs: request.threadTs } }),
   });
-}
-
-/** What `promise` gives within `ms`; undefined past that (it still runs on). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -4,49 +4,43 @@ import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, localeOf, t } from "../../messages/index.ts";
-import { errorsReply, type MessageContent, sentenceReply } from "../../views/index.ts";
+import { type Locale, localeOf, t } from "../../messages/catalog.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { errorsReply, sentenceReply } from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /**
- * How long a submission's Slack look-ups may run before the ack goes without them. Slack
- * shows the person an error when a submission is not answered within 3 seconds ("you only
- * have 3 seconds to respond", https://docs.slack.dev/tools/bolt-js/concepts/acknowledge),
- * and bolt-js itself answers 404 at 3,001 ms ("An incoming event was not acknowledged within
- * 3 seconds": `unhandledRequestTimeoutMillis`, src/receivers/HTTPResponseAck.ts and
- * HTTPModuleFunctions.ts). Two seconds from the listener's start leave one for the network.
+ * Slack shows an error when a submission is not answered within 3 seconds
+ * (https://docs.slack.dev/tools/bolt-js/concepts/acknowledge); two leave one for the network.
  */
 export const SUBMISSION_DECISION_MS = 2_000;
 
-/** What a submission's look-ups conclude: the request, or errors keyed by block id. */
+/** Errors keyed by block id. */
 export type Verdict<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
 
-/** How a submission is judged and carried out; see {@link answerInTime}. */
 export interface TimelySubmission<T> {
   deps: ListenerDeps;
   ack: AckFn<ViewResponseAction>;
-  /** The submitted view as the payload has it (its id, state and metadata). */
   view: { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
   locale: Locale;
-  /** When the listener started (`Date.now()`); the look-ups get the rest of the budget. */
+  /** `Date.now()` at the listener's start; the look-ups get the rest of the budget. */
   startedAt: number;
   budgetMs?: number;
-  /** The Slack look-ups that judge the submission. They must not throw. */
+  /** Must not throw. */
   check: () => Promise<Verdict<T>>;
-  /** The ack for errors: on blocks of the submitted view only, else a notice. */
+  /** On blocks of the submitted view only, else a notice. */
   refuse: (errors: Record<string, string>) => ViewResponseAction;
-  /** The work, after the ack; `tell` reaches the person. Returns the success sentence. */
+  /** After the ack; returns the success sentence. */
   proceed: (
     value: T,
     tell: (reply: MessageContent) => Promise<void>,
   ) => Promise<MessageContent | undefined>;
-  /** How a reply reaches the person once the modal is closed (an ephemeral message). */
+  /** Once the modal is closed. */
   tellAlone: (reply: MessageContent) => Promise<void>;
-  /** A view of the same modal that only says something (`buildNoticeModal`). */
   notice: (replies: MessageContent[]) => ModalView;
 }
 
-/** The answer given to a submission, kept so that a second delivery answers the same. */
+/** Kept so that a second delivery answers the same. */
 const keptAnswerSchema = z.union([
   z.object({ closed: z.literal(true) }),
   z.object({
@@ -58,20 +52,11 @@ const keptAnswerSchema = z.union([
 type KeptAnswer = z.infer<typeof keptAnswerSchema>;
 
 /**
- * Answers a modal submission within Slack's 3 seconds, and carries it out once. The
- * look-ups (`check`) race {@link SUBMISSION_DECISION_MS}: in time, their errors show under
- * the inputs (`response_action: "errors"`) or the ack closes the modal and the work
- * follows; too slow, the ack turns the modal into "working on it" (`response_action:
- * "update"`) and `views.update` later shows how it went (or, the modal closed, an
- * ephemeral message does). An answer too late leaves the form on screen with Slack's
- * timeout error ("Otherwise, the user will see the timeout error on Slack",
- * https://tools.slack.dev/java-slack-sdk/guides/modals), so the same submission can come
- * again (Slack documents redelivery headers, `x-slack-retry-num`, for Events API deliveries,
- * https://docs.slack.dev/apis/events-api/, and none for interactions: the app cannot rely
- * on them). So the submission (view id, metadata and state) is claimed in the store before
- * the work: a second delivery, or Submit pressed twice, gets the answer the first got and
- * starts nothing. Errors claim nothing: submitting the same form again, once the person
- * fixed what was outside it (invited the bot, say), is checked anew.
+ * Look-ups in time show errors under the inputs, or the ack closes the modal and the work
+ * follows; too slow, the modal says "working on it" and `views.update` later shows the outcome.
+ * Slack documents no redelivery header for interactions, so the submission is claimed in the
+ * store before the work: a second delivery or Submit pressed twice gets the first answer.
+ * Errors claim nothing: the same form, once the person fixed what was outside it, is checked anew.
  */
 export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   const key = submissionKey(s.view);
@@ -86,7 +71,7 @@ export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   const verdict = await within(checking, budget);
   if (verdict?.ok === false) return s.ack(refusal(s, verdict.errors));
   if (!(await memory.claim(key))) {
-    // Another delivery of it won the claim: its answer is kept right after, so wait for it.
+    // Another delivery won the claim; its answer is kept right after.
     const first = await firstAnswer(s.deps, key);
     return ackWith(s, first ?? { update: working(s) });
   }
@@ -96,11 +81,7 @@ export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   await carryOut(s, verdict.value, s.tellAlone);
 }
 
-/**
- * Answers a submission already answered (Slack delivering it again, Submit pressed twice)
- * as it was answered, before anything that may have changed since (the job moved on once
- * named, say) is looked at. True when it did: nothing more is to be done.
- */
+/** Before anything that may have changed since (the job moved on once named) is looked at. */
 export async function answeredBefore(
   deps: ListenerDeps,
   ack: AckFn<ViewResponseAction>,
@@ -113,7 +94,6 @@ export async function answeredBefore(
   return true;
 }
 
-/** The checks took too long: "working on it" now, how it went when they are done. */
 async function answerLate<T>(
   s: TimelySubmission<T>,
   key: string,
@@ -129,13 +109,11 @@ async function answerLate<T>(
     ? [...(await carryOut(s, verdict.value, async (reply) => void said.push(reply))), ...said]
     : problems(s, verdict.errors);
   const last = s.notice(replies);
-  // The outcome is shown even when the store cannot keep it for a second delivery.
+  // Shown even when the store cannot keep it for a second delivery.
   await memory
     .keep(requestTenant(), key, { update: last } satisfies KeptAnswer)
     .catch((error: unknown) => s.deps.logger.warn({ err: error }, "a late answer not kept"));
-  // By the id the submission carried: `response_action: "update"` replaced that view in
-  // place. No `hash`: what is on screen is our own "working on it", with nothing of the
-  // person's to keep. Refused (the person closed the modal), the outcome is told alone.
+  // No `hash`: on screen is our own "working on it". Refused (modal closed), told alone.
   const viewId = typeof s.view.id === "string" ? s.view.id : "";
   await s.deps.responder.updateModal(viewId, last).catch(async (error: unknown) => {
     s.deps.logger.info({ err: error, viewId }, "modal gone: the outcome is told alone");
@@ -143,7 +121,7 @@ async function answerLate<T>(
   });
 }
 
-/** Runs the work; a failure is logged and said, never left as a modal that waits forever. */
+/** Never left as a modal that waits forever. */
 async function carryOut<T>(
   s: TimelySubmission<T>,
   value: T,
@@ -160,13 +138,12 @@ async function carryOut<T>(
   }
 }
 
-/** Errors as the ack carries them; none (the look-ups failed) is said in the modal. */
+/** None (the look-ups failed) is said in the modal. */
 function refusal<T>(s: TimelySubmission<T>, errors: Record<string, string>): ViewResponseAction {
   if (Object.keys(errors).length > 0) return s.refuse(errors);
   return { response_action: "update", view: s.notice(problems(s, errors)) };
 }
 
-/** The sentences of errors; "something went wrong" when there are none to say. */
 function problems<T>(s: TimelySubmission<T>, errors: Record<string, string>): MessageContent[] {
   if (Object.keys(errors).length > 0) return errorsReply(errors, s.locale);
   return [sentenceReply(t(s.locale, "notice.failed"))];
@@ -180,7 +157,7 @@ function ackWith<T>(s: TimelySubmission<T>, answer: KeptAnswer): Promise<void> {
   return "closed" in answer ? s.ack() : s.ack({ response_action: "update", view: answer.update });
 }
 
-/** How long a delivery that lost the claim waits for the first one's answer to be kept. */
+/** A delivery that lost the claim waits this long for the first one's answer. */
 const FIRST_ANSWER_WAIT_MS = 500;
 
 async function firstAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer | undefined> {
@@ -197,10 +174,7 @@ async function keptAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer |
   return parsed.success ? parsed.data : undefined;
 }
 
-/**
- * What identifies a submission: the same for Slack's second delivery of it and for Submit
- * pressed again on the same form, different once anything in the form changed.
- */
+/** One key for a redelivery and a second Submit; another once anything in the form changed. */
 export function submissionKey(view: TimelySubmission<unknown>["view"]): string {
   const digest = createHash("sha256")
     .update(JSON.stringify([view.callback_id, view.private_metadata, view.state ?? null]))
@@ -209,7 +183,6 @@ export function submissionKey(view: TimelySubmission<unknown>["view"]): string {
   return `submission:${String(view.id ?? "").slice(0, 40)}:${digest}`;
 }
 
-/** `answer`, or undefined once `ms` have passed without it. */
 export function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
@@ -218,12 +191,10 @@ export function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
-/** How long a submission waits for `users.info` to learn the person's language. */
 const LOCALE_WAIT_MS = 500;
 
 /**
- * The submitter's language, without spending the 3 seconds on it: the one the modal was
- * shown in (its metadata), else the cached one, else `users.info` for half a second.
+ * The modal's language (its metadata), else the cached one, else `users.info` for half a second.
  */
 export async function submitterLocale(
   deps: ListenerDeps,

@@ -1,18 +1,14 @@
 import { type Job, SLACK_USER_ID, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { type Locale, t } from "../../messages/index.ts";
-import {
-  buildCommandRefusal,
-  type MessageContent,
-  type NamedSpeaker,
-  type SpeakerEntry,
-  sentenceReply,
-  speakerMapFor,
-} from "../../views/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
+import { buildCommandRefusal } from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
+import { type NamedSpeaker, speakerMapFor } from "../../views/speaker-map.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 
-/** What the speaker modal's pages gave, all together. */
 export interface NameChanges {
   entries: SpeakerEntry[];
   template: TemplateChoice;
@@ -20,10 +16,7 @@ export interface NameChanges {
 }
 
 /**
- * After the ack: turns the entries into the job's speaker map (a picked member by their
- * real name, a typed name as typed, every other speaker a neutral label), keeps a new
- * template, and writes the note (`names`) or a new version of it (`regenerate`). What went
- * wrong is told; the success sentence is for a modal still on screen.
+ * After the ack; what went wrong is told, and the success sentence is for a modal still on screen.
  */
 export async function applyNames(
   deps: ListenerDeps,
@@ -57,10 +50,7 @@ export async function applyNames(
   return sentenceReply(t(locale, mode === "names" ? "speakers.saved" : "speakers.regenerating"));
 }
 
-/**
- * The speakers named by picking a member and nothing typed: the only ones a note may
- * mention. A typed name wins over the member, so it is never turned into a mention.
- */
+/** The only speakers a note may mention: a typed name wins over the member and never pings. */
 function membersOf(entries: SpeakerEntry[]): Record<string, string> {
   const members: Record<string, string> = {};
   for (const entry of entries) {
@@ -75,7 +65,6 @@ function membersOf(entries: SpeakerEntry[]): Record<string, string> {
   return members;
 }
 
-/** A chosen member gives their real name; a typed name wins over it. */
 async function namedSpeakers(
   deps: ListenerDeps,
   entries: SpeakerEntry[],

@@ -2,16 +2,15 @@ import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
-  type MessageContent,
-  parseSettingsSubmission,
   permissionSentence,
-  type SettingsSubmission,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/command-replies.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
+import { parseSettingsSubmission, type SettingsSubmission } from "../../views/settings-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   chooseTemplate,
@@ -23,12 +22,8 @@ import type { Verdict } from "./answer-in-time.ts";
 import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
 
 /**
- * `/meeting-notes settings`: the channel's defaults for new jobs. Only non-guest members of
- * the channel may change them (checked again here, as Slack has it now: the modal names its
- * channel in `private_metadata`, and membership may have changed since it opened), a new
- * template must be theirs to use, and every change is said in the channel with who made it.
- * The form is checked at once, the look-ups within the ack's 3 seconds
- * ({@link answerInTime}); a second delivery of the same submission changes nothing again.
+ * Membership is checked again, as Slack has it now: the modal names its channel in
+ * `private_metadata` and membership may have changed. Every change is said in the channel.
  */
 export function channelSettingsSubmitted(
   deps: ListenerDeps,
@@ -59,12 +54,11 @@ export function channelSettingsSubmitted(
   };
 }
 
-/** May the person change the channel's settings, and use the template they chose? */
 async function checkSettings(
   deps: ListenerDeps,
   s: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
 ): Promise<Verdict<TemplateChoice>> {
-  // Asked together: both must be answered within Slack's 3 seconds to show under inputs.
+  // Both must answer within Slack's 3 seconds to show under the inputs.
   const [allowed, template] = await Promise.all([
     deps.permissions.channelSettings(s.channelId, s.userId),
     chooseTemplate(deps, s.request.templateFileId, s.userId),
@@ -77,7 +71,7 @@ async function checkSettings(
   return { ok: true, value: template };
 }
 
-/** After the ack: keeps the template, saves the settings, says so to the person and the channel. */
+/** After the ack; says so to the person and the channel. */
 async function saveSettings(
   deps: ListenerDeps,
   s: {
@@ -90,7 +84,6 @@ async function saveSettings(
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<void> {
   const { channelId, locale, template } = s;
-  // Kept under the request's tenant, as every value a request writes.
   const tenant = requestTenant();
   const current = await deps.settings.get(tenant, channelId);
   const scope = { teamId: tenant, channelId };
@@ -106,7 +99,6 @@ async function saveSettings(
   await deps.responder.announce(channelId, announcement);
 }
 
-/** The settings as they become: the request over the current ones. */
 function nextSettings(
   current: ChannelSettings,
   request: SettingsSubmission,

@@ -6,10 +6,7 @@ import { newNotesSubmitted } from "./new-notes.ts";
 import { speakerNamesSubmitted } from "./speaker-names.ts";
 import { sayingStoreDown } from "./store-guard.ts";
 
-/**
- * Modal submissions: answered within 3 s, errors under the inputs when the look-ups allow;
- * a store that fails before the ack is said under the form's first input.
- */
+/** A store that fails before the ack is said under the form's first input. */
 export function register(app: App, deps: ListenerDeps): void {
   app.view(VIEWS.speakerNames, sayingStoreDown(deps, speakerNamesSubmitted(deps, "names")));
   app.view(VIEWS.regenerate, sayingStoreDown(deps, speakerNamesSubmitted(deps, "regenerate")));

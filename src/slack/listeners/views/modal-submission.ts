@@ -1,11 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { optional } from "../../../util/optional.ts";
-import { type Locale, t } from "../../messages/index.ts";
-import {
-  buildNoticeModal,
-  type NewNotesMetadata,
-  parseNewNotesMetadata,
-} from "../../views/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
+import { type NewNotesMetadata, parseNewNotesMetadata } from "../../views/new-notes-modal.ts";
+import { buildNoticeModal } from "../../views/notice-modal.ts";
+import type { Parsed } from "../../views/state-values.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
   answeredBefore,
@@ -16,7 +14,6 @@ import {
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-/** A submission read: who sent it, the modal's metadata, their language, the parsed form. */
 export interface ReadSubmission<V> {
   userId: string;
   metadata: NewNotesMetadata;
@@ -24,13 +21,10 @@ export interface ReadSubmission<V> {
   value: V;
 }
 
-type Parsed<V> = { ok: true; value: V } | { ok: false; errors: Record<string, string> };
-
 /**
- * What every modal submission goes through first: a payload without a user is acked and
- * dropped; one Slack delivers again gets the answer the first got ({@link answeredBefore});
- * then the form is parsed, and a form or metadata that cannot be read is answered with the
- * errors under its inputs (`unreadableBlock` for the metadata). Undefined once it has acked.
+ * A payload without a user is dropped; one Slack delivers again gets the first answer
+ * ({@link answeredBefore}); unreadable form or metadata is answered with errors. Undefined once
+ * acked.
  */
 export async function readSubmission<V>(
   deps: ListenerDeps,
@@ -54,17 +48,13 @@ export async function readSubmission<V>(
   return { userId, metadata, locale, value: parsed.value };
 }
 
-/**
- * Answers a read submission within Slack's 3 seconds ({@link answerInTime}): errors under
- * the form's inputs, or notices in the same modal (`callbackId`, `title`), and replies to
- * the person alone in `channelId` once the modal is closed.
- */
+/** Errors under the inputs or notices in the modal; once it is closed, replies to the person. */
 export function answerModal<T>(
   deps: ListenerDeps,
   { ack, view }: ViewArgs,
   a: {
     callbackId: string;
-    /** The modal's title, in the person's language. */
+    /** In the person's language. */
     title: string;
     channelId: string;
     userId: string;

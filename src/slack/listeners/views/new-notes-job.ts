@@ -2,18 +2,15 @@ import type { Job, JobOptions, SourceFile } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
-import { safeMrkdwn } from "../../text/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
+import { safeMrkdwn } from "../../text/escape-mrkdwn.ts";
 import { section } from "../../views/block-kit.ts";
-import type { MessageContent, NewNotesSubmission } from "../../views/index.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import type { NewNotesSubmission } from "../../views/parse-new-notes-submission.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 
-/**
- * The job's options from the form: participants and typed names as speaker hints (members
- * by their real names), context, language, the template kept for the destination, and
- * review before posting when ticked or when the destination's settings ask for it.
- */
+/** Review is on when ticked or when the destination's settings ask for it. */
 export async function jobOptions(
   deps: ListenerDeps,
   request: NewNotesSubmission,
@@ -22,7 +19,6 @@ export async function jobOptions(
   const members = await Promise.all(request.participantIds.map((id) => deps.directory.user(id)));
   const names = [...members.map((m) => m.name), ...request.extraNames];
   const speakers: SpeakerHint[] = [...new Set(names)].map((name) => ({ name }));
-  // Kept under the request's tenant, as every value a request writes.
   const tenant = requestTenant();
   const templateId = await saveTemplate(deps, template, {
     teamId: tenant,
@@ -40,15 +36,13 @@ export async function jobOptions(
   };
 }
 
-/** A conversation id Slack gave (`conversations_select`), safe to link as `<#id>`. */
+/** A conversation id from `conversations_select`, safe to link as `<#id>`. */
 const CONVERSATION_ID = /^[CGD][A-Z0-9]{2,}$/;
 
-/** The destination, linked for those who can see it. */
 function channelLink(channelId: string): string {
   return CONVERSATION_ID.test(channelId) ? `<#${channelId}>` : safeMrkdwn(channelId);
 }
 
-/** A sentence naming the destination, linked for those who can see it. */
 export function mentionChannel(
   locale: Locale,
   key: "new_notes.started" | "new_notes.already" | "new_notes.pending",
@@ -65,11 +59,7 @@ export function mentionChannel(
 const CLAIMANT_WAIT_MS = 5_000;
 const CLAIMANT_POLL_MS = 100;
 
-/**
- * "Already being made", with a link to the thread where it is: the job that holds the
- * recording in the destination (an upload's, or another request's still opening its
- * thread, for which it waits a few seconds). Without it, or its permalink, the channel.
- */
+/** The claimant may still be opening its thread, so it waits a few seconds; else the channel. */
 export async function alreadyBeingMade(
   deps: ListenerDeps,
   at: { channelId: string; fileId: string },
@@ -91,7 +81,6 @@ export async function alreadyBeingMade(
   return { text, blocks: [section(text)] };
 }
 
-/** The newest job for the recording in the channel, once there is one (or time is up). */
 async function claimant(
   deps: ListenerDeps,
   at: { channelId: string; fileId: string },
@@ -106,7 +95,7 @@ async function claimant(
   }
 }
 
-/** The bot's own message that starts the job's thread (a Workflow step's too). */
+/** A Workflow step's too. */
 export async function openThread(
   deps: ListenerDeps,
   channel: string,

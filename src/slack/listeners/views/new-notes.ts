@@ -10,38 +10,31 @@ import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { INPUTS, VIEWS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
+import type { MessageContent } from "../../views/message-content.ts";
+import type { NewNotesMetadata } from "../../views/new-notes-modal.ts";
+import { sentenceReply } from "../../views/notice-modal.ts";
 import {
-  buildRefusal,
-  type MessageContent,
-  type NewNotesMetadata,
   type NewNotesSubmission,
   parseNewNotesSubmission,
-  sentenceReply,
-} from "../../views/index.ts";
+} from "../../views/parse-new-notes-submission.ts";
+import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import type { Verdict } from "./answer-in-time.ts";
 import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
 import { alreadyBeingMade, jobOptions, mentionChannel, openThread } from "./new-notes-job.ts";
 
-/** What the look-ups found: a recording the requester may use, and the template chosen. */
 interface Checked {
   source: SourceFile;
   template: TemplateChoice;
 }
 
 /**
- * The `/meeting-notes` modal: a recording (uploaded in the modal or chosen from the
- * channel's recent ones), participants as speaker hints with their real names, context,
- * language, template and where to post. The form itself is checked at once; then, with
- * membership as Slack has it now and within the 3 seconds of the ack
- * ({@link answerInTime}): the destination must hold both the requester and the bot, and the
- * recording and the template must each be the requester's own or shared where they are a
- * member (a recent recording: one the modal offered). The bot then opens a thread in the
- * destination with a message of its own (from the message shortcut, while the destination
- * is still that message's channel: the message's own thread), once per recording and
- * destination however often the request comes, and the job answers there.
+ * The form is checked at once; then, within the ack's 3 seconds ({@link answerInTime}) and with
+ * membership as Slack has it now, the destination must hold the requester and the bot, and
+ * the recording and template must be theirs to use. One thread and job per recording and
+ * destination, however often the request comes.
  */
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
@@ -75,10 +68,7 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
   };
 }
 
-/**
- * A recent recording must be one the modal offered. Said on the select when the modal had
- * one (the file came from it), else on the upload input: errors go on blocks in the view.
- */
+/** Said on the select if the modal had one, else on the upload input: errors name shown blocks. */
 function checkOffered(
   request: NewNotesSubmission,
   metadata: NewNotesMetadata,
@@ -91,11 +81,6 @@ function checkOffered(
   return { [block]: t(locale, "permission.recent") };
 }
 
-/**
- * What needs Slack to judge, asked together: the recording (`files.info`) and whether the
- * requester may use it, the same for the template, and whether the destination holds both
- * them and the bot. Errors are keyed by the form's blocks.
- */
 async function checkRequest(
   deps: ListenerDeps,
   request: NewNotesSubmission,
@@ -119,10 +104,7 @@ async function checkRequest(
   return { ok: true, value: { source: recording.source, template } };
 }
 
-/**
- * The recording as `files.info` describes it, when the requester may use it and the Note
- * Service can take it (or it can be prepared for it); else why not, as a field error.
- */
+/** Else why not, as a field error. */
 async function readRecording(
   deps: ListenerDeps,
   fileId: string,
@@ -143,9 +125,7 @@ async function readRecording(
 }
 
 /**
- * After the ack: the job's options (speaker hints, the template kept), then the thread and
- * the job, once per recording and destination ({@link JobService.startInThread}). What
- * went wrong is told; the success sentence is for a modal still on screen.
+ * After the ack; what went wrong is told, and the success sentence is for a modal still on screen.
  */
 async function startNotes(
   deps: ListenerDeps,
@@ -154,7 +134,7 @@ async function startNotes(
     checked: Checked;
     userId: string;
     locale: Locale;
-    /** The thread to post in (the message shortcut's); else the bot opens one. */
+    /** The message shortcut's; else the bot opens one. */
     threadTs?: string;
   },
   tell: (reply: MessageContent) => Promise<void>,
@@ -205,18 +185,14 @@ async function startNotes(
     await tell(buildRefusal(result.reason, checked.source.filename, locale));
     return undefined;
   }
-  // The notes go ahead without it, as with the other modals; the person hears why.
+  // The notes go ahead without it; the person hears why.
   if (checked.template.kind !== "none" && options.templateId === undefined) {
     await tell(sentenceReply(t(locale, "template.unreadable")));
   }
   return mentionChannel(locale, "new_notes.started", destination);
 }
 
-/**
- * The store failed once the job's thread was open: the job is kept in the request journal,
- * to be started in that thread once the store is back. False when there is nothing to keep
- * (the store failed before the thread was opened: nothing started) or it cannot be kept.
- */
+/** False when the thread was not open yet (nothing started) or the journal could not keep it. */
 async function keepThreadStart(
   deps: ListenerDeps,
   error: unknown,

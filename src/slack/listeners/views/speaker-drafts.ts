@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { type Job, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import type { SpeakerEntry, SpeakerPrefill } from "../../views/index.ts";
+import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
+import type { SpeakerPrefill } from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /**
- * What a person entered on the pages of a speaker modal they are not looking at, kept in
- * the store by view id (Slack keeps a view's id through its updates) until the last page
- * is submitted. Not in `private_metadata`: it holds at most 3,000 characters
- * (https://docs.slack.dev/reference/views/modal-views), and 19 speakers a page with names of
- * up to 80 characters outgrow it by the second page.
+ * Other pages' input, kept in the store by view id (stable through updates) until the last
+ * page is submitted: `private_metadata` holds only 3,000 characters, outgrown by page two.
  */
 const draftSchema = z.object({
   jobId: z.string(),
@@ -21,7 +19,7 @@ const draftSchema = z.object({
       gender: z.enum(["male", "female"]).optional(),
     }),
   ),
-  /** Regenerate: the context typed on the last page, kept when the person goes back. */
+  /** Regenerate's context typed on the last page, kept when the person goes back. */
   contextText: z.string().optional(),
 });
 
@@ -33,7 +31,7 @@ export interface SpeakerDraft {
 
 const draftKey = (viewId: string) => `speakers:${viewId}`;
 
-/** The draft of the modal `viewId` for `jobId`; empty when there is none (or for another job). */
+/** Empty when there is none, or it is another job's. */
 export async function readDraft(
   deps: ListenerDeps,
   viewId: string,
@@ -51,11 +49,7 @@ export async function readDraft(
   };
 }
 
-/**
- * Keeps what one page holds in the draft, in place of what that page held before; a
- * speaker left empty is kept empty (so the page shows it empty again, not the job's old
- * name). The context too, when given.
- */
+/** A speaker left empty is kept empty, so the page shows it empty again, not the job's old name. */
 export async function keepPage(
   deps: ListenerDeps,
   job: Job,
@@ -75,10 +69,7 @@ export async function keepPage(
   return next;
 }
 
-/**
- * Every speaker named, on any page: the draft's, with the last page's as submitted in place
- * of what that page held.
- */
+/** Every speaker named on any page, the submitted page's entries in place of its draft. */
 export function withPage(
   draft: SpeakerDraft,
   speakerIds: readonly string[],
@@ -90,20 +81,17 @@ export function withPage(
   return [...named, ...entries];
 }
 
-/** The draft's entries for speakers not on the page. */
 function others(draft: SpeakerDraft, speakerIds: readonly string[]): SpeakerEntry[] {
   const onPage = new Set(speakerIds);
   return draft.entries.filter((entry) => !onPage.has(entry.speakerId));
 }
 
-/** The draft as the modal's prefill, by speaker id. */
 export function prefillOf(draft: SpeakerDraft): Record<string, SpeakerPrefill> {
   const prefill: Record<string, SpeakerPrefill> = {};
   for (const { speakerId, ...entered } of draft.entries) prefill[speakerId] = entered;
   return prefill;
 }
 
-/** The names are submitted: nothing of them is kept any longer. */
 export function forgetDraft(deps: ListenerDeps, viewId: string): Promise<void> {
   return viewId === "" ? Promise.resolve() : deps.modals.forget(draftKey(viewId));
 }

@@ -6,19 +6,18 @@ import type {
 } from "@slack/bolt";
 import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { INPUTS, speakerBlock, VIEWS } from "../../ids.ts";
-import { type Locale, t } from "../../messages/index.ts";
+import { INPUTS, speakerBlock } from "../../ids.ts";
+import type { Locale } from "../../messages/catalog.ts";
+import { buildCommandRefusal, permissionSentence } from "../../views/command-replies.ts";
+import { buildNoticeModal, errorsReply, type ModalIdentity } from "../../views/notice-modal.ts";
+import { parseSpeakerSubmission } from "../../views/parse-speaker-submission.ts";
 import {
-  buildCommandRefusal,
-  buildNoticeModal,
   buildSpeakerModal,
-  errorsReply,
-  type ModalIdentity,
   parseSpeakerModalMetadata,
-  parseSpeakerSubmission,
-  permissionSentence,
+  speakerModalIdentity,
   speakerPages,
-} from "../../views/index.ts";
+} from "../../views/speaker-modal.ts";
+import { inputBlocksOf } from "../../views/state-values.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
@@ -30,23 +29,20 @@ import { forgetDraft, keepPage, prefillOf, readDraft, withPage } from "./speaker
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Mode = "names" | "regenerate";
 
-/** The page of the speaker modal a submission comes from, and what its view holds. */
 interface Page {
   job: Job;
   index: number;
   last: boolean;
   speakerIds: string[];
-  /** The input blocks of that view: the only ones an error may be keyed to. */
+  /** The only blocks an error may be keyed to. */
   blocks: Set<string>;
 }
 
-/** A submission as read before anything is decided. */
 interface Submission {
   mode: Mode;
   userId: string;
   locale: Locale;
   identity: ModalIdentity;
-  /** Undefined when the job is gone. */
   page: Page | undefined;
   viewId: string;
   /** Errors under inputs of the view answered, else the modal turned into their sentences. */
@@ -57,14 +53,9 @@ interface Submission {
 type Parsed = Extract<ReturnType<typeof parseSpeakerSubmission>, { ok: true }>;
 
 /**
- * The speaker modal, in both its modes: names for a job waiting for them, or new names,
- * context and template for a finished job (Regenerate), one page of speakers at a time.
- * `private_metadata` holds the job id and the page; the job is read again and must still
- * be in the right stage. A page before the last is checked and kept (by view id, in the
- * store) and the next page shown. The last page's submission names every speaker of
- * every page, once the submitter is found still allowed (as Slack has their role and
- * membership now) and a new template theirs to use, within the ack's 3 seconds
- * ({@link answerInTime}). Errors go only on inputs of the view answered.
+ * One page at a time: a page before the last is checked, kept by view id and the next shown.
+ * The last names every speaker of every page, once the submitter is found still allowed (as
+ * Slack has it now) and the template theirs, within the ack's 3 seconds ({@link answerInTime}).
  */
 export function speakerNamesSubmitted(
   deps: ListenerDeps,
@@ -101,14 +92,10 @@ async function readSubmission(
   const meta = parseSpeakerModalMetadata(view.private_metadata);
   const job = meta === undefined ? undefined : await requestJob(deps, meta.jobId);
   const locale = await submitterLocale(deps, userId, undefined);
-  const identity: ModalIdentity = {
-    callbackId: mode === "names" ? VIEWS.speakerNames : VIEWS.regenerate,
-    privateMetadata: String(view.private_metadata ?? ""),
-    title: t(locale, mode === "names" ? "modal.speakers.title" : "modal.regenerate.title"),
-  };
+  const identity = speakerModalIdentity(mode, String(view.private_metadata ?? ""), locale);
   const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
-  const blocks =
-    inputBlocksOf(view.blocks) ?? stateBlocksOf(view.state?.values) ?? page?.blocks ?? new Set();
+  const shown = inputBlocksOf(view);
+  const blocks = shown.length > 0 ? new Set(shown) : (page?.blocks ?? new Set<string>());
   return {
     mode,
     userId,
@@ -121,7 +108,7 @@ async function readSubmission(
   };
 }
 
-/** "Next": keeps this page's input and answers with the next page, as it was left. */
+/** "Next": keeps this page's input and shows the next page as it was left. */
 async function nextPage(
   deps: ListenerDeps,
   s: Submission,
@@ -141,7 +128,6 @@ async function nextPage(
   return { response_action: "update", view: next };
 }
 
-/** The last page: every page's names, once checked, within the ack's 3 seconds. */
 async function nameEveryone(
   deps: ListenerDeps,
   args: ViewArgs,
@@ -173,7 +159,7 @@ async function nameEveryone(
   });
 }
 
-/** The page `index` of the job's speaker modal (the last one, past the end). */
+/** Past the end: the last one. */
 function pageOf(job: Job, index: number, mode: Mode): Page {
   const pages = speakerPages(job);
   const at = Math.min(Math.max(0, index), pages.length - 1);
@@ -193,29 +179,6 @@ function pageOf(job: Job, index: number, mode: Mode): Page {
   return { job, index: at, last, speakerIds, blocks };
 }
 
-/**
- * The input blocks of the view submitted, as Slack sends it back (`view.blocks`): an error
- * may name only those. Undefined when the payload lists none (the page's own then count).
- */
-function inputBlocksOf(blocks: unknown): Set<string> | undefined {
-  if (!Array.isArray(blocks)) return undefined;
-  const ids = blocks.flatMap((block: { type?: unknown; block_id?: unknown }) =>
-    block?.type === "input" && typeof block.block_id === "string" ? [block.block_id] : [],
-  );
-  return ids.length === 0 ? undefined : new Set(ids);
-}
-
-/**
- * The blocks `view.state.values` names: Slack lists there the input blocks of the view
- * submitted (those left empty too), so they are in it. Undefined when it names none.
- */
-function stateBlocksOf(values: unknown): Set<string> | undefined {
-  if (typeof values !== "object" || values === null) return undefined;
-  const ids = Object.keys(values);
-  return ids.length === 0 ? undefined : new Set(ids);
-}
-
-/** Where a refusal of the whole submission shows: the page's first input. */
 function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
   const first = page?.speakerIds[0];
   if (first !== undefined) return speakerBlock.name(first);
@@ -225,10 +188,8 @@ function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
 }
 
 /**
- * Field errors, when every one is on an input of the view answered: `errors` is keyed by
- * the block_id of the input blocks the messages go under ("Displaying errors in views",
- * https://docs.slack.dev/surfaces/modals), so a key naming no input of that view shows
- * nothing. Otherwise the view turns into their sentences, with nothing to fill in.
+ * A key naming no input of the view shows nothing (https://docs.slack.dev/surfaces/modals), so then
+ * the view turns into the sentences.
  */
 function errorsOrNotice(
   errors: Record<string, string>,
@@ -244,10 +205,7 @@ function errorsOrNotice(
   return { response_action: "update", view };
 }
 
-/**
- * Checked again on submission, as Slack has it now: the modal could have been opened before
- * a role or a membership changed; and a new template must be the submitter's to use.
- */
+/** The modal may have been opened before a role or a membership changed. */
 async function checkSubmitter(
   deps: ListenerDeps,
   s: Submission & { page: Page },

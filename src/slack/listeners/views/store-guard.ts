@@ -5,19 +5,17 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
-import { type Locale, t } from "../../messages/index.ts";
-import { buildNoticeModal, sentenceReply } from "../../views/index.ts";
+import { type Locale, t } from "../../messages/catalog.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { inputBlocksOf } from "../../views/state-values.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { submitterLocale } from "./answer-in-time.ts";
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
- * A modal submission whose look-ups or saving the store failed before the ack is answered
- * with one sentence under the form's first input: the form stays on screen as the person
- * filled it, to be submitted again once the store is back (Slack sends a submission once;
- * it does not retry interactions). A failure after the ack is the submission's own to say
- * (`answerInTime` tells how the work went). Other failures are thrown as they were.
+ * The form stays on screen as filled, to be submitted again later: Slack sends a submission
+ * once. A failure after the ack is the submission's own to say (`answerInTime`).
  */
 export function sayingStoreDown(
   deps: ListenerDeps,
@@ -42,10 +40,9 @@ export function sayingStoreDown(
   };
 }
 
-/** The store's sentence under the view's first input; a notice when it has none. */
 function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAction {
   const sentence = t(locale, "store.unavailable");
-  const block = firstInput(view);
+  const block = inputBlocksOf(view)[0];
   if (block !== undefined) return { response_action: "errors", errors: { [block]: sentence } };
   const identity = {
     callbackId: view.callback_id,
@@ -56,17 +53,4 @@ function storeDownAnswer(view: ViewArgs["view"], locale: Locale): ViewResponseAc
     response_action: "update",
     view: buildNoticeModal(identity, locale, [sentenceReply(sentence)]),
   };
-}
-
-/**
- * The first input block of the view submitted: from `view.blocks` as Slack sends it back,
- * else from `view.state.values`, where Slack lists every input block of the view.
- */
-function firstInput(view: ViewArgs["view"]): string | undefined {
-  const blocks: unknown[] = Array.isArray(view.blocks) ? view.blocks : [];
-  for (const block of blocks) {
-    const { type, block_id: id } = block as { type?: unknown; block_id?: unknown };
-    if (type === "input" && typeof id === "string") return id;
-  }
-  return Object.keys(view.state?.values ?? {})[0];
 }

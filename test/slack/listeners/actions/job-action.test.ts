@@ -8,7 +8,10 @@ import {
   readButton,
   tellClicker,
 } from "../../../../src/slack/listeners/actions/job-action.ts";
-import { buildCommandRefusal, buildPermissionRefusal } from "../../../../src/slack/views/index.ts";
+import {
+  buildCommandRefusal,
+  buildPermissionRefusal,
+} from "../../../../src/slack/views/command-replies.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,

@@ -4,10 +4,10 @@ import { ACTIONS, VIEWS } from "../../../../src/slack/ids.ts";
 import { openSpeakerModal } from "../../../../src/slack/listeners/actions/open-speaker-modal.ts";
 import {
   buildCommandRefusal,
-  buildLoadingModal,
   buildPermissionRefusal,
-  buildSpeakerModal,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { buildLoadingModal } from "../../../../src/slack/views/notice-modal.ts";
+import { buildSpeakerModal } from "../../../../src/slack/views/speaker-modal.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ALICE,

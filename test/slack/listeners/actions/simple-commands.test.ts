@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../../src/jobs/index.ts";
 import { ACTIONS } from "../../../../src/slack/ids.ts";
-import { buildPermissionRefusal } from "../../../../src/slack/views/index.ts";
+import { buildPermissionRefusal } from "../../../../src/slack/views/command-replies.ts";
 import {
   ADMIN,
   ALICE,

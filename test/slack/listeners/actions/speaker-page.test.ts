@@ -9,7 +9,7 @@ import {
   VIEWS,
 } from "../../../../src/slack/ids.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
-import { speakerPages } from "../../../../src/slack/views/index.ts";
+import { speakerPages } from "../../../../src/slack/views/speaker-modal.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {

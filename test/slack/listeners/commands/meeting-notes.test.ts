@@ -7,12 +7,12 @@ import {
   buildCancelReply,
   buildChannelStatus,
   buildHelpMessage,
-  buildLoadingModal,
-  buildNewNotesModal,
   buildPermissionRefusal,
-  buildSettingsModal,
   buildUnknownCommand,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { buildNewNotesModal } from "../../../../src/slack/views/new-notes-modal.ts";
+import { buildLoadingModal } from "../../../../src/slack/views/notice-modal.ts";
+import { buildSettingsModal } from "../../../../src/slack/views/settings-modal.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appHomeOpened } from "../../../../src/slack/listeners/events/app-home-opened.ts";
-import { buildAppHome, type HomeItem, MAX_HOME_JOBS } from "../../../../src/slack/views/index.ts";
+import {
+  buildAppHome,
+  type HomeItem,
+  MAX_HOME_JOBS,
+} from "../../../../src/slack/views/app-home.ts";
 import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileShareMessage } from "../../../../src/slack/listeners/events/file-share-message.ts";
-import { buildFileNotices } from "../../../../src/slack/views/index.ts";
+import { buildFileNotices } from "../../../../src/slack/views/thread-replies.ts";
 import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,

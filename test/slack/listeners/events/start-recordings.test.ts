@@ -4,7 +4,7 @@ import {
   type SharedFiles,
   startRecordings,
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
-import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/index.ts";
+import { buildFileNotices, type FileNotice } from "../../../../src/slack/views/thread-replies.ts";
 import {
   ALICE,
   asRequest,

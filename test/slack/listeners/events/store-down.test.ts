@@ -8,7 +8,7 @@ import {
 } from "../../../../src/slack/listeners/events/start-recordings.ts";
 import type { KeptUpload } from "../../../../src/slack/listeners/pending-starts.ts";
 import { replayPendingStart } from "../../../../src/slack/listeners/replay-pending.ts";
-import { buildStoreNotice } from "../../../../src/slack/views/index.ts";
+import { buildStoreNotice } from "../../../../src/slack/views/thread-replies.ts";
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
   ALICE,

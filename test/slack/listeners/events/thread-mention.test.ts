@@ -4,7 +4,7 @@ import {
   readMention,
   threadMention,
 } from "../../../../src/slack/listeners/events/thread-mention.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import { eventCallback } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,

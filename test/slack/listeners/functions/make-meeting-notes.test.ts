@@ -3,7 +3,7 @@ import { SINGLE_INSTALL } from "../../../../src/jobs/index.ts";
 import { STEP_CALLBACK_ID } from "../../../../src/slack/ids.ts";
 import { runAsInstall } from "../../../../src/slack/installs/request-tenant.ts";
 import { makeMeetingNotes } from "../../../../src/slack/listeners/functions/make-meeting-notes.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import { FILE_HOST } from "../../../../support/helpers/fake-web-client.ts";
 import {
   ADMIN,

@@ -5,7 +5,7 @@ import {
   makeNotesShortcut,
   readShortcut,
 } from "../../../../src/slack/listeners/shortcuts/make-notes.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   ALICE,
   asRequest,

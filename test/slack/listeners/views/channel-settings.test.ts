@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChannelSettings } from "../../../../src/jobs/index.ts";
 import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
 import { channelSettingsSubmitted } from "../../../../src/slack/listeners/views/channel-settings.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
   permissionSentence,
-  sentenceReply,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { sentenceReply } from "../../../../src/slack/views/notice-modal.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {

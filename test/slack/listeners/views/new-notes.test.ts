@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INPUTS, VIEWS } from "../../../../src/slack/ids.ts";
 import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
-import { buildRefusal, sentenceReply } from "../../../../src/slack/views/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
+import { sentenceReply } from "../../../../src/slack/views/notice-modal.ts";
+import { buildRefusal } from "../../../../src/slack/views/thread-replies.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { platformError } from "../../../../support/helpers/fake-web-client.ts";
 import {

@@ -3,14 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../../../src/jobs/index.ts";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../../../src/slack/ids.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import {
   buildCommandRefusal,
-  buildSpeakerModal,
   permissionSentence,
-  sentenceReply,
-  speakerPages,
-} from "../../../../src/slack/views/index.ts";
+} from "../../../../src/slack/views/command-replies.ts";
+import { sentenceReply } from "../../../../src/slack/views/notice-modal.ts";
+import { buildSpeakerModal, speakerPages } from "../../../../src/slack/views/speaker-modal.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import {
   ALICE,

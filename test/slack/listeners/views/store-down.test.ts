@@ -4,7 +4,7 @@ import { replayPendingStart } from "../../../../src/slack/listeners/replay-pendi
 import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
 import { sayingStoreDown } from "../../../../src/slack/listeners/views/store-guard.ts";
-import { t } from "../../../../src/slack/messages/index.ts";
+import { t } from "../../../../src/slack/messages/catalog.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
 import {
