@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Writable } from "node:stream";
 import { Agent } from "undici";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import { type AppDeps, createApp, type MeetingNotesApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Job, SINGLE_INSTALL, tenantOf } from "../../src/jobs/index.ts";
@@ -29,6 +29,7 @@ import type { FakeSocketModeOptions, SendOptions } from "../fake-slack/socket-mo
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
+import { perFile } from "../helpers/per-file.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import {
   type InstallChoice,
@@ -361,21 +362,11 @@ function resolvingAgent(hostname: string, address: string): Agent {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/**
- * One stack for the tests of the calling file (or `describe`): started before them, stopped
- * after. The value stands for it once started; reading it earlier throws.
- */
+/** One stack for the tests of the calling file (or `describe`). */
 export function useStack(env: Record<string, string> = {}, options: StackOptions = {}): Stack {
-  let current: Stack | undefined;
-  beforeAll(async () => {
-    current = await startStack(env, options);
-  });
-  afterAll(() => current?.stop());
-  return new Proxy({} as Stack, {
-    get(_, key) {
-      if (current === undefined) throw new Error("useStack: the stack is not started yet");
-      return Reflect.get(current, key, current);
-    },
+  return perFile("the stack", {
+    start: () => startStack(env, options),
+    stop: (stack) => stack.stop(),
   });
 }
 
