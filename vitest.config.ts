@@ -6,6 +6,7 @@ export default defineConfig({
   plugins: [productionConditions()],
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["support/helpers/seeded-fast-check.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Test files share their worker's module cache instead of importing the app afresh each

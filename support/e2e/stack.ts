@@ -29,6 +29,7 @@ import type { FakeSocketModeOptions, SendOptions } from "../fake-slack/socket-mo
 import { recordingBytes } from "../fakes/recording-bytes.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { HttpFaultProxy } from "../helpers/http-fault-proxy.ts";
+import { perFile } from "../helpers/per-file.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import {
   type InstallChoice,
@@ -360,6 +361,14 @@ function resolvingAgent(hostname: string, address: string): Agent {
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** One stack for the tests of the calling file (or `describe`). */
+export function useStack(env: Record<string, string> = {}, options: StackOptions = {}): Stack {
+  return perFile("the stack", {
+    start: () => startStack(env, options),
+    stop: (stack) => stack.stop(),
+  });
+}
 
 /**
  * Someone (Alice by default) shares a recording in the channel and Slack sends the

@@ -1,4 +1,5 @@
-import type { Emulator } from "./create-emulator.ts";
+import { perFile } from "../helpers/per-file.ts";
+import { createEmulator, type Emulator } from "./create-emulator.ts";
 import type { TaskView } from "./tasks.ts";
 
 /** A parsed answer of the emulator: status, headers and the JSON envelope. */
@@ -6,6 +7,15 @@ export interface Answer<T = unknown> {
   status: number;
   headers: Headers;
   body: { ok: boolean; data: T; error?: { message: string } };
+}
+
+/** One emulator for the calling file's tests, reset before each. */
+export function useEmulator(): Emulator {
+  return perFile("the emulator", {
+    start: () => createEmulator(),
+    stop: (emulator) => emulator.close(),
+    reset: (emulator) => emulator.reset(),
+  });
 }
 
 /** Test helper: a small audio upload as `FormData`, with optional extra text fields. */

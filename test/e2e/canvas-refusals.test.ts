@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import { t } from "../../src/slack/messages/catalog.ts";
 import {
@@ -7,10 +7,9 @@ import {
   clickButton,
   eventually,
   noteParts,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 
 /*
@@ -21,11 +20,7 @@ import {
  * named reason — plan, setting, scope — are in canvas.test.ts.)
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 beforeEach(() => {
   stack.emulator.reset();
   stack.fake.setCanvasPolicy("allowed");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
   buttonOn,
@@ -9,10 +9,9 @@ import {
   markdownOf,
   noteParts,
   regenerateWithNames,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 
 /*
@@ -22,11 +21,7 @@ import {
  * its checkpoint: test/jobs/crash/crash.test.ts, CRASH_AT=canvas.)
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 beforeEach(() => {
   stack.emulator.reset();
   stack.fake.setCanvasPolicy("allowed");

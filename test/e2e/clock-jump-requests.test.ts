@@ -4,24 +4,19 @@
  * opened, advanced by the monotonic clock). The fault suite found every request refused as
  * stale, first by our own check, then by Bolt's, which reads `Date.now()`.
  */
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import {
   ALICE,
   CHANNEL,
   eventually,
   SIGNING_SECRET,
-  type Stack,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import { fileShareMessageEvent, sendEvent } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 afterEach(() => vi.restoreAllMocks());
 
 const TEN_MINUTES_MS = 10 * 60_000;

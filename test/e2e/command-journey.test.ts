@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, INPUTS, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
@@ -8,9 +8,8 @@ import {
   eventually,
   noteParts,
   SIGNING_SECRET,
-  type Stack,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import {
   appHomeOpenedEvent,
@@ -25,11 +24,7 @@ import {
 } from "../../support/fake-slack/slack-request.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 beforeEach(() => stack.emulator.reset());
 
 function command(text: string, user = ALICE) {

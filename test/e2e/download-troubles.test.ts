@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
   buttonOn,
   clickButton,
   eventually,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 
 /*
@@ -17,11 +16,7 @@ import {
  * milliseconds apart: production's eight over minutes would only make this test slow).
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 beforeEach(() => {
   stack.fake.knobs.truncateDownloadAt = undefined;
   stack.fake.knobs.failDownloads = undefined;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
@@ -8,10 +8,9 @@ import {
   clickButton,
   eventually,
   SIGNING_SECRET,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
@@ -26,14 +25,10 @@ const names = {
  * Fair use through the real app: one recording per person at a time, a Regenerate an
  * hour. A job over a limit waits in `queued` and says so; it is never refused or lost.
  */
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({
-    MAX_ACTIVE_JOBS_PER_USER: "1",
-    REGENERATE_COOLDOWN_SECONDS: "3600",
-  });
+const stack = useStack({
+  MAX_ACTIVE_JOBS_PER_USER: "1",
+  REGENERATE_COOLDOWN_SECONDS: "3600",
 });
-afterAll(() => stack.stop());
 
 const upload = async (name: string, user = ALICE) =>
   (await shareRecording(stack, name, { user })).ts;

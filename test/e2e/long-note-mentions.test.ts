@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
@@ -8,10 +8,9 @@ import {
   CHANNEL,
   eventually,
   noteParts,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 
@@ -42,11 +41,7 @@ function longDialogText(): string {
   return lines.join("\n");
 }
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 describe("a long note naming the picked person on every line", () => {
   it("is delivered, each message within 12,000 characters, mentions only in prose", async () => {

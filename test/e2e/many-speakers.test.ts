@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACTIONS, MODAL_BLOCKS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
   buttonOn,
   CHANNEL,
   eventually,
-  type Stack,
   shareRecording,
-  startStack,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import type { FakeViewRecord } from "../../support/fake-slack/fake-slack-types.ts";
 import {
@@ -21,11 +20,7 @@ import { newTriggerId, nowTs } from "../../support/fake-slack/slack-request.ts";
  * 100 blocks a view) shows them over two pages, keeps what was typed when the person goes
  * back a page, and the note request carries all 30 names.
  */
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 type Values = Record<string, Record<string, Record<string, unknown>>>;
 type View = Record<string, unknown> & { blocks?: { block_id?: string; element?: unknown }[] };

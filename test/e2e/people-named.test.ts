@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
 import {
   ALICE,
@@ -10,10 +10,9 @@ import {
   markdownOf,
   noteParts,
   SIGNING_SECRET,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import { viewSubmissionPayload } from "../../support/fake-slack/slack-payloads.ts";
 import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
@@ -24,11 +23,7 @@ import { sendViewSubmission } from "../../support/fake-slack/slack-request.ts";
  * recording itself holds (or a mention typed into it), stay text.
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 /** Shares a recording, names speaker_1 by picking Bob and speaker_2 by typing; waits for the note. */
 async function noteWithNames(name: string): Promise<string> {

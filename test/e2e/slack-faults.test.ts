@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { OpenFile } from "../../src/slack/gateway/file-sink.ts";
 import { ACTIONS } from "../../src/slack/ids.ts";
 import {
@@ -8,10 +8,9 @@ import {
   clickButton,
   eventually,
   noteParts,
-  type Stack,
   shareRecording,
-  startStack,
   statusMessage,
+  useStack,
 } from "../../support/e2e/stack.ts";
 import type { FakeMessage } from "../../support/fake-slack/fake-slack-types.ts";
 
@@ -36,15 +35,11 @@ const openDownloadFile: OpenFile = async (path) => {
   return { writev: () => Promise.reject(full), close: () => handle.close() };
 };
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack(
-    {},
-    // Eight tries, as in production: each lost answer costs one.
-    { slackProxy: true, failurePolicy: { maxAttempts: 8 }, openDownloadFile },
-  );
-});
-afterAll(() => stack.stop());
+const stack = useStack(
+  {},
+  // Eight tries, as in production: each lost answer costs one.
+  { slackProxy: true, failurePolicy: { maxAttempts: 8 }, openDownloadFile },
+);
 beforeEach(() => {
   stack.emulator.reset();
   stack.slackProxy?.heal();

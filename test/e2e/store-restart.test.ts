@@ -92,7 +92,8 @@ describe("an upload acked while SQLite could not write, the process killed meanw
       (kept) => !kept,
     );
     expect(second.lines.filter((line) => line.includes('"msg":"job created"'))).toHaveLength(1);
-  });
+    // Two starts of the real process: a ceiling for a loaded machine, as the next test's.
+  }, 60_000);
 });
 
 describe.skipIf(!HAS_REDIS)("Redis down under Socket Mode, the process killed meanwhile", () => {

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import { describe, expect, it, vi } from "vitest";
 import {
   audioForm,
   callApi,
@@ -7,21 +6,12 @@ import {
   last,
   pollUntilDone,
   submit,
+  useEmulator,
 } from "../../support/emulator/emulator-client.ts";
 import type { DialogEntry } from "../../support/emulator/schemas.ts";
 import type { TaskView } from "../../support/emulator/tasks.ts";
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await createEmulator();
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = useEmulator();
 
 const DIALOG: DialogEntry[] = [
   { speaker_id: "speaker_1", start_seconds: 0, end_seconds: 4, text: "Let's start." },

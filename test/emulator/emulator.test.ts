@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmulator, type Emulator } from "../../support/emulator/create-emulator.ts";
+import { describe, expect, it } from "vitest";
 import {
   audioForm,
   callApi,
@@ -8,20 +7,11 @@ import {
   last,
   pollUntilDone,
   submit,
+  useEmulator,
 } from "../../support/emulator/emulator-client.ts";
 import type { DialogEntry } from "../../support/emulator/schemas.ts";
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await createEmulator();
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = useEmulator();
 
 /** Runs an audio task to completion and downloads its dialog. */
 async function transcribe(fields: Record<string, string> = {}): Promise<DialogEntry[]> {

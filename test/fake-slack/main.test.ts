@@ -108,5 +108,6 @@ describe("npm run fake-slack", () => {
     type("quit");
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
-  });
+    // Two processes started (the fake with its emulator, then the bot): a loaded machine's ceiling.
+  }, 60_000);
 });

@@ -21,6 +21,16 @@ const journal = (maxBytes?: number) =>
     ...(maxBytes === undefined ? {} : { maxBytes }),
   });
 const entry = (id: string, at = Date.now()): Entry => ({ id, at, note: `upload ${id}` });
+/** Resolves once the journal's file is gone: every entry replayed or dropped. */
+const journalGone = () =>
+  eventually(
+    () =>
+      stat(path).then(
+        () => true,
+        () => false,
+      ),
+    (exists) => !exists,
+  );
 
 beforeEach(async () => {
   temp = await makeTempDir("mn-journal-");
@@ -109,14 +119,7 @@ describe("JournalReplay", () => {
       },
     });
     replay.start();
-    await eventually(
-      () =>
-        stat(path).then(
-          () => true,
-          () => false,
-        ),
-      (exists) => !exists,
-    );
+    await journalGone();
     await replay.stop();
     expect(replayed).toEqual(["a", "b"]);
   });
@@ -151,14 +154,7 @@ describe("JournalReplay", () => {
     expect((await journal().read())[0]?.note).toBe("tried");
     expect(waited).toEqual(new Set(["a:tried", "b:upload b"]));
     storeUp = true;
-    await eventually(
-      () =>
-        stat(path).then(
-          () => true,
-          () => false,
-        ),
-      (exists) => !exists,
-    );
+    await journalGone();
     await replay.stop();
     expect(tries.slice(-2)).toEqual(["a", "b"]);
   });
@@ -177,14 +173,7 @@ describe("JournalReplay", () => {
       },
     });
     replay.start();
-    await eventually(
-      () =>
-        stat(path).then(
-          () => true,
-          () => false,
-        ),
-      (exists) => !exists,
-    );
+    await journalGone();
     await replay.stop();
     expect(replayed).toEqual([]);
   });

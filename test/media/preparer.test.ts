@@ -198,7 +198,8 @@ describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
       });
       expect(await Promise.all([first, second])).toEqual([{ ok: true }, { ok: true }]);
       expect(seenWhileFirst).toEqual([]);
-    });
+      // Two encodes one after the other: a ceiling for a machine that runs other suites too.
+    }, 60_000);
   });
 });
 
