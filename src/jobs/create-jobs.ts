@@ -14,7 +14,6 @@ import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
 import { createServices } from "./services/create-services.ts";
 
-/** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
   RunnerOptions,
   | "store"
@@ -29,11 +28,8 @@ export type JobsOptions = Pick<
   | "media"
 > & {
   retentionMs: number;
-  /** Fair use: recordings downloaded and transcribed at once, per person, channel, bot. */
   admission?: AdmissionLimits;
-  /** The shortest time between two Regenerates of one job's notes. */
   regenerateCooldownMs?: number;
-  /** When the store loses its data: the Slack side that tells people, and the timings. */
   storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
   runner?: Partial<
     Pick<
@@ -50,15 +46,14 @@ export type JobsOptions = Pick<
 };
 
 /**
- * Wires the job layer over one store: the repository and the runner, and the use cases the
- * Slack layer calls — jobs (`service`), channel settings, templates, modal memory, installs.
+ * Wires the job layer over one store: the repository, the runner, the reset watch and the services.
  */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
   // One clock for every time the job layer keeps: the store's (see `Store.now`).
   const { store } = options;
   const now = options.runner?.now ?? (() => store.now());
-  // What this process knows of its jobs outside the store: all that is left if it is lost.
+  // All that is left if the store loses its data.
   const recent = new RecentJobs({ now });
   const repo = new JobRepository(options.store, {
     retentionMs: options.retentionMs,
@@ -89,8 +84,7 @@ export function createJobs(options: JobsOptions) {
     // A note waiting for its review expires with the job's retention.
     limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
     ...optional("failurePolicy", options.failurePolicy),
-    // A restart's backlog of polls spreads over the poll cap: a poll up to a cap late is what
-    // the schedule allows anyway (the runner's default is the production cap, 15 s).
+    // A poll up to a cap late is what the schedule allows anyway.
     ...optional("restartSpreadMs", options.schedule.capMs),
     ...options.runner,
     onStageChange,

@@ -5,7 +5,6 @@ import type { JobRepository } from "../persistence/job-repository.ts";
 import { transition } from "../stages/transitions.ts";
 import { type Admission, holdsSlot } from "./admission.ts";
 
-/** Told that `job` left stage `from` after `ms` milliseconds. */
 export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
 
 export interface ApplyEventDeps {
@@ -14,14 +13,12 @@ export interface ApplyEventDeps {
   now: () => number;
   logger: Logger;
   onStageChange: StageObserver | undefined;
-  /** Runs a job's next step soon: for waiting jobs a freed slot lets start. */
   kick: (jobId: string) => void;
 }
 
 /**
- * The one write path of a job: transition → save → give back a fair-use slot the job no
- * longer holds → log → observe. Steps (through their context) and people's commands
- * (through the job service) both go through here.
+ * The one write path of a job, for steps and people's commands alike:
+ * transition, save, give back a slot the job no longer holds, log, observe.
  */
 export async function applyEvent(deps: ApplyEventDeps, job: Job, event: JobEvent): Promise<Job> {
   const now = deps.now();
@@ -39,10 +36,7 @@ export async function applyEvent(deps: ApplyEventDeps, job: Job, event: JobEvent
   return next;
 }
 
-/**
- * Frees the slot and starts the jobs it lets through. A failure here is only logged: the
- * admission check drops slots whose jobs no longer hold them within a minute.
- */
+/** A failure is only logged: the admission check drops slots whose jobs no longer hold them. */
 async function releaseSlot(deps: ApplyEventDeps, jobId: string): Promise<void> {
   try {
     for (const id of await deps.admission.release(jobId)) deps.kick(id);

@@ -3,7 +3,6 @@ import type { JobRequest } from "../persistence/job-requests.ts";
 import { canTransition, transition } from "../stages/transitions.ts";
 import { type ApplyEventDeps, applyEvent } from "./apply-event.ts";
 
-/** The job as it stands once `waiting` is applied, each request it can take in turn. */
 export function jobAfter(job: Job, waiting: readonly JobRequest[], now: number): Job {
   let ahead = job;
   for (const request of waiting) {
@@ -13,11 +12,8 @@ export function jobAfter(job: Job, waiting: readonly JobRequest[], now: number):
 }
 
 /**
- * Applies the requests waiting for the job, oldest first, under the job's lease, which the
- * caller holds: each through the one write path, when the job can take it; one it can no
- * longer take (the job ended another way first, or an earlier request moved it on) is
- * dropped and logged. Resolves with the job as it then stands (undefined: its record is
- * gone) and how many were applied.
+ * Applies the job's waiting requests in order, under the lease the
+ * caller holds; one the job can no longer take is dropped and logged.
  */
 export async function applyRequests(
   deps: ApplyEventDeps,

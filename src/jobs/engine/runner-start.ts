@@ -6,21 +6,12 @@ import type { TempFiles } from "../files/temp-files.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import { STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
 
-/*
- * What the runner does once as it starts, before its first claim: its temp folder and
- * orphan files, the due queue filled once, the backlog of overdue steps spread out.
- */
-
-/**
- * The temp folder, orphan files (judged against the records of this disk's files), the due
- * queue filled once. Each part's time is logged ("runner prepared").
- */
+/** The temp folder, orphan files, the due queue filled once. */
 export async function prepareRunner(
   o: { tempDir: string; repo: JobRepository; logger: Logger },
   files: TempFiles,
 ): Promise<void> {
   const timer = partTimer();
-  // Recordings and DOCX files wait here: private to the app's user (0700).
   await mkdir(o.tempDir, { recursive: true, mode: 0o700 });
   await chmod(o.tempDir, 0o700);
   const { repo } = o;
@@ -32,11 +23,7 @@ export async function prepareRunner(
   o.logger.info({ ms: timer.laps }, "runner prepared");
 }
 
-/**
- * Spreads what fell due while no process ran over `restartSpreadMs`. Failing, it leaves the
- * backlog as it is: every overdue job due at once, as before. Resolves to how many jobs it
- * moved.
- */
+/** Failing, it leaves every overdue job due at once. */
 export async function spreadOverdue(o: {
   store: Store;
   restartSpreadMs: number;
@@ -56,10 +43,8 @@ export async function spreadOverdue(o: {
 }
 
 /**
- * Behind the spread (this process stalled: starved of CPU, a store call past its deadline),
- * the backlog is caught up a quarter faster than every active job polled once over the
- * window, never slower than a full room a second — not at the process's top speed, which
- * would be the very burst the spread prevents. For two windows at most.
+ * Behind the spread, the backlog is caught up a quarter faster than one poll of each job per
+ * window, never slower than a full room a second, for two windows at most.
  */
 export function catchUpPace(
   o: {

@@ -11,24 +11,14 @@ export interface StepContextOptions extends JobPorts {
   statusThrottleMs: number;
   onStageChange: StageObserver | undefined;
   signal: AbortSignal;
-  /** Renews the job's lease; throws once this process has lost it. */
   holdLease: () => Promise<void>;
-  /** When each job's status message was last drawn (shared across steps, for throttling). */
   lastStatusAt: Map<string, number>;
-  /** Whether something was asked of the job (a person's command, a stop) since the step began. */
   requestWaiting: (jobId: string) => Promise<boolean>;
-  /** What a step throws to give the job up for such a request. */
   onRequest: () => Error;
-  /** Runs a job's next step soon (a waiting job a freed slot lets through). */
   kick: (jobId: string) => void;
-  /** Whether the process is shutting down. */
   stopping: () => boolean;
 }
 
-/**
- * What one step may use: the ports, and the two operations every step goes through —
- * `commit` (record an event, checkpoint) and `showStatus` (draw the status message).
- */
 export function createStepContext(o: StepContextOptions): StepContext {
   const { now, logger } = o;
   const ctx: StepContext = {
@@ -45,8 +35,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
     stopping: o.stopping,
     logger,
     commit: async (job: Job, event: JobEvent) => {
-      // Every save first proves this process still holds the lease: a replica that
-      // stalled past it must not overwrite the new holder's progress.
+      // A replica that stalled past its lease must not overwrite the new holder's progress.
       await o.holdLease();
       const terminal = event.type === "canceled" || event.type === "failed";
       if (!terminal && (await o.requestWaiting(job.id))) throw o.onRequest();
@@ -64,27 +53,24 @@ export function createStepContext(o: StepContextOptions): StepContext {
       const last = o.lastStatusAt.get(shown.id) ?? 0;
       if (mode === "progress" && now() - last < o.statusThrottleMs) return shown;
       o.lastStatusAt.set(shown.id, now());
-      // The first post is checkpointed like a note part: its intent is saved before it, so
-      // a run after a lost answer or a crash looks in the thread before posting another.
+      // The first post is checkpointed like a note part: a
+      // run after a lost answer looks in the thread first.
       const mayExist = shown.statusTs === undefined && shown.statusPostingAt !== undefined;
       const job =
         shown.statusTs === undefined && !mayExist
           ? await ctx.commit(shown, { type: "status_posting", at: now() })
           : shown;
-      // Drawn after a newer state another replica saved meanwhile? Then that one again.
       const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
       const drawn = await untilGivenUp(drawing, o, job.id);
-      // Given up for a request, a lost lease or a shutdown: a prompt's step stops here; any
-      // other goes on to its next commit, which stops it (or it has none left to make).
+      // Given up: a prompt's step stops here; any other stops at its next commit.
       if ("gaveUp" in drawn) {
         if (mode === "required") throw drawn.gaveUp;
         return job;
       }
       if ("failed" in drawn) {
         const error = drawn.failed;
-        // A stale status line is not worth failing a job for; the next change redraws it.
-        // Only a prompt the user must act on ("required") makes the step try again.
-        // A lost install ends the job: it would never draw anything again.
+        // A stale status line is not worth failing a job
+        // for; a prompt is, and a lost install ends the job.
         if (mode === "required" || lostInstall(error)) throw error;
         logger.warn({ err: error }, "could not update the status message");
         return job;
@@ -96,14 +82,11 @@ export function createStepContext(o: StepContextOptions): StepContext {
   return ctx;
 }
 
-/** How often a step waiting for Slack to draw its status looks for a request on the job. */
 const REQUEST_CHECK_MS = 250;
 
 /**
- * The draw's outcome, unless the step is given up first: its signal aborts (a request made
- * in this process, a lost lease, a shutdown) or a request on the job is recorded elsewhere
- * (another replica). Drawing is background work: it never keeps a person's command waiting
- * (the draw goes on, and the person's own draw takes its place).
+ * The draw's outcome, unless a request or the signal gives the
+ * step up first: drawing never keeps a person's command waiting.
  */
 async function untilGivenUp(
   drawing: Promise<string>,

@@ -6,10 +6,7 @@ import { LeaseLost } from "../persistence/with-lease.ts";
 import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
 import type { StepContext } from "./step.ts";
 
-/**
- * Something was asked of the job (a person's command, a stop) while a step held it: the step
- * gives the job up at once, and the runner applies what was asked before anything else.
- */
+/** Thrown to give the job up when something was asked of it; the runner applies it next. */
 export class RequestWaiting extends Error {
   constructor() {
     super("A request is waiting for the job.");
@@ -22,16 +19,12 @@ export interface StepFailureDeps {
   files: TempFiles;
   failurePolicy: FailurePolicyOptions;
   now: () => number;
-  /** The runner is shutting down: an aborted step is left for the next start. */
   stopped: boolean;
 }
 
 /**
- * What becomes of a job whose step threw: nothing when the lease was lost (the new holder
- * decides) or the record is gone (the workspace removed the app); nothing either when the
- * step gave the job up for a request (a person's command, a stop: the runner applies it
- * next); otherwise as the failure policy says — tried again later, or failed with a
- * sentence the person can read and its temp files removed.
+ * What becomes of a job whose step threw: nothing when the lease or record is gone or a request
+ * gave it up; otherwise as the failure policy says.
  */
 export async function afterFailedStep(
   deps: StepFailureDeps,
@@ -62,11 +55,10 @@ export async function afterFailedStep(
       wakeAt,
       ...optional("waiting", waiting),
     });
-    // The person sees why nothing moves (once per reason: an unchanged message is not drawn).
+    // Drawn once per reason: an unchanged message is not redrawn.
     return waiting === undefined ? later : ctx.showStatus(later, "stage");
   }
-  // A lost install stops all its jobs at once, and the token source said why, once: each
-  // job's end is a record, not another error.
+  // The token source already said why, once: each job's end is a record, not another error.
   const lost = lostInstall(error);
   logger[lost ? "warn" : "error"]({ err: error, failure: decision.failure }, "job failed");
   await deps.files.removeNamedBy(current);
@@ -75,7 +67,6 @@ export async function afterFailedStep(
     failure: decision.failure,
     retryable: decision.retryable,
   });
-  // Without a token the status message cannot be drawn: the record keeps the sentence, and
-  // App Home shows it once the app is installed again.
+  // Without a token nothing can be drawn: App Home shows the sentence once reinstalled.
   return lost ? done : ctx.showStatus(done, "stage");
 }

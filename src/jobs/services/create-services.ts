@@ -9,10 +9,8 @@ import { JobService } from "./job-service.ts";
 import type { JobServiceOptions } from "./job-service-types.ts";
 
 /**
- * The use cases the Slack layer calls, over one store: jobs (`service`), channel settings,
- * the uploads seen in channels, DOCX templates, what modals keep between requests, and
- * forgetting an install. Whatever
- * the store fails at reaches their callers as a `StoreUnavailableError`.
+ * The use cases the Slack layer calls, over one store
+ * whose failures reach them as `StoreUnavailableError`.
  */
 export function createServices(options: Omit<JobServiceOptions, "settings" | "workspaces">) {
   const store = markStoreFailures(options.store);

@@ -24,14 +24,9 @@ export interface FailInstallJobsDeps {
 }
 
 /**
- * Fails every active job of `install` with `failure` (retryable: Retry works once the
- * install is back): the installation lost its tokens, so none of its jobs can go on — not
- * only those whose next step calls Slack, but those waiting for a person (naming, a review)
- * or on the Note Service too. A job no step holds ends here, under its lease; one a step
- * holds, in this process or on another replica, is asked to stop (a request on the job, as
- * a person's Cancel is) and ends at that step's next checkpoint. Each end is a warning record;
- * why the install lost its tokens is said once, by whoever found it. Resolves to how many
- * jobs were failed or asked to stop.
+ * Fails every active job of `install` (retryably: Retry works once it is back),
+ * those waiting for a person or the Note Service too. A job no step holds ends
+ * here under its lease; one a step holds is asked to stop, like a Cancel.
  */
 export async function failInstallJobs(
   deps: FailInstallJobsDeps,
@@ -41,8 +36,7 @@ export async function failInstallJobs(
   const stop: FailEvent = { type: "failed", failure: { code: failure }, retryable: true };
   const ids = await activeJobsOf(deps, install);
   for (const id of ids) {
-    // No wait for the lease: a step that holds it (maybe the very one that found the
-    // install lost) reads the request at its next checkpoint.
+    // No wait for the lease: a step that holds it reads the request at its next checkpoint.
     const done = await withLease(deps.store, jobLeaseKey(id), { ttlMs: 10_000 }, () =>
       failNow(deps, id, install, stop),
     );
@@ -57,7 +51,6 @@ export async function failInstallJobs(
   return ids.length;
 }
 
-/** The ids of the install's active jobs: the active index, as the install's tenants list it. */
 async function activeJobsOf(deps: FailInstallJobsDeps, install: string): Promise<string[]> {
   const active = new Set(await deps.repo.listActiveIds());
   const ids = new Set<string>();
@@ -70,7 +63,6 @@ async function activeJobsOf(deps: FailInstallJobsDeps, install: string): Promise
   return [...ids];
 }
 
-/** Under the job's lease: the job failed as `stop` says, if it is still an active one of `install`. */
 async function failNow(
   deps: FailInstallJobsDeps,
   id: string,

@@ -9,11 +9,10 @@ import { withLease } from "../persistence/with-lease.ts";
 import type { WorkspaceData, WorkspaceKeys } from "../persistence/workspace-data.ts";
 import { type FailInstallJobsDeps, failInstallJobs } from "./fail-install-jobs.ts";
 
-/** Deleting a removed workspace's job waits up to 10 s for a step to stop at a checkpoint. */
+/** Deleting a job waits up to 10 s for a step to stop at a checkpoint. */
 const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
 /**
- * Passes over the install's teams: data noted while a pass runs (an upload event handled
- * at the same moment) lists its team again, and the next pass deletes it.
+ * Data noted while a pass runs (an upload at that moment) lists its team again for the next pass.
  */
 const MAX_PASSES = 3;
 
@@ -26,28 +25,18 @@ export interface ForgetDeps {
   logger: Logger;
 }
 
-/** How much was deleted. */
 export interface Forgotten {
   jobs: number;
   values: number;
 }
 
-/**
- * What is forgotten: everything of the install (it was uninstalled), or only the tenants of
- * the workspaces named (an org-wide install lost access to them; it serves the others still).
- */
+/** "workspaces": only the tenants named (an org-wide install lost access to them). */
 export type ForgetScope = "install" | "workspaces";
 
 /**
- * Deletes everything the install left in the store: the data of every tenant it was noted
- * under ({@link WorkspaceData.teamIds}: the install's own team, the teams hosting Slack
- * Connect channels it is in, an enterprise) and of the ids the uninstall names, whether
- * noted or not (data noted before teams were listed). Then the store's files are scrubbed,
- * so the deleted text cannot be read back from them. Resolves to the tenants it went
- * through. In the single-token mode every tenant is the install's (one install wrote them
- * all); with installs, only the tenants `<install>/…` are: another install's stay, even of
- * the same team (a Slack Connect channel both see). With `scope` "workspaces", only the
- * tenants of the ids named are deleted, then scrubbed alike.
+ * Deletes everything the install left: every tenant it was noted under (its team, Slack Connect
+ * hosts, an enterprise) and the ids the uninstall names, then scrubs the store's files so the text
+ * cannot be read back. Another install's tenants stay, even of the same team.
  */
 export async function forgetInstall(
   deps: ForgetDeps,
@@ -78,7 +67,6 @@ export async function forgetInstall(
   return { teamIds, ...total };
 }
 
-/** Scrubs the store's files; says so when the deleted data could not be wiped from them. */
 async function scrub(deps: ForgetDeps, teamIds: readonly string[]): Promise<void> {
   try {
     await deps.store.scrub();
@@ -88,7 +76,6 @@ async function scrub(deps: ForgetDeps, teamIds: readonly string[]): Promise<void
   }
 }
 
-/** Stops and deletes the jobs of the teams, then their other values, indexes and lists. */
 async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promise<Forgotten> {
   const listed: [string, WorkspaceKeys][] = [];
   for (const teamId of teamIds) listed.push([teamId, await deps.workspaces.keysOf(teamId)]);
@@ -100,8 +87,7 @@ async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promis
     deps.runner.abort(jobId);
   }
   for (const jobId of jobIds) {
-    // Under the job's lease: a step under way (here or on another replica) first stops at
-    // its checkpoint, so nothing it saves can bring the record back.
+    // Under the lease, a step under way stops first, so nothing it saves brings the record back.
     const forget = () => deps.repo.forget(jobId);
     const done = await withLease(deps.store, jobLeaseKey(jobId), FORGET_LEASE, forget);
     if (!done.held) {
@@ -121,9 +107,8 @@ async function forgetTeams(deps: ForgetDeps, teamIds: readonly string[]): Promis
 }
 
 /**
- * Deletes the blobs of the jobs that no record names any more: a note's text before a
- * Regenerate, say, which `repo.forget` (it follows the record) cannot see and which would
- * otherwise stay until its TTL. A blob is named `<jobId>:<hash of its value>` (blobs.ts).
+ * Blobs no record names any more (a note before a Regenerate)
+ * would otherwise outlive the job until their TTL.
  */
 async function forgetEarlierBlobs(store: Store, jobIds: readonly string[]): Promise<void> {
   if (jobIds.length === 0) return;
@@ -133,10 +118,7 @@ async function forgetEarlierBlobs(store: Store, jobIds: readonly string[]): Prom
   }
 }
 
-/**
- * What becomes of an install's jobs and data, for the Slack layer: forgotten when it is
- * uninstalled, failed when it lost its tokens.
- */
+/** An install's jobs and data: forgotten when uninstalled, failed when it lost its tokens. */
 export class Installs {
   readonly #deps: ForgetDeps & FailInstallJobsDeps;
 
@@ -144,19 +126,10 @@ export class Installs {
     this.#deps = deps;
   }
 
-  /**
-   * Fails every active job of `install` with `failure` (its tokens revoked): see
-   * {@link failInstallJobs}. Resolves to how many there were.
-   */
   failJobs(install: string, failure: Failure["code"]): Promise<number> {
     return failInstallJobs(this.#deps, install, failure);
   }
 
-  /**
-   * Deletes everything the install (by default the single-token mode's) left, under every
-   * tenant its data was noted under and the ids given (the uninstall's) — or, `scope`
-   * "workspaces", only what it left under the ids given: see {@link forgetInstall}.
-   */
   forget(
     ids: readonly string[],
     install?: string,

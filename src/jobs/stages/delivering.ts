@@ -16,8 +16,7 @@ import { fetchDocx, relinkOrUndefined } from "./docx.ts";
 type Delivering = JobIn<"delivering">;
 
 /**
- * The note is written: its DOCX is fetched, its parts posted and the DOCX uploaded, each
- * call checkpointed (intent before, result after) so a crash never posts anything twice.
+ * Each post and upload is checkpointed (intent before, result after): a crash never posts twice.
  */
 export const deliveringReducers: Reducers<"delivering"> = {
   docx_downloaded: (job, event, now) =>
@@ -55,9 +54,8 @@ export const deliveringReducers: Reducers<"delivering"> = {
     advance(job, now, {
       docxFileId: event.fileId,
     }),
-  // Reading the thread is no progress: `attempts` stays, so a post that keeps failing still
-  // reaches the failure policy's limit. Finding there what the record did not know is: a
-  // post whose answer was lost went through, and counts as a success.
+  // Reading the thread is no progress (`attempts` stays, so a failing post still reaches the
+  // limit); finding a lost post's success is.
   delivery_reconciled: (start, event, now) => {
     const {
       postingPart: _p,
@@ -84,7 +82,6 @@ export const deliveringReducers: Reducers<"delivering"> = {
   }),
 };
 
-/** Whether the thread held more of the delivery than the record knew. */
 function foundMore(job: Delivering, found: EventOf<"delivery_reconciled">): boolean {
   const transcript = found.transcriptFileIds ?? [];
   return (
@@ -94,7 +91,6 @@ function foundMore(job: Delivering, found: EventOf<"delivery_reconciled">): bool
   );
 }
 
-/** Fetches the DOCX, posts the parts not yet posted, uploads the DOCX, and finishes. */
 export async function deliveringStep(ctx: StepContext, start: Delivering): Promise<Job> {
   let job = await reconcile(ctx, start);
   const fetched = await fetchDocx(ctx, job);
@@ -107,13 +103,11 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
   );
   const people = settings.mentions ? peopleOf(job.note) : [];
   const markdown = await loadStored(ctx.store, job.markdown, z.string());
-  // The people are mentioned before the split, so each part is measured as it is posted.
-  // (Both come from the job and the channel's settings: a resumed run splits the same way
-  // unless someone turned "people named" on or off in between.)
+  // People are mentioned before the split so each part
+  // is measured as posted; a resumed run splits alike.
   const parts = ctx.gateway.splitNote(markdown, people);
   for (let index = job.postedParts; index < parts.length; index++) {
-    // Shutting down: the parts posted so far are checkpointed, the rest goes from the next
-    // start (the job is due at once), never half a note into the shutdown's time limit.
+    // Shutting down: the rest goes from the next start, never half a note into the time limit.
     if (ctx.stopping()) return job;
     job = await ctx.update(job, { type: "part_posting", index });
     await ctx.gateway.postNotePart(job, parts[index] ?? "", index, parts.length, people);
@@ -134,17 +128,9 @@ export async function deliveringStep(ctx: StepContext, start: Delivering): Promi
 }
 
 /**
- * The note as a canvas the channel (or, in a direct message, the person) can read: made
- * once (a Regenerate edits it), each call checkpointed — the intent before
- * `canvases.create`, so a run that crashed before saving the canvas id first looks for the
- * canvas it made rather than making a second.
- *
- * The note is in the thread already, and a canvas is extra: when Slack will not have one —
- * a refusal the gateway names (the workspace, its plan, a scope), or any other answer to a
- * canvas call that trying again cannot change — the reason is kept on the job, the status
- * message says it once, and the job ends done. No Retry repeats it (a Regenerate asks
- * again). Transient trouble (rate limits, Slack's 5xx, the network) is thrown instead, so
- * the step is tried again within its failure policy.
+ * The note as a canvas, made once (a Regenerate edits it); `canvases.create` is checkpointed, so a
+ * crashed run looks for its canvas before making another. A canvas is extra: a refusal is kept on
+ * the job and said once, and the job ends done; transient trouble is thrown, to be tried again.
  */
 async function deliverCanvas(
   ctx: StepContext,
@@ -187,14 +173,11 @@ async function deliverCanvas(
   return job;
 }
 
-/** What a canvas call came to when Slack refused it for good. */
 const REFUSED = Symbol("refused");
 
 /**
- * A canvas call's result, or {@link REFUSED} when it failed in a way trying again cannot
- * change (a `SlackPortError` that is not transient: Slack's `ok: false` with an error no one
- * listed, an answer without what it should hold…). Transient errors and anything that is
- * not Slack's are thrown as they are.
+ * Refused for good: a `SlackPortError` trying again cannot
+ * change. Transient errors and anything not Slack's are thrown.
  */
 async function unlessRefused<T>(
   ctx: StepContext,
@@ -211,9 +194,8 @@ async function unlessRefused<T>(
 }
 
 /**
- * Uploads this delivery's transcript unless it is there, checkpointed like the DOCX; an
- * earlier delivery's transcript (names since changed by Regenerate) is then deleted, so
- * the thread holds one. A failed delete is only logged: an extra old file is no loss.
+ * An earlier delivery's transcript (names since changed) is deleted
+ * after, so the thread holds one; a failed delete is only logged.
  */
 async function deliverTranscript(ctx: StepContext, start: Delivering): Promise<Delivering> {
   if (start.transcript?.delivery === start.delivery) return start;
@@ -246,7 +228,6 @@ async function reconcile(ctx: StepContext, job: Delivering): Promise<Delivering>
   });
 }
 
-/** The speakers named by picking a member, with the names the note was written with. */
 export function peopleOf(note: NoteInputs): NotePerson[] {
   const members = note.members ?? {};
   return note.speakerMap.flatMap((entry) => {

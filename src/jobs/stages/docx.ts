@@ -6,13 +6,9 @@ import { TempFiles } from "../files/temp-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
 import { MAX_RELINKS, startWriting } from "../model/job-records.ts";
 
-/** A written note on its way: to its review, or to the thread. */
 type Carrying = JobIn<"reviewing"> | JobIn<"delivering">;
 
-/**
- * The link died before the DOCX was fetched: the note is written again — before any part
- * is posted, a few times at most (undefined: not any more).
- */
+/** The note is written again before any part is posted, a few times at most (then undefined). */
 export function relinkOrUndefined(job: Carrying, now: number): Job | undefined {
   return job.postedParts > 0 || job.relinks >= MAX_RELINKS
     ? undefined
@@ -20,14 +16,13 @@ export function relinkOrUndefined(job: Carrying, now: number): Job | undefined {
 }
 
 /**
- * Fetches the DOCX unless it is on this disk or already uploaded: its link is good for
- * 24 hours, and another replica's disk is not this one. An expired link rewrites the note.
+ * Unless on this disk or uploaded: the link is good for
+ * 24 hours, and another replica's disk is not this one.
  */
 export async function fetchDocx<J extends Carrying>(ctx: StepContext, job: J): Promise<J | Job> {
   const onDisk = job.docxPath !== undefined && (await isFile(job.docxPath));
   if (onDisk || job.docxFileId !== undefined) return job;
-  // A file of this attempt's own: an earlier attempt aborted mid-download may still be
-  // unwinding, and its clean-up must not take the file this one writes.
+  // This attempt's own file: an aborted earlier one may still be unwinding its clean-up.
   const path = attemptFile(ctx, job, "notes", ".docx");
   await TempFiles.makeFolderFor(path);
   try {

@@ -10,7 +10,6 @@ import { TempFiles } from "../files/temp-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
 import { enter, NEW_POLL, type Reducers } from "../model/job-records.ts";
 
-/** The recording on its way from Slack to the temp folder (and, relayed, to the service). */
 export const downloadingReducers: Reducers<"downloading"> = {
   // Not `advance`: the attempts of a failing download keep counting.
   download_attempt: (job, event, now) => ({
@@ -33,14 +32,12 @@ export const downloadingReducers: Reducers<"downloading"> = {
 };
 
 /**
- * Downloads the recording and looks at its first bytes before the Note Service may. A
- * recording that goes as it is is uploaded while it downloads (`relay.ts`); one the service
- * would refuse as it is goes to `preparing` when FFmpeg is there.
+ * A recording that goes as it is is uploaded while it downloads (`relay.ts`); one the service would
+ * refuse goes to `preparing` when FFmpeg is there.
  */
 export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading">): Promise<Job> {
-  // Each attempt downloads into a file of its own, named in the record before a byte is
-  // written (clean-up at start knows it); the relay's intent is stored with it, as before
-  // any submission: the API has no idempotency key.
+  // Each attempt's file is named in the record before a byte is
+  // written, with the relay's intent: the API has no idempotency key.
   const tempPath = sourceAttemptPath(ctx, job);
   const relay = mayRelay(job);
   const current = await ctx.update(job, { type: "download_attempt", tempPath, relay });
@@ -77,10 +74,7 @@ export async function downloadingStep(ctx: StepContext, job: JobIn<"downloading"
   return ctx.showStatus(downloaded, "stage");
 }
 
-/**
- * Refuses an empty download and looks at its first bytes; a failure here deletes the copy
- * (the runner's clean-up) before any other Note Service call.
- */
+/** A failure here deletes the copy before any other Note Service call. */
 async function check(ctx: StepContext, job: JobIn<"downloading">): Promise<"as_is" | "prepare"> {
   const size = await stat(job.tempPath).then(
     (s) => s.size,

@@ -13,7 +13,6 @@ import { writingReducers, writingStep } from "./writing.ts";
 
 export { MAX_RELINKS } from "../model/job-records.ts";
 
-/** Each active stage: its step (the I/O) and its reducers (the state changes it takes). */
 const STAGES: { [S in ActiveStage]: { reducers: Reducers<S>; step: Step<S> } } = {
   queued: { reducers: queuedReducers, step: queuedStep },
   downloading: { reducers: downloadingReducers, step: downloadingStep },
@@ -37,14 +36,12 @@ export function isTransfer(job: ActiveJob): boolean {
   );
 }
 
-/** Runs the next piece of work of an active job and returns the job as it then stands. */
 export function runStep(ctx: StepContext, job: ActiveJob): Promise<Job> {
   // The table is keyed by the job's own stage, so its step takes this job.
   const step = STAGES[job.stage].step as Step<ActiveStage>;
   return step(ctx, job as JobIn<ActiveStage>);
 }
 
-/** The job a stage's event makes, or undefined when its stage does not take that event. */
 export function reduceInStage(job: ActiveJob, event: JobEvent, now: number): Job | undefined {
   const reducers = STAGES[job.stage].reducers as Reducers<ActiveStage>;
   const reducer = reducers[event.type] as

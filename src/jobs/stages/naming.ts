@@ -5,7 +5,6 @@ import type { Job, JobIn, NoteInputs } from "../model/job.ts";
 import type { Reducers } from "../model/job-records.ts";
 import { startWriting } from "../model/job-records.ts";
 
-/** The transcript is in: waiting for a person to name the speakers (or skip). */
 export const namingReducers: Reducers<"naming"> = {
   awaiting_names: ({ wakeAt: _, ...job }) => ({ ...job, attempts: 0 }),
   names_given: (job, event, now) =>
@@ -20,13 +19,12 @@ export const namingReducers: Reducers<"naming"> = {
     startWriting(job, noteInputs(job, [], undefined, undefined), 0, 1, now),
 };
 
-/** Asks who the speakers are, then waits for a person: no timer until they answer. */
+/** Waits for a person: no timer until they answer. */
 export async function namingStep(ctx: StepContext, job: JobIn<"naming">): Promise<Job> {
   const shown = await ctx.showStatus(job, "required");
   return ctx.commit(shown, { type: "awaiting_names" });
 }
 
-/** What the note is written from: the dialog, the names, and the context and template. */
 function noteInputs(
   job: JobIn<"naming">,
   speakerMap: SpeakerMapEntry[],

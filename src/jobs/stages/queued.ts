@@ -3,7 +3,6 @@ import { audioPath } from "../files/job-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
 import { advance, enter, type Reducers } from "../model/job-records.ts";
 
-/** A new job, waiting for a fair-use slot before its recording is downloaded. */
 export const queuedReducers: Reducers<"queued"> = {
   admission_waiting: (job, event) =>
     advance(job, event.wakeAt, {
@@ -13,15 +12,11 @@ export const queuedReducers: Reducers<"queued"> = {
     enter(job, "downloading", now, { tempPath: event.tempPath }),
 };
 
-/**
- * Starts the download once a fair-use slot is free; until then the job waits, looking
- * again every poll interval (or sooner, when a slot is given back), and its status message
- * says how many recordings are ahead of it.
- */
+/** Until a slot is free the job waits, and its status says how many recordings are ahead. */
 export async function queuedStep(ctx: StepContext, job: JobIn<"queued">): Promise<Job> {
   const place = await ctx.admission.request(job);
   if (!place.admitted) {
-    // Look again after the longest poll wait; a freed slot kicks the job sooner.
+    // A freed slot kicks the job sooner.
     const wakeAt = ctx.now() + ctx.schedule.delayMs(Number.MAX_SAFE_INTEGER);
     const waiting = await ctx.commit(job, {
       type: "admission_waiting",

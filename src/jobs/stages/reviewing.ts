@@ -10,18 +10,12 @@ import { fetchDocx, relinkOrUndefined } from "./docx.ts";
 
 type Reviewing = JobIn<"reviewing">;
 
-/** How long before a note waiting for its review expires its reviewer is told. */
 export const REMIND_BEFORE_MS = 24 * 60 * 60_000;
 
 /**
- * Review before posting (the job's `options.review`): the written note goes first to the
- * person who started the job, in the bot's direct message with them — a first message
- * that will carry the buttons, and in its thread the note's parts, the DOCX and the
- * transcript, each call checkpointed as in delivery (intent before, result after). Then
- * the job waits for that person: **Post to thread** delivers it (`delivering`), **Discard**
- * ends it, **Change names** (Regenerate) writes another note, reviewed in turn. Nothing
- * reaches the channel meanwhile but the status message saying whose review it waits for.
- * It wakes only to remind the person a day before the note expires, and to expire it.
+ * Review before posting: the note goes first to its starter's DM (a first message with the buttons,
+ * the parts, DOCX and transcript in its thread, checkpointed as in delivery), then waits for Post,
+ * Discard or Change names. It wakes only to remind a day before it expires, and to expire.
  */
 export const reviewingReducers: Reducers<"reviewing"> = {
   docx_downloaded: (job, event, now) => advance(job, now, { docxPath: event.docxPath }),
@@ -78,7 +72,6 @@ function discarded(job: Reviewing, by: string | undefined, now: number): Job {
   return { ...commonOf(job), stage: "discarded", ...optional("discardedBy", by), finishedAt: now };
 }
 
-/** Whether the direct message held more of the review than the record knew. */
 function foundMore(job: Reviewing, found: EventOf<"delivery_reconciled">): boolean {
   return (
     found.postedParts > job.postedParts ||
@@ -87,7 +80,6 @@ function foundMore(job: Reviewing, found: EventOf<"delivery_reconciled">): boole
   );
 }
 
-/** Sends the note for review, then waits; woken, reminds the person or expires the note. */
 export async function reviewingStep(ctx: StepContext, start: Reviewing): Promise<Job> {
   if (ctx.now() >= start.expiresAt) return expire(ctx, start);
   if (start.ready === true) return remindOrSleep(ctx, start);
@@ -128,9 +120,8 @@ export async function reviewingStep(ctx: StepContext, start: Reviewing): Promise
 }
 
 /**
- * The review's first message, posted once: an earlier review's (before Change names, or
- * before a note was written again) first says it was replaced, and the intent is saved
- * before the post, so a run after a crash looks for it before posting another.
+ * Posted once: an earlier review is marked replaced, and the intent
+ * is saved so a run after a crash looks for the message first.
  */
 async function openReview(ctx: StepContext, job: Reviewing): Promise<Reviewing> {
   if (job.opened === true) return job;
@@ -147,7 +138,6 @@ async function openReview(ctx: StepContext, job: Reviewing): Promise<Reviewing> 
   return ctx.update(opening, { type: "review_opened", ...place });
 }
 
-/** After a crash mid-post, asks the review's thread what is already there. */
 async function reconcile(ctx: StepContext, job: Reviewing): Promise<Reviewing> {
   const unsure =
     job.postingPart !== undefined || job.uploadingDocx === true || job.uploadingTranscript === true;
@@ -164,9 +154,8 @@ async function reconcile(ctx: StepContext, job: Reviewing): Promise<Reviewing> {
 }
 
 /**
- * The job as placed in its review's thread: the gateway posts a job's note, DOCX and
- * transcript where its origin says, so the review's go there through the same calls
- * (with the same metadata, read back by `findDelivered`).
+ * The gateway posts where the origin says, so a review's posts go
+ * through the same calls (with the metadata `findDelivered` reads back).
  */
 export function inReview(job: Reviewing): Reviewing {
   const { review } = job;
@@ -174,18 +163,16 @@ export function inReview(job: Reviewing): Reviewing {
   return { ...job, origin: { ...job.origin, channelId: review.channelId, threadTs: review.ts } };
 }
 
-/** When the person is reminded; undefined once they were, or when the review is too short. */
+/** Undefined once reminded, or when the review is too short for one. */
 function remindAt(job: Reviewing): number | undefined {
   const at = job.expiresAt - REMIND_BEFORE_MS;
   return job.reminded === true || at <= job.stageStartedAt ? undefined : at;
 }
 
-/** The next time a waiting review is looked at: its reminder, else its expiry. */
 function nextWake(job: Reviewing): number {
   return remindAt(job) ?? job.expiresAt;
 }
 
-/** Woken while waiting: the reminder when it is time (once, checkpointed), else asleep again. */
 async function remindOrSleep(ctx: StepContext, job: Reviewing): Promise<Job> {
   const at = remindAt(job);
   if (at === undefined || ctx.now() < at) {
@@ -198,7 +185,6 @@ async function remindOrSleep(ctx: StepContext, job: Reviewing): Promise<Job> {
   return ctx.commit(reminding, { type: "review_reminded", wakeAt: job.expiresAt });
 }
 
-/** Nobody posted or discarded the note in time: it is discarded, and both places say so. */
 async function expire(ctx: StepContext, job: Reviewing): Promise<Job> {
   if (job.review !== undefined && job.opened === true) {
     await ctx.gateway.review.show(job, "expired").catch((error: unknown) => {

@@ -8,9 +8,8 @@ import { advance, enter, type Reducers } from "../model/job-records.ts";
 import { summarizeSpeakers } from "../model/speaker-summary.ts";
 import { inline } from "../model/stored.ts";
 
-/** The recording submitted for speaker-labelled transcription and polled. */
 export const transcribingReducers: Reducers<"transcribing"> = {
-  // The recording is not on this disk (another replica downloaded it): fetch it again.
+  // Another replica downloaded it: fetch it again here.
   source_missing: (job, event, now) =>
     job.audio.taskId === undefined
       ? enter(job, "downloading", now, { tempPath: event.tempPath })
@@ -40,14 +39,13 @@ export const transcribingReducers: Reducers<"transcribing"> = {
     }),
 };
 
-/** Submits the recording, or polls its task; fetches the dialog once it is done. */
 export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
   checkLimit(ctx, job, ctx.limits.transcribingMs);
   const { taskId } = job.audio;
   if (taskId === undefined) return submitAudio(ctx, job);
   const task = await ctx.client.getAudioTask(taskId, ctx.signal);
   if (task.status === "running") {
-    // The next poll when the task's progress says its end is near (the guide's bounds).
+    // The next poll comes sooner when progress says the end is near (the guide's bounds).
     const now = ctx.now();
     const { audio } = job;
     const plan = ctx.schedule.afterRunning({
@@ -80,8 +78,8 @@ async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promis
     // Downloaded by another replica, or lost with a container's disk: download it here.
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
-  // The intent is stored first: the API has no idempotency key, so the window in which a
-  // crash could make a second remote task is this one submission (docs/faults.md).
+  // The intent is saved first: the API has no idempotency key, so a crash can make a second task
+  // only within this one call (docs/faults.md).
   const submitting = await ctx.update(job, { type: "audio_submitting" });
   const taskId = await ctx.client.submitAudio(
     {

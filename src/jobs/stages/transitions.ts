@@ -15,7 +15,7 @@ import { reduceInStage } from "./index.ts";
 export type { EventOf, JobEvent, JobEventType } from "../model/events.ts";
 export { MAX_RELINKS } from "./index.ts";
 
-/** An event that makes no sense in the job's stage: a bug, a stale button or a race. */
+/** A bug, a stale button or a race. */
 export class IllegalTransitionError extends Error {
   readonly code = "job_illegal_transition";
   readonly stage: Stage;
@@ -30,10 +30,8 @@ export class IllegalTransitionError extends Error {
 }
 
 /**
- * Applies `event` to `job` at time `now`; throws {@link IllegalTransitionError} if illegal.
- * Pure: the runner does the I/O, then records what happened through an event, so every
- * state change is testable without I/O. The events of a stage's own work are that stage's
- * (`src/jobs/stages/`); the ones below apply to any active (or finished) job.
+ * Applies `event` to `job`; throws {@link IllegalTransitionError}. Pure, so every state change is
+ * testable without I/O. A stage's own events go to its reducers; these apply to any job.
  */
 export function transition(job: Job, event: JobEvent, now: number): Job {
   const next = apply(job, event, now);
@@ -41,15 +39,13 @@ export function transition(job: Job, event: JobEvent, now: number): Job {
   if (KEEPS_WAITING.has(event.type) || next.waiting === undefined) {
     return { ...next, updatedAt: now };
   }
-  // Anything else the job does is a new try or a way out: the wait it said is over.
+  // Anything else is a new try or a way out: the wait it said is over.
   const { waiting: _, ...moved } = next;
   return { ...moved, updatedAt: now } as Job;
 }
 
-/** Events that leave a job's wait (and the sentence saying why) as it is. */
 const KEEPS_WAITING = new Set<JobEventType>(["retry_later", "status_posting", "status_posted"]);
 
-/** Whether `event` may be applied to `job`. */
 export function canTransition(job: Job, event: JobEvent): boolean {
   return apply(job, event, job.updatedAt) !== undefined;
 }
@@ -106,9 +102,8 @@ function cancel(job: ActiveJob, by: string, now: number): Job {
 }
 
 /**
- * Resumes a failed job where it failed. A remote task is submitted again (it failed or was
- * lost); a transcription starts over from the download, because the temp audio is deleted
- * as soon as the service has it.
+ * Remote tasks are submitted again; a transcription starts over from
+ * the download, as the temp audio went once the service had it.
  */
 function retry(job: JobIn<"failed">, now: number): Job {
   const resumed = {
@@ -127,7 +122,6 @@ function retry(job: JobIn<"failed">, now: number): Job {
   }
 }
 
-/** Reruns only the note step, with new names, context or template when given. */
 function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, now: number) {
   const note = noteOf(job);
   if (note === undefined) return undefined;
@@ -155,17 +149,13 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
   return { ...writing, regeneratedAt: now };
 }
 
-/** The number of the last note delivery of a finished, failed or reviewed job. */
 function lastDeliveryOf(job: Job): number | undefined {
   if (job.stage === "done" || job.stage === "reviewing") return job.delivery;
   if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
   return undefined;
 }
 
-/**
- * The note inputs of a finished or failed job, when it got as far as naming the speakers,
- * or of a note waiting, in full, for its review (Change names).
- */
+/** When it got as far as naming the speakers, or a note waiting in full for its review. */
 export function noteOf(job: Job): NoteInputs | undefined {
   if (job.stage === "done" || (job.stage === "reviewing" && job.ready === true)) return job.note;
   if (job.stage === "failed" && "note" in job.resume) return job.resume.note;

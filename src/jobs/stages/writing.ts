@@ -9,7 +9,6 @@ import { inline } from "../model/stored.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import type { StoredTemplate } from "../persistence/templates.ts";
 
-/** The dialog submitted for note writing and polled. */
 export const writingReducers: Reducers<"writing"> = {
   note_submitting: (job, _event, now) =>
     advance(job, now, {
@@ -27,7 +26,6 @@ export const writingReducers: Reducers<"writing"> = {
         ...optional("trail", event.trail ?? job.task.trail),
       },
     }),
-  // With review before posting, the note goes to its starter first (stages/reviewing.ts).
   note_written: (job, event, now) => {
     const written = {
       note: job.note,
@@ -43,7 +41,6 @@ export const writingReducers: Reducers<"writing"> = {
   },
 };
 
-/** Submits the dialog with the names, context and template; polls until the note is written. */
 export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Promise<Job> {
   checkLimit(ctx, job, ctx.limits.writingMs);
   const { taskId } = job.task;
