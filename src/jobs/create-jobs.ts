@@ -6,7 +6,7 @@ import {
   holdsSlot,
 } from "./engine/admission.ts";
 import { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
-import { defaultStageLimits } from "./engine/step.ts";
+import { defaultStageLimits } from "./engine/step-context.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";

@@ -8,8 +8,9 @@ export {
 } from "./engine/admission.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./engine/failure-policy.ts";
 export { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
-export { defaultStageLimits, type StageLimits } from "./engine/step.ts";
+export { defaultStageLimits, type StageLimits } from "./engine/step-context.ts";
 export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
+export type { JobEvent } from "./model/events.ts";
 export * from "./model/job.ts";
 export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
@@ -19,6 +20,7 @@ export {
   tenantOf,
   tenantOfOrigin,
 } from "./model/tenant.ts";
+export { canTransition, IllegalTransitionError, transition } from "./model/transitions.ts";
 export {
   type ChannelSettings,
   type ChannelSettingsInput,
@@ -82,9 +84,3 @@ export {
   type UploadResult,
 } from "./services/job-service.ts";
 export { StartNotRecorded } from "./services/start-jobs.ts";
-export {
-  canTransition,
-  IllegalTransitionError,
-  type JobEvent,
-  transition,
-} from "./stages/transitions.ts";

@@ -1,6 +1,6 @@
 import type { StageObserver } from "./apply-event.ts";
 import type { FailurePolicyOptions } from "./failure-policy.ts";
-import type { JobPorts, StageLimits } from "./step.ts";
+import type { JobPorts, StageLimits } from "./step-context.ts";
 
 export interface RunnerOptions extends JobPorts {
   tempDir: string;

@@ -1,15 +1,26 @@
 import type { Logger } from "pino";
+import { optional } from "../../util/optional.ts";
 import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { type HeldLease, LeaseLost } from "../persistence/with-lease.ts";
 import type { MediaPort } from "../ports.ts";
-import { isTransfer, runStep } from "../stages/index.ts";
-import type { StageObserver } from "./apply-event.ts";
-import { applyRequests } from "./apply-requests.ts";
-import type { FailurePolicyOptions } from "./failure-policy.ts";
-import type { JobPorts, StageLimits, StepContext } from "./step.ts";
-import { createStepContext } from "./step-context.ts";
-import { afterFailedStep, RequestWaiting } from "./step-failure.ts";
+import { applyRequests, type StageObserver } from "./apply-event.ts";
+import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
+import {
+  createStepContext,
+  type JobPorts,
+  type StageLimits,
+  type StepContext,
+} from "./step-context.ts";
+import { isTransfer, runStep } from "./steps.ts";
+
+/** Thrown to give the job up when something was asked of it; the runner applies it next. */
+export class RequestWaiting extends Error {
+  constructor() {
+    super("A request is waiting for the job.");
+    this.name = this.constructor.name;
+  }
+}
 
 export interface StepLoopDeps extends JobPorts {
   media: MediaPort | undefined;
@@ -106,4 +117,53 @@ export class StepLoop {
       stopping: this.#d.stopped,
     });
   }
+}
+
+/**
+ * What becomes of a job whose step threw: nothing when the lease or record is gone or a request
+ * gave it up; otherwise as the failure policy says.
+ */
+async function afterFailedStep(
+  deps: Pick<StepLoopDeps, "repo" | "files" | "failurePolicy" | "now"> & { stopped: boolean },
+  failed: { ctx: StepContext; job: ActiveJob; error: unknown; signal: AbortSignal },
+): Promise<Job> {
+  const { ctx, job, error, signal } = failed;
+  const { logger } = ctx;
+  if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
+    logger.warn("lease lost mid-step; leaving the job to its new holder");
+    return job;
+  }
+  const current = await deps.repo.get(job.id);
+  if (current === undefined) {
+    logger.warn({ err: error }, "job record gone mid-step; dropping the job");
+    await deps.files.removeAllOf(job.id);
+    return job;
+  }
+  if (!isActive(current)) return current;
+  if (error instanceof RequestWaiting || signal.reason instanceof RequestWaiting) return current;
+  if (deps.stopped && signal.aborted) return current;
+  const decision = decideFailure(error, current.attempts, deps.failurePolicy);
+  if (decision.kind === "retry_later") {
+    const { delayMs, waiting } = decision;
+    logger.warn({ err: error, delayMs, waiting }, "step failed; will try again");
+    const wakeAt = deps.now() + delayMs;
+    const later = await ctx.commit(current, {
+      type: "retry_later",
+      wakeAt,
+      ...optional("waiting", waiting),
+    });
+    // Drawn once per reason: an unchanged message is not redrawn.
+    return waiting === undefined ? later : ctx.showStatus(later, "stage");
+  }
+  // The token source already said why, once: each job's end is a record, not another error.
+  const lost = lostInstall(error);
+  logger[lost ? "warn" : "error"]({ err: error, failure: decision.failure }, "job failed");
+  await deps.files.removeNamedBy(current);
+  const done = await ctx.commit(current, {
+    type: "failed",
+    failure: decision.failure,
+    retryable: decision.retryable,
+  });
+  // Without a token nothing can be drawn: App Home shows the sentence once reinstalled.
+  return lost ? done : ctx.showStatus(done, "stage");
 }

@@ -1,10 +1,10 @@
-import { applyRequests, jobAfter } from "../engine/apply-requests.ts";
+import { applyRequests, jobAfter } from "../engine/apply-event.ts";
 import { isActive } from "../model/job.ts";
+import { canTransition } from "../model/transitions.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
 import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
-import { canTransition } from "../stages/transitions.ts";
 import type { CommandResult, JobServiceOptions } from "./job-service-types.ts";
 
 /** Taken only if free: a command never waits for the job's lease. */

@@ -1,24 +1,18 @@
 import { rename, rm, stat } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { demuxerOf, MAX_AUDIO_BYTES } from "../../recordings/index.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
-import type { StepContext } from "../engine/step.ts";
-import { sniffFile } from "../files/check-download.ts";
-import { attemptFile, audioPath, isFile, removeEarlierAttempts } from "../files/job-files.ts";
+import {
+  attemptFile,
+  audioPath,
+  isFile,
+  removeEarlierAttempts,
+  sniffFile,
+} from "../files/job-files.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
-import { enter, NEW_POLL, type Reducers } from "../model/job-records.ts";
 import type { PrepareOutcome } from "../ports.ts";
-
-export const preparingReducers: Reducers<"preparing"> = {
-  source_missing: (job, event, now) => enter(job, "downloading", now, { tempPath: event.tempPath }),
-  prepared: (job, event, now) =>
-    enter(job, "transcribing", now, {
-      tempPath: event.tempPath,
-      audioName: event.audioName,
-      audio: { ...NEW_POLL },
-    }),
-};
+import { JobStepError } from "./failure-policy.ts";
+import type { StepContext } from "./step-context.ts";
 
 /**
  * FFmpeg reads the download with the demuxer its bytes are (sniffed again: the disk is the truth)

@@ -1,43 +1,9 @@
 import { optional } from "../../util/optional.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
-import type { StepContext } from "../engine/step.ts";
-import { checkLimit } from "../engine/step.ts";
 import { audioPath, isFile, removeJobFile } from "../files/job-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
-import { advance, enter, type Reducers } from "../model/job-records.ts";
 import { summarizeSpeakers } from "../model/speaker-summary.ts";
-import { inline } from "../model/stored.ts";
-
-export const transcribingReducers: Reducers<"transcribing"> = {
-  // Another replica downloaded it: fetch it again here.
-  source_missing: (job, event, now) =>
-    job.audio.taskId === undefined
-      ? enter(job, "downloading", now, { tempPath: event.tempPath })
-      : undefined,
-  audio_submitting: (job, _event, now) =>
-    advance(job, now, {
-      audio: { ...job.audio, submittedAt: now },
-    }),
-  audio_submitted: ({ tempPath: _, ...job }, event) =>
-    advance(job, event.wakeAt, {
-      audio: { ...job.audio, taskId: event.taskId },
-    }),
-  audio_polled: (job, event) =>
-    advance(job, event.wakeAt, {
-      audio: {
-        ...job.audio,
-        pollAttempt: job.audio.pollAttempt + 1,
-        progress: event.progress,
-        ...optional("trail", event.trail ?? job.audio.trail),
-      },
-    }),
-  transcribed: (job, event, now) =>
-    enter(job, "naming", now, {
-      dialog: inline(event.dialog),
-      speakers: event.speakers,
-      quotes: inline(event.quotes),
-    }),
-};
+import { JobStepError } from "./failure-policy.ts";
+import { checkLimit, type StepContext } from "./step-context.ts";
 
 export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
   checkLimit(ctx, job, ctx.limits.transcribingMs);

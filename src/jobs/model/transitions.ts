@@ -1,19 +1,24 @@
 import { optional } from "../../util/optional.ts";
-import type { JobEvent, JobEventType } from "../model/events.ts";
+import { DELIVERY_REDUCERS } from "./delivery-reducers.ts";
+import type { JobEvent, JobEventType } from "./events.ts";
 import {
   type ActiveJob,
+  type ActiveStage,
   type Failure,
   isActive,
   type Job,
   type JobIn,
   type NoteInputs,
   type Stage,
-} from "../model/job.ts";
-import { commonOf, enter, startWriting } from "../model/job-records.ts";
-import { reduceInStage } from "./index.ts";
-
-export type { EventOf, JobEvent, JobEventType } from "../model/events.ts";
-export { MAX_RELINKS } from "./index.ts";
+} from "./job.ts";
+import {
+  commonOf,
+  enter,
+  noteInputs,
+  type Reducers,
+  STAGE_REDUCERS,
+  startWriting,
+} from "./reducers.ts";
 
 /** A bug, a stale button or a race. */
 export class IllegalTransitionError extends Error {
@@ -73,6 +78,17 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
   }
 }
 
+const REDUCERS: { [S in ActiveStage]: Reducers<S> } = { ...STAGE_REDUCERS, ...DELIVERY_REDUCERS };
+
+/** A stage's own events: its reducers say what they make of the job. */
+function reduceInStage(job: ActiveJob, event: JobEvent, now: number): Job | undefined {
+  const reducers = REDUCERS[job.stage] as Reducers<ActiveStage>;
+  const reducer = reducers[event.type] as
+    | ((job: ActiveJob, event: JobEvent, now: number) => Job | undefined)
+    | undefined;
+  return reducer?.(job, event, now);
+}
+
 function retryLater(job: ActiveJob, event: Extract<JobEvent, { type: "retry_later" }>): Job {
   const { waiting: _, ...rest } = job;
   const waiting = optional("waiting", event.waiting);
@@ -125,27 +141,18 @@ function retry(job: JobIn<"failed">, now: number): Job {
 function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, now: number) {
   const note = noteOf(job);
   if (note === undefined) return undefined;
-  const contextText = event.contextText ?? note.contextText;
-  const templateId = event.templateId ?? note.templateId;
   // New names bring their own members; without new names the earlier ones stand.
   const members = event.speakerMap === undefined ? note.members : event.members;
-  const inputs: NoteInputs = {
-    dialog: note.dialog,
-    speakers: note.speakers,
-    quotes: note.quotes,
-    speakerMap: event.speakerMap ?? note.speakerMap,
-    ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
-    ...optional("contextText", contextText),
-    ...optional("templateId", templateId),
-  };
-  // A refused canvas is asked for again: the admin may have allowed canvases since.
-  const { canvasRefused: _, ...writing } = startWriting(
-    job,
-    inputs,
-    0,
-    (lastDeliveryOf(job) ?? 0) + 1,
-    now,
+  const inputs = noteInputs(
+    note,
+    event.speakerMap ?? note.speakerMap,
+    members,
+    event.contextText ?? note.contextText,
+    event.templateId ?? note.templateId,
   );
+  const delivery = (lastDeliveryOf(job) ?? 0) + 1;
+  // A refused canvas is asked for again: the admin may have allowed canvases since.
+  const { canvasRefused: _, ...writing } = startWriting(job, inputs, 0, delivery, now);
   return { ...writing, regeneratedAt: now };
 }
 
