@@ -5,14 +5,22 @@ import {
   defaultAdmissionLimits,
   holdsSlot,
 } from "./engine/admission.ts";
-import { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
+import type { StageObserver } from "./engine/apply-event.ts";
+import { JobRunner } from "./engine/runner.ts";
+import type { RunnerOptions } from "./engine/runner-start.ts";
 import { defaultStageLimits } from "./engine/step-context.ts";
+import { ChannelSettingsStore } from "./persistence/channel-settings.ts";
+import { ChannelUploads } from "./persistence/channel-uploads.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
+import { ModalMemory } from "./persistence/modal-memory.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
+import { Templates } from "./persistence/templates.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
 import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
-import { createServices } from "./services/create-services.ts";
+import { markStoreFailures } from "./recovery/store-unavailable.ts";
+import { Installs } from "./services/installs.ts";
+import { JobService, type JobServiceOptions } from "./services/job-service.ts";
 
 export type JobsOptions = Pick<
   RunnerOptions,
@@ -117,3 +125,24 @@ export function createJobs(options: JobsOptions) {
 }
 
 export type Jobs = ReturnType<typeof createJobs>;
+
+/**
+ * The use cases the Slack layer calls, over one store
+ * whose failures reach them as `StoreUnavailableError`.
+ */
+export function createServices(options: Omit<JobServiceOptions, "settings" | "workspaces">) {
+  const store = markStoreFailures(options.store);
+  const { logger, retentionMs } = options;
+  const workspaces = new WorkspaceData(store, logger);
+  const now = options.now ?? Date.now;
+  const templates = new Templates({ store, retentionMs, now, workspaces });
+  const settings = new ChannelSettingsStore({ store, workspaces, templates });
+  const repo = options.repo.over(store);
+  const service = new JobService({ ...options, store, repo, settings, workspaces });
+  const installs = new Installs({ ...options, repo, store, workspaces, now });
+  const modals = new ModalMemory(store, workspaces);
+  const uploads = new ChannelUploads({ store, workspaces, retentionMs });
+  return { service, settings, uploads, templates, modals, installs };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,10 @@
-export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
+export {
+  createJobs,
+  createServices,
+  type Jobs,
+  type JobsOptions,
+  type Services,
+} from "./create-jobs.ts";
 export {
   Admission,
   type AdmissionLimits,
@@ -6,12 +12,15 @@ export {
   holdsSlot,
   type Place,
 } from "./engine/admission.ts";
+export type { StageObserver } from "./engine/apply-event.ts";
 export { decideFailure, defaultFailurePolicy, JobStepError } from "./engine/failure-policy.ts";
-export { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
+export { JobRunner } from "./engine/runner.ts";
+export type { RunnerOptions } from "./engine/runner-start.ts";
 export { defaultStageLimits, type StageLimits } from "./engine/step-context.ts";
 export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
 export type { JobEvent } from "./model/events.ts";
 export * from "./model/job.ts";
+export * from "./model/job-parts.ts";
 export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
   installOf,
@@ -73,14 +82,7 @@ export {
   markStoreFailures,
   StoreUnavailableError,
 } from "./recovery/store-unavailable.ts";
-export { createServices, type Services } from "./services/create-services.ts";
-export { type ForgetScope, Installs } from "./services/forget-install.ts";
-export {
-  type CommandRefusal,
-  type CommandResult,
-  JobService,
-  type StartAttempt,
-  type StartResult,
-  type UploadResult,
-} from "./services/job-service.ts";
-export { StartNotRecorded } from "./services/start-jobs.ts";
+export { type ForgetScope, Installs } from "./services/installs.ts";
+export { JobService, type UploadResult } from "./services/job-service.ts";
+export type { CommandRefusal, CommandResult } from "./services/person-commands.ts";
+export { type StartAttempt, StartNotRecorded, type StartResult } from "./services/start-jobs.ts";

@@ -1,5 +1,6 @@
 import type { Dialog, NoteTakerClient, SpeakerMapEntry } from "../notetaker/index.ts";
-import type { CanvasRefusal, Failure, Job, Origin, ReviewPlace, WaitReason } from "./model/job.ts";
+import type { Failure, Job } from "./model/job.ts";
+import type { CanvasRefusal, Origin, ReviewPlace, WaitReason } from "./model/job-parts.ts";
 import type { KnownJob } from "./persistence/recent-jobs.ts";
 
 /**

@@ -13,7 +13,8 @@ import {
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { isDiskFull } from "../files/disk-full.ts";
-import type { Failure, Job, WaitReason } from "../model/job.ts";
+import type { Failure, Job } from "../model/job.ts";
+import type { WaitReason } from "../model/job-parts.ts";
 import { SlackPortError } from "../ports.ts";
 
 /** A wait says why only when the status message can tell the person something useful. */

@@ -9,15 +9,11 @@ import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
 import { PersonDraws } from "./person-draws.ts";
-import type { RunnerOptions } from "./runner-options.ts";
-import { catchUpPace, prepareRunner, spreadOverdue } from "./runner-start.ts";
+import { catchUpPace, prepareRunner, type RunnerOptions, spreadOverdue } from "./runner-start.ts";
 import { defaultStageLimits, type StageLimits } from "./step-context.ts";
 import { RequestWaiting, StepLoop } from "./step-loop.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 import { isTransfer } from "./steps.ts";
-
-export type { StageObserver } from "./apply-event.ts";
-export { type RunnerOptions, STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
 
 /**
  * Drives every active job to its end. A job's next step time is in its record

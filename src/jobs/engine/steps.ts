@@ -1,5 +1,6 @@
 import { audioPath } from "../files/job-files.ts";
-import type { ActiveJob, ActiveStage, Job, JobIn } from "../model/job.ts";
+import type { ActiveJob, Job, JobIn } from "../model/job.ts";
+import type { ActiveStage } from "../model/job-parts.ts";
 import { deliveringStep } from "./delivering.ts";
 import { downloadingStep } from "./downloading.ts";
 import { preparingStep } from "./preparing.ts";

@@ -1,5 +1,6 @@
 import type { Dialog, Progress, ProgressTrail, SpeakerMapEntry } from "../../notetaker/index.ts";
-import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job.ts";
+import type { Failure } from "./job.ts";
+import type { CanvasRefusal, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job-parts.ts";
 
 /** Everything that can happen to a job; `transition` applies one, purely. */
 export type JobEvent =

@@ -20,8 +20,6 @@ import {
 import { migrateStoredJob } from "./migrate-job.ts";
 import { storedSchema } from "./stored.ts";
 
-export * from "./job-parts.ts";
-
 /**
  * A union tagged by `stage`, each holding what a restart
  * needs to resume it; parsed at the store's boundary.

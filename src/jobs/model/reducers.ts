@@ -1,7 +1,8 @@
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import type { EventOf, JobEventType } from "./events.ts";
-import type { Job, JobIn, NoteInputs, Stage } from "./job.ts";
+import type { Job, JobIn } from "./job.ts";
+import type { NoteInputs, Stage } from "./job-parts.ts";
 import { inline } from "./stored.ts";
 
 /** For each event a stage takes, the job it becomes; undefined when the event makes no sense. */

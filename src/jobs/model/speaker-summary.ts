@@ -1,5 +1,5 @@
 import type { Dialog } from "../../notetaker/index.ts";
-import type { SpeakerQuotes, SpeakerSummary } from "./job.ts";
+import type { SpeakerQuotes, SpeakerSummary } from "./job-parts.ts";
 
 const QUOTE_CHARS = 140;
 const QUOTES_PER_SPEAKER = 2;

@@ -1,16 +1,8 @@
 import { optional } from "../../util/optional.ts";
 import { DELIVERY_REDUCERS } from "./delivery-reducers.ts";
 import type { JobEvent, JobEventType } from "./events.ts";
-import {
-  type ActiveJob,
-  type ActiveStage,
-  type Failure,
-  isActive,
-  type Job,
-  type JobIn,
-  type NoteInputs,
-  type Stage,
-} from "./job.ts";
+import { type ActiveJob, type Failure, isActive, type Job, type JobIn } from "./job.ts";
+import type { ActiveStage, NoteInputs, Stage } from "./job-parts.ts";
 import {
   commonOf,
   enter,

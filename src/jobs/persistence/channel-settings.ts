@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
-import type { JobOptions } from "../model/job.ts";
+import type { JobOptions } from "../model/job-parts.ts";
 import type { Templates } from "./templates.ts";
 import type { WorkspaceData } from "./workspace-data.ts";
 

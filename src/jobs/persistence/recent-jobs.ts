@@ -1,5 +1,6 @@
 import { optional } from "../../util/optional.ts";
-import { isActive, type Job, type Origin } from "../model/job.ts";
+import { isActive, type Job } from "../model/job.ts";
+import type { Origin } from "../model/job-parts.ts";
 
 export interface KnownJob {
   id: string;

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { EpochCheck, Store } from "../../store/index.ts";
 import type { JobRunner } from "../engine/runner.ts";
-import type { Origin, SourceFile } from "../model/job.ts";
+import type { Origin, SourceFile } from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import type { KnownJob, RecentJobs } from "../persistence/recent-jobs.ts";

@@ -1,28 +1,53 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import type { StageObserver } from "../engine/apply-event.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import type { Job } from "../model/job.ts";
 import {
-  type Job,
   type JobOptions,
   type Origin,
   type SourceFile,
   type SpeakerQuotes,
   speakerQuotesSchema,
-} from "../model/job.ts";
+} from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
-import { channelIndex, userIndex } from "../persistence/job-repository.ts";
-import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
-import { PersonCommands } from "./person-commands.ts";
+import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
+import type { WorkspaceData } from "../persistence/workspace-data.ts";
+import { type CommandResult, PersonCommands } from "./person-commands.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
 
-export type {
-  CommandRefusal,
-  CommandResult,
-  JobServiceOptions,
-  UploadResult,
-} from "./job-service-types.ts";
-export type { StartAttempt, StartResult } from "./start-jobs.ts";
+/** An upload's outcome: also `off` in a channel that turned automatic notes off. */
+export type UploadResult = StartResult | { status: "off" };
+
+export interface JobServiceOptions {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
+  logger: Logger;
+  settings: ChannelSettingsStore;
+  /** Noted as jobs start, for an uninstall. */
+  workspaces: WorkspaceData;
+  retentionMs: number;
+  /** Slack retries events for minutes; a day is safe. */
+  dedupeTtlMs?: number;
+  regenerateCooldownMs?: number;
+  now?: () => number;
+  newId?: () => string;
+  canPrepare?: boolean;
+  onStageChange?: StageObserver;
+  /**
+   * An upload started before the store lost its data (and its claims):
+   * `StoreResetWatch.alreadyStarted`.
+   */
+  alreadyStarted?: (origin: Origin, source: SourceFile) => Promise<boolean>;
+}
+
 /**
  * What the Slack layer asks of the job layer. A person's command is recorded at once and applied
  * under the job's lease, so a click never races a step, nor waits for one.

@@ -1,19 +1,32 @@
-import { applyRequests, jobAfter } from "../engine/apply-event.ts";
-import { isActive } from "../model/job.ts";
+import type { Logger } from "pino";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import { applyRequests, jobAfter, type StageObserver } from "../engine/apply-event.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import { isActive, type Job } from "../model/job.ts";
 import { canTransition } from "../model/transitions.ts";
-import { jobLeaseKey } from "../persistence/job-repository.ts";
+import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
 import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
-import type { CommandResult, JobServiceOptions } from "./job-service-types.ts";
 
 /** Taken only if free: a command never waits for the job's lease. */
 const COMMAND_LEASE = { ttlMs: 10_000 };
 
-type Deps = Pick<
-  JobServiceOptions,
-  "repo" | "store" | "admission" | "runner" | "logger" | "onStageChange"
-> & { now: () => number };
+export type CommandRefusal = "not_found" | "wrong_stage" | "cooldown";
+export type CommandResult =
+  | { ok: true; job: Job }
+  | { ok: false; reason: CommandRefusal; retryInMs?: number };
+
+interface Deps {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle">;
+  logger: Logger;
+  onStageChange?: StageObserver | undefined;
+  now: () => number;
+}
 
 /**
  * A person's commands, recorded the moment they arrive and applied as soon as the job can take
