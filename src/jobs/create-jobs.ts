@@ -5,16 +5,23 @@ import {
   defaultAdmissionLimits,
   holdsSlot,
 } from "./engine/admission.ts";
-import { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
-import { defaultStageLimits } from "./engine/step.ts";
+import type { StageObserver } from "./engine/apply-event.ts";
+import { JobRunner } from "./engine/runner.ts";
+import type { RunnerOptions } from "./engine/runner-start.ts";
+import { defaultStageLimits } from "./engine/step-context.ts";
+import { ChannelSettingsStore } from "./persistence/channel-settings.ts";
+import { ChannelUploads } from "./persistence/channel-uploads.ts";
 import { JobRepository } from "./persistence/job-repository.ts";
+import { ModalMemory } from "./persistence/modal-memory.ts";
 import { RecentJobs } from "./persistence/recent-jobs.ts";
+import { Templates } from "./persistence/templates.ts";
 import { WorkspaceData } from "./persistence/workspace-data.ts";
 import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
-import { createServices } from "./services/create-services.ts";
+import { markStoreFailures } from "./recovery/store-unavailable.ts";
+import { Installs } from "./services/installs.ts";
+import { JobService, type JobServiceOptions } from "./services/job-service.ts";
 
-/** What the job layer needs: the runner's ports and policies, plus how long jobs are kept. */
 export type JobsOptions = Pick<
   RunnerOptions,
   | "store"
@@ -29,11 +36,8 @@ export type JobsOptions = Pick<
   | "media"
 > & {
   retentionMs: number;
-  /** Fair use: recordings downloaded and transcribed at once, per person, channel, bot. */
   admission?: AdmissionLimits;
-  /** The shortest time between two Regenerates of one job's notes. */
   regenerateCooldownMs?: number;
-  /** When the store loses its data: the Slack side that tells people, and the timings. */
   storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
   runner?: Partial<
     Pick<
@@ -50,15 +54,14 @@ export type JobsOptions = Pick<
 };
 
 /**
- * Wires the job layer over one store: the repository and the runner, and the use cases the
- * Slack layer calls — jobs (`service`), channel settings, templates, modal memory, installs.
+ * Wires the job layer over one store: the repository, the runner, the reset watch and the services.
  */
 export function createJobs(options: JobsOptions) {
   const logger = options.logger.child({ name: "jobs" });
   // One clock for every time the job layer keeps: the store's (see `Store.now`).
   const { store } = options;
   const now = options.runner?.now ?? (() => store.now());
-  // What this process knows of its jobs outside the store: all that is left if it is lost.
+  // All that is left if the store loses its data.
   const recent = new RecentJobs({ now });
   const repo = new JobRepository(options.store, {
     retentionMs: options.retentionMs,
@@ -89,8 +92,7 @@ export function createJobs(options: JobsOptions) {
     // A note waiting for its review expires with the job's retention.
     limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
     ...optional("failurePolicy", options.failurePolicy),
-    // A restart's backlog of polls spreads over the poll cap: a poll up to a cap late is what
-    // the schedule allows anyway (the runner's default is the production cap, 15 s).
+    // A poll up to a cap late is what the schedule allows anyway.
     ...optional("restartSpreadMs", options.schedule.capMs),
     ...options.runner,
     onStageChange,
@@ -123,3 +125,24 @@ export function createJobs(options: JobsOptions) {
 }
 
 export type Jobs = ReturnType<typeof createJobs>;
+
+/**
+ * The use cases the Slack layer calls, over one store
+ * whose failures reach them as `StoreUnavailableError`.
+ */
+export function createServices(options: Omit<JobServiceOptions, "settings" | "workspaces">) {
+  const store = markStoreFailures(options.store);
+  const { logger, retentionMs } = options;
+  const workspaces = new WorkspaceData(store, logger);
+  const now = options.now ?? Date.now;
+  const templates = new Templates({ store, retentionMs, now, workspaces });
+  const settings = new ChannelSettingsStore({ store, workspaces, templates });
+  const repo = options.repo.over(store);
+  const service = new JobService({ ...options, store, repo, settings, workspaces });
+  const installs = new Installs({ ...options, repo, store, workspaces, now });
+  const modals = new ModalMemory(store, workspaces);
+  const uploads = new ChannelUploads({ store, workspaces, retentionMs });
+  return { service, settings, uploads, templates, modals, installs };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,16 +1,23 @@
-export { createJobs, type Jobs, type JobsOptions } from "./create-jobs.ts";
+/** What other layers use of the job layer (the fleet benchmark loads it by this path). */
+export {
+  createJobs,
+  createServices,
+  type Jobs,
+  type JobsOptions,
+  type Services,
+} from "./create-jobs.ts";
 export {
   Admission,
   type AdmissionLimits,
   defaultAdmissionLimits,
-  holdsSlot,
   type Place,
 } from "./engine/admission.ts";
-export { decideFailure, defaultFailurePolicy, JobStepError } from "./engine/failure-policy.ts";
-export { JobRunner, type RunnerOptions, type StageObserver } from "./engine/runner.ts";
-export { defaultStageLimits, type StageLimits } from "./engine/step.ts";
+export type { StageObserver } from "./engine/apply-event.ts";
+export { decideFailure, JobStepError } from "./engine/failure-policy.ts";
 export { DiskFullWatch, isDiskFull } from "./files/disk-full.ts";
+export type { JobEvent } from "./model/events.ts";
 export * from "./model/job.ts";
+export * from "./model/job-parts.ts";
 export { summarizeSpeakers } from "./model/speaker-summary.ts";
 export {
   installOf,
@@ -19,24 +26,19 @@ export {
   tenantOf,
   tenantOfOrigin,
 } from "./model/tenant.ts";
+export { canTransition, IllegalTransitionError, transition } from "./model/transitions.ts";
 export {
   type ChannelSettings,
   type ChannelSettingsInput,
   type ChannelSettingsStore,
   channelSettingsSchema,
-  readChannelSettings,
   uploadOptions,
 } from "./persistence/channel-settings.ts";
 export type { ChannelUploads, SeenUpload } from "./persistence/channel-uploads.ts";
-export {
-  channelIndex,
-  JobRepository,
-  jobLeaseKey,
-  userIndex,
-} from "./persistence/job-repository.ts";
+export { JobRepository, jobLeaseKey } from "./persistence/job-repository.ts";
 export type { ModalMemory } from "./persistence/modal-memory.ts";
 export { type KnownJob, RecentJobs } from "./persistence/recent-jobs.ts";
-export type { StoredTemplate, TemplateScope, Templates } from "./persistence/templates.ts";
+export type { TemplateScope, Templates } from "./persistence/templates.ts";
 export type {
   MediaPort,
   NoteTakerPort,
@@ -54,37 +56,15 @@ export {
   SlackPortError,
   type StatusMode,
 } from "./ports.ts";
+export { JournalReplay, type ReplayOutcome } from "./recovery/journal-replay.ts";
+export { RequestJournal } from "./recovery/request-journal.ts";
 export {
-  JournalReplay,
-  type JournalReplayOptions,
-  type ReplayOutcome,
-} from "./recovery/journal-replay.ts";
-export { type JournalEntry, RequestJournal } from "./recovery/request-journal.ts";
-export {
-  DEFAULT_STORE_RESET_TIMINGS,
   type ResetNotice,
   type StoreResetTimings,
   StoreResetWatch,
 } from "./recovery/store-reset.ts";
-export {
-  isStoreUnavailable,
-  markStoreFailures,
-  StoreUnavailableError,
-} from "./recovery/store-unavailable.ts";
-export { createServices, type Services } from "./services/create-services.ts";
-export { type ForgetScope, Installs } from "./services/forget-install.ts";
-export {
-  type CommandRefusal,
-  type CommandResult,
-  JobService,
-  type StartAttempt,
-  type StartResult,
-  type UploadResult,
-} from "./services/job-service.ts";
-export { StartNotRecorded } from "./services/start-jobs.ts";
-export {
-  canTransition,
-  IllegalTransitionError,
-  type JobEvent,
-  transition,
-} from "./stages/transitions.ts";
+export { isStoreUnavailable, StoreUnavailableError } from "./recovery/store-unavailable.ts";
+export type { Installs } from "./services/installs.ts";
+export type { JobService } from "./services/job-service.ts";
+export type { CommandRefusal, CommandResult } from "./services/person-commands.ts";
+export { type StartAttempt, StartNotRecorded, type StartResult } from "./services/start-jobs.ts";

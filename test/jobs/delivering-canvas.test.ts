@@ -2,7 +2,7 @@
  * The delivering stage and what it asks of the gateway: the people to mention go to
  * `splitNote` (so the parts are measured as posted), and a canvas Slack refuses, for any
  * reason, never fails a delivered note — while trouble that passes is tried again within
- * the step's failure policy (stages/delivering.ts).
+ * the step's failure policy (engine/delivering.ts).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Job, type NotePerson, type SlackPort, SlackPortError } from "../../src/jobs/index.ts";

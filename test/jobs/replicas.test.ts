@@ -525,7 +525,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     // and later runs once trusted it without looking: a replica taking the job over (or a
     // restart in a fresh container) could not upload a file it did not have, and never
     // fetched the link (good for 24 h) again. The delivering stage now downloads the DOCX
-    // again when the file is not on this disk (stages/delivering.ts).
+    // again when the file is not on this disk (engine/delivering.ts).
     it("B on another machine (its own temp folder) finishes a job A died delivering", async ({
       onTestFinished,
     }) => {

@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileReader } from "../../src/jobs/files/check-download.ts";
+import { fileReader } from "../../src/jobs/files/job-files.ts";
 import type { MediaPort } from "../../src/jobs/index.ts";
 import { createPreparer, findMediaTools, type MediaTools } from "../../src/media/index.ts";
 import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";

@@ -7,9 +7,8 @@ import { tenantOfOrigin } from "../model/tenant.ts";
 import { withLease } from "../persistence/with-lease.ts";
 
 /**
- * Fair use: how many recordings may be downloaded and transcribed at once — per person, per
- * channel, and for the whole bot (every replica together). A job over a limit waits in
- * `queued`, in the order it came, and is never refused or lost.
+ * Fair use: recordings downloaded and transcribed at once, per person, per channel and in all; a
+ * job over a limit waits in `queued`, in order.
  */
 export interface AdmissionLimits {
   perUser: number;
@@ -19,10 +18,8 @@ export interface AdmissionLimits {
 
 export const defaultAdmissionLimits: AdmissionLimits = { perUser: 3, perChannel: 5, total: 20 };
 
-/** Where a job stands: it may start, or this many recordings must go first. */
 export type Place = { admitted: true } | { admitted: false; ahead: number };
 
-/** The stages that hold or wait for a slot: the long, heavy ones. */
 export function holdsSlot(job: Job): boolean {
   return (
     job.stage === "queued" ||
@@ -54,37 +51,32 @@ type PendingRelease = {
 
 const KEY = "admission";
 const LEASE_KEY = "admission";
-/** Admission is short: a read and a write. Waits up to ~4 s for another replica's turn. */
+/** Waits up to ~4 s for another replica's turn. */
 const ADMISSION_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 20 } };
-/** How often the lists are checked against the job records (a crash can leave a stale id). */
+/** A crash between two writes can leave a stale id: the lists are checked this often. */
 const VERIFY_EVERY_MS = 60_000;
 
 export interface AdmissionOptions {
   store: Store;
   limits: AdmissionLimits;
   logger: Logger;
-  /** Whether a listed job still holds or waits for its slot (its record says so). */
   stillHolds: (jobId: string) => Promise<boolean>;
-  /** Default: the store's clock, the one every replica reads the record's times with. */
   now?: () => number;
 }
 
 /**
- * The slots, kept in the store under one lease so that every replica sees the same lists.
- * A job asks when it is about to leave `queued`; it gives its slot back (through
- * `applyEvent`, the one write path) as soon as it leaves the stages that hold one.
+ * The slots live in the store under one lease so every replica sees the same lists; `applyEvent`
+ * gives a slot back as the job leaves the stages that hold one.
  */
 export class Admission {
   readonly #o: Required<AdmissionOptions>;
   readonly #inProcess = new KeyedMutex();
-  /** Releases asked for in this process and not yet written: written together. */
   #releases: PendingRelease[] = [];
 
   constructor(options: AdmissionOptions) {
     this.#o = { now: () => options.store.now(), ...options };
   }
 
-  /** Admits the job if every limit allows it and no earlier job is waiting for the slot. */
   request(job: Job): Promise<Place> {
     const slot: Slot = {
       id: job.id,
@@ -111,10 +103,8 @@ export class Admission {
   }
 
   /**
-   * Gives the job's slot (or its place in the queue) back; returns the jobs that may start.
-   * Releases that arrive while the record is busy are written together, in one read and one
-   * write (1,000 jobs leaving transcription at once rewrote a 100 KB record 1,000 times):
-   * the first of them is told the jobs that may start, the others nothing.
+   * Gives the job's slot (or place in line) back; returns the jobs that may start. Releases that
+   * arrive while the record is busy are written together: the first caller is told who may start.
    */
   release(jobId: string): Promise<string[]> {
     return new Promise((done, fail) => {
@@ -127,7 +117,6 @@ export class Admission {
     let batch: PendingRelease[] = [];
     try {
       const ready = await this.#locked(async (record) => {
-        // Everything asked for until now, this turn of the lock included.
         batch = this.#releases;
         this.#releases = [];
         const ids = new Set(batch.map((r) => r.jobId));
@@ -145,16 +134,14 @@ export class Admission {
       });
       for (const [i, r] of batch.entries()) r.done(i === 0 ? ready : []);
     } catch (error) {
-      // Taken before the failure, or still waiting (then failed with this turn).
       if (batch.length === 0) [batch, this.#releases] = [this.#releases, []];
       for (const r of batch) r.fail(error);
     }
   }
 
   /**
-   * Admits waiting jobs in the order they came, as far as the limits allow, and says how
-   * many recordings stand before each job that must wait: those holding or first in line
-   * for the limit that stops it, beyond what that limit allows at once.
+   * Admits waiting jobs in order as far as the limits allow,
+   * and counts who stands before each job that must wait.
    */
   #plan(running: Slot[], waiting: Slot[]) {
     const { perUser, perChannel, total } = this.#o.limits;
@@ -176,10 +163,8 @@ export class Admission {
         const over = Math.max(users - perUser, channels - perChannel, all - total);
         places.set(slot.id, { admitted: false, ahead: over + 1 });
       }
-      // An admitted job counts everywhere. A waiting one takes its place in line only
-      // under the narrowest limit that stops it (person, then channel, then the bot): a
-      // later job behind that limit waits behind it (first come, first served), while a
-      // slot it could not use anyway goes to the next in line.
+      // A waiting job takes its place in line only under the narrowest limit that stops it, so a
+      // slot it could not use goes to the next in line.
       if (fits || blocked.user) byUser.set(slot.user, users + 1);
       if (fits || (blocked.channel && !blocked.user)) byChannel.set(slot.channel, channels + 1);
       if (fits || (blocked.all && !blocked.user && !blocked.channel)) all += 1;
@@ -187,13 +172,11 @@ export class Admission {
     return { places };
   }
 
-  /** Runs `change` on the record under the admission lease; saves what it returns. */
   async #locked<T>(
     change: (record: AdmissionRecord) => Promise<{ place: T; next?: AdmissionRecord }>,
   ): Promise<T> {
-    // Callers in this process queue here, in order, and only the head of the line asks
-    // the store: polling the lease every 20 ms, a burst of 1,000 slot releases took 30 s
-    // and some gave up after the 4 s of retries.
+    // Only the head of this process's line polls the
+    // store's lease: a burst of releases otherwise starves.
     return this.#inProcess.run(LEASE_KEY, () => this.#underLease(change));
   }
 
@@ -203,8 +186,7 @@ export class Admission {
     const { store } = this.#o;
     const result = await withLease(store, LEASE_KEY, ADMISSION_LEASE, async () => {
       let record = await this.#read();
-      // A checked record is saved even when the change itself changes nothing: else every
-      // call of the next minute would check all the listed jobs again.
+      // Saved even when unchanged, else every call of the next minute would check again.
       const check = this.#o.now() - record.checkedAt > VERIFY_EVERY_MS;
       if (check) record = await this.#verify(record);
       const { place, next } = await change(record);
@@ -221,7 +203,6 @@ export class Admission {
     return { running: [], waiting: [], checkedAt: 0 };
   }
 
-  /** Drops listed jobs whose records no longer hold a slot (a crash between two writes). */
   async #verify(record: AdmissionRecord): Promise<AdmissionRecord> {
     const keep = async (slots: Slot[]) => {
       const held = await Promise.all(slots.map((s) => this.#o.stillHolds(s.id)));

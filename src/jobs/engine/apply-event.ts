@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
 import type { JobEvent } from "../model/events.ts";
 import type { Job } from "../model/job.ts";
+import { canTransition, transition } from "../model/transitions.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
-import { transition } from "../stages/transitions.ts";
+import type { JobRequest } from "../persistence/job-requests.ts";
 import { type Admission, holdsSlot } from "./admission.ts";
 
-/** Told that `job` left stage `from` after `ms` milliseconds. */
 export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
 
 export interface ApplyEventDeps {
@@ -14,14 +14,12 @@ export interface ApplyEventDeps {
   now: () => number;
   logger: Logger;
   onStageChange: StageObserver | undefined;
-  /** Runs a job's next step soon: for waiting jobs a freed slot lets start. */
   kick: (jobId: string) => void;
 }
 
 /**
- * The one write path of a job: transition → save → give back a fair-use slot the job no
- * longer holds → log → observe. Steps (through their context) and people's commands
- * (through the job service) both go through here.
+ * The one write path of a job, for steps and people's commands alike:
+ * transition, save, give back a slot the job no longer holds, log, observe.
  */
 export async function applyEvent(deps: ApplyEventDeps, job: Job, event: JobEvent): Promise<Job> {
   const now = deps.now();
@@ -39,14 +37,48 @@ export async function applyEvent(deps: ApplyEventDeps, job: Job, event: JobEvent
   return next;
 }
 
-/**
- * Frees the slot and starts the jobs it lets through. A failure here is only logged: the
- * admission check drops slots whose jobs no longer hold them within a minute.
- */
+/** A failure is only logged: the admission check drops slots whose jobs no longer hold them. */
 async function releaseSlot(deps: ApplyEventDeps, jobId: string): Promise<void> {
   try {
     for (const id of await deps.admission.release(jobId)) deps.kick(id);
   } catch (error) {
     deps.logger.warn({ err: error, jobId }, "could not give back a fair-use slot");
   }
+}
+
+export function jobAfter(job: Job, waiting: readonly JobRequest[], now: number): Job {
+  let ahead = job;
+  for (const request of waiting) {
+    if (canTransition(ahead, request)) ahead = transition(ahead, request, now);
+  }
+  return ahead;
+}
+
+/**
+ * Applies the job's waiting requests in order, under the lease the
+ * caller holds; one the job can no longer take is dropped and logged.
+ */
+export async function applyRequests(
+  deps: ApplyEventDeps,
+  jobId: string,
+  known?: Job,
+): Promise<{ job: Job | undefined; applied: number }> {
+  const waiting = await deps.repo.requests.list(jobId);
+  if (waiting.length === 0) return { job: known, applied: 0 };
+  let job = known ?? (await deps.repo.get(jobId));
+  let applied = 0;
+  for (const request of waiting) {
+    if (job === undefined) break;
+    if (!canTransition(job, request)) {
+      deps.logger.info({ jobId, event: request.type, stage: job.stage }, "job request dropped");
+      continue;
+    }
+    job = await applyEvent(deps, job, request);
+    applied += 1;
+    if (request.type === "failed") {
+      deps.logger.warn({ jobId, failure: request.failure }, "job failed");
+    }
+  }
+  await deps.repo.requests.remove(jobId, waiting.length);
+  return { job, applied };
 }

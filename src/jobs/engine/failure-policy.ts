@@ -13,19 +13,16 @@ import {
 import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { isDiskFull } from "../files/disk-full.ts";
-import type { Failure, Job, WaitReason } from "../model/job.ts";
+import type { Failure, Job } from "../model/job.ts";
+import type { WaitReason } from "../model/job-parts.ts";
 import { SlackPortError } from "../ports.ts";
 
-/**
- * What the runner does about an error thrown by a step; a wait says why when the status
- * message can tell the person something useful (not for Slack's own API: the message
- * cannot be drawn while Slack fails).
- */
+/** A wait says why only when the status message can tell the person something useful. */
 export type FailureDecision =
   | { kind: "retry_later"; delayMs: number; waiting?: WaitReason }
   | { kind: "fail"; failure: Failure; retryable: boolean };
 
-/** Raised by steps for failures that are already decided (no speech, bad download…). */
+/** Thrown by steps for failures already decided (no speech, a bad download…). */
 export class JobStepError extends Error {
   readonly failure: Failure;
   readonly retryable: boolean;
@@ -39,7 +36,6 @@ export class JobStepError extends Error {
 }
 
 export interface FailurePolicyOptions {
-  /** Transient failures in a row before the job fails. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
@@ -53,10 +49,8 @@ export const defaultFailurePolicy: FailurePolicyOptions = {
 };
 
 /**
- * One place for the rule of what to do when a step fails. Transient trouble (the service or
- * Slack briefly unavailable) is retried later with growing waits — the client has already
- * retried in-line — until `maxAttempts`; then, and for everything else, the job fails with
- * a reason the user can read and a flag saying whether Retry can help.
+ * Transient trouble is retried with growing waits (the clients already retried in-line) up to
+ * `maxAttempts`; anything else fails the job with a reason and whether Retry can help.
  */
 export function decideFailure(
   error: unknown,
@@ -96,26 +90,17 @@ export function decideFailure(
   return { kind: "retry_later", delayMs, ...optional("waiting", waiting) };
 }
 
-/**
- * Slack has no token for the job's installation (its tokens revoked, the app uninstalled):
- * final for the job, and nothing more can be said to Slack about it, not even its status.
- */
+/** The install's tokens are gone: final for the job, and not even its status can be drawn. */
 export function lostInstall(error: unknown): boolean {
   return error instanceof SlackPortError && error.failure === "install_unavailable";
 }
 
-/**
- * The job ended because its installation lost its tokens: there is no token to draw its
- * status message with (the record keeps the sentence; App Home shows it once installed again).
- */
 export function endedByLostInstall(job: Job): boolean {
   return job.stage === "failed" && job.failure.code === "install_unavailable";
 }
 
 /**
- * A failure that may clear up by itself: what the job fails with if it never does, and why
- * it waits meanwhile. A full disk is named wherever the write was (a download, FFmpeg's
- * output, the DOCX): an admin must free space, and the job goes on by itself once they do.
+ * A full disk waits wherever the write was: the job goes on by itself once an admin frees space.
  */
 function transientCause(error: unknown): { code: Failure["code"]; waiting?: WaitReason } {
   if (isDiskFull(error)) return { code: "disk_full", waiting: "disk_full" };

@@ -6,27 +6,20 @@ export interface GiveBackOptions {
   store: Store;
   logger: Logger;
   now: () => number;
-  /** The key of a job's lease. */
   leaseKey: (jobId: string) => string;
-  /** Told once a job is due again, so the process claims it at once. */
   onGivenBack: () => void;
-  /** The waits between tries while the store still fails (default `BACKOFFS.giveBack`). */
   backoff?: Backoff;
 }
 
 /**
- * Jobs whose run ended without the store hearing of it — the step crashed because the store
- * failed, so neither its lease was released nor its next due time written — given back once
- * the store answers: the lease released (holder-checked, so a lease another replica took
- * since stays theirs) and the job due now. Without this such a job stays hidden behind the
- * claim until its lease lapses (60 s), and a person's click meanwhile waits as long.
- * Tried again at waits doubling from 1 s to 10 s, for as long as the process runs.
+ * Jobs whose step crashed because the store failed (lease held, next
+ * due time unwritten), given back once the store answers; else they
+ * hide until the lease lapses and a person's click waits as long.
  */
 export class GiveBack {
   readonly #o: Required<GiveBackOptions>;
   readonly #pending = new Map<string, string>();
   #timer: NodeJS.Timeout | undefined;
-  /** Tries that found the store still failing, since the last that did not. */
   #failures = 0;
   #stopped = false;
 
@@ -34,14 +27,12 @@ export class GiveBack {
     this.#o = { backoff: BACKOFFS.giveBack, ...options };
   }
 
-  /** Gives back `jobId`, whose lease this process holds with `token`, as soon as it can. */
   add(jobId: string, token: string): void {
     if (this.#stopped) return;
     this.#pending.set(jobId, token);
     this.#arm();
   }
 
-  /** Jobs waiting to be given back (metrics, tests). */
   get size(): number {
     return this.#pending.size;
   }
@@ -72,7 +63,6 @@ export class GiveBack {
         await store.releaseLease(this.#o.leaseKey(jobId), token);
         await store.schedule(jobId, now());
       } catch {
-        // The store still fails: the rest waits for the next try.
         break;
       }
       this.#pending.delete(jobId);

@@ -5,9 +5,8 @@ import type { SlackPort } from "../ports.ts";
 import { endedByLostInstall } from "./failure-policy.ts";
 
 /**
- * What a person's command did, drawn in the job's status message at once and ahead of
- * background draws (`StatusMode` "person"), without holding anything a step needs: the
- * draw is not waited for, and a failure is only logged (the next stage change draws again).
+ * What a person's command did, drawn at once ahead of background draws and never waited for: a
+ * failure is only logged (the next stage change draws again).
  */
 export class PersonDraws {
   readonly #o: { gateway: SlackPort; repo: JobRepository; logger: Logger };
@@ -17,17 +16,11 @@ export class PersonDraws {
     this.#o = options;
   }
 
-  /** Draws under way. */
   get size(): number {
     return this.#drawing.size;
   }
 
-  /**
-   * Draws `job` as it now stands. A status message whose post may have reached Slack (its
-   * answer lost) is looked for first; one never posted is left to the job's next step (the
-   * post is checkpointed there). A job whose install lost its tokens has nothing to draw
-   * with (the record keeps the sentence for App Home).
-   */
+  /** A message never posted is left to the job's next step, where the post is checkpointed. */
   show(job: Job): void {
     const unposted = job.statusTs === undefined && job.statusPostingAt === undefined;
     if (unposted || endedByLostInstall(job)) return;
@@ -40,7 +33,6 @@ export class PersonDraws {
     this.#drawing.add(drawing);
   }
 
-  /** Resolves once the draws under way now are done. */
   async idle(): Promise<void> {
     await Promise.all(this.#drawing);
   }

@@ -4,23 +4,39 @@ import type { Store } from "../../store/index.ts";
 import { partTimer } from "../../util/part-timer.ts";
 import type { TempFiles } from "../files/temp-files.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
-import { STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
+import type { StageObserver } from "./apply-event.ts";
+import type { FailurePolicyOptions } from "./failure-policy.ts";
+import type { JobPorts, StageLimits } from "./step-context.ts";
 
-/*
- * What the runner does once as it starts, before its first claim: its temp folder and
- * orphan files, the due queue filled once, the backlog of overdue steps spread out.
- */
+export interface RunnerOptions extends JobPorts {
+  tempDir: string;
+  limits?: StageLimits;
+  failurePolicy?: FailurePolicyOptions;
+  leaseTtlMs?: number;
+  queueCheckMs?: number;
+  claimGapMs?: number;
+  /** 0: every overdue step due at once. */
+  restartSpreadMs?: number;
+  statusThrottleMs?: number;
+  concurrency?: { transfers: number; calls: number };
+  /** Default: the store's clock, which a wall-clock jump does not move and replicas share. */
+  now?: () => number;
+  onStageChange?: StageObserver;
+}
 
 /**
- * The temp folder, orphan files (judged against the records of this disk's files), the due
- * queue filled once. Each part's time is logged ("runner prepared").
+ * Overdue steps a restart spreads out: Note Service polls (thousands
+ * may wait, and a poll a cap late is within the guide's schedule) and
+ * what waits for a person. The rest is few and people wait for it.
  */
+export const STAGES_THAT_MAY_WAIT = ["transcribing", "naming", "writing", "reviewing"] as const;
+
+/** The temp folder, orphan files, the due queue filled once. */
 export async function prepareRunner(
   o: { tempDir: string; repo: JobRepository; logger: Logger },
   files: TempFiles,
 ): Promise<void> {
   const timer = partTimer();
-  // Recordings and DOCX files wait here: private to the app's user (0700).
   await mkdir(o.tempDir, { recursive: true, mode: 0o700 });
   await chmod(o.tempDir, 0o700);
   const { repo } = o;
@@ -32,11 +48,7 @@ export async function prepareRunner(
   o.logger.info({ ms: timer.laps }, "runner prepared");
 }
 
-/**
- * Spreads what fell due while no process ran over `restartSpreadMs`. Failing, it leaves the
- * backlog as it is: every overdue job due at once, as before. Resolves to how many jobs it
- * moved.
- */
+/** Failing, it leaves every overdue job due at once. */
 export async function spreadOverdue(o: {
   store: Store;
   restartSpreadMs: number;
@@ -56,10 +68,8 @@ export async function spreadOverdue(o: {
 }
 
 /**
- * Behind the spread (this process stalled: starved of CPU, a store call past its deadline),
- * the backlog is caught up a quarter faster than every active job polled once over the
- * window, never slower than a full room a second — not at the process's top speed, which
- * would be the very burst the spread prevents. For two windows at most.
+ * Behind the spread, the backlog is caught up a quarter faster than one poll of each job per
+ * window, never slower than a full room a second, for two windows at most.
  */
 export function catchUpPace(
   o: {

@@ -5,26 +5,20 @@ import { isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import type { MediaPort } from "../ports.ts";
-import { isTransfer } from "../stages/index.ts";
 import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
 import { PersonDraws } from "./person-draws.ts";
-import type { RunnerOptions } from "./runner-options.ts";
-import { catchUpPace, prepareRunner, spreadOverdue } from "./runner-start.ts";
-import { defaultStageLimits, type StageLimits } from "./step.ts";
-import { RequestWaiting } from "./step-failure.ts";
-import { StepLoop } from "./step-loop.ts";
+import { catchUpPace, prepareRunner, type RunnerOptions, spreadOverdue } from "./runner-start.ts";
+import { defaultStageLimits, type StageLimits } from "./step-context.ts";
+import { RequestWaiting, StepLoop } from "./step-loop.ts";
 import { StepScheduler } from "./step-scheduler.ts";
-
-export type { StageObserver } from "./apply-event.ts";
-export { type RunnerOptions, STAGES_THAT_MAY_WAIT } from "./runner-options.ts";
+import { isTransfer } from "./steps.ts";
 
 /**
- * Drives every active job to its end. The time of a job's next step is stored in the job
- * (`wakeAt`) and in the store's due queue; a replica claims due jobs from the queue with
- * their leases (`DuePump`), so exactly one replica works on a job at a time, and a
- * restarted or other replica picks up exactly where the last one stopped.
+ * Drives every active job to its end. A job's next step time is in its record
+ * and the store's due queue; replicas claim due jobs with their leases, so
+ * one works on a job at a time and any picks up where another stopped.
  */
 export class JobRunner {
   readonly #o: Required<
@@ -87,36 +81,21 @@ export class JobRunner {
     });
   }
 
-  /**
-   * Puts every active job in the due queue the first time a store is used by this version
-   * (a store written before the queue existed), removes orphan temp files, spreads the
-   * backlog of steps that fell due while no process ran (so ten thousand overdue polls are
-   * not one burst at the Note Service and Slack), and starts claiming due jobs. Resolves to
-   * how many active jobs the store holds (from its counts).
-   */
+  /** Resolves to how many active jobs the store holds. */
   async start(): Promise<number> {
     await this.prepare();
     await this.begin();
     return this.countActive();
   }
 
-  /**
-   * What `start` does before any step may run, and may do while the process waits for Slack:
-   * the temp folder, orphan files (judged against the records of this disk's files), the due
-   * queue filled once. Each part's time is logged ("runner prepared").
-   */
+  /** What `start` does before any step may run, while the process may still wait for Slack. */
   async prepare(): Promise<void> {
     await prepareRunner(this.#o, this.#files);
   }
 
-  /**
-   * Spreads what fell due while no process ran, then starts claiming at once: the spread
-   * belongs right before the first claim (its window starts now), and nothing else waits
-   * between them. Resolves once the pump has started (its first claim is under way).
-   */
+  /** The spread belongs right before the first claim: its window starts now. */
   async begin(): Promise<void> {
     const timer = partTimer();
-    // The counts (one read of the active index) beside the spread, for the pace below.
     const [spread, active] = await Promise.all([
       spreadOverdue(this.#o),
       this.countActive().catch(() => 0),
@@ -128,16 +107,13 @@ export class JobRunner {
     this.#o.logger.info({ ms: timer.laps }, "runner claiming");
   }
 
-  /** How many active jobs the store holds (from its counts, not a read of every job). */
   async countActive(): Promise<number> {
     const counts = await this.#o.repo.countActiveByStage();
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   }
 
-  /** Runs the job's next step as soon as possible (a new job, names given, a retry…). */
   kick(id: string): void {
     if (this.#stopped) return;
-    // Driven here now: it goes again once this run ends.
     if (this.#running.has(id)) return void this.#rerun.add(id);
     this.#o.store
       .schedule(id, this.#o.now())
@@ -145,15 +121,11 @@ export class JobRunner {
       .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
   }
 
-  /**
-   * Something was asked of the job (a person's command, a stop): a step driving it in this
-   * process gives it up at once, and the runner applies the requests before anything else.
-   */
+  /** A step driving the job here gives it up at once; the runner applies the requests first. */
   abort(id: string): void {
     this.#controllers.get(id)?.abort(new RequestWaiting());
   }
 
-  /** Forgets a job whose record was deleted: stops it here and removes its temp files. */
   async discard(id: string): Promise<void> {
     this.abort(id);
     this.#lastStatusAt.delete(id);
@@ -161,8 +133,8 @@ export class JobRunner {
   }
 
   /**
-   * After a job changed outside a step (a person's command, a stop): its status message
-   * shows it at once, as the person waits for it; a job that ended also loses its temp files.
+   * A job changed outside a step: drawn at once, as the
+   * person waits; an ended one loses its temp files.
    */
   settle(job: Job): void {
     this.#draws.show(job);
@@ -176,10 +148,7 @@ export class JobRunner {
       .catch((error: unknown) => logger.warn({ err: error }, "could not settle the job"));
   }
 
-  /**
-   * Resolves once no step runs or waits here and no timer is due: what this process does
-   * next, it does on a later timer or a request. (Tests wait for this instead of sleeping.)
-   */
+  /** Resolves once nothing runs, waits or is due here (tests wait for this instead of sleeping). */
   async settled(): Promise<void> {
     for (;;) {
       await this.#scheduler.idle();
@@ -187,21 +156,16 @@ export class JobRunner {
       if (this.#running.size === 0 && this.#draws.size === 0 && this.#pump.quiet(this.#o.now())) {
         return;
       }
-      // A claim is on its way (at most the claim gap from now).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
 
-  /** Jobs claimed here, of which waiting for their turn, and stepping now (metrics). */
   stats() {
     const { queued } = this.#scheduler.stats();
     return { scheduled: this.#pump.driving, queued, running: this.#running.size - queued };
   }
 
-  /**
-   * Stops taking work: no new step starts, running steps finish their current stage work
-   * (each commit is a checkpoint) or are aborted when `timeoutMs` runs out.
-   */
+  /** Running steps reach a checkpoint or are aborted when `timeoutMs` runs out. */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#stopped = true;
     this.#pump.stop();
@@ -212,11 +176,9 @@ export class JobRunner {
     await this.#pump.drained();
   }
 
-  /** Drives a job claimed from the due queue, under the lease taken with the claim. */
   async #drive({ jobId: id, token }: DueClaim): Promise<void> {
     const { store, leaseTtlMs, repo } = this.#o;
     this.#running.add(id);
-    /** Due time of a job given back at stop: queued again once the lease is free. */
     let giveBackAt: number | undefined;
     try {
       // A lease the store did not release is given back by the pump once the store answers.
@@ -226,7 +188,7 @@ export class JobRunner {
           const job = await repo.get(id);
           const transfer = job !== undefined && isActive(job) && isTransfer(job);
           const ran = await this.#scheduler.run(transfer, () => this.#loop.run(id, lease, job));
-          // Stopped (before its turn or mid-step): due at once for the next start, not a lease on.
+          // Stopped: due at once for the next start, not a lease later.
           const left =
             ran === "dropped"
               ? job

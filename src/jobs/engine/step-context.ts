@@ -1,8 +1,67 @@
+import type { Logger } from "pino";
+import type { PollSchedule } from "../../notetaker/index.ts";
+import type { Store } from "../../store/index.ts";
 import type { JobEvent } from "../model/events.ts";
-import type { Job } from "../model/job.ts";
+import type { ActiveJob, Job } from "../model/job.ts";
+import type { JobRepository } from "../persistence/job-repository.ts";
+import type { MediaPort, NoteTakerPort, SlackPort, StatusMode } from "../ports.ts";
+import type { Admission } from "./admission.ts";
 import { applyEvent, type StageObserver } from "./apply-event.ts";
-import { lostInstall } from "./failure-policy.ts";
-import type { JobPorts, StageLimits, StepContext } from "./step.ts";
+import { JobStepError, lostInstall } from "./failure-policy.ts";
+
+export interface StageLimits {
+  transcribingMs: number;
+  writingMs: number;
+  /** The job's retention (`createJobs` sets it so). */
+  reviewMs: number;
+}
+
+export const defaultStageLimits: StageLimits = {
+  transcribingMs: 3 * 60 * 60_000,
+  writingMs: 60 * 60_000,
+  reviewMs: 30 * 24 * 60 * 60_000,
+};
+
+/** `commit` applies an event and persists the result before returning. */
+export interface StepContext {
+  client: NoteTakerPort;
+  gateway: SlackPort;
+  /** FFmpeg; undefined without it. */
+  media: MediaPort | undefined;
+  store: Store;
+  admission: Admission;
+  schedule: PollSchedule;
+  limits: StageLimits;
+  tempDir: string;
+  now: () => number;
+  signal: AbortSignal;
+  /** Shutting down: a step with several parts stops between two of them, each checkpointed. */
+  stopping(): boolean;
+  logger: Logger;
+  commit(job: Job, event: JobEvent): Promise<Job>;
+  /** `commit` for an event that keeps the job in its stage (checked). */
+  update<J extends Job>(job: J, event: JobEvent): Promise<J>;
+  /** "progress" draws are throttled, a failed "stage" one is logged, a "required" one throws. */
+  showStatus(job: Job, mode: StatusMode): Promise<Job>;
+}
+
+export interface JobPorts {
+  repo: JobRepository;
+  store: Store;
+  media?: MediaPort | undefined;
+  admission: Admission;
+  client: NoteTakerPort;
+  gateway: SlackPort;
+  schedule: PollSchedule;
+  logger: Logger;
+}
+
+/** On the store's clock: a wall clock set forward does not time a transcription out. */
+export function checkLimit(ctx: StepContext, job: ActiveJob, limitMs: number): void {
+  if (ctx.now() - job.stageStartedAt > limitMs) {
+    throw new JobStepError({ code: "timeout", detail: String(Math.round(limitMs / 60_000)) }, true);
+  }
+}
 
 export interface StepContextOptions extends JobPorts {
   limits: StageLimits;
@@ -11,24 +70,14 @@ export interface StepContextOptions extends JobPorts {
   statusThrottleMs: number;
   onStageChange: StageObserver | undefined;
   signal: AbortSignal;
-  /** Renews the job's lease; throws once this process has lost it. */
   holdLease: () => Promise<void>;
-  /** When each job's status message was last drawn (shared across steps, for throttling). */
   lastStatusAt: Map<string, number>;
-  /** Whether something was asked of the job (a person's command, a stop) since the step began. */
   requestWaiting: (jobId: string) => Promise<boolean>;
-  /** What a step throws to give the job up for such a request. */
   onRequest: () => Error;
-  /** Runs a job's next step soon (a waiting job a freed slot lets through). */
   kick: (jobId: string) => void;
-  /** Whether the process is shutting down. */
   stopping: () => boolean;
 }
 
-/**
- * What one step may use: the ports, and the two operations every step goes through —
- * `commit` (record an event, checkpoint) and `showStatus` (draw the status message).
- */
 export function createStepContext(o: StepContextOptions): StepContext {
   const { now, logger } = o;
   const ctx: StepContext = {
@@ -45,8 +94,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
     stopping: o.stopping,
     logger,
     commit: async (job: Job, event: JobEvent) => {
-      // Every save first proves this process still holds the lease: a replica that
-      // stalled past it must not overwrite the new holder's progress.
+      // A replica that stalled past its lease must not overwrite the new holder's progress.
       await o.holdLease();
       const terminal = event.type === "canceled" || event.type === "failed";
       if (!terminal && (await o.requestWaiting(job.id))) throw o.onRequest();
@@ -64,27 +112,24 @@ export function createStepContext(o: StepContextOptions): StepContext {
       const last = o.lastStatusAt.get(shown.id) ?? 0;
       if (mode === "progress" && now() - last < o.statusThrottleMs) return shown;
       o.lastStatusAt.set(shown.id, now());
-      // The first post is checkpointed like a note part: its intent is saved before it, so
-      // a run after a lost answer or a crash looks in the thread before posting another.
+      // The first post is checkpointed like a note part: a
+      // run after a lost answer looks in the thread first.
       const mayExist = shown.statusTs === undefined && shown.statusPostingAt !== undefined;
       const job =
         shown.statusTs === undefined && !mayExist
           ? await ctx.commit(shown, { type: "status_posting", at: now() })
           : shown;
-      // Drawn after a newer state another replica saved meanwhile? Then that one again.
       const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
       const drawn = await untilGivenUp(drawing, o, job.id);
-      // Given up for a request, a lost lease or a shutdown: a prompt's step stops here; any
-      // other goes on to its next commit, which stops it (or it has none left to make).
+      // Given up: a prompt's step stops here; any other stops at its next commit.
       if ("gaveUp" in drawn) {
         if (mode === "required") throw drawn.gaveUp;
         return job;
       }
       if ("failed" in drawn) {
         const error = drawn.failed;
-        // A stale status line is not worth failing a job for; the next change redraws it.
-        // Only a prompt the user must act on ("required") makes the step try again.
-        // A lost install ends the job: it would never draw anything again.
+        // A stale status line is not worth failing a job
+        // for; a prompt is, and a lost install ends the job.
         if (mode === "required" || lostInstall(error)) throw error;
         logger.warn({ err: error }, "could not update the status message");
         return job;
@@ -96,14 +141,11 @@ export function createStepContext(o: StepContextOptions): StepContext {
   return ctx;
 }
 
-/** How often a step waiting for Slack to draw its status looks for a request on the job. */
 const REQUEST_CHECK_MS = 250;
 
 /**
- * The draw's outcome, unless the step is given up first: its signal aborts (a request made
- * in this process, a lost lease, a shutdown) or a request on the job is recorded elsewhere
- * (another replica). Drawing is background work: it never keeps a person's command waiting
- * (the draw goes on, and the person's own draw takes its place).
+ * The draw's outcome, unless a request or the signal gives the
+ * step up first: drawing never keeps a person's command waiting.
  */
 async function untilGivenUp(
   drawing: Promise<string>,

@@ -1,17 +1,27 @@
 import type { Logger } from "pino";
+import { optional } from "../../util/optional.ts";
 import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { type HeldLease, LeaseLost } from "../persistence/with-lease.ts";
 import type { MediaPort } from "../ports.ts";
-import { isTransfer, runStep } from "../stages/index.ts";
-import type { StageObserver } from "./apply-event.ts";
-import { applyRequests } from "./apply-requests.ts";
-import type { FailurePolicyOptions } from "./failure-policy.ts";
-import type { JobPorts, StageLimits, StepContext } from "./step.ts";
-import { createStepContext } from "./step-context.ts";
-import { afterFailedStep, RequestWaiting } from "./step-failure.ts";
+import { applyRequests, type StageObserver } from "./apply-event.ts";
+import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
+import {
+  createStepContext,
+  type JobPorts,
+  type StageLimits,
+  type StepContext,
+} from "./step-context.ts";
+import { isTransfer, runStep } from "./steps.ts";
 
-/** What the step loop works with: the runner's ports, policies and shared state. */
+/** Thrown to give the job up when something was asked of it; the runner applies it next. */
+export class RequestWaiting extends Error {
+  constructor() {
+    super("A request is waiting for the job.");
+    this.name = this.constructor.name;
+  }
+}
+
 export interface StepLoopDeps extends JobPorts {
   media: MediaPort | undefined;
   limits: StageLimits;
@@ -21,20 +31,14 @@ export interface StepLoopDeps extends JobPorts {
   statusThrottleMs: number;
   onStageChange: StageObserver | undefined;
   files: TempFiles;
-  /** When each job's status message was last drawn (shared across steps, for throttling). */
   lastStatusAt: Map<string, number>;
-  /** The step under way of each job driven here: aborted when something is asked of it. */
+  /** Aborted when something is asked of the job. */
   controllers: Map<string, AbortController>;
   stopped: () => boolean;
   kick: (jobId: string) => void;
-  /** Draws what a request applied here did, at once (see `JobRunner.settle`). */
   show: (job: Job) => void;
 }
 
-/**
- * A job's steps while this process holds its lease: what was asked of the job first, then
- * its steps back to back while it is due.
- */
 export class StepLoop {
   readonly #d: StepLoopDeps;
 
@@ -43,16 +47,14 @@ export class StepLoop {
   }
 
   /**
-   * Runs steps back to back while the job is due, each under a signal of its own: aborted
-   * when something is asked of the job (here) or the lease is lost (the step must then save
-   * nothing). What was asked is applied before each step. Each step's save puts the job's
-   * next due time in the queue; where no save does, this does.
+   * Runs steps back to back while the job is due, each under a signal aborted by a request or a
+   * lost lease; requests are applied before each step.
    */
   async run(id: string, lease: HeldLease, first: Job | undefined): Promise<void> {
     const { repo, store, controllers } = this.#d;
     for (let round = 0; round < 50 && !this.#d.stopped(); round++) {
       const read = round === 0 ? first : await repo.get(id);
-      // Asked while another step or nobody held the job (a kick brought it here): first.
+      // Asked while no step here held the job: first.
       const asked = await applyRequests({ ...this.#d, kick: this.#d.kick }, id, read);
       const job = asked.job;
       if (asked.applied > 0 && job !== undefined) this.#afterRequests(job);
@@ -62,7 +64,7 @@ export class StepLoop {
         this.#d.lastStatusAt.delete(id);
         return;
       }
-      // Waiting for a person, or not due yet (past the lease, by the claim): queued again.
+      // Waiting for a person, or not due yet: queued again.
       if (job.wakeAt === undefined) return void (await store.unschedule(id));
       if (job.wakeAt > this.#d.now()) return void (await store.schedule(id, job.wakeAt));
       const controller = new AbortController();
@@ -71,12 +73,10 @@ export class StepLoop {
       const next = await this.#stepSafely(job, signal, () => lease.renew());
       controllers.delete(id);
       if (signal.reason instanceof LeaseLost) return;
-      // Ended: its folder goes (empty by now, but for what a failure left).
       if (!isActive(next)) await this.#d.files.removeAllOf(id);
       if (!isActive(next) || next.wakeAt === undefined || next.wakeAt > this.#d.now()) {
-        // Asked for during the step (its kick undone by the step's save: a Retry as the job
-        // failed, say), or the step gave the job up for it: applied in the next round, else
-        // nothing would ever apply it.
+        // A request made during the step (its kick undone by the step's
+        // save) is applied next round, else nothing would apply it.
         if (signal.reason instanceof RequestWaiting) continue;
         if ((await repo.requests.list(id)).length === 0) return;
         continue;
@@ -87,7 +87,6 @@ export class StepLoop {
     this.#d.kick(id);
   }
 
-  /** What a request applied here did: drawn at once; an ended job's temp files go. */
   #afterRequests(job: Job): void {
     this.#d.show(job);
     if (isActive(job)) return;
@@ -118,4 +117,53 @@ export class StepLoop {
       stopping: this.#d.stopped,
     });
   }
+}
+
+/**
+ * What becomes of a job whose step threw: nothing when the lease or record is gone or a request
+ * gave it up; otherwise as the failure policy says.
+ */
+async function afterFailedStep(
+  deps: Pick<StepLoopDeps, "repo" | "files" | "failurePolicy" | "now"> & { stopped: boolean },
+  failed: { ctx: StepContext; job: ActiveJob; error: unknown; signal: AbortSignal },
+): Promise<Job> {
+  const { ctx, job, error, signal } = failed;
+  const { logger } = ctx;
+  if (error instanceof LeaseLost || signal.reason instanceof LeaseLost) {
+    logger.warn("lease lost mid-step; leaving the job to its new holder");
+    return job;
+  }
+  const current = await deps.repo.get(job.id);
+  if (current === undefined) {
+    logger.warn({ err: error }, "job record gone mid-step; dropping the job");
+    await deps.files.removeAllOf(job.id);
+    return job;
+  }
+  if (!isActive(current)) return current;
+  if (error instanceof RequestWaiting || signal.reason instanceof RequestWaiting) return current;
+  if (deps.stopped && signal.aborted) return current;
+  const decision = decideFailure(error, current.attempts, deps.failurePolicy);
+  if (decision.kind === "retry_later") {
+    const { delayMs, waiting } = decision;
+    logger.warn({ err: error, delayMs, waiting }, "step failed; will try again");
+    const wakeAt = deps.now() + delayMs;
+    const later = await ctx.commit(current, {
+      type: "retry_later",
+      wakeAt,
+      ...optional("waiting", waiting),
+    });
+    // Drawn once per reason: an unchanged message is not redrawn.
+    return waiting === undefined ? later : ctx.showStatus(later, "stage");
+  }
+  // The token source already said why, once: each job's end is a record, not another error.
+  const lost = lostInstall(error);
+  logger[lost ? "warn" : "error"]({ err: error, failure: decision.failure }, "job failed");
+  await deps.files.removeNamedBy(current);
+  const done = await ctx.commit(current, {
+    type: "failed",
+    failure: decision.failure,
+    retryable: decision.retryable,
+  });
+  // Without a token nothing can be drawn: App Home shows the sentence once reinstalled.
+  return lost ? done : ctx.showStatus(done, "stage");
 }

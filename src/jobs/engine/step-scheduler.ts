@@ -1,18 +1,15 @@
 import PQueue from "p-queue";
 
 export interface StepSchedulerOptions {
-  /** Steps run at once: heavy transfers, and everything else. */
   concurrency: { transfers: number; calls: number };
 }
 
 /**
- * Where a claimed job's step waits for its turn in this process: one of two queues (a few
- * heavy transfers at once, more of everything else). Knows nothing of what a step does.
+ * A claimed job's step waits its turn here: a few heavy transfers at once, more of everything else.
  */
 export class StepScheduler {
   readonly #calls: PQueue;
   readonly #transfers: PQueue;
-  /** Work waiting in a queue: told "dropped" if the queues are cleared before it runs. */
   readonly #waiting = new Set<() => void>();
   #stopped = false;
 
@@ -21,10 +18,7 @@ export class StepScheduler {
     this.#transfers = new PQueue({ concurrency: options.concurrency.transfers });
   }
 
-  /**
-   * Runs `work` in its queue; resolves "ran" once it has run (its errors are the caller's),
-   * or "dropped" when the scheduler stops before its turn.
-   */
+  /** "dropped" when the scheduler stops before its turn. */
   run(transfer: boolean, work: () => Promise<void>): Promise<"ran" | "dropped"> {
     if (this.#stopped) return Promise.resolve("dropped");
     return new Promise((resolve, reject) => {
@@ -39,20 +33,15 @@ export class StepScheduler {
     });
   }
 
-  /** Small work outside a job's step (settling a canceled job), in the calls queue. */
   enqueue(work: () => Promise<void>): Promise<void> {
     return this.#calls.add(work);
   }
 
-  /** Steps waiting in the queues. */
   stats(): { queued: number } {
     return { queued: this.#calls.size + this.#transfers.size };
   }
 
-  /**
-   * Starts nothing more: waiting steps are dropped. Resolves "idle" when the steps under way
-   * have finished, or "timeout" after `timeoutMs` (they go on; see `idle`).
-   */
+  /** Waiting steps are dropped; "timeout" leaves the running ones going (see `idle`). */
   async stop(timeoutMs: number): Promise<"idle" | "timeout"> {
     this.#stopped = true;
     this.#calls.clear();
@@ -65,7 +54,6 @@ export class StepScheduler {
     return Promise.race([this.idle().then(() => "idle" as const), timeout]);
   }
 
-  /** Resolves once no step is under way. */
   async idle(): Promise<void> {
     await Promise.all([this.#calls.onIdle(), this.#transfers.onIdle()]);
   }

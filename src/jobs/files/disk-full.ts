@@ -1,10 +1,6 @@
-/** The errors of a write that found no room: a full disk, or the user's quota spent. */
 const NO_ROOM = new Set(["ENOSPC", "EDQUOT"]);
 
-/**
- * Whether an error (or one it was caused by, however deep) is a write that found the disk
- * full: trying again helps once someone frees space, so the job waits rather than fails.
- */
+/** Searches the cause chain: a full disk waits rather than fails, as freeing space fixes it. */
 export function isDiskFull(error: unknown): boolean {
   const seen = new Set<unknown>();
   for (let at = error; typeof at === "object" && at !== null && !seen.has(at); ) {
@@ -16,11 +12,7 @@ export function isDiskFull(error: unknown): boolean {
   return false;
 }
 
-/**
- * What the bot last found of the temp folder's disk: full since a time (a write found no
- * room), or not known to be full (nothing failed, or a write has gone through since).
- * Readiness and metrics read it; the download records it.
- */
+/** Whether the temp folder's disk was last found full, for readiness and metrics. */
 export class DiskFullWatch {
   readonly #now: () => number;
   #since: number | undefined;
@@ -29,17 +21,15 @@ export class DiskFullWatch {
     this.#now = now;
   }
 
-  /** A write to the temp folder found the disk full (the first time counts). */
+  /** The first time counts. */
   markFull(): void {
     this.#since ??= this.#now();
   }
 
-  /** A write to the temp folder went through whole: there is room again. */
   markWritten(): void {
     this.#since = undefined;
   }
 
-  /** When the disk was first found full, while it is; undefined otherwise. */
   get fullSince(): number | undefined {
     return this.#since;
   }

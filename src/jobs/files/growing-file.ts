@@ -1,9 +1,6 @@
 import { open } from "node:fs/promises";
 
-/**
- * How far a file being written has come: the writer reports each write and its end; a
- * reader waits on it for more bytes. One writer, any number of readers.
- */
+/** How far a file being written has come: one writer reports, readers wait for more bytes. */
 export class WriteProgress {
   #written = 0;
   #ended: { error?: unknown } | undefined;
@@ -13,19 +10,16 @@ export class WriteProgress {
     return this.#written;
   }
 
-  /** The file now holds `bytes` bytes, all on disk. */
   update(bytes: number): void {
     this.#written = bytes;
     this.#wake();
   }
 
-  /** The writer is done: the file is complete. */
   finish(): void {
     this.#ended = {};
     this.#wake();
   }
 
-  /** The writer failed: readers stop with `error`. */
   fail(error: unknown): void {
     this.#ended = { error };
     this.#wake();
@@ -56,18 +50,12 @@ export class WriteProgress {
   }
 }
 
-/**
- * The length of the chunks read for an upload: small, so little waits for the GC (the
- * measure of `diskFile`'s reads: 64 KiB chunks left ~55-65 MiB of buffers at the peak of a
- * 300 MB upload, 16 KiB ~26 MiB, at the same speed).
- */
+/** Small, so few buffers wait for the GC at a large upload's peak. */
 const READ_CHUNK_BYTES = 16 * 1024;
 
 /**
- * Reads a file of `size` bytes while it is being written, chunk by chunk as the writer
- * reports progress. Its last bytes are held back until the writer finished with exactly
- * `size` bytes: whoever receives the stream never gets a complete body that the finished
- * download would prove wrong (too long, cut short, failed).
+ * Reads a file as it is being written. The last bytes wait until the writer finished with exactly
+ * `size`, so the receiver never gets a complete body the download would prove wrong.
  */
 export async function* readGrowingFile(
   path: string,

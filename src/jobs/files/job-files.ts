@@ -1,35 +1,37 @@
 import { randomBytes } from "node:crypto";
-import { readdir, rm, rmdir, stat } from "node:fs/promises";
+import { open, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { audioFormatOf } from "../../recordings/index.ts";
-import type { StepContext } from "../engine/step.ts";
+import {
+  audioFormatOf,
+  type ReadAt,
+  type Sniffed,
+  sniffRecording,
+} from "../../recordings/index.ts";
 import type { Job } from "../model/job.ts";
 import { TempFiles } from "./temp-files.ts";
 
+/** What a job's file names need of a step: where the temp folder is. */
+type Where = { tempDir: string };
+
 /**
- * A file of the job in its own folder (`TempFiles`): start-up clean-up knows whose it is,
- * and FFmpeg reading it can reach nothing of another job.
+ * In the job's own folder: the start-up sweep knows whose it
+ * is, and FFmpeg reading it reaches nothing of another job.
  */
-export function jobFile(ctx: StepContext, job: Job, name: string): string {
+export function jobFile(ctx: Where, job: Job, name: string): string {
   return join(TempFiles.folderOf(ctx.tempDir, job.id), name);
 }
 
 /**
- * A new file of the job for one attempt of a step (`source-1a2b3c4d.m4a`): an attempt cut
- * short (its lease lost, a cancel) may still be unwinding, deleting its own file, while the
- * next attempt writes; with a name each, neither touches the other's.
+ * An attempt cut short may still be unwinding, deleting its
+ * own file, while the next one writes: each has its own name.
  */
-export function attemptFile(ctx: StepContext, job: Job, stem: string, extension: string): string {
+export function attemptFile(ctx: Where, job: Job, stem: string, extension: string): string {
   return jobFile(ctx, job, `${stem}-${randomBytes(4).toString("hex")}${extension}`);
 }
 
-/**
- * Deletes what earlier attempts of a step left in the job's folder (a crash, an aborted
- * attempt), all but the files in `keep`. Run as an attempt starts, under the job's lease:
- * no later attempt can have written anything yet, and an earlier one is over or aborted.
- */
+/** Run as an attempt starts, under the job's lease: no later attempt can have written yet. */
 export async function removeEarlierAttempts(
-  ctx: StepContext,
+  ctx: Where,
   job: Job,
   keep: readonly string[],
 ): Promise<void> {
@@ -39,24 +41,18 @@ export async function removeEarlierAttempts(
   await Promise.all(stale.map((path) => rm(path, { force: true, recursive: true })));
 }
 
-/** Deletes a file of the job, and the job's folder once nothing else is in it. */
-export async function removeJobFile(ctx: StepContext, path: string): Promise<void> {
+export async function removeJobFile(ctx: Where, path: string): Promise<void> {
   await rm(path, { force: true });
   const folder = dirname(path);
   if (dirname(folder) === ctx.tempDir) await rmdir(folder).catch(() => undefined);
 }
 
-/**
- * Where the recording is to be downloaded, as a job enters `downloading`; each download
- * attempt then picks a name of its own ({@link sourceAttemptPath}). The extension is one of
- * the known audio formats, never a piece of the file's name.
- */
-export function audioPath(ctx: StepContext, job: Job): string {
+/** The extension is a known audio format, never a piece of the file's name. */
+export function audioPath(ctx: Where, job: Job): string {
   return jobFile(ctx, job, `source${sourceExtension(job)}`);
 }
 
-/** The file one download attempt writes the recording to. */
-export function sourceAttemptPath(ctx: StepContext, job: Job): string {
+export function sourceAttemptPath(ctx: Where, job: Job): string {
   return attemptFile(ctx, job, "source", sourceExtension(job));
 }
 
@@ -64,10 +60,35 @@ function sourceExtension(job: Job): string {
   return `.${audioFormatOf(job.source.filename) ?? "audio"}`;
 }
 
-/** Whether a regular file is at `path` on this disk (another replica's disk is not this one). */
+/** On this disk: another replica's is not this one. */
 export async function isFile(path: string): Promise<boolean> {
   return stat(path).then(
     (s) => s.isFile(),
     () => false,
   );
+}
+
+/** What the file at `path` is, from its bytes. */
+export function sniffFile(path: string): Promise<Sniffed> {
+  return sniffRecording(fileReader(path));
+}
+
+/** Never more than asked for, fewer at the end. */
+export function fileReader(path: string): ReadAt {
+  return async (offset, length) => {
+    const handle = await open(path, "r");
+    try {
+      const buffer = new Uint8Array(length);
+      let filled = 0;
+      // One read may return less than asked for.
+      while (filled < length) {
+        const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  };
 }

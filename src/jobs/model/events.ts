@@ -1,16 +1,14 @@
 import type { Dialog, Progress, ProgressTrail, SpeakerMapEntry } from "../../notetaker/index.ts";
-import type { CanvasRefusal, Failure, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job.ts";
+import type { Failure } from "./job.ts";
+import type { CanvasRefusal, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job-parts.ts";
 
-/**
- * Everything that can happen to a job. `transition` is pure: the runner does the I/O, then
- * records what happened through an event, so every state change is testable without I/O.
- */
+/** Everything that can happen to a job; `transition` applies one, purely. */
 export type JobEvent =
   | { type: "status_posting"; at: number }
   | { type: "status_posted"; ts: string }
   | { type: "admission_waiting"; ahead: number; wakeAt: number }
   | { type: "download_started"; tempPath: string }
-  /** A download attempt starts, into its own file; `relay`: uploaded as it downloads. */
+  /** `relay`: uploaded to the Note Service while it downloads. */
   | { type: "download_attempt"; tempPath: string; relay: boolean }
   | { type: "relayed"; taskId: string; wakeAt: number }
   | { type: "downloaded"; prepare?: boolean }
@@ -24,7 +22,7 @@ export type JobEvent =
   | {
       type: "names_given";
       speakerMap: SpeakerMapEntry[];
-      /** Speaker id → Slack user id, for the speakers named by picking a member. */
+      /** Speaker id → Slack user id, for speakers named by picking a member. */
       members?: Record<string, string>;
       contextText?: string;
       templateId?: string;
@@ -37,7 +35,7 @@ export type JobEvent =
       type: "note_written";
       markdown: string;
       docxUrl: string;
-      /** Review before posting: the note waits for its starter until then (ms), not posted. */
+      /** Review before posting: the note waits for its starter until then (ms). */
       reviewUntil?: number;
     }
   | { type: "docx_downloaded"; docxPath: string }
@@ -61,7 +59,6 @@ export type JobEvent =
       transcriptFileIds?: string[];
     }
   | { type: "delivered" }
-  // Review before posting (stages/reviewing.ts).
   | { type: "review_opening"; at: number }
   | { type: "review_opened"; channelId: string; ts: string }
   | { type: "review_ready"; wakeAt: number }
@@ -84,5 +81,4 @@ export type JobEvent =
 
 export type JobEventType = JobEvent["type"];
 
-/** The event of one type. */
 export type EventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;

@@ -1,8 +1,6 @@
 /**
- * Records written by an earlier version, brought up to date before they are parsed: a
- * finished job's `partsPosted` is now `postedParts`, as in delivery; the speakers' quotes,
- * once inline in each speaker, are now a field of their own, moved out to a blob at the
- * next save.
+ * Records of earlier versions, brought up to date before parsing: `partsPosted` is `postedParts`,
+ * and quotes moved out of each speaker into a field of their own.
  */
 export function migrateStoredJob(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
@@ -20,7 +18,6 @@ function withSpeakersMigrated(job: Record<string, unknown>): Record<string, unkn
   return isRecord(migrated.note) ? { ...migrated, note: withQuotesApart(migrated.note) } : migrated;
 }
 
-/** `{speakers: [{…, quotes}]}` as written before quotes had a field: `{speakers, quotes}`. */
 function withQuotesApart(holder: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(holder.speakers) || "quotes" in holder) return holder;
   const quotes: Record<string, unknown> = {};

@@ -1,14 +1,12 @@
 import type { Dialog } from "../../notetaker/index.ts";
-import type { SpeakerQuotes, SpeakerSummary } from "./job.ts";
+import type { SpeakerQuotes, SpeakerSummary } from "./job-parts.ts";
 
 const QUOTE_CHARS = 140;
 const QUOTES_PER_SPEAKER = 2;
 
 /**
- * For each speaker of a dialog: talk time and share of the total, and apart from those two
- * short quotes with their timestamps — what a person needs to tell who `speaker_2` is.
- * Speakers come in order of first appearance; the quotes are the speaker's longest
- * segments, in time order.
+ * Each speaker's talk time and share, and two quotes (their
+ * longest segments, in time order) to tell who `speaker_2` is.
  */
 export function summarizeSpeakers(dialog: Dialog): {
   speakers: SpeakerSummary[];

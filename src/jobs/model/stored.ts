@@ -1,14 +1,12 @@
 import { z } from "zod";
 
 /**
- * Large values of a job (the transcript, the note) live under keys of their own in the
- * store's "blobs" namespace, written once; the job record holds a reference and stays small
- * through every poll. A value a step has just made is `inline` until the next save moves it
- * out; a record written before blobs existed holds the value itself, read as `inline`.
+ * Large values (the transcript, the note) live as blobs so the record stays small through every
+ * poll; a value just made is `inline` until the next save moves it out.
  */
 export type Stored<T> = { blob: string } | { inline: T };
 
-/** The schema of a {@link Stored} field holding `inner`, legacy values included. */
+/** Legacy records hold the value itself: read as `inline`. */
 export function storedSchema<T extends z.ZodType>(inner: T) {
   return z.preprocess(
     (raw) => (isWrapper(raw) ? raw : { inline: raw }),
@@ -22,5 +20,4 @@ function isWrapper(raw: unknown): boolean {
   return keys.length === 1 && (keys[0] === "blob" || keys[0] === "inline");
 }
 
-/** A value to keep as a blob. */
 export const inline = <T>(value: T): Stored<T> => ({ inline: value });

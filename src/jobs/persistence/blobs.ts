@@ -3,13 +3,9 @@ import type { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import type { Stored } from "../model/stored.ts";
 
-/**
- * Values read or written in this process, by their wrapper: a step that moved a value out
- * and reads it again in the same run does not read it back from the store.
- */
+/** By wrapper: a value moved out and read again in the same run is not read back from the store. */
 const known = new WeakMap<object, unknown>();
 
-/** The value of a stored field: the blob is read (and checked) only when it is not at hand. */
 export async function loadStored<T>(
   store: Store,
   stored: Stored<T>,
@@ -25,10 +21,8 @@ export async function loadStored<T>(
 }
 
 /**
- * Moves an inline value out to its blob (named after the job and the content, so writing
- * it twice changes nothing) and turns the wrapper into a reference, in place: every copy
- * of the job that shares the wrapper sees the reference. Returns the blob's key, and
- * whether this call wrote it.
+ * Moves an inline value out to its blob (named after job and content, so writing twice changes
+ * nothing) and turns the wrapper into a reference in place, for every copy that shares it.
  */
 export async function moveOut<T>(
   store: Store,

@@ -1,32 +1,25 @@
 import { z } from "zod";
 import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
-import type { JobOptions } from "../model/job.ts";
+import type { JobOptions } from "../model/job-parts.ts";
 import type { Templates } from "./templates.ts";
 import type { WorkspaceData } from "./workspace-data.ts";
 
 export const channelSettingsSchema = z.object({
   autoTranscribe: z.boolean(),
   /**
-   * How the note reaches the channel besides its thread messages and DOCX: as a canvas
-   * (on unless turned off; where the workspace refuses canvases the thread still has it),
-   * with a speaker-named transcript (on), and with the speakers picked as Slack members
-   * mentioned (off). Settings saved before these existed read as the defaults.
+   * How the note reaches the channel besides the thread: canvas (on), transcript (on), mentions of
+   * the people named (off). Older saved settings read as the defaults.
    */
   canvas: z.boolean().default(true),
   transcript: z.boolean().default(true),
   mentions: z.boolean().default(false),
-  /**
-   * Review before posting: each note goes first to the person who started the job, and
-   * reaches the channel only when they post it. Off; settings saved before it read as off.
-   */
   review: z.boolean().default(false),
   languageHint: z.string().optional(),
   contextText: z.string().optional(),
   templateId: z.string().optional(),
 });
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-/** Settings as a caller may give them: the delivery options default as in the schema. */
 export type ChannelSettingsInput = z.input<typeof channelSettingsSchema>;
 const DEFAULT_SETTINGS: ChannelSettings = {
   autoTranscribe: true,
@@ -36,10 +29,7 @@ const DEFAULT_SETTINGS: ChannelSettings = {
   review: false,
 };
 
-/**
- * A channel's defaults for the recordings uploaded to it. They are configuration, not a
- * meeting's personal data: they do not expire.
- */
+/** Configuration, not a meeting's personal data: they do not expire. */
 export class ChannelSettingsStore {
   readonly #store: Store;
   readonly #workspaces: WorkspaceData;
@@ -51,12 +41,11 @@ export class ChannelSettingsStore {
     this.#templates = options.templates;
   }
 
-  /** The channel's settings; the defaults when none were saved or they no longer parse. */
   get(teamId: string, channelId: string): Promise<ChannelSettings> {
     return readChannelSettings(this.#store, teamId, channelId);
   }
 
-  /** Saves them; a template they stop naming then lives as long as jobs may need it. */
+  /** A template they stop naming then lives as long as jobs may need it. */
   async set(teamId: string, channelId: string, settings: ChannelSettingsInput): Promise<void> {
     const valid = channelSettingsSchema.parse(settings);
     const key = `${teamId}:${channelId}`;
@@ -69,7 +58,6 @@ export class ChannelSettingsStore {
   }
 }
 
-/** A channel's settings read from the store, as `ChannelSettingsStore.get` reads them. */
 export async function readChannelSettings(
   store: Store,
   teamId: string,
@@ -80,11 +68,7 @@ export async function readChannelSettings(
   return parsed.success ? parsed.data : DEFAULT_SETTINGS;
 }
 
-/**
- * What a recording uploaded to a channel starts with: the channel's language and template,
- * review before posting where the channel asks for it, and as context the channel's text
- * followed by the text typed with the upload.
- */
+/** The channel's language, template and review, and as context its text then the upload's. */
 export function uploadOptions(settings: ChannelSettings, text: string | undefined): JobOptions {
   const contextText = [settings.contextText, text?.trim()].filter(Boolean).join("\n\n");
   return {

@@ -7,8 +7,8 @@ import { failureSchema } from "../model/job.ts";
 import { withLease } from "./with-lease.ts";
 
 /**
- * What is asked of a job from outside its steps: a person's command (names, Skip, Retry,
- * Regenerate, Post, Discard, Cancel), or a stop because its install lost its tokens.
+ * What is asked of a job from outside its steps: a person's
+ * command, or a stop because its install lost its tokens.
  */
 export type JobRequest = EventOf<
   | "names_given"
@@ -20,7 +20,6 @@ export type JobRequest = EventOf<
   | "canceled"
   | "failed"
 >;
-/** How a job is to end from outside its steps: canceled by someone, or failed. */
 export type StopEvent = EventOf<"canceled" | "failed">;
 
 const members = z.record(z.string(), z.string()).optional();
@@ -46,20 +45,19 @@ const requestSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("canceled"), by: z.string() }),
   z.object({ type: z.literal("failed"), failure: failureSchema, retryable: z.boolean() }),
 ]);
-/** The list, or what an earlier version kept there: one stop (a cancel as a bare name). */
+/** An earlier version kept one stop here (a cancel as a bare name). */
 const storedSchema = z.union([
   z.array(requestSchema),
   z.string().transform((by) => [{ type: "canceled" as const, by }]),
   requestSchema.transform((request) => [request]),
 ]);
 
-/** Kept under the stop request's old key, so a cancel an earlier version recorded is read. */
+/** The old stop request's key, so a cancel recorded by an earlier version is read. */
 const requestsKey = (jobId: string) => `cancel:${jobId}`;
-/** Only the writers of the list hold it, each for a read and a write: never a step. */
+/** Held by the list's writers for a read and a write, never by a step. */
 const lockKey = (jobId: string) => `requests:${jobId}`;
 const LOCK = { ttlMs: 10_000, retry: { tries: 200, delayMs: 10 } };
 
-/** The list of a job's requests stayed locked past every try: the store is failing. */
 export class RequestsLocked extends Error {
   constructor(jobId: string) {
     super(`The requests of job ${jobId} stayed locked.`);
@@ -68,39 +66,34 @@ export class RequestsLocked extends Error {
 }
 
 /**
- * The requests waiting for each job, in the store, oldest first: recorded the moment they
- * arrive (a restart loses none), applied in order by whoever holds the job's lease — the
- * job service at once when no step holds it, else the step at its next checkpoint. A
- * writer of the list takes its own short lock, never the job's: nothing a step does can
- * keep a person's command from being recorded.
+ * Each job's waiting requests, oldest first, recorded the moment they arrive and applied in order
+ * by whoever holds the job's lease. Writers take the list's own short lock, never the job's: no
+ * step can keep a command from being recorded.
  */
 export class JobRequests {
   readonly #store: Store;
   readonly #logger: Logger;
   readonly #ttlMs: number;
 
-  /** `ttlMs`: how long a request waits at most (the job's retention). */
   constructor(store: Store, options: { logger: Logger; ttlMs: number }) {
     this.#store = store;
     this.#logger = options.logger;
     this.#ttlMs = options.ttlMs;
   }
 
-  /** The requests waiting for the job, oldest first. */
   async list(jobId: string): Promise<JobRequest[]> {
     const value = await this.#store.get<unknown>("meta", requestsKey(jobId));
     if (value === undefined) return [];
     const parsed = storedSchema.safeParse(value);
-    // Read from JSON, so no optional field holds `undefined`: the events' own types.
+    // Read from JSON, so no optional field holds `undefined`.
     if (parsed.success) return parsed.data as JobRequest[];
     this.#logger.warn({ jobId }, "unreadable job requests: the job is canceled");
     return [{ type: "canceled", by: "unknown" }];
   }
 
   /**
-   * Records a request once `decide` accepts it, seeing the requests already waiting (and
-   * reading what else it needs) under the list's lock: two people's commands are judged
-   * one after the other. Resolves with what `decide` returned.
+   * `decide` sees the waiting requests under the list's
+   * lock: two commands are judged one after the other.
    */
   async record<T>(
     jobId: string,
@@ -115,16 +108,14 @@ export class JobRequests {
   }
 
   /**
-   * Asks the job to stop (canceled by someone, or failed from outside its steps). `alone`:
-   * what was asked before is forgotten (the job's data is about to be deleted); the stop
-   * outlives the record, so a step still under way somewhere saves nothing.
+   * `alone`: earlier requests are forgotten (the job is about to be deleted); the stop outlives the
+   * record so a step still under way saves nothing.
    */
   async stop(jobId: string, stop: StopEvent, alone = false): Promise<void> {
     if (alone) return this.#locked(jobId, () => this.#write(jobId, [stop]));
     return this.record(jobId, async () => ({ value: undefined, add: stop }));
   }
 
-  /** Forgets the first `count` requests (applied, or no longer for this job); later ones stay. */
   async remove(jobId: string, count: number): Promise<void> {
     if (count <= 0) return;
     await this.#locked(jobId, async () => {

@@ -1,23 +1,18 @@
 import { optional } from "../../util/optional.ts";
-import { isActive, type Job, type Origin } from "../model/job.ts";
+import { isActive, type Job } from "../model/job.ts";
+import type { Origin } from "../model/job-parts.ts";
 
-/** What a process remembers of a job it drove or saw: enough to tell its people it was lost. */
 export interface KnownJob {
   id: string;
   origin: Origin;
-  /** The job's status message, once posted. */
   statusTs?: string;
   fileId: string;
   filename: string;
-  /** When this process last read or saved the job (ms since the epoch). */
   seenAt: number;
 }
 
-/** How much is remembered, and for how long. */
 export interface RecentJobsOptions {
-  /** The most jobs remembered; the least recently seen go first (default 5,000). */
   capacity?: number;
-  /** A job not seen for this long is forgotten (default 7 days). */
   maxAgeMs?: number;
   now?: () => number;
 }
@@ -25,10 +20,8 @@ export interface RecentJobsOptions {
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * The unfinished jobs this process drove or saw lately (every job record it read or saved),
- * kept in memory apart from the store: when the store loses its data, this is what is left
- * to tell people whose notes were lost. Bounded in number and age; a finished job is dropped
- * (its notes are in its thread already).
+ * The unfinished jobs this process read or saved lately, in memory: when the store loses its data,
+ * this is all that is left to tell people their notes were lost.
  */
 export class RecentJobs {
   readonly #jobs = new Map<string, KnownJob>();
@@ -42,7 +35,6 @@ export class RecentJobs {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Remembers an unfinished job as seen now; forgets a finished one. */
   note(job: Job): void {
     this.#jobs.delete(job.id);
     if (!isActive(job)) return;
@@ -65,7 +57,6 @@ export class RecentJobs {
     this.#jobs.delete(id);
   }
 
-  /** The jobs seen within the age limit, least recently seen first. */
   list(): KnownJob[] {
     const since = this.#now() - this.#maxAgeMs;
     return [...this.#jobs.values()].filter((job) => job.seenAt >= since);

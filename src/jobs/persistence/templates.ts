@@ -5,23 +5,19 @@ import type { Store } from "../../store/index.ts";
 import { safeFileName } from "../../text/index.ts";
 import type { WorkspaceData } from "./workspace-data.ts";
 
-/** A stored DOCX template (from `file_input`, ≤ 10 MB). */
 export interface StoredTemplate {
   filename: string;
   base64: string;
 }
 
-/** Where a template was given: a template is kept once per channel and content. */
 export interface TemplateScope {
   teamId: string;
   channelId: string;
 }
 
-/** What is known of a stored template without reading its (up to 13 MB) value. */
+/** Read without the value, which may be 13 MB. */
 const metaSchema = z.object({
-  /** Named by a channel's settings: kept as long as they name it, with no expiry. */
   pinned: z.boolean(),
-  /** When an unpinned one expires (retention after it was last needed). */
   expiresAt: z.number().optional(),
 });
 type TemplateMeta = z.infer<typeof metaSchema>;
@@ -29,10 +25,8 @@ type TemplateMeta = z.infer<typeof metaSchema>;
 const metaKey = (id: string) => `template:${id}`;
 
 /**
- * DOCX templates people give in modals and channel settings. A template is stored once
- * per channel and content (its id holds the SHA-256), so saving the same 9 MB file again
- * writes nothing. One named by a channel's settings lives as long as the setting does; one
- * given for a job lives `retentionMs`, like the job, and is kept alive while jobs still use it.
+ * DOCX templates, stored once per channel and content (the id holds the SHA-256). One a channel's
+ * settings name lives as long as they do; one given for a job lives `retentionMs`.
  */
 export class Templates {
   readonly #store: Store;
@@ -52,11 +46,7 @@ export class Templates {
     this.#workspaces = options.workspaces;
   }
 
-  /**
-   * Keeps a template; returns its id. `pinned` for a channel's settings (no expiry until
-   * the settings let it go, see {@link unpin}).
-   * @throws {RangeError|NoteTakerInputError} for an empty, oversized or non-DOCX file.
-   */
+  /** @throws {RangeError|NoteTakerInputError} for an empty, oversized or non-DOCX file. */
   async save(
     scope: TemplateScope,
     name: string,
@@ -67,15 +57,14 @@ export class Templates {
     if (data.byteLength === 0 || data.byteLength > MAX_TEMPLATE_BYTES) {
       throw new RangeError("A template must be a non-empty DOCX of at most 10 MB.");
     }
-    // The Note Service's own rule for templates (a zip file, i.e. a DOCX): refused now,
-    // not when the note is written.
+    // Refused now, not when the note is written.
     checkTemplate({ filename, data });
     const hash = createHash("sha256").update(data).digest("hex");
     const id = `${scope.teamId}:${scope.channelId}:${hash}`;
     const meta = await this.#meta(id);
     const pinned = options.pinned === true;
     if (meta?.pinned) return id;
-    // Stored already and kept long enough for a job starting now: nothing to write.
+    // Kept long enough for a job starting now: nothing to write.
     const halfLife = this.#now() + this.#retentionMs / 2;
     if (!pinned && meta?.expiresAt !== undefined && meta.expiresAt > halfLife) return id;
     await this.#workspaces.note(scope.teamId, "templates", id);
@@ -85,10 +74,6 @@ export class Templates {
     return id;
   }
 
-  /**
-   * A channel's settings no longer name the template: from now on it lives `retentionMs`,
-   * long enough for the jobs that already use it.
-   */
   async unpin(id: string): Promise<void> {
     const meta = await this.#meta(id);
     if (meta?.pinned !== true) return;

@@ -1,10 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Store } from "../../store/index.ts";
 
-/**
- * The process no longer holds a lease it ran under (it stalled past the lease's end, and
- * another replica may have taken over): its work must stop without saving anything.
- */
+/** This process stalled past its lease and another may have taken over: stop without saving. */
 export class LeaseLost extends Error {
   readonly code = "lease_lost";
 
@@ -16,37 +13,26 @@ export class LeaseLost extends Error {
 
 export interface LeaseOptions {
   ttlMs: number;
-  /** While someone else holds it: try again this many times, this long apart (default: once). */
+  /** Default: one try. */
   retry?: { tries: number; delayMs: number };
-  /**
-   * Renew the lease every third of its time while `work` runs; once it is lost, `signal`
-   * aborts with {@link LeaseLost} (long work: a runner's step).
-   */
+  /** Renewed every third of its time; `signal` aborts with {@link LeaseLost} once lost. */
   keepAlive?: boolean;
-  /** A lease already taken (with a claim from the due queue): run under it, do not acquire. */
+  /** Taken already (a claim from the due queue): run under it. */
   token?: string;
-  /**
-   * A release the store failed is thrown, after `work` (its result is lost): for a caller
-   * that gives the lease back later itself (the runner's due pump), rather than leave it
-   * held until it lapses. Otherwise a failed release is let go.
-   */
+  /** Throw a failed release (after `work`): the due pump gives such a lease back itself. */
   throwIfNotReleased?: boolean;
 }
 
-/** What work under a lease may use. */
 export interface HeldLease {
-  /** Aborted with {@link LeaseLost} once the lease is lost (with `keepAlive`). */
   readonly signal: AbortSignal;
-  /** Renews the lease now; throws {@link LeaseLost} once it is lost. */
   renew(): Promise<void>;
 }
 
 export type LeaseResult<T> = { held: true; value: T } | { held: false };
 
 /**
- * Runs `work` under the lease `key` (`SET NX PX` on Redis, a table in one process), and
- * gives the lease back after, holder-checked: one place for acquire, renew and release.
- * Resolves `{ held: false }` when someone else holds the lease past the retries.
+ * Runs `work` under the lease `key`, released after,
+ * holder-checked: one place for acquire, renew and release.
  */
 export async function withLease<T>(
   store: Store,

@@ -1,29 +1,23 @@
 import type { Logger } from "pino";
 import { NAMESPACES, type Namespace, type Store } from "../../store/index.ts";
 
-/** The set that lists what one workspace left in the store. */
 const teamSet = (teamId: string) => `team:${teamId}`;
 
 /**
- * The set of sets: every id (team, or enterprise) that data was noted under. One install's
- * data is filed under several: a Slack Connect channel's events carry the team id of the
- * workspace that hosts the channel, not the install's own.
+ * Every team or enterprise id data was noted under: a Slack Connect
+ * channel's events carry the hosting team's id, not the install's.
  */
 const TEAMS = "teams";
 
-/** What a workspace's data is made of, as its set lists it. */
 export interface WorkspaceKeys {
   jobIds: string[];
-  /** Other values, by namespace and key. */
   values: { ns: Namespace; key: string }[];
   indexes: string[];
 }
 
 /**
- * Knows every key a workspace's data lives under, so that an uninstall can delete it all:
- * each value, index and job is noted in a set per workspace when it is first written, and
- * each workspace in the set of all of them ({@link WorkspaceData.teamIds}).
- * Claims and leases are not noted: they hold no personal data and expire on their own.
+ * Every key a workspace's data lives under, noted when first written, so an uninstall can delete it
+ * all. Claims and leases hold no personal data and expire: not noted.
  */
 export class WorkspaceData {
   readonly #store: Store;
@@ -34,22 +28,18 @@ export class WorkspaceData {
     this.#logger = logger;
   }
 
-  /** Notes a value of the workspace (`jobs`, `settings`, `templates`, `meta`). */
   note(teamId: string, ns: Namespace, key: string): Promise<void> {
     return this.#note(teamId, `${ns}:${key}`);
   }
 
-  /** Notes an index (channel or user job list) of the workspace. */
   noteIndex(teamId: string, index: string): Promise<void> {
     return this.#note(teamId, `index:${index}`);
   }
 
-  /** Every team (or enterprise) id some data was noted under and not yet deleted. */
   teamIds(): Promise<string[]> {
     return this.#store.listMembers(TEAMS);
   }
 
-  /** Everything noted for the workspace. */
   async keysOf(teamId: string): Promise<WorkspaceKeys> {
     const keys: WorkspaceKeys = { jobIds: [], values: [], indexes: [] };
     for (const member of await this.#store.listMembers(teamSet(teamId))) {
@@ -65,7 +55,7 @@ export class WorkspaceData {
     return keys;
   }
 
-  /** Deletes the values and indexes listed (jobs go through the job layer), then the list. */
+  /** Jobs go through the job layer. */
   async deleteListed(teamId: string, keys: WorkspaceKeys): Promise<void> {
     for (const { ns, key } of keys.values) await this.#store.delete(ns, key);
     for (const index of keys.indexes) await this.#store.deleteIndex(index);
@@ -75,8 +65,7 @@ export class WorkspaceData {
   }
 
   async #note(teamId: string, member: string): Promise<void> {
-    // The team first: a crash between the two writes leaves a listed team with nothing
-    // noted, never noted data under a team no uninstall would look for.
+    // The team first: a crash between the writes never hides noted data from an uninstall.
     await this.#store.addMember(TEAMS, teamId);
     await this.#store.addMember(teamSet(teamId), member);
   }

@@ -2,26 +2,21 @@ import type { Logger } from "pino";
 import { BACKOFFS, type Backoff, backoffDelayMs } from "../../util/backoff.ts";
 import type { JournalEntry, RequestJournal } from "./request-journal.ts";
 
-/**
- * How replaying one entry went: done (it is taken out of the journal), or not yet — the
- * store still fails — with the entry as it is to be kept (what the attempt learned).
- */
+/** Not done: the store still fails; `entry` is the entry as it is to be kept. */
 export type ReplayOutcome<T> = { done: true } | { done: false; entry?: T };
 
 export interface JournalReplayOptions<T extends JournalEntry> {
   journal: RequestJournal<T>;
-  /** Carries out one kept request again. Throwing keeps it for the next pass. */
+  /** Throwing keeps the entry for the next pass. */
   replay: (entry: T) => Promise<ReplayOutcome<T>>;
   /**
-   * Told of each entry still kept after a pass that found the store failing (tried or
-   * not), with the entry as it is to be kept: resolves with it, changed if need be (the
-   * person was told that it waits). Throwing keeps it as it was.
+   * Told of each entry a failing pass left; resolves with
+   * it, changed if need be (the person was told it waits).
    */
   waiting?: (entry: T) => Promise<T>;
   logger: Logger;
-  /** The wait before the first pass after a request was kept, doubling up to `maxMs`. */
   backoff?: Backoff;
-  /** An entry older than this is dropped (logged): the upload's claim has lapsed by then. */
+  /** By then the upload's claim has lapsed. */
   maxAgeMs?: number;
   now?: () => number;
 }
@@ -29,10 +24,9 @@ export interface JournalReplayOptions<T extends JournalEntry> {
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * Replays a {@link RequestJournal} in the background until it is empty: at start (a process
- * killed while the store was down finds its journal again), and after each `keep`, with a
- * wait that doubles while the store still fails (1 s up to 10 s by default). A pass stops at
- * the first entry the store cannot take yet; the others wait with it.
+ * Replays a {@link RequestJournal} until it is empty: at start (a process killed while the store
+ * was down) and after each `keep`, with waits that double while the store still fails. A pass stops
+ * at the first entry the store refuses.
  */
 export class JournalReplay<T extends JournalEntry> {
   readonly #o: Required<Omit<JournalReplayOptions<T>, "backoff" | "waiting">> &
@@ -41,7 +35,6 @@ export class JournalReplay<T extends JournalEntry> {
     };
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
-  /** Passes in a row that left entries behind. */
   #failures = 0;
   #again = false;
   #stopped = false;
@@ -55,20 +48,17 @@ export class JournalReplay<T extends JournalEntry> {
     };
   }
 
-  /** Replays what an earlier run left, at once. */
   start(): void {
     this.#stopped = false;
     this.#schedule(0);
   }
 
-  /** Keeps a request for replay; false when the journal could not keep it. */
   async keep(entry: T): Promise<boolean> {
     const kept = await this.#o.journal.keep(entry);
     if (kept) this.#schedule(this.#delay());
     return kept;
   }
 
-  /** Stops the loop, once a pass under way has ended; what is left stays in the file. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
@@ -76,7 +66,6 @@ export class JournalReplay<T extends JournalEntry> {
     await this.#running;
   }
 
-  /** Resolves once no pass is under way (tests). */
   async settled(): Promise<void> {
     while (this.#running !== undefined) await this.#running;
   }
@@ -110,7 +99,6 @@ export class JournalReplay<T extends JournalEntry> {
       const entries = await this.#o.journal.read();
       const done = new Set<string>();
       const changed = new Map<string, T>();
-      // The store still fails: the entries after the first one it refused wait with it.
       let blocked = false;
       for (const entry of entries) {
         if (this.#stopped) break;
@@ -137,7 +125,6 @@ export class JournalReplay<T extends JournalEntry> {
     }
   }
 
-  /** Tells {@link JournalReplayOptions.waiting} of every entry the pass left. */
   async #tellWaiting(entries: T[], done: Set<string>, changed: Map<string, T>): Promise<void> {
     const { waiting } = this.#o;
     if (waiting === undefined) return;

@@ -3,39 +3,29 @@ import { dirname } from "node:path";
 import type { Logger } from "pino";
 import type { z } from "zod";
 
-/** What every journal entry has: its own id, and when it was kept (ms since the epoch). */
 export interface JournalEntry {
   id: string;
   at: number;
 }
 
 export interface RequestJournalOptions<T extends JournalEntry> {
-  /** The file: beside the store (next to the SQLite file, or the temp folder for Redis). */
+  /** Beside the store (the SQLite file's folder, or the temp folder for Redis). */
   path: string;
-  /** Every line read back is checked against it; a line that does not fit is dropped. */
   schema: z.ZodType<T>;
   logger: Logger;
-  /** The file's largest size in bytes: an entry that would grow it past this is not kept. */
   maxBytes?: number;
-  /**
-   * What makes two entries the same request (one upload delivered twice): a second one is
-   * not appended, it is merged into the first with `merge` (default: the first stays).
-   */
+  /** Two entries of one request (an upload delivered twice) are merged, not appended. */
   keyOf?: (entry: T) => string;
   merge?: (kept: T, again: T) => T;
 }
 
-/** About a thousand uploads with their typed text: far more than an outage should see. */
+/** About a thousand uploads with their text: far more than an outage should see. */
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 /**
- * A small append-only file of requests Slack was told were taken but the store could not
- * record: each is one JSON line, flushed to disk (fsync) before `keep` resolves, so a
- * process killed right after still finds it on its next start. Readable by the app's user
- * only (0600). Entries hold personal data (who uploaded what, the text typed with it), so
- * `settle` rewrites the file without the entries that were replayed, and deletes it once
- * none is left. One process writes a journal (its path follows the store's); within the
- * process, writes are serialised.
+ * Requests Slack was told were taken but the store could not record, one JSON line each, fsynced
+ * before `keep` resolves so a killed process finds them on its next start. They hold personal data:
+ * 0600, and `settle` rewrites the file without what was replayed.
  */
 export class RequestJournal<T extends JournalEntry> {
   readonly #o: Required<Omit<RequestJournalOptions<T>, "keyOf">> &
@@ -50,10 +40,7 @@ export class RequestJournal<T extends JournalEntry> {
     return this.#o.path;
   }
 
-  /**
-   * Appends `entry` and flushes it to disk, or merges it into the same request kept
-   * already; false when it cannot be kept (full, unwritable).
-   */
+  /** False when the entry cannot be kept (full, unwritable). */
   keep(entry: T): Promise<boolean> {
     return this.#serial(async () => {
       const line = `${JSON.stringify(entry)}\n`;
@@ -76,7 +63,6 @@ export class RequestJournal<T extends JournalEntry> {
     });
   }
 
-  /** Merges `entry` into the same request kept already; false when there is none. */
   async #merged(entry: T): Promise<boolean> {
     const { keyOf } = this.#o;
     if (keyOf === undefined) return false;
@@ -88,16 +74,11 @@ export class RequestJournal<T extends JournalEntry> {
     return true;
   }
 
-  /** The entries kept and not yet settled, oldest first (none when there is no file). */
   read(): Promise<T[]> {
     return this.#serial(() => this.#entries());
   }
 
-  /**
-   * Takes the entries in `done` out of the file and replaces those in `changed`, keeping
-   * whatever was appended meanwhile; deletes the file when nothing is left. Resolves with
-   * how many entries are left.
-   */
+  /** Keeps whatever was appended meanwhile; deletes the file when nothing is left. */
   settle(done: ReadonlySet<string>, changed: ReadonlyMap<string, T>): Promise<number> {
     return this.#serial(async () => {
       const entries = await this.#entries();
@@ -110,7 +91,6 @@ export class RequestJournal<T extends JournalEntry> {
     });
   }
 
-  /** Replaces the file with `entries` (atomically, flushed), or deletes it when none. */
   async #rewrite(entries: T[]): Promise<void> {
     if (entries.length === 0) {
       await unlink(this.#o.path).catch(() => undefined);
@@ -157,14 +137,12 @@ function parseJson(line: string): unknown {
   }
 }
 
-/** Appends and flushes; a new file's folder entry is flushed too. */
 async function appendSynced(path: string, text: string, isNew: boolean): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeSynced(path, text, "a");
   if (isNew) await syncFolder(path);
 }
 
-/** Writes (`w`) or appends (`a`) `text` to a 0600 file and flushes it to the disk. */
 async function writeSynced(path: string, text: string, flags: "w" | "a" = "w"): Promise<void> {
   const handle = await open(path, flags, 0o600);
   try {
@@ -176,7 +154,7 @@ async function writeSynced(path: string, text: string, flags: "w" | "a" = "w"): 
   }
 }
 
-/** Flushes the folder holding `path`, so a file created or renamed there survives a crash. */
+/** So a file created or renamed there survives a crash. */
 async function syncFolder(path: string): Promise<void> {
   const folder = await open(dirname(path), "r").catch(() => undefined);
   if (folder === undefined) return;

@@ -2,38 +2,31 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { EpochCheck, Store } from "../../store/index.ts";
 import type { JobRunner } from "../engine/runner.ts";
-import type { Origin, SourceFile } from "../model/job.ts";
+import type { Origin, SourceFile } from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
 import type { KnownJob, RecentJobs } from "../persistence/recent-jobs.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import type { StoreResetPort } from "../ports.ts";
 
-/** What App Home shows a person whose jobs were lost: when, and which recordings. */
 export const resetNoticeSchema = z.object({
   at: z.number(),
   files: z.array(z.string()),
 });
 export type ResetNotice = z.infer<typeof resetNoticeSchema>;
 
-/** How often a loss is looked for, and how long each of its reports lasts. */
 export interface StoreResetTimings {
-  /** Between two background looks at the store's epoch (one GET on Redis). */
   checkEveryMs: number;
-  /** How long readiness reports a loss. */
   reportForMs: number;
   /**
-   * How long after a loss each new upload first looks in its thread for the bot's status
-   * message of its file (Slack retries an event for minutes; an upload whose claim the loss
-   * took must not start twice).
+   * Slack retries an event for minutes: an upload whose
+   * claim the loss took looks in its thread first.
    */
   guardForMs: number;
-  /** How long App Home tells a person their jobs were lost. */
   noticeForMs: number;
 }
 
 const MINUTE_MS = 60_000;
-/** A GET every 5 s; readiness for 15 minutes, the upload guard for an hour, App Home 3 days. */
 export const DEFAULT_STORE_RESET_TIMINGS: StoreResetTimings = {
   checkEveryMs: 5_000,
   reportForMs: 15 * MINUTE_MS,
@@ -41,18 +34,16 @@ export const DEFAULT_STORE_RESET_TIMINGS: StoreResetTimings = {
   noticeForMs: 3 * 24 * 60 * MINUTE_MS,
 };
 
-/** Recordings named in one person's notice, at most. */
 const NOTICE_FILES = 10;
 
-/** What the watch reads, stops and tells. */
 export interface StoreResetWatchOptions {
   store: Pick<Store, "checkEpoch" | "get" | "set">;
   repo: Pick<JobRepository, "get">;
   recent: RecentJobs;
   runner: Pick<JobRunner, "discard">;
-  /** Where the notices are noted, so that an uninstall deletes them (they name recordings). */
+  /** Noted, so an uninstall deletes them (they name recordings). */
   workspaces: Pick<WorkspaceData, "note">;
-  /** The Slack side; without it, a loss is logged and reported only. */
+  /** Without it, a loss is logged and reported only. */
   port?: StoreResetPort | undefined;
   logger: Logger;
   now?: () => number;
@@ -62,12 +53,10 @@ export interface StoreResetWatchOptions {
 const noticeKey = (teamId: string, userId: string) => `store-reset:${teamId}:${userId}`;
 
 /**
- * Detects a store that lost its data — a Redis restarted empty or flushed, which would
- * otherwise strand every running job silently — by its epoch (`Store.checkEpoch`), looked at
- * in the background and on each new upload. On a loss it logs an error once, keeps the time
- * for readiness, stops the steps of the jobs whose records are gone, has their status
- * messages say so, leaves a notice for their people's App Home, and for a while has each
- * new upload look in its thread before starting (the loss took the upload claims too).
+ * Detects a store that lost its data (a Redis restarted empty or flushed) by its epoch,
+ * which would otherwise strand every running job silently. On a loss: logged once,
+ * reported by readiness, the lost jobs stopped and their people told, and for a while
+ * each upload looks in its thread before starting (the loss took the claims too).
  */
 export class StoreResetWatch {
   readonly #o: StoreResetWatchOptions;
@@ -85,7 +74,6 @@ export class StoreResetWatch {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Reads (or writes) the store's epoch once, then keeps looking in the background. */
   async start(): Promise<void> {
     this.#stopped = false;
     await this.check();
@@ -93,17 +81,13 @@ export class StoreResetWatch {
     this.#timer.unref();
   }
 
-  /** Stops looking; resolves once the handling of a loss under way has ended. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
     await Promise.all(this.#handling);
   }
 
-  /**
-   * Looks at the store's epoch now (a look already under way is shared); resolves with what
-   * it found, or undefined when the store could not be read (tried again later).
-   */
+  /** A look already under way is shared; undefined when the store could not be read. */
   check(): Promise<EpochCheck | undefined> {
     this.#checking ??= this.#o.store
       .checkEpoch()
@@ -123,17 +107,14 @@ export class StoreResetWatch {
     return this.#checking;
   }
 
-  /** When the store last lost its data, while readiness should report it. */
   recentResetAt(): number | undefined {
     const at = this.#lastResetAt;
     return at !== undefined && this.#now() - at < this.#t.reportForMs ? at : undefined;
   }
 
   /**
-   * For the upload path (`JobService.start`): true when the upload was started before a
-   * recent loss of the store — its thread holds the bot's status message for the file. Looks
-   * at the epoch first (a GET); reads the thread only within `guardForMs` of a loss. A thread
-   * that cannot be read counts as not started: one job too many beats an upload lost.
+   * True when the upload's thread holds the bot's status message for its file within `guardForMs`
+   * of a loss. An unreadable thread counts as not started: one job too many beats an upload lost.
    */
   async alreadyStarted(origin: Origin, source: SourceFile): Promise<boolean> {
     await this.check();
@@ -153,7 +134,6 @@ export class StoreResetWatch {
     }
   }
 
-  /** What App Home tells this person of a recent loss of their jobs, if anything. */
   async noticeFor(tenant: string, userId: string): Promise<ResetNotice | undefined> {
     const raw = await this.#o.store.get<unknown>("meta", noticeKey(tenant, userId));
     const parsed = resetNoticeSchema.safeParse(raw);
@@ -176,14 +156,12 @@ export class StoreResetWatch {
     void handling.finally(() => this.#handling.delete(handling));
   }
 
-  /** The jobs this process knew whose records are gone: stopped, told, noted for App Home. */
   async #tellPeople(known: KnownJob[], at: number): Promise<void> {
     const { repo, runner, port, recent, logger } = this.#o;
     const lost: KnownJob[] = [];
     for (const job of known) {
       if (this.#stopped) return;
-      // A record still there (a job started after the loss) was not lost; one that cannot
-      // be read now is left alone rather than called lost.
+      // A record that cannot be read now is left alone rather than called lost.
       const record = await repo.get(job.id).catch(() => null);
       if (record === undefined) lost.push(job);
     }
@@ -198,7 +176,6 @@ export class StoreResetWatch {
     logger.info({ lost: lost.length }, "store: people told of the jobs the store lost");
   }
 
-  /** One App Home notice per person, naming their lost recordings. */
   async #leaveNotices(lost: KnownJob[], at: number): Promise<void> {
     const { store, workspaces, logger } = this.#o;
     const byPerson = Map.groupBy(lost, (job) =>

@@ -1,10 +1,8 @@
 import type { Store } from "../../store/index.ts";
 
 /**
- * The store did not do what the job service asked (Redis unreachable or too slow, SQLite
- * unable to write): what a person asked for was not saved. The Slack layer tells these
- * apart from its own failures so the person hears the real cause, and keeps an upload in
- * its journal instead of losing it. The store's own error is the `cause`.
+ * The store failed what the job service asked: nothing was saved. The Slack layer tells this from
+ * its own failures, so the person hears the real cause and an upload goes to the journal.
  */
 export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -13,15 +11,11 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** Whether `error` says the store failed (see {@link StoreUnavailableError}). */
 export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
   return error instanceof StoreUnavailableError;
 }
 
-/**
- * The same store, whose every failure is a {@link StoreUnavailableError}: the job service
- * runs over it, so whatever it throws from the store says so, whichever backend it is.
- */
+/** Every failure of this store is a {@link StoreUnavailableError}, whichever backend it is. */
 export function markStoreFailures(store: Store): Store {
   const mark = (error: unknown) =>
     isStoreUnavailable(error) ? error : new StoreUnavailableError(error);

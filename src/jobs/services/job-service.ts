@@ -1,32 +1,56 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
 import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import type { StageObserver } from "../engine/apply-event.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import type { Job } from "../model/job.ts";
 import {
-  type Job,
   type JobOptions,
   type Origin,
   type SourceFile,
   type SpeakerQuotes,
   speakerQuotesSchema,
-} from "../model/job.ts";
+} from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
-import { channelIndex, userIndex } from "../persistence/job-repository.ts";
-import type { CommandResult, JobServiceOptions, UploadResult } from "./job-service-types.ts";
-import { PersonCommands } from "./person-commands.ts";
+import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
+import type { WorkspaceData } from "../persistence/workspace-data.ts";
+import { type CommandResult, PersonCommands } from "./person-commands.ts";
 import { JobStarts, type StartAttempt, StartNotRecorded, type StartResult } from "./start-jobs.ts";
 
-export type {
-  CommandRefusal,
-  CommandResult,
-  JobServiceOptions,
-  UploadResult,
-} from "./job-service-types.ts";
-export type { StartAttempt, StartResult } from "./start-jobs.ts";
+/** An upload's outcome: also `off` in a channel that turned automatic notes off. */
+export type UploadResult = StartResult | { status: "off" };
+
+export interface JobServiceOptions {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
+  logger: Logger;
+  settings: ChannelSettingsStore;
+  /** Noted as jobs start, for an uninstall. */
+  workspaces: WorkspaceData;
+  retentionMs: number;
+  /** Slack retries events for minutes; a day is safe. */
+  dedupeTtlMs?: number;
+  regenerateCooldownMs?: number;
+  now?: () => number;
+  newId?: () => string;
+  canPrepare?: boolean;
+  onStageChange?: StageObserver;
+  /**
+   * An upload started before the store lost its data (and its claims):
+   * `StoreResetWatch.alreadyStarted`.
+   */
+  alreadyStarted?: (origin: Origin, source: SourceFile) => Promise<boolean>;
+}
+
 /**
- * What the Slack layer can ask of the job layer. A person's command is recorded the moment
- * it arrives and applied under the job's lease, like the runner's steps, so a click never
- * races a step in progress — and never waits for one either.
+ * What the Slack layer asks of the job layer. A person's command is recorded at once and applied
+ * under the job's lease, so a click never races a step, nor waits for one.
  */
 export class JobService {
   readonly #o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
@@ -35,15 +59,10 @@ export class JobService {
   readonly #starts: JobStarts;
   readonly #commands: PersonCommands;
 
-  /** Whether recordings the Note Service would refuse as they are can be prepared (FFmpeg). */
   get canPrepare(): boolean {
     return this.#o.canPrepare;
   }
 
-  /**
-   * `store` and `repo` as `createServices` gives them: whatever the store fails at reaches
-   * the Slack layer as a StoreUnavailableError.
-   */
   constructor(options: JobServiceOptions) {
     this.#o = {
       dedupeTtlMs: 36 * 60 * 60_000,
@@ -59,11 +78,9 @@ export class JobService {
   }
 
   /**
-   * Starts a job for a recording uploaded to a channel, with the channel's settings and the
-   * text typed with the upload as context; nothing in a channel that turned automatic
-   * notes off, unless the person `asked` for notes (the upload's message mentions the bot,
-   * or was sent to it). Throws {@link StartNotRecorded} when the store fails: starting
-   * again with its `attempt` as `resume` makes that job, once.
+   * Starts a job for an upload with its channel's settings and typed text; nothing where the
+   * channel turned automatic notes off, unless the person `asked`. Throws {@link StartNotRecorded}
+   * when the store fails: its `attempt` as `resume` makes that job, once.
    */
   async startFromUpload(
     input: { origin: Origin; source: SourceFile; text: string | undefined; asked?: boolean },
@@ -79,19 +96,14 @@ export class JobService {
     return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
   }
 
-  /**
-   * Whether uploads to the channel start jobs (it did not turn automatic notes off).
-   * `tenant`, as for every key a request reads: `tenantOf(install, teamId)`.
-   */
+  /** `tenant`: `tenantOf(install, teamId)`, as for every key a request reads. */
   async takesUploads(tenant: string, channelId: string): Promise<boolean> {
     return (await this.#settings.get(tenant, channelId)).autoTranscribe;
   }
 
   /**
-   * Starts a job for a recording, once per upload (`channel:file`) however often, and
-   * through however many installs, Slack delivers the event. Checks the recording against
-   * the Note Service's rules first. Throws {@link StartNotRecorded} when the store fails;
-   * `resume` is the attempt it gave, to make that same job.
+   * Once per upload (`channel:file`), however often and
+   * through however many installs Slack delivers it.
    */
   start(
     input: { origin: Origin; source: SourceFile; options: JobOptions },
@@ -101,13 +113,9 @@ export class JobService {
   }
 
   /**
-   * Starts a job a person asked for in a modal, in a thread opened (`openThread` posts its
-   * first message and gives its ts) only once the recording is claimed for the destination,
-   * as {@link start} claims an upload: however often the request comes (Slack delivering a
-   * submission again, two modals for one recording), one thread and one job. A refusal, or
-   * a thread that cannot be opened, gives the claim back: nothing started, and the person
-   * may ask again. A job the store failed to record once the thread was open throws
-   * {@link StartNotRecorded}: {@link start} with the thread and its `attempt` makes it.
+   * Starts a job in a thread opened only once the recording is claimed, so
+   * a redelivered submission or a second modal makes one thread and one
+   * job. A refusal or a thread that cannot be opened gives the claim back.
    */
   startInThread(
     input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
@@ -116,11 +124,7 @@ export class JobService {
     return this.#starts.startInThread(input, openThread);
   }
 
-  /**
-   * True the first time `key` is claimed within the dedupe period: for anything that must
-   * happen once per Slack event however often it is delivered (a reply about a file that
-   * is not a recording, say).
-   */
+  /** For anything that must happen once per Slack event however often it is delivered. */
   claimOnce(key: string): Promise<boolean> {
     return this.#starts.claimOnce(key);
   }
@@ -129,7 +133,6 @@ export class JobService {
     return this.#o.repo.get(jobId);
   }
 
-  /** The speakers' names are known: write the note. */
   submitNames(
     jobId: string,
     speakerMap: SpeakerMapEntry[],
@@ -138,7 +141,6 @@ export class JobService {
     return this.#commands.apply(jobId, { type: "names_given", speakerMap, ...changes });
   }
 
-  /** Write the note with the labels the service gave. */
   skipNaming(jobId: string): Promise<CommandResult> {
     return this.#commands.apply(jobId, { type: "naming_skipped" });
   }
@@ -147,10 +149,7 @@ export class JobService {
     return this.#commands.apply(jobId, { type: "retried" });
   }
 
-  /**
-   * Reruns only the note step, with new names, context or template when given — once per
-   * cooldown: each Regenerate is a new note task at the Note Service.
-   */
+  /** Once per cooldown: each Regenerate is a new note task at the Note Service. */
   async regenerate(
     jobId: string,
     changes: {
@@ -166,23 +165,15 @@ export class JobService {
     return this.#commands.apply(jobId, { type: "regenerate", ...changes });
   }
 
-  /**
-   * Review before posting: the note waiting, in full, for its review goes to the thread
-   * (`by` posted it) — once, however often it is asked: the job has left the stage then.
-   */
   postReviewed(jobId: string, by: string): Promise<CommandResult> {
     return this.#commands.apply(jobId, { type: "review_posted", by });
   }
 
-  /** Review before posting: the note is discarded, and the job ends without it. */
   discardReview(jobId: string, by: string): Promise<CommandResult> {
     return this.#commands.apply(jobId, { type: "review_discarded", by });
   }
 
-  /**
-   * The quotes the speaker modal shows for each speaker of a job (none where it has no
-   * speakers, or their blob is gone: the modal still opens, without quotes).
-   */
+  /** None when the blob is gone: the modal still opens, without quotes. */
   async quotesOf(job: Job): Promise<SpeakerQuotes> {
     const stored =
       job.stage === "naming" ? job.quotes : "note" in job ? job.note.quotes : undefined;
@@ -195,16 +186,11 @@ export class JobService {
     }
   }
 
-  /** How long until the job's notes may be regenerated again (0: now). */
   regenerateWaitMs(job: Job): number {
     if (job.regeneratedAt === undefined) return 0;
     return Math.max(0, job.regeneratedAt + this.#o.regenerateCooldownMs - this.#o.now());
   }
 
-  /**
-   * Cancels a job: at once when no step holds it, else the step holding it (a long upload,
-   * say) stops at once in this process, at its next checkpoint on another replica.
-   */
   cancel(jobId: string, by: string): Promise<CommandResult> {
     return this.#commands.apply(jobId, { type: "canceled", by });
   }

@@ -1,24 +1,36 @@
-import { applyRequests, jobAfter } from "../engine/apply-requests.ts";
-import { isActive } from "../model/job.ts";
-import { jobLeaseKey } from "../persistence/job-repository.ts";
+import type { Logger } from "pino";
+import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import { applyRequests, jobAfter, type StageObserver } from "../engine/apply-event.ts";
+import type { JobRunner } from "../engine/runner.ts";
+import { isActive, type Job } from "../model/job.ts";
+import { canTransition } from "../model/transitions.ts";
+import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
 import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
-import { canTransition } from "../stages/transitions.ts";
-import type { CommandResult, JobServiceOptions } from "./job-service-types.ts";
 
-/** A command applied at once takes the job's lease if it is free: it never waits for it. */
+/** Taken only if free: a command never waits for the job's lease. */
 const COMMAND_LEASE = { ttlMs: 10_000 };
 
-type Deps = Pick<
-  JobServiceOptions,
-  "repo" | "store" | "admission" | "runner" | "logger" | "onStageChange"
-> & { now: () => number };
+export type CommandRefusal = "not_found" | "wrong_stage" | "cooldown";
+export type CommandResult =
+  | { ok: true; job: Job }
+  | { ok: false; reason: CommandRefusal; retryInMs?: number };
+
+interface Deps {
+  repo: JobRepository;
+  store: Store;
+  admission: Admission;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle">;
+  logger: Logger;
+  onStageChange?: StageObserver | undefined;
+  now: () => number;
+}
 
 /**
- * A person's commands on jobs (names, Skip, Cancel, Retry, Regenerate, Post, Discard):
- * recorded the moment they arrive, applied as soon as the job can take them — never
- * refused because a step holds the job.
+ * A person's commands, recorded the moment they arrive and applied as soon as the job can take
+ * them: never refused because a step holds the job.
  */
 export class PersonCommands {
   readonly #o: Deps;
@@ -28,11 +40,9 @@ export class PersonCommands {
   }
 
   /**
-   * Records a person's command, once the job as it will be (what is already asked of it
-   * applied) can take it; then applies what is asked when no step holds the job. A step
-   * that holds it gives it up at once (in this process; on another replica at its next
-   * checkpoint, or within a moment while it waits for Slack), and the runner applies it.
-   * Either way the person is told it is done: nothing of the bot's own makes them repeat it.
+   * Records the command if the job, with what is already asked of it
+   * applied, can take it; applies it now unless a step holds the job,
+   * which then gives it up. Either way the person is told it is done.
    */
   async apply(jobId: string, event: JobRequest): Promise<CommandResult> {
     const recorded = await this.#record(jobId, event);
@@ -48,15 +58,14 @@ export class PersonCommands {
       this.#o.runner.kick(jobId);
       return recorded;
     }
-    // Once the lease is given back: a claim while this command held it would have moved
-    // the job to when the lease ends.
+    // After the lease is given back: a claim while this command
+    // held it would have moved the job to when the lease ends.
     const job = applied.value.job ?? recorded.job;
     if (isActive(job)) this.#o.runner.kick(jobId);
     this.#o.runner.settle(job);
     return { ok: true, job };
   }
 
-  /** Records `event` for the job, judged against the job as the requests before it leave it. */
   async #record(jobId: string, event: JobRequest): Promise<CommandResult> {
     try {
       return await this.#o.repo.requests.record<CommandResult>(jobId, async (waiting) => {

@@ -2,16 +2,16 @@ import type { Logger } from "pino";
 import { checkRecording, type StartRefusal } from "../../recordings/index.ts";
 import type { Store } from "../../store/index.ts";
 import type { JobRunner } from "../engine/runner.ts";
-import type { Job, JobOptions, Origin, SourceFile } from "../model/job.ts";
+import type { Job } from "../model/job.ts";
+import type { JobOptions, Origin, SourceFile } from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
 
 /**
- * The claim on a recording in a conversation: the upload itself (a file in a conversation),
- * not the install it reached us through (Slack Connect and org-wide installs deliver one
- * upload with several `team_id`s).
+ * The upload itself, not the install it came through: Slack Connect
+ * and org-wide installs deliver one upload with several `team_id`s.
  */
 const uploadKey = (channelId: string, fileId: string) => `upload:${channelId}:${fileId}`;
 
@@ -20,21 +20,13 @@ export type StartResult =
   | { status: "duplicate" }
   | { status: "refused"; reason: StartRefusal };
 
-/**
- * What a start the store interrupted needs to be made again, once: the id its job was to
- * have, and whether the upload's claim may still be held for it (it was taken and could not
- * be given back).
- */
+/** `claimed`: the upload's claim may still be held for this job (it could not be given back). */
 export interface StartAttempt {
   jobId: string;
   claimed: boolean;
 }
 
-/**
- * The store failed while a job was being started: the job is not (or not wholly) recorded.
- * Starting again with `attempt` makes that same job, once, however often the start is tried
- * and whatever else (a redelivered event) started meanwhile.
- */
+/** The store failed mid-start; starting again with `attempt` makes that same job, once. */
 export class StartNotRecorded extends StoreUnavailableError {
   readonly attempt: StartAttempt;
 
@@ -55,13 +47,11 @@ export interface JobStartsOptions {
   canPrepare: boolean;
   now: () => number;
   newId: () => string;
-  /** An upload started before the store lost its data (see `StoreResetWatch.alreadyStarted`). */
   alreadyStarted?: ((origin: Origin, source: SourceFile) => Promise<boolean>) | undefined;
 }
 
 type StartInput = { origin: Origin; source: SourceFile; options: JobOptions };
 
-/** How jobs come to be: once per upload (`channel:file`), whatever fails on the way. */
 export class JobStarts {
   readonly #o: JobStartsOptions;
 
@@ -69,18 +59,15 @@ export class JobStarts {
     this.#o = options;
   }
 
-  /** True the first time `key` is claimed within the dedupe period. */
   claimOnce(key: string): Promise<boolean> {
     return this.#o.store.claim(key, this.#o.dedupeTtlMs);
   }
 
-  /** See `JobService.start`; `resume` is the attempt a {@link StartNotRecorded} gave. */
   async start(input: StartInput, resume?: StartAttempt): Promise<StartResult> {
     const { origin, source } = input;
     const key = uploadKey(origin.channelId, source.fileId);
     const jobId = resume?.jobId ?? this.#o.newId();
-    // Claimed before the checks, so a refusal too is said once however often Slack
-    // delivers the event; a refused file stays refused, so the claim is kept.
+    // Claimed before the checks, so a refusal too is said once; a refused file stays refused.
     const claimed = await this.claimOnce(key).catch((error: unknown) => {
       throw new StartNotRecorded({ jobId, claimed: resume?.claimed ?? false }, error);
     });
@@ -96,7 +83,6 @@ export class JobStarts {
     return this.#create(input, key, jobId);
   }
 
-  /** See `JobService.startInThread`. */
   async startInThread(
     input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
     openThread: () => Promise<string>,
@@ -117,10 +103,7 @@ export class JobStarts {
     return this.#create({ ...input, origin: { ...input.origin, threadTs } }, key, jobId);
   }
 
-  /**
-   * Whether the interrupted attempt recorded its job after all (the store failed after the
-   * record was written): then it is not made again.
-   */
+  /** The store may have failed after the record was written: then it is not made again. */
   async #recorded(jobId: string, resume: StartAttempt): Promise<boolean> {
     try {
       return (await this.#o.repo.get(jobId)) !== undefined;
@@ -130,9 +113,8 @@ export class JobStarts {
   }
 
   /**
-   * Records a new job under the claim `key`. When the store fails, the claim is given back
-   * if it can be, so a redelivered event may start the job; the error says how to start
-   * this one again ({@link StartNotRecorded}).
+   * When the store fails, the claim is given back if it
+   * can be, so a redelivered event may start the job.
    */
   async #create(input: StartInput, key: string, jobId: string): Promise<StartResult> {
     const { origin, source } = input;
@@ -150,8 +132,7 @@ export class JobStarts {
       options: input.options,
     };
     try {
-      // Noted first: a crash between the writes leaves a note of nothing, never an
-      // unnoted job that an uninstall would miss.
+      // Noted first: a crash between the writes never leaves a job an uninstall would miss.
       const workspaces = this.#o.workspaces;
       const tenant = tenantOfOrigin(origin);
       await workspaces.note(tenant, "jobs", job.id);

@@ -117,7 +117,7 @@ describe("a delivery call that keeps failing transiently", () => {
   // Regression: `delivery_reconciled` once reset `attempts` to 0, and every retry of a failed
   // post starts with a reconcile (the `postingPart` intent is still set), so the job retried
   // forever. Reading the thread is no progress: `attempts` must survive it
-  // (stages/delivering.ts).
+  // (engine/delivering.ts).
   it("a failing note part fails the job after maxAttempts", async () => {
     const { final, calls } = await runWithFailing("postNotePart");
     expect({ stage: final?.stage, failure: failureOf(final), calls: calls.postNotePart }).toEqual({

@@ -1,21 +1,18 @@
 import { optional } from "../../util/optional.ts";
-import type { JobEvent, JobEventType } from "../model/events.ts";
+import { DELIVERY_REDUCERS } from "./delivery-reducers.ts";
+import type { JobEvent, JobEventType } from "./events.ts";
+import { type ActiveJob, type Failure, isActive, type Job, type JobIn } from "./job.ts";
+import type { ActiveStage, NoteInputs, Stage } from "./job-parts.ts";
 import {
-  type ActiveJob,
-  type Failure,
-  isActive,
-  type Job,
-  type JobIn,
-  type NoteInputs,
-  type Stage,
-} from "../model/job.ts";
-import { commonOf, enter, startWriting } from "../model/job-records.ts";
-import { reduceInStage } from "./index.ts";
+  commonOf,
+  enter,
+  noteInputs,
+  type Reducers,
+  STAGE_REDUCERS,
+  startWriting,
+} from "./reducers.ts";
 
-export type { EventOf, JobEvent, JobEventType } from "../model/events.ts";
-export { MAX_RELINKS } from "./index.ts";
-
-/** An event that makes no sense in the job's stage: a bug, a stale button or a race. */
+/** A bug, a stale button or a race. */
 export class IllegalTransitionError extends Error {
   readonly code = "job_illegal_transition";
   readonly stage: Stage;
@@ -30,10 +27,8 @@ export class IllegalTransitionError extends Error {
 }
 
 /**
- * Applies `event` to `job` at time `now`; throws {@link IllegalTransitionError} if illegal.
- * Pure: the runner does the I/O, then records what happened through an event, so every
- * state change is testable without I/O. The events of a stage's own work are that stage's
- * (`src/jobs/stages/`); the ones below apply to any active (or finished) job.
+ * Applies `event` to `job`; throws {@link IllegalTransitionError}. Pure, so every state change is
+ * testable without I/O. A stage's own events go to its reducers; these apply to any job.
  */
 export function transition(job: Job, event: JobEvent, now: number): Job {
   const next = apply(job, event, now);
@@ -41,15 +36,13 @@ export function transition(job: Job, event: JobEvent, now: number): Job {
   if (KEEPS_WAITING.has(event.type) || next.waiting === undefined) {
     return { ...next, updatedAt: now };
   }
-  // Anything else the job does is a new try or a way out: the wait it said is over.
+  // Anything else is a new try or a way out: the wait it said is over.
   const { waiting: _, ...moved } = next;
   return { ...moved, updatedAt: now } as Job;
 }
 
-/** Events that leave a job's wait (and the sentence saying why) as it is. */
 const KEEPS_WAITING = new Set<JobEventType>(["retry_later", "status_posting", "status_posted"]);
 
-/** Whether `event` may be applied to `job`. */
 export function canTransition(job: Job, event: JobEvent): boolean {
   return apply(job, event, job.updatedAt) !== undefined;
 }
@@ -75,6 +68,17 @@ function apply(job: Job, event: JobEvent, now: number): Job | undefined {
     default:
       return isActive(job) ? reduceInStage(job, event, now) : undefined;
   }
+}
+
+const REDUCERS: { [S in ActiveStage]: Reducers<S> } = { ...STAGE_REDUCERS, ...DELIVERY_REDUCERS };
+
+/** A stage's own events: its reducers say what they make of the job. */
+function reduceInStage(job: ActiveJob, event: JobEvent, now: number): Job | undefined {
+  const reducers = REDUCERS[job.stage] as Reducers<ActiveStage>;
+  const reducer = reducers[event.type] as
+    | ((job: ActiveJob, event: JobEvent, now: number) => Job | undefined)
+    | undefined;
+  return reducer?.(job, event, now);
 }
 
 function retryLater(job: ActiveJob, event: Extract<JobEvent, { type: "retry_later" }>): Job {
@@ -106,9 +110,8 @@ function cancel(job: ActiveJob, by: string, now: number): Job {
 }
 
 /**
- * Resumes a failed job where it failed. A remote task is submitted again (it failed or was
- * lost); a transcription starts over from the download, because the temp audio is deleted
- * as soon as the service has it.
+ * Remote tasks are submitted again; a transcription starts over from
+ * the download, as the temp audio went once the service had it.
  */
 function retry(job: JobIn<"failed">, now: number): Job {
   const resumed = {
@@ -127,45 +130,31 @@ function retry(job: JobIn<"failed">, now: number): Job {
   }
 }
 
-/** Reruns only the note step, with new names, context or template when given. */
 function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, now: number) {
   const note = noteOf(job);
   if (note === undefined) return undefined;
-  const contextText = event.contextText ?? note.contextText;
-  const templateId = event.templateId ?? note.templateId;
   // New names bring their own members; without new names the earlier ones stand.
   const members = event.speakerMap === undefined ? note.members : event.members;
-  const inputs: NoteInputs = {
-    dialog: note.dialog,
-    speakers: note.speakers,
-    quotes: note.quotes,
-    speakerMap: event.speakerMap ?? note.speakerMap,
-    ...(members === undefined || Object.keys(members).length === 0 ? {} : { members }),
-    ...optional("contextText", contextText),
-    ...optional("templateId", templateId),
-  };
-  // A refused canvas is asked for again: the admin may have allowed canvases since.
-  const { canvasRefused: _, ...writing } = startWriting(
-    job,
-    inputs,
-    0,
-    (lastDeliveryOf(job) ?? 0) + 1,
-    now,
+  const inputs = noteInputs(
+    note,
+    event.speakerMap ?? note.speakerMap,
+    members,
+    event.contextText ?? note.contextText,
+    event.templateId ?? note.templateId,
   );
+  const delivery = (lastDeliveryOf(job) ?? 0) + 1;
+  // A refused canvas is asked for again: the admin may have allowed canvases since.
+  const { canvasRefused: _, ...writing } = startWriting(job, inputs, 0, delivery, now);
   return { ...writing, regeneratedAt: now };
 }
 
-/** The number of the last note delivery of a finished, failed or reviewed job. */
 function lastDeliveryOf(job: Job): number | undefined {
   if (job.stage === "done" || job.stage === "reviewing") return job.delivery;
   if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
   return undefined;
 }
 
-/**
- * The note inputs of a finished or failed job, when it got as far as naming the speakers,
- * or of a note waiting, in full, for its review (Change names).
- */
+/** When it got as far as naming the speakers, or a note waiting in full for its review. */
 export function noteOf(job: Job): NoteInputs | undefined {
   if (job.stage === "done" || (job.stage === "reviewing" && job.ready === true)) return job.note;
   if (job.stage === "failed" && "note" in job.resume) return job.resume.note;

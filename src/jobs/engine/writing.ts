@@ -1,49 +1,11 @@
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { optional } from "../../util/optional.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
-import type { StepContext } from "../engine/step.ts";
-import { checkLimit } from "../engine/step.ts";
 import type { Job, JobIn } from "../model/job.ts";
-import { advance, enter, type Reducers } from "../model/job-records.ts";
-import { inline } from "../model/stored.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import type { StoredTemplate } from "../persistence/templates.ts";
+import { JobStepError } from "./failure-policy.ts";
+import { checkLimit, type StepContext } from "./step-context.ts";
 
-/** The dialog submitted for note writing and polled. */
-export const writingReducers: Reducers<"writing"> = {
-  note_submitting: (job, _event, now) =>
-    advance(job, now, {
-      task: { ...job.task, submittedAt: now },
-    }),
-  note_submitted: (job, event) =>
-    advance(job, event.wakeAt, {
-      task: { ...job.task, taskId: event.taskId },
-    }),
-  note_polled: (job, event) =>
-    advance(job, event.wakeAt, {
-      task: {
-        ...job.task,
-        pollAttempt: job.task.pollAttempt + 1,
-        ...optional("trail", event.trail ?? job.task.trail),
-      },
-    }),
-  // With review before posting, the note goes to its starter first (stages/reviewing.ts).
-  note_written: (job, event, now) => {
-    const written = {
-      note: job.note,
-      markdown: inline(event.markdown),
-      docxUrl: event.docxUrl,
-      relinks: job.relinks,
-      delivery: job.delivery,
-      postedParts: 0,
-    };
-    return event.reviewUntil === undefined
-      ? enter(job, "delivering", now, written)
-      : enter(job, "reviewing", now, { ...written, expiresAt: event.reviewUntil });
-  },
-};
-
-/** Submits the dialog with the names, context and template; polls until the note is written. */
 export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Promise<Job> {
   checkLimit(ctx, job, ctx.limits.writingMs);
   const { taskId } = job.task;

@@ -1,34 +1,23 @@
 import { rename, rm, stat } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { demuxerOf, MAX_AUDIO_BYTES } from "../../recordings/index.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
-import type { StepContext } from "../engine/step.ts";
-import { sniffFile } from "../files/check-download.ts";
-import { attemptFile, audioPath, isFile, removeEarlierAttempts } from "../files/job-files.ts";
+import {
+  attemptFile,
+  audioPath,
+  isFile,
+  removeEarlierAttempts,
+  sniffFile,
+} from "../files/job-files.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
-import { enter, NEW_POLL, type Reducers } from "../model/job-records.ts";
 import type { PrepareOutcome } from "../ports.ts";
-
-/** A recording the Note Service would refuse as it is, its speech extracted by FFmpeg. */
-export const preparingReducers: Reducers<"preparing"> = {
-  source_missing: (job, event, now) => enter(job, "downloading", now, { tempPath: event.tempPath }),
-  prepared: (job, event, now) =>
-    enter(job, "transcribing", now, {
-      tempPath: event.tempPath,
-      audioName: event.audioName,
-      audio: { ...NEW_POLL },
-    }),
-};
+import { JobStepError } from "./failure-policy.ts";
+import type { StepContext } from "./step-context.ts";
 
 /**
- * Prepares the kept download into `prepared-<attempt>.ogg` beside it. FFmpeg reads it with
- * the one demuxer its bytes are (sniffed again here: the disk is the truth) and writes a
- * `.part` file that becomes the prepared audio only once complete; a run cut short (a crash,
- * a restart, Cancel, a lost lease) starts over from the download, after deleting what the
- * last one left. Each attempt writes files of its own name: one still unwinding deletes
- * only its own, never those of the attempt after it.
- * A refusal for what the file is fails the job without Retry: FFmpeg never reads it again.
+ * FFmpeg reads the download with the demuxer its bytes are (sniffed again: the disk is the truth)
+ * into a `.part` file renamed once complete; a run cut short starts over from the download. Each
+ * attempt's files have their own names, so one unwinding never deletes the next's.
  */
 export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): Promise<Job> {
   const { media } = ctx;
@@ -38,8 +27,8 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
   }
   const inOwnFolder = dirname(job.tempPath) === TempFiles.folderOf(ctx.tempDir, job.id);
   if (!inOwnFolder || !(await isFile(job.tempPath))) {
-    // Downloaded by another replica, lost with a container's disk, or kept by an earlier
-    // version beside other jobs' files: download it here, into the job's own folder.
+    // Downloaded by another replica, lost with a container's disk, or kept by an earlier version:
+    // download it again, into the job's own folder.
     if (!inOwnFolder) await rm(job.tempPath, { force: true });
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
@@ -58,8 +47,7 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
       output: partial,
       signal: ctx.signal,
       onProgress: (fraction) => {
-        // Drawn, not saved (unless the status message is new): a lost progress figure costs
-        // nothing, and "progress" redraws are throttled.
+        // Drawn, not saved: a lost progress figure costs nothing.
         drawing = drawing
           .then(async () => {
             const next = await ctx.showStatus({ ...shown, fraction }, "progress");
@@ -91,19 +79,15 @@ export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): 
       audioName: preparedNameOf(job.source.filename),
     })
     .catch(async (error: unknown) => {
-      // Not recorded (the lease lost, a cancel): no one will read this attempt's output.
+      // Not recorded: no one will read this attempt's output.
       await rm(output, { force: true });
       throw error;
     });
-  // The prepared audio is all the job needs from here; the download goes at once.
   await rm(job.tempPath, { force: true });
   return ctx.showStatus(prepared, "stage");
 }
 
-/**
- * The job's failure for a preparation that did not end well: the admin's time limit may
- * pass on a quieter machine (Retry); everything else is what the file is.
- */
+/** The admin's time limit may pass on a quieter machine (Retry); the rest is what the file is. */
 function failureOf(outcome: Exclude<PrepareOutcome, { ok: true }>): JobStepError {
   switch (outcome.reason) {
     case "timeout":
@@ -115,12 +99,10 @@ function failureOf(outcome: Exclude<PrepareOutcome, { ok: true }>): JobStepError
   }
 }
 
-/** The prepared audio of one attempt, in the job's folder. */
 export function preparedPath(ctx: StepContext, job: Job): string {
   return attemptFile(ctx, job, "prepared", ".ogg");
 }
 
-/** `standup.mov` → `standup.ogg`: the name the Note Service gets for prepared audio. */
 export function preparedNameOf(filename: string): string {
   const ext = extname(filename);
   const stem = (ext === "" ? filename : filename.slice(0, -ext.length)) || "recording";

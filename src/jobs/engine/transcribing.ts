@@ -1,53 +1,17 @@
 import { optional } from "../../util/optional.ts";
-import { JobStepError } from "../engine/failure-policy.ts";
-import type { StepContext } from "../engine/step.ts";
-import { checkLimit } from "../engine/step.ts";
 import { audioPath, isFile, removeJobFile } from "../files/job-files.ts";
 import type { Job, JobIn } from "../model/job.ts";
-import { advance, enter, type Reducers } from "../model/job-records.ts";
 import { summarizeSpeakers } from "../model/speaker-summary.ts";
-import { inline } from "../model/stored.ts";
+import { JobStepError } from "./failure-policy.ts";
+import { checkLimit, type StepContext } from "./step-context.ts";
 
-/** The recording submitted for speaker-labelled transcription and polled. */
-export const transcribingReducers: Reducers<"transcribing"> = {
-  // The recording is not on this disk (another replica downloaded it): fetch it again.
-  source_missing: (job, event, now) =>
-    job.audio.taskId === undefined
-      ? enter(job, "downloading", now, { tempPath: event.tempPath })
-      : undefined,
-  audio_submitting: (job, _event, now) =>
-    advance(job, now, {
-      audio: { ...job.audio, submittedAt: now },
-    }),
-  audio_submitted: ({ tempPath: _, ...job }, event) =>
-    advance(job, event.wakeAt, {
-      audio: { ...job.audio, taskId: event.taskId },
-    }),
-  audio_polled: (job, event) =>
-    advance(job, event.wakeAt, {
-      audio: {
-        ...job.audio,
-        pollAttempt: job.audio.pollAttempt + 1,
-        progress: event.progress,
-        ...optional("trail", event.trail ?? job.audio.trail),
-      },
-    }),
-  transcribed: (job, event, now) =>
-    enter(job, "naming", now, {
-      dialog: inline(event.dialog),
-      speakers: event.speakers,
-      quotes: inline(event.quotes),
-    }),
-};
-
-/** Submits the recording, or polls its task; fetches the dialog once it is done. */
 export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribing">): Promise<Job> {
   checkLimit(ctx, job, ctx.limits.transcribingMs);
   const { taskId } = job.audio;
   if (taskId === undefined) return submitAudio(ctx, job);
   const task = await ctx.client.getAudioTask(taskId, ctx.signal);
   if (task.status === "running") {
-    // The next poll when the task's progress says its end is near (the guide's bounds).
+    // The next poll comes sooner when progress says the end is near (the guide's bounds).
     const now = ctx.now();
     const { audio } = job;
     const plan = ctx.schedule.afterRunning({
@@ -80,8 +44,8 @@ async function submitAudio(ctx: StepContext, job: JobIn<"transcribing">): Promis
     // Downloaded by another replica, or lost with a container's disk: download it here.
     return ctx.commit(job, { type: "source_missing", tempPath: audioPath(ctx, job) });
   }
-  // The intent is stored first: the API has no idempotency key, so the window in which a
-  // crash could make a second remote task is this one submission (docs/faults.md).
+  // The intent is saved first: the API has no idempotency key, so a crash can make a second task
+  // only within this one call (docs/faults.md).
   const submitting = await ctx.update(job, { type: "audio_submitting" });
   const taskId = await ctx.client.submitAudio(
     {
