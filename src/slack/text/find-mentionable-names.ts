@@ -1,7 +1,6 @@
 import type { Nodes } from "mdast";
-import { findMarkdownLinks } from "./find-markdown-links.ts";
 import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
-import { parseNote } from "./parse-note.ts";
+import { type NoteChunk, nodesOf, readNote } from "./read-note.ts";
 
 /** Nodes whose text is not prose a mention belongs in: code, links, images, raw HTML. */
 const NOT_PROSE = new Set([
@@ -28,23 +27,23 @@ interface Span {
  * Where the names of `people` stand in a Markdown note as prose: in the text a reader reads,
  * never in code (fenced, indented or inline), in a link's text or target (inline,
  * reference, autolink or bare URL), in an image, in raw HTML, or between `<` and `>`.
- * Prose is read from the CommonMark + GFM tree (parse-note.ts); links are also taken as
- * `showLinkTargets` finds them (find-markdown-links.ts), so that a name is never mentioned
- * in what that rewrite shows as a link's text. A chunk of the note the parser was not
- * trusted with gets no mention at all: no mention is better than one inside code.
- * Positions are in `markdown`, in order.
+ * Prose is read from the CommonMark + GFM tree; the links are also taken as
+ * `showLinkTargets` reads them (read-note.ts), so that a name is never mentioned in what that
+ * rewrite shows as a link's text. A chunk of the note the parser was not trusted with gets
+ * no mention at all: no mention is better than one inside code. Positions are in
+ * `markdown`, in order.
  */
 export function findMentionableNames(markdown: string, people: readonly Person[]): NameFound[] {
   const found = nameFinder(people)?.(markdown) ?? [];
   // Parsing a long note costs far more than looking for names: only when there are some.
   if (found.length === 0) return [];
-  const prose = proseSpans(markdown);
-  const links = findMarkdownLinks(markdown).map(({ start, end }) => ({ start, end }));
+  const { chunks } = readNote(markdown);
+  const prose = chunks.flatMap(proseSpans).sort((a, b) => a.start - b.start);
   const angles = [...markdown.matchAll(ANGLE_SPAN)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
   }));
-  const excluded = [...links, ...angles].sort((a, b) => a.start - b.start);
+  const excluded = [...chunks.flatMap(linkSpans), ...angles].sort((a, b) => a.start - b.start);
   // Names come in order, so both lists are walked once: prose spans do not overlap, and
   // a name overlaps an excluded span when one that starts before its end ends after its
   // start.
@@ -63,30 +62,36 @@ export function findMentionableNames(markdown: string, people: readonly Person[]
   });
 }
 
-/** The source spans of the text nodes that are prose, in order (pieces are joined by "\n"). */
-function proseSpans(markdown: string): Span[] {
+/** The source spans of the GFM tree's text nodes that are prose. */
+function proseSpans({ text, start: offset, gfmTree }: NoteChunk): Span[] {
   const spans: Span[] = [];
-  let offset = 0;
-  for (const piece of parseNote(markdown)) {
-    if (piece.tree !== undefined) collectProse(piece.tree, offset, spans);
-    offset += piece.text.length + 1;
-  }
-  return spans.sort((a, b) => a.start - b.start);
-}
-
-/** Walks a tree without recursion (trees of untrusted notes can be deep). */
-function collectProse(root: Nodes, offset: number, spans: Span[]): void {
-  const stack: Nodes[] = [root];
+  // Walked without recursion (trees of untrusted notes can be deep).
+  const stack: Nodes[] = gfmTree === undefined ? [] : [gfmTree];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (NOT_PROSE.has(node.type)) continue;
     if (node.type === "text") {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
-      if (start !== undefined && end !== undefined) {
+      // Past the chunk's text are the definitions appended to it (read-note.ts).
+      if (start !== undefined && end !== undefined && end <= text.length) {
         spans.push({ start: offset + start, end: offset + end });
       }
       continue;
     }
     if ("children" in node) for (const child of node.children) stack.push(child);
   }
+  return spans;
+}
+
+/** The source spans of the links and images of the CommonMark tree. */
+function linkSpans({ text, start: offset, tree }: NoteChunk): Span[] {
+  const spans: Span[] = [];
+  for (const node of tree === undefined ? [] : nodesOf(tree)) {
+    if (!["link", "linkReference", "image", "imageReference"].includes(node.type)) continue;
+    const start = node.position?.start.offset ?? text.length;
+    // Past the chunk's text are the definitions appended to it (read-note.ts).
+    const end = Math.min(node.position?.end.offset ?? start, text.length);
+    if (start < text.length) spans.push({ start: offset + start, end: offset + end });
+  }
+  return spans;
 }

@@ -1,16 +1,16 @@
-import { findMarkdownLinks, type MarkdownLink } from "./find-markdown-links.ts";
+import { applyEdits, defuseLinks, type Edit, linkEditsOf, mayHoldLinks } from "./link-edits.ts";
 import { readGlyphs } from "./read-glyphs.ts";
+import { type NoteReading, readNote } from "./read-note.ts";
 import { formatShownLink, showLink } from "./show-link.ts";
 
 /** Slack's `<url|label>`, matched on glyphs so `&lt;url&#124;label&gt;` counts too. */
 const SLACK_LINK = /<([^\s<>|!@#][^\s<>|]*)\|([^<>\n]*)>/g;
 
-/** One replacement in the source: [start, end) becomes `text`. */
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
+/**
+ * How many times the note is read again after its links are shown: showing an inner link
+ * can make a link of the brackets around it (CommonMark lets no link hold another).
+ */
+const MAX_ROUNDS = 4;
 
 /**
  * Rewrites the links of an untrusted Markdown note so that every reader sees where each
@@ -22,48 +22,38 @@ interface Edit {
  * autolinks and bare URLs stay as they are, as Slack shows them as themselves. How a link
  * is shown is `showLink`'s rule, which the canvas follows too (canvas-markdown.ts).
  *
- * Links are found as CommonMark finds them (find-markdown-links.ts), and also inside code,
- * where they would not be links: a reading that disagreed with Slack's about where code
- * starts must not leave a link hidden, and a link written in code showing as
- * `text (url)` costs little.
+ * Links are read from the note's trees, as CommonMark and as GFM read it (read-note.ts).
+ * Slack's reader may end code or HTML elsewhere, so link syntax in code, in HTML and in a
+ * chunk too costly to parse is defused instead: `[c](url)` there becomes `[c] (url)`, which
+ * shows its target whoever reads it (link-edits.ts).
  *
  * The result can be longer than the note (a reference link's target may be long), so it is
  * applied before the note is split into messages.
  */
 export function showLinkTargets(markdown: string): string {
-  const links = findMarkdownLinks(markdown);
-  const edits = links.flatMap((link, index) => editsFor(markdown, link, links[index + 1]));
-  return showSlackLinks(applyEdits(markdown, edits));
+  // Every Markdown link, image and definition has a `](` or a `]:`; the parse can wait.
+  if (!/\](?=[(:])/.test(markdown)) return showSlackLinks(markdown);
+  let reading = readNote(markdown);
+  for (let round = 1; ; round++) {
+    const { text, again } = showReadLinks(reading);
+    if (!again) return showSlackLinks(text);
+    if (round === MAX_ROUNDS) return showSlackLinks(defuseLinks(text, reading.definitions));
+    // The whole note is read again, so the parser's budget (parse-note.ts) holds per round.
+    reading = readNote(text, reading.definitions);
+  }
 }
 
-/**
- * `[text](url)` as `text (url)`: the `[` (or `![`) goes, the `](url "title")` becomes
- * ` (url)`. Links inside the text have edits of their own, between these two. A link with
- * no text, or whose text is its target, becomes the target alone.
- */
-function editsFor(markdown: string, link: MarkdownLink, next: MarkdownLink | undefined): Edit[] {
-  const shown = showLink(markdown.slice(link.textStart, link.textEnd), link.target);
-  const hasInnerLinks = next !== undefined && next.start < link.textEnd;
-  if (!hasInnerLinks && (shown.text === "" || shown.target === "")) {
-    return [{ start: link.start, end: link.end, text: formatShownLink(shown) }];
-  }
-  return [
-    { start: link.start, end: link.textStart, text: "" },
-    { start: link.textEnd, end: link.end, text: shown.target === "" ? "" : ` (${shown.target})` },
-  ];
-}
-
-/** Applies edits that do not overlap, in one pass. */
-function applyEdits(source: string, edits: Edit[]): string {
-  if (edits.length === 0) return source;
-  const sorted = [...edits].sort((a, b) => a.start - b.start);
-  let out = "";
-  let position = 0;
-  for (const edit of sorted) {
-    out += source.slice(position, edit.start) + edit.text;
-    position = edit.end;
-  }
-  return out + source.slice(position);
+/** The note with its links shown, and whether that may have made new ones. */
+function showReadLinks({ chunks, definitions }: NoteReading): { text: string; again: boolean } {
+  let again = false;
+  const texts = chunks.map((chunk) => {
+    if (chunk.tree === undefined) return defuseLinks(chunk.text, definitions);
+    const { edits, links, conflicts } = linkEditsOf(chunk, definitions);
+    const shown = applyEdits(chunk.text, edits);
+    again ||= conflicts || (links && mayHoldLinks(shown, definitions));
+    return shown;
+  });
+  return { text: texts.join("\n"), again };
 }
 
 /**

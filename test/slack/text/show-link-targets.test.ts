@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { showLinkTargets } from "../../../src/slack/text/show-link-targets.ts";
+import { nodesOf, plainText, readings } from "../../../support/helpers/read-canvas.ts";
 import { hugeText, nastyText } from "../../../support/hostile/arbitraries.ts";
 
 describe("showLinkTargets", () => {
@@ -30,7 +31,26 @@ describe("showLinkTargets", () => {
     ["[a\\](https://x.example)", "[a\\](https://x.example)"],
     ["[mail](mailto:lan@example.com)", "mail (mailto:lan@example.com)"],
     ["[a](https://e\u202E.example/\u200Bx)", "a (https://e.example/x)"],
-    ["`[c](https://code.example)`", "`c (https://code.example)`"],
+    [
+      "[a [b](https://b.example) c](https://e.example)",
+      "a b (https://b.example) c (https://e.example)",
+    ],
+    ["[x][]()(https://evil.example)", "x (https://evil.example)"],
+    [
+      "![a \\[b\\](https://evil.example)](https://i.example)",
+      "a b (https://evil.example) (https://i.example)",
+    ],
+    // A bare URL (GFM) and a table cell do not hide a link CommonMark reads.
+    [
+      "https://a.example/x)![see](https://evil.example)",
+      "https://a.example/x)see (https://evil.example)",
+    ],
+    ["| [a | b](https://evil.example) |\n|---|---|", "| a | b (https://evil.example) |\n|---|---|"],
+    // GFM reads the indented lines after a footnote as its text, CommonMark as code.
+    [
+      "[^r]: https://a.example\n\n    [a\nb](https://evil.example)",
+      "[^r]: https://a.example\n\n    a\nb (https://evil.example)",
+    ],
     // CommonMark ends a target only at an ASCII space or a control character.
     ["[a](https://evil.example/\u00A0x)", "a (https://evil.example/\u00A0x)"],
   ])("shows where %j goes", (markdown, expected) => {
@@ -52,6 +72,38 @@ describe("showLinkTargets", () => {
         "Plan (https://evil.example/three).",
     );
   });
+
+  it.each([
+    ["`[c](https://code.example)`", "`[c] (https://code.example)`"],
+    ["```\n[c](https://code.example)\n```", "```\n[c] (https://code.example)\n```"],
+    ["<div>\n[h](https://html.example)\n</div>", "<div>\n[h] (https://html.example)\n</div>"],
+    [
+      "    [Plan] in code\n\n[Plan]\n\n[plan]: https://evil.example",
+      "    [Plan] (https://evil.example) in code\n\nPlan (https://evil.example)\n\n" +
+        "[plan]: https://evil.example",
+    ],
+  ])(
+    "shows the target of a link in code or HTML, which another reader may read as text: %j",
+    (note, expected) => {
+      expect(showLinkTargets(note)).toBe(expected);
+    },
+  );
+
+  it.each([
+    [
+      "See[^1] and ![^1].\n\n[^1]: https://evil.example",
+      "See^1 (https://evil.example) and ^1 (https://evil.example).\n\n[^1]: https://evil.example",
+    ],
+    [
+      "- [x] done\n\n[x]: https://evil.example",
+      "- x (https://evil.example) done\n\n[x]: https://evil.example",
+    ],
+  ])(
+    "shows the target of what CommonMark alone reads as a link (a footnote, a task box): %j",
+    (note, expected) => {
+      expect(showLinkTargets(note)).toBe(expected);
+    },
+  );
 
   it.each([
     [
@@ -106,6 +158,37 @@ describe("showLinkTargets", () => {
     );
   });
 
+  it("leaves no link or image that hides its target to a CommonMark or a GFM reader", () => {
+    const target = fc.constantFrom(
+      "https://evil.example/login",
+      "https://a.example/x_(y)",
+      "@U0EVIL001",
+    );
+    const label = fc.constantFrom("r", "x y", "^1");
+    const word = fc.constantFrom("see", "*a*", "a\nb", "x]", "[y", "`c`", "", "](", "![", "\\");
+    const piece = fc.oneof(
+      word,
+      fc.tuple(word, target).map(([t, u]) => `[${t}](${u})`),
+      fc.tuple(word, target).map(([t, u]) => `![${t}](<${u}> "title")`),
+      fc.tuple(word, label).map(([t, l]) => `![${t}][${l}]`),
+      fc.tuple(word, label).map(([t, l]) => `[${t}][${l}]`),
+      label.map((l) => `[${l}]`),
+      fc.tuple(label, target).map(([l, u]) => `\n\n[${l}]: ${u}\n`),
+      fc.tuple(label, target).map(([l, u]) => `\n\n[^${l}]: ${u}\n`),
+      fc.constantFrom("\n```\n", "\n    ", "<div>", "<!-- c", "-->", "`", "https://b.example/"),
+      fc.constantFrom("\n# ", "\n- ", "\n> ", "\n| a | b |\n|---|---|\n| ", " | ", "\n\n"),
+    );
+    const note = fc
+      .array(fc.tuple(piece, fc.constantFrom("", " ", "\n", "\n\n")), { maxLength: 14 })
+      .map((pieces) => pieces.map(([markdown, gap]) => markdown + gap).join(""));
+    fc.assert(
+      fc.property(note, (markdown) => {
+        expect(hiddenTargets(showLinkTargets(markdown))).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("changes nothing without a bracket or an ampersand, and never throws", () => {
     fc.assert(
       fc.property(fc.oneof(nastyText(300), hugeText), (input) => {
@@ -124,9 +207,9 @@ describe("showLinkTargets", () => {
     ["labels", `${"[a][".repeat(30_000)}\n\n[a]: https://x.example`],
     ["Slack links", "<a|".repeat(50_000)],
   ])("stays linear on a note full of %s", (_, note) => {
-    // Timed against an ordinary note of the same length on the same machine at the same
-    // moment, so a loaded machine slows both: linear work stays within a small multiple of
-    // it (≤ 10× here), a backtracking pattern is thousands of times slower at this length.
+    // Timed against an ordinary note of the same length in CPU time, so a loaded machine
+    // slows neither: linear work stays within a small multiple of it (≤ 10× here), a
+    // backtracking pattern is thousands of times slower at this length.
     const ordinary = "[a](https://x.example/b) and some words ".repeat(note.length / 40 + 1);
     const plainMs = timed(() => showLinkTargets(ordinary.slice(0, note.length)));
     const ms = timed(() => showLinkTargets(note));
@@ -134,9 +217,42 @@ describe("showLinkTargets", () => {
   });
 });
 
-/** How long `work` took, in milliseconds. */
+/** How much CPU time `work` took, in milliseconds. */
 function timed(work: () => unknown): number {
-  const started = performance.now();
+  const started = process.cpuUsage();
   work();
-  return performance.now() - started;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * The links and images of a text that a reader, CommonMark or GFM, would follow without
+ * seeing where they go: an image, a link whose text is not its target, a reference not
+ * followed by ` (target)`.
+ */
+function hiddenTargets(text: string): string[] {
+  const found: string[] = [];
+  for (const tree of readings(text)) {
+    const definitions = new Map<string, string>();
+    for (const node of nodesOf(tree)) {
+      if (node.type === "definition" && !definitions.has(node.identifier)) {
+        definitions.set(node.identifier, node.url.trim());
+      }
+    }
+    for (const parent of nodesOf(tree)) {
+      if (!("children" in parent)) continue;
+      parent.children.forEach((node, index) => {
+        if (node.type === "image" || node.type === "imageReference") found.push(node.type);
+        if (node.type === "link") {
+          const shown = plainText(node);
+          if (![shown, `http://${shown}`].includes(node.url)) found.push(`link to ${node.url}`);
+        }
+        if (node.type !== "linkReference") return;
+        const next = parent.children[index + 1];
+        const suffix = ` (${definitions.get(node.identifier)})`;
+        if (next?.type !== "text" || !next.value.startsWith(suffix)) found.push(`[${node.label}]`);
+      });
+    }
+  }
+  return found;
 }

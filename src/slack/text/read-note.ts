@@ -1,0 +1,134 @@
+import type { Nodes, Root } from "mdast";
+import { type MarkdownLib, markdownLib } from "./markdown-lib.ts";
+import { parseNote } from "./parse-note.ts";
+
+/** A chunk of the note (parse-note.ts): its text, where it starts, and its trees if parsed. */
+export interface NoteChunk {
+  text: string;
+  start: number;
+  /** The chunk as CommonMark reads it, every reference of the note resolved. */
+  tree: Root | undefined;
+  /** The chunk as CommonMark + GFM reads it (tables, bare URLs, footnotes…). */
+  gfmTree: Root | undefined;
+}
+
+/** The note's chunks, and its link reference definitions: identifier → destination. */
+export interface NoteReading {
+  chunks: NoteChunk[];
+  definitions: Map<string, string>;
+}
+
+/**
+ * A bracketed run that could be a reference's label (a label holds no unescaped bracket), or
+ * a backslash escape, matched so that an escaped bracket starts no label.
+ */
+export const LABEL = /\\[\s\S]|\[((?:\\[\s\S]|[^\\[\]]){1,999})\]/g;
+
+let GFM: Parameters<MarkdownLib["fromMarkdown"]>[1];
+
+/**
+ * The note read for its links, both ways a reader of Slack's `markdown` block may read it:
+ * as CommonMark + GFM (parse-note.ts), and as CommonMark alone, where GFM's bare URLs and
+ * table cells no longer swallow the brackets of a link. Each chunk is parsed alone, so a
+ * chunk that uses a label defined in another is parsed again with that definition
+ * appended. The definitions are the note's own unless given (a rewrite of the note keeps
+ * them).
+ */
+export function readNote(markdown: string, given?: Map<string, string>): NoteReading {
+  let start = 0;
+  const chunks = parseNote(markdown).map(({ text, tree }) => {
+    const gfmOnly = tree !== undefined && readsAsGfmOnly(text, tree, markdown.includes("]:"));
+    const commonMark = gfmOnly ? markdownLib().fromMarkdown(text) : tree;
+    const chunk = { text, start, gfmTree: tree, tree: commonMark };
+    start += text.length + 1;
+    return chunk;
+  });
+  const definitions = given ?? definitionsOf(chunks);
+  return { chunks: chunks.map((chunk) => withDefinitions(chunk, definitions)), definitions };
+}
+
+/** Every node of a tree in document order, walked without recursion (trees can be deep). */
+export function* nodesOf(root: Nodes): Generator<Nodes> {
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    yield node;
+    if (!("children" in node)) continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
+  }
+}
+
+/**
+ * Whether a GFM tree holds what CommonMark alone may read as other links: a footnote, a
+ * table or a strikethrough or a bare URL over a bracket, a task box where labels are
+ * defined. Without them both readings find the same links, and one parse does.
+ */
+function readsAsGfmOnly(text: string, tree: Root, defines: boolean): boolean {
+  for (const node of nodesOf(tree)) {
+    const start = node.position?.start.offset ?? 0;
+    const holdsBracket = () => /[[\]]/.test(text.slice(start, node.position?.end.offset));
+    switch (node.type) {
+      case "footnoteDefinition":
+      case "footnoteReference":
+        return true;
+      case "table":
+      case "delete":
+        if (holdsBracket()) return true;
+        break;
+      case "link":
+        if (text[start] !== "[" && text[start] !== "<" && holdsBracket()) return true;
+        break;
+      case "listItem":
+        if (typeof node.checked === "boolean" && defines) return true;
+        break;
+    }
+  }
+  return false;
+}
+
+/** A label as mdast identifies it: white space collapsed, case folded. */
+export function identifierOf(label: string): string {
+  return label
+    .replace(/[\t\n\r ]+/g, " ")
+    .trim()
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase();
+}
+
+/**
+ * The definitions in document order, the first of a label winning: CommonMark's, then
+ * those only GFM reads (in the text of a footnote).
+ */
+function definitionsOf(chunks: NoteChunk[]): Map<string, string> {
+  const definitions = new Map<string, string>();
+  for (const trees of [chunks.map((chunk) => chunk.tree), chunks.map((chunk) => chunk.gfmTree)]) {
+    for (const tree of trees) {
+      for (const node of tree === undefined ? [] : nodesOf(tree)) {
+        if (node.type === "definition" && !definitions.has(node.identifier)) {
+          definitions.set(node.identifier, node.url);
+        }
+      }
+    }
+  }
+  return definitions;
+}
+
+/**
+ * The chunk parsed again with the definitions of the labels it may use appended (after a
+ * blank line, where they start blocks of their own), or as it was if it uses none. The
+ * appended text is at most the chunk's length, so the parse stays as cheap as the first.
+ */
+function withDefinitions(chunk: NoteChunk, definitions: Map<string, string>): NoteChunk {
+  if (chunk.tree === undefined || definitions.size === 0) return chunk;
+  const labels = new Map<string, string>();
+  for (const [match, label] of chunk.text.matchAll(LABEL)) {
+    if (label === undefined || match.startsWith("\\")) continue;
+    const identifier = identifierOf(label);
+    if (definitions.has(identifier)) labels.set(identifier, label);
+  }
+  if (labels.size === 0) return chunk;
+  const text = chunk.text + [...labels.values()].map((label) => `\n\n[${label}]: x`).join("");
+  const { fromMarkdown, gfm, gfmFromMarkdown } = markdownLib();
+  GFM ??= { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+  return { ...chunk, tree: fromMarkdown(text), gfmTree: fromMarkdown(text, GFM) };
+}
