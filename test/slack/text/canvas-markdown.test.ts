@@ -175,10 +175,24 @@ describe("toCanvasMarkdown", () => {
     ["setext headings", "![a](@U0EVIL001)\n---\n".repeat(6_000)],
     ["deep nesting", `${"> ".repeat(3_000)}- ${"- ".repeat(3_000)}![a](@U0EVIL001)`],
   ])("stays fast and inert on a note full of %s", (_, note) => {
-    const started = process.cpuUsage();
-    const canvas = toCanvasMarkdown(note, []);
-    const used = process.cpuUsage(started);
-    expect((used.user + used.system) / 1000).toBeLessThan(4_000);
+    // CPU time against an ordinary note a quarter as long, so a loaded machine slows both:
+    // linear work stays within a small multiple of it, a quadratic path is far beyond.
+    const quarter = Math.ceil(note.length / 4);
+    const ordinary = "Some words and [a link](https://x.example/b).\n\n".repeat(quarter / 46 + 1);
+    const plainMs = cpuMs(() => toCanvasMarkdown(ordinary.slice(0, quarter), []));
+    let canvas = "";
+    const ms = cpuMs(() => {
+      canvas = toCanvasMarkdown(note, []);
+    });
+    expect(ms).toBeLessThan(40 * plainMs + 200);
     expect(canvas.replace(/!\[\]\(@U0BOB0001\)/g, "")).not.toContain("![");
   });
 });
+
+/** How much CPU time `work` took, in milliseconds. */
+function cpuMs(work: () => unknown): number {
+  const started = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
