@@ -1,9 +1,8 @@
 import type { App } from "@slack/bolt";
 import { ACTIONS, SHORTCUTS, STEP_CALLBACK_ID, VIEWS } from "../ids.ts";
 import { speakerMapFor } from "../views/speaker-map.ts";
+import { jobCommandButton, reviewButton } from "./actions/job-action.ts";
 import { openSpeakerModal } from "./actions/open-speaker-modal.ts";
-import { reviewButton } from "./actions/review-buttons.ts";
-import { jobCommandButton } from "./actions/simple-commands.ts";
 import { speakerPagePrevious } from "./actions/speaker-page.ts";
 import { meetingNotesCommand } from "./commands/meeting-notes.ts";
 import type { ListenerDeps } from "./deps.ts";
