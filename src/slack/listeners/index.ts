@@ -13,9 +13,9 @@ import { threadMention } from "./events/thread-mention.ts";
 import { makeMeetingNotes } from "./functions/make-meeting-notes.ts";
 import { makeNotesShortcut } from "./shortcuts/make-notes.ts";
 import { channelSettingsSubmitted } from "./views/channel-settings.ts";
+import { sayingStoreDown } from "./views/modal-submission.ts";
 import { newNotesSubmitted } from "./views/new-notes.ts";
 import { speakerNamesSubmitted } from "./views/speaker-names.ts";
-import { sayingStoreDown } from "./views/store-guard.ts";
 
 export const COMMAND = "/meeting-notes";
 
