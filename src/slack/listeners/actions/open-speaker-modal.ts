@@ -6,7 +6,7 @@ import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
 import { localeOf, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
-import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
 import {
   buildSpeakerModal,
@@ -44,21 +44,11 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
     const job = read.value;
     if (!(await fits(deps, click, job, mode)) || job === undefined) return;
     const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
-    const opened = await openThenFill({
-      responder: deps.responder,
-      logger: deps.logger,
+    const opened = await openThenFill(deps, {
       triggerId: click.triggerId,
-      loading: buildLoadingModal(
-        speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-        early,
-      ),
+      identity: speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+      locale: early,
       fill: () => speakerModal(deps, job, click, mode),
-      failed: () =>
-        buildNoticeModal(
-          speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-          early,
-          [sentenceReply(t(early, "notice.failed"))],
-        ),
     });
     if (!opened) {
       const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
