@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SHORTCUTS, STEP_CALLBACK_ID } from "../src/slack/ids.ts";
 import { BOT_SCOPES } from "../src/slack/installs/bot-scopes.ts";
-import { COMMAND } from "../src/slack/listeners/commands/index.ts";
+import { COMMAND } from "../src/slack/listeners/index.ts";
 import { installedApp } from "../support/fake-slack/app-manifest.ts";
 import { TYPES_MISSING_FROM_SCHEMA } from "../support/fake-slack/manifest-functions.ts";
 import {

@@ -13,8 +13,8 @@ import type {
 import { vi } from "vitest";
 import { type Job, SINGLE_INSTALL } from "../../src/jobs/index.ts";
 import { runAsInstall } from "../../src/slack/installs/request-tenant.ts";
-import { register as registerActions } from "../../src/slack/listeners/actions/index.ts";
 import type { ListenerDeps } from "../../src/slack/listeners/deps.ts";
+import { registerActions } from "../../src/slack/listeners/index.ts";
 import type { Role } from "../../test/fixtures/slack-payloads/index.ts";
 import { blockActionPayload } from "../fake-slack/slack-payloads.ts";
 import { FILE_HOST } from "./fake-web-client.ts";
@@ -133,7 +133,7 @@ export function buildViewArgs(
 }
 
 /**
- * The button handlers `actions/index.ts` registers, by action id: tests the wiring (which
+ * The button handlers `listeners/index.ts` registers, by action id: tests the wiring (which
  * job command each button runs) without Bolt.
  */
 export function actionHandlers(

@@ -1,17 +1,21 @@
 import type { ModalView } from "@slack/types";
-import type { Logger } from "pino";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
-import type { SlackResponder } from "../responder/slack-responder.ts";
+import { type Locale, t } from "../messages/catalog.ts";
+import {
+  buildLoadingModal,
+  buildNoticeModal,
+  type ModalIdentity,
+  sentenceReply,
+} from "../views/notice-modal.ts";
+import type { ListenerDeps } from "./deps.ts";
 
 export interface OpenThenFill {
-  responder: SlackResponder;
-  logger: Logger;
   triggerId: string;
-  /** Nothing is looked up before it opens. */
-  loading: ModalView;
+  /** The loading view's, and a failure's: never a dead modal. */
+  identity: ModalIdentity;
+  /** Known before any look-up: nothing is looked up before it opens. */
+  locale: Locale;
   fill: () => Promise<ModalView>;
-  /** Never a dead modal. */
-  failed: () => ModalView;
 }
 
 /**
@@ -20,11 +24,16 @@ export interface OpenThenFill {
  * fails with `hash_conflict` rather than overwrite what is on screen
  * (https://docs.slack.dev/surfaces/modals). False when the modal could not open.
  */
-export async function openThenFill(options: OpenThenFill): Promise<boolean> {
-  const { responder, logger } = options;
+export async function openThenFill(
+  { responder, logger }: ListenerDeps,
+  options: OpenThenFill,
+): Promise<boolean> {
+  const { identity, locale } = options;
+  const failed = () =>
+    buildNoticeModal(identity, locale, [sentenceReply(t(locale, "notice.failed"))]);
   let opened: { id?: string; hash?: string } | undefined;
   try {
-    opened = await responder.openModal(options.triggerId, options.loading);
+    opened = await responder.openModal(options.triggerId, buildLoadingModal(identity, locale));
   } catch (error) {
     logger.warn({ err: error, code: platformErrorOf(error) }, "could not open a modal");
     return false;
@@ -33,7 +42,7 @@ export async function openThenFill(options: OpenThenFill): Promise<boolean> {
   if (viewId === undefined) return true;
   const view = await options.fill().catch((error: unknown) => {
     logger.warn({ err: error }, "could not fill a modal");
-    return options.failed();
+    return failed();
   });
   const hash = opened?.hash;
   const update = (next: ModalView) => responder.updateModal(viewId, next, hash);
@@ -47,7 +56,7 @@ export async function openThenFill(options: OpenThenFill): Promise<boolean> {
       return true;
     }
     logger.warn({ err: error, code, viewId }, "could not fill a modal; saying so in it");
-    await update(options.failed()).catch((again: unknown) =>
+    await update(failed()).catch((again: unknown) =>
       logger.warn({ err: again, viewId }, "could not say so in the modal"),
     );
   }

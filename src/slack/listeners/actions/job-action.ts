@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { z } from "zod";
-import { isStoreUnavailable, type Job } from "../../../jobs/index.ts";
+import { type CommandResult, isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { JobAction } from "../../permissions.ts";
@@ -11,6 +11,7 @@ import {
 } from "../../views/command-replies.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
+import { reviewOutcome } from "../../views/review-message.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 
@@ -156,4 +157,58 @@ export async function unlessStoreDown<T>(
     await tellClicker(deps, click, sentenceReply(t(locale, "store.unavailable")));
     return undefined;
   }
+}
+
+/** Cancel, Skip, Retry: the status message shows the outcome; refusals go to the clicker alone. */
+export function jobCommandButton(
+  deps: ListenerDeps,
+  action: JobAction,
+  command: JobCommand,
+  run: (job: Job, click: ButtonClick) => Promise<CommandResult>,
+) {
+  return async (args: ButtonArgs) => {
+    const click = await readButton(deps, args);
+    if (click === undefined) return;
+    await unlessStoreDown(deps, click, async () => {
+      const job = await permittedJob(deps, click, action, command);
+      if (job === undefined) return;
+      const result = await run(job, click);
+      if (result.ok) return;
+      const refusal = buildCommandRefusal(result.reason, command, click.locale);
+      await tellClicker(deps, click, refusal);
+    });
+  };
+}
+
+/**
+ * From the review's message only, for the starter or an admin (permissions.ts). The job service
+ * applies each once under the job's lease: a second click, on any replica, hears it is over.
+ */
+export function reviewButton(deps: ListenerDeps, decision: "post" | "discard") {
+  return jobCommandButton(deps, decision, "review", async (job, click) => {
+    const result =
+      decision === "post"
+        ? await deps.jobs.postReviewed(job.id, click.userId)
+        : await deps.jobs.discardReview(job.id, click.userId);
+    if (result.ok) await showOutcome(deps, job, click, decision);
+    return result satisfies CommandResult;
+  });
+}
+
+async function showOutcome(
+  deps: ListenerDeps,
+  job: Job,
+  click: ButtonClick,
+  decision: "post" | "discard",
+): Promise<void> {
+  const { review } = job;
+  if (review === undefined) return;
+  const state = decision === "post" ? "posted" : "discarded";
+  // In the reviewer's DM: their language, whoever clicked.
+  const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
+  await deps.responder
+    .updateMessage({ channel: review.channelId, ts: review.ts }, content)
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, jobId: job.id }, "could not edit the review"),
+    );
 }

@@ -1,16 +1,24 @@
 import type { ModalView } from "@slack/types";
+import { z } from "zod";
 import type { Job } from "../../../jobs/index.ts";
+import { optional } from "../../../util/optional.ts";
+import { platformErrorOf } from "../../gateway/slack-errors.ts";
+import { VIEWS } from "../../ids.ts";
 import { localeOf, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
-import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
 import {
   buildSpeakerModal,
+  parseSpeakerModalMetadata,
   speakerModalIdentity,
   speakerModalMetadata,
+  speakerPages,
 } from "../../views/speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
 import { requestJob } from "../request-job.ts";
+import { keepPage, prefillOf } from "../views/speaker-drafts.ts";
 import {
   type ButtonArgs,
   type Click,
@@ -36,21 +44,11 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
     const job = read.value;
     if (!(await fits(deps, click, job, mode)) || job === undefined) return;
     const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
-    const opened = await openThenFill({
-      responder: deps.responder,
-      logger: deps.logger,
+    const opened = await openThenFill(deps, {
       triggerId: click.triggerId,
-      loading: buildLoadingModal(
-        speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-        early,
-      ),
+      identity: speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
+      locale: early,
       fill: () => speakerModal(deps, job, click, mode),
-      failed: () =>
-        buildNoticeModal(
-          speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-          early,
-          [sentenceReply(t(early, "notice.failed"))],
-        ),
     });
     if (!opened) {
       const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
@@ -111,4 +109,64 @@ async function speakerModal(
   }
   const quotes = await deps.jobs.quotesOf(job);
   return buildSpeakerModal(job, { locale, mode, quotes });
+}
+
+const pageClickSchema = z.object({
+  user: z.looseObject({ id: z.string().min(1) }),
+  view: z.looseObject({
+    id: z.string().min(1),
+    hash: z.string().optional(),
+    callback_id: z.string(),
+    private_metadata: z.string(),
+    state: z.looseObject({ values: z.unknown() }).optional(),
+  }),
+});
+
+/**
+ * Keeps what the page holds and shows the page before, with the clicked view's `hash`, so Slack
+ * refuses a stale page rather than replace what is on screen. A job no longer in its stage
+ * changes nothing here: the submission says why.
+ */
+export function speakerPagePrevious(deps: ListenerDeps) {
+  return async (args: ButtonArgs) => {
+    await args.ack();
+    const parsed = pageClickSchema.safeParse(args.body);
+    if (!parsed.success) {
+      deps.logger.warn({ issues: parsed.error.issues.slice(0, 2) }, "unreadable page click");
+      return;
+    }
+    const { user, view } = parsed.data;
+    const mode = modeOf(view.callback_id);
+    const meta = parseSpeakerModalMetadata(view.private_metadata);
+    if (mode === undefined || meta === undefined || meta.page === 0) return;
+    const job = await requestJob(deps, meta.jobId);
+    if (job === undefined || !(mode === "names" ? job.stage === "naming" : canRegenerate(job))) {
+      return;
+    }
+    const speakerIds = (speakerPages(job)[meta.page] ?? []).map((s) => s.speakerId);
+    const entered = readSpeakerPage(view.state?.values, speakerIds);
+    const draft = await keepPage(deps, job, view.id, { speakerIds, ...entered });
+    const [locale, quotes] = await Promise.all([
+      clickerLocale(deps, user.id),
+      deps.jobs.quotesOf(job),
+    ]);
+    const previous = buildSpeakerModal(job, {
+      locale,
+      mode,
+      quotes,
+      page: meta.page - 1,
+      prefill: prefillOf(draft),
+      ...optional("contextText", draft.contextText),
+    });
+    await deps.responder
+      .updateModal(view.id, previous, view.hash)
+      .catch((error: unknown) =>
+        deps.logger.info({ err: error, code: platformErrorOf(error) }, "previous page not shown"),
+      );
+  };
+}
+
+function modeOf(callbackId: string): "names" | "regenerate" | undefined {
+  if (callbackId === VIEWS.speakerNames) return "names";
+  return callbackId === VIEWS.regenerate ? "regenerate" : undefined;
 }

@@ -14,12 +14,7 @@ import {
 } from "../../views/command-replies.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
-import {
-  buildLoadingModal,
-  buildNoticeModal,
-  type ModalIdentity,
-  sentenceReply,
-} from "../../views/notice-modal.ts";
+import { buildNoticeModal, type ModalIdentity, sentenceReply } from "../../views/notice-modal.ts";
 import { buildSettingsModal } from "../../views/settings-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { openThenFill } from "../open-modal.ts";
@@ -103,11 +98,10 @@ async function openModal(
   const userId = command.user_id;
   const early = localeOf(deps.directory.cachedUser(userId)?.locale);
   const identity = (locale: Locale) => modalIdentity(command.channel_id, sub, locale);
-  const opened = await openThenFill({
-    responder: deps.responder,
-    logger: deps.logger,
+  const opened = await openThenFill(deps, {
     triggerId: command.trigger_id,
-    loading: buildLoadingModal(identity(early), early),
+    identity: identity(early),
+    locale: early,
     fill: () => {
       // The language and what the modal needs from Slack, asked together.
       const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
@@ -115,8 +109,6 @@ async function openModal(
         ? newNotesModal(deps, command, locale)
         : settingsModal(deps, command, locale, identity);
     },
-    failed: () =>
-      buildNoticeModal(identity(early), early, [sentenceReply(t(early, "notice.failed"))]),
   });
   if (opened) return;
   await deps.respond(command.response_url, sentenceReply(t(early, "notice.open_failed")));

@@ -5,7 +5,7 @@ import { SHORTCUTS } from "../../ids.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { buildNewNotesModal, newNotesIdentity } from "../../views/new-notes-modal.ts";
-import { buildLoadingModal, buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import type { RecentRecording } from "../../views/recent-select.ts";
 import { buildFileNotices } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
@@ -138,18 +138,15 @@ async function answerLate(
 ): Promise<void> {
   const early = localeOf(deps.directory.cachedUser(request.userId)?.locale);
   const identity = (locale: Locale) => newNotesIdentity(request.channelId, locale);
-  const opened = await openThenFill({
-    responder: deps.responder,
-    logger: deps.logger,
+  const opened = await openThenFill(deps, {
     triggerId: request.triggerId,
-    loading: buildLoadingModal(identity(early), early),
+    identity: identity(early),
+    locale: early,
     fill: async () => {
       const [verdict, locale] = await lookUps;
       if (verdict.kind === "open") return notesModal(request, verdict, locale);
       return buildNoticeModal(identity(locale), locale, [verdict.reply(locale)]);
     },
-    failed: () =>
-      buildNoticeModal(identity(early), early, [sentenceReply(t(early, "notice.failed"))]),
   });
   if (opened) return;
   await deps.respond(request.responseUrl, sentenceReply(t(early, "notice.open_failed")));

@@ -1,9 +1,4 @@
-import type {
-  AllMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewResponseAction,
-  ViewSubmitAction,
-} from "@slack/bolt";
+import type { ViewResponseAction } from "@slack/bolt";
 import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { INPUTS, speakerBlock } from "../../ids.ts";
@@ -24,9 +19,9 @@ import { requestJob } from "../request-job.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
 import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
 import { applyNames } from "./apply-names.ts";
+import type { ViewArgs } from "./modal-submission.ts";
 import { forgetDraft, keepPage, prefillOf, readDraft, withPage } from "./speaker-drafts.ts";
 
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Mode = "names" | "regenerate";
 
 interface Page {

@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 afterEach(() => kit.close());
 
-/** Clicks a status-message button through the handler `actions/index.ts` wires to it. */
+/** Clicks a status-message button through the handler `listeners/index.ts` wires to it. */
 async function press(actionId: string, job: Job, user: string) {
   const handler = actionHandlers(kit.deps).get(actionId);
   if (handler === undefined) throw new Error(`no handler for ${actionId}`);

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../../../../src/slack/ids.ts";
 import { replayPendingStart } from "../../../../src/slack/listeners/replay-pending.ts";
+import { sayingStoreDown } from "../../../../src/slack/listeners/views/modal-submission.ts";
 import { newNotesSubmitted } from "../../../../src/slack/listeners/views/new-notes.ts";
 import { speakerNamesSubmitted } from "../../../../src/slack/listeners/views/speaker-names.ts";
-import { sayingStoreDown } from "../../../../src/slack/listeners/views/store-guard.ts";
 import { t } from "../../../../src/slack/messages/catalog.ts";
 import { viewSubmissionPayload } from "../../../../support/fake-slack/slack-payloads.ts";
 import { StoreFault } from "../../../../support/helpers/failing-store.ts";
