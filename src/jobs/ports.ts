@@ -1,4 +1,4 @@
-import type { Dialog, NoteTakerClient, SpeakerMapEntry } from "../notetaker/index.ts";
+import type { Dialog, NoteTakerClient, SpeakerName } from "../notetaker/index.ts";
 import type { Failure, Job } from "./model/job.ts";
 import type { CanvasRefusal, Origin, ReviewPlace, WaitReason } from "./model/job-parts.ts";
 import type { KnownJob } from "./persistence/recent-jobs.ts";
@@ -62,7 +62,7 @@ export interface SlackPort {
   uploadTranscript(
     job: Job,
     dialog: Dialog,
-    speakerMap: readonly SpeakerMapEntry[],
+    speakerMap: readonly SpeakerName[],
     signal: AbortSignal,
   ): Promise<string[]>;
   /** Or says why the workspace will not have one. */

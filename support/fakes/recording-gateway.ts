@@ -12,7 +12,7 @@ import type {
   ReviewState,
   SlackPort,
 } from "../../src/jobs/index.ts";
-import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import type { Dialog, SpeakerName } from "../../src/notetaker/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
@@ -143,7 +143,7 @@ export class RecordingGateway implements SlackPort {
   async uploadTranscript(
     job: Job,
     dialog: Dialog,
-    speakerMap: readonly SpeakerMapEntry[],
+    speakerMap: readonly SpeakerName[],
   ): Promise<string[]> {
     const [txt] = buildTranscript(dialog, speakerMap, "en");
     const n = this.records.length;

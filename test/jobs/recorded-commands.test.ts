@@ -34,7 +34,7 @@ class SilentPrompts extends RecordingGateway {
   }
 }
 
-const names = [{ speaker_id: "speaker_1", name: "Lan Anh" }];
+const names = [{ speakerId: "speaker_1", name: "Lan Anh" }];
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let sourcePath: string;
@@ -173,7 +173,9 @@ describe("a person's command while a step holds the job", () => {
     );
     expect(job?.stage).not.toBe("naming");
     await after.runner.settled();
-    expect(client.submittedDialogs.at(-1)?.speakerMap).toEqual(names);
+    expect(client.submittedDialogs.at(-1)?.speakerMap).toEqual([
+      { speaker_id: "speaker_1", name: "Lan Anh" },
+    ]);
   });
 });
 

@@ -270,10 +270,10 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("regenerate reruns only the note step, with the new names", async () => {
     const id = await start();
     await advanceUntil(inStage(id, "naming"));
-    await jobs.service.submitNames(id, [{ speaker_id: "speaker_1", name: "Lan" }]);
+    await jobs.service.submitNames(id, [{ speakerId: "speaker_1", name: "Lan" }]);
     await advanceUntil(inStage(id, "done"));
     const result = await jobs.service.regenerate(id, {
-      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+      speakerMap: [{ speakerId: "speaker_1", name: "Hoa" }],
       contextText: "Budget review",
     });
     expect(result.ok).toBe(true);

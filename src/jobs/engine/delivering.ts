@@ -201,7 +201,7 @@ async function unlessRefused<T>(
 export function peopleOf(note: NoteInputs): NotePerson[] {
   const members = note.members ?? {};
   return note.speakerMap.flatMap((entry) => {
-    const userId = members[entry.speaker_id];
+    const userId = members[entry.speakerId];
     return userId === undefined ? [] : [{ name: entry.name, userId }];
   });
 }

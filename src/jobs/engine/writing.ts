@@ -1,4 +1,5 @@
 import { dialogSchema } from "../../notetaker/schemas.ts";
+import { speakerMapOf } from "../../notetaker/wire.ts";
 import { optional } from "../../util/optional.ts";
 import type { Job, JobIn } from "../model/job.ts";
 import { loadStored } from "../persistence/blobs.ts";
@@ -49,7 +50,7 @@ async function submitNote(ctx: StepContext, job: JobIn<"writing">): Promise<Job>
   const taskId = await ctx.client.submitDialog(
     {
       dialog: await loadStored(ctx.store, note.dialog, dialogSchema),
-      ...(note.speakerMap.length === 0 ? {} : { speakerMap: note.speakerMap }),
+      ...(note.speakerMap.length === 0 ? {} : { speakerMap: speakerMapOf(note.speakerMap) }),
       ...optional("contextText", note.contextText),
       ...optional("template", template),
     },

@@ -9,7 +9,7 @@ const dialog = [
 
 describe("buildTranscript", () => {
   it("writes [hh:mm:ss] Name: text lines with the chosen names, neutral labels for the rest", () => {
-    const [txt] = buildTranscript(dialog, [{ speaker_id: "speaker_1", name: "Lan\u202E" }], "en");
+    const [txt] = buildTranscript(dialog, [{ speakerId: "speaker_1", name: "Lan\u202E" }], "en");
     expect(txt?.extension).toBe("txt");
     expect(txt?.content).toBe(
       "[00:00:00] Lan: Hello team.\n[01:02:05] Speaker 2: a <b> & c --> d\n",
