@@ -202,7 +202,7 @@ describe("a Retry as the failure is being drawn", () => {
     client.noteScript = [
       {
         status: "completed",
-        result: { markdown: "# Notes\n\nText", docx_url: "https://r.test/n" },
+        result: { markdown: "# Notes\n\nText", docxUrl: "https://r.test/n" },
       },
     ];
     expect(await jobs.service.retry(id)).toMatchObject({ ok: true });

@@ -26,7 +26,7 @@ export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Prom
   if (task.status === "failed") {
     throw new JobStepError({ code: "task_failed", detail: task.message }, true);
   }
-  const { markdown, docx_url: docxUrl } = task.result;
+  const { markdown, docxUrl } = task.result;
   // A note to review waits for its starter as long as the job is kept.
   const review =
     job.options.review === true ? { reviewUntil: ctx.now() + ctx.limits.reviewMs } : {};
