@@ -1,4 +1,4 @@
-import type { Dialog, NoteTakerClient, SpeakerMapEntry } from "../notetaker/index.ts";
+import type { NoteTakerClient, Segment, SpeakerName } from "../notetaker/index.ts";
 import type { Failure, Job } from "./model/job.ts";
 import type { CanvasRefusal, Origin, ReviewPlace, WaitReason } from "./model/job-parts.ts";
 import type { KnownJob } from "./persistence/recent-jobs.ts";
@@ -61,8 +61,8 @@ export interface SlackPort {
   uploadDocx(job: Job, path: string, signal: AbortSignal): Promise<string>;
   uploadTranscript(
     job: Job,
-    dialog: Dialog,
-    speakerMap: readonly SpeakerMapEntry[],
+    segments: readonly Segment[],
+    speakerMap: readonly SpeakerName[],
     signal: AbortSignal,
   ): Promise<string[]>;
   /** Or says why the workspace will not have one. */

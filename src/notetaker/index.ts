@@ -37,3 +37,10 @@ export type {
   SpeakerMapEntry,
   SpeakerMapInput,
 } from "./schemas.ts";
+export {
+  type Segment,
+  type SpeakerName,
+  segmentsOf,
+  speakerMapOf,
+  speakerNameSchema,
+} from "./wire.ts";

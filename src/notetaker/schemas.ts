@@ -67,10 +67,14 @@ export const pollResponseSchema = z.object({
   data: taskDataSchema,
 });
 
-/** An audio task's result: where the dialog file is. */
-export const audioResultSchema = z.looseObject({ dialog_url: z.url() });
-export type AudioResult = z.infer<typeof audioResultSchema>;
+/** An audio task's result: where the dialog file is, named in the app's words. */
+export const audioResultSchema = z
+  .looseObject({ dialog_url: z.url() })
+  .transform((result) => ({ dialogUrl: result.dialog_url }));
+export type AudioResult = z.output<typeof audioResultSchema>;
 
 /** A note task's result: the Markdown, and where the DOCX is for 24 hours. */
-export const noteResultSchema = z.looseObject({ markdown: z.string(), docx_url: z.url() });
-export type NoteResult = z.infer<typeof noteResultSchema>;
+export const noteResultSchema = z
+  .looseObject({ markdown: z.string(), docx_url: z.url() })
+  .transform((result) => ({ markdown: result.markdown, docxUrl: result.docx_url }));
+export type NoteResult = z.output<typeof noteResultSchema>;

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@keyv/redis";
 import { type DeliveredState, type Job, jobSchema } from "../../src/jobs/index.ts";
-import type { SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import type { SpeakerName } from "../../src/notetaker/index.ts";
 import type { GatewayRecord } from "../fakes/recording-gateway.ts";
 import { childEnv } from "../helpers/child-env.ts";
 
@@ -48,7 +48,7 @@ export interface WorkerProcess {
   }): Promise<StartReply>;
   /** The job as the worker's store has it; undefined when unknown or the worker is gone. */
   job(id: string): Promise<Job | undefined>;
-  names(id: string, speakerMap: SpeakerMapEntry[]): Promise<CommandReply>;
+  names(id: string, speakerMap: SpeakerName[]): Promise<CommandReply>;
   skip(id: string): Promise<CommandReply>;
   /** kill -9, resolved once the process is gone. */
   kill(): Promise<void>;

@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { JobOptions } from "../../src/jobs/index.ts";
-import type { SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import type { SpeakerName } from "../../src/notetaker/index.ts";
 import { origin, source } from "../helpers/jobs-kit.ts";
 import { withValuesInline } from "../helpers/stored-values.ts";
 import { envNumber, type GatewayRecord, workerJobs } from "./worker-jobs.ts";
@@ -96,7 +96,7 @@ async function route(method: string, path: string, body: unknown): Promise<[numb
       : [200, await withValuesInline(store, job)];
   }
   if (method === "POST" && match?.[2] === "/names") {
-    const { speakerMap } = body as { speakerMap: SpeakerMapEntry[] };
+    const { speakerMap } = body as { speakerMap: SpeakerName[] };
     return [200, await jobs.service.submitNames(id, speakerMap)];
   }
   if (method === "POST" && match?.[2] === "/skip") {

@@ -12,7 +12,7 @@ import type {
   ReviewState,
   SlackPort,
 } from "../../src/jobs/index.ts";
-import type { Dialog, SpeakerMapEntry } from "../../src/notetaker/index.ts";
+import type { Segment, SpeakerName } from "../../src/notetaker/index.ts";
 import { buildTranscript } from "../../src/slack/views/transcript.ts";
 
 /** One thing the fake gateway did, as Slack would have seen it. */
@@ -142,10 +142,10 @@ export class RecordingGateway implements SlackPort {
 
   async uploadTranscript(
     job: Job,
-    dialog: Dialog,
-    speakerMap: readonly SpeakerMapEntry[],
+    segments: readonly Segment[],
+    speakerMap: readonly SpeakerName[],
   ): Promise<string[]> {
-    const [txt] = buildTranscript(dialog, speakerMap, "en");
+    const [txt] = buildTranscript(segments, speakerMap, "en");
     const n = this.records.length;
     const fileIds = [`FT${job.id.slice(0, 8)}${n}a`, `FT${job.id.slice(0, 8)}${n}b`];
     const delivery = "delivery" in job ? job.delivery : 1;

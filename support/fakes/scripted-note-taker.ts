@@ -10,12 +10,12 @@ type Step<R> = Task<R> | Error;
  */
 export class ScriptedNoteTaker implements NoteTakerPort {
   audioScript: Step<AudioResult>[] = [
-    { status: "completed", result: { dialog_url: "https://r.test/d" } },
+    { status: "completed", result: { dialogUrl: "https://r.test/d" } },
   ];
   noteScript: Step<NoteResult>[] = [
     {
       status: "completed",
-      result: { markdown: "# Notes\n\n## Part A\nText", docx_url: "https://r.test/n" },
+      result: { markdown: "# Notes\n\n## Part A\nText", docxUrl: "https://r.test/n" },
     },
   ];
   dialog: Dialog = [

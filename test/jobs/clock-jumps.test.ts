@@ -179,7 +179,7 @@ for (const backend of backends) {
         return download(...args);
       };
       const client = new TimedPolls();
-      client.audioScript = [{ status: "completed", result: { dialog_url: "https://r.test/d" } }];
+      client.audioScript = [{ status: "completed", result: { dialogUrl: "https://r.test/d" } }];
       const jobs = runner(store, client, gateway);
       await jobs.runner.start();
       const id = await newJob(jobs);

@@ -157,8 +157,8 @@ describe("the people named", () => {
         { timeoutMs: 5000 },
       );
       const names = [
-        { speaker_id: "speaker_1", name: "Bob Tran" },
-        { speaker_id: "speaker_2", name: "Lan Pham" },
+        { speakerId: "speaker_1", name: "Bob Tran" },
+        { speakerId: "speaker_2", name: "Lan Pham" },
       ];
       await service.submitNames(id, names, { members: { speaker_1: "U0BOB0001" } });
     });

@@ -180,6 +180,43 @@ describe("JobRepository", () => {
     expect(await store.get("blobs", ref.blob)).toBeUndefined();
   });
 
+  it("reads the speaker names an earlier version kept in the Note Service's spelling", async () => {
+    const repo = new JobRepository(store, {
+      retentionMs: 60_000,
+      logger: pino({ level: "silent" }),
+    });
+    const { wakeAt: _, ...base } = job("names");
+    await store.set("jobs", "names", {
+      ...base,
+      stage: "writing",
+      wakeAt: 5,
+      note: {
+        dialog: { blob: "names:d" },
+        speakers: [],
+        quotes: { inline: {} },
+        speakerMap: [
+          { speaker_id: "speaker_1", name: "Lan", gender: "female" },
+          { speaker_id: "speaker_2", name: "Minh" },
+        ],
+      },
+      task: { pollAttempt: 0, progress: null },
+      relinks: 0,
+      delivery: 1,
+    });
+    const read = await repo.get("names");
+    expect(read !== undefined && "note" in read && read.note.speakerMap).toEqual([
+      { speakerId: "speaker_1", name: "Lan", gender: "female" },
+      { speakerId: "speaker_2", name: "Minh" },
+    ]);
+    if (read === undefined) return;
+    await repo.save(read, read);
+    const raw = await store.get<{ note: { speakerMap: unknown } }>("jobs", "names");
+    expect(raw?.note.speakerMap).toEqual([
+      { speakerId: "speaker_1", name: "Lan", gender: "female" },
+      { speakerId: "speaker_2", name: "Minh" },
+    ]);
+  });
+
   it("keeps speakers' quotes out of the record (12 speakers: under 2 KB), older records' too", async () => {
     const repo = new JobRepository(store, {
       retentionMs: 60_000,

@@ -21,6 +21,15 @@ describe("a job's requests", () => {
     expect(await repo.requests.list("j3")).toEqual([]);
   });
 
+  it("reads names an earlier version recorded in the Note Service's spelling", async () => {
+    const speakerMap = [{ speaker_id: "speaker_1", name: "Lan" }];
+    await store.set("meta", "cancel:j1", [{ type: "names_given", speakerMap }]);
+    await store.set("meta", "cancel:j2", [{ type: "regenerate", speakerMap }]);
+    const names = [{ speakerId: "speaker_1", name: "Lan" }];
+    expect(await repo.requests.list("j1")).toEqual([{ type: "names_given", speakerMap: names }]);
+    expect(await repo.requests.list("j2")).toEqual([{ type: "regenerate", speakerMap: names }]);
+  });
+
   it("reads something it cannot make sense of as a cancel, as a stop request always was", async () => {
     await store.set("meta", "cancel:j1", { type: "launch_missiles" });
     expect(await repo.requests.list("j1")).toEqual([{ type: "canceled", by: "unknown" }]);

@@ -34,7 +34,7 @@ class SilentPrompts extends RecordingGateway {
   }
 }
 
-const names = [{ speaker_id: "speaker_1", name: "Lan Anh" }];
+const names = [{ speakerId: "speaker_1", name: "Lan Anh" }];
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let sourcePath: string;
@@ -173,7 +173,9 @@ describe("a person's command while a step holds the job", () => {
     );
     expect(job?.stage).not.toBe("naming");
     await after.runner.settled();
-    expect(client.submittedDialogs.at(-1)?.speakerMap).toEqual(names);
+    expect(client.submittedDialogs.at(-1)?.speakerMap).toEqual([
+      { speaker_id: "speaker_1", name: "Lan Anh" },
+    ]);
   });
 });
 
@@ -200,7 +202,7 @@ describe("a Retry as the failure is being drawn", () => {
     client.noteScript = [
       {
         status: "completed",
-        result: { markdown: "# Notes\n\nText", docx_url: "https://r.test/n" },
+        result: { markdown: "# Notes\n\nText", docxUrl: "https://r.test/n" },
       },
     ];
     expect(await jobs.service.retry(id)).toMatchObject({ ok: true });

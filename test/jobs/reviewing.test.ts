@@ -76,7 +76,7 @@ async function written(): Promise<string> {
     dialog: inline([{ speaker_id: "speaker_1", start_seconds: 0, end_seconds: 3, text: "Hi." }]),
     speakers: [{ speakerId: "speaker_1", seconds: 3, share: 1 }],
     quotes: inline({}),
-    speakerMap: [{ speaker_id: "speaker_1", name: "Lan" }],
+    speakerMap: [{ speakerId: "speaker_1", name: "Lan" }],
   };
   const job: Job = {
     id: `review-${Math.random().toString(36).slice(2, 8)}`,

@@ -91,8 +91,8 @@ describe("job runner against the emulator", () => {
     expect(await readdir(join(temp.dir, "jobs"))).toEqual([]); // temp audio gone
 
     const result = await jobs.service.submitNames(id, [
-      { speaker_id: "speaker_1", name: "Lan" },
-      { speaker_id: "speaker_2", name: "Minh", gender: "male" },
+      { speakerId: "speaker_1", name: "Lan" },
+      { speakerId: "speaker_2", name: "Minh", gender: "male" },
     ]);
     expect(result.ok).toBe(true);
     const done = await waitForStage(get, id, "done");
@@ -122,7 +122,7 @@ describe("job runner against the emulator", () => {
     await jobs.service.skipNaming(id);
     await waitForStage(get, id, "done");
     const result = await jobs.service.regenerate(id, {
-      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+      speakerMap: [{ speakerId: "speaker_1", name: "Hoa" }],
     });
     expect(result.ok).toBe(true);
     // Recorded at once; applied once the step that delivered the first note lets the job go.

@@ -176,7 +176,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
       running("aligning"),
       running("polishing"),
       running("almost"),
-      { status: "completed", result: { dialog_url: "https://r.test/d" } },
+      { status: "completed", result: { dialogUrl: "https://r.test/d" } },
     ];
     const id = await start();
     await advanceUntil(inStage(id, "naming"));
@@ -191,13 +191,13 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("polls both tasks when their progress says they end, keeping what they saw in the record", async () => {
     client.audioScript = [
       ...READINGS.map(at),
-      { status: "completed", result: { dialog_url: "https://r.test/d" } },
+      { status: "completed", result: { dialogUrl: "https://r.test/d" } },
     ];
     client.noteScript = [
       ...READINGS.map(at),
       {
         status: "completed",
-        result: { markdown: "# N\n\n## A\nx", docx_url: "https://r.test/n" },
+        result: { markdown: "# N\n\n## A\nx", docxUrl: "https://r.test/n" },
       },
     ];
     const id = await start();
@@ -254,7 +254,7 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("retry resumes a failed note from the note step, not from the recording", async () => {
     client.noteScript = [
       { status: "failed", message: "Note engine overloaded." },
-      { status: "completed", result: { markdown: "# N\n\n## A\nx", docx_url: "https://r.test/n" } },
+      { status: "completed", result: { markdown: "# N\n\n## A\nx", docxUrl: "https://r.test/n" } },
     ];
     const id = await start();
     await advanceUntil(inStage(id, "naming"));
@@ -270,10 +270,10 @@ describe("job runner (fake client, fake gateway, fake timers)", () => {
   it("regenerate reruns only the note step, with the new names", async () => {
     const id = await start();
     await advanceUntil(inStage(id, "naming"));
-    await jobs.service.submitNames(id, [{ speaker_id: "speaker_1", name: "Lan" }]);
+    await jobs.service.submitNames(id, [{ speakerId: "speaker_1", name: "Lan" }]);
     await advanceUntil(inStage(id, "done"));
     const result = await jobs.service.regenerate(id, {
-      speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }],
+      speakerMap: [{ speakerId: "speaker_1", name: "Hoa" }],
       contextText: "Budget review",
     });
     expect(result.ok).toBe(true);

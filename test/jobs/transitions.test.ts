@@ -117,7 +117,7 @@ const legal: [JobEvent, Partial<Record<Fixture, Job["stage"] | "same">>][] = [
   [{ type: "transcribed", dialog, speakers, quotes }, { transcribing: "naming" }],
   [{ type: "awaiting_names" }, { naming: "naming" }],
   [
-    { type: "names_given", speakerMap: [{ speaker_id: "speaker_1", name: "Lan" }] },
+    { type: "names_given", speakerMap: [{ speakerId: "speaker_1", name: "Lan" }] },
     { naming: "writing" },
   ],
   [{ type: "naming_skipped" }, { naming: "writing" }],
@@ -189,7 +189,7 @@ describe("job transitions", () => {
     expect(waiting.wakeAt).toBeUndefined();
     const named = transition(
       { ...naming, options: { contextText: "agenda", templateId: "tpl" } },
-      { type: "names_given", speakerMap: [{ speaker_id: "speaker_1", name: "Lan" }] },
+      { type: "names_given", speakerMap: [{ speakerId: "speaker_1", name: "Lan" }] },
       T,
     );
     expect(named).toMatchObject({
@@ -257,7 +257,7 @@ describe("job transitions", () => {
   it("regenerate keeps the dialog and replaces only what changed", () => {
     const next = transition(
       done,
-      { type: "regenerate", speakerMap: [{ speaker_id: "speaker_1", name: "Hoa" }] },
+      { type: "regenerate", speakerMap: [{ speakerId: "speaker_1", name: "Hoa" }] },
       T,
     );
     expect(next).toMatchObject({

@@ -67,7 +67,7 @@ describe("client against the emulator over real HTTP", () => {
       speakers: [{ name: "Lan", gender: "female" }],
     });
 
-    const dialog = await client.fetchDialog(transcribed.result.dialog_url);
+    const dialog = await client.fetchDialog(transcribed.result.dialogUrl);
     expect(dialog.length).toBeGreaterThan(0);
     const noteTask = await client.submitDialog({
       dialog,
@@ -84,7 +84,7 @@ describe("client against the emulator over real HTTP", () => {
     ]);
 
     const docxPath = join(temp.dir, "note.docx");
-    const size = await client.downloadDocx(written.result.docx_url, docxPath);
+    const size = await client.downloadDocx(written.result.docxUrl, docxPath);
     expect(size).toBeGreaterThan(1000);
     expect((await readFile(docxPath)).subarray(0, 2).toString()).toBe("PK");
 
@@ -136,12 +136,12 @@ describe("client against the emulator over real HTTP", () => {
     const task = await client.submitAudio({ path: audio, filename: "silent.ogg" });
     const done = await pollUntilDone(() => client.getAudioTask(task));
     if (done.status !== "completed") throw new Error("expected completion");
-    const dialog = await client.fetchDialog(done.result.dialog_url);
+    const dialog = await client.fetchDialog(done.result.dialogUrl);
     const noteTask = await client.submitDialog({ dialog });
     const note = await pollUntilDone(() => client.getNoteTask(noteTask));
     if (note.status !== "completed") throw new Error("expected a note");
     await expect(
-      client.downloadDocx(note.result.docx_url, join(temp.dir, "expired.docx")),
+      client.downloadDocx(note.result.docxUrl, join(temp.dir, "expired.docx")),
     ).rejects.toBeInstanceOf(NoteTakerLinkExpiredError);
   });
 

@@ -150,7 +150,7 @@ describe("polling", () => {
     });
     expect(await client.getAudioTask(TASK)).toEqual({
       status: "completed",
-      result: { dialog_url: "https://files.test/d" },
+      result: { dialogUrl: "https://files.test/d" },
     });
     expect(await client.getAudioTask(TASK)).toEqual({
       status: "failed",
@@ -169,7 +169,7 @@ describe("polling", () => {
     });
     expect(await client.getNoteTask(TASK)).toEqual({
       status: "completed",
-      result: { markdown: "# Notes", docx_url: "https://files.test/n.docx?sig=1" },
+      result: { markdown: "# Notes", docxUrl: "https://files.test/n.docx?sig=1" },
     });
   });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NoteTakerLinkExpiredError } from "../../notetaker/index.ts";
+import { NoteTakerLinkExpiredError, segmentsOf } from "../../notetaker/index.ts";
 import { dialogSchema } from "../../notetaker/schemas.ts";
 import { attemptFile, isFile, removeJobFile } from "../files/job-files.ts";
 import { TempFiles } from "../files/temp-files.ts";
@@ -128,7 +128,12 @@ export async function uploadTranscript<J extends Carrying>(
   const job = await ctx.update(start, { type: "transcript_uploading" });
   const dialog = await loadStored(ctx.store, job.note.dialog, dialogSchema);
   const { speakerMap } = job.note;
-  const fileIds = await ctx.gateway.uploadTranscript(placed(job), dialog, speakerMap, ctx.signal);
+  const fileIds = await ctx.gateway.uploadTranscript(
+    placed(job),
+    segmentsOf(dialog),
+    speakerMap,
+    ctx.signal,
+  );
   return ctx.update(job, { type: "transcript_uploaded", fileIds });
 }
 
@@ -201,7 +206,7 @@ async function unlessRefused<T>(
 export function peopleOf(note: NoteInputs): NotePerson[] {
   const members = note.members ?? {};
   return note.speakerMap.flatMap((entry) => {
-    const userId = members[entry.speaker_id];
+    const userId = members[entry.speakerId];
     return userId === undefined ? [] : [{ name: entry.name, userId }];
   });
 }

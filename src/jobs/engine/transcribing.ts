@@ -31,7 +31,7 @@ export async function transcribingStep(ctx: StepContext, job: JobIn<"transcribin
   if (task.status === "failed") {
     throw new JobStepError({ code: "task_failed", detail: task.message }, true);
   }
-  const dialog = await ctx.client.fetchDialog(task.result.dialog_url, ctx.signal);
+  const dialog = await ctx.client.fetchDialog(task.result.dialogUrl, ctx.signal);
   if (!dialog.some((entry) => entry.text.trim() !== "")) {
     throw new JobStepError({ code: "no_speech" }, false);
   }

@@ -1,4 +1,5 @@
 import { dialogSchema } from "../../notetaker/schemas.ts";
+import { speakerMapOf } from "../../notetaker/wire.ts";
 import { optional } from "../../util/optional.ts";
 import type { Job, JobIn } from "../model/job.ts";
 import { loadStored } from "../persistence/blobs.ts";
@@ -25,7 +26,7 @@ export async function writingStep(ctx: StepContext, job: JobIn<"writing">): Prom
   if (task.status === "failed") {
     throw new JobStepError({ code: "task_failed", detail: task.message }, true);
   }
-  const { markdown, docx_url: docxUrl } = task.result;
+  const { markdown, docxUrl } = task.result;
   // A note to review waits for its starter as long as the job is kept.
   const review =
     job.options.review === true ? { reviewUntil: ctx.now() + ctx.limits.reviewMs } : {};
@@ -49,7 +50,7 @@ async function submitNote(ctx: StepContext, job: JobIn<"writing">): Promise<Job>
   const taskId = await ctx.client.submitDialog(
     {
       dialog: await loadStored(ctx.store, note.dialog, dialogSchema),
-      ...(note.speakerMap.length === 0 ? {} : { speakerMap: note.speakerMap }),
+      ...(note.speakerMap.length === 0 ? {} : { speakerMap: speakerMapOf(note.speakerMap) }),
       ...optional("contextText", note.contextText),
       ...optional("template", template),
     },

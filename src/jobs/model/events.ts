@@ -1,4 +1,4 @@
-import type { Dialog, Progress, ProgressTrail, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Dialog, Progress, ProgressTrail, SpeakerName } from "../../notetaker/index.ts";
 import type { Failure } from "./job.ts";
 import type { CanvasRefusal, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job-parts.ts";
 
@@ -21,7 +21,7 @@ export type JobEvent =
   | { type: "awaiting_names" }
   | {
       type: "names_given";
-      speakerMap: SpeakerMapEntry[];
+      speakerMap: SpeakerName[];
       /** Speaker id → Slack user id, for speakers named by picking a member. */
       members?: Record<string, string>;
       contextText?: string;
@@ -73,7 +73,7 @@ export type JobEvent =
   | { type: "retried" }
   | {
       type: "regenerate";
-      speakerMap?: SpeakerMapEntry[];
+      speakerMap?: SpeakerName[];
       members?: Record<string, string>;
       contextText?: string;
       templateId?: string;

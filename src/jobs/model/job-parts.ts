@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { progressTrailSchema } from "../../notetaker/progress-trail.ts";
-import { dialogSchema, speakerHintSchema, speakerMapEntrySchema } from "../../notetaker/schemas.ts";
+import { dialogSchema, speakerHintSchema } from "../../notetaker/schemas.ts";
+import { speakerNameSchema } from "../../notetaker/wire.ts";
 import { storedSchema } from "./stored.ts";
 
 /** `U…`, or `W…` on Enterprise Grid: the only ids a note may mention. */
@@ -85,7 +86,7 @@ export const noteInputsSchema = z.object({
   dialog: storedSchema(dialogSchema),
   speakers: z.array(speakerSummarySchema),
   quotes: storedSchema(speakerQuotesSchema),
-  speakerMap: z.array(speakerMapEntrySchema),
+  speakerMap: z.array(speakerNameSchema),
   /** Only speakers named by picking a member may be mentioned in a note. */
   members: z.record(z.string(), z.string().regex(SLACK_USER_ID)).optional(),
   contextText: z.string().optional(),

@@ -1,4 +1,4 @@
-import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { SpeakerName } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import type { EventOf, JobEventType } from "./events.ts";
 import type { Job, JobIn } from "./job.ts";
@@ -75,7 +75,7 @@ export function startWriting(
 /** What a note is written from: the transcript, the names, and the context and template. */
 export function noteInputs(
   heard: Pick<NoteInputs, "dialog" | "speakers" | "quotes">,
-  speakerMap: SpeakerMapEntry[],
+  speakerMap: SpeakerName[],
   members: Record<string, string> | undefined,
   contextText: string | undefined,
   templateId: string | undefined,

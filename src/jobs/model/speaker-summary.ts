@@ -1,4 +1,4 @@
-import type { Dialog } from "../../notetaker/index.ts";
+import { type Dialog, type Segment, segmentsOf } from "../../notetaker/index.ts";
 import type { SpeakerQuotes, SpeakerSummary } from "./job-parts.ts";
 
 const QUOTE_CHARS = 140;
@@ -6,18 +6,18 @@ const QUOTES_PER_SPEAKER = 2;
 
 /**
  * Each speaker's talk time and share, and two quotes (their
- * longest segments, in time order) to tell who `speaker_2` is.
+ * longest segments, in time order) to tell who a detected label is.
  */
 export function summarizeSpeakers(dialog: Dialog): {
   speakers: SpeakerSummary[];
   quotes: SpeakerQuotes;
 } {
-  const bySpeaker = new Map<string, { seconds: number; segments: Dialog }>();
-  for (const entry of dialog) {
-    const speaker = bySpeaker.get(entry.speaker_id) ?? { seconds: 0, segments: [] };
-    speaker.seconds += Math.max(0, entry.end_seconds - entry.start_seconds);
+  const bySpeaker = new Map<string, { seconds: number; segments: Segment[] }>();
+  for (const entry of segmentsOf(dialog)) {
+    const speaker = bySpeaker.get(entry.speakerId) ?? { seconds: 0, segments: [] };
+    speaker.seconds += Math.max(0, entry.endSeconds - entry.startSeconds);
     speaker.segments.push(entry);
-    bySpeaker.set(entry.speaker_id, speaker);
+    bySpeaker.set(entry.speakerId, speaker);
   }
   const total = [...bySpeaker.values()].reduce((sum, s) => sum + s.seconds, 0);
   const speakers = [...bySpeaker].map(([speakerId, { seconds }]) => ({
@@ -31,8 +31,8 @@ export function summarizeSpeakers(dialog: Dialog): {
       .filter((s) => s.text.trim() !== "")
       .sort((a, b) => b.text.length - a.text.length)
       .slice(0, QUOTES_PER_SPEAKER)
-      .sort((a, b) => a.start_seconds - b.start_seconds)
-      .map((s) => ({ atSeconds: round(s.start_seconds), text: shorten(s.text.trim()) }));
+      .sort((a, b) => a.startSeconds - b.startSeconds)
+      .map((s) => ({ atSeconds: round(s.startSeconds), text: shorten(s.text.trim()) }));
   }
   return { speakers, quotes };
 }

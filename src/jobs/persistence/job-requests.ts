@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { speakerMapEntrySchema } from "../../notetaker/schemas.ts";
+import { speakerNameSchema } from "../../notetaker/wire.ts";
 import type { Store } from "../../store/index.ts";
 import type { EventOf } from "../model/events.ts";
 import { failureSchema } from "../model/job.ts";
@@ -26,7 +26,7 @@ const members = z.record(z.string(), z.string()).optional();
 const requestSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("names_given"),
-    speakerMap: z.array(speakerMapEntrySchema),
+    speakerMap: z.array(speakerNameSchema),
     members,
     contextText: z.string().optional(),
     templateId: z.string().optional(),
@@ -35,7 +35,7 @@ const requestSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("retried") }),
   z.object({
     type: z.literal("regenerate"),
-    speakerMap: z.array(speakerMapEntrySchema).optional(),
+    speakerMap: z.array(speakerNameSchema).optional(),
     members,
     contextText: z.string().optional(),
     templateId: z.string().optional(),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { SpeakerName } from "../../notetaker/index.ts";
 import type { Store } from "../../store/index.ts";
 import type { Admission } from "../engine/admission.ts";
 import type { StageObserver } from "../engine/apply-event.ts";
@@ -135,7 +135,7 @@ export class JobService {
 
   submitNames(
     jobId: string,
-    speakerMap: SpeakerMapEntry[],
+    speakerMap: SpeakerName[],
     changes: { contextText?: string; templateId?: string; members?: Record<string, string> } = {},
   ): Promise<CommandResult> {
     return this.#commands.apply(jobId, { type: "names_given", speakerMap, ...changes });
@@ -153,7 +153,7 @@ export class JobService {
   async regenerate(
     jobId: string,
     changes: {
-      speakerMap?: SpeakerMapEntry[];
+      speakerMap?: SpeakerName[];
       members?: Record<string, string>;
       contextText?: string;
       templateId?: string;

@@ -11,7 +11,7 @@ import {
   type SlackPort,
   type StatusMode,
 } from "../../jobs/index.ts";
-import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Segment, SpeakerName } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/catalog.ts";
 import { splitNote } from "../text/split-note.ts";
@@ -182,11 +182,11 @@ export class SlackGateway implements SlackPort {
 
   async uploadTranscript(
     job: Job,
-    dialog: Dialog,
-    speakerMap: readonly SpeakerMapEntry[],
+    segments: readonly Segment[],
+    speakerMap: readonly SpeakerName[],
   ): Promise<string[]> {
     return this.#call("transcript upload", () =>
-      uploadTranscript(this.#client(job), job, dialog, speakerMap),
+      uploadTranscript(this.#client(job), job, segments, speakerMap),
     );
   }
 

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { basename, extname } from "node:path";
 import type { WebClient } from "@slack/web-api";
 import type { Job } from "../../jobs/index.ts";
-import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Segment, SpeakerName } from "../../notetaker/index.ts";
 import { safeFileName } from "../../text/index.ts";
 import { localeOf } from "../messages/catalog.ts";
 import { buildTranscript } from "../views/transcript.ts";
@@ -49,11 +49,11 @@ export async function uploadDocx(client: WebClient, job: Job, path: string): Pro
 export async function uploadTranscript(
   client: WebClient,
   job: Job,
-  dialog: Dialog,
-  speakerMap: readonly SpeakerMapEntry[],
+  segments: readonly Segment[],
+  speakerMap: readonly SpeakerName[],
 ): Promise<string[]> {
   const locale = localeOf(job.origin.locale);
-  const files = buildTranscript(dialog, speakerMap, locale).map((file) => {
+  const files = buildTranscript(segments, speakerMap, locale).map((file) => {
     const filename = transcriptFilename(job, file.extension);
     return { file: Buffer.from(file.content, "utf8"), filename, title: filename };
   });

@@ -1,5 +1,5 @@
 import type { Job } from "../../jobs/index.ts";
-import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { SpeakerName } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import type { Locale } from "../messages/catalog.ts";
 import { speakerLabel } from "./job-phrases.ts";
@@ -13,20 +13,19 @@ export interface NamedSpeaker {
 
 /**
  * Every speaker of the job, in order; one left unnamed gets a neutral label in the person's
- * language ("Speaker 3"), never `speaker_3` nor someone else's name. Two may share a name:
+ * language ("Speaker 3"), never the bare label nor someone else's name. Two may share a name:
  * diarization over-splits.
  */
 export function speakerMapFor(
   job: Job,
   named: ReadonlyMap<string, NamedSpeaker>,
   locale: Locale,
-): SpeakerMapEntry[] {
+): SpeakerName[] {
   return speakersOf(job).map(({ speakerId }) => {
     const given = named.get(speakerId);
-    if (given === undefined)
-      return { speaker_id: speakerId, name: speakerLabel(speakerId, locale) };
+    if (given === undefined) return { speakerId, name: speakerLabel(speakerId, locale) };
     return {
-      speaker_id: speakerId,
+      speakerId,
       name: given.name,
       ...optional("gender", given.gender),
     };

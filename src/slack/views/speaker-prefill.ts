@@ -1,5 +1,5 @@
 import type { Job } from "../../jobs/index.ts";
-import type { SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { SpeakerName } from "../../notetaker/index.ts";
 import { LOCALES } from "../messages/catalog.ts";
 import { speakerLabel } from "./job-phrases.ts";
 
@@ -27,10 +27,10 @@ export function prefillFor(
 }
 
 function notePrefill(
-  note: { speakerMap: readonly SpeakerMapEntry[]; members?: Record<string, string> | undefined },
+  note: { speakerMap: readonly SpeakerName[]; members?: Record<string, string> | undefined },
   speakerId: string,
 ): SpeakerPrefill | undefined {
-  const mapped = note.speakerMap.find((e) => e.speaker_id === speakerId);
+  const mapped = note.speakerMap.find((e) => e.speakerId === speakerId);
   if (mapped === undefined) return undefined;
   const prefill: SpeakerPrefill = {};
   if (mapped.gender === "male" || mapped.gender === "female") prefill.gender = mapped.gender;

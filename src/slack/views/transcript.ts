@@ -1,4 +1,4 @@
-import type { Dialog, SpeakerMapEntry } from "../../notetaker/index.ts";
+import type { Segment, SpeakerName } from "../../notetaker/index.ts";
 import { stripInvisibleChars } from "../../text/index.ts";
 import type { Locale } from "../messages/catalog.ts";
 import { stripUnsafeChars } from "../text/neutralize-mentions.ts";
@@ -14,17 +14,17 @@ export interface TranscriptFile {
  * neutral label. Control, invisible and bidi characters are taken out of the service's text.
  */
 export function buildTranscript(
-  dialog: Dialog,
-  speakerMap: readonly SpeakerMapEntry[],
+  segments: readonly Segment[],
+  speakerMap: readonly SpeakerName[],
   locale: Locale,
 ): TranscriptFile[] {
-  const names = new Map(speakerMap.map((entry) => [entry.speaker_id, clean(entry.name)]));
+  const names = new Map(speakerMap.map((entry) => [entry.speakerId, clean(entry.name)]));
   const nameOf = (id: string) => names.get(id) || speakerLabel(id, locale);
-  const turns = dialog
+  const turns = segments
     .map((entry) => ({
-      start: Math.max(0, entry.start_seconds),
-      end: Math.max(entry.start_seconds, entry.end_seconds),
-      name: nameOf(entry.speaker_id),
+      start: Math.max(0, entry.startSeconds),
+      end: Math.max(entry.startSeconds, entry.endSeconds),
+      name: nameOf(entry.speakerId),
       text: clean(entry.text),
     }))
     .filter((turn) => turn.text !== "");

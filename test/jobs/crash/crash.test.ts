@@ -19,7 +19,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job } from "../../../src/jobs/index.ts";
-import type { SpeakerMapEntry } from "../../../src/notetaker/index.ts";
+import type { SpeakerName } from "../../../src/notetaker/index.ts";
 import {
   deliveredOf,
   dropRedisKeys,
@@ -52,9 +52,9 @@ const BASE_KNOBS: KnobsPatch = {
   noteMinChars: 2500,
 };
 
-const NAMES: SpeakerMapEntry[] = [
-  { speaker_id: "speaker_1", name: "Lan" },
-  { speaker_id: "speaker_2", name: "Minh" },
+const NAMES: SpeakerName[] = [
+  { speakerId: "speaker_1", name: "Lan" },
+  { speakerId: "speaker_2", name: "Minh" },
 ];
 
 interface Scenario {

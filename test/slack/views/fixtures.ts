@@ -97,7 +97,7 @@ export const done = (overrides: Partial<JobIn<"done">> = {}): JobIn<"done"> => (
   note: {
     ...note(),
     contextText: "Agenda: roadmap, budget",
-    speakerMap: [{ speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" }],
+    speakerMap: [{ speakerId: "speaker_1", name: "Lan Nguyen", gender: "female" }],
   },
   delivery: 1,
   markdown: inline("# Notes"),

@@ -147,10 +147,10 @@ describe("buildSpeakerModal", () => {
       job.note = {
         ...job.note,
         speakerMap: [
-          { speaker_id: "speaker_1", name: "Lan Nguyen", gender: "female" },
+          { speakerId: "speaker_1", name: "Lan Nguyen", gender: "female" },
           // The note was written with a picked member's real name and a neutral label.
-          { speaker_id: "speaker_2", name: "Bob Tran", gender: "male" },
-          { speaker_id: "speaker_3", name: t(locale, "speakers.label", { number: 3 }) },
+          { speakerId: "speaker_2", name: "Bob Tran", gender: "male" },
+          { speakerId: "speaker_3", name: t(locale, "speakers.label", { number: 3 }) },
         ],
         members: { speaker_2: "U0BOB" },
       };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { segmentsOf } from "../../../src/notetaker/index.ts";
 import { buildTranscript } from "../../../src/slack/views/transcript.ts";
 
 const dialog = [
@@ -9,7 +10,11 @@ const dialog = [
 
 describe("buildTranscript", () => {
   it("writes [hh:mm:ss] Name: text lines with the chosen names, neutral labels for the rest", () => {
-    const [txt] = buildTranscript(dialog, [{ speaker_id: "speaker_1", name: "Lan\u202E" }], "en");
+    const [txt] = buildTranscript(
+      segmentsOf(dialog),
+      [{ speakerId: "speaker_1", name: "Lan\u202E" }],
+      "en",
+    );
     expect(txt?.extension).toBe("txt");
     expect(txt?.content).toBe(
       "[00:00:00] Lan: Hello team.\n[01:02:05] Speaker 2: a <b> & c --> d\n",
@@ -17,7 +22,7 @@ describe("buildTranscript", () => {
   });
 
   it("writes WebVTT cues with voices, cue text escaped", () => {
-    const [, vtt] = buildTranscript(dialog, [], "vi");
+    const [, vtt] = buildTranscript(segmentsOf(dialog), [], "vi");
     expect(vtt?.extension).toBe("vtt");
     expect(vtt?.content).toBe(
       "WEBVTT\n\n00:00:00.000 --> 00:00:04.250\n<v Người nói 1>Hello team.\n\n" +

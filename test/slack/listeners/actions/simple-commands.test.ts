@@ -118,9 +118,9 @@ describe("Skip", () => {
     const after = await kit.jobs.get(job.id);
     expect(after?.stage).toBe("writing");
     expect(after !== undefined && "note" in after ? after.note.speakerMap : []).toEqual([
-      { speaker_id: "speaker_1", name: "Người nói 1" },
-      { speaker_id: "speaker_2", name: "Người nói 2" },
-      { speaker_id: "speaker_3", name: "Người nói 3" },
+      { speakerId: "speaker_1", name: "Người nói 1" },
+      { speakerId: "speaker_2", name: "Người nói 2" },
+      { speakerId: "speaker_3", name: "Người nói 3" },
     ]);
     expect(kit.runner.kick).toHaveBeenCalledWith(job.id);
     expect(toldClicker()).toEqual([]);

@@ -135,9 +135,9 @@ describe("speakerNamesSubmitted: names", () => {
     expect(ack.mock.calls).toEqual([[]]);
     expect((await kit.jobs.get(job.id))?.stage).toBe("writing");
     expect((await noteOf(job))?.speakerMap).toEqual([
-      { speaker_id: "speaker_1", name: "Bob Le" },
-      { speaker_id: "speaker_2", name: "Lan", gender: "female" },
-      { speaker_id: "speaker_3", name: "Speaker 3" },
+      { speakerId: "speaker_1", name: "Bob Le" },
+      { speakerId: "speaker_2", name: "Lan", gender: "female" },
+      { speakerId: "speaker_3", name: "Speaker 3" },
     ]);
     expect(kit.runner.kick).toHaveBeenCalledWith(job.id);
   });
@@ -145,7 +145,7 @@ describe("speakerNamesSubmitted: names", () => {
   it("lets a typed name win over the chosen member's", async () => {
     const job = await kit.seed(ourJob(naming()));
     await submit("names", job.id, modalValues({ speaker_1: { user: BOB, name: "Robert" } }));
-    expect((await noteOf(job))?.speakerMap[0]).toEqual({ speaker_id: "speaker_1", name: "Robert" });
+    expect((await noteOf(job))?.speakerMap[0]).toEqual({ speakerId: "speaker_1", name: "Robert" });
   });
 
   it("shows a name that is too long on its own field and keeps the job waiting", async () => {
@@ -344,7 +344,7 @@ describe("speakerNamesSubmitted: any number of speakers, a page at a time", () =
     expect(last.mock.calls).toEqual([[]]);
     const map = (await noteOf(job))?.speakerMap ?? [];
     expect(map).toHaveLength(30);
-    expect(map.filter((entry) => entry.name !== `Name ${entry.speaker_id}`)).toEqual([]);
+    expect(map.filter((entry) => entry.name !== `Name ${entry.speakerId}`)).toEqual([]);
     // Nothing of the names stays kept once they are submitted.
     expect(await kit.services.modals.read(`speakers:${OPENED.id}`)).toBeUndefined();
   });
