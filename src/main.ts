@@ -1,5 +1,5 @@
-import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { findMediaTools } from "./media/tools.ts";
 import { StartupError } from "./startup-error.ts";
 
 /** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-
+  // FFmpeg is looked for (three process starts) while the app's modules load; createApp
+  // gets the same answer. The app is loaded only once the configuration holds.
+  findMediaTools(config.media).catch(() => undefined);
+  const { createApp } = await import("./app.ts");
   const app = await createApp(config);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
