@@ -21,7 +21,6 @@ import { InstallGateways } from "./slack/gateway/install-gateways.ts";
 import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
-import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
   requestInstall,
   requestRateWorkspace,
@@ -90,11 +89,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   await claimDeploymentPaths(paths);
   const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
-  // Installs by OAuth: installations in the store, their tokens, /slack/install.
+  // Installs by OAuth: installations in the store, their tokens, /slack/install (loaded only
+  // when configured).
   const oauth =
     config.slack.oauth === undefined
       ? undefined
-      : createOAuthInstalls({
+      : (await import("./slack/installs/oauth-installs.ts")).createOAuthInstalls({
           oauth: config.slack.oauth,
           apiUrl: config.slack.apiUrl,
           store,
@@ -163,7 +163,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const ops = opsRoutes({
     alive: () => !stopping,
     ready: async () => readiness.report(),
-    registry: metrics.registry,
+    scrape: () => metrics.scrape(),
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
   // Slack's limits per workspace: people waiting are never queued behind the job runner.
@@ -357,9 +357,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Installs by OAuth: an install's refused token is that install's (its tokens source
       // says so), not the deployment's SLACK_BOT_TOKEN.
       if (oauth === undefined) tokens.arm();
-      // /readyz says so now, not at the next check; no step waits for it (Bolt has just
-      // had the token checked).
-      const slackChecked = readiness.checkSlackNow();
+      // /readyz says so now, not at the next check, unless the first check already passed;
+      // no step waits for it (Bolt has just had the token checked).
+      const slackChecked = readiness.report().slack ? Promise.resolve() : readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       startup.lap("reset");
