@@ -43,6 +43,7 @@
  *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
  * Issue 36's start-up beside a bare Bolt app (≈1.5 min; quick: 3 turns):
  *   BENCH_STARTUP_RUNS=10  BENCH_STARTUP_SETTLE_S=2  BENCH_STARTUP_MODE=socket (or http)
+ *   BENCH_STARTUP_BASELINE=/path/to/checkout (its bot takes turns too; unset: none)
  * Issue 34's naming submission on Slack's bad days runs only when named: `BENCH=naming-effect`
  * (≈2–5 min per scenario).
  *   BENCH_NAMING_SCENARIOS=lost,slow,lost+slow  BENCH_NAMING_RUNS=30  BENCH_NAMING_PARALLEL=2
@@ -283,6 +284,7 @@ for (const name of selected) {
         mode: mode satisfies StartupMode,
         runs: envNumber("BENCH_STARTUP_RUNS", quick ? 3 : 10),
         settleMs: envNumber("BENCH_STARTUP_SETTLE_S", 2) * 1000,
+        baseline: process.env.BENCH_STARTUP_BASELINE?.trim() || undefined,
       });
       log(`startup: ${JSON.stringify(result.sides)}`);
       sections.set(name, renderStartup(result, at));

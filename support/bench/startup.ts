@@ -7,8 +7,9 @@
  * needs besides: the Note Service's address and key, a SQLite store in a temp folder.
  * Start → ready: from just before the spawn until the process writes its line saying its
  * start resolved (the bot's "meeting-notes started", after which its /readyz must answer
- * 200; the bare app's `{"port":…}` after `app.start()`). Idle: VmRSS from /proc/PID/status
- * `settleMs` after that line.
+ * 200; the bare app's `{"port":…}` after `app.start()`); the CPU the process used until
+ * then, from /proc. Idle: VmRSS from /proc/PID/status `settleMs` after that line. With
+ * `baseline` (another checkout), its bot takes its turns too, started as its own `npm start`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { stopChild } from "../helpers/stop-child.ts";
 import { makeTempDir } from "../helpers/temp-files.ts";
 import { startScript } from "./footprint.ts";
 import type { RunFacts } from "./report.ts";
+import type { StartScript } from "./start-script.ts";
 import { benchAppEnv, benchFile, MiB, median, round, sleep, spawnFakeSlack } from "./support.ts";
 
 /** The issue's acceptance: the bot within these multiples of the bare app's medians. */
@@ -30,8 +32,14 @@ export const RSS_RATIO_TARGET = 1.2;
 export type StartupMode = "socket" | "http";
 
 export interface StartupSide {
+  /** What is started: the bare app, this checkout's bot, or a baseline checkout's. */
+  name: "bare" | "bot" | "baseline";
+  root: string;
+  start: StartScript;
   /** Spawn → ready, ms. */
   readyMs: number[];
+  /** CPU time (user + system) the process used until ready, ms. */
+  cpuMs: number[];
   /** VmRSS once settled, MiB. */
   idleRssMiB: number[];
 }
@@ -40,47 +48,21 @@ export interface StartupResult {
   mode: StartupMode;
   runs: number;
   settleMs: number;
-  nodeArgs: string[];
-  sides: { bare: StartupSide; bot: StartupSide };
+  sides: StartupSide[];
 }
 
 interface Started {
   child: ChildProcess;
   readyMs: number;
+  cpuMs: number;
   /** The bot's HTTP port (its /readyz); null for the bare app in Socket Mode. */
   port: number | null;
 }
 
-/** Spawns `node …nodeArgs script` and resolves when a stdout line matches `ready`. */
-async function spawnUntilReady(
-  script: string,
-  nodeArgs: readonly string[],
-  env: Record<string, string>,
-  ready: (line: string) => { port: number | null } | undefined,
-): Promise<Started> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
-    env: { ...childEnv(), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
-  try {
-    const port = await new Promise<number | null>((resolve, reject) => {
-      createInterface({ input: child.stdout }).on("line", (line) => {
-        lines.push(line);
-        const seen = ready(line);
-        if (seen !== undefined) resolve(seen.port);
-      });
-      child.once("exit", (code) =>
-        reject(new Error(`${script} exited with ${code}:\n${lines.slice(-20).join("\n")}`)),
-      );
-    });
-    return { child, readyMs: performance.now() - started, port };
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
+/** user + system CPU time of a live process, ms (clock ticks of 10 ms on Linux). */
+function cpuMsOf(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function vmRss(child: ChildProcess): number {
@@ -88,20 +70,62 @@ function vmRss(child: ChildProcess): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
 }
 
+/** Spawns `node …nodeArgs script` and resolves when a stdout line matches `ready`. */
+async function spawnUntilReady(
+  script: string,
+  start: StartScript,
+  env: Record<string, string>,
+  ready: (line: string) => { port: number | null } | undefined,
+): Promise<Started> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...start.nodeArgs, script], {
+    env: { ...childEnv(), ...env, ...start.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
+  try {
+    return await new Promise<Started>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        lines.push(line);
+        const seen = ready(line);
+        if (seen === undefined) return;
+        const readyMs = performance.now() - started;
+        resolve({ child, readyMs, cpuMs: cpuMsOf(child), port: seen.port });
+      });
+      child.once("exit", (code) =>
+        reject(new Error(`${script} exited with ${code}:\n${lines.slice(-20).join("\n")}`)),
+      );
+    });
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
 export async function benchStartup(o: {
   mode: StartupMode;
   runs: number;
   settleMs: number;
+  baseline?: string | undefined;
 }): Promise<StartupResult> {
   const temp = await makeTempDir("mn-bench-startup-");
   const socketMode = o.mode === "socket";
   // Dozens of connections a minute: far above Tier 1's `apps.connections.open`.
   const fake = await spawnFakeSlack([], { socketMode, rateScale: 1000 });
   const emulator = await spawnEmulator();
-  const start = {
-    bare: startScript(benchFile("../.."), join(temp.dir, "bare-compile-cache")),
-    bot: startScript(benchFile("../.."), join(temp.dir, "bot-compile-cache")),
-  };
+  const current = benchFile("../..");
+  const side = (name: StartupSide["name"], root: string): StartupSide => ({
+    name,
+    root,
+    start: startScript(root, join(temp.dir, `${name}-compile-cache`)),
+    readyMs: [],
+    cpuMs: [],
+    idleRssMiB: [],
+  });
+  // The bare app is started as this checkout's `npm start` starts the bot.
+  const sides = [side("bare", current), side("bot", current)];
+  if (o.baseline !== undefined) sides.push(side("baseline", o.baseline));
   const slackEnv: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_API_URL: fake.apiUrl,
@@ -110,15 +134,11 @@ export async function benchStartup(o: {
       : { SLACK_SIGNING_SECRET: "bench-signing-secret-0123456789" }),
   };
   let n = 0;
-  const startBare = () =>
-    spawnUntilReady(
-      benchFile("./bare-bolt-app.ts"),
-      start.bare.nodeArgs,
-      { ...slackEnv, ...start.bare.env },
-      (line) =>
-        line.startsWith('{"port"') ? (JSON.parse(line) as { port: number | null }) : undefined,
+  const startBare = (s: StartupSide) =>
+    spawnUntilReady(benchFile("./bare-bolt-app.ts"), s.start, slackEnv, (line) =>
+      line.startsWith('{"port"') ? (JSON.parse(line) as { port: number | null }) : undefined,
     );
-  const startBot = async () => {
+  const startBot = async (s: StartupSide) => {
     const dir = join(temp.dir, `bot-${n++}`);
     await mkdir(dir);
     const env = benchAppEnv(
@@ -128,9 +148,9 @@ export async function benchStartup(o: {
     );
     if (socketMode) delete env.SLACK_SIGNING_SECRET;
     const app = await spawnUntilReady(
-      benchFile("../../src/main.ts"),
-      start.bot.nodeArgs,
-      { ...env, ...slackEnv, PORT: "0", ...start.bot.env },
+      join(s.root, "src/main.ts"),
+      s.start,
+      { ...env, ...slackEnv, PORT: "0" },
       (line) => {
         if (!line.includes('"msg":"meeting-notes started"')) return undefined;
         return { port: Number(/"port":(\d+)/.exec(line)?.[1]) };
@@ -144,20 +164,17 @@ export async function benchStartup(o: {
     }
     return app;
   };
-  const sides = {
-    bare: { readyMs: [], idleRssMiB: [] } as StartupSide,
-    bot: { readyMs: [], idleRssMiB: [] } as StartupSide,
-  };
-  const turn = async (name: "bare" | "bot", counted: boolean) => {
-    const app = await (name === "bare" ? startBare() : startBot());
+  const turn = async (s: StartupSide, counted: boolean) => {
+    const app = await (s.name === "bare" ? startBare(s) : startBot(s));
     try {
       await sleep(o.settleMs);
       const rss = vmRss(app.child);
       if (!counted) return;
-      sides[name].readyMs.push(Math.round(app.readyMs));
-      sides[name].idleRssMiB.push(round(rss / MiB));
+      s.readyMs.push(Math.round(app.readyMs));
+      s.cpuMs.push(app.cpuMs);
+      s.idleRssMiB.push(round(rss / MiB));
       process.stderr.write(
-        `startup: ${name} ${Math.round(app.readyMs)} ms, ${round(rss / MiB)} MiB\n`,
+        `startup: ${s.name} ${Math.round(app.readyMs)} ms, CPU ${app.cpuMs} ms, ${round(rss / MiB)} MiB\n`,
       );
     } finally {
       await stopChild(app.child);
@@ -165,19 +182,13 @@ export async function benchStartup(o: {
   };
   try {
     // A first start of each fills its compile cache, as the first start on a machine does.
-    await turn("bare", false);
-    await turn("bot", false);
+    for (const s of sides) await turn(s, false);
     for (let run = 0; run < o.runs; run++) {
-      const order = run % 2 === 0 ? (["bare", "bot"] as const) : (["bot", "bare"] as const);
-      for (const name of order) await turn(name, true);
+      // Each turn begins with the next one: none always goes first.
+      const order = sides.map((_, i) => sides[(i + run) % sides.length] as StartupSide);
+      for (const s of order) await turn(s, true);
     }
-    return {
-      mode: o.mode,
-      runs: o.runs,
-      settleMs: o.settleMs,
-      nodeArgs: start.bot.nodeArgs,
-      sides,
-    };
+    return { mode: o.mode, runs: o.runs, settleMs: o.settleMs, sides };
   } finally {
     await emulator.stop();
     await fake.stop();
@@ -188,41 +199,58 @@ export async function benchStartup(o: {
 const stats = (values: readonly number[]) =>
   `${Math.min(...values)} / **${median(values)}** / ${Math.max(...values)}`;
 
-/** The bot's median over the bare app's, two decimals. */
-export function startupRatios(r: StartupResult): { start: number; rss: number } {
-  const ratio = (bot: number[], bare: number[]) => round(median(bot) / median(bare), 2);
+/** A bot's medians over the bare app's, two decimals. */
+export function startupRatios(bot: StartupSide, bare: StartupSide) {
+  const ratio = (a: number[], b: number[]) => round(median(a) / median(b), 2);
   return {
-    start: ratio(r.sides.bot.readyMs, r.sides.bare.readyMs),
-    rss: ratio(r.sides.bot.idleRssMiB, r.sides.bare.idleRssMiB),
+    start: ratio(bot.readyMs, bare.readyMs),
+    cpu: ratio(bot.cpuMs, bare.cpuMs),
+    rss: ratio(bot.idleRssMiB, bare.idleRssMiB),
   };
 }
 
 export function renderStartup(r: StartupResult, at: RunFacts): string {
-  const ratios = startupRatios(r);
   const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
   const mode = r.mode === "socket" ? "Socket Mode" : "HTTP mode";
+  const bare = r.sides.find((s) => s.name === "bare");
+  const bot = r.sides.find((s) => s.name === "bot");
+  if (bare === undefined || bot === undefined) throw new Error("startup: no bare app or bot");
+  const label = { bare: "bare Bolt app", bot: "**the bot**", baseline: "the bot, baseline" };
+  const row = (s: StartupSide) => {
+    const x = startupRatios(s, bare);
+    const ratios =
+      s === bare
+        ? "– | – | –"
+        : `${x.start.toFixed(2)}× (≤ ${START_RATIO_TARGET}×: ${verdict(x.start <= START_RATIO_TARGET)}) | ${x.cpu.toFixed(2)}× | ${x.rss.toFixed(2)}× (≤ ${RSS_RATIO_TARGET}×: ${verdict(x.rss <= RSS_RATIO_TARGET)})`;
+    return `| ${label[s.name]} | ${stats(s.readyMs)} | ${stats(s.cpuMs)} | ${stats(s.idleRssMiB)} | ${ratios} |`;
+  };
+  const baseline = r.sides.find((s) => s.name === "baseline");
   return [
     "## 13. Start-up and idle memory beside a bare Bolt app (issue 36)",
     "",
     `Measured ${at.date} UTC, load average ${at.load.toFixed(1)} at the start.`,
-    `Command: \`BENCH=startup npm run bench\` (${r.runs} turns each, ${mode}).`,
+    `Command: \`BENCH=startup${baseline === undefined ? "" : " BENCH_STARTUP_BASELINE=…"} npm run bench\` (${r.runs} turns each, ${mode}).`,
     "",
     "The bot (`src/main.ts`: a SQLite store in a temp folder of its own, the emulator as the",
     "Note Service) and a bare Bolt app (`support/bench/bare-bolt-app.ts`: no-op listeners),",
     `both in ${mode} against the same fake Slack in a process of its own, started alike:`,
-    `\`node ${r.nodeArgs.join(" ")}\` and NODE_COMPILE_CACHE as \`npm start\` runs the bot (a cache`,
-    "per app, filled by a first start not counted). Taking turns, the order swapped each turn.",
-    "Start → ready: spawn until the process writes that its start resolved (the bot's",
-    '"meeting-notes started", after which its `/readyz` answered 200; the bare app\'s line',
-    `after \`app.start()\`). Idle: VmRSS from \`/proc/PID/status\` ${r.settleMs / 1000} s after that line.`,
+    `\`node ${bot.start.nodeArgs.join(" ")}\` with NODE_COMPILE_CACHE, as \`npm start\` runs the bot (a`,
+    "cache per app, filled by a first start not counted). Taking turns, a different one first",
+    "each turn. Start → ready: spawn until the process writes that its start resolved (the",
+    "bot's \"meeting-notes started\", after which its `/readyz` answered 200; the bare app's",
+    "line after `app.start()`), and the CPU time it used until then (`/proc/PID/stat`, 10 ms",
+    `ticks). Idle: VmRSS from \`/proc/PID/status\` ${r.settleMs / 1000} s after that line.`,
+    ...(baseline === undefined
+      ? []
+      : [`Baseline: the bot of \`${baseline.root}\`, started as its own \`npm start\` runs it.`]),
     "",
-    "| app | start → ready, ms (min / **median** / max) | idle VmRSS, MiB (min / **median** / max) |",
-    "|---|---|---|",
-    `| bare Bolt app | ${stats(r.sides.bare.readyMs)} | ${stats(r.sides.bare.idleRssMiB)} |`,
-    `| the bot | ${stats(r.sides.bot.readyMs)} | ${stats(r.sides.bot.idleRssMiB)} |`,
-    `| **bot ÷ bare** | **${ratios.start.toFixed(2)}×** (target ≤ ${START_RATIO_TARGET}×: ${verdict(ratios.start <= START_RATIO_TARGET)}) | **${ratios.rss.toFixed(2)}×** (target ≤ ${RSS_RATIO_TARGET}×: ${verdict(ratios.rss <= RSS_RATIO_TARGET)}) |`,
+    "| app | start → ready, ms (min / **median** / max) | CPU to ready, ms | idle VmRSS, MiB | start ÷ bare | CPU ÷ bare | RSS ÷ bare |",
+    "|---|---|---|---|---|---|---|",
+    ...r.sides.map(row),
     "",
-    `Every run, ms: bare ${r.sides.bare.readyMs.join(", ")}; bot ${r.sides.bot.readyMs.join(", ")}.`,
-    `Every run, MiB: bare ${r.sides.bare.idleRssMiB.join(", ")}; bot ${r.sides.bot.idleRssMiB.join(", ")}.`,
+    ...r.sides.map(
+      (s) =>
+        `Every run, ${label[s.name]}: ${s.readyMs.join(", ")} ms; ${s.idleRssMiB.join(", ")} MiB.`,
+    ),
   ].join("\n");
 }
