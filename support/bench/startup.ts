@@ -11,7 +11,7 @@
  * then, from /proc. Idle: VmRSS from /proc/PID/status `settleMs` after that line. With
  * `baseline` (another checkout), its bot takes its turns too, started as its own `npm start`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -197,7 +197,7 @@ export async function benchStartup(o: {
 }
 
 const stats = (values: readonly number[]) =>
-  `${Math.min(...values)} / **${median(values)}** / ${Math.max(...values)}`;
+  `${Math.min(...values)} / **${round(median(values))}** / ${Math.max(...values)}`;
 
 /** A bot's medians over the bare app's, two decimals. */
 export function startupRatios(bot: StartupSide, bare: StartupSide) {
@@ -242,7 +242,9 @@ export function renderStartup(r: StartupResult, at: RunFacts): string {
     `ticks). Idle: VmRSS from \`/proc/PID/status\` ${r.settleMs / 1000} s after that line.`,
     ...(baseline === undefined
       ? []
-      : [`Baseline: the bot of \`${baseline.root}\`, started as its own \`npm start\` runs it.`]),
+      : [
+          `Baseline: the bot of \`${baseline.root}\` (${commitOf(baseline.root)}), started as its own \`npm start\` runs it.`,
+        ]),
     "",
     "| app | start → ready, ms (min / **median** / max) | CPU to ready, ms | idle VmRSS, MiB | start ÷ bare | CPU ÷ bare | RSS ÷ bare |",
     "|---|---|---|---|---|---|---|",
@@ -253,4 +255,15 @@ export function renderStartup(r: StartupResult, at: RunFacts): string {
         `Every run, ${label[s.name]}: ${s.readyMs.join(", ")} ms; ${s.idleRssMiB.join(", ")} MiB.`,
     ),
   ].join("\n");
+}
+
+/** The checkout's commit, short, or "?" when it is not a git checkout. */
+function commitOf(root: string): string {
+  try {
+    return execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], {
+      encoding: "utf8",
+    }).trim();
+  } catch {
+    return "?";
+  }
 }
