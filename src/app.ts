@@ -79,14 +79,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // FFmpeg is looked for while the store opens and the app is built: it is process starts.
   const mediaOpened = openMedia(config, logger);
   mediaOpened.catch(() => undefined);
-  const opened = await openStore(config.storeUrl, {
-    logger: logger.child({ name: "store" }),
-    ...optional("timeoutMs", deps.storeTimeoutMs),
-  });
-  // This deployment's temp folder and request journal, made or checked private before use
-  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  // The store, and this deployment's temp folder and request journal made or checked
+  // private, at once; a STORE_URL the store cannot open is said first, naming the variable.
   const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
-  await claimDeploymentPaths(paths);
+  const [storeOpened, claimed] = await Promise.allSettled([
+    openStore(config.storeUrl, {
+      logger: logger.child({ name: "store" }),
+      ...optional("timeoutMs", deps.storeTimeoutMs),
+    }),
+    claimDeploymentPaths(paths),
+  ]);
+  if (storeOpened.status === "rejected") throw storeOpened.reason;
+  if (claimed.status === "rejected") throw claimed.reason;
+  const opened = storeOpened.value;
   const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
   // Installs by OAuth: installations in the store, their tokens, /slack/install (loaded only
