@@ -238,12 +238,12 @@ export function renderStartup(r: StartupResult, at: RunFacts): string {
     "cache per app, filled by a first start not counted). Taking turns, a different one first",
     "each turn. Start → ready: spawn until the process writes that its start resolved (the",
     "bot's \"meeting-notes started\", after which its `/readyz` answered 200; the bare app's",
-    "line after `app.start()`), and the CPU time it used until then (`/proc/PID/stat`, 10 ms",
-    `ticks). Idle: VmRSS from \`/proc/PID/status\` ${r.settleMs / 1000} s after that line.`,
+    "line after `app.start()`), and the CPU time its threads used until then (`/proc/PID/stat`,",
+    `10 ms ticks). Idle: VmRSS from \`/proc/PID/status\` ${r.settleMs / 1000} s after that line.`,
     ...(baseline === undefined
       ? []
       : [
-          `Baseline: the bot of \`${baseline.root}\` (${commitOf(baseline.root)}), started as its own \`npm start\` runs it.`,
+          `Baseline: the bot at \`${commitOf(baseline.root)}\` (a checkout of its own), started as its own \`npm start\` runs it.`,
         ]),
     "",
     "| app | start → ready, ms (min / **median** / max) | CPU to ready, ms | idle VmRSS, MiB | start ÷ bare | CPU ÷ bare | RSS ÷ bare |",
