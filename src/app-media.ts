@@ -1,7 +1,8 @@
 import type { Config } from "./config.ts";
 import type { MediaPort } from "./jobs/index.ts";
 import type { Logger } from "./logger.ts";
-import { createPreparer, findMediaTools } from "./media/index.ts";
+import { findMediaTools } from "./media/tools.ts";
+import { MAX_SOURCE_BYTES } from "./recordings/index.ts";
 
 /**
  * FFmpeg, when installed: recordings the Note Service would refuse as they are get their
@@ -21,10 +22,20 @@ export async function openMedia(config: Config, logger: Logger): Promise<MediaPo
   if (addressSpace === undefined) {
     logger.warn("prlimit not found: FFmpeg runs without its memory limit (install util-linux)");
   }
-  return createPreparer(tools, {
-    concurrency: config.media.concurrency,
-    timeoutMs: config.media.timeoutMs,
-    maxHours: config.media.maxHours,
-    logger: logger.child({ name: "media" }),
-  });
+  // The preparer's modules load with the first recording to prepare, not at start-up.
+  let preparer: Promise<MediaPort> | undefined;
+  return {
+    maxSourceBytes: MAX_SOURCE_BYTES,
+    async prepare(o) {
+      preparer ??= import("./media/preparer.ts").then(({ createPreparer }) =>
+        createPreparer(tools, {
+          concurrency: config.media.concurrency,
+          timeoutMs: config.media.timeoutMs,
+          maxHours: config.media.maxHours,
+          logger: logger.child({ name: "media" }),
+        }),
+      );
+      return (await preparer).prepare(o);
+    },
+  };
 }

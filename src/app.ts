@@ -23,7 +23,6 @@ import { platformErrorOf } from "./slack/gateway/slack-errors.ts";
 import { SlackGateway } from "./slack/gateway/slack-gateway.ts";
 import { SlackStoreResetNotices } from "./slack/gateway/store-reset-notices.ts";
 import { InstallClientCache } from "./slack/installs/install-clients.ts";
-import { createOAuthInstalls } from "./slack/installs/oauth-installs.ts";
 import {
   requestInstall,
   requestRateWorkspace,
@@ -79,21 +78,27 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   // FFmpeg is looked for while the store opens and the app is built: it is process starts.
   const mediaOpened = openMedia(config, logger);
   mediaOpened.catch(() => undefined);
-  const opened = await openStore(config.storeUrl, {
-    logger: logger.child({ name: "store" }),
-    ...optional("timeoutMs", deps.storeTimeoutMs),
-  });
-  // This deployment's temp folder and request journal, made or checked private before use
-  // (after the store: a STORE_URL it cannot open is said first, naming the variable).
+  // The store, and this deployment's temp folder and request journal made or checked
+  // private, at once; a STORE_URL the store cannot open is said first, naming the variable.
   const paths = deploymentPaths(config.storeUrl, optional("tempDir", deps.tempDir));
-  await claimDeploymentPaths(paths);
+  const [storeOpened, claimed] = await Promise.allSettled([
+    openStore(config.storeUrl, {
+      logger: logger.child({ name: "store" }),
+      ...optional("timeoutMs", deps.storeTimeoutMs),
+    }),
+    claimDeploymentPaths(paths),
+  ]);
+  if (storeOpened.status === "rejected") throw storeOpened.reason;
+  if (claimed.status === "rejected") throw claimed.reason;
+  const opened = storeOpened.value;
   const { tempDir } = paths;
   const store = deps.wrapStore?.(opened) ?? opened;
-  // Installs by OAuth: installations in the store, their tokens, /slack/install.
+  // Installs by OAuth: installations in the store, their tokens, /slack/install (loaded only
+  // when configured).
   const oauth =
     config.slack.oauth === undefined
       ? undefined
-      : createOAuthInstalls({
+      : (await import("./slack/installs/oauth-installs.ts")).createOAuthInstalls({
           oauth: config.slack.oauth,
           apiUrl: config.slack.apiUrl,
           store,
@@ -162,7 +167,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
   const ops = opsRoutes({
     alive: () => !stopping,
     ready: async () => readiness.report(),
-    registry: metrics.registry,
+    scrape: () => metrics.scrape(),
     onError: (error) => logger.error({ err: error }, "ops route failed"),
   });
   // Slack's limits per workspace: people waiting are never queued behind the job runner.
@@ -355,9 +360,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
       // Installs by OAuth: an install's refused token is that install's (its tokens source
       // says so), not the deployment's SLACK_BOT_TOKEN.
       if (oauth === undefined) tokens.arm();
-      // /readyz says so now, not at the next check; no step waits for it (Bolt has just
-      // had the token checked).
-      const slackChecked = readiness.checkSlackNow();
+      // /readyz says so now, not at the next check, unless the first check already passed;
+      // no step waits for it (Bolt has just had the token checked).
+      const slackChecked = readiness.report().slack ? Promise.resolve() : readiness.checkSlackNow();
       // The store's epoch is known before any step runs: a loss from now on is seen.
       await built.reset.start();
       startup.lap("reset");

@@ -1,6 +1,23 @@
-import { createApp } from "./app.ts";
+import { registerHooks } from "node:module";
 import { ConfigError, loadConfig } from "./config.ts";
+import { findMediaTools } from "./media/tools.ts";
 import { StartupError } from "./startup-error.ts";
+
+// The app's relative imports name their `.ts` file: each is taken as it is, without the
+// stat, realpath and package lookup Node's resolver makes for every one (start-up time).
+registerHooks({
+  resolve(specifier, context, next) {
+    const parent = context.parentURL;
+    if (!specifier.startsWith(".") || !specifier.endsWith(".ts") || !parent?.startsWith("file:")) {
+      return next(specifier, context);
+    }
+    return {
+      url: new URL(specifier, parent).href,
+      format: "module-typescript",
+      shortCircuit: true,
+    };
+  },
+});
 
 /** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -16,7 +33,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-
+  // FFmpeg is looked for (three process starts) while the app's modules load; createApp
+  // gets the same answer. The app is loaded only once the configuration holds.
+  findMediaTools(config.media).catch(() => undefined);
+  const { createApp } = await import("./app.ts");
   const app = await createApp(config);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,5 +1,7 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import { ACTIVE_STAGES, FINAL_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
+
+type PromClient = typeof import("prom-client");
 
 /** What the runner's queues hold now. */
 export interface QueueStats {
@@ -24,9 +26,66 @@ export interface MetricsSources {
  * replica reports the same numbers for it.
  */
 export function createMetrics(sources: MetricsSources) {
+  // prom-client and its default collectors load at the first scrape or the first thing
+  // counted, not at start-up; what is counted meanwhile waits for them.
+  let loaded: Promise<Built> | undefined;
+  let built: Built | undefined;
+  const waiting: ((b: Built) => void)[] = [];
+  const load = () => {
+    loaded ??= import("prom-client").then((prom) => {
+      built = buildMetrics(prom, sources);
+      for (const count of waiting.splice(0)) count(built);
+      return built;
+    });
+    return loaded;
+  };
+  const count = (add: (b: Built) => void) => {
+    if (built !== undefined) return add(built);
+    waiting.push(add);
+    load().catch(() => undefined);
+  };
+  return {
+    /** `GET /metrics`: the Prometheus text and its content type. */
+    async scrape(): Promise<{ text: string; contentType: string }> {
+      const { registry } = await load();
+      return { text: await registry.metrics(), contentType: registry.contentType };
+    },
+    /** For the runner: a job left `from` after `ms` and is now `to`. */
+    onStageChange(job: Job, from: string, ms: number): void {
+      count((b) => {
+        b.stageDuration.observe({ stage: from }, ms / 1000);
+        if ((FINAL_STAGES as readonly string[]).includes(job.stage)) {
+          b.finished.inc({ stage: job.stage });
+        }
+      });
+    },
+    /** For the Note Service client. */
+    onNoteServiceRequest(operation: string, outcome: string): void {
+      count((b) => b.noteService.inc({ operation, outcome }));
+    },
+    /** For the Slack gateway and listeners. */
+    onSlackError(operation: string, error: string): void {
+      count((b) => b.slackErrors.inc({ operation, error }));
+    },
+    /** For the Slack budget: Slack rate-limited a call of `method`. */
+    onSlackRateLimited(method: string, caller: string): void {
+      count((b) => b.rateLimited.inc({ method, caller }));
+    },
+    /** For the Socket Mode connection: it is back after it was lost. */
+    onSocketReconnected(): void {
+      count((b) => b.reconnects?.inc());
+    },
+  };
+}
+
+type Built = ReturnType<typeof buildMetrics>;
+
+/** The registry and the metrics the app counts into. */
+function buildMetrics(prom: PromClient, sources: MetricsSources) {
+  const { Counter, Gauge, Histogram, Registry } = prom;
   const registry = new Registry();
   // Process and Node.js figures (CPU, memory, event loop lag, handles, GC), on our registry.
-  collectDefaultMetrics({ register: registry });
+  prom.collectDefaultMetrics({ register: registry });
   new Gauge({
     name: "meeting_notes_jobs",
     help: "Active jobs by stage (the store's stage index, at scrape time).",
@@ -81,38 +140,16 @@ export function createMetrics(sources: MetricsSources) {
     },
   });
   for (const stage of FINAL_STAGES) finished.inc({ stage }, 0);
-  const reconnects = socketMetrics(registry, sources.socketConnected);
-
-  return {
-    registry,
-    /** For the runner: a job left `from` after `ms` and is now `to`. */
-    onStageChange(job: Job, from: string, ms: number): void {
-      stageDuration.observe({ stage: from }, ms / 1000);
-      if ((FINAL_STAGES as readonly string[]).includes(job.stage)) {
-        finished.inc({ stage: job.stage });
-      }
-    },
-    /** For the Note Service client. */
-    onNoteServiceRequest(operation: string, outcome: string): void {
-      noteService.inc({ operation, outcome });
-    },
-    /** For the Slack gateway and listeners. */
-    onSlackError(operation: string, error: string): void {
-      slackErrors.inc({ operation, error });
-    },
-    /** For the Slack budget: Slack rate-limited a call of `method`. */
-    onSlackRateLimited(method: string, caller: string): void {
-      rateLimited.inc({ method, caller });
-    },
-    /** For the Socket Mode connection: it is back after it was lost. */
-    onSocketReconnected(): void {
-      reconnects?.inc();
-    },
-  };
+  const reconnects = socketMetrics(prom, registry, sources.socketConnected);
+  return { registry, finished, stageDuration, noteService, slackErrors, rateLimited, reconnects };
 }
 
 /** Socket Mode's gauge and counter; none in HTTP mode, where there is no socket. */
-function socketMetrics(registry: Registry, connected: (() => boolean) | undefined) {
+function socketMetrics(
+  { Counter, Gauge }: PromClient,
+  registry: Registry,
+  connected: (() => boolean) | undefined,
+) {
   if (connected === undefined) return undefined;
   new Gauge({
     name: "meeting_notes_socket_mode_connected",

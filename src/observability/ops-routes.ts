@@ -1,5 +1,4 @@
 import type { ServerResponse } from "node:http";
-import type { Registry } from "prom-client";
 import type { Route } from "../http/http-surface.ts";
 import type { ReadinessReport } from "./readiness.ts";
 
@@ -13,7 +12,8 @@ export interface OpsRoutesOptions {
   /** False once the process is shutting down. */
   alive: () => boolean;
   ready: () => Promise<ReadinessReport>;
-  registry: Registry;
+  /** The Prometheus text and its content type. */
+  scrape: () => Promise<{ text: string; contentType: string }>;
   onError: (error: unknown) => void;
 }
 
@@ -60,8 +60,8 @@ export function opsRoutes(options: OpsRoutesOptions): OpsRoutes {
       path: "/metrics",
       methods: ["GET"],
       handle: guarded(async (res) => {
-        const text = await options.registry.metrics();
-        res.writeHead(200, { "content-type": options.registry.contentType });
+        const { text, contentType } = await options.scrape();
+        res.writeHead(200, { "content-type": contentType });
         res.end(text);
       }),
     },

@@ -1,13 +1,23 @@
 /**
  * The fake Slack in its own process for the benchmarks. Usage:
  * node support/bench/fake-slack-child.ts '{"files":[{"name":"a.mp3","path":"/tmp/a.mp3"}]}'
- * Prints one JSON line (`FakeSlackReady`) once listening; stops on SIGTERM.
+ * Prints one JSON line (`FakeSlackReady`) once listening; stops on SIGTERM. `socketMode`:
+ * a Socket Mode server too (the socket manifest installed); `rateScale`: Slack's tiers times
+ * this (a benchmark that connects dozens of times a minute raises them).
  */
 import { statSync } from "node:fs";
+import { SOCKET_MANIFEST } from "../fake-slack/app-manifest.ts";
 import { createFakeSlack } from "../fake-slack/create-fake-slack.ts";
 
-const config = JSON.parse(process.argv[2] ?? "{}") as { files?: { name: string; path: string }[] };
-const fake = await createFakeSlack();
+const config = JSON.parse(process.argv[2] ?? "{}") as {
+  files?: { name: string; path: string }[];
+  socketMode?: boolean;
+  rateScale?: number;
+};
+const fake = await createFakeSlack({
+  ...(config.socketMode === true ? { socketMode: true, manifest: SOCKET_MANIFEST } : {}),
+  ...(config.rateScale === undefined ? {} : { knobs: { rateScale: config.rateScale } }),
+});
 // The person who sends the benchmark's commands and messages, and their channel.
 fake.addUser({ id: "U0BENCH01", name: "bench", real_name: "Bench User", locale: "en-US" });
 fake.addChannel({ id: "C0BENCH01", name: "bench" });
@@ -20,6 +30,7 @@ process.stdout.write(
     apiUrl: fake.apiUrl,
     origin: fake.origin,
     botToken: fake.botToken,
+    appToken: fake.socket?.appToken,
     teamId: fake.teamId,
     botUserId: fake.botUserId,
     files,

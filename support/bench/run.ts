@@ -41,6 +41,9 @@
  *   BENCH_FOOTPRINT_BASELINE=/path/to/checkout (required)  BENCH_FOOTPRINT_RUNS=3
  *   BENCH_FOOTPRINT_SETTLE_S=2  (seconds after start-up before the app's memory is read)
  *   BENCH_FOOTPRINT_RELAY_MB=300  RELAY_MBIT=100 (each link's; 0: no link)
+ * Issue 36's start-up beside a bare Bolt app (≈1.5 min; quick: 3 turns):
+ *   BENCH_STARTUP_RUNS=10  BENCH_STARTUP_SETTLE_S=2  BENCH_STARTUP_MODE=socket (or http)
+ *   BENCH_STARTUP_BASELINE=/path/to/checkout (its bot takes turns too; unset: none)
  * Issue 34's naming submission on Slack's bad days runs only when named: `BENCH=naming-effect`
  * (≈2–5 min per scenario).
  *   BENCH_NAMING_SCENARIOS=lost,slow,lost+slow  BENCH_NAMING_RUNS=30  BENCH_NAMING_PARALLEL=2
@@ -69,6 +72,7 @@ import {
 import { benchRestart, type RestartStore } from "./restart.ts";
 import { mergeResults } from "./results-file.ts";
 import { LOAD_BENCH, renderSlackLoad, runSlackLoad } from "./slack-load.ts";
+import { benchStartup, renderStartup, type StartupMode } from "./startup.ts";
 import { benchStoreIndex, renderStoreIndex } from "./store-index.ts";
 import { envNumber, envNumbers } from "./support.ts";
 
@@ -85,6 +89,7 @@ const NAMES = [
   "poll-lag",
   "footprint",
   "naming-effect",
+  "startup",
 ] as const;
 type Name = (typeof NAMES)[number];
 /**
@@ -268,6 +273,21 @@ for (const name of selected) {
       });
       log(`footprint: ${JSON.stringify(result.sides)}`);
       sections.set(name, renderFootprint(result, at));
+      break;
+    }
+    case "startup": {
+      const mode = process.env.BENCH_STARTUP_MODE?.trim() || "socket";
+      if (mode !== "socket" && mode !== "http") {
+        throw new Error(`BENCH_STARTUP_MODE must be socket or http, not "${mode}"`);
+      }
+      const result = await benchStartup({
+        mode: mode satisfies StartupMode,
+        runs: envNumber("BENCH_STARTUP_RUNS", quick ? 3 : 10),
+        settleMs: envNumber("BENCH_STARTUP_SETTLE_S", 2) * 1000,
+        baseline: process.env.BENCH_STARTUP_BASELINE?.trim() || undefined,
+      });
+      log(`startup: ${JSON.stringify(result.sides)}`);
+      sections.set(name, renderStartup(result, at));
       break;
     }
     case "naming-effect": {

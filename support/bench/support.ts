@@ -114,6 +114,8 @@ export interface FakeSlackReady {
   apiUrl: string;
   origin: string;
   botToken: string;
+  /** Socket Mode's app-level token, when the fake was started with `socketMode`. */
+  appToken?: string;
   teamId: string;
   botUserId: string;
   /** `url_private_download` of each file given, in order. */
@@ -127,14 +129,16 @@ export interface FakeSlackProcess extends FakeSlackReady {
 
 /**
  * The fake Slack in its own process, so neither the load generator nor the bot shares its
- * event loop. `files` are served from disk with the bot token.
+ * event loop. `files` are served from disk with the bot token; `options` as
+ * fake-slack-child.ts takes them.
  */
 export async function spawnFakeSlack(
   files: { name: string; path: string }[] = [],
+  options: { socketMode?: boolean; rateScale?: number } = {},
 ): Promise<FakeSlackProcess> {
   const child = spawn(
     process.execPath,
-    [benchFile("./fake-slack-child.ts"), JSON.stringify({ files })],
+    [benchFile("./fake-slack-child.ts"), JSON.stringify({ files, ...options })],
     {
       env: { PATH: process.env.PATH ?? "" },
       stdio: ["ignore", "pipe", "inherit"],

@@ -46,6 +46,9 @@ const ON_FIRST_USE = [
   // Bolt's Socket Mode client and its OAuth installer (deferred in create-bolt-app.ts).
   "@slack/socket-mode",
   "@slack/oauth",
+  // prom-client and what its default collectors load: at the first scrape or count.
+  "prom-client",
+  "@opentelemetry/api",
 ];
 
 describe("modules loaded on first use", () => {
