@@ -1,23 +1,6 @@
-import { registerHooks } from "node:module";
 import { ConfigError, loadConfig } from "./config.ts";
 import { findMediaTools } from "./media/tools.ts";
 import { StartupError } from "./startup-error.ts";
-
-// The app's relative imports name their `.ts` file: each is taken as it is, without the
-// stat, realpath and package lookup Node's resolver makes for every one (start-up time).
-registerHooks({
-  resolve(specifier, context, next) {
-    const parent = context.parentURL;
-    if (!specifier.startsWith(".") || !specifier.endsWith(".ts") || !parent?.startsWith("file:")) {
-      return next(specifier, context);
-    }
-    return {
-      url: new URL(specifier, parent).href,
-      format: "module-typescript",
-      shortCircuit: true,
-    };
-  },
-});
 
 /** Process concerns only: configuration, start, and a clean stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
