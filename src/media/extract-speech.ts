@@ -11,27 +11,21 @@ export interface ExtractSpeechOptions {
   output: string;
   /** FFmpeg stops writing after this much sound (`-t`), whatever the container claimed. */
   maxSeconds: number;
-  /** FFmpeg stops writing past this size (`-fs`). */
   maxBytes: number;
   /** From `probeMedia`: progress is a fraction of it. */
   durationSec: number | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  /** Called as FFmpeg reports its position, with a fraction in 0..1. */
   onProgress?: ((fraction: number) => void) | undefined;
   onStart?: ((pid: number) => void) | undefined;
 }
 
 /**
- * The audio the Note Service gets from a recording it would not take as it is: the first
- * audio stream, down-mixed to mono at 16 kHz (speech's band; what speech recognisers work
- * at) and coded as Opus at 32 kbit/s with its speech tuning — an hour is ~14 MB, so even a
- * 21-hour recording fits the service's 300 MB. Video, subtitles and data streams are not
- * decoded at all (`-map 0:a:0`), which is what keeps an hour of 720p video fast.
+ * The first audio stream as mono 16 kHz Opus at 32 kbit/s, speech-tuned (an hour is ~14 MB);
+ * video and other streams are never decoded (`-map 0:a:0`).
  */
 export const SPEECH_ARGS = [
-  // One thread: FFMPEG_CONCURRENCY then bounds the cores FFmpeg takes (the audio is decoded
-  // and encoded on one anyway; more threads only crowd the bot's own event loop).
+  // One thread: FFMPEG_CONCURRENCY then bounds the cores FFmpeg takes.
   "-threads",
   "1",
   "-map",
@@ -53,11 +47,7 @@ export const SPEECH_ARGS = [
   "ogg",
 ] as const;
 
-/**
- * Extracts the speech of `input` into `output` (see {@link SPEECH_ARGS}); resolves with how
- * many seconds of sound were written (the last position FFmpeg reported), which is
- * `maxSeconds` when the recording went on past it.
- */
+/** Resolves to the seconds of sound written: `maxSeconds` when the recording went past it. */
 export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions): Promise<number> {
   const durationUs = o.durationSec === undefined ? undefined : o.durationSec * 1e6;
   let writtenUs = 0;
@@ -100,10 +90,7 @@ export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions):
   return writtenUs / 1e6;
 }
 
-/**
- * The position in microseconds of an `-progress` line `out_time_us=…` (FFmpeg 5 also
- * prints `out_time_ms`, in microseconds despite its name, and `N/A` before the first packet).
- */
+/** The position of a `-progress` line `out_time_us=…`, in microseconds. */
 export function positionUsOf(line: string): number | undefined {
   const match = /^out_time_us=(\d+)$/.exec(line.trim());
   return match?.[1] === undefined ? undefined : Number(match[1]);

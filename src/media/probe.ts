@@ -4,7 +4,6 @@ import { OVERSIZED_FRAME, uploadInput } from "./read-upload.ts";
 import { runTool, ToolError } from "./run-tool.ts";
 import type { MediaTools } from "./tools.ts";
 
-/** What ffprobe says of a recording. */
 export interface MediaInfo extends ProbedRecording {
   hasVideo: boolean;
 }
@@ -25,11 +24,7 @@ const probeSchema = z.object({
   format: z.looseObject({ duration: z.string().optional() }).optional(),
 });
 
-/**
- * Reads a recording's streams, length and frame sizes with ffprobe, through the one
- * demuxer its bytes were sniffed as (`uploadInput`). Rejects with a {@link ToolError} when
- * ffprobe cannot read the file at all (not that container, or damaged).
- */
+/** Streams, length and frame sizes by ffprobe, through the one demuxer sniffed. */
 export async function probeMedia(
   tools: MediaTools,
   o: { path: string; demuxer: string; signal?: AbortSignal | undefined },

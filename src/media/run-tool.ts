@@ -3,7 +3,6 @@ import { spawn } from "node:child_process";
 /** How an FFmpeg tool run ended when it did not succeed. */
 export class ToolError extends Error {
   readonly code = "media_tool_failed";
-  /** Why: it exited non-zero, ran out of time, was stopped, or could not start. */
   readonly reason: "exit" | "timeout" | "aborted" | "spawn";
 
   constructor(message: string, reason: ToolError["reason"], options?: { cause?: unknown }) {
@@ -13,7 +12,7 @@ export class ToolError extends Error {
   }
 }
 
-/** What a tool printed once it exited 0: all of stdout (unless read line by line), the end of stderr. */
+/** What a tool printed once it exited 0: stdout (unless read by line), the end of stderr. */
 export interface ToolOutput {
   stdout: string;
   stderr: string;
@@ -24,21 +23,13 @@ export interface RunToolOptions {
   timeoutMs: number;
   /** Aborting kills the process at once (SIGKILL) and rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
-  /** Each line the tool writes to stdout, as it comes. */
   onLine?: ((line: string) => void) | undefined;
   onStart?: ((pid: number) => void) | undefined;
-  /**
-   * The most virtual memory the process may map (RLIMIT_AS), set through util-linux's
-   * `prlimit` at this path; without a path, the tool runs without that limit.
-   */
+  /** RLIMIT_AS, set through util-linux's `prlimit` at this path. */
   addressSpace?: { prlimit: string; bytes: number } | undefined;
 }
 
-/**
- * The environment a tool runs with: PATH to find it and a fixed locale, nothing else. The
- * bot's own environment holds its tokens and keys, and a process's environment is readable
- * in /proc by anything running as the same user; FFmpeg reads hostile files.
- */
+/** PATH and a fixed locale only: the bot's environment has secrets; FFmpeg reads hostile files. */
 export function toolEnvironment(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", LC_ALL: "C" };
 }
@@ -46,12 +37,7 @@ export function toolEnvironment(): NodeJS.ProcessEnv {
 /** The last part of a tool's stderr kept for the log: its error is at the end. */
 const STDERR_TAIL_CHARS = 2000;
 
-/**
- * Runs an FFmpeg tool (no shell: the arguments go as they are) with nothing of the bot's
- * environment ({@link toolEnvironment}) and resolves with its output once it exits 0.
- * Resolves only after the process is gone: a caller that cleans up after it never races a
- * process still writing.
- */
+/** Runs a tool without a shell; settles only once the process is gone, so no cleanup races it. */
 export function runTool(command: string, args: readonly string[], o: RunToolOptions) {
   return new Promise<ToolOutput>((resolve, reject) => {
     if (o.signal?.aborted) {

@@ -2,16 +2,11 @@ import { dirname, join } from "node:path";
 import { ADDRESS_SPACE_BYTES } from "./read-upload.ts";
 import { runTool } from "./run-tool.ts";
 
-/** The FFmpeg programs the bot prepares recordings with. */
 export interface MediaTools {
   ffmpeg: string;
   ffprobe: string;
-  /** The first line of `ffmpeg -version`, for the start-up log. */
   version: string;
-  /**
-   * The memory limit each run gets, through util-linux's `prlimit` (on every Linux with
-   * util-linux, the Docker image included); undefined where there is no prlimit.
-   */
+  /** Each run's memory limit through `prlimit`; undefined where there is none. */
   addressSpace: { prlimit: string; bytes: number } | undefined;
 }
 
@@ -21,11 +16,8 @@ const CHECK_TIMEOUT_MS = 10_000;
 const found = new Map<string, Promise<MediaTools | undefined>>();
 
 /**
- * Finds FFmpeg and ffprobe: `ffmpegPath` (FFMPEG_PATH) or `ffmpeg` on PATH, and
- * `ffprobePath` (FFPROBE_PATH), else the ffprobe beside that ffmpeg, else `ffprobe` on
- * PATH. Undefined when either does not run: the bot then takes only what the Note Service
- * takes as it is. The answer is kept for the process: starting FFmpeg to read its version
- * costs ~0.1 s of CPU (it loads dozens of libraries), once is enough.
+ * Finds FFmpeg and ffprobe (FFMPEG_PATH, FFPROBE_PATH, beside ffmpeg, or on PATH); undefined
+ * when either does not run. Kept for the process: each check starts a process.
  */
 export function findMediaTools(o: {
   ffmpegPath?: string | undefined;
@@ -51,8 +43,7 @@ async function lookFor(o: {
       : ffmpeg.includes("/")
         ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
         : ["ffprobe"];
-  // The three checks at once, not one after another: each is a process start, and a start
-  // of the app waits for them (a third of a second in turn on a busy machine).
+  // At once: each check is a process start, and the app's start waits for them.
   const [version, firstProbe, addressSpace] = await Promise.all([
     versionOf(ffmpeg),
     versionOf(candidates[0] ?? "ffprobe"),

@@ -1,17 +1,11 @@
 import { NoteTakerTransientError } from "./errors.ts";
 
-/**
- * How long the service may take to answer a request once its whole body is sent: it
- * answers a submission at once (202), so a minute covers a slow one.
- */
+/** The service answers a submission at once (202): a minute covers a slow one. */
 export const ANSWER_AFTER_BODY_MS = 60_000;
 
 /**
- * A deadline for the answer that starts when `body` has been read to its end (sent), as
- * undici's own header timeout does not: it runs from the request's start and is put back
- * only when a write meets back-pressure, so an upload's needs the upload's whole length (15
- * minutes) — and a service that took an upload and never answered held it, and its job,
- * that long. `signal` aborts at the deadline; `failure()` says why, for the retry policy.
+ * A deadline for the answer that starts once `body` is sent: undici's header timeout runs from
+ * the request's start, so an upload's would need the upload's whole length.
  */
 export function answerDeadline(
   body: NodeJS.ReadableStream | undefined,

@@ -11,7 +11,6 @@ import {
 import { parseJsonOrUndefined, readTextCapped } from "./http.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
-/** Where the API is and how to reach it: the base URL, the key, the connection pool. */
 export interface ApiTarget {
   baseUrl: string;
   apiKey: string;
@@ -22,10 +21,8 @@ export interface ApiTarget {
 const MAX_ENVELOPE_BYTES = 1024 * 1024;
 
 /**
- * One call of the API: `X-API-Key`, a size-capped answer, and every way it can go wrong
- * turned into the error class the retry and failure policies know (docs/note-service.md,
- * "The gaps"): a non-2xx status by `errorFromResponse`, `{ok: false}` as a refusal, an envelope the
- * schema does not accept as a protocol error.
+ * One API call: `X-API-Key`, a capped answer, and every failure turned into the error class
+ * the retry and failure policies know (docs/note-service.md, "The gaps").
  */
 export async function callApi<T>(
   target: ApiTarget,

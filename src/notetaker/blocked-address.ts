@@ -1,10 +1,6 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
-/**
- * Which IP addresses a result link may never reach: everything that is not a public unicast
- * address on the internet. A link from the Note Service is untrusted input; fetching it from
- * inside our network must not reach our own services (SSRF).
- */
+/** A result link may reach only public unicast addresses: it is untrusted input (SSRF). */
 
 const BLOCKED_V4 = new BlockList();
 for (const [network, prefix] of [
@@ -40,11 +36,7 @@ for (const [network, prefix] of [
   BLOCKED_V6.addSubnet(network, prefix, "ipv6");
 }
 
-/**
- * Whether `address` (an IP literal, IPv6 with or without brackets or zone) must not be
- * fetched from. IPv4-mapped (`::ffff:a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`) forms are
- * judged as the IPv4 address they carry. Anything that is not an IP address is refused.
- */
+/** Whether `address` may not be fetched from; IPv4-mapped and NAT64 forms are judged as IPv4. */
 export function isBlockedAddress(address: string): boolean {
   const ip = address.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
   if (isIPv4(ip)) return BLOCKED_V4.check(ip, "ipv4");

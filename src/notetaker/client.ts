@@ -39,19 +39,14 @@ import {
 } from "./schemas.ts";
 
 const MIB = 1024 * 1024;
-// A dialog of 20 MiB is tens of hours of speech; it is parsed and kept in memory, so the cap
-// is what bounds the memory one job can take.
+// Parsed and held in memory: the cap bounds one job's memory (20 MiB is tens of hours).
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
-// A note's DOCX is its template (at most 10 MB, MAX_TEMPLATE_BYTES) plus the note's text:
-// 25 MiB leaves room for both while stopping a runaway link from filling the temp disk.
+// The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
-/**
- * Typed client of the Note Service API (docs/note-service.md). Knows nothing about Slack.
- * Result links are fetched without any credential: they are signed and may live elsewhere.
- */
+/** Typed client of the Note Service API (docs/note-service.md). Result links get no credential. */
 export class NoteTakerClient {
   readonly #baseUrl: string;
   readonly #api: ApiTarget;
@@ -87,7 +82,6 @@ export class NoteTakerClient {
     this.#onRequest = options.onRequest;
   }
 
-  /** Runs one HTTP attempt and reports its outcome. */
   async #observed<T>(operation: string, attempt: () => Promise<T>): Promise<T> {
     try {
       const result = await attempt();
@@ -99,7 +93,7 @@ export class NoteTakerClient {
     }
   }
 
-  /** Sends a recording for speaker-labelled transcription (`POST /audio2dialog`); returns the task id. */
+  /** `POST /audio2dialog`; resolves to the task id. */
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
     const filename = safeFileName(input.filename);
     await checkAudioFile(input.path, filename);
@@ -118,9 +112,8 @@ export class NoteTakerClient {
   }
 
   /**
-   * Sends a recording that is still arriving (`POST /audio2dialog`) — the relay of a download — in one
-   * attempt: a failure is not retried here, the caller sends the finished download with
-   * `submitAudio` instead (the same rules, its retries).
+   * A recording still arriving (the relay of a download), in one attempt: on a failure the
+   * caller sends the finished download with `submitAudio`.
    */
   async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
     const filename = safeFileName(input.filename);
@@ -141,7 +134,6 @@ export class NoteTakerClient {
     return envelope.data.task_id;
   }
 
-  /** The text fields of an audio submission, checked. */
   #audioFields(input: Omit<SubmitAudioInput, "path" | "filename">) {
     const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
     return {
@@ -153,7 +145,7 @@ export class NoteTakerClient {
     };
   }
 
-  /** Sends a dialog for note writing (`POST /dialog2meeting`); the speaker map always goes in array form. */
+  /** `POST /dialog2meeting`; the speaker map always goes in array form. */
   async submitDialog(input: SubmitDialogInput, signal?: AbortSignal): Promise<string> {
     const dialog = checkDialog(input.dialog);
     const speakerMap =
@@ -210,10 +202,7 @@ export class NoteTakerClient {
     return parsed.data;
   }
 
-  /**
-   * Streams the note's DOCX (`result.docx_url`) to `destPath`; returns its size.
-   * @throws {NoteTakerLinkExpiredError} when the signed link has expired (403/404/410).
-   */
+  /** Streams the note's DOCX to `destPath`; resolves to its size. */
   async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     const partPath = `${destPath}.${randomUUID()}.part`;
     try {

@@ -13,7 +13,6 @@ export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 
-/** Validates a dialog before it is uploaded again (a dialog entry: docs/note-service.md). */
 export function checkDialog(dialog: unknown): Dialog {
   const parsed = dialogSchema.safeParse(dialog);
   if (!parsed.success)
@@ -21,10 +20,7 @@ export function checkDialog(dialog: unknown): Dialog {
   return parsed.data;
 }
 
-/**
- * Returns the speaker map in array form (docs/note-service.md), converting the legacy object form, and
- * refuses ids that do not appear in the dialog.
- */
+/** The speaker map in array form (the legacy object converted); its ids must be in the dialog. */
 export function toSpeakerMapArray(input: SpeakerMapInput, dialog: Dialog): SpeakerMapEntry[] {
   const parsed = speakerMapSchema.safeParse(input);
   if (!parsed.success) {

@@ -1,10 +1,4 @@
-/**
- * When a task will finish, from the progress its polls saw. Its pace is a line through the
- * moments its latest readings were reached, bent where they show it slowing down or
- * speeding up; then each of the latest readings, held from the first poll that saw it to the
- * last, bounds when that pace can reach 100 %. Pure; the plan (`poll-plan.ts`) decides what
- * to do with it.
- */
+/** When a task will finish, from the progress its polls saw: a pace, and bounds on its end. */
 
 /** Polls in a row that saw the same progress: [first seen, last seen, fraction 0..1]. */
 export type Run = [first: number, last: number, fraction: number];
@@ -29,10 +23,7 @@ const BOUNDS = 4;
 /** A rise that took this many times the others' typical time per unit is a stall: cut there. */
 const STALL_FACTOR = 4;
 
-/**
- * The estimate from `runs` (oldest first, each higher than the one before) and `from`, when
- * the task began; undefined while they show no pace.
- */
+/** From `runs` (oldest first, each higher) and `from`, the task's start; undefined: no pace. */
 export function estimateFinish(runs: readonly Run[], from: number): FinishEstimate | undefined {
   const resolution = resolutionOf(runs.map(([, , fraction]) => fraction));
   const pace = runs.length >= 2 ? paceOfRises(runs, resolution) : paceSinceStart(runs, from);
@@ -133,7 +124,6 @@ interface Curve {
   toEnd(fraction: number): number;
 }
 
-/** The curve the points lie closer to; either may be missing. */
 function betterFit(a: Curve | undefined, b: Curve | undefined): Curve | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   return b.scatterMs < a.scatterMs ? b : a;

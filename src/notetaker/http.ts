@@ -17,10 +17,7 @@ export interface RetryContext {
   sleep: Sleep;
 }
 
-/**
- * Runs `attempt` and tries again while it fails with a transient error, waiting as the
- * policy (or the server's `Retry-After`) says. A caller's abort ends the loop at once.
- */
+/** Retries `attempt` while it fails transiently, waiting as the policy or `Retry-After` says. */
 export async function withRetries<T>(
   what: string,
   context: RetryContext,
@@ -56,12 +53,7 @@ function asNoteTakerError(thrown: unknown): NoteTakerError {
   return new NoteTakerTransientError(`Network error: ${message}`, { cause: thrown });
 }
 
-/**
- * Reads a whole response body as UTF-8 text, decoding chunk by chunk into one string so no
- * second copy of the bytes is ever held, and stops the moment the body passes `maxBytes`
- * (the rest is never read: the body is destroyed).
- * @throws the error `tooLarge` makes, once the cap is passed.
- */
+/** A body as UTF-8 text, decoded as it comes; past `maxBytes` it stops and throws `tooLarge()`. */
 export async function readTextCapped(
   body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
   maxBytes: number,

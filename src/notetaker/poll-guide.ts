@@ -1,8 +1,4 @@
-/**
- * The Note Service guide's poll schedule as a bound: its waits without jitter and on
- * average, and how many polls it makes in a given time. The progress-led plan
- * (`poll-plan.ts`) may never poll more often than this, nor wait longer than its cap.
- */
+/** The guide's poll schedule as a bound: its waits, and how many polls it makes in a time. */
 export interface Guide {
   /** The first wait (2 s at the defaults), doubling… */
   initialMs: number;
@@ -18,10 +14,7 @@ export function guideBaseMs(guide: Guide, attempt: number): number {
   return Math.min(guide.maxMs, guide.initialMs * 2 ** exponent);
 }
 
-/**
- * The guide's mean wait before poll `attempt`: its jitter is symmetric, except that no wait
- * passes the cap, so a wait at the cap is shorter on average (14.6 s at the defaults).
- */
+/** The guide's mean wait before poll `attempt`: a wait at the cap is shorter on average. */
 export function guideMeanMs(guide: Guide, attempt: number): number {
   const base = guideBaseMs(guide, attempt);
   const jitter = guide.jitter;

@@ -4,18 +4,12 @@ import type { Progress } from "./progress.ts";
 import { type ProgressTrail, recordReading } from "./progress-trail.ts";
 
 /**
- * The wait after a poll that found a task running, led by the task's own progress: polls
- * are saved while the end is far and spent around the moment the progress says it will
- * come. The guide's schedule bounds it — never more polls by any moment than the guide
- * makes by then on average, never a wait past its cap — and is followed as it is whenever
- * progress says nothing usable: missing, not yet rising, behind its own pace (a stall),
- * going back or leaping (erratic, for the rest of the task), or past the end it foretold.
- * One exception: a first reading of 0 % skips the guide's second poll (see below). Once a
- * wait was led, falling back means the guide's waits from where its schedule is by then.
- * Pure: the caller brings the clock and the guide's own (jittered) wait.
+ * The wait after a poll that found a task running, led by the task's progress: polls are
+ * saved while the end is far and spent around the moment progress foretells. The guide bounds
+ * it (never more polls by any moment, never a wait past its cap) and is followed whenever
+ * progress says nothing usable. Pure.
  */
 
-/** A poll that found the task running. */
 export interface RunningPoll {
   /** How many polls found it running before this one (the job record's `pollAttempt`). */
   attempt: number;
@@ -36,10 +30,7 @@ export interface PollPlan {
 /** Progress this far behind its own line (a share of the task) is a stall. */
 const STALL_SHARE = 0.1;
 
-/**
- * The plan after `poll`; `guideWaitMs` is the guide's wait at this point (its delay for
- * attempt `poll.attempt + 1`, jitter included).
- */
+/** `guideWaitMs`: the guide's (jittered) wait for attempt `poll.attempt + 1`. */
 export function planNextPoll(guide: Guide, poll: RunningPoll, guideWaitMs: number): PollPlan {
   const { now } = poll;
   const polls = poll.attempt + 1;
@@ -58,12 +49,8 @@ export function planNextPoll(guide: Guide, poll: RunningPoll, guideWaitMs: numbe
   const seen = trail.runs.at(-1);
   if (trail.erratic === true || seen === undefined || seen[1] !== now) return byGuide();
   if (polls === 1 && seen[2] === 0) {
-    // A first reading of 0 %: the task is queued, or starts slowly (a back-loaded one reads
-    // 0 % for its first tenth). From the guide's third poll its waits are at the cap, so the
-    // bound leaves such a task no poll to spend near its end unless one is saved before:
-    // the second (6 s at the defaults). That costs only a task ending between the first and
-    // second polls (2–6 s), then seen at the third (14 s), when the guide sees any task
-    // ending after the second; polled from then as the guide, while progress says nothing.
+    // A first 0 % (queued, or a slow start) skips the guide's second poll: from its third the
+    // waits are at the cap, and a poll saved now can be spent near the end.
     return {
       waitMs: within(guide, trail.from + guideTimeOfPoll(guide, 3) - now),
       trail: { ...trail, led: true },
@@ -105,11 +92,7 @@ export function planNextPoll(guide: Guide, poll: RunningPoll, guideWaitMs: numbe
   };
 }
 
-/**
- * The guide's wait at this moment of its own schedule: a plan that saved polls and falls
- * back waits as the guide does after its poll due by now (its cap, soon), not after its poll
- * with the plan's count. `guideWaitMs` is the guide's (jittered) wait after poll `polls`.
- */
+/** The guide's wait where its own schedule is now, for a plan that saved polls and falls back. */
 function guideClockWait(guide: Guide, polls: number, elapsedMs: number, guideWaitMs: number) {
   const due = Math.max(polls, guidePollsWithin(guide, elapsedMs));
   return (guideWaitMs * guideBaseMs(guide, due)) / guideBaseMs(guide, polls);

@@ -3,11 +3,7 @@ import { optional } from "../util/optional.ts";
 import type { Guide } from "./poll-guide.ts";
 import { type PollPlan, planNextPoll, type RunningPoll } from "./poll-plan.ts";
 
-/**
- * How long to wait before each poll of a task. The Note Service guide's practice — 2 s
- * first, doubling, capped at 15 s, with a little jitter (the numbers are configurable) —
- * is the bound and the fallback of a plan led by the task's own progress (`poll-plan.ts`).
- */
+/** The guide's schedule (2 s doubling to 15 s, jittered): `poll-plan.ts`'s bound and fallback. */
 export interface PollScheduleOptions {
   initialMs: number;
   maxMs: number;
@@ -25,7 +21,6 @@ export interface PollSchedule {
   afterRunning(poll: RunningPoll): PollPlan;
 }
 
-/** Builds a poll schedule from the configured bounds. */
 export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
   const backoff = {
     ...BACKOFFS.notePoll,

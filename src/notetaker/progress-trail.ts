@@ -1,10 +1,7 @@
 import { z } from "zod";
 import type { Run } from "./finish-estimate.ts";
 
-/**
- * What the polls of one task saw of its progress, kept in the job record between polls (a
- * restart loses nothing): a few numbers, however long the task runs.
- */
+/** What the polls of one task saw of its progress, kept in the job record: a few numbers. */
 export const progressTrailSchema = z.object({
   /** Where the guide's count of polls starts: the task's submission, as the polls tell it. */
   from: z.number(),
@@ -25,11 +22,7 @@ const LEAP_FLOOR = 0.25;
 /** …and this many times what the task's pace made likely. */
 const LEAP_FACTOR = 4;
 
-/**
- * The trail with the reading `fraction` (0..1; null: nothing measurable) seen at `now`.
- * `expected` is where the task's pace so far puts its progress now (undefined while there
- * is no pace yet).
- */
+/** The trail with `fraction` (null: nothing measurable) seen at `now`; `expected`: the pace's. */
 export function recordReading(
   trail: ProgressTrail,
   now: number,

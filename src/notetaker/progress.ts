@@ -1,8 +1,6 @@
 /**
- * The service gives `progress` no type or unit (docs/note-service.md): a number
- * in 0..1 is a fraction, a number in 0..100 a percentage, a string is shown as it is (and
- * read as a percentage when it looks like one, or as the number when it holds one alone:
- * "0.45", "45"), absent or null means no bar.
+ * The service gives `progress` no type or unit (docs/note-service.md): 0..1 is a fraction,
+ * 0..100 a percentage, a string is shown as it is (and read as a number when it holds one).
  */
 export interface Progress {
   /** 0..1 when the service gave something measurable. */

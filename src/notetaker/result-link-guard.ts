@@ -5,38 +5,26 @@ import { isBlockedAddress, isIpLiteral } from "./blocked-address.ts";
 import { NoteTakerLinkRefusedError } from "./errors.ts";
 
 export interface ResultLinkOptions {
-  /**
-   * Host names an operator trusts (`RESULT_LINK_HOSTS`, e.g. an internal object store):
-   * matched exactly, case-insensitively; any address and plain http are allowed for them.
-   */
+  /** Hosts an operator trusts (RESULT_LINK_HOSTS): any address and plain http allowed. */
   allowHosts?: readonly string[];
-  /** Resolves host names for result links; default `dns.lookup`. Tests inject answers. */
+  /** Tests inject answers; default `dns.lookup`. */
   lookup?: LookupFunction;
-  /**
-   * Fetches result links instead of the guarded agent (tests: a `MockAgent`). The address
-   * check at connect time is then that dispatcher's business; the URL checks still apply.
-   */
+  /** Replaces the guarded agent (tests); the URL checks still apply. */
   dispatcher?: Dispatcher;
 }
 
-/** What every hop of a result link goes through. */
 export interface ResultLinkGuard {
   /** Local trial: the Note Service itself is on this machine or network, so links may be too. */
   readonly localTrial: boolean;
-  /** @throws {NoteTakerLinkRefusedError} when the URL may not be fetched at all. */
   check(url: URL): void;
   /** Connects only to allowed addresses, judged after DNS resolution. */
   readonly dispatcher: Dispatcher;
 }
 
 /**
- * Builds the rules for fetching result links. They are fetched over https from public
- * addresses only, unless the Note Service's own base URL is local (`npm run emulator`, the
- * tests) or the host is allowlisted. The address is judged when the connection is made, on
- * what DNS answered then, so a name that resolves to a public address for a check and to a
- * private one for the fetch (DNS rebinding) cannot slip through; IP literals, which never go
- * through a lookup, are judged from the URL.
- * @param fallback the client's dispatcher, used as is in local trial.
+ * Result links are fetched over https from public addresses only, unless the Note Service is
+ * itself local (the emulator, tests) or the host allowlisted. The address is judged at
+ * connect time, on what DNS answered then, so DNS rebinding cannot slip through.
  */
 export function createResultLinkGuard(
   baseUrl: string,
@@ -78,10 +66,7 @@ export function isLocalHostname(hostname: string): boolean {
   return isIpLiteral(name) && isBlockedAddress(name);
 }
 
-/**
- * A `lookup` for `net.connect` that refuses a name when any of its addresses is blocked
- * (a mixed answer is as suspicious as a private one). Trusted names pass through untouched.
- */
+/** A `lookup` that refuses a name when any of its addresses is blocked; trusted names pass. */
 export function guardedLookup(
   trusted: (hostname: string) => boolean,
   lookup: LookupFunction = dnsLookup as LookupFunction,

@@ -1,10 +1,6 @@
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 
-/**
- * When and how long to wait before trying a failed request again. One place for the rule:
- * only transient failures (408, 429, 5xx, network errors, timeouts) are retried, never a
- * refused request — the same body would be refused again.
- */
+/** Only transient failures are retried: a refused request would be refused again. */
 export interface RetryPolicy {
   /** Attempts after the first one. */
   retries: number;
@@ -12,7 +8,6 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A `Retry-After` longer than this is not waited for in-line: the error goes up instead. */
   maxRetryAfterMs: number;
-  /** Fraction of the delay added at random so many clients do not retry in step. */
   jitter: number;
 }
 
@@ -34,10 +29,7 @@ export const fastRetryPolicy: RetryPolicy = {
   jitter: 0,
 };
 
-/**
- * The wait before retry number `attempt` (0-based). A server-given `Retry-After` wins over
- * the backoff: the server knows when it will be ready.
- */
+/** The wait before retry `attempt` (0-based); the server's `Retry-After` wins. */
 export function retryDelayMs(
   policy: RetryPolicy,
   attempt: number,

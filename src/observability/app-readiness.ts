@@ -20,7 +20,6 @@ export interface ReadinessTuning {
   disk?: DiskProbeOptions;
 }
 
-/** What the app's readiness checks are built from. */
 export interface AppReadinessOptions {
   config: Pick<Config, "slack">;
   store: Store;
@@ -40,11 +39,7 @@ export interface AppReadinessOptions {
   tokens?: TokenWatch | undefined;
 }
 
-/**
- * The app's readiness checks: a probe write to the store, Slack's `auth.test` on a client
- * of its own (one try, its own deadline), the temp folder's free space, the socket, and a
- * recent loss of the store's data.
- */
+/** The app's readiness checks: a store write, Slack's `auth.test`, the temp disk, the socket. */
 export function createAppReadiness(o: AppReadinessOptions): Readiness {
   const logger = o.logger.child({ name: "readiness" });
   const timings = { ...DEFAULT_READINESS_TIMINGS, ...o.tuning?.timings };
@@ -52,8 +47,7 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
     botToken: o.config.slack.botToken,
     apiUrl: o.config.slack.apiUrl,
     timeoutMs: timings.deadlineMs,
-    // The check logs when its result changes; the client's "http request failed" on every
-    // try while Slack is down would only repeat it.
+    // The check logs changes; the client's line on every failed try would repeat it.
     logger: toSlackLogger(quiet(logger)),
   });
   return createReadiness({

@@ -1,7 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { ACTIVE_STAGES, FINAL_STAGES, type Job, type JobRepository } from "../jobs/index.ts";
 
-/** What the runner's queues hold now. */
 export interface QueueStats {
   scheduled: number;
   running: number;
@@ -16,16 +15,11 @@ export interface MetricsSources {
 }
 
 /**
- * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
- * Service requests by outcome, Slack API errors, queue sizes, in Socket Mode the socket's
- * state and reconnections, and prom-client's default process metrics (`process_*`,
- * `nodejs_*`). Counters count what this process saw; the jobs-by-stage gauge reads the
- * shared store's stage index (one read per stage at most, never a job record), so every
- * replica reports the same numbers for it.
+ * The bot's Prometheus metrics (`GET /metrics`). Counters count what this process saw; the
+ * jobs-by-stage gauge reads the shared store's stage index, the same on every replica.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
-  // Process and Node.js figures (CPU, memory, event loop lag, handles, GC), on our registry.
   collectDefaultMetrics({ register: registry });
   new Gauge({
     name: "meeting_notes_jobs",
@@ -92,11 +86,9 @@ export function createMetrics(sources: MetricsSources) {
         finished.inc({ stage: job.stage });
       }
     },
-    /** For the Note Service client. */
     onNoteServiceRequest(operation: string, outcome: string): void {
       noteService.inc({ operation, outcome });
     },
-    /** For the Slack gateway and listeners. */
     onSlackError(operation: string, error: string): void {
       slackErrors.inc({ operation, error });
     },

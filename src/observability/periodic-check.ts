@@ -1,23 +1,15 @@
 import type { Logger } from "pino";
 
-/** What one check runs, how often, and within how long. */
 export interface PeriodicCheckOptions {
-  /** Names the check in the log. */
   name: string;
   /** Resolves true when the check passes; false or a rejection (its reason logged) when not. */
   run: () => Promise<boolean>;
-  /** How long to wait before the next try, after one that passed or not. */
   every: (passed: boolean) => number;
-  /** The longest one try may take; past it, it counts as failed. */
   deadlineMs: number;
   logger: Logger;
 }
 
-/**
- * One background check: tried now and then again after a pause (on a timer that never keeps
- * the process up), each try within a deadline; keeps its last result and logs when that
- * changes. Undecided (`passed` undefined) until its first try ends.
- */
+/** One background check, tried again on an unref'd timer, each try within a deadline. */
 export class PeriodicCheck {
   readonly #o: PeriodicCheckOptions;
   #passed: boolean | undefined;
@@ -31,7 +23,6 @@ export class PeriodicCheck {
     this.#o = options;
   }
 
-  /** The last try's result: undefined before the first one ends. */
   get passed(): boolean | undefined {
     return this.#passed;
   }
@@ -77,7 +68,6 @@ export class PeriodicCheck {
   }
 }
 
-/** Settles with `promise`, or rejects once `ms` passed. */
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {

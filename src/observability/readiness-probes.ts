@@ -3,11 +3,7 @@ import { statfs } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Store } from "../store/index.ts";
 
-/**
- * A write the store must take for the bot to be ready: one small value per process,
- * expiring soon, so probes leave nothing behind. Reading alone (`SELECT 1`) says nothing
- * of a SQLite file that can no longer be written.
- */
+/** A write the store must take: a read says nothing of a SQLite file that cannot be written. */
 export function storeWriteProbe(
   store: Pick<Store, "set">,
   instanceId: string,
@@ -16,13 +12,9 @@ export function storeWriteProbe(
   return () => store.set("meta", `ready-probe:${instanceId}`, Date.now(), ttlMs);
 }
 
-/**
- * The room a recording needs: below the smaller of these the temp folder's disk counts as
- * full (a small volume is judged by its share, a large one by its bytes).
- */
+/** Below the smaller of these, the temp folder's disk counts as full. */
 export const DISK_MIN_FREE = { bytes: 512 * 1024 * 1024, share: 0.05 } as const;
 
-/** The disk probe's floor, and what it reads (tests swap `statfs`). */
 export interface DiskProbeOptions {
   min?: { bytes: number; share: number };
   /** When a write to the folder last found the disk full, while it is (downloads know). */
@@ -30,10 +22,7 @@ export interface DiskProbeOptions {
   statfs?: (path: string) => Promise<StatsFs>;
 }
 
-/**
- * Resolves true while the disk of `dir` (or of its nearest existing parent) has room for
- * recordings; rejects saying how much is free when it has not.
- */
+/** Resolves true while the disk of `dir` (or its nearest existing parent) has room. */
 export function diskRoomProbe(dir: string, options: DiskProbeOptions = {}): () => Promise<true> {
   const min = options.min ?? DISK_MIN_FREE;
   const stat = options.statfs ?? ((path: string) => statfs(path));

@@ -1,10 +1,6 @@
 import { extname } from "node:path";
 
-/**
- * What names and Slack's descriptions say a file is. A name is only a claim: the bytes
- * decide (`sniff.ts`), but the name decides what the Note Service is told, and whether a
- * file is worth a job at all.
- */
+/** What a file's name and Slack's description say it is: a claim only, the bytes decide. */
 
 /** The formats the Note Service takes as they are, by extension (its API's list). */
 export const SUPPORTED_AUDIO_FORMATS = [
@@ -74,10 +70,7 @@ const BY_MIMETYPE: Readonly<Record<string, string>> = {
   "video/webm": "webm",
 };
 
-/**
- * The supported format a file's description names: its name's extension, else Slack's
- * `filetype`, else its MIME type (which can be empty right after an upload).
- */
+/** The supported format a file's name, Slack `filetype` or MIME type (maybe empty) names. */
 export function declaredAudioFormat(d: {
   name: string;
   filetype?: string | undefined;
@@ -91,9 +84,8 @@ export function declaredAudioFormat(d: {
 }
 
 /**
- * Extensions of audio and video in formats the Note Service does not take, which FFmpeg
- * prepares: each is read by one of the demuxers in `containers.ts`. Playlists and
- * references (`.ram`, `.m3u`, `.pls`, `.cue`) and raw DV are not recordings to the bot.
+ * Audio and video extensions FFmpeg prepares (each read by a demuxer of `containers.ts`);
+ * playlists and references (`.ram`, `.m3u`) are not recordings.
  */
 const OTHER_MEDIA_EXTENSIONS = new Set([
   "3g2",

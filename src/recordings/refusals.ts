@@ -2,11 +2,7 @@ import { audioFormatOf } from "./formats.ts";
 import { MAX_AUDIO_BYTES, MAX_FRAME_PIXELS, MAX_SOURCE_BYTES } from "./limits.ts";
 import type { Sniffed } from "./sniff.ts";
 
-/**
- * Why a recording was not taken before a job exists (from what Slack says of the file).
- * `needs_ffmpeg` and `too_large_needs_ffmpeg`: FFmpeg could prepare it, but it is not
- * installed; `too_large_to_prepare`: over Slack's own 1 GB.
- */
+/** Why a recording was not taken before a job exists, from what Slack says of the file. */
 export type StartRefusal =
   | "unsupported_format"
   | "too_large"
@@ -16,11 +12,8 @@ export type StartRefusal =
   | "too_large_to_prepare";
 
 /**
- * Why a recording was refused once its bytes were seen: not audio or video at all; a
- * container the Note Service does not take with no FFmpeg to prepare it; no sound; longer
- * than `MAX_RECORDING_HOURS`; video frames no meeting has; a file FFmpeg cannot read, or
- * reads far slower than its length allows; audio still over 300 MB once prepared. Each is
- * what the file is: the same bytes would be refused again, so none offers Retry.
+ * Why a recording was refused once its bytes were seen. Each is what the file is: the same
+ * bytes would be refused again, so none offers Retry.
  */
 export const CONTENT_REFUSALS = [
   "not_audio",
@@ -45,17 +38,12 @@ export function checkRecording(
   return undefined;
 }
 
-/**
- * What happens to a downloaded recording: it goes to the Note Service as it is, byte for
- * byte, or FFmpeg prepares its audio first (a container the service does not take, a name
- * it would refuse, a file over its 300 MB) — or it is refused for what its bytes are.
- */
+/** A download goes to the Note Service as it is, is prepared by FFmpeg first, or is refused. */
 export type DownloadVerdict =
   | { verdict: "as_is" | "prepare" }
   | { verdict: "refused"; refusal: "not_audio" }
   | { verdict: "refused"; refusal: "unsupported_container"; format: string };
 
-/** The verdict on a download whose bytes say `sniffed` (see {@link DownloadVerdict}). */
 export function verdictOf(
   sniffed: Sniffed,
   facts: { filename: string; size: number; canPrepare: boolean },
@@ -85,10 +73,7 @@ export interface ProbedRecording {
   oversizedFrame: boolean;
 }
 
-/**
- * Whether a probed recording may be decoded: refused, before any decoding, when it has no
- * sound, declares more than `maxHours`, or declares video frames no meeting has.
- */
+/** Refused before any decoding: no sound, longer than `maxHours`, or frames no meeting has. */
 export function checkProbed(
   probed: ProbedRecording,
   maxHours: number,

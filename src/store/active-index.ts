@@ -1,13 +1,9 @@
-/**
- * The active-job index of a one-process store (memory and SQLite): id → stage, changed one
- * entry at a time and counted per stage without reading a job. Synchronous.
- */
+/** The active-job index of a one-process store: id → stage, counted per stage. Synchronous. */
 export interface ActiveIndex {
   /** Puts the id in the index under `stage` ("" for an id of unknown stage), or moves it. */
   set(id: string, stage: string): void;
   delete(id: string): void;
   ids(): string[];
-  /** The stage the id is under, if it is in the index. */
   stageOf(id: string): string | undefined;
   /** How many ids each known stage holds. */
   counts(): Record<string, number>;

@@ -1,13 +1,7 @@
 /** Past this many entries an insertion first drops the expired ones (then the bar doubles). */
 const PRUNE_ABOVE = 1024;
 
-/**
- * Short-lived "seen once" keys in a Map, for the memory and SQLite backends (one process owns
- * them, so a Map is the whole truth). Used for request signatures: one per Slack request, so
- * they are never written to SQLite. The Map stays bounded: once it holds more than a bar,
- * the next claim sweeps out expired keys and the bar becomes twice what is left, so sweeps
- * cost O(1) per claim on average. Every method is synchronous, which makes it atomic.
- */
+/** Short-lived "seen once" keys of a one-process store, in a Map pruned to stay bounded. */
 export class BriefClaims {
   readonly #expiries = new Map<string, number>();
   readonly #now: () => number;
@@ -18,7 +12,6 @@ export class BriefClaims {
     this.#now = now;
   }
 
-  /** True for the first claim of `key` while it lives; false while an earlier one does. */
   claim(key: string, ttlMs: number): boolean {
     const now = this.#now();
     const expires = this.#expiries.get(key);
@@ -28,7 +21,6 @@ export class BriefClaims {
     return true;
   }
 
-  /** How many keys are held (expired ones included until the next sweep). */
   get size(): number {
     return this.#expiries.size;
   }

@@ -1,30 +1,20 @@
 import { StoreError } from "./store.ts";
 
 /**
- * Keeps every call to one backend connection within a deadline, with a timer of its own
- * (a client's own timeout may stop counting once a command is written). A call past its
- * deadline is left to finish on the connection, and until it does — the backend answers,
- * or the connection drops it — new calls are refused at once without being sent: callers
- * fail fast instead of each waiting a whole deadline, and fewer writes land late.
+ * Keeps every call to one connection within a deadline, on a timer of its own. Until a late
+ * call is answered, new calls are refused unsent: callers fail fast, fewer writes land late.
  */
 export class CallDeadline {
   readonly #backend: string;
   readonly #timeoutMs: number;
-  /** Calls past their deadline that the backend has not answered yet. */
   #unanswered = 0;
-  /** When the oldest unanswered call was sent (monotonic ms). */
   #stalledSince = 0;
 
-  /** `backend` names it in errors ("Redis"); `timeoutMs` is the default deadline. */
   constructor(backend: string, timeoutMs: number) {
     this.#backend = backend;
     this.#timeoutMs = timeoutMs;
   }
 
-  /**
-   * Runs `call` within `timeoutMs`; its failure, or its silence past the deadline, rejects
-   * with a {@link StoreError} naming `command`.
-   */
   async run<T>(command: string, call: () => Promise<T>, timeoutMs = this.#timeoutMs): Promise<T> {
     const name = `${this.#backend} ${command}`;
     if (this.#unanswered > 0) {

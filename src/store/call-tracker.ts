@@ -1,15 +1,11 @@
 import { StoreClosedError, StoreError } from "./store.ts";
 
-/**
- * The calls a store has under way, and whether it is closed: `close` waits for every call
- * started before it, and a call after it rejects with {@link StoreClosedError}.
- */
+/** A store's calls under way: `close` waits for them, and a call after it rejects. */
 export class CallTracker {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #label: string;
   #closed = false;
 
-  /** `label` names the backend in errors ("SQLite"). */
   constructor(label: string) {
     this.#label = label;
   }
@@ -18,11 +14,7 @@ export class CallTracker {
     return this.#closed;
   }
 
-  /**
-   * Runs one call, counted until it settles. A backend failure — SQLite's "database or disk
-   * is full", "attempt to write a readonly database" — rejects as a {@link StoreError}
-   * naming the backend: never a silent success.
-   */
+  /** A backend failure rejects as a {@link StoreError} naming the backend. */
   run<T>(operation: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreClosedError());
     const result = operation().catch((error: unknown) => {
@@ -39,7 +31,6 @@ export class CallTracker {
     return result;
   }
 
-  /** Takes no more calls, and resolves once those under way have settled. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#inFlight);

@@ -3,46 +3,26 @@ import type { DueClaim } from "./store.ts";
 
 /** When jobs are next due, in one process (memory and SQLite stores); synchronous. */
 export interface DueQueue {
-  /**
-   * Puts the job in the queue for `at`, or moves it there; `now` is the store's time of the
-   * change, and `leased` says a claim moved it past the lease it took.
-   */
+  /** `leased`: a claim moved the job past the lease it took. */
   set(id: string, at: number, now: number, leased?: boolean): void;
   delete(id: string): void;
-  /** Up to `limit` ids due by `now`, earliest first (they stay in the queue). */
   due(now: number, limit: number): string[];
-  /** Moves many jobs at once (one transaction on SQLite); `now` as in `set`. */
   setMany(entries: readonly (readonly [id: string, at: number])[], now: number): void;
-  /**
-   * Queues beside their active index (SQLite) only: `Store.spreadOverdue` in one statement,
-   * the due times as {@link spreadTimes} gives them; `changedAt` as `set`'s `now`. Returns
-   * how many jobs it moved.
-   */
+  /** SQLite only: `Store.spreadOverdue` in one statement. */
   spreadOverdue?(
     now: number,
     windowMs: number,
     stages: readonly string[],
     changedAt: number,
   ): number;
-  /** The earliest due time, if any. */
   next(): number | undefined;
-  /**
-   * Queues kept on disk (SQLite) only: the latest `now` of any change still in the queue, so
-   * a restarted store's clock resumes from there should the wall clock read earlier.
-   */
+  /** On disk only: the latest change's time, from which a restarted store's clock resumes. */
   lastChangedAt?(): number | undefined;
-  /**
-   * Queues kept on disk only: makes every job a claim moved past its lease due at `now`,
-   * for when those leases died with the process that held them; returns how many.
-   */
+  /** On disk only: makes every job a claim moved past its lease due at `now`. */
   resumeLeased?(now: number): number;
 }
 
-/**
- * Claims due jobs of a one-process store: each one whose lease is free is leased and moved
- * past the lease; one whose lease is held moves to when that lease ends (see
- * `Store.claimDue`). Synchronous, so nothing runs between the checks and the writes.
- */
+/** Claims due jobs of a one-process store (see `Store.claimDue`); synchronous, so atomic. */
 export function claimFromQueue(
   due: DueQueue,
   leases: LeaseTable,
@@ -62,10 +42,7 @@ export function claimFromQueue(
   return { claimed, next: due.next() };
 }
 
-/**
- * The due times that spread `ids` (earliest due first) evenly over `[now, now + windowMs)`:
- * the first stays due now, the last is due just before the window ends.
- */
+/** Due times that spread `ids` evenly over `[now, now + windowMs)`. */
 export function spreadTimes(
   ids: readonly string[],
   now: number,
@@ -75,11 +52,7 @@ export function spreadTimes(
   return ids.map((id, k) => [id, Math.floor(now + k * step)]);
 }
 
-/**
- * Due times of jobs in one process (the memory store): a map holds the truth, a binary
- * min-heap finds the earliest in O(log n). A moved or removed entry leaves a stale heap
- * node behind, skipped when it surfaces (lazy deletion), so every change is O(log n).
- */
+/** A map holds the truth; a min-heap finds the earliest, skipping stale nodes (lazy deletion). */
 export class DueHeap implements DueQueue {
   readonly #at = new Map<string, number>();
   #heap: { id: string; at: number }[] = [];
@@ -104,7 +77,6 @@ export class DueHeap implements DueQueue {
     for (const [id, at] of entries) this.set(id, at);
   }
 
-  /** Up to `limit` ids due by `now`, earliest first (left in the queue). */
   due(now: number, limit: number): string[] {
     const out: string[] = [];
     const popped: { id: string; at: number }[] = [];
@@ -123,7 +95,6 @@ export class DueHeap implements DueQueue {
     return out;
   }
 
-  /** The earliest due time, if any. */
   next(): number | undefined {
     return this.#peekLive()?.at;
   }

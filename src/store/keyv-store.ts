@@ -22,13 +22,8 @@ export type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * The store for a single process: memory (tests) and SQLite (the default). Plain values go
- * through Keyv; the "atomic" operations are atomic because this process is the only writer:
- * read-modify-write sections run under an in-process mutex, leases live in a Map.
- *
- * The active-job index and the due queue are the backend's own (SQLite: tables; memory: a
- * Map and a heap). The channel and user indexes and the sets are one JSON array per key,
- * rewritten on each change (a job adds and removes itself once), never scanned for.
+ * The one-process store (SQLite, memory) on Keyv: its read-modify-writes are atomic because
+ * this process is the only writer (a mutex per key, leases in a Map).
  */
 export class KeyvStore implements Store {
   readonly kind: "sqlite" | "memory";
@@ -56,8 +51,7 @@ export class KeyvStore implements Store {
     this.#due = backend.dueQueue(options.keyPrefix);
     this.#active = backend.activeIndex(options.keyPrefix);
     this.#clock = new StoreClock(options.clock);
-    // Leases and short claims live in this process: measured on its monotonic clock, so a
-    // wall clock set forward mid-step does not end a lease its holder keeps renewing.
+    // On the monotonic clock: a wall clock set forward does not end a lease kept renewed.
     const now = () => this.#clock.now();
     this.#leases = new LeaseTable(now);
     this.#briefClaims = new BriefClaims(now);
@@ -65,7 +59,6 @@ export class KeyvStore implements Store {
     const interval = options.sweepIntervalMs ?? HOUR_MS;
     if (interval > 0) {
       this.#sweepTimer = setInterval(() => void this.#scheduledSweep(), interval);
-      // The sweep is housekeeping; it must never be the reason a process stays alive.
       this.#sweepTimer.unref();
     }
   }
@@ -114,8 +107,7 @@ export class KeyvStore implements Store {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     const fullKey = `${this.#prefix}:claim:${key}`;
-    // Stored in Keyv (not only in memory) so a claim outlives a restart: Slack retries
-    // an event minutes later, possibly to the restarted process.
+    // In Keyv, not in memory: Slack retries an event minutes later, maybe to a new process.
     const { claim } = this.#backend;
     if (claim !== undefined) return this.#calls.run(() => claim(fullKey, ttl));
     return this.#calls.run(() =>
@@ -167,7 +159,6 @@ export class KeyvStore implements Store {
     return this.#calls.run(async () => this.#active.ids());
   }
 
-  /** From the index alone: no job record is read. */
   async countActive(): Promise<Record<string, number>> {
     return this.#calls.run(async () => this.#active.counts());
   }
@@ -259,7 +250,6 @@ export class KeyvStore implements Store {
     return this.#calls.run(async () => this.#backend.scrub?.());
   }
 
-  /** A SQLite file or a Map never loses its data under the process that holds it. */
   async checkEpoch(): Promise<EpochCheck> {
     if (this.#calls.closed) throw new StoreClosedError();
     return "same";
@@ -273,18 +263,15 @@ export class KeyvStore implements Store {
   async close(): Promise<void> {
     if (this.#calls.closed) return;
     clearInterval(this.#sweepTimer);
-    // Let started writes land before the connection goes: a half-done close must not
-    // turn an acknowledged write into a lost one.
+    // Started writes land first: an acknowledged write must not be lost.
     await this.#calls.close();
     await this.#backend.close();
   }
 
   /**
-   * A queue kept on disk was written by an earlier process of this store. Its due times are
-   * on that process's clock: should this host's wall clock now read earlier (set back while
-   * the bot was stopped), this clock resumes from the latest change instead, so no job waits
-   * longer than it was planned to. And every job a claim had moved past its lease was in a
-   * step that process never finished (its leases, in memory, died with it): due now.
+   * A queue on disk was written by an earlier process: the clock resumes from its latest
+   * change (the wall clock may have been set back since), and the jobs that process left
+   * leased mid-step (its leases died with it) are due now.
    */
   #resumeFromDisk(): void {
     const last = this.#due.lastChangedAt?.();

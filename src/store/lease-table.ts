@@ -8,11 +8,7 @@ interface Lease {
 /** Past this many entries, acquiring a lease first drops the expired ones. */
 const PRUNE_ABOVE = 1024;
 
-/**
- * In-process leases for the memory and SQLite backends: one process owns a SQLite file, so
- * a Map is the whole truth, and a restart (the holder died) frees every lease on its own.
- * Every method is synchronous, which is what makes it atomic.
- */
+/** In-process leases of a one-process store; a restart frees them all. Synchronous. */
 export class LeaseTable {
   readonly #leases = new Map<string, Lease>();
   readonly #now: () => number;
@@ -22,7 +18,6 @@ export class LeaseTable {
     this.#now = now;
   }
 
-  /** A new token when the lease is free (or lapsed), else undefined. */
   acquire(key: string, ttlMs: number): string | undefined {
     const now = this.#now();
     if (this.#leases.size > PRUNE_ABOVE) this.#prune(now);
@@ -33,7 +28,6 @@ export class LeaseTable {
     return token;
   }
 
-  /** Extends the lease when `token` still holds it. */
   renew(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
     const current = this.#leases.get(key);
@@ -47,13 +41,11 @@ export class LeaseTable {
     return true;
   }
 
-  /** When the lease on `key` ends, while someone holds it. */
   expiresAt(key: string): number | undefined {
     const current = this.#leases.get(key);
     return current !== undefined && current.expiresAt > this.#now() ? current.expiresAt : undefined;
   }
 
-  /** Frees the lease when `token` holds it; anything else is left as it is. */
   release(key: string, token: string): void {
     if (this.#leases.get(key)?.token === token) this.#leases.delete(key);
   }

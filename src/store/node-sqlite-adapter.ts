@@ -7,20 +7,13 @@ import { EXPIRES_PREFIX, entryHolds } from "./json-keyv.ts";
 
 /** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
 const TABLE = "keyv";
-/** When each active job is next due, per store prefix. */
 const DUE = "due";
-/** The active jobs and their stages, per store prefix. */
 const ACTIVE = "active";
 
 /**
- * A Keyv storage adapter on Node's built-in `node:sqlite`: no native module to compile,
- * nothing to install. One table of `key`, `value` (the serialized entry) and `expires`
- * (ms since the epoch, indexed), so deleting expired rows is one indexed statement.
- *
- * Statements run synchronously on the event loop. They are small (one row by primary key)
- * and the database runs in WAL mode with `synchronous=NORMAL`: a commit appends to the
- * log without an fsync, which SQLite does at checkpoints. A crash of the process loses
- * nothing; a power cut may lose the last commits, as with any WAL database in that mode.
+ * A Keyv adapter on Node's built-in `node:sqlite` (nothing to compile), with the due-queue
+ * and active-index tables beside. WAL with `synchronous=NORMAL`: a crash of the process
+ * loses nothing, a power cut may lose the last commits.
  */
 export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter {
   opts: Record<string, unknown> = {};
@@ -55,9 +48,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     this.#db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec("PRAGMA synchronous = NORMAL");
-    // Off by default, and a setting of the connection, not of the file: every connection
-    // that writes must turn it on, or the rows it deletes stay readable in freed pages.
-    // On, a delete overwrites the row's bytes (and the pages it frees) with zeros.
+    // A setting of the connection, off by default: deleted rows' bytes are zeroed.
     this.#db.exec("PRAGMA secure_delete = ON");
     migrate(this.#db);
     this.#get = this.#db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`);
@@ -69,8 +60,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     this.#sweep = this.#db.prepare(
       `DELETE FROM ${TABLE} WHERE expires IS NOT NULL AND expires < ?`,
     );
-    // Takes the key when it is free or its row has expired (not yet swept); one statement,
-    // so two claims never both win, whatever else the event loop runs between them.
+    // A free or expired key, taken in one statement: two claims never both win.
     this.#claim = this.#db.prepare(
       `INSERT INTO ${TABLE} (key, value, expires) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
@@ -100,8 +90,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
       by: this.#db.prepare(`SELECT id FROM ${DUE} WHERE scope = ? AND at <= ? ORDER BY at LIMIT ?`),
       next: this.#db.prepare(`SELECT MIN(at) AS at FROM ${DUE} WHERE scope = ?`),
       lastChangedAt: this.#db.prepare(`SELECT MAX(changed_at) AS t FROM ${DUE} WHERE scope = ?`),
-      // The overdue jobs of the stages named (a JSON array), numbered k = 0… in the order
-      // they fell due, each moved to now + k × window / n: one pass, one statement.
+      // The overdue jobs of the stages named, the k-th of n moved to now + k × window / n.
       spread: this.#db.prepare(
         `UPDATE ${DUE} SET at = CAST(:now + o.k * :window / o.n AS INTEGER),
            changed_at = :changed, leased = 0
@@ -119,10 +108,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     };
   }
 
-  /**
-   * The active jobs under `scope` (a store's key prefix), one row each: a stage change
-   * writes one row, a count is one pass over the (scope, stage) index.
-   */
+  /** One row per active job under `scope` (a store's key prefix). */
   activeIndex(scope: string): ActiveIndex {
     const active = this.#active;
     return {
@@ -138,10 +124,8 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   }
 
   /**
-   * The due queue of the jobs under `scope` (a store's key prefix): one indexed row per
-   * job, so finding the jobs due is one index range, whatever the number of jobs. Each row
-   * also says when it was last changed and whether a claim moved it past its lease: what a
-   * restarted store needs to resume its clock and the steps its last process left unfinished.
+   * One indexed row per job under `scope`; `changed_at` and `leased` let a restarted store
+   * resume its clock and the steps its last process left unfinished.
    */
   dueQueue(scope: string): DueQueue {
     const due = this.#due;
@@ -150,7 +134,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
         void due.set.run(scope, id, at, Math.floor(now), leased ? 1 : 0),
       delete: (id) => void due.delete.run(scope, id),
       due: (now, limit) => (due.by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
-      // One transaction: thousands of rows (a restart's backlog) in one commit, not one each.
+      // One transaction: a restart's backlog in one commit.
       setMany: (entries, now) => {
         this.#db.exec("BEGIN");
         try {
@@ -186,18 +170,12 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     };
   }
 
-  /**
-   * Writes `value` under `key` for `ttlMs` unless a live row holds the key: true when this
-   * call wrote it. `value` is stored as given (already serialized).
-   */
+  /** Writes `value` (serialized) unless a live row holds `key`; true when it wrote. */
   claim(key: string, value: string, ttlMs: number, now = Date.now()): boolean {
     return Number(this.#claim.run(key, value, now + ttlMs, now).changes) > 0;
   }
 
-  /**
-   * Writes `next` (serialized) under `key` only while its live row holds the value whose
-   * JSON is `expected`: the read and the write in one transaction. True when it wrote.
-   */
+  /** Writes `next` only while the live row holds the JSON `expected`, in one transaction. */
   compareAndSet(key: string, expected: string, next: string, expires?: number, now = Date.now()) {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
@@ -222,9 +200,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   }
 
   async set(key: string, value: unknown, ttl?: number): Promise<void> {
-    // Expiry times stay on the wall clock, as Keyv's own (in the serialized value) are: they
-    // must mean the same after a restart, and retention is days long, so a clock set a few
-    // minutes forward or back moves an expiry by as much, which is harmless.
+    // Expiries stay on the wall clock, as Keyv's own: they must mean the same after a restart.
     const expires = ttl === undefined || ttl <= 0 ? null : Date.now() + ttl;
     this.#set.run(key, String(value), expires);
   }
@@ -253,19 +229,14 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     return (this.#keys.all(pattern) as { key: string }[]).map((row) => row.key);
   }
 
-  /** Deletes the rows whose TTL has passed; returns how many. */
   sweepExpired(now = Date.now()): number {
     return Number(this.#sweep.run(now).changes);
   }
 
   /**
-   * Wipes deleted rows from the files. `secure_delete` zeroes them in the pages a delete
-   * writes, but in WAL mode those pages go to the log: the database file keeps the old
-   * ones until a checkpoint, and the log keeps old frames until it is truncated. So: copy
-   * every page into the database and empty the log (TRUNCATE). Pages freed while
-   * `secure_delete` was off (a file written by an earlier version) still hold their text:
-   * when any page is free, VACUUM rebuilds the file without free pages, and the log it
-   * wrote is emptied the same way. Throws when a reader kept the log from being emptied.
+   * Wipes deleted rows from the files: in WAL mode the zeroed pages reach the database only
+   * at a checkpoint, and the log keeps old frames until truncated; pages freed before
+   * `secure_delete` (an older file) go with a VACUUM. Throws when a reader holds the log.
    */
   scrub(): void {
     this.#checkpoint();
@@ -282,7 +253,6 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     }
   }
 
-  /** A trivial query: the database file is open and readable. */
   ping(): boolean {
     this.#db.prepare("SELECT 1").get();
     return true;
@@ -295,11 +265,7 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
   }
 }
 
-/**
- * Creates the table, or brings one written by @keyv/sqlite (key and value only, the expiry
- * inside the serialized value) up to date: an `expires` column filled from the values'
- * first bytes, and its index.
- */
+/** Creates the tables, or brings a file of an earlier version (@keyv/sqlite) up to date. */
 function migrate(db: DatabaseSync): void {
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT, expires INTEGER)`,
@@ -326,7 +292,7 @@ function migrate(db: DatabaseSync): void {
     `CREATE TABLE IF NOT EXISTS ${DUE} (
        scope TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (scope, id))`,
   );
-  // Added later: rows of an earlier version have no time of change and no lease mark.
+  // Columns added later.
   const dueColumns = db.prepare(`PRAGMA table_info(${DUE})`).all() as { name: string }[];
   if (!dueColumns.some((column) => column.name === "changed_at")) {
     db.exec(`ALTER TABLE ${DUE} ADD COLUMN changed_at INTEGER`);

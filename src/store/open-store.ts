@@ -4,15 +4,11 @@ import { openMemoryStore } from "./memory-store.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
 import type { OpenStoreOptions, Store } from "./store.ts";
 
-/** Prefix of every key unless the caller picks another (tests pick a random one). */
 export const DEFAULT_KEY_PREFIX = "meeting-notes";
 
 /**
- * Opens the store named by `url` (STORE_URL):
- * - `sqlite://PATH` — a SQLite file (relative paths from the working directory; the folder is
- *   created), the default `sqlite://data/meeting-notes.sqlite`; `sqlite:///abs/path` works too;
- * - `redis://…` / `rediss://…` — Redis, shared by several replicas;
- * - `memory://` — nothing kept beyond the process (tests).
+ * Opens the store STORE_URL names: `sqlite://PATH` (relative to the working directory, or
+ * `sqlite:///abs/path`), `redis://` or `rediss://`, or `memory://` (tests).
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
@@ -32,7 +28,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     }
     case "redis":
     case "rediss": {
-      // Loaded only when asked for: the Redis client is a sixth of a SQLite bot's start-up.
+      // Loaded only when asked for: the Redis client weighs on a SQLite bot's start-up.
       const { openRedisStore } = await import("./open-redis-store.ts");
       return openRedisStore(url, { ...common, ...timeout });
     }
@@ -46,10 +42,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   }
 }
 
-/**
- * The file of a `sqlite://PATH` store URL as given (relative to the working directory, or
- * absolute with `sqlite:///…`); undefined for any other store.
- */
+/** The file of a `sqlite://PATH` store URL, as given; undefined for any other store. */
 export function sqlitePathOf(url: string): string | undefined {
   if (!/^sqlite:/i.test(url)) return undefined;
   return url.slice("sqlite:".length).replace(/^\/\//, "");

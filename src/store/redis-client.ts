@@ -5,37 +5,17 @@ import { RELEASE_LEASE, RENEW_LEASE } from "./redis-scripts.ts";
 import { checkTtl, type EpochCheck, StoreError } from "./store.ts";
 import { withTimeout } from "./with-timeout.ts";
 
-/*
- * What the Redis store does on the node-redis client besides plain values (which go
- * through Keyv): the call deadline's contract, the epoch, leases, key scans, and closing.
- */
-
 export type RedisClient = ReturnType<typeof createClient>;
 
-/** The default deadline of one store call. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
 
-/**
- * Options of `RedisStore`: the key prefix, who this process is (see `RedisProcess`), and
- * the deadline of one call (default {@link DEFAULT_REDIS_TIMEOUT_MS}).
- */
+/** Options of `RedisStore`: who this process is (see `RedisProcess`), a call's deadline. */
 export type RedisStoreInit = RedisProcessOptions & { timeoutMs?: number };
 
 /**
- * Runs one Redis call within the store's deadline (`RedisStore`'s `#run`).
- *
- * Every call has a deadline (`timeoutMs`), kept by a timer of its own around the call:
- * node-redis's per-command timeout stops counting once a command is written to the socket,
- * so a Redis that accepts connections but does not answer (paused, swapping, a hung host)
- * would otherwise hold every caller — and every Slack request behind it — forever. While
- * Redis is unreachable the client rejects at once (`disableOfflineQueue`: no queue waiting
- * for a reconnect that may never come) and reconnects in the background.
- *
- * A call past its deadline stays on the connection: measured against a paused
- * redis-server, the same socket answers every queued command, in order, the moment Redis
- * resumes, so no fresh connection is needed — but a write that timed out may still take
- * effect then. Meanwhile new calls are refused unsent (fail fast; fewer late writes); a
- * connection that breaks rejects what it held and the client reconnects.
+ * Runs one Redis call within the store's deadline. node-redis's own timeout stops counting
+ * once a command is written, so a Redis that accepts connections but never answers would
+ * otherwise hold every caller; a call past its deadline may still take effect later.
  */
 export type RunCall = <T>(
   command: string,
@@ -44,16 +24,13 @@ export type RunCall = <T>(
 ) => Promise<T>;
 
 /**
- * The store's epoch: an id under `<prefix>:epoch`, without a TTL — Redis evicts no such key
- * under the `volatile-*` policies (an `allkeys-*` policy could, and would be reported as a
- * loss). A Redis that comes back empty has lost it: `check` says "reset" once, and writes
- * a new one (or adopts the one another replica just wrote).
+ * The store's epoch, a key without TTL (no `volatile-*` policy evicts it): a Redis that comes
+ * back empty has lost it, and `check` says `reset` once.
  */
 export class RedisEpoch {
   readonly #client: RedisClient;
   readonly #key: string;
   readonly #run: RunCall;
-  /** The epoch this process last saw in the store. */
   #seen: string | undefined;
 
   constructor(client: RedisClient, key: string, run: RunCall) {
@@ -81,10 +58,7 @@ export class RedisEpoch {
   }
 }
 
-/**
- * Closes the client. `close()` lets sent commands get their replies; a Redis that stops
- * answering midway must not hold up shutdown, hence the bound and the forced fallback.
- */
+/** Closes the client, bounded: a Redis that stops answering must not hold up shutdown. */
 export async function closeRedisClient(client: RedisClient): Promise<void> {
   if (!client.isOpen) return;
   if (!client.isReady) {
@@ -97,10 +71,7 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
   });
 }
 
-/**
- * Leases on Redis (`SET NX PX`, renewed and released by holder-checked scripts), their
- * tokens this process's own (`RedisProcess.newToken`).
- */
+/** Leases on Redis: `SET NX PX`, renewed and released by holder-checked scripts. */
 export class RedisLeases {
   readonly #client: RedisClient;
   readonly #prefix: string;

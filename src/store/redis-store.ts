@@ -37,10 +37,8 @@ export { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient, type RedisStoreInit };
 const PING_TIMEOUT_MS = 1000;
 
 /**
- * The store shared by replicas. Plain values go through Keyv (@keyv/redis); claims, leases
- * and indexes use the same node-redis client directly, since Keyv has no atomic operations.
- * Its clock is Redis's, and a restarted replica frees its dead process's leases at once
- * (`RedisProcess`). Every call has a deadline of its own (see `RunCall`).
+ * The store shared by replicas: values through Keyv (@keyv/redis), the atomic parts (claims,
+ * leases, indexes) as commands and scripts on the same node-redis client.
  */
 export class RedisStore implements Store {
   readonly kind = "redis";
@@ -90,10 +88,7 @@ export class RedisStore implements Store {
     await this.#run("SET", () => this.#keyv.set(this.#key(ns, key), value, ttl), timeout);
   }
 
-  /**
-   * The value is compared here (as JSON, as the other stores do), and the write is made by
-   * a script only while the key still holds the very entry read: one atomic step on Redis.
-   */
+  /** Compared here as JSON; a script writes only while the key still holds the entry read. */
   async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     const full = this.#key(ns, key);
@@ -109,10 +104,7 @@ export class RedisStore implements Store {
     return written === 1;
   }
 
-  /**
-   * A blob (a transcript, up to megabytes) takes longer to send than a record: it gets ten
-   * deadlines. Blobs are written and read by the job runner, never while a person waits.
-   */
+  /** Blobs (a transcript: megabytes) get ten deadlines; only the runner waits for them. */
   #timeoutOf(ns: Namespace): number | undefined {
     return ns === "blobs" ? this.#blobTimeoutMs : undefined;
   }
@@ -126,10 +118,7 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#keyv.delete(this.#key(ns, key)));
   }
 
-  /**
-   * One SCAN over the whole key space: for rare sweeps only (see `Store.listKeys`). Each
-   * SCAN step has its own deadline, so a large key space is no timeout.
-   */
+  /** One SCAN over the key space, each step within its own deadline. */
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
     const start = this.#key(ns, "").length;
     const keys = await scanKeys(this.#client, this.#call, this.#key(ns, prefix));
@@ -144,7 +133,6 @@ export class RedisStore implements Store {
     return this.#setOnce(`${this.#prefix}:brief:${key}`, ttlMs);
   }
 
-  /** `SET key 1 NX PX ttl`: true when this call created the key. */
   async #setOnce(fullKey: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     const reply = await this.#run("SET NX", () =>
@@ -214,10 +202,7 @@ export class RedisStore implements Store {
     await this.#run("ZREM", () => this.#client.zRem(this.#dueKey(), jobId));
   }
 
-  /**
-   * One script: the due ids, their leases and their new due times in one atomic step. The
-   * first claims of a process first free the leases its replica's dead processes left.
-   */
+  /** One script; a process's first claims free the leases its replica's dead processes left. */
   async claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
     const ttl = checkTtl(leaseTtlMs);
     const now = await this.#process.onRedisClock(time);
@@ -238,11 +223,7 @@ export class RedisStore implements Store {
     return parseClaimDue(reply);
   }
 
-  /**
-   * One script, under a lease kept for the window: of replicas starting together, one
-   * spreads the backlog and the others find it spread. The script's time is a window of
-   * ZADDs (about 10 ms for 10,000 jobs), once per restart.
-   */
+  /** One script, under a lease kept for the window: of replicas starting together, one spreads. */
   async spreadOverdue(time: number, windowMs: number, stages: readonly string[]) {
     const window = checkTtl(windowMs);
     const now = await this.#process.onRedisClock(time);
@@ -293,10 +274,7 @@ export class RedisStore implements Store {
     await this.#run("DEL", () => this.#client.del(this.#indexKey(index)));
   }
 
-  /**
-   * Nothing to do: a deleted key is gone from Redis's memory at once. Copies in its RDB
-   * snapshots and AOF file are Redis's persistence, configured by whoever runs it.
-   */
+  /** Nothing to do: Redis's own persistence (RDB, AOF) is its operator's. */
   async scrub(): Promise<void> {
     if (this.#closed) throw new StoreClosedError();
   }
@@ -335,7 +313,6 @@ export class RedisStore implements Store {
     return `${this.#prefix}:index:${index}`;
   }
 
-  /** Runs one Redis call within its deadline (see {@link CallDeadline}). */
   async #run<T>(command: string, call: () => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.#closed) throw new StoreClosedError();
     return this.#deadline.run(command, call, timeoutMs);

@@ -15,13 +15,9 @@ const DOTS_AND_SPACES_AT_ENDS = /^[\s.]+|[\s.]+$/g;
 const FALLBACK_STEM = "recording";
 
 /**
- * A file name from outside (a Slack file, a template) made safe to send to the Note
- * Service, show in Slack, or use on a disk: one path component, no control, invisible or
- * bidi characters, no leading dots (a hidden file) or trailing ones, at most 200 characters
- * and 255 UTF-8 bytes with the extension kept. Path pieces are joined with `_`, so
- * `../../a/b.m4a` is `a_b.m4a`. When nothing is left the name is `recording.<ext>`, the
- * extension taken from the name or else `fallbackExtension`. Applying it twice changes
- * nothing more.
+ * A file name from outside made safe to send, show or store: one path component, no control,
+ * invisible or bidi characters, no dots at its ends, at most 200 characters and 255 UTF-8
+ * bytes with the extension kept. Idempotent.
  */
 export function safeFileName(name: string, options: { fallbackExtension?: string } = {}): string {
   // Cutting a long name can leave an end that reads as an extension (`…..abab`): cleaned
