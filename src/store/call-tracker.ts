@@ -1,4 +1,4 @@
-import { StoreClosedError, StoreError } from "./store.ts";
+import { StoreClosedError, StoreError, storeFailure } from "./store.ts";
 
 /** A store's calls under way: `close` waits for them, and a call after it rejects. */
 export class CallTracker {
@@ -19,8 +19,7 @@ export class CallTracker {
     if (this.#closed) return Promise.reject(new StoreClosedError());
     const result = operation().catch((error: unknown) => {
       if (error instanceof StoreError || error instanceof StoreClosedError) throw error;
-      const reason = error instanceof Error ? error.message || error.name : String(error);
-      throw new StoreError(`${this.#label} call failed: ${reason}`, { cause: error });
+      throw storeFailure(`${this.#label} call`, error);
     });
     const settled = result.then(
       () => undefined,

@@ -1,6 +1,3 @@
-import type { LeaseTable } from "./lease-table.ts";
-import type { DueClaim } from "./store.ts";
-
 /** When jobs are next due, in one process (memory and SQLite stores); synchronous. */
 export interface DueQueue {
   /** `leased`: a claim moved the job past the lease it took. */
@@ -20,36 +17,6 @@ export interface DueQueue {
   lastChangedAt?(): number | undefined;
   /** On disk only: makes every job a claim moved past its lease due at `now`. */
   resumeLeased?(now: number): number;
-}
-
-/** Claims due jobs of a one-process store (see `Store.claimDue`); synchronous, so atomic. */
-export function claimFromQueue(
-  due: DueQueue,
-  leases: LeaseTable,
-  o: { now: number; limit: number; leasePrefix: string; ttlMs: number },
-): { claimed: DueClaim[]; next: number | undefined } {
-  const claimed: DueClaim[] = [];
-  if (o.limit > 0) {
-    for (const jobId of due.due(o.now, o.limit * 2)) {
-      if (claimed.length >= o.limit) break;
-      const key = o.leasePrefix + jobId;
-      const token = leases.acquire(key, o.ttlMs);
-      if (token !== undefined) claimed.push({ jobId, token });
-      const held = token === undefined ? leases.expiresAt(key) : undefined;
-      due.set(jobId, held ?? o.now + o.ttlMs, o.now, true);
-    }
-  }
-  return { claimed, next: due.next() };
-}
-
-/** Due times that spread `ids` evenly over `[now, now + windowMs)`. */
-export function spreadTimes(
-  ids: readonly string[],
-  now: number,
-  windowMs: number,
-): [id: string, at: number][] {
-  const step = ids.length > 0 ? windowMs / ids.length : 0;
-  return ids.map((id, k) => [id, Math.floor(now + k * step)]);
 }
 
 /** A map holds the truth; a min-heap finds the earliest, skipping stale nodes (lazy deletion). */

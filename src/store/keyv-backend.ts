@@ -28,3 +28,27 @@ export interface KeyvStoreOptions {
   sweepIntervalMs?: number;
   clock?: ClockSources;
 }
+
+/** Runs `sweep` every `intervalMs` (0: never) on a timer that never keeps the process up. */
+export function startSweep(
+  sweep: () => Promise<number>,
+  intervalMs: number,
+  logger: Logger | undefined,
+): NodeJS.Timeout | undefined {
+  if (intervalMs <= 0) return undefined;
+  let sweeping = false;
+  const timer = setInterval(async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const removed = await sweep();
+      if (removed > 0) logger?.debug({ removed }, "store: expired entries deleted");
+    } catch (error) {
+      logger?.warn({ err: error }, "store: deleting expired entries failed");
+    } finally {
+      sweeping = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}

@@ -1,7 +1,8 @@
 import { MapActiveIndex } from "./active-index.ts";
 import { DueHeap } from "./due-heap.ts";
 import { createJsonKeyv, entryHolds, entryOf, expiresOf } from "./json-keyv.ts";
-import { KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
+import type { KeyvStoreOptions } from "./keyv-backend.ts";
+import { KeyvStore } from "./keyv-store.ts";
 
 /** A store in a Map, for tests: same behaviour as SQLite, nothing survives the process. */
 export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import type { RedisCalls } from "./redis-client.ts";
 import { BEAT, RECLAIM_OWN_LEASES } from "./redis-scripts.ts";
 import { type ClockSources, StoreClock } from "./store-clock.ts";
 
@@ -9,13 +10,6 @@ const BEAT_MS = 1000;
 const BEAT_TTL_MS = 3000;
 /** A clock off by this much or less before its first reading moves no time given with it. */
 const NEGLIGIBLE_SKEW_MS = 1000;
-
-export type RunScript = (
-  command: string,
-  script: string,
-  keys: string[],
-  args: string[],
-) => Promise<unknown>;
 
 export interface RedisProcessOptions {
   keyPrefix: string;
@@ -42,7 +36,7 @@ function defaultInstance(): string {
  */
 export class RedisProcess {
   readonly clock: StoreClock;
-  readonly #run: RunScript;
+  readonly #calls: Pick<RedisCalls, "eval">;
   readonly #prefix: string;
   readonly #boot = randomUUID();
   readonly #instance: string;
@@ -51,8 +45,8 @@ export class RedisProcess {
   #reclaimUntil: number | undefined;
   #reclaimed = false;
 
-  constructor(run: RunScript, options: RedisProcessOptions) {
-    this.#run = run;
+  constructor(calls: Pick<RedisCalls, "eval">, options: RedisProcessOptions) {
+    this.#calls = calls;
     this.#prefix = options.keyPrefix;
     this.#instance = `${options.instance ?? defaultInstance()}/`;
     this.clock = new StoreClock(options.clock);
@@ -95,8 +89,8 @@ export class RedisProcess {
     ttlMs: number;
   }): Promise<void> {
     if (this.#reclaimed) return;
-    const reply = (await this.#run(
-      "EVAL reclaim",
+    const reply = (await this.#calls.eval(
+      "reclaim",
       RECLAIM_OWN_LEASES,
       [o.dueKey],
       [
@@ -120,8 +114,8 @@ export class RedisProcess {
 
   async #beat(): Promise<void> {
     const sentAt = this.clock.mono();
-    const reply = (await this.#run(
-      "EVAL beat",
+    const reply = (await this.#calls.eval(
+      "beat",
       BEAT,
       [this.#beatKey(this.#boot)],
       [String(BEAT_TTL_MS)],

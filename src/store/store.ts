@@ -133,3 +133,21 @@ export function checkTtl(ttlMs: number): number {
   }
   return Math.ceil(ttlMs);
 }
+
+/** The keys under a store's prefix, laid out alike on every backend. */
+export function storeKeys(prefix: string) {
+  return {
+    value: (ns: Namespace, key: string) => `${prefix}:${ns}:${key}`,
+    claim: (key: string) => `${prefix}:claim:${key}`,
+    set: (name: string) => `${prefix}:set:${name}`,
+    index: (name: string) => `${prefix}:index:${name}`,
+  };
+}
+
+export type StoreKeys = ReturnType<typeof storeKeys>;
+
+/** A backend's failure as a {@link StoreError} that names the call. */
+export function storeFailure(call: string, error: unknown): StoreError {
+  const reason = error instanceof Error ? error.message || error.name : String(error);
+  return new StoreError(`${call} failed: ${reason}`, { cause: error });
+}
