@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { withTimeout } from "../util/with-timeout.ts";
 
 export interface PeriodicCheckOptions {
   name: string;
@@ -37,7 +38,11 @@ export class PeriodicCheck {
     if (this.#stopped) return Promise.resolve();
     if (this.#running !== undefined) return this.#running;
     clearTimeout(this.#timer);
-    this.#running = withDeadline(this.#o.run(), this.#o.deadlineMs)
+    this.#running = withTimeout(
+      this.#o.run(),
+      this.#o.deadlineMs,
+      `no answer within ${this.#o.deadlineMs} ms`,
+    )
       .then(
         (passed) => this.#record(passed, passed ? undefined : "not ready"),
         (error: unknown) => this.#record(false, reasonOf(error)),
@@ -66,15 +71,6 @@ export class PeriodicCheck {
     if (passed) logger.info({ check: name }, "readiness: check passes");
     else logger.warn({ check: name, reason }, "readiness: check fails");
   }
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 function reasonOf(error: unknown): string {

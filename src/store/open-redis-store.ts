@@ -1,9 +1,9 @@
 import { createClient } from "@keyv/redis";
 import type { Logger } from "pino";
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { withTimeout } from "../util/with-timeout.ts";
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient } from "./redis-client.ts";
 import { RedisStore } from "./redis-store.ts";
-import { withTimeout } from "./with-timeout.ts";
 
 export interface RedisStoreOptions {
   keyPrefix: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { createClient } from "@keyv/redis";
+import { withTimeout } from "../util/with-timeout.ts";
 import { type EpochCheck, StoreClosedError, StoreError, storeFailure } from "./store.ts";
-import { withTimeout } from "./with-timeout.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
