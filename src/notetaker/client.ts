@@ -1,17 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
-import type { FormDataLike } from "form-data-encoder";
 import { pino } from "pino";
 import { getGlobalDispatcher } from "undici";
 import type { z } from "zod";
-import { safeFileName } from "../text/index.ts";
 import { type ApiTarget, callApi } from "./api-call.ts";
-import {
-  checkAudioFile,
-  checkAudioMeta,
-  checkLanguageHint,
-  checkSpeakerHints,
-} from "./audio-rules.ts";
 import type {
   NoteTakerClientOptions,
   RelayAudioInput,
@@ -19,10 +11,10 @@ import type {
   SubmitDialogInput,
   Task,
 } from "./client-types.ts";
-import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
+import { audioForm, dialogForm, type FormMaker, relayForm } from "./forms.ts";
 import { parseJsonOrUndefined, type RetryContext, realSleep, withRetries } from "./http.ts";
-import { buildForm, diskFile, encodeMultipart, FilePart, memoryFile } from "./multipart.ts";
+import { encodeMultipart } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
 import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
@@ -43,7 +35,6 @@ const MIB = 1024 * 1024;
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
 // The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
-const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
 /** Typed client of the Note Service API (docs/note-service.md). Result links get no credential. */
@@ -95,20 +86,7 @@ export class NoteTakerClient {
 
   /** `POST /audio2dialog`; resolves to the task id. */
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
-    const filename = safeFileName(input.filename);
-    await checkAudioFile(input.path, filename);
-    const fields = this.#audioFields(input);
-    return this.#submit(
-      "/audio2dialog",
-      async () =>
-        buildForm({
-          // A fresh file reference per attempt: each attempt streams the recording from disk.
-          audio: await diskFile(input.path, filename),
-          ...fields,
-        }),
-      this.#uploadTimeoutMs,
-      signal,
-    );
+    return this.#submit("/audio2dialog", await audioForm(input), this.#uploadTimeoutMs, signal);
   }
 
   /**
@@ -116,13 +94,7 @@ export class NoteTakerClient {
    * caller sends the finished download with `submitAudio`.
    */
   async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
-    const filename = safeFileName(input.filename);
-    checkAudioMeta(filename, input.size);
-    const form = buildForm({
-      audio: new FilePart(filename, "application/octet-stream", input.size, input.open),
-      ...this.#audioFields(input),
-    });
-    const { headers, body } = encodeMultipart(form);
+    const { headers, body } = encodeMultipart(relayForm(input));
     const envelope = await this.#observed("POST audio2dialog", () =>
       callApi(this.#api, "POST", "/audio2dialog", submitResponseSchema, {
         headers,
@@ -134,42 +106,9 @@ export class NoteTakerClient {
     return envelope.data.task_id;
   }
 
-  #audioFields(input: Omit<SubmitAudioInput, "path" | "filename">) {
-    const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
-    return {
-      speakers:
-        speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
-      contextText: nonEmpty(input.contextText),
-      languageHint:
-        input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint),
-    };
-  }
-
-  /** `POST /dialog2meeting`; the speaker map always goes in array form. */
+  /** `POST /dialog2meeting`; resolves to the task id. */
   async submitDialog(input: SubmitDialogInput, signal?: AbortSignal): Promise<string> {
-    const dialog = checkDialog(input.dialog);
-    const speakerMap =
-      input.speakerMap === undefined ? undefined : toSpeakerMapArray(input.speakerMap, dialog);
-    const template = input.template === undefined ? undefined : checkTemplate(input.template);
-    const dialogJson = JSON.stringify(dialog);
-    return this.#submit(
-      "/dialog2meeting",
-      async () =>
-        buildForm({
-          dialog: memoryFile(dialogJson, "dialog.json", "application/json"),
-          template:
-            template === undefined
-              ? undefined
-              : memoryFile(template.data, template.filename, DOCX_TYPE),
-          speakerMap:
-            speakerMap === undefined || speakerMap.length === 0
-              ? undefined
-              : JSON.stringify(speakerMap),
-          contextText: nonEmpty(input.contextText),
-        }),
-      this.#timeoutMs,
-      signal,
-    );
+    return this.#submit("/dialog2meeting", dialogForm(input), this.#timeoutMs, signal);
   }
 
   /** Polls a transcription task (`GET /audio2dialog/<task_id>`). */
@@ -224,7 +163,7 @@ export class NoteTakerClient {
 
   async #submit(
     path: string,
-    makeForm: () => Promise<FormDataLike>,
+    makeForm: FormMaker,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<string> {
@@ -273,8 +212,4 @@ export class NoteTakerClient {
     }
     return { status: "completed", result: result.data };
   }
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text.trim() === "" ? undefined : text;
 }

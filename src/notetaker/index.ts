@@ -6,8 +6,8 @@ export type {
   SubmitDialogInput,
   Task,
 } from "./client-types.ts";
-export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
+export { checkTemplate, MAX_TEMPLATE_BYTES } from "./input-rules.ts";
 export {
   API_KEY_REFUSED,
   BASE_URL_UNREACHABLE,

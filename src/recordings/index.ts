@@ -17,6 +17,7 @@ export {
   MAX_SOURCE_BYTES,
 } from "./limits.ts";
 export {
+  asIsRefusal,
   CONTENT_REFUSALS,
   checkProbed,
   checkRecording,

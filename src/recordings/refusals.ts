@@ -26,16 +26,27 @@ export const CONTENT_REFUSALS = [
   "prepared_too_large",
 ] as const;
 
+/** Why the Note Service would refuse a file as it is, by its name and size; undefined: it takes it. */
+export function asIsRefusal(source: {
+  filename: string;
+  size: number;
+}): "unsupported_format" | "empty" | "too_large" | undefined {
+  if (audioFormatOf(source.filename) === undefined) return "unsupported_format";
+  if (source.size === 0) return "empty";
+  return source.size > MAX_AUDIO_BYTES ? "too_large" : undefined;
+}
+
 /** What the name and size Slack gives must meet before a job exists (see {@link StartRefusal}). */
 export function checkRecording(
   source: { filename: string; size: number },
   canPrepare: boolean,
 ): StartRefusal | undefined {
-  if (audioFormatOf(source.filename) === undefined && !canPrepare) return "unsupported_format";
+  if (!canPrepare) {
+    const refusal = asIsRefusal(source);
+    return refusal === "too_large" ? "too_large_needs_ffmpeg" : refusal;
+  }
   if (source.size === 0) return "empty";
-  if (canPrepare) return source.size > MAX_SOURCE_BYTES ? "too_large_to_prepare" : undefined;
-  if (source.size > MAX_AUDIO_BYTES) return "too_large_needs_ffmpeg";
-  return undefined;
+  return source.size > MAX_SOURCE_BYTES ? "too_large_to_prepare" : undefined;
 }
 
 /** A download goes to the Note Service as it is, is prepared by FFmpeg first, or is refused. */
@@ -49,11 +60,7 @@ export function verdictOf(
   facts: { filename: string; size: number; canPrepare: boolean },
 ): DownloadVerdict {
   if (sniffed.kind === "not_media") return { verdict: "refused", refusal: "not_audio" };
-  const takenAsIs =
-    sniffed.kind === "audio" &&
-    audioFormatOf(facts.filename) !== undefined &&
-    facts.size <= MAX_AUDIO_BYTES;
-  if (takenAsIs) return { verdict: "as_is" };
+  if (sniffed.kind === "audio" && asIsRefusal(facts) === undefined) return { verdict: "as_is" };
   if (facts.canPrepare) return { verdict: "prepare" };
   if (sniffed.kind === "other_media") {
     return { verdict: "refused", refusal: "unsupported_container", format: sniffed.format };
