@@ -5,26 +5,12 @@ import { CENSOR, createScrub, withoutPayload } from "./log-scrub.ts";
 
 export type { Logger } from "pino";
 
+const SECRET_FIELDS =
+  "token botToken appToken refreshToken signingSecret clientSecret stateSecret tokenKey apiKey";
+
 /** Paths pino blanks out; the scrub of each line (`log-scrub.ts`) catches the rest. */
 const REDACT_PATHS = [
-  "token",
-  "botToken",
-  "appToken",
-  "refreshToken",
-  "signingSecret",
-  "clientSecret",
-  "stateSecret",
-  "tokenKey",
-  "apiKey",
-  "*.token",
-  "*.botToken",
-  "*.appToken",
-  "*.refreshToken",
-  "*.signingSecret",
-  "*.clientSecret",
-  "*.stateSecret",
-  "*.tokenKey",
-  "*.apiKey",
+  ...SECRET_FIELDS.split(" ").flatMap((field) => [field, `*.${field}`]),
   "config.slack.botToken",
   "config.slack.appToken",
   "config.slack.signingSecret",

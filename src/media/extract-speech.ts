@@ -22,30 +22,13 @@ export interface ExtractSpeechOptions {
 
 /**
  * The first audio stream as mono 16 kHz Opus at 32 kbit/s, speech-tuned (an hour is ~14 MB);
- * video and other streams are never decoded (`-map 0:a:0`).
+ * video and other streams are never decoded (`-map 0:a:0`). One thread: FFMPEG_CONCURRENCY
+ * then bounds the cores FFmpeg takes.
  */
-export const SPEECH_ARGS = [
-  // One thread: FFMPEG_CONCURRENCY then bounds the cores FFmpeg takes.
-  "-threads",
-  "1",
-  "-map",
-  "0:a:0",
-  "-vn",
-  "-sn",
-  "-dn",
-  "-ac",
-  "1",
-  "-ar",
-  "16000",
-  "-c:a",
-  "libopus",
-  "-b:a",
-  "32k",
-  "-application",
-  "voip",
-  "-f",
-  "ogg",
-] as const;
+export const SPEECH_ARGS = (
+  "-threads 1 -map 0:a:0 -vn -sn -dn -ac 1 -ar 16000 " +
+  "-c:a libopus -b:a 32k -application voip -f ogg"
+).split(" ");
 
 /** Resolves to the seconds of sound written: `maxSeconds` when the recording went past it. */
 export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions): Promise<number> {
@@ -54,23 +37,12 @@ export async function extractSpeech(tools: MediaTools, o: ExtractSpeechOptions):
   await runTool(
     tools.ffmpeg,
     [
-      "-nostdin",
-      "-hide_banner",
-      "-loglevel",
-      "error",
-      "-y",
+      ..."-nostdin -hide_banner -loglevel error -y".split(" "),
       ...uploadInput(o.input, o.demuxer),
       ...SPEECH_ARGS,
-      "-t",
-      String(o.maxSeconds),
-      "-fs",
-      String(o.maxBytes),
+      ...["-t", String(o.maxSeconds), "-fs", String(o.maxBytes)],
       // key=value lines on stdout, a block every half second; no stats on stderr.
-      "-progress",
-      "pipe:1",
-      "-stats_period",
-      "0.5",
-      "-nostats",
+      ..."-progress pipe:1 -stats_period 0.5 -nostats".split(" "),
       `file:${resolve(o.output)}`,
     ],
     {

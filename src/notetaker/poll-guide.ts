@@ -1,8 +1,8 @@
 /** The guide's poll schedule as a bound: its waits, and how many polls it makes in a time. */
 export interface Guide {
-  /** The first wait (2 s at the defaults), doubling… */
+  /** The first wait, doubling… */
   initialMs: number;
-  /** …up to this cap (15 s). */
+  /** …up to this cap. */
   maxMs: number;
   /** Fraction of each wait added or removed at random (0.1 → ±10 %), never past the cap. */
   jitter: number;

@@ -3,7 +3,7 @@ import { optional } from "../util/optional.ts";
 import type { Guide } from "./poll-guide.ts";
 import { type PollPlan, planNextPoll, type RunningPoll } from "./poll-plan.ts";
 
-/** The guide's schedule (2 s doubling to 15 s, jittered): `poll-plan.ts`'s bound and fallback. */
+/** The guide's schedule (`BACKOFFS.notePoll`, configured): `poll-plan.ts`'s bound and fallback. */
 export interface PollScheduleOptions {
   initialMs: number;
   maxMs: number;

@@ -33,7 +33,7 @@ export function backoffDelayMs(
 export const BACKOFFS = {
   /** A Note Service request retried in-line: 0.5, 1, 2, 4 s (+20 %), at most 8 s. */
   noteServiceRequest: { baseMs: 500, maxMs: 8_000, jitter: 0.2 },
-  /** Polls of a Note Service task: 2 s doubling to 15 s, ±10 % (configurable). */
+  /** Polls of a Note Service task (the guide's): POLL_INITIAL_MS and POLL_MAX_MS default here. */
   notePoll: { baseMs: 2_000, maxMs: 15_000, jitter: 0.1, spread: true },
   /** A job step that failed for a passing reason: 2 s doubling to 5 min (+20 %). */
   jobStep: { baseMs: 2_000, maxMs: 5 * 60_000, jitter: 0.2 },
