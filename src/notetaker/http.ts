@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
+import { retry } from "../util/backoff.ts";
 import { isRetryable, NoteTakerError, NoteTakerTransientError } from "./errors.ts";
 import { type RetryPolicy, retryDelayMs } from "./retry-policy.ts";
 
@@ -18,17 +19,16 @@ export interface RetryContext {
 }
 
 /** Retries `attempt` while it fails transiently, waiting as the policy or `Retry-After` says. */
-export async function withRetries<T>(
+export function withRetries<T>(
   what: string,
   context: RetryContext,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
 ): Promise<T> {
   const { policy, logger, sleep } = context;
-  for (let retry = 0; ; retry++) {
-    try {
-      return await attempt();
-    } catch (thrown) {
+  return retry(
+    attempt,
+    (thrown, retry) => {
       if (signal?.aborted) throw signal.reason ?? thrown;
       const error = asNoteTakerError(thrown);
       const waitMs = isRetryable(error)
@@ -41,9 +41,10 @@ export async function withRetries<T>(
         { what, status: error.status, retry: retry + 1, waitMs, reason: error.message },
         "note service call failed; retrying",
       );
-      await sleep(waitMs, signal);
-    }
-  }
+      return waitMs;
+    },
+    (ms) => sleep(ms, signal),
+  );
 }
 
 /** Anything thrown by the HTTP stack that is not ours is a network failure: transient. */

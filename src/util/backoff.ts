@@ -1,3 +1,5 @@
+import { setTimeout as delay } from "node:timers/promises";
+
 /** The one rule for every retry, reconnection and poll wait, and the named policies using it. */
 export interface Backoff {
   /** The wait before attempt 0 (the first retry or poll). */
@@ -27,6 +29,27 @@ export function backoffDelayMs(
     return Math.max(0, Math.min(backoff.maxMs, Math.round(base + spread)));
   }
   return Math.round(base * (1 + jitter * random()));
+}
+
+/**
+ * Runs `attempt` until it succeeds, waiting between tries as `again` says: the wait before
+ * the next try (retry 0 is the first), or undefined to give up and throw. `again` may throw
+ * an error of its own instead of the attempt's.
+ */
+export async function retry<T>(
+  attempt: () => Promise<T>,
+  again: (error: unknown, retry: number) => number | undefined,
+  sleep: (ms: number) => Promise<unknown> = (ms) => delay(ms),
+): Promise<T> {
+  for (let failures = 0; ; failures++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const waitMs = again(error, failures);
+      if (waitMs === undefined) throw error;
+      await sleep(waitMs);
+    }
+  }
 }
 
 /** In-line waits (a request awaited) stay short; background ones may grow long. */
