@@ -1,9 +1,8 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import type { Sleep } from "./http.ts";
 import type { Progress } from "./progress.ts";
 import type { ResultLinkOptions } from "./result-link-guard.ts";
-import type { RetryPolicy } from "./retry-policy.ts";
+import type { RetryPolicy, Sleep } from "./retry-policy.ts";
 import type { Dialog, SpeakerHint, SpeakerMapInput } from "./schemas.ts";
 
 /** A remote task as a poll sees it: still running (with progress), done, or failed. */

@@ -3,7 +3,7 @@ import { rename, rm } from "node:fs/promises";
 import { pino } from "pino";
 import { getGlobalDispatcher } from "undici";
 import type { z } from "zod";
-import { type ApiTarget, callApi } from "./api-call.ts";
+import { type ApiTarget, callApi, parseJsonOrUndefined } from "./api-call.ts";
 import type {
   NoteTakerClientOptions,
   RelayAudioInput,
@@ -13,12 +13,11 @@ import type {
 } from "./client-types.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
 import { audioForm, dialogForm, type FormMaker, relayForm } from "./forms.ts";
-import { parseJsonOrUndefined, type RetryContext, realSleep, withRetries } from "./http.ts";
 import { encodeMultipart } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
 import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
-import { defaultRetryPolicy } from "./retry-policy.ts";
+import { defaultRetryPolicy, type RetryContext, realSleep, withRetries } from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,

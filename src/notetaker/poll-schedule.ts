@@ -1,7 +1,6 @@
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
-import type { Guide } from "./poll-guide.ts";
-import { type PollPlan, planNextPoll, type RunningPoll } from "./poll-plan.ts";
+import { type Guide, type PollPlan, planNextPoll, type RunningPoll } from "./poll-plan.ts";
 
 /** The guide's schedule (`BACKOFFS.notePoll`, configured): `poll-plan.ts`'s bound and fallback. */
 export interface PollScheduleOptions {

@@ -4,13 +4,13 @@ import { pipeline } from "node:stream/promises";
 import { type Dispatcher, request } from "undici";
 import { isTransientStatus } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
+import { readTextCapped } from "./api-call.ts";
 import {
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
   NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "./errors.ts";
-import { readTextCapped } from "./http.ts";
 import type { ResultLinkGuard } from "./result-link-guard.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
