@@ -1,7 +1,8 @@
 import type { Config } from "./config.ts";
 import type { MediaPort } from "./jobs/index.ts";
 import type { Logger } from "./logger.ts";
-import { createPreparer, findMediaTools } from "./media/index.ts";
+import { createPreparer } from "./media/preparer.ts";
+import { findMediaTools } from "./media/tools.ts";
 
 /**
  * FFmpeg, when installed: recordings the Note Service would refuse as they are get their

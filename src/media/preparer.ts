@@ -2,10 +2,8 @@ import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { MediaPort, PrepareOutcome } from "../jobs/ports.ts";
 import { checkProbed, MAX_AUDIO_BYTES, MAX_SOURCE_BYTES } from "../recordings/index.ts";
-import { extractSpeech } from "./extract-speech.ts";
-import { probeMedia } from "./probe.ts";
-import { ToolError } from "./run-tool.ts";
-import type { MediaTools } from "./tools.ts";
+import { extractSpeech, probeMedia } from "./ffmpeg.ts";
+import { type MediaTools, ToolError } from "./tools.ts";
 
 export interface PreparerOptions {
   /** FFmpeg processes at once in this process (FFMPEG_CONCURRENCY). */
