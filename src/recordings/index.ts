@@ -11,17 +11,15 @@ export {
   SUPPORTED_AUDIO_FORMATS,
 } from "./formats.ts";
 export {
-  DEFAULT_MAX_RECORDING_HOURS,
-  MAX_AUDIO_BYTES,
-  MAX_FRAME_PIXELS,
-  MAX_SOURCE_BYTES,
-} from "./limits.ts";
-export {
   asIsRefusal,
   CONTENT_REFUSALS,
   checkProbed,
   checkRecording,
+  DEFAULT_MAX_RECORDING_HOURS,
   type DownloadVerdict,
+  MAX_AUDIO_BYTES,
+  MAX_FRAME_PIXELS,
+  MAX_SOURCE_BYTES,
   type ProbedRecording,
   type StartRefusal,
   verdictOf,
