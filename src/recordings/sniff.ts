@@ -112,7 +112,7 @@ function audioContainerOf(head: Uint8Array): AudioContainer | undefined {
 }
 
 /** The length of the ID3v2 tag at the start of `h` (id3.org ID3v2.4.0 §3.1), if any. */
-export function id3TagLength(h: Uint8Array): number | undefined {
+function id3TagLength(h: Uint8Array): number | undefined {
   if (h.length < 10 || ascii(h, 0, 3) !== "ID3") return undefined;
   const version = h[3] ?? 0;
   const flags = h[5] ?? 0xff;
