@@ -1,5 +1,5 @@
 import type Keyv from "keyv";
-import type { KeyedMutex } from "./keyed-mutex.ts";
+import type { KeyedMutex } from "../util/keyed-mutex.ts";
 import { INDEX_LIMIT, type StoreKeys } from "./store.ts";
 
 /**

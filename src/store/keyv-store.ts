@@ -1,7 +1,11 @@
 import type Keyv from "keyv";
-import { CallTracker } from "./call-tracker.ts";
-import { KeyedMutex } from "./keyed-mutex.ts";
-import { type KeyvBackend, type KeyvStoreOptions, startSweep } from "./keyv-backend.ts";
+import { KeyedMutex } from "../util/keyed-mutex.ts";
+import {
+  CallTracker,
+  type KeyvBackend,
+  type KeyvStoreOptions,
+  startSweep,
+} from "./keyv-backend.ts";
 import { JsonLists } from "./keyv-lists.ts";
 import { LocalQueue } from "./local-queue.ts";
 import {

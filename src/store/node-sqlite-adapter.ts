@@ -1,9 +1,8 @@
 import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
-import type { ActiveIndex } from "./active-index.ts";
-import type { DueQueue } from "./due-heap.ts";
 import { entryHolds } from "./json-keyv.ts";
+import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 import {
   inTransaction,
   migrate,

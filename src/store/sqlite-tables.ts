@@ -1,7 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { ActiveIndex } from "./active-index.ts";
-import type { DueQueue } from "./due-heap.ts";
 import { EXPIRES_PREFIX } from "./json-keyv.ts";
+import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 
 /** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
 export const TABLE = "keyv";
