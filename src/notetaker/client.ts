@@ -12,8 +12,7 @@ import type {
   Task,
 } from "./client-types.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
-import { audioForm, dialogForm, type FormMaker, relayForm } from "./forms.ts";
-import { encodeMultipart } from "./multipart.ts";
+import { audioForm, dialogForm, encodeMultipart, type FormMaker, relayForm } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
 import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
