@@ -41,7 +41,6 @@ export interface MediaInfo extends ProbedRecording {
 
 const PROBE_TIMEOUT_MS = 60_000;
 
-/** The parts of `ffprobe -show_format -show_streams -of json` read here. */
 const probeSchema = z.object({
   streams: z
     .array(
@@ -106,7 +105,6 @@ export interface ExtractSpeechOptions {
   /** FFmpeg stops writing after this much sound (`-t`), whatever the container claimed. */
   maxSeconds: number;
   maxBytes: number;
-  /** From `probeMedia`: progress is a fraction of it. */
   durationSec: number | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;

@@ -7,7 +7,6 @@ import { type Progress, type ProgressTrail, recordReading } from "./progress.ts"
 export interface PollScheduleOptions {
   initialMs: number;
   maxMs: number;
-  /** Fraction of the delay added or removed at random (0.1 → ±10 %). */
   jitter?: number;
   random?: () => number;
 }
@@ -17,7 +16,6 @@ export interface PollSchedule {
   readonly capMs?: number;
   /** The guide's wait before poll number `attempt` (0 = the first poll after submission). */
   delayMs(attempt: number): number;
-  /** The wait after a poll that found the task running, and what to keep of what it saw. */
   afterRunning(poll: RunningPoll): PollPlan;
 }
 
@@ -55,7 +53,6 @@ export interface RunningPoll {
 
 export interface PollPlan {
   waitMs: number;
-  /** To keep for the next poll. */
   trail: ProgressTrail;
   /** Whether progress chose the wait, or the guide did. */
   by: "progress" | "guide";
@@ -132,16 +129,13 @@ function guideClockWait(guide: Guide, polls: number, elapsedMs: number, guideWai
   return (guideWaitMs * guideBaseMs(guide, due)) / guideBaseMs(guide, polls);
 }
 
-/** A wait in whole milliseconds, never past the guide's cap. */
 function within(guide: Guide, waitMs: number): number {
   return Math.round(Math.min(guide.maxMs, Math.max(0, waitMs)));
 }
 
 /** The guide's poll schedule as a bound: its waits, and how many polls it makes in a time. */
 export interface Guide {
-  /** The first wait, doubling… */
   initialMs: number;
-  /** …up to this cap. */
   maxMs: number;
   /** Fraction of each wait added or removed at random (0.1 → ±10 %), never past the cap. */
   jitter: number;

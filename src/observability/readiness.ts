@@ -10,7 +10,6 @@ export interface ReadinessReport {
   store: boolean;
   slack: boolean;
   disk: boolean;
-  /** Socket Mode only. */
   socket?: boolean;
   /** ISO time of the store's last data loss, while recent. */
   storeReset?: string;
@@ -35,12 +34,10 @@ export const DEFAULT_READINESS_TIMINGS: ReadinessTimings = {
 };
 
 export interface ReadinessOptions {
-  /** Writes a small value with a short TTL; rejects when the store cannot write. */
   probeStore: () => Promise<void>;
   /** Resolves when Slack's `auth.test` accepts the bot token (no retries of its own). */
   slackAuthTest: () => Promise<unknown>;
   diskHasRoom: () => Promise<boolean>;
-  /** Socket Mode: whether the socket is connected now (read on every report). */
   socketConnected?: () => boolean;
   storeResetAt?: () => number | undefined;
   noteServiceDownSince?: () => number | undefined;
@@ -132,7 +129,6 @@ class PeriodicCheck {
   #passed: boolean | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
-  /** When the last try ended (monotonic ms). */
   #endedAt = Number.NEGATIVE_INFINITY;
   #stopped = false;
 
@@ -144,7 +140,6 @@ class PeriodicCheck {
     return this.#passed;
   }
 
-  /** How long ago the last try ended, in ms (Infinity before the first). */
   sinceLastMs(): number {
     return performance.now() - this.#endedAt;
   }

@@ -32,7 +32,6 @@ export class LocalQueue {
     this.#due.delete(jobId);
   }
 
-  /** See `Store.claimDue`. */
   claimDue(o: { now: number; limit: number; leasePrefix: string; ttlMs: number }): {
     claimed: DueClaim[];
     next: number | undefined;
@@ -78,7 +77,6 @@ export class LocalQueue {
   }
 }
 
-/** Due times that spread `ids` evenly over `[now, now + windowMs)`. */
 function spreadTimes(
   ids: readonly string[],
   now: number,
@@ -116,7 +114,6 @@ export interface ActiveIndex {
   delete(id: string): void;
   ids(): string[];
   stageOf(id: string): string | undefined;
-  /** How many ids each known stage holds. */
   counts(): Record<string, number>;
 }
 

@@ -84,7 +84,6 @@ function cleanOnce(name: string, options: { fallbackExtension?: string }): strin
   return withinLimits(stem, extension === "" ? "" : `.${extension}`);
 }
 
-/** The stem shortened (whole code points) until stem + suffix is within both limits. */
 function withinLimits(stem: string, suffix: string): string {
   let chars = suffix.length;
   let bytes = Buffer.byteLength(suffix);
