@@ -80,17 +80,17 @@ export function withRetries<T>(
   const { policy, logger, sleep } = context;
   return retry(
     attempt,
-    (thrown, retry) => {
+    (thrown, failures) => {
       if (signal?.aborted) throw signal.reason ?? thrown;
       const error = asNoteTakerError(thrown);
       const waitMs = isRetryable(error)
-        ? retryDelayMs(policy, retry, error.retryAfterMs)
+        ? retryDelayMs(policy, failures, error.retryAfterMs)
         : undefined;
-      if (waitMs === undefined || retry >= policy.retries || waitMs > policy.maxRetryAfterMs) {
+      if (waitMs === undefined || failures >= policy.retries || waitMs > policy.maxRetryAfterMs) {
         throw error;
       }
       logger.warn(
-        { what, status: error.status, retry: retry + 1, waitMs, reason: error.message },
+        { what, status: error.status, retry: failures + 1, waitMs, reason: error.message },
         "note service call failed; retrying",
       );
       return waitMs;
