@@ -39,9 +39,9 @@ import { claimSignatures } from "./slack/requests/guard-requests.ts";
 import { createResponder } from "./slack/responder/response-url.ts";
 import { SlackResponder } from "./slack/responder/slack-responder.ts";
 import { openStore } from "./store/index.ts";
-import { withTimeout } from "./store/with-timeout.ts";
 import { optional } from "./util/optional.ts";
 import { partTimer } from "./util/part-timer.ts";
+import { withTimeout } from "./util/with-timeout.ts";
 
 /**
  * When this module ran: after every module the app imports (main imports little besides),

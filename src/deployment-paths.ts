@@ -7,11 +7,8 @@ import { StartupError } from "./startup-error.ts";
 import { DEFAULT_KEY_PREFIX, sqlitePathOf } from "./store/index.ts";
 
 /**
- * Where one deployment keeps its files outside the store: the temp folder (recordings and
- * DOCX files between steps, a folder per job, swept of files no job of the store names at
- * each start) and the request journal (what Slack was told was taken while the store could
- * not record it, replayed into the store). Both follow the store, so two deployments on one
- * host — two stores — never sweep or replay each other's.
+ * Where one deployment keeps its files outside the store: the temp folder and the request
+ * journal. Both follow the store, so two deployments on one host never touch each other's.
  */
 export interface DeploymentPaths {
   readonly tempDir: string;
@@ -23,22 +20,17 @@ export interface DeploymentPaths {
 }
 
 export interface DeploymentPathOptions {
-  /** The store's key prefix (Redis: several apps may share a server). */
   keyPrefix?: string;
   /** The OS temp folder (`TMPDIR`), where a store that is not a file keeps its folder. */
   tempRoot?: string;
   /** A temp folder chosen by the caller (tests): used as it is, the journal beside it. */
   tempDir?: string;
-  /** memory://: the process the store lives in. */
   pid?: number;
 }
 
 /**
- * The paths of the deployment whose store `storeUrl` names: beside a SQLite file, named
- * after it (`<file>.tmp/`, `<file>.pending.jsonl`: the same volume); for Redis and memory, a
- * folder of the deployment's own in the OS temp folder, `meeting-notes-<id>/` holding
- * `files/` and `pending.jsonl`, where `<id>` is a hash of the store's identity (never its
- * password: a password changed names the same folder).
+ * Beside a SQLite file (`<file>.tmp/`, `<file>.pending.jsonl`); else `meeting-notes-<id>/` in
+ * the OS temp folder, `<id>` a hash of the store's identity without its password.
  */
 export function deploymentPaths(storeUrl: string, o: DeploymentPathOptions = {}): DeploymentPaths {
   const ephemeral = /^memory:/i.test(storeUrl);
@@ -62,11 +54,7 @@ export function deploymentPaths(storeUrl: string, o: DeploymentPathOptions = {})
   };
 }
 
-/**
- * A short, stable name of a store that is not a file: Redis's host, port, database, user
- * and key prefix (what tells two deployments' data apart), hashed — the URL's password and
- * options are left out. A memory store is its process's alone.
- */
+/** A stable hash of a store that is not a file: Redis's address, db, user and key prefix. */
 export function storeIdentity(storeUrl: string, keyPrefix: string, pid: number): string {
   let parts: unknown[];
   if (/^memory:/i.test(storeUrl)) parts = ["memory", pid];
@@ -81,11 +69,8 @@ export function storeIdentity(storeUrl: string, keyPrefix: string, pid: number):
 }
 
 /**
- * Makes the deployment's folders, private to the user the bot runs as (0700), or checks
- * those that exist, and the journal if there is one (0600): a folder or file another user
- * owns, one that group or others may open, a symbolic link or the wrong kind of entry stops
- * the start with one sentence naming it and the fix ({@link StartupError}). `uid`: whose
- * they must be (default this process's user).
+ * Makes the deployment's folders private (0700), or checks those that exist and the journal
+ * (0600): another owner, group or other access, a link or the wrong kind stops the start.
  */
 export async function claimDeploymentPaths(
   paths: DeploymentPaths,

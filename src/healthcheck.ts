@@ -1,11 +1,6 @@
 import { get } from "node:http";
 
-/**
- * The container's health probe (Dockerfile `HEALTHCHECK CMD ["node", "src/healthcheck.ts"]`):
- * GET http://127.0.0.1:$PORT/healthz (PORT defaults to 3000, as in src/config.ts).
- * Exits 0 on 200, else 1 with one line on stderr. Node built-ins only; it reads PORT and no
- * other variable, and prints no environment value.
- */
+/** The container's health probe (Dockerfile HEALTHCHECK): GET /healthz on PORT, nothing else. */
 
 const TIMEOUT_MS = 3000;
 

@@ -1,45 +1,22 @@
-/**
- * What no log line may hold, at any level: the app's configured secrets, and every
- * capability Slack hands it — tokens, hook URLs, trigger ids, OAuth codes and states. The
- * logger (`logger.ts`) passes each line through {@link createScrub}, and each line of
- * Slack's SDKs through {@link withoutPayload} first.
- */
+/** What no log line may hold: the configured secrets and each capability Slack hands the app. */
 
 export const CENSOR = "[redacted]";
 
 /*
- * The shapes below never take in a quote or a backslash, and need no word boundary before
- * them (in a JSON line an escape such as `\n` may stand right before), so they can run on
- * a serialised line as it is and leave it the JSON it was. Where a failed try would scan
- * on, the runs are bounded, so no line costs more than linear time.
+ * The shapes below take in no quote or backslash and need no word boundary, so they run on a
+ * serialised JSON line and leave it JSON; bounded runs keep each line linear.
  */
 
-/**
- * Slack's tokens by their published prefixes: bot, user and legacy (`xoxb-`, `xoxp-`,
- * `xoxa-`, `xoxs-`, `xoxr-`), rotation's access and refresh tokens (`xoxe.xoxb-…`, `xoxe-…`),
- * app-level (`xapp-`), and a Workflow step's `bot_access_token` (`xwfp-`,
- * https://docs.slack.dev/reference/events/function_executed).
- */
+/** Slack's tokens by their published prefixes (bot, user, rotation, app, a step's `xwfp-`). */
 const SLACK_TOKEN = /(?:xoxe\.)?(?:xox[a-z]|xoxe|xapp|xwfp)-[A-Za-z0-9._-]*[A-Za-z0-9]/g;
 
-/**
- * Hook URLs: each posts as the app — a `response_url` (30 minutes), an incoming webhook,
- * a workflow's trigger — on Slack's hooks host (and GovSlack's).
- */
+/** Hook URLs: each posts as the app. */
 const HOOK_URL = /https?:\/\/hooks\.slack(?:-gov)?\.[a-z.]+\/[^\s"'<>\\]*/gi;
 
-/**
- * Trigger ids and OAuth codes, in the shape Slack gives both (`12345.98765.abcd2358fdea` on
- * https://docs.slack.dev/reference/methods/views.open); message timestamps and client ids
- * have two parts, never a third of hex.
- */
+/** Trigger ids and OAuth codes (`12345.98765.abcd2358fdea`); timestamps have two parts. */
 const DOTTED_CAPABILITY = /(?<![\d.])\d{1,20}\.\d{1,20}\.[0-9a-f]{8,}\b/gi;
 
-/**
- * A JWT: the OAuth state `@slack/oauth` signs with SLACK_STATE_SECRET. It starts a run of
- * base64url (or follows an escape such as `\n`), so a long run is tried once, not at each
- * `eyJ` inside it.
- */
+/** A JWT (the signed OAuth state), tried once per run of base64url, not at each `eyJ`. */
 const JWT =
   /(?<=^|[^A-Za-z0-9_-]|\\[bfnrt])eyJ[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]*/g;
 
@@ -59,16 +36,10 @@ const ESCAPED_JSON_FIELD = new RegExp(
   "gi",
 );
 
-/**
- * Fields of a logged object whose string value is a capability, at any depth. Not `code`
- * or `state`: errors carry a `code` worth reading; OAuth's are caught by their shapes.
- */
+/** Logged fields whose string value is a capability; not `code`: errors carry one worth reading. */
 const SECRET_KEY = /token|secret|authorization|^trigger_id$|^response_url$/i;
 
-/**
- * Such a field with a string value, in a serialised line (names bounded: an unbounded
- * name before `token` backtracks over every long string value).
- */
+/** Such a field in a serialised line (names bounded: an unbounded one backtracks). */
 const SECRET_FIELD =
   /("[A-Za-z_]{0,40}(?:token|secret|authorization)[A-Za-z_]{0,40}"|"trigger_id"|"response_url"):"(?:[^"\\]|\\.)*"/gi;
 
@@ -101,20 +72,15 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
 }
 
 /**
- * Scrubs one serialised log line: every string in it loses each secret of `secrets` (of any
- * length: a short secret is a secret too), and every capability found by its shape or its
- * field's name; the line stays the JSON it was. A line that holds none of the secrets (the
- * usual case) is scrubbed as it is, by the shapes alone; one that holds a secret is parsed
- * and only its values are touched (a short secret may also be part of a field's name or an
- * escape). A line that is not JSON is scrubbed as text.
+ * Scrubs one serialised log line and keeps it JSON: a line holding a known secret is parsed
+ * and its values scrubbed; the others (the usual case) by the shapes alone.
  */
 export function createScrub(secrets: readonly (string | undefined)[]): (line: string) => string {
   // Longest first, so that no part of a secret survives a shorter one it contains.
   const known = [...new Set(secrets)]
     .filter((s): s is string => s !== undefined && s !== "")
     .sort((a, b) => b.length - a.length);
-  // How each appears in a serialised line: escaped as a JSON string, or twice (in a message
-  // that holds JSON).
+  // As each appears in a line: raw, escaped once, or twice (JSON inside a message).
   const serialised = known.flatMap((s) => {
     const once = JSON.stringify(s).slice(1, -1);
     return [s, once, JSON.stringify(once).slice(1, -1)];
@@ -136,14 +102,8 @@ export function createScrub(secrets: readonly (string | undefined)[]): (line: st
 }
 
 /**
- * Lines Slack's SDKs write at debug with a whole payload after a fixed text (read in their
- * sources): the text is kept, the payload never written.
- * - @slack/socket-mode: every raw envelope received (a step's token, `response_url`s,
- *   `trigger_id`s) and every message sent back;
- * - @slack/web-api: every call's arguments (`views.open`'s `trigger_id`, the OAuth `code`)
- *   and every answer (upload URLs, Socket Mode's ticket);
- * - @slack/oauth: the authorize URL with its state;
- * - Bolt's receivers: the body of each ack.
+ * Lines Slack's SDKs write at debug with a whole payload after a fixed text (envelopes, call
+ * arguments and answers, the authorize URL, ack bodies): the payload is never written.
  */
 const PAYLOAD_AFTER = [
   "Received a message on the WebSocket:",

@@ -5,32 +5,12 @@ import { CENSOR, createScrub, withoutPayload } from "./log-scrub.ts";
 
 export type { Logger } from "pino";
 
-/**
- * Paths pino blanks out wherever they appear in a logged object. The second line of defence
- * is the scrub of every serialised line (`log-scrub.ts`): the known secret values, and
- * whatever has the shape of a capability Slack hands out (tokens, hook URLs, trigger ids,
- * OAuth codes and states), so one that ends up inside an error message or a URL is caught
- * too — with installs by OAuth, tokens are not known when the logger is made.
- */
+const SECRET_FIELDS =
+  "token botToken appToken refreshToken signingSecret clientSecret stateSecret tokenKey apiKey";
+
+/** Paths pino blanks out; the scrub of each line (`log-scrub.ts`) catches the rest. */
 const REDACT_PATHS = [
-  "token",
-  "botToken",
-  "appToken",
-  "refreshToken",
-  "signingSecret",
-  "clientSecret",
-  "stateSecret",
-  "tokenKey",
-  "apiKey",
-  "*.token",
-  "*.botToken",
-  "*.appToken",
-  "*.refreshToken",
-  "*.signingSecret",
-  "*.clientSecret",
-  "*.stateSecret",
-  "*.tokenKey",
-  "*.apiKey",
+  ...SECRET_FIELDS.split(" ").flatMap((field) => [field, `*.${field}`]),
   "config.slack.botToken",
   "config.slack.appToken",
   "config.slack.signingSecret",
@@ -54,8 +34,7 @@ export interface LoggerOptions {
 /** Creates the one root logger of the process. Components take `logger.child({ name })`. */
 export function createLogger(options: LoggerOptions): Logger {
   const scrub = createScrub(options.secrets ?? []);
-  // Pretty lines for a person at a terminal, when pino-pretty is installed (a development
-  // dependency: a production install logs JSON lines, as it should).
+  // Pretty only at a terminal with pino-pretty (a development dependency).
   const pretty =
     options.destination === undefined && process.stdout.isTTY === true && hasPinoPretty();
   return pino(
@@ -78,10 +57,7 @@ function hasPinoPretty(): boolean {
   }
 }
 
-/**
- * The same logger showing errors only (for a client whose warnings on every try would
- * repeat a line the caller logs once), unless a person asked for debug lines or for none.
- */
+/** Errors only, for a client whose warnings would repeat the caller's line; unless debug is on. */
 export function quiet(logger: Logger): Logger {
   if (logger.isLevelEnabled("debug") || !logger.isLevelEnabled("error")) return logger;
   return logger.child({}, { level: "error" });
@@ -97,11 +73,7 @@ const TO_SLACK_LEVEL: Record<string, SlackLogLevel> = {
   silent: SlackLogLevel.ERROR,
 };
 
-/**
- * Adapts a pino logger to the `Logger` interface Bolt and the Slack SDK expect, so every
- * line of the process goes through the same redaction. The SDKs' debug lines that carry a
- * whole payload (a raw Socket Mode envelope, a Web API call's body) are written without it.
- */
+/** Bolt's and the SDKs' `Logger` on pino, so every line goes through the same redaction. */
 export function toSlackLogger(logger: Logger): SlackLogger {
   let current = logger.child({});
   const write =

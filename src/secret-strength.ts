@@ -1,10 +1,4 @@
-/**
- * Whether a configured secret is one in fact: the checks start-up runs on the secrets a
- * person makes up themselves (the key that encrypts stored tokens, the secret that signs
- * the OAuth state), which Slack never checks. Each answers why a value is weak, or
- * undefined. Random values pass: the odds of 32 random bytes failing a check are below
- * one in 10^13.
- */
+/** Checks of the secrets a person makes up (the token key, the state secret); random ones pass. */
 
 /** Fewer different byte values than this in 32 bytes is not random (about 30 expected). */
 const MIN_DISTINCT_BYTES = 16;

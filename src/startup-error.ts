@@ -1,8 +1,4 @@
-/**
- * The bot cannot start, for a reason the person starting it must fix (a token Slack
- * refuses, say). Its message is one sentence naming the variable and where its value is
- * found: the process prints it alone on stderr, without a stack trace, and exits non-zero.
- */
+/** The bot cannot start for a reason its operator must fix: one sentence, shown without a stack. */
 export class StartupError extends Error {
   readonly code = "startup_refused";
 

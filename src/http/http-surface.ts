@@ -9,7 +9,6 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Logger } from "../logger.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "./http-timeouts.ts";
 
-/** One path the server answers, and the methods it answers there. */
 export interface Route {
   /** Matched exactly against the request target (without its query string). */
   path: string;
@@ -35,9 +34,8 @@ export interface HttpSurface {
 }
 
 /**
- * Our own HTTP server, used in both Slack modes in place of Bolt's: exact routes, 404 for any
- * other path, 405 (with `Allow`) for any other method, 501 for a method Node does not know,
- * 500 and a log line when a handler fails, and timeouts that cut slow clients.
+ * Our own HTTP server in both Slack modes: exact routes, 404, 405 and 501, a 500 when a
+ * handler fails, and timeouts that cut slow clients.
  */
 export function createHttpSurface(options: HttpSurfaceOptions): HttpSurface {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
@@ -144,11 +142,7 @@ const CLIENT_ERROR_STATUS: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
-/**
- * A request Node could not parse, or one past the headers or request timeout: answered with
- * one status line when nothing has been written on the connection yet, then the connection
- * is closed. (Replaces Node's default handler, which would say 400 to an unknown method.)
- */
+/** A request Node could not parse, or past a timeout: one status line if nothing was sent. */
 function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,

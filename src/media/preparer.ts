@@ -2,10 +2,8 @@ import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { MediaPort, PrepareOutcome } from "../jobs/ports.ts";
 import { checkProbed, MAX_AUDIO_BYTES, MAX_SOURCE_BYTES } from "../recordings/index.ts";
-import { extractSpeech } from "./extract-speech.ts";
-import { probeMedia } from "./probe.ts";
-import { ToolError } from "./run-tool.ts";
-import type { MediaTools } from "./tools.ts";
+import { extractSpeech, probeMedia } from "./ffmpeg.ts";
+import { type MediaTools, ToolError } from "./tools.ts";
 
 export interface PreparerOptions {
   /** FFmpeg processes at once in this process (FFMPEG_CONCURRENCY). */
@@ -17,22 +15,15 @@ export interface PreparerOptions {
   logger: Logger;
 }
 
-/**
- * How fast FFmpeg must get through a recording, at the least, in seconds of sound per
- * second: it decodes only the sound and writes 16 kHz mono, which goes at a few hundred
- * times real time on one core (an hour of 720p video in ~19 s, support/bench/prepare.ts).
- * A file that takes longer for the length it declares is not a recording to wait for.
- */
+/** Seconds of sound per second FFmpeg must reach at least (it does hundreds on one core). */
 const MIN_SPEED = 20;
 /** What every run may take whatever its length: starting FFmpeg, a slow disk. */
 const MIN_RUN_MS = 60_000;
 
 /**
- * The job layer's {@link MediaPort} over FFmpeg, at most `concurrency` at once (each
- * FFmpeg takes a core). ffprobe reads the header first and the recording is refused,
- * before anything is decoded, when it has no sound, declares more than `maxHours` or
- * frames no meeting has; the extraction is then bounded by the declared length (run time,
- * `-t`), the Note Service's size (`-fs`) and memory (`read-upload.ts`).
+ * The job layer's {@link MediaPort} over FFmpeg, `concurrency` at once: ffprobe reads the
+ * header first, and the extraction is bounded by the declared length, the Note Service's
+ * size and memory.
  */
 export function createPreparer(tools: MediaTools, o: PreparerOptions): MediaPort {
   const slots = new PQueue({ concurrency: o.concurrency });
@@ -85,10 +76,8 @@ export function createPreparer(tools: MediaTools, o: PreparerOptions): MediaPort
 }
 
 /**
- * `task` in a slot of `slots`. Aborted while it waits, it is dropped at once. Aborted while
- * it runs, p-queue rejects at once too (it races the signal against the task), when the
- * task's FFmpeg is only being killed: the rejection then waits for the task to end, so the
- * caller, which removes the job's files next, never races a process still writing them.
+ * `task` in a slot of `slots`. An abort while it runs rejects only once the task ended: the
+ * caller removes the job's files next, never under an FFmpeg still writing them.
  */
 function inSlot<T>(slots: PQueue, task: () => Promise<T>, signal: AbortSignal): Promise<T> {
   let running: Promise<T> | undefined;

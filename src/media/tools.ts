@@ -1,31 +1,26 @@
+import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
-import { ADDRESS_SPACE_BYTES } from "./read-upload.ts";
-import { runTool } from "./run-tool.ts";
 
-/** The FFmpeg programs the bot prepares recordings with. */
+/** The FFmpeg programs the bot prepares recordings with: found once, each run within limits. */
 export interface MediaTools {
   ffmpeg: string;
   ffprobe: string;
-  /** The first line of `ffmpeg -version`, for the start-up log. */
   version: string;
-  /**
-   * The memory limit each run gets, through util-linux's `prlimit` (on every Linux with
-   * util-linux, the Docker image included); undefined where there is no prlimit.
-   */
+  /** Each run's memory limit through `prlimit`; undefined where there is none. */
   addressSpace: { prlimit: string; bytes: number } | undefined;
 }
 
 const CHECK_TIMEOUT_MS = 10_000;
 
+/** The most memory an FFmpeg process may map (RLIMIT_AS): its ~290 MB start, and room to work. */
+export const ADDRESS_SPACE_BYTES = 768 * 1024 * 1024;
+
 /** What was found, by the paths asked for: each program is run once per process. */
 const found = new Map<string, Promise<MediaTools | undefined>>();
 
 /**
- * Finds FFmpeg and ffprobe: `ffmpegPath` (FFMPEG_PATH) or `ffmpeg` on PATH, and
- * `ffprobePath` (FFPROBE_PATH), else the ffprobe beside that ffmpeg, else `ffprobe` on
- * PATH. Undefined when either does not run: the bot then takes only what the Note Service
- * takes as it is. The answer is kept for the process: starting FFmpeg to read its version
- * costs ~0.1 s of CPU (it loads dozens of libraries), once is enough.
+ * Finds FFmpeg and ffprobe (FFMPEG_PATH, FFPROBE_PATH, beside ffmpeg, or on PATH); undefined
+ * when either does not run. Kept for the process: each check starts a process.
  */
 export function findMediaTools(o: {
   ffmpegPath?: string | undefined;
@@ -51,8 +46,7 @@ async function lookFor(o: {
       : ffmpeg.includes("/")
         ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
         : ["ffprobe"];
-  // The three checks at once, not one after another: each is a process start, and a start
-  // of the app waits for them (a third of a second in turn on a busy machine).
+  // At once: each check is a process start, and the app's start waits for them.
   const [version, firstProbe, addressSpace] = await Promise.all([
     versionOf(ffmpeg),
     versionOf(candidates[0] ?? "ffprobe"),
@@ -86,4 +80,106 @@ async function versionOf(command: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** How an FFmpeg tool run ended when it did not succeed. */
+export class ToolError extends Error {
+  readonly code = "media_tool_failed";
+  readonly reason: "exit" | "timeout" | "aborted" | "spawn";
+
+  constructor(message: string, reason: ToolError["reason"], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = this.constructor.name;
+    this.reason = reason;
+  }
+}
+
+/** What a tool printed once it exited 0: stdout (unless read by line), the end of stderr. */
+export interface ToolOutput {
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunToolOptions {
+  /** Killed (SIGKILL) when this runs out. */
+  timeoutMs: number;
+  /** Aborting kills the process at once (SIGKILL) and rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  onLine?: ((line: string) => void) | undefined;
+  onStart?: ((pid: number) => void) | undefined;
+  /** RLIMIT_AS, set through util-linux's `prlimit` at this path. */
+  addressSpace?: { prlimit: string; bytes: number } | undefined;
+}
+
+/** PATH and a fixed locale only: the bot's environment has secrets; FFmpeg reads hostile files. */
+export function toolEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", LC_ALL: "C" };
+}
+
+/** The last part of a tool's stderr kept for the log: its error is at the end. */
+const STDERR_TAIL_CHARS = 2000;
+
+/** Runs a tool without a shell; settles only once the process is gone, so no cleanup races it. */
+export function runTool(command: string, args: readonly string[], o: RunToolOptions) {
+  return new Promise<ToolOutput>((resolve, reject) => {
+    if (o.signal?.aborted) {
+      reject(o.signal.reason);
+      return;
+    }
+    const limit = o.addressSpace;
+    // prlimit sets the limit on itself, then executes the tool in its place: same process.
+    const [file, argv] =
+      limit === undefined
+        ? [command, args]
+        : [limit.prlimit, [`--as=${limit.bytes}`, "--", command, ...args]];
+    const child = spawn(file, argv, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: toolEnvironment(),
+    });
+    let stdout = "";
+    let partial = "";
+    let stderr = "";
+    let ended: ToolError | undefined;
+    let abortReason: unknown;
+    const kill = () => child.kill("SIGKILL");
+    const timer = setTimeout(() => {
+      ended = new ToolError(`${command} ran longer than ${o.timeoutMs} ms.`, "timeout");
+      kill();
+    }, o.timeoutMs);
+    const onAbort = () => {
+      abortReason = o.signal?.reason;
+      kill();
+    };
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      if (o.onLine === undefined) {
+        stdout += text;
+        return;
+      }
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) o.onLine(line.trimEnd());
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      stderr = (stderr + text).slice(-STDERR_TAIL_CHARS);
+    });
+    child.once("spawn", () => {
+      if (child.pid !== undefined) o.onStart?.(child.pid);
+    });
+    child.once("error", (cause) => {
+      ended ??= new ToolError(`${command} could not be started.`, "spawn", { cause });
+    });
+    // `close`, not `exit`: stdout and stderr are read to the end by then.
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      o.signal?.removeEventListener("abort", onAbort);
+      if (abortReason !== undefined) reject(abortReason);
+      else if (ended !== undefined) reject(ended);
+      else if (code === 0) resolve({ stdout, stderr });
+      else {
+        const tail = stderr.trim().split("\n").slice(-3).join(" | ");
+        reject(new ToolError(`${command} exited with ${code ?? signal}: ${tail}`, "exit"));
+      }
+    });
+  });
 }

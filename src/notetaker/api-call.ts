@@ -1,17 +1,16 @@
 import { STATUS_CODES } from "node:http";
+import { StringDecoder } from "node:string_decoder";
 import { type Dispatcher, request } from "undici";
 import type { z } from "zod";
-import { answerDeadline } from "./answer-deadline.ts";
 import {
   errorFromResponse,
   errorMessageOf,
   NoteTakerProtocolError,
   NoteTakerRefusedError,
+  NoteTakerTransientError,
 } from "./errors.ts";
-import { parseJsonOrUndefined, readTextCapped } from "./http.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
-/** Where the API is and how to reach it: the base URL, the key, the connection pool. */
 export interface ApiTarget {
   baseUrl: string;
   apiKey: string;
@@ -22,10 +21,8 @@ export interface ApiTarget {
 const MAX_ENVELOPE_BYTES = 1024 * 1024;
 
 /**
- * One call of the API: `X-API-Key`, a size-capped answer, and every way it can go wrong
- * turned into the error class the retry and failure policies know (docs/note-service.md,
- * "The gaps"): a non-2xx status by `errorFromResponse`, `{ok: false}` as a refusal, an envelope the
- * schema does not accept as a protocol error.
+ * One API call: `X-API-Key`, a capped answer, and every failure turned into the error class
+ * the retry and failure policies know (docs/note-service.md, "The gaps").
  */
 export async function callApi<T>(
   target: ApiTarget,
@@ -88,4 +85,65 @@ export async function callApi<T>(
     });
   }
   return parsed.data;
+}
+
+/** The service answers a submission at once (202): a minute covers a slow one. */
+export const ANSWER_AFTER_BODY_MS = 60_000;
+
+/**
+ * A deadline for the answer that starts once `body` is sent: undici's header timeout runs from
+ * the request's start, so an upload's would need the upload's whole length.
+ */
+function answerDeadline(
+  body: NodeJS.ReadableStream | undefined,
+  outer: AbortSignal | undefined,
+  ms = ANSWER_AFTER_BODY_MS,
+) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  body?.once("end", () => {
+    timer = setTimeout(() => controller.abort(), ms);
+  });
+  const signals = [controller.signal, ...(outer === undefined ? [] : [outer])];
+  return {
+    signal: body === undefined ? (outer ?? null) : AbortSignal.any(signals),
+    /** Whether the deadline, not the caller, ended the request. */
+    passed: () => controller.signal.aborted && outer?.aborted !== true,
+    failure: (cause: unknown) =>
+      new NoteTakerTransientError(
+        `The Note Service did not answer within ${ms / 1000} s of the request being sent.`,
+        { cause },
+      ),
+    /** The answer's headers came: the deadline no longer applies. */
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** A body as UTF-8 text, decoded as it comes; past `maxBytes` it stops and throws `tooLarge()`. */
+export async function readTextCapped(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<string> {
+  const decoder = new StringDecoder("utf8");
+  let text = "";
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      body.destroy();
+      throw tooLarge();
+    }
+    text += decoder.write(chunk);
+  }
+  return text + decoder.end();
+}
+
+/** Parses JSON, or returns undefined: error bodies are often not JSON at all. */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,8 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import type { Sleep } from "./http.ts";
 import type { Progress } from "./progress.ts";
 import type { ResultLinkOptions } from "./result-link-guard.ts";
-import type { RetryPolicy } from "./retry-policy.ts";
+import type { RetryPolicy, Sleep } from "./retry-policy.ts";
 import type { Dialog, SpeakerHint, SpeakerMapInput } from "./schemas.ts";
 
 /** A remote task as a poll sees it: still running (with progress), done, or failed. */
@@ -37,7 +36,6 @@ export interface NoteTakerClientOptions {
   /** Including `/api/v1/third-party/note-taker`. */
   baseUrl: string;
   apiKey: string;
-  /** undici dispatcher for every request (a `MockAgent` in tests). */
   dispatcher?: Dispatcher;
   logger?: Logger;
   retryPolicy?: RetryPolicy;
@@ -45,13 +43,9 @@ export interface NoteTakerClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed for the answer to an audio upload once it is sent. */
   uploadTimeoutMs?: number;
-  /** Result links: who may serve them (see result-link-guard.ts). */
   resultLinks?: ResultLinkOptions;
-  /** Cap of the dialog file, which is held in memory; default 20 MiB. */
   maxDialogBytes?: number;
-  /** Cap of the note's DOCX, streamed to disk; default 25 MiB. */
   maxDocxBytes?: number;
-  /** How to wait between retries; tests record the waits instead of sleeping. */
   sleep?: Sleep;
   /** Told of every HTTP attempt and how it ended (metrics): "ok", "auth", "transient"… */
   onRequest?: (operation: string, outcome: string) => void;

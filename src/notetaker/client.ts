@@ -1,17 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
-import type { FormDataLike } from "form-data-encoder";
 import { pino } from "pino";
 import { getGlobalDispatcher } from "undici";
 import type { z } from "zod";
-import { safeFileName } from "../text/index.ts";
-import { type ApiTarget, callApi } from "./api-call.ts";
-import {
-  checkAudioFile,
-  checkAudioMeta,
-  checkLanguageHint,
-  checkSpeakerHints,
-} from "./audio-rules.ts";
+import { type ApiTarget, callApi, parseJsonOrUndefined } from "./api-call.ts";
 import type {
   NoteTakerClientOptions,
   RelayAudioInput,
@@ -19,14 +11,12 @@ import type {
   SubmitDialogInput,
   Task,
 } from "./client-types.ts";
-import { checkDialog, checkTemplate, toSpeakerMapArray } from "./dialog-rules.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
-import { parseJsonOrUndefined, type RetryContext, realSleep, withRetries } from "./http.ts";
-import { buildForm, diskFile, encodeMultipart, FilePart, memoryFile } from "./multipart.ts";
+import { audioForm, dialogForm, encodeMultipart, type FormMaker, relayForm } from "./multipart.ts";
 import { normalizeProgress } from "./progress.ts";
 import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
-import { defaultRetryPolicy } from "./retry-policy.ts";
+import { defaultRetryPolicy, type RetryContext, realSleep, withRetries } from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,
@@ -39,19 +29,13 @@ import {
 } from "./schemas.ts";
 
 const MIB = 1024 * 1024;
-// A dialog of 20 MiB is tens of hours of speech; it is parsed and kept in memory, so the cap
-// is what bounds the memory one job can take.
+// Parsed and held in memory: the cap bounds one job's memory (20 MiB is tens of hours).
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
-// A note's DOCX is its template (at most 10 MB, MAX_TEMPLATE_BYTES) plus the note's text:
-// 25 MiB leaves room for both while stopping a runaway link from filling the temp disk.
+// The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
-const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
-/**
- * Typed client of the Note Service API (docs/note-service.md). Knows nothing about Slack.
- * Result links are fetched without any credential: they are signed and may live elsewhere.
- */
+/** Typed client of the Note Service API (docs/note-service.md). Result links get no credential. */
 export class NoteTakerClient {
   readonly #baseUrl: string;
   readonly #api: ApiTarget;
@@ -87,7 +71,6 @@ export class NoteTakerClient {
     this.#onRequest = options.onRequest;
   }
 
-  /** Runs one HTTP attempt and reports its outcome. */
   async #observed<T>(operation: string, attempt: () => Promise<T>): Promise<T> {
     try {
       const result = await attempt();
@@ -99,37 +82,17 @@ export class NoteTakerClient {
     }
   }
 
-  /** Sends a recording for speaker-labelled transcription (`POST /audio2dialog`); returns the task id. */
+  /** `POST /audio2dialog`; resolves to the task id. */
   async submitAudio(input: SubmitAudioInput, signal?: AbortSignal): Promise<string> {
-    const filename = safeFileName(input.filename);
-    await checkAudioFile(input.path, filename);
-    const fields = this.#audioFields(input);
-    return this.#submit(
-      "/audio2dialog",
-      async () =>
-        buildForm({
-          // A fresh file reference per attempt: each attempt streams the recording from disk.
-          audio: await diskFile(input.path, filename),
-          ...fields,
-        }),
-      this.#uploadTimeoutMs,
-      signal,
-    );
+    return this.#submit("/audio2dialog", await audioForm(input), this.#uploadTimeoutMs, signal);
   }
 
   /**
-   * Sends a recording that is still arriving (`POST /audio2dialog`) — the relay of a download — in one
-   * attempt: a failure is not retried here, the caller sends the finished download with
-   * `submitAudio` instead (the same rules, its retries).
+   * A recording still arriving (the relay of a download), in one attempt: on a failure the
+   * caller sends the finished download with `submitAudio`.
    */
   async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
-    const filename = safeFileName(input.filename);
-    checkAudioMeta(filename, input.size);
-    const form = buildForm({
-      audio: new FilePart(filename, "application/octet-stream", input.size, input.open),
-      ...this.#audioFields(input),
-    });
-    const { headers, body } = encodeMultipart(form);
+    const { headers, body } = encodeMultipart(relayForm(input));
     const envelope = await this.#observed("POST audio2dialog", () =>
       callApi(this.#api, "POST", "/audio2dialog", submitResponseSchema, {
         headers,
@@ -141,43 +104,9 @@ export class NoteTakerClient {
     return envelope.data.task_id;
   }
 
-  /** The text fields of an audio submission, checked. */
-  #audioFields(input: Omit<SubmitAudioInput, "path" | "filename">) {
-    const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
-    return {
-      speakers:
-        speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
-      contextText: nonEmpty(input.contextText),
-      languageHint:
-        input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint),
-    };
-  }
-
-  /** Sends a dialog for note writing (`POST /dialog2meeting`); the speaker map always goes in array form. */
+  /** `POST /dialog2meeting`; resolves to the task id. */
   async submitDialog(input: SubmitDialogInput, signal?: AbortSignal): Promise<string> {
-    const dialog = checkDialog(input.dialog);
-    const speakerMap =
-      input.speakerMap === undefined ? undefined : toSpeakerMapArray(input.speakerMap, dialog);
-    const template = input.template === undefined ? undefined : checkTemplate(input.template);
-    const dialogJson = JSON.stringify(dialog);
-    return this.#submit(
-      "/dialog2meeting",
-      async () =>
-        buildForm({
-          dialog: memoryFile(dialogJson, "dialog.json", "application/json"),
-          template:
-            template === undefined
-              ? undefined
-              : memoryFile(template.data, template.filename, DOCX_TYPE),
-          speakerMap:
-            speakerMap === undefined || speakerMap.length === 0
-              ? undefined
-              : JSON.stringify(speakerMap),
-          contextText: nonEmpty(input.contextText),
-        }),
-      this.#timeoutMs,
-      signal,
-    );
+    return this.#submit("/dialog2meeting", dialogForm(input), this.#timeoutMs, signal);
   }
 
   /** Polls a transcription task (`GET /audio2dialog/<task_id>`). */
@@ -210,10 +139,7 @@ export class NoteTakerClient {
     return parsed.data;
   }
 
-  /**
-   * Streams the note's DOCX (`result.docx_url`) to `destPath`; returns its size.
-   * @throws {NoteTakerLinkExpiredError} when the signed link has expired (403/404/410).
-   */
+  /** Streams the note's DOCX to `destPath`; resolves to its size. */
   async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     const partPath = `${destPath}.${randomUUID()}.part`;
     try {
@@ -235,7 +161,7 @@ export class NoteTakerClient {
 
   async #submit(
     path: string,
-    makeForm: () => Promise<FormDataLike>,
+    makeForm: FormMaker,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<string> {
@@ -284,8 +210,4 @@ export class NoteTakerClient {
     }
     return { status: "completed", result: result.data };
   }
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text.trim() === "" ? undefined : text;
 }

@@ -2,9 +2,8 @@ import { isTransientStatus } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
 
 /**
- * The errors of the Note Service client. Each class is one meaningful outcome; the job layer
- * decides from the class (not from status codes) what the user is told and whether a retry
- * can help. Messages of refused requests are the server's own words and may be shown.
+ * One class per outcome: the job layer decides from the class, never a status code, what a
+ * person is told and whether a retry can help.
  */
 
 export type NoteTakerErrorCode =
@@ -21,7 +20,6 @@ export type NoteTakerErrorCode =
 
 export abstract class NoteTakerError extends Error {
   abstract readonly code: NoteTakerErrorCode;
-  /** HTTP status when the error came from a response. */
   readonly status: number | undefined;
 
   constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
@@ -41,10 +39,7 @@ export class NoteTakerAuthError extends NoteTakerError {
   readonly code = "notetaker_auth";
 }
 
-/**
- * 404 to a submission: no such endpoint at the configured address, so NOTE_TAKER_BASE_URL
- * is wrong (most likely the provider's host without its path) — an admin must fix it.
- */
+/** 404 to a submission: NOTE_TAKER_BASE_URL is wrong (most likely the host without its path). */
 export class NoteTakerAddressError extends NoteTakerError {
   readonly code = "notetaker_address";
 }
@@ -62,7 +57,6 @@ export class NoteTakerTaskNotFoundError extends NoteTakerError {
 /** 408, 429, 5xx, network errors and timeouts: worth trying again later. */
 export class NoteTakerTransientError extends NoteTakerError {
   readonly code = "notetaker_transient";
-  /** The server's `Retry-After`, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
 
   constructor(
@@ -84,11 +78,7 @@ export class NoteTakerLinkExpiredError extends NoteTakerError {
   readonly code = "notetaker_link_expired";
 }
 
-/**
- * A result link (or one of its redirects) points where the bot may not fetch from: not https,
- * or a loopback, private, link-local… address (see blocked-address.ts). Trying again cannot
- * help: the service would have to hand out another link, or an operator allow the host.
- */
+/** A result link (or a redirect) to a non-https or non-public address: retrying cannot help. */
 export class NoteTakerLinkRefusedError extends NoteTakerError {
   readonly code = "notetaker_link_refused";
 }
@@ -96,7 +86,6 @@ export class NoteTakerLinkRefusedError extends NoteTakerError {
 /** A result file is larger than the client accepts; reading stopped at the cap. */
 export class NoteTakerTooLargeError extends NoteTakerError {
   readonly code = "notetaker_too_large";
-  /** Which file: the transcript (dialog) or the note's DOCX. */
   readonly what: "dialog" | "docx";
   readonly maxBytes: number;
 
@@ -107,10 +96,7 @@ export class NoteTakerTooLargeError extends NoteTakerError {
   }
 }
 
-/**
- * Takes the first string of `data.error.message`, `error.message`, `message`, `error`
- * (the service does not document the error body's shape: docs/note-service.md).
- */
+/** The error body's message, wherever it is: the service does not document its shape. */
 export function errorMessageOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const b = body as Record<string, unknown>;
@@ -131,10 +117,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/**
- * Builds the error for a non-2xx answer of the API (the table in docs/note-service.md, "The gaps").
- * @param isPoll a 404 on a poll means the task is lost; elsewhere it is a refusal.
- */
+/** The error for a non-2xx answer (docs/note-service.md, "The gaps"); 404 to a poll: lost task. */
 export function errorFromResponse(input: {
   status: number;
   body: unknown;

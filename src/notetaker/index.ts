@@ -6,8 +6,8 @@ export type {
   SubmitDialogInput,
   Task,
 } from "./client-types.ts";
-export { checkTemplate, MAX_TEMPLATE_BYTES } from "./dialog-rules.ts";
 export * from "./errors.ts";
+export { checkTemplate, MAX_TEMPLATE_BYTES } from "./input-rules.ts";
 export {
   API_KEY_REFUSED,
   BASE_URL_UNREACHABLE,
@@ -15,14 +15,19 @@ export {
   type NoteServiceWatch,
   watchNoteService,
 } from "./note-service-watch.ts";
-export type { PollPlan, RunningPoll } from "./poll-plan.ts";
 export {
   createPollSchedule,
+  type PollPlan,
   type PollSchedule,
   type PollScheduleOptions,
+  type RunningPoll,
 } from "./poll-schedule.ts";
-export { normalizeProgress, type Progress } from "./progress.ts";
-export { type ProgressTrail, progressTrailSchema } from "./progress-trail.ts";
+export {
+  normalizeProgress,
+  type Progress,
+  type ProgressTrail,
+  progressTrailSchema,
+} from "./progress.ts";
 export {
   defaultRetryPolicy,
   fastRetryPolicy,

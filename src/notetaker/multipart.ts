@@ -4,20 +4,25 @@ import { Readable } from "node:stream";
 import { FormDataEncoder, type FormDataLike } from "form-data-encoder";
 import { safeFileName } from "../text/index.ts";
 import { optional } from "../util/optional.ts";
+import type { RelayAudioInput, SubmitAudioInput, SubmitDialogInput } from "./client-types.ts";
+import {
+  checkAudio,
+  checkAudioFile,
+  checkDialog,
+  checkLanguageHint,
+  checkSpeakerHints,
+  checkTemplate,
+  toSpeakerMapArray,
+} from "./input-rules.ts";
 
-/** A multipart body ready for `undici.request`: headers with a known length, a stream body. */
 export interface MultipartBody {
   headers: Record<string, string>;
   body: Readable;
 }
 
 /**
- * A file part for form-data-encoder. Its bytes come from a Node stream (a file on disk, or
- * a buffer): a Node stream is async-iterable, so when the server answers before reading the
- * whole upload, the encoder's iteration ends and the stream is destroyed cleanly. (The web
- * ReadableStream of formdata-node's `fileFromPath` threw "Invalid state" from a microtask
- * in that case, outside any try, which ended the process.) Its name is made safe
- * (`safeFileName`) whoever built it: the name goes to a foreign server.
+ * A form-data-encoder file part over a Node stream, which ends cleanly when the server answers
+ * before reading it all. Its name is made safe: it goes to a foreign server.
  */
 export class FilePart {
   readonly name: string;
@@ -42,11 +47,7 @@ export class FilePart {
   }
 }
 
-/**
- * Chunk size of recordings read from disk. Measured on a 300 MB upload: 64 KiB chunks
- * left ~55-65 MiB of read buffers waiting for GC at peak, 16 KiB chunks ~26 MiB, at the
- * same speed on loopback.
- */
+/** Small chunks leave less memory waiting for GC on a large upload, at the same speed. */
 const READ_CHUNK_BYTES = 16 * 1024;
 
 /** A file on disk, read chunk by chunk while the request is sent. */
@@ -90,7 +91,6 @@ class Parts implements FormDataLike {
   }
 }
 
-/** Builds a form from fields, skipping the ones that are undefined. */
 export function buildForm(fields: Record<string, PartValue | undefined>): FormDataLike {
   const form = new Parts();
   for (const [name, value] of Object.entries(fields)) {
@@ -99,11 +99,7 @@ export function buildForm(fields: Record<string, PartValue | undefined>): FormDa
   return form;
 }
 
-/**
- * Encodes a form as a streamed `multipart/form-data` body with a known `Content-Length`:
- * the recording is never held in memory (undici's own FormData with `fs.openAsBlob`
- * buffered a whole 300 MB file here).
- */
+/** A streamed `multipart/form-data` body of known length: the recording is never in memory. */
 export function encodeMultipart(form: FormDataLike): MultipartBody {
   const encoder = new FormDataEncoder(form);
   const body = Readable.from(encoder.encode());
@@ -114,4 +110,64 @@ export function encodeMultipart(form: FormDataLike): MultipartBody {
     },
     body,
   };
+}
+
+const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/** Makes a submission's form afresh for each attempt, which streams its files again. */
+export type FormMaker = () => Promise<FormDataLike>;
+
+/** `POST /audio2dialog` of a recording on disk, checked against the API's rules first. */
+export async function audioForm(input: SubmitAudioInput): Promise<FormMaker> {
+  const filename = safeFileName(input.filename);
+  await checkAudioFile(input.path, filename);
+  const fields = audioFields(input);
+  return async () => buildForm({ audio: await diskFile(input.path, filename), ...fields });
+}
+
+/** `POST /audio2dialog` of a recording still arriving: `open` streams its `size` bytes. */
+export function relayForm(input: RelayAudioInput): FormDataLike {
+  const filename = safeFileName(input.filename);
+  checkAudio(filename, input.size);
+  return buildForm({
+    audio: new FilePart(filename, "application/octet-stream", input.size, input.open),
+    ...audioFields(input),
+  });
+}
+
+/** `POST /dialog2meeting`, checked first; the speaker map always goes in array form. */
+export function dialogForm(input: SubmitDialogInput): FormMaker {
+  const dialog = checkDialog(input.dialog);
+  const speakerMap =
+    input.speakerMap === undefined ? undefined : toSpeakerMapArray(input.speakerMap, dialog);
+  const template = input.template === undefined ? undefined : checkTemplate(input.template);
+  const dialogJson = JSON.stringify(dialog);
+  return async () =>
+    buildForm({
+      dialog: memoryFile(dialogJson, "dialog.json", "application/json"),
+      template:
+        template === undefined
+          ? undefined
+          : memoryFile(template.data, template.filename, DOCX_TYPE),
+      speakerMap:
+        speakerMap === undefined || speakerMap.length === 0
+          ? undefined
+          : JSON.stringify(speakerMap),
+      contextText: nonEmpty(input.contextText),
+    });
+}
+
+function audioFields(input: Omit<SubmitAudioInput, "path" | "filename">) {
+  const speakers = input.speakers === undefined ? undefined : checkSpeakerHints(input.speakers);
+  return {
+    speakers:
+      speakers === undefined || speakers.length === 0 ? undefined : JSON.stringify(speakers),
+    contextText: nonEmpty(input.contextText),
+    languageHint:
+      input.languageHint === undefined ? undefined : checkLanguageHint(input.languageHint),
+  };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text;
 }

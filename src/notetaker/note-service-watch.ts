@@ -12,23 +12,15 @@ export const BASE_URL_UNREACHABLE =
 export const UNREACHABLE_AFTER_MS = 60_000;
 
 export interface NoteServiceWatch {
-  /** `onRequest` of NoteTakerClient: each HTTP attempt and how it ended. */
   onRequest: (operation: string, outcome: string) => void;
   /** Since when no connection has reached the service, once that has lasted long enough. */
   unreachableSince: () => number | undefined;
 }
 
 /**
- * Watches the Note Service's answers for configuration mistakes and tells the log once per
- * episode, naming the variable: a refused key (401/403) names NOTE_TAKER_API_KEY; a
- * submission answered 404 names NOTE_TAKER_BASE_URL; connections failing for a minute
- * with no answer between name NOTE_TAKER_BASE_URL too (readiness reads `unreachableSince`).
- * An accepted call re-arms each, so a mistake made later is told again. Each job still
- * says its own sentence in its thread.
- *
- * The API has no call meant to check a key or an address, so nothing is asked at start-up:
- * polling an invented task id answers 404 for a good key only when the service checks the
- * key before looking the task up, and a false alarm at every start would teach people to
+ * Tells the log once per episode, naming the variable, when the Note Service refuses the
+ * key, answers 404 to a submission, or cannot be reached for a minute. Nothing is asked at
+ * start-up: the API has no call meant to check a key, and false alarms teach people to
  * ignore these lines.
  */
 export function watchNoteService(

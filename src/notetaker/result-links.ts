@@ -4,13 +4,13 @@ import { pipeline } from "node:stream/promises";
 import { type Dispatcher, request } from "undici";
 import { isTransientStatus } from "../util/backoff.ts";
 import { optional } from "../util/optional.ts";
+import { readTextCapped } from "./api-call.ts";
 import {
   NoteTakerLinkExpiredError,
   NoteTakerProtocolError,
   NoteTakerTooLargeError,
   NoteTakerTransientError,
 } from "./errors.ts";
-import { readTextCapped } from "./http.ts";
 import type { ResultLinkGuard } from "./result-link-guard.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
 
@@ -18,11 +18,8 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * A plain GET of a result link (`dialog_url`, `docx_url`): no API key, no other credential —
- * the links are signed and may live on another host. Redirects are followed here, at most
- * five, each hop checked by the guard like the first (https, allowed address).
- * @throws {NoteTakerLinkRefusedError} when a hop may not be fetched.
- * @throws {NoteTakerLinkExpiredError} on 403/404/410.
+ * A plain GET of a result link with no credential (the links are signed and may live on
+ * another host); each of at most five redirects is checked by the guard as the first.
  */
 export async function getResultLink(
   guard: ResultLinkGuard,
@@ -79,10 +76,7 @@ function errorOfStatus(status: number, retryAfterHeader: string | string[] | und
   return new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
 }
 
-/**
- * Refuses at once a body whose declared length is over the cap, before reading any of it
- * (the body is discarded); a body that declares nothing is capped while it is read.
- */
+/** Refuses a body whose declared length is over the cap before reading any of it. */
 export async function checkDeclaredLength(
   response: Dispatcher.ResponseData,
   tooLarge: NoteTakerTooLargeError,
@@ -123,17 +117,13 @@ export async function writeDocxCapped(
   return total;
 }
 
-/** How long to wait, how much to take, and when to stop. */
 export interface LinkReadOptions {
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal | undefined;
 }
 
-/**
- * The dialog file behind `dialog_url`, as text: refused past `maxBytes` as announced or
- * while streaming ({@link NoteTakerTooLargeError}), decoded into one string as it comes.
- */
+/** The dialog file behind `dialog_url`, as text, within `maxBytes`. */
 export async function readDialogLink(
   guard: ResultLinkGuard,
   url: string,

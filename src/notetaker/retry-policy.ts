@@ -1,10 +1,9 @@
-import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "pino";
+import { BACKOFFS, backoffDelayMs, retry } from "../util/backoff.ts";
+import { isRetryable, NoteTakerError, NoteTakerTransientError } from "./errors.ts";
 
-/**
- * When and how long to wait before trying a failed request again. One place for the rule:
- * only transient failures (408, 429, 5xx, network errors, timeouts) are retried, never a
- * refused request — the same body would be refused again.
- */
+/** Only transient failures are retried: a refused request would be refused again. */
 export interface RetryPolicy {
   /** Attempts after the first one. */
   retries: number;
@@ -12,7 +11,6 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A `Retry-After` longer than this is not waited for in-line: the error goes up instead. */
   maxRetryAfterMs: number;
-  /** Fraction of the delay added at random so many clients do not retry in step. */
   jitter: number;
 }
 
@@ -34,10 +32,7 @@ export const fastRetryPolicy: RetryPolicy = {
   jitter: 0,
 };
 
-/**
- * The wait before retry number `attempt` (0-based). A server-given `Retry-After` wins over
- * the backoff: the server knows when it will be ready.
- */
+/** The wait before retry `attempt` (0-based); the server's `Retry-After` wins. */
 export function retryDelayMs(
   policy: RetryPolicy,
   attempt: number,
@@ -60,4 +55,53 @@ export function parseRetryAfter(
   if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits between attempts; tests pass one that records the waits instead of sleeping. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const realSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+};
+
+export interface RetryContext {
+  policy: RetryPolicy;
+  logger: Logger;
+  sleep: Sleep;
+}
+
+/** Retries `attempt` while it fails transiently, waiting as the policy or `Retry-After` says. */
+export function withRetries<T>(
+  what: string,
+  context: RetryContext,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const { policy, logger, sleep } = context;
+  return retry(
+    attempt,
+    (thrown, failures) => {
+      if (signal?.aborted) throw signal.reason ?? thrown;
+      const error = asNoteTakerError(thrown);
+      const waitMs = isRetryable(error)
+        ? retryDelayMs(policy, failures, error.retryAfterMs)
+        : undefined;
+      if (waitMs === undefined || failures >= policy.retries || waitMs > policy.maxRetryAfterMs) {
+        throw error;
+      }
+      logger.warn(
+        { what, status: error.status, retry: failures + 1, waitMs, reason: error.message },
+        "note service call failed; retrying",
+      );
+      return waitMs;
+    },
+    (ms) => sleep(ms, signal),
+  );
+}
+
+/** Anything thrown by the HTTP stack that is not ours is a network failure: transient. */
+function asNoteTakerError(thrown: unknown): NoteTakerError {
+  if (thrown instanceof NoteTakerError) return thrown;
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new NoteTakerTransientError(`Network error: ${message}`, { cause: thrown });
 }

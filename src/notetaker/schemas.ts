@@ -1,13 +1,10 @@
 import { z } from "zod";
 
-/**
- * The Note Service API as zod schemas (docs/note-service.md). Types used elsewhere are
- * inferred from these, never written twice.
- */
+/** The Note Service API (docs/note-service.md); types elsewhere are inferred from these. */
 
 export const GENDERS = ["male", "female"] as const;
 
-/** A speaker hint — a known participant given at transcription. `gender` null or absent when unknown. */
+/** A known participant, given at transcription; `gender` null or absent when unknown. */
 export const speakerHintSchema = z.strictObject({
   name: z.string().trim().min(1, { error: "every speaker needs a name" }),
   gender: z.enum(GENDERS, { error: 'gender must be "male", "female" or null' }).nullish(),
@@ -32,10 +29,7 @@ export type LegacySpeakerMap = z.infer<typeof legacySpeakerMapSchema>;
 export const speakerMapSchema = z.union([z.array(speakerMapEntrySchema), legacySpeakerMapSchema]);
 export type SpeakerMapInput = z.infer<typeof speakerMapSchema>;
 
-/**
- * A dialog entry — one segment of the dialog. Unknown fields are kept: the dialog is uploaded again
- * to the note operation as the service returned it.
- */
+/** Unknown fields are kept: the dialog goes back to the note operation as the service gave it. */
 export const dialogEntrySchema = z.looseObject({
   speaker_id: z.string().min(1),
   start_seconds: z.number().finite().nonnegative(),

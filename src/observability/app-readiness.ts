@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { StatsFs } from "node:fs";
+import { statfs } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { Config } from "../config.ts";
 import { type Logger, quiet, toSlackLogger } from "../logger.ts";
 import { slackAuthProbe } from "../slack/connection/connect-slack.ts";
@@ -12,7 +15,6 @@ import {
   type Readiness,
   type ReadinessTimings,
 } from "./readiness.ts";
-import { type DiskProbeOptions, diskRoomProbe, storeWriteProbe } from "./readiness-probes.ts";
 
 /** What tests may change of the readiness checks: their pace, and the disk's floor. */
 export interface ReadinessTuning {
@@ -20,7 +22,6 @@ export interface ReadinessTuning {
   disk?: DiskProbeOptions;
 }
 
-/** What the app's readiness checks are built from. */
 export interface AppReadinessOptions {
   config: Pick<Config, "slack">;
   store: Store;
@@ -40,11 +41,7 @@ export interface AppReadinessOptions {
   tokens?: TokenWatch | undefined;
 }
 
-/**
- * The app's readiness checks: a probe write to the store, Slack's `auth.test` on a client
- * of its own (one try, its own deadline), the temp folder's free space, the socket, and a
- * recent loss of the store's data.
- */
+/** The app's readiness checks: a store write, Slack's `auth.test`, the temp disk, the socket. */
 export function createAppReadiness(o: AppReadinessOptions): Readiness {
   const logger = o.logger.child({ name: "readiness" });
   const timings = { ...DEFAULT_READINESS_TIMINGS, ...o.tuning?.timings };
@@ -52,8 +49,7 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
     botToken: o.config.slack.botToken,
     apiUrl: o.config.slack.apiUrl,
     timeoutMs: timings.deadlineMs,
-    // The check logs when its result changes; the client's "http request failed" on every
-    // try while Slack is down would only repeat it.
+    // The check logs changes; the client's line on every failed try would repeat it.
     logger: toSlackLogger(quiet(logger)),
   });
   return createReadiness({
@@ -76,4 +72,55 @@ export function createAppReadiness(o: AppReadinessOptions): Readiness {
     timings,
     ...optional("socketConnected", o.socketConnected),
   });
+}
+
+/** A write the store must take: a read says nothing of a SQLite file that cannot be written. */
+export function storeWriteProbe(
+  store: Pick<Store, "set">,
+  instanceId: string,
+  ttlMs = 60_000,
+): () => Promise<void> {
+  return () => store.set("meta", `ready-probe:${instanceId}`, Date.now(), ttlMs);
+}
+
+/** Below the smaller of these, the temp folder's disk counts as full. */
+export const DISK_MIN_FREE = { bytes: 512 * 1024 * 1024, share: 0.05 } as const;
+
+export interface DiskProbeOptions {
+  min?: { bytes: number; share: number };
+  /** When a write to the folder last found the disk full, while it is (downloads know). */
+  fullSince?: () => number | undefined;
+  statfs?: (path: string) => Promise<StatsFs>;
+}
+
+/** Resolves true while the disk of `dir` (or its nearest existing parent) has room. */
+export function diskRoomProbe(dir: string, options: DiskProbeOptions = {}): () => Promise<true> {
+  const min = options.min ?? DISK_MIN_FREE;
+  const stat = options.statfs ?? ((path: string) => statfs(path));
+  return async () => {
+    const since = options.fullSince?.();
+    if (since !== undefined) {
+      throw new Error(`a write found the disk full at ${new Date(since).toISOString()}`);
+    }
+    const s = await statNearest(dir, stat);
+    const free = s.bavail * s.bsize;
+    const needed = Math.min(min.bytes, s.blocks * s.bsize * min.share);
+    if (free < needed) throw new Error(`${free} bytes free for ${dir}, fewer than ${needed}`);
+    return true;
+  };
+}
+
+/** `statfs` of `dir`, or of its nearest parent that exists (the folder is made later). */
+async function statNearest(
+  dir: string,
+  stat: (path: string) => Promise<StatsFs>,
+): Promise<StatsFs> {
+  for (let path = dir; ; path = dirname(path)) {
+    try {
+      return await stat(path);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      if (!missing || dirname(path) === path) throw error;
+    }
+  }
 }

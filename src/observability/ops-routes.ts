@@ -17,11 +17,7 @@ export interface OpsRoutesOptions {
   onError: (error: unknown) => void;
 }
 
-/**
- * `GET /healthz` (the process is up), `GET /readyz` (the background checks' last results:
- * store writable, Slack reachable, disk not full, socket connected)
- * and `GET /metrics` (Prometheus text). Served in both Slack modes; HEAD too.
- */
+/** `/healthz`, `/readyz` (the checks' last results) and `/metrics`, in both Slack modes. */
 export function opsRoutes(options: OpsRoutesOptions): OpsRoutes {
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });

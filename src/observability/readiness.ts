@@ -1,50 +1,30 @@
 import type { Logger } from "pino";
-import { PeriodicCheck } from "./periodic-check.ts";
+import { withTimeout } from "../util/with-timeout.ts";
 
 /**
- * Whether the bot can do its work now, as the background checks last found it: the store
- * takes a write, Slack answers `auth.test`, the temp folder's disk has room and, in Socket
- * Mode, the socket is connected (without it no event, command or click arrives). A false
- * field names the check that failed; `storeReset` says when the store was last found to
- * have lost its data, while that is recent (it does not make the bot unready: the store
- * works again, and every replica taken out at once would be an outage).
+ * What the background checks last found. `storeReset` and `noteService` do not make the bot
+ * unready: every replica shares them, and taking all out of service would be an outage.
  */
 export interface ReadinessReport {
   ok: boolean;
   store: boolean;
   slack: boolean;
   disk: boolean;
-  /** Socket Mode only. */
   socket?: boolean;
   /** ISO time of the store's last data loss, while recent. */
   storeReset?: string;
-  /**
-   * Present, false, while the Note Service has not been reached for a while (the calls jobs
-   * make tell). It does not make the bot unready: every replica shares the outage, and one taken
-   * out of service could no longer take the recordings that wait for the service's return.
-   */
   noteService?: boolean;
 }
 
-/** How often each check runs, and how long one may take. */
 export interface ReadinessTimings {
-  /** Between two store write probes. */
   storeEveryMs: number;
   /** Between two `auth.test` calls while Slack answers (its answer is trusted this long). */
   slackOkEveryMs: number;
-  /** Between two `auth.test` calls while Slack does not answer. */
   slackFailedEveryMs: number;
-  /** Between two looks at the temp folder's free space. */
   diskEveryMs: number;
-  /** The longest one check may take; past it, it counts as failed. */
   deadlineMs: number;
 }
-
-/**
- * `auth.test` is in Slack's special tier ("This method allows hundreds of requests per
- * minute", https://docs.slack.dev/reference/methods/auth.test): two a minute while fine and
- * twelve while Slack fails are a small part of it, even with a few replicas.
- */
+/** `auth.test` allows hundreds of requests a minute: two a minute, twelve while failing. */
 export const DEFAULT_READINESS_TIMINGS: ReadinessTimings = {
   storeEveryMs: 5_000,
   slackOkEveryMs: 30_000,
@@ -53,19 +33,13 @@ export const DEFAULT_READINESS_TIMINGS: ReadinessTimings = {
   deadlineMs: 3_000,
 };
 
-/** What the checks look at, and how often. */
 export interface ReadinessOptions {
-  /** Writes a small value with a short TTL; rejects when the store cannot write. */
   probeStore: () => Promise<void>;
   /** Resolves when Slack's `auth.test` accepts the bot token (no retries of its own). */
   slackAuthTest: () => Promise<unknown>;
-  /** Resolves true while the temp folder's disk has room for recordings. */
   diskHasRoom: () => Promise<boolean>;
-  /** Socket Mode: whether the socket is connected now (read on every report). */
   socketConnected?: () => boolean;
-  /** When the store was last found to have lost its data, while recent. */
   storeResetAt?: () => number | undefined;
-  /** Since when the Note Service has not been reached, once that has lasted. */
   noteServiceDownSince?: () => number | undefined;
   logger: Logger;
   timings?: Partial<ReadinessTimings>;
@@ -81,15 +55,10 @@ export interface Readiness {
   suspectSlack(): void;
   /** Asks `auth.test` now whatever the last answer (Slack just connected or refused the token). */
   checkSlackNow(): Promise<void>;
-  /** Stops every check and timer. */
   stop(): void;
 }
 
-/**
- * Readiness from state kept by background checks, so a probe gets its answer at once even
- * while Redis, Slack or the disk hang: each check runs on its own timer (unref'd, cleared by
- * `stop`), each try bounded by a deadline, and logs when its result changes.
- */
+/** Each check runs on its own timer, so a probe is answered at once even while a backend hangs. */
 export function createReadiness(options: ReadinessOptions): Readiness {
   const t = { ...DEFAULT_READINESS_TIMINGS, ...options.timings };
   const check = (name: string, run: () => Promise<unknown>, every: (ok: boolean) => number) =>
@@ -126,7 +95,6 @@ export function createReadiness(options: ReadinessOptions): Readiness {
   };
 }
 
-/** The checks' last results, the socket as it is now, and a recent loss of the store's data. */
 function reportOf(
   checks: Record<"store" | "slack" | "disk", PeriodicCheck>,
   options: Pick<ReadinessOptions, "socketConnected" | "storeResetAt" | "noteServiceDownSince">,
@@ -144,4 +112,78 @@ function reportOf(
   return resetAt === undefined
     ? report
     : { ...report, storeReset: new Date(resetAt).toISOString() };
+}
+
+interface PeriodicCheckOptions {
+  name: string;
+  /** Resolves true when the check passes; false or a rejection (its reason logged) when not. */
+  run: () => Promise<boolean>;
+  every: (passed: boolean) => number;
+  deadlineMs: number;
+  logger: Logger;
+}
+
+/** One background check, tried again on an unref'd timer, each try within a deadline. */
+class PeriodicCheck {
+  readonly #o: PeriodicCheckOptions;
+  #passed: boolean | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #endedAt = Number.NEGATIVE_INFINITY;
+  #stopped = false;
+
+  constructor(options: PeriodicCheckOptions) {
+    this.#o = options;
+  }
+
+  get passed(): boolean | undefined {
+    return this.#passed;
+  }
+
+  sinceLastMs(): number {
+    return performance.now() - this.#endedAt;
+  }
+
+  /** Tries now (a try under way is shared); resolves once it ended, never rejects. */
+  runNow(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (this.#running !== undefined) return this.#running;
+    clearTimeout(this.#timer);
+    this.#running = withTimeout(
+      this.#o.run(),
+      this.#o.deadlineMs,
+      `no answer within ${this.#o.deadlineMs} ms`,
+    )
+      .then(
+        (passed) => this.#record(passed, passed ? undefined : "not ready"),
+        (error: unknown) => this.#record(false, reasonOf(error)),
+      )
+      .finally(() => {
+        this.#running = undefined;
+        this.#endedAt = performance.now();
+        if (this.#stopped) return;
+        this.#timer = setTimeout(() => void this.runNow(), this.#o.every(this.#passed === true));
+        this.#timer.unref();
+      });
+    return this.#running;
+  }
+
+  /** No further tries (one under way ends unrecorded in any timer). */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+  }
+
+  #record(passed: boolean, reason: string | undefined): void {
+    const changed = this.#passed !== passed;
+    this.#passed = passed;
+    if (!changed) return;
+    const { logger, name } = this.#o;
+    if (passed) logger.info({ check: name }, "readiness: check passes");
+    else logger.warn({ check: name, reason }, "readiness: check fails");
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
 }

@@ -1,10 +1,7 @@
 /**
- * The containers a recording may come in, each known by its first bytes (`sniff.ts`) and
- * read by exactly one FFmpeg demuxer. FFmpeg is never left to guess: it is told the demuxer
- * of the container the bytes showed, and allowed no other (`-f` and `-format_whitelist`),
- * so a playlist, a concat list, a tracker module or an image sequence dressed up as a
- * recording is never opened as one. None of these demuxers opens another file or a URL
- * (QuickTime's external data references stay off, FFmpeg's default).
+ * The containers a recording may come in, each known by its first bytes and read by exactly
+ * one FFmpeg demuxer, named and allowlisted: a playlist or an image sequence dressed up as a
+ * recording is never opened as one.
  */
 
 /** Containers of the families the Note Service takes as they are. */
@@ -13,7 +10,6 @@ export type AudioContainer = "mp3" | "wav" | "isobmff" | "ogg" | "flac" | "adts"
 /** Audio or video containers outside those families, which FFmpeg prepares (by label). */
 export type OtherFormat = (typeof OTHER_FORMATS)[number]["format"];
 
-/** The FFmpeg demuxer that reads each container the Note Service takes. */
 export const AUDIO_DEMUXERS: Readonly<Record<AudioContainer, string>> = {
   mp3: "mp3",
   wav: "wav",
@@ -25,9 +21,8 @@ export const AUDIO_DEMUXERS: Readonly<Record<AudioContainer, string>> = {
 };
 
 /**
- * Containers the Note Service does not take, by magic bytes at offset 0, with the demuxer
- * that reads each. Only formats a meeting is plausibly recorded in, and only demuxers that
- * read nothing but their own input.
+ * Containers the Note Service does not take, by magic bytes: only formats a meeting is
+ * plausibly recorded in, and demuxers that read nothing but their own input.
  */
 export const OTHER_FORMATS = [
   {
@@ -60,10 +55,7 @@ export const OTHER_FORMATS = [
   test: (head: Uint8Array) => boolean;
 }[];
 
-/**
- * Every demuxer FFmpeg may use on an upload: the allowlist given to ffprobe and FFmpeg
- * besides the one demuxer each run is told to use.
- */
+/** Every demuxer FFmpeg may use on an upload (its allowlist). */
 export const MEDIA_DEMUXERS: readonly string[] = [
   ...Object.values(AUDIO_DEMUXERS),
   ...OTHER_FORMATS.map((entry) => entry.demuxer),

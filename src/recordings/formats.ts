@@ -1,83 +1,40 @@
 import { extname } from "node:path";
 
-/**
- * What names and Slack's descriptions say a file is. A name is only a claim: the bytes
- * decide (`sniff.ts`), but the name decides what the Note Service is told, and whether a
- * file is worth a job at all.
- */
+/** What a file's name and Slack's description say it is: a claim only, the bytes decide. */
 
 /** The formats the Note Service takes as they are, by extension (its API's list). */
-export const SUPPORTED_AUDIO_FORMATS = [
-  "mp3",
-  "mp4",
-  "wav",
-  "m4a",
-  "ogg",
-  "flac",
-  "aac",
-  "opus",
-  "webm",
-] as const;
+export const SUPPORTED_AUDIO_FORMATS: readonly string[] =
+  "mp3 mp4 wav m4a ogg flac aac opus webm".split(" ");
 
 /** The lower-case extension of a file name when it is a format the Note Service takes. */
 export function audioFormatOf(filename: string): string | undefined {
   const extension = extensionOf(filename);
-  return (SUPPORTED_AUDIO_FORMATS as readonly string[]).includes(extension) ? extension : undefined;
+  return SUPPORTED_AUDIO_FORMATS.includes(extension) ? extension : undefined;
 }
 
 /** Slack `filetype` values that map to a supported format. */
 const BY_FILETYPE: Readonly<Record<string, string>> = {
-  mp3: "mp3",
-  mp4: "mp4",
-  m4a: "m4a",
-  wav: "wav",
-  ogg: "ogg",
-  flac: "flac",
-  aac: "aac",
-  opus: "opus",
-  webm: "webm",
+  ...Object.fromEntries(SUPPORTED_AUDIO_FORMATS.map((format) => [format, format])),
   mpg: "mp3",
   mpeg: "mp3",
 };
 
 /** Audio and video MIME types that map to a supported format. */
-const BY_MIMETYPE: Readonly<Record<string, string>> = {
-  "audio/mpeg": "mp3",
-  "audio/mp3": "mp3",
-  "audio/mpeg3": "mp3",
-  "audio/x-mpeg": "mp3",
-  "audio/x-mpeg-3": "mp3",
-  "audio/x-mp3": "mp3",
-  "audio/mp4a-latm": "m4a",
-  "audio/x-mp4": "m4a",
-  "audio/vnd.wave": "wav",
-  "audio/vnd.wav": "wav",
-  "audio/x-pn-wav": "wav",
-  "audio/x-aac": "aac",
-  "audio/aacp": "aac",
-  "audio/x-opus": "opus",
-  "audio/x-ogg": "ogg",
-  "application/ogg": "ogg",
-  "audio/mp4": "m4a",
-  "audio/x-m4a": "m4a",
-  "audio/m4a": "m4a",
-  "video/mp4": "mp4",
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/wave": "wav",
-  "audio/ogg": "ogg",
-  "audio/flac": "flac",
-  "audio/x-flac": "flac",
-  "audio/aac": "aac",
-  "audio/opus": "opus",
-  "audio/webm": "webm",
-  "video/webm": "webm",
-};
+const BY_MIMETYPE: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({
+    mp3: "audio/mpeg audio/mp3 audio/mpeg3 audio/x-mpeg audio/x-mpeg-3 audio/x-mp3",
+    m4a: "audio/mp4 audio/x-m4a audio/m4a audio/mp4a-latm audio/x-mp4",
+    mp4: "video/mp4",
+    wav: "audio/wav audio/x-wav audio/wave audio/vnd.wave audio/vnd.wav audio/x-pn-wav",
+    ogg: "audio/ogg audio/x-ogg application/ogg",
+    flac: "audio/flac audio/x-flac",
+    aac: "audio/aac audio/x-aac audio/aacp",
+    opus: "audio/opus audio/x-opus",
+    webm: "audio/webm video/webm",
+  }).flatMap(([format, types]) => types.split(" ").map((type) => [type, format])),
+);
 
-/**
- * The supported format a file's description names: its name's extension, else Slack's
- * `filetype`, else its MIME type (which can be empty right after an upload).
- */
+/** The supported format a file's name, Slack `filetype` or MIME type (maybe empty) names. */
 export function declaredAudioFormat(d: {
   name: string;
   filetype?: string | undefined;
@@ -91,48 +48,15 @@ export function declaredAudioFormat(d: {
 }
 
 /**
- * Extensions of audio and video in formats the Note Service does not take, which FFmpeg
- * prepares: each is read by one of the demuxers in `containers.ts`. Playlists and
- * references (`.ram`, `.m3u`, `.pls`, `.cue`) and raw DV are not recordings to the bot.
+ * Audio and video extensions FFmpeg prepares (each read by a demuxer of `containers.ts`);
+ * playlists and references (`.ram`, `.m3u`) are not recordings.
  */
-const OTHER_MEDIA_EXTENSIONS = new Set([
-  "3g2",
-  "3gp",
-  "aif",
-  "aifc",
-  "aiff",
-  "amr",
-  "ape",
-  "asf",
-  "au",
-  "avi",
-  "caf",
-  "f4v",
-  "flv",
-  "m2ts",
-  "m4b",
-  "m4v",
-  "mka",
-  "mkv",
-  "mov",
-  "mp2",
-  "mpe",
-  "mts",
-  "oga",
-  "qt",
-  "ra",
-  "rm",
-  "rmvb",
-  "spx",
-  "ts",
-  "voc",
-  "vob",
-  "w64",
-  "weba",
-  "wma",
-  "wmv",
-  "wv",
-]);
+const OTHER_MEDIA_EXTENSIONS = new Set(
+  (
+    "3g2 3gp aif aifc aiff amr ape asf au avi caf f4v flv m2ts m4b m4v mka mkv mov mp2 " +
+    "mpe mts oga qt ra rm rmvb spx ts voc vob w64 weba wma wmv wv"
+  ).split(" "),
+);
 
 /** Whether a file's description says audio or video (by MIME type, kind or extension). */
 export function describesMedia(d: {

@@ -8,29 +8,17 @@ import {
 } from "./containers.ts";
 
 /**
- * What a recording's first bytes say it is, whatever its name claims.
- *
- * - `audio`: a container of the families the Note Service takes: MPEG audio (two MPEG
- *   frames in a row, after any ID3 tags), RIFF/WAVE, ISO BMFF (m4a, mp4, and their cousins
- *   mov and 3gp, which share the box structure), Ogg (Vorbis, Opus), FLAC, ADTS AAC (two
- *   frames in a row, after any ID3 tags) and EBML (WebM, Matroska).
- * - `other_media`: audio or video in a container outside those families (AIFF, AVI, WMA…):
- *   a real recording that FFmpeg prepares.
- * - `not_media`: anything else — text, a web page, a playlist, a PDF, an image, an archive,
- *   a tracker module, an empty or truncated file.
+ * What a file's first bytes say it is, whatever its name claims: `audio` (a container of the
+ * families the Note Service takes), `other_media` (one FFmpeg prepares), or `not_media`.
  */
 export type Sniffed =
   | { kind: "audio"; container: AudioContainer }
   | { kind: "other_media"; format: OtherFormat }
   | { kind: "not_media" };
 
-/**
- * How much of a file to read at a time. Two MPEG audio frames are at most ~3.5 KB and two
- * ADTS frames of stereo AAC ~3 KB, so 8 KiB always holds the second frame's header.
- */
+/** Two MPEG audio or ADTS frames always fit in 8 KiB. */
 export const SNIFF_BYTES = 8 * 1024;
 
-/** Reads up to `length` bytes at `offset` (fewer at the end of the file). */
 export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
 
 /** ID3 tags in a row before the audio: one is usual, two happen; more is not a recording. */
@@ -41,10 +29,8 @@ const MAX_PADDING = 4 * 1024;
 const NOT_MEDIA: Sniffed = { kind: "not_media" };
 
 /**
- * Says what a file is from its bytes, reading past ID3 tags however large their declared
- * size (cover art makes tags of megabytes): an ID3 tag counts only when MPEG audio or ADTS
- * frames follow it. A tag says nothing of what comes after it — a web page, a playlist or a
- * tracker module behind one is not a recording.
+ * Reads past ID3 tags, however large (cover art), to the frames that must follow them: a tag
+ * says nothing of what comes after it.
  */
 export async function sniffRecording(readAt: ReadAt): Promise<Sniffed> {
   const head = await readAt(0, SNIFF_BYTES);
@@ -60,11 +46,7 @@ export async function sniffRecording(readAt: ReadAt): Promise<Sniffed> {
   return id3TagLength(bytes) === undefined ? framesAt(bytes) : NOT_MEDIA;
 }
 
-/**
- * Says what these bytes are, taken as the start of a file (see {@link Sniffed}). ID3 tags
- * are read past as far as `bytes` goes: a tag whose audio lies beyond is `not_media` here,
- * so a file's head is sniffed with {@link sniffRecording}.
- */
+/** What these bytes are as the start of a file; ID3 tags are read past only within them. */
 export function sniffContainer(bytes: Uint8Array): Sniffed {
   if (id3TagLength(bytes) !== undefined) {
     let rest = bytes;
@@ -129,12 +111,8 @@ function audioContainerOf(head: Uint8Array): AudioContainer | undefined {
   return undefined;
 }
 
-/**
- * The length of the ID3v2 tag at the start of `h` (header, declared size, footer), or
- * undefined when there is none: "ID3", version 2–4, no unknown flags, a 28-bit "syncsafe"
- * size (id3.org ID3v2.4.0 structure §3.1).
- */
-export function id3TagLength(h: Uint8Array): number | undefined {
+/** The length of the ID3v2 tag at the start of `h` (id3.org ID3v2.4.0 §3.1), if any. */
+function id3TagLength(h: Uint8Array): number | undefined {
   if (h.length < 10 || ascii(h, 0, 3) !== "ID3") return undefined;
   const version = h[3] ?? 0;
   const flags = h[5] ?? 0xff;

@@ -1,16 +1,13 @@
 import { type DeserializedData, Keyv, type KeyvStoreAdapter } from "keyv";
 
 /**
- * Keyv's default serializer is a hand-written recursive one (slow on large notes and
- * dialogs) that escapes strings starting with ":". Our values are plain JSON, so plain JSON
- * it is. `expires` is written first on purpose: the SQLite sweep reads the expiry from the
- * first bytes of a row instead of parsing whole job records (see `sqlite-store.ts`).
+ * Plain JSON instead of Keyv's slow recursive serializer. `expires` comes first, so an
+ * entry's expiry can be read from its first bytes (`expiresOf`).
  */
 export function serializeEntry<Value>(data: DeserializedData<Value>): string {
   return JSON.stringify({ expires: data.expires, value: data.value });
 }
 
-/** The inverse of {@link serializeEntry}. */
 export function deserializeEntry<Value>(text: string): DeserializedData<Value> | undefined {
   return JSON.parse(text) as DeserializedData<Value> | undefined;
 }
@@ -18,7 +15,6 @@ export function deserializeEntry<Value>(text: string): DeserializedData<Value> |
 /** What every entry with a TTL starts with; entries without one start with `{"value":`. */
 export const EXPIRES_PREFIX = '{"expires":';
 
-/** The expiry time (ms since epoch) of a serialized entry, read from its first bytes. */
 export function expiresOf(text: string): number | undefined {
   if (!text.startsWith(EXPIRES_PREFIX)) return undefined;
   const match = /^\d+/.exec(text.slice(EXPIRES_PREFIX.length, EXPIRES_PREFIX.length + 24));
@@ -26,9 +22,8 @@ export function expiresOf(text: string): number | undefined {
 }
 
 /**
- * A Keyv over `store` that stores plain JSON, leaves key naming to us (no Keyv prefix: every
- * backend gets the same full keys) and rejects on backend errors instead of answering
- * `undefined` — a Redis outage must not read as "no such job".
+ * A Keyv that stores plain JSON under our own full keys and rejects on backend errors: an
+ * outage must not read as "no such job".
  */
 export function createJsonKeyv(store: KeyvStoreAdapter | Map<string, unknown>): Keyv {
   const keyv = new Keyv({
@@ -42,11 +37,7 @@ export function createJsonKeyv(store: KeyvStoreAdapter | Map<string, unknown>): 
   return keyv;
 }
 
-/**
- * Whether the serialized entry `text` holds, alive at `now` (ms since the epoch, the wall
- * clock Keyv stamps expiries with), the value whose JSON is `expected`. Values are read back
- * from what `JSON.stringify` wrote, so equal values have equal JSON.
- */
+/** Whether the entry `text` is alive at `now` (wall clock) and holds the JSON `expected`. */
 export function entryHolds(text: string, expected: string, now: number): boolean {
   let entry: DeserializedData<unknown> | undefined;
   try {

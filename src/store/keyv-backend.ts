@@ -1,7 +1,7 @@
 import type Keyv from "keyv";
 import type { Logger } from "pino";
-import type { ActiveIndex } from "./active-index.ts";
-import type { DueQueue } from "./due-heap.ts";
+import type { ActiveIndex, DueQueue } from "./local-queue.ts";
+import { StoreClosedError, StoreError, storeFailure } from "./store.ts";
 import type { ClockSources } from "./store-clock.ts";
 
 /** What the memory and SQLite backends bring; the rest of the behaviour is shared. */
@@ -9,27 +9,14 @@ export interface KeyvBackend {
   readonly kind: "sqlite" | "memory";
   readonly keyv: Keyv;
   ping(): Promise<boolean>;
-  /** Deletes entries whose TTL has passed; resolves to how many. */
   sweepExpired(): Promise<number>;
-  /**
-   * Stores `1` under `key` for `ttlMs` unless a live entry holds it, in one atomic step;
-   * true when this call stored it. Without it, a claim is a read then a write under this
-   * process's mutex.
-   */
+  /** An atomic "claim once"; without it a claim is a read, then a write under the mutex. */
   claim?(key: string, ttlMs: number): Promise<boolean>;
-  /**
-   * Stores `next` under `key` (for `ttlMs`, as a set does) only while a live entry there
-   * holds the value whose JSON is `expected`, in one step nothing else interleaves with;
-   * true when it wrote (see `Store.compareAndSet`).
-   */
+  /** See `Store.compareAndSet`; `expected` is JSON. */
   compareAndSet(key: string, expected: string, next: unknown, ttlMs?: number): Promise<boolean>;
-  /** The due queue of this store's prefix (SQLite: a table; memory: a heap). */
   dueQueue(scope: string): DueQueue;
-  /** The active-job index of this store's prefix (SQLite: a table; memory: a Map). */
   activeIndex(scope: string): ActiveIndex;
-  /** The full keys that start with `prefix` (values left alone). */
   keys(prefix: string): Promise<string[]>;
-  /** Wipes deleted data from the backend's files (SQLite); see `Store.scrub`. */
   scrub?(): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,8 +24,67 @@ export interface KeyvBackend {
 export interface KeyvStoreOptions {
   keyPrefix: string;
   logger?: Logger;
-  /** How often expired entries are deleted from the backend (default hourly; 0 = never). */
+  /** Default hourly; 0: never. */
   sweepIntervalMs?: number;
-  /** The host's clocks (tests pass a wall clock that jumps). */
   clock?: ClockSources;
+}
+
+/** Runs `sweep` every `intervalMs` (0: never) on a timer that never keeps the process up. */
+export function startSweep(
+  sweep: () => Promise<number>,
+  intervalMs: number,
+  logger: Logger | undefined,
+): NodeJS.Timeout | undefined {
+  if (intervalMs <= 0) return undefined;
+  let sweeping = false;
+  const timer = setInterval(async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const removed = await sweep();
+      if (removed > 0) logger?.debug({ removed }, "store: expired entries deleted");
+    } catch (error) {
+      logger?.warn({ err: error }, "store: deleting expired entries failed");
+    } finally {
+      sweeping = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}
+
+/** A store's calls under way: `close` waits for them, and a call after it rejects. */
+export class CallTracker {
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #label: string;
+  #closed = false;
+
+  constructor(label: string) {
+    this.#label = label;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** A backend failure rejects as a {@link StoreError} naming the backend. */
+  run<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreClosedError());
+    const result = operation().catch((error: unknown) => {
+      if (error instanceof StoreError || error instanceof StoreClosedError) throw error;
+      throw storeFailure(`${this.#label} call`, error);
+    });
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#inFlight.add(settled);
+    void settled.then(() => this.#inFlight.delete(settled));
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#inFlight);
+  }
 }

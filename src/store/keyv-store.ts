@@ -1,93 +1,77 @@
 import type Keyv from "keyv";
-import type { Logger } from "pino";
-import type { ActiveIndex } from "./active-index.ts";
-import { BriefClaims } from "./brief-claims.ts";
-import { CallTracker } from "./call-tracker.ts";
-import { claimFromQueue, type DueQueue, spreadTimes } from "./due-heap.ts";
-import { KeyedMutex } from "./keyed-mutex.ts";
-import type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
-import { LeaseTable } from "./lease-table.ts";
+import { KeyedMutex } from "../util/keyed-mutex.ts";
+import {
+  CallTracker,
+  type KeyvBackend,
+  type KeyvStoreOptions,
+  startSweep,
+} from "./keyv-backend.ts";
+import { JsonLists } from "./keyv-lists.ts";
+import { LocalQueue } from "./local-queue.ts";
 import {
   checkTtl,
   type EpochCheck,
-  INDEX_LIMIT,
   type Namespace,
   type Store,
   StoreClosedError,
+  type StoreKeys,
+  storeKeys,
 } from "./store.ts";
-import { StoreClock } from "./store-clock.ts";
-
-export type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * The store for a single process: memory (tests) and SQLite (the default). Plain values go
- * through Keyv; the "atomic" operations are atomic because this process is the only writer:
- * read-modify-write sections run under an in-process mutex, leases live in a Map.
- *
- * The active-job index and the due queue are the backend's own (SQLite: tables; memory: a
- * Map and a heap). The channel and user indexes and the sets are one JSON array per key,
- * rewritten on each change (a job adds and removes itself once), never scanned for.
+ * The one-process store (SQLite, memory) on Keyv: its read-modify-writes are atomic because
+ * this process is the only writer (a mutex per key, leases in a Map).
  */
 export class KeyvStore implements Store {
   readonly kind: "sqlite" | "memory";
   readonly #backend: KeyvBackend;
   readonly #keyv: Keyv;
-  readonly #prefix: string;
-  readonly #logger: Logger | undefined;
+  readonly #keys: StoreKeys;
   readonly #mutex = new KeyedMutex();
-  readonly #clock: StoreClock;
-  readonly #leases: LeaseTable;
-  readonly #briefClaims: BriefClaims;
-  readonly #due: DueQueue;
-  readonly #active: ActiveIndex;
+  readonly #queue: LocalQueue;
+  readonly #lists: JsonLists;
   readonly #calls: CallTracker;
   readonly #sweepTimer: NodeJS.Timeout | undefined;
-  #sweeping = false;
 
   constructor(backend: KeyvBackend, options: KeyvStoreOptions) {
     this.kind = backend.kind;
     this.#calls = new CallTracker(backend.kind === "sqlite" ? "SQLite" : "The memory store");
     this.#backend = backend;
     this.#keyv = backend.keyv;
-    this.#prefix = options.keyPrefix;
-    this.#logger = options.logger;
-    this.#due = backend.dueQueue(options.keyPrefix);
-    this.#active = backend.activeIndex(options.keyPrefix);
-    this.#clock = new StoreClock(options.clock);
-    // Leases and short claims live in this process: measured on its monotonic clock, so a
-    // wall clock set forward mid-step does not end a lease its holder keeps renewing.
-    const now = () => this.#clock.now();
-    this.#leases = new LeaseTable(now);
-    this.#briefClaims = new BriefClaims(now);
-    this.#resumeFromDisk();
+    this.#keys = storeKeys(options.keyPrefix);
+    const { keyPrefix, logger } = options;
+    this.#queue = new LocalQueue(
+      backend.dueQueue(keyPrefix),
+      backend.activeIndex(keyPrefix),
+      options.clock,
+    );
+    this.#lists = new JsonLists(this.#keyv, this.#mutex, this.#keys);
+    const resumed = this.#queue.resumeFromDisk();
+    if (resumed > 0) logger?.info({ resumed }, "store: interrupted jobs due now");
     const interval = options.sweepIntervalMs ?? HOUR_MS;
-    if (interval > 0) {
-      this.#sweepTimer = setInterval(() => void this.#scheduledSweep(), interval);
-      // The sweep is housekeeping; it must never be the reason a process stays alive.
-      this.#sweepTimer.unref();
-    }
+    this.#sweepTimer = startSweep(() => this.sweepExpired(), interval, logger);
   }
 
   now(): number {
-    return this.#clock.now();
+    return this.#queue.clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
-    return this.#calls.run(() => this.#keyv.get<T>(this.#key(ns, key)));
+    return this.#calls.run(() => this.#keyv.get<T>(this.#keys.value(ns, key)));
   }
 
   async set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void> {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     return this.#calls.run(async () => {
-      await this.#keyv.set(this.#key(ns, key), value, ttl);
+      await this.#keyv.set(this.#keys.value(ns, key), value, ttl);
     });
   }
 
   async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
-    const full = this.#key(ns, key);
+    const full = this.#keys.value(ns, key);
     return this.#calls.run(() =>
       this.#backend.compareAndSet(full, JSON.stringify(expected), next, ttl),
     );
@@ -96,7 +80,7 @@ export class KeyvStore implements Store {
   /** Keyv has no expire: the value is written again with the new TTL. */
   async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {
     const ttl = checkTtl(ttlMs);
-    const fullKey = this.#key(ns, key);
+    const fullKey = this.#keys.value(ns, key);
     return this.#calls.run(() =>
       this.#mutex.run(fullKey, async () => {
         const value = await this.#keyv.get(fullKey);
@@ -107,15 +91,14 @@ export class KeyvStore implements Store {
 
   async delete(ns: Namespace, key: string): Promise<void> {
     return this.#calls.run(async () => {
-      await this.#keyv.delete(this.#key(ns, key));
+      await this.#keyv.delete(this.#keys.value(ns, key));
     });
   }
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
-    const fullKey = `${this.#prefix}:claim:${key}`;
-    // Stored in Keyv (not only in memory) so a claim outlives a restart: Slack retries
-    // an event minutes later, possibly to the restarted process.
+    const fullKey = this.#keys.claim(key);
+    // In Keyv, not in memory: Slack retries an event minutes later, maybe to a new process.
     const { claim } = this.#backend;
     if (claim !== undefined) return this.#calls.run(() => claim(fullKey, ttl));
     return this.#calls.run(() =>
@@ -129,11 +112,11 @@ export class KeyvStore implements Store {
 
   async claimBriefly(key: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
-    return this.#calls.run(async () => this.#briefClaims.claim(key, ttl));
+    return this.#calls.run(async () => this.#queue.briefClaims.claim(key, ttl));
   }
 
   async releaseClaim(key: string): Promise<void> {
-    const fullKey = `${this.#prefix}:claim:${key}`;
+    const fullKey = this.#keys.claim(key);
     return this.#calls.run(() =>
       this.#mutex.run(fullKey, async () => {
         await this.#keyv.delete(fullKey);
@@ -143,110 +126,83 @@ export class KeyvStore implements Store {
 
   async acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
     const ttl = checkTtl(ttlMs);
-    return this.#calls.run(async () => this.#leases.acquire(key, ttl));
+    return this.#calls.run(async () => this.#queue.leases.acquire(key, ttl));
   }
 
   async renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
-    return this.#calls.run(async () => this.#leases.renew(key, token, ttl));
+    return this.#calls.run(async () => this.#queue.leases.renew(key, token, ttl));
   }
 
   async releaseLease(key: string, token: string): Promise<void> {
-    return this.#calls.run(async () => this.#leases.release(key, token));
+    return this.#calls.run(async () => this.#queue.leases.release(key, token));
   }
 
   async addActive(jobId: string, stage: string): Promise<void> {
-    return this.#calls.run(async () => this.#active.set(jobId, stage));
+    return this.#calls.run(async () => this.#queue.active.set(jobId, stage));
   }
 
   async removeActive(jobId: string): Promise<void> {
-    return this.#calls.run(async () => this.#active.delete(jobId));
+    return this.#calls.run(async () => this.#queue.active.delete(jobId));
   }
 
   async listActive(): Promise<string[]> {
-    return this.#calls.run(async () => this.#active.ids());
+    return this.#calls.run(async () => this.#queue.active.ids());
   }
 
-  /** From the index alone: no job record is read. */
   async countActive(): Promise<Record<string, number>> {
-    return this.#calls.run(async () => this.#active.counts());
+    return this.#calls.run(async () => this.#queue.active.counts());
   }
 
   async schedule(jobId: string, at: number): Promise<void> {
-    return this.#calls.run(async () => this.#due.set(jobId, at, this.#clock.now()));
+    return this.#calls.run(async () => this.#queue.schedule(jobId, at));
   }
 
   async unschedule(jobId: string): Promise<void> {
-    return this.#calls.run(async () => this.#due.delete(jobId));
+    return this.#calls.run(async () => this.#queue.unschedule(jobId));
   }
 
-  /** Atomic because it is synchronous: the queue and the leases live in this process. */
   async claimDue(now: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
-    const ttl = checkTtl(leaseTtlMs);
-    return this.#calls.run(async () =>
-      claimFromQueue(this.#due, this.#leases, { now, limit, leasePrefix, ttlMs: ttl }),
-    );
+    const ttlMs = checkTtl(leaseTtlMs);
+    return this.#calls.run(async () => this.#queue.claimDue({ now, limit, leasePrefix, ttlMs }));
   }
 
-  /** One process owns the queue: no lease needed; synchronous, so nothing runs between. */
   async spreadOverdue(now: number, windowMs: number, stages: readonly string[]): Promise<number> {
-    return this.#calls.run(async () => {
-      const inOneStatement = this.#due.spreadOverdue;
-      if (inOneStatement !== undefined) {
-        return inOneStatement(now, windowMs, stages, this.#clock.now());
-      }
-      const waiting = new Set(stages);
-      const overdue = this.#due
-        .due(now, Number.MAX_SAFE_INTEGER)
-        .filter((id) => waiting.has(this.#active.stageOf(id) ?? ""));
-      this.#due.setMany(spreadTimes(overdue, now, windowMs), this.#clock.now());
-      return overdue.length;
-    });
+    return this.#calls.run(async () => this.#queue.spreadOverdue(now, windowMs, stages));
   }
 
   async addMember(set: string, member: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:set:${set}`, (members) =>
-      members.includes(member) ? undefined : [...members, member],
-    );
+    return this.#calls.run(() => this.#lists.addMember(set, member));
   }
 
   async listMembers(set: string): Promise<string[]> {
-    return this.#calls.run(
-      async () => (await this.#keyv.get<string[]>(`${this.#prefix}:set:${set}`)) ?? [],
-    );
+    return this.#calls.run(() => this.#lists.listMembers(set));
   }
 
   async removeMember(set: string, member: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:set:${set}`, (members) =>
-      members.includes(member) ? members.filter((m) => m !== member) : undefined,
-    );
+    return this.#calls.run(() => this.#lists.removeMember(set, member));
   }
 
   async deleteSet(set: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:set:${set}`, () => []);
+    return this.#calls.run(() => this.#lists.deleteSet(set));
   }
 
   async pushIndex(index: string, jobId: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:index:${index}`, (ids) =>
-      ids[0] === jobId
-        ? undefined
-        : [jobId, ...ids.filter((id) => id !== jobId)].slice(0, INDEX_LIMIT),
-    );
+    return this.#calls.run(() => this.#lists.pushIndex(index, jobId));
   }
 
   async listIndex(index: string): Promise<string[]> {
-    return this.#calls.run(
-      async () => (await this.#keyv.get<string[]>(`${this.#prefix}:index:${index}`)) ?? [],
-    );
+    return this.#calls.run(() => this.#lists.listIndex(index));
   }
+
   async deleteIndex(index: string): Promise<void> {
-    return this.#updateList(`${this.#prefix}:index:${index}`, () => []);
+    return this.#calls.run(() => this.#lists.deleteIndex(index));
   }
 
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
-    const start = this.#key(ns, "").length;
+    const start = this.#keys.value(ns, "").length;
     return this.#calls.run(async () =>
-      (await this.#backend.keys(this.#key(ns, prefix))).map((key) => key.slice(start)),
+      (await this.#backend.keys(this.#keys.value(ns, prefix))).map((key) => key.slice(start)),
     );
   }
 
@@ -259,7 +215,6 @@ export class KeyvStore implements Store {
     return this.#calls.run(async () => this.#backend.scrub?.());
   }
 
-  /** A SQLite file or a Map never loses its data under the process that holds it. */
   async checkEpoch(): Promise<EpochCheck> {
     if (this.#calls.closed) throw new StoreClosedError();
     return "same";
@@ -273,52 +228,8 @@ export class KeyvStore implements Store {
   async close(): Promise<void> {
     if (this.#calls.closed) return;
     clearInterval(this.#sweepTimer);
-    // Let started writes land before the connection goes: a half-done close must not
-    // turn an acknowledged write into a lost one.
+    // Started writes land first: an acknowledged write must not be lost.
     await this.#calls.close();
     await this.#backend.close();
-  }
-
-  /**
-   * A queue kept on disk was written by an earlier process of this store. Its due times are
-   * on that process's clock: should this host's wall clock now read earlier (set back while
-   * the bot was stopped), this clock resumes from the latest change instead, so no job waits
-   * longer than it was planned to. And every job a claim had moved past its lease was in a
-   * step that process never finished (its leases, in memory, died with it): due now.
-   */
-  #resumeFromDisk(): void {
-    const last = this.#due.lastChangedAt?.();
-    if (last !== undefined) this.#clock.advanceTo(last);
-    const resumed = this.#due.resumeLeased?.(this.#clock.now()) ?? 0;
-    if (resumed > 0) this.#logger?.info({ resumed }, "store: interrupted jobs due now");
-  }
-
-  #key(ns: Namespace, key: string): string {
-    return `${this.#prefix}:${ns}:${key}`;
-  }
-
-  /** Read-modify-write of a JSON array under the mutex; `change` → undefined means no write. */
-  #updateList(fullKey: string, change: (ids: string[]) => string[] | undefined): Promise<void> {
-    return this.#calls.run(() =>
-      this.#mutex.run(fullKey, async () => {
-        const next = change((await this.#keyv.get<string[]>(fullKey)) ?? []);
-        if (next === undefined) return;
-        if (next.length === 0) await this.#keyv.delete(fullKey);
-        else await this.#keyv.set(fullKey, next);
-      }),
-    );
-  }
-
-  async #scheduledSweep(): Promise<void> {
-    if (this.#sweeping || this.#calls.closed) return;
-    this.#sweeping = true;
-    try {
-      const removed = await this.sweepExpired();
-      if (removed > 0) this.#logger?.debug({ removed }, "store: expired entries deleted");
-    } catch (error) {
-      this.#logger?.warn({ err: error }, "store: deleting expired entries failed");
-    } finally {
-      this.#sweeping = false;
-    }
   }
 }

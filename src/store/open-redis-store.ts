@@ -1,36 +1,24 @@
 import { createClient } from "@keyv/redis";
 import type { Logger } from "pino";
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
-import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient, RedisStore } from "./redis-store.ts";
-import { withTimeout } from "./with-timeout.ts";
+import { withTimeout } from "../util/with-timeout.ts";
+import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient } from "./redis-client.ts";
+import { RedisStore } from "./redis-store.ts";
 
 export interface RedisStoreOptions {
   keyPrefix: string;
   logger?: Logger;
-  /**
-   * The deadline of one store call, sent or not (default 2 s): past it the call rejects.
-   * Kept by the store's own timer — node-redis's command timeout only covers a command not
-   * yet written to the socket (see `RedisStore`).
-   */
+  /** Default 2 s, kept by the store's own timer (see `RunCall`). */
   timeoutMs?: number;
   /** A connection attempt gives up after this long (default 3 s). */
   connectTimeoutMs?: number;
 }
 
-/**
- * Delay before the next reconnection attempt: 100 ms doubling to 1 s, plus jitter so that
- * replicas do not reconnect in lockstep. Never gives up: Redis coming back must heal the
- * app without a restart. The cap stays low so a `close()` during an outage exits soon.
- */
 function reconnectDelay(retries: number): number {
   return backoffDelayMs(BACKOFFS.redisReconnect, retries);
 }
 
-/**
- * Connects to Redis at `url` (redis:// or rediss://). Resolves once connected or after the
- * first failed attempt — an unreachable Redis does not block start-up: commands reject and
- * `ping()` answers false until it is back.
- */
+/** Resolves once connected or after a first failed attempt: a Redis down blocks no start. */
 export async function openRedisStore(url: string, options: RedisStoreOptions): Promise<RedisStore> {
   const { logger } = options;
   const connectTimeout = options.connectTimeoutMs ?? 3000;

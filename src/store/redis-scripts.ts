@@ -1,9 +1,6 @@
 import type { DueClaim } from "./store.ts";
 
-/**
- * Lua scripts for the Redis store. Redis runs a script atomically, which is what turns
- * "check the token, then act" into one step no other replica can slip between.
- */
+/** Redis runs a script atomically: "check the token, then act" is one step. */
 
 /** KEYS[1] lease, ARGV[1] token, ARGV[2] ttl ms → 1 when renewed, 0 when not the holder. */
 export const RENEW_LEASE = `
@@ -95,11 +92,9 @@ out[#out + 1] = first[2] or ""
 return out`;
 
 /**
- * Spreads the overdue jobs of the given stages over a window, once for all replicas.
- * KEYS[1] due sorted set, KEYS[2] the spread's lease; ARGV[1] now, ARGV[2] window ms,
- * ARGV[3] token, ARGV[4] prefix of the stage sets, ARGV[5…] the stages that may wait →
- * how many jobs moved, or -1 when another replica holds the lease (it spread them). The
- * lease is kept for the window: a replica starting meanwhile finds the backlog spread.
+ * KEYS[1] due set, KEYS[2] the spread's lease; ARGV[1] now, ARGV[2] window ms, ARGV[3] token,
+ * ARGV[4] stage-set prefix, ARGV[5…] stages → how many moved, or -1 when another replica
+ * holds the lease (it spread them).
  */
 export const SPREAD_OVERDUE = `
 local now = tonumber(ARGV[1])
@@ -140,13 +135,9 @@ redis.call("SET", KEYS[1], "1", "PX", ARGV[1])
 return redis.call("TIME")`;
 
 /**
- * Frees the leases an earlier process of this replica held on queued jobs, and makes those
- * jobs due. KEYS[1] due sorted set; ARGV[1] now, ARGV[2] how far past now to look (ms),
- * ARGV[3] lease key prefix, ARGV[4] this replica's token prefix ("name/"), ARGV[5] this
- * process's boot id, ARGV[6] heartbeat key prefix → { freed, left }: a lease is freed when
- * its token starts with the replica's name and names a boot whose heartbeat key is gone;
- * `left` counts those whose boot still beats (killed a moment ago, or another process that
- * goes by the same name).
+ * KEYS[1] due set; ARGV[1] now, ARGV[2] look-ahead ms, ARGV[3] lease key prefix, ARGV[4] this
+ * replica's token prefix, ARGV[5] this boot, ARGV[6] heartbeat key prefix → { freed, left }:
+ * this replica's leases whose boot no longer beats are freed and their jobs made due.
  */
 export const RECLAIM_OWN_LEASES = `
 local now = tonumber(ARGV[1])

@@ -2,22 +2,17 @@ import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { StartupError } from "../startup-error.ts";
 import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
-import { type KeyvBackend, KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
+import type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
+import { KeyvStore } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
-/**
- * Opens (creating it and its folder when needed) the SQLite file at `filePath`, relative to
- * the working directory, with Node's built-in SQLite. One process owns the file; a
- * restarted process reopens it. A file written by an earlier version (@keyv/sqlite) is
- * brought up to date on open.
- */
+/** Opens (creating it and its folder) the SQLite file at `filePath`; one process owns it. */
 export async function openSqliteStore(
   filePath: string,
   options: KeyvStoreOptions,
 ): Promise<KeyvStore> {
   const path = resolve(filePath);
-  // A folder the store creates is private to the app's user; an existing one is left as is
-  // (it may be the operator's own), but the database files themselves are made private.
+  // A folder made here is private; an existing one may be the operator's own.
   let adapter: NodeSqliteAdapter;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -30,11 +25,9 @@ export async function openSqliteStore(
     kind: "sqlite",
     keyv: createJsonKeyv(adapter),
     ping: async () => adapter.ping(),
-    // Keyv itself only drops an expired entry when someone reads it, which would keep old
-    // notes forever: the sweep deletes them by the indexed `expires` column.
+    // Keyv drops an expired entry only when it is read: the sweep deletes the rest.
     sweepExpired: async () => adapter.sweepExpired(),
     claim: async (key, ttlMs) => {
-      // Stored expiries are on the wall clock, as every TTL of the file (see `set`).
       const now = Date.now();
       return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
     },
@@ -56,10 +49,6 @@ export async function openSqliteStore(
   return store;
 }
 
-/**
- * The operator set the path in STORE_URL: the sentence names it, the file, why (the
- * system's reason, such as "permission denied") and what to do.
- */
 function unopenable(path: string, error: unknown): StartupError {
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
@@ -69,11 +58,7 @@ function unopenable(path: string, error: unknown): StartupError {
   );
 }
 
-/**
- * Moves an active index written by an earlier version (one JSON object of id → stage
- * under `:active-stages`, or before that a JSON array of ids under `:active`) into the
- * backend's index, once, at open.
- */
+/** Moves an active index of an earlier version (a JSON value) into the backend's, once. */
 async function moveLegacyActiveIndex(backend: KeyvBackend, prefix: string): Promise<void> {
   const { keyv } = backend;
   const active = backend.activeIndex(prefix);

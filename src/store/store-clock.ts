@@ -1,8 +1,4 @@
-/**
- * The two clocks of the host: the wall clock (ms since the epoch; an operator, NTP or a VM
- * restore may set it forward or back at any time) and a monotonic one (ms from an arbitrary
- * origin; never jumps). A seam: tests pass a wall clock that jumps.
- */
+/** The host's clocks; tests pass a wall clock that jumps. */
 export interface ClockSources {
   wall(): number;
   mono(): number;
@@ -15,13 +11,9 @@ export const systemClock: ClockSources = {
 };
 
 /**
- * A store's clock, in ms since the epoch: every time the job layer keeps (due times, lease
- * ends, when a job started) is read from it. It reads the wall clock once, when the store
- * opens, and from then on advances with the monotonic clock only, so a wall-clock jump while
- * the process runs moves nothing: work due in a second still runs in a second, and a lease
- * renewed in time stays held. It can be moved forward (`advanceTo`: the SQLite store resumes
- * from the last time it wrote, should the wall clock read earlier after a restart) and set
- * to a shared reference (`sync`: Redis's own clock, the same for every replica).
+ * A store's clock: the wall clock read once at open, then advanced by the monotonic clock,
+ * so a wall-clock jump moves no due time or lease. It may be moved forward (`advanceTo`) or
+ * set to a shared reference (`sync`: Redis's clock).
  */
 export class StoreClock {
   readonly #mono: () => number;
@@ -38,12 +30,10 @@ export class StoreClock {
     return this.#offset + this.#mono();
   }
 
-  /** What is added to the monotonic reading; how far a change of the clock moved it. */
   get offset(): number {
     return this.#offset;
   }
 
-  /** Whether a reference reading has set it (`sync`). */
   get synced(): boolean {
     return this.#synced;
   }
@@ -55,11 +45,8 @@ export class StoreClock {
   }
 
   /**
-   * Sets the clock to a reference clock read between `sentAt` and `receivedAt` (monotonic
-   * readings around the call): the reference time is taken as read halfway. A reading
-   * within that uncertainty of the current time changes nothing, so the clock does not
-   * wobble with each call's round trip; one outside it (the first, or the reference was
-   * set) moves it. Returns how far it moved (ms).
+   * Sets the clock to a reference read between `sentAt` and `receivedAt` (taken as halfway);
+   * within that uncertainty it stays put, so it does not wobble. Returns how far it moved.
    */
   sync(reference: number, sentAt: number, receivedAt: number): number {
     const offset = reference - (sentAt + receivedAt) / 2;
@@ -71,7 +58,6 @@ export class StoreClock {
     return moved;
   }
 
-  /** A monotonic reading, for `sync`'s round trip. */
   mono(): number {
     return this.#mono();
   }

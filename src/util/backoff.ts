@@ -1,9 +1,6 @@
-/**
- * How long to wait before trying again: the one rule for every retry, reconnection and poll
- * of the app (a wait that grows by `factor` each attempt up to `maxMs`, with a little
- * jitter where many clients could otherwise retry in step), and the named policies that use
- * it — as the Slack SDK's `retry-policies.ts` names its own.
- */
+import { setTimeout as delay } from "node:timers/promises";
+
+/** The one rule for every retry, reconnection and poll wait, and the named policies using it. */
 export interface Backoff {
   /** The wait before attempt 0 (the first retry or poll). */
   baseMs: number;
@@ -35,21 +32,35 @@ export function backoffDelayMs(
 }
 
 /**
- * The app's policies by name. Waits in-line (a request the caller awaits) stay short; waits
- * in the background (a job step, a reconnection) may grow long, as the thing they wait for
- * can take minutes to come back.
+ * Runs `attempt` until it succeeds, waiting between tries as `again` says: the wait before
+ * the next try (retry 0 is the first), or undefined to give up and throw. `again` may throw
+ * an error of its own instead of the attempt's.
  */
+export async function retry<T>(
+  attempt: () => Promise<T>,
+  again: (error: unknown, retry: number) => number | undefined,
+  sleep: (ms: number) => Promise<unknown> = (ms) => delay(ms),
+): Promise<T> {
+  for (let failures = 0; ; failures++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const waitMs = again(error, failures);
+      if (waitMs === undefined) throw error;
+      await sleep(waitMs);
+    }
+  }
+}
+
+/** In-line waits (a request awaited) stay short; background ones may grow long. */
 export const BACKOFFS = {
   /** A Note Service request retried in-line: 0.5, 1, 2, 4 s (+20 %), at most 8 s. */
   noteServiceRequest: { baseMs: 500, maxMs: 8_000, jitter: 0.2 },
-  /** Polls of a Note Service task: 2 s doubling to 15 s, ±10 % (configurable). */
+  /** Polls of a Note Service task (the guide's): POLL_INITIAL_MS and POLL_MAX_MS default here. */
   notePoll: { baseMs: 2_000, maxMs: 15_000, jitter: 0.1, spread: true },
   /** A job step that failed for a passing reason: 2 s doubling to 5 min (+20 %). */
   jobStep: { baseMs: 2_000, maxMs: 5 * 60_000, jitter: 0.2 },
-  /**
-   * Reconnecting to Redis: 100 ms doubling to 1 s (+10 %), never giving up — Redis coming
-   * back must heal the app without a restart, and the low cap lets `close()` exit soon.
-   */
+  /** Reconnecting to Redis: never giving up; the low cap lets `close()` exit soon. */
   redisReconnect: { baseMs: 100, maxMs: 1_000, jitter: 0.1 },
   /** Reaching Slack again (start-up, Socket Mode): 1 s doubling to 30 s. */
   slackReconnect: { baseMs: 1_000, maxMs: 30_000 },
@@ -63,11 +74,7 @@ export const BACKOFFS = {
   fast: { baseMs: 1, maxMs: 5 },
 } as const satisfies Record<string, Backoff>;
 
-/**
- * Whether an HTTP status says "try again later": 408 (the server gave up waiting), 429 (too
- * many requests) and 5xx. The one rule for the Note Service's API, its result links and
- * Slack's file downloads.
- */
+/** 408, 429 and 5xx: the one rule for the Note Service, its result links and Slack downloads. */
 export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }

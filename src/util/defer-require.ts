@@ -1,15 +1,9 @@
 import Module from "node:module";
 
 /**
- * Puts a stand-in for the CommonJS module `id` (resolved by `require`) in require's cache,
- * so that the modules requiring it at their top do not load it: the module itself is loaded
- * at the first use of one of its exports, and replaces the stand-in from then on. For what a
- * dependency requires eagerly but this process may never use (Bolt's Socket Mode receiver in
- * HTTP mode, its OAuth installer without OAuth).
- *
- * `esModule`: the module is compiled from an ES module (`exports.__esModule` is true), which
- * TypeScript's `__importDefault` asks when the module is required: answered without loading.
- * Does nothing when the module is already loaded.
+ * Puts a stand-in for the CommonJS module `id` in require's cache, so a dependency that
+ * requires it eagerly loads it only at first use (Bolt's Socket Mode receiver in HTTP mode).
+ * `esModule`: answer `__esModule` without loading, as TypeScript's `__importDefault` asks.
  */
 export function deferRequire(require: NodeJS.Require, id: string, esModule: boolean): void {
   const path = require.resolve(id);

@@ -1,8 +1,4 @@
-/**
- * `{ [key]: value }` when the value is there, `{}` otherwise: an optional field spread into
- * an object without writing `undefined` into it (`exactOptionalPropertyTypes` tells the two
- * apart, and so do zod and JSON).
- */
+/** `{ [key]: value }`, or `{}` when the value is undefined (`exactOptionalPropertyTypes`). */
 export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -1,8 +1,4 @@
-/**
- * Times the parts of a sequence (a start-up, say): each `lap` records the whole
- * milliseconds since the previous one (the first: since `from`, `performance.now()` time)
- * under its name, for one log line.
- */
+/** Times the parts of a sequence (a start-up): each `lap` records the ms since the last. */
 export function partTimer(from = performance.now()): {
   lap(name: string): void;
   readonly laps: Record<string, number>;

@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { extractSpeech, findMediaTools, probeMedia } from "../../src/media/index.ts";
+import { extractSpeech, probeMedia } from "../../src/media/ffmpeg.ts";
+import { findMediaTools } from "../../src/media/tools.ts";
 import { demuxerOf, MAX_AUDIO_BYTES, sniffRecording } from "../../src/recordings/index.ts";
 
 export interface PrepareReport {

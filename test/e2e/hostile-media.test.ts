@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, stat, truncate, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploymentPaths } from "../../src/deployment-paths.ts";
-import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";
+import { ADDRESS_SPACE_BYTES } from "../../src/media/tools.ts";
 import { startProcesses } from "../../support/e2e/processes.ts";
 import { ALICE, eventually, SIGNING_SECRET } from "../../support/e2e/stack.ts";
 import { fileShareMessageEvent } from "../../support/fake-slack/slack-payloads.ts";

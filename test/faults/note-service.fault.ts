@@ -5,7 +5,7 @@
  * Slack side goes on (`/readyz` stays 200: the bot can still take requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANSWER_AFTER_BODY_MS } from "../../src/notetaker/answer-deadline.ts";
+import { ANSWER_AFTER_BODY_MS } from "../../src/notetaker/api-call.ts";
 import { runFault } from "../../support/faults/fault-run.ts";
 import { faultMs } from "../../support/faults/fault-scale.ts";
 import { type FaultWorld, startFaultWorld } from "../../support/faults/fault-world.ts";

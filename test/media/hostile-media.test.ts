@@ -4,8 +4,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileReader } from "../../src/jobs/files/job-files.ts";
 import type { MediaPort } from "../../src/jobs/index.ts";
-import { createPreparer, findMediaTools, type MediaTools } from "../../src/media/index.ts";
-import { ADDRESS_SPACE_BYTES } from "../../src/media/read-upload.ts";
+import { createPreparer } from "../../src/media/preparer.ts";
+import { ADDRESS_SPACE_BYTES, findMediaTools, type MediaTools } from "../../src/media/tools.ts";
 import { demuxerOf, sniffRecording } from "../../src/recordings/index.ts";
 import {
   concatList,

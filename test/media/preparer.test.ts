@@ -3,12 +3,9 @@ import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createPreparer,
-  findMediaTools,
-  type MediaTools,
-  positionUsOf,
-} from "../../src/media/index.ts";
+import { positionUsOf } from "../../src/media/ffmpeg.ts";
+import { createPreparer } from "../../src/media/preparer.ts";
+import { findMediaTools, type MediaTools } from "../../src/media/tools.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
 import {
   FFMPEG_AVAILABLE,

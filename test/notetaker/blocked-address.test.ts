@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBlockedAddress, isIpLiteral } from "../../src/notetaker/blocked-address.ts";
+import { isBlockedAddress, isIpLiteral } from "../../src/notetaker/result-link-guard.ts";
 
 describe("isBlockedAddress", () => {
   it.each([

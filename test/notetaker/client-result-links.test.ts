@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTextCapped } from "../../src/notetaker/http.ts";
+import { readTextCapped } from "../../src/notetaker/api-call.ts";
 import {
   NoteTakerLinkRefusedError,
   NoteTakerProtocolError,

@@ -11,7 +11,7 @@ import {
   guideMeanMs,
   guidePollsWithin,
   guideTimeOfPoll,
-} from "../../src/notetaker/poll-guide.ts";
+} from "../../src/notetaker/poll-schedule.ts";
 
 /** The defaults: 2 s doubling to 15 s, ±10 %; every draw in the middle (no jitter drawn). */
 const GUIDE: Guide = { initialMs: 2000, maxMs: 15_000, jitter: 0.1 };

@@ -1,8 +1,8 @@
 import type { StatsFs } from "node:fs";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { diskRoomProbe } from "../../src/observability/app-readiness.ts";
 import { createReadiness, type ReadinessOptions } from "../../src/observability/readiness.ts";
-import { diskRoomProbe } from "../../src/observability/readiness-probes.ts";
 
 const TIMINGS = {
   storeEveryMs: 1_000,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BriefClaims } from "../../src/store/brief-claims.ts";
+import { BriefClaims } from "../../src/store/local-queue.ts";
 
 describe("BriefClaims", () => {
   it("claims a key once until it expires, on a fake clock", () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { KeyedMutex } from "../../src/store/keyed-mutex.ts";
+import { KeyedMutex } from "../../src/util/keyed-mutex.ts";
 
 describe("KeyedMutex", () => {
   it("runs sections of one key one at a time, in call order", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LeaseTable } from "../../src/store/lease-table.ts";
+import { LeaseTable } from "../../src/store/local-queue.ts";
 
 describe("LeaseTable", () => {
   it("follows a fake clock: lapse, renewal and takeover", () => {

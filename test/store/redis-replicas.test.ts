@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RedisClient, RedisStore } from "../../src/store/redis-store.ts";
+import type { RedisClient } from "../../src/store/redis-client.ts";
+import { RedisStore } from "../../src/store/redis-store.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
 import { HAS_REDIS, redisUrl } from "../../support/helpers/redis-url.ts";
 

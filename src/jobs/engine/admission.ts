@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Store } from "../../store/index.ts";
-import { KeyedMutex } from "../../store/keyed-mutex.ts";
+import { KeyedMutex } from "../../util/keyed-mutex.ts";
 import type { Job } from "../model/job.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
 import { withLease } from "../persistence/with-lease.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { progressTrailSchema } from "../../notetaker/progress-trail.ts";
+import { progressTrailSchema } from "../../notetaker/progress.ts";
 import { dialogSchema, speakerHintSchema } from "../../notetaker/schemas.ts";
 import { speakerNameSchema } from "../../notetaker/wire.ts";
 import { storedSchema } from "./stored.ts";

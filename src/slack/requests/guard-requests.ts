@@ -7,8 +7,8 @@ import type {
 } from "node:http";
 import type { Logger } from "pino";
 import { type BodyRead, readBody } from "../../http/read-body.ts";
-import { BriefClaims } from "../../store/brief-claims.ts";
 import type { Store } from "../../store/index.ts";
+import { BriefClaims } from "../../store/local-queue.ts";
 
 // Slack's request signing: https://api.slack.com/authentication/verifying-requests-from-slack
 

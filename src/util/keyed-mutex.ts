@@ -1,12 +1,7 @@
-/**
- * Runs async sections one at a time per key, in call order. It makes read-modify-write
- * sequences (claims, JSON-array indexes) atomic within this process — enough for the
- * memory and SQLite backends, where one process owns the data.
- */
+/** Runs async sections one at a time per key, in call order: atomic within one process. */
 export class KeyedMutex {
   readonly #tails = new Map<string, Promise<void>>();
 
-  /** Runs `section` once every earlier section of the same key has settled. */
   async run<T>(key: string, section: () => Promise<T>): Promise<T> {
     const previous = this.#tails.get(key) ?? Promise.resolve();
     const { promise: done, resolve } = Promise.withResolvers<void>();
