@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_MAX_RECORDING_HOURS } from "./recordings/index.ts";
 import { MAKE_ONE, weakKeyReason, weakSecretReason } from "./secret-strength.ts";
+import { BACKOFFS } from "./util/backoff.ts";
 
 /**
  * The configuration contract: every variable, its check, its default and (`.describe`) its
@@ -153,12 +154,12 @@ export const envSchema = z.object({
     .default("sqlite://data/meeting-notes.sqlite")
     .describe("`sqlite://PATH`, `redis://HOST:PORT`, `memory://`"),
   POLL_INITIAL_MS: numberIn(10, 600_000)
-    .default(2000)
+    .default(BACKOFFS.notePoll.baseMs)
     .describe(
       "the guide's poll schedule: the first wait, doubling up to `POLL_MAX_MS`; the bound of the progress-led polls ([docs/note-service.md](docs/note-service.md))",
     ),
   POLL_MAX_MS: numberIn(10, 3_600_000)
-    .default(15_000)
+    .default(BACKOFFS.notePoll.maxMs)
     .describe("the guide's poll schedule: the cap of its doubling waits (see `POLL_INITIAL_MS`)"),
   RETENTION_DAYS: numberIn(1, 3650)
     .default(30)

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Dialog } from "../../src/notetaker/index.ts";
+import { BACKOFFS } from "../../src/util/backoff.ts";
 
 type JobsModule = typeof import("../../src/jobs/index.ts");
 type NotetakerModule = typeof import("../../src/notetaker/index.ts");
@@ -34,9 +35,9 @@ export async function loadCode(root: string): Promise<CodeUnderTest> {
   return { root, jobs, notetaker, store };
 }
 
-/** The bench's poll schedule: 2 s doubling to a 15 s cap (production's). */
-export const POLL_INITIAL_MS = 2000;
-export const POLL_MAX_MS = 15_000;
+/** The bench's poll schedule: production's (2 s doubling to a 15 s cap). */
+export const POLL_INITIAL_MS = BACKOFFS.notePoll.baseMs;
+export const POLL_MAX_MS = BACKOFFS.notePoll.maxMs;
 
 export const SEED_STAGES = ["transcribing", "naming", "writing"] as const;
 export type SeedStage = (typeof SEED_STAGES)[number];
