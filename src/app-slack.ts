@@ -52,9 +52,11 @@ export function wireSlack(o: {
     onRateLimited: (method, _retryAfterS, caller) => metrics.onSlackRateLimited(method, caller),
     allowanceScale: config.slack.rateShare,
     distribution: config.slack.distribution,
-    // A Slack call of the bot that got no answer: readiness asks auth.test now.
-    fetch: noticeOutages(globalThis.fetch, () => readiness.suspectSlack()),
     ...deps.slackBudget,
+    // A Slack call of the bot that got no answer: readiness asks auth.test now.
+    fetch: noticeOutages(deps.slackBudget?.fetch ?? globalThis.fetch, () =>
+      readiness.suspectSlack(),
+    ),
   });
   const bolt = createBoltApp({
     config,

@@ -40,7 +40,7 @@ export interface AppDeps {
   /** Told of every stage change after the metrics are (benchmarks time the status message). */
   onStageChange?: StageObserver;
   /** Slack's rate budget: tests shorten its waits. */
-  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend">;
+  slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend" | "fetch">;
   /** Opens a download's temp file: tests put a full disk behind it. */
   openDownloadFile?: OpenFile;
   /** Wraps the store once opened (tests make it fail for a while). */

@@ -1,5 +1,7 @@
 import type { Job } from "../../src/jobs/index.ts";
 import { ACTIONS, speakerBlock, VIEWS } from "../../src/slack/ids.ts";
+import { timedBeside } from "../e2e/beside-probe.ts";
+import { retryAfterWatch } from "../e2e/retry-after-watch.ts";
 import {
   buttonValue,
   eventually,
@@ -52,9 +54,14 @@ export interface SlackLoadResult {
   lost: number;
   /** Jobs whose thread holds a note part, a DOCX or a status message twice. */
   duplicated: number;
-  /** 429s the fake answered, and calls the bot made inside a Retry-After it was given. */
+  /**
+   * 429s the fake answered, and calls the bot sent inside a Retry-After it had received
+   * (watched on the bot's own transport: support/e2e/retry-after-watch.ts).
+   */
   rateLimited: number;
   insideRetryAfter: number;
+  /** `views.open` calls the fake refused (a trigger_id older than Slack's 3 s, say). */
+  viewsOpenRefused: number;
   /**
    * The slowest ack of the uploads' events, all sent in the same instant (Slack sends an
    * event again when its ack takes over 3 s: harmless, the upload is claimed once).
@@ -62,6 +69,12 @@ export interface SlackLoadResult {
   slowestUploadAckMs: number;
   /** The slowest answer to a person (clicks, submissions), ms. */
   slowestAckMs: number;
+  /**
+   * The most an answer to a person (a click, a submission) took beyond a `/healthz` sent to
+   * the same server in the same instant: the time the app spent on it, less what any
+   * request waited then on a loaded machine, ms.
+   */
+  slowestAckBeyondProbeMs: number;
   /** The slowest `views.open` after its click, ms (a trigger lives 3 s). */
   slowestViewsOpenMs: number;
   /** From a job's stage change to the next draw of its status message, ms. */
@@ -80,6 +93,7 @@ const channelId = (n: number) => `C0LOAD${String(n).padStart(4, "0")}`;
 /** Runs the scenario on a fresh stack and measures it. */
 export async function runSlackLoad(o: SlackLoadOptions): Promise<SlackLoadResult> {
   const changes: { jobId: string; at: number }[] = [];
+  const watch = retryAfterWatch();
   const stack = await startStack(
     {
       MAX_ACTIVE_JOBS: String(o.jobs * 2),
@@ -93,10 +107,11 @@ export async function runSlackLoad(o: SlackLoadOptions): Promise<SlackLoadResult
       rateScale: o.rateScale,
       runner: { statusThrottleMs: o.statusThrottleMs },
       onStageChange: (job) => changes.push({ jobId: job.id, at: Date.now() }),
+      slackFetch: watch.fetch,
     },
   );
   try {
-    return await drive(stack, o, changes);
+    return { ...(await drive(stack, o, changes)), insideRetryAfter: watch.breaches.length };
   } finally {
     await stack.stop();
   }
@@ -106,7 +121,7 @@ async function drive(
   stack: Stack,
   o: SlackLoadOptions,
   changes: { jobId: string; at: number }[],
-): Promise<SlackLoadResult> {
+): Promise<Omit<SlackLoadResult, "insideRetryAfter">> {
   stack.fake.addUser({ id: LOAD_USER, name: "lan", real_name: "Lan Le", locale: "en-US" });
   for (let c = 0; c < o.channels; c++) {
     stack.fake.addChannel({ id: channelId(c), name: `load-${c}`, members: [LOAD_USER] });
@@ -115,7 +130,7 @@ async function drive(
   stack.emulator.knobs.audioDurationMs = o.taskMs;
   stack.emulator.knobs.noteDurationMs = o.taskMs / 4;
   const uploadAcks: number[] = [];
-  const acks: number[] = [];
+  const acks: Timed[] = [];
   const opens: number[] = [];
   const started = Date.now();
   const uploads = await Promise.all(
@@ -129,10 +144,9 @@ async function drive(
       });
       const message = stack.fake.shareFile(file, { channel, user: LOAD_USER });
       const event = fileShareMessageEvent(file, { channel, user: LOAD_USER, ts: message.ts });
-      const sentAt = Date.now();
       const sent = await stack.deliver.event(event);
       if (!sent.acked) throw new Error(`the upload of ${name} was not acked`);
-      uploadAcks.push(Date.now() - sentAt);
+      uploadAcks.push(sent.ms);
       return { channel, ts: message.ts, n };
     }),
   );
@@ -150,7 +164,7 @@ async function answerPrompt(
   stack: Stack,
   upload: { channel: string; ts: string },
   name: boolean,
-  acks: number[],
+  acks: Timed[],
   opens: number[],
   timeoutMs: number,
 ): Promise<string> {
@@ -173,10 +187,10 @@ async function answerPrompt(
       threadTs: upload.ts,
       ...(triggerId === undefined ? {} : { triggerId }),
     });
-    const sentAt = Date.now();
-    await stack.deliver.interaction(payload);
-    acks.push(Date.now() - sentAt);
-    return sentAt;
+    const clicked = await timedBeside(stack.url, () => stack.deliver.interaction(payload));
+    if (!clicked.answer.acked) throw new Error(`the click on ${actionId} was not acked`);
+    acks.push(clicked);
+    return clicked.started;
   };
   if (!name) {
     await click(ACTIONS.skipNaming);
@@ -191,21 +205,26 @@ async function answerPrompt(
   );
   opens.push((open?.at ?? Date.now()) - clickedAt);
   const modal = await filledModal(stack, VIEWS.speakerNames, at.jobId);
-  const sentAt = Date.now();
-  await stack.deliver.interaction(
-    viewSubmissionPayload({
-      callbackId: VIEWS.speakerNames,
-      privateMetadata: at.jobId,
-      ...(modal?.view_id === undefined ? {} : { viewId: modal.view_id }),
-      values: {
-        [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Lan" } },
-      },
-      user: LOAD_USER,
-    }),
-  );
-  acks.push(Date.now() - sentAt);
+  const submission = () =>
+    stack.deliver.interaction(
+      viewSubmissionPayload({
+        callbackId: VIEWS.speakerNames,
+        privateMetadata: at.jobId,
+        ...(modal?.view_id === undefined ? {} : { viewId: modal.view_id }),
+        values: {
+          [speakerBlock.name("speaker_1")]: { name: { type: "plain_text_input", value: "Lan" } },
+        },
+        user: LOAD_USER,
+      }),
+    );
+  const submitted = await timedBeside(stack.url, submission);
+  if (!submitted.answer.acked) throw new Error("the speaker names' submission was not acked");
+  acks.push(submitted);
   return at.jobId;
 }
+
+/** An answer's time, and how much of it went beyond a `/healthz` sent beside it. */
+type Timed = Awaited<ReturnType<typeof timedBeside>>;
 
 /** The job's Skip button, in any channel, once its status message offers it. */
 function buttonOnIn(stack: Stack, channel: string, threadTs: string) {
@@ -259,8 +278,8 @@ function measure(
   o: SlackLoadOptions,
   ended: (Job | undefined)[],
   changes: { jobId: string; at: number }[],
-  m: { uploadAcks: number[]; acks: number[]; opens: number[]; drainMs: number },
-): SlackLoadResult {
+  m: { uploadAcks: number[]; acks: Timed[]; opens: number[]; drainMs: number },
+): Omit<SlackLoadResult, "insideRetryAfter"> {
   const jobs = ended.filter((job): job is Job => job !== undefined);
   const calls: Record<string, number> = {};
   for (const call of stack.fake.calls) calls[call.method] = (calls[call.method] ?? 0) + 1;
@@ -276,9 +295,10 @@ function measure(
     lost: o.jobs - jobs.length,
     duplicated: jobs.filter((job) => isDuplicated(stack, job)).length,
     rateLimited: stack.fake.calls.filter((c) => c.status === 429).length,
-    insideRetryAfter: stack.fake.violations.filter((v) => v.rule === "retry_after").length,
+    viewsOpenRefused: stack.fake.callsTo("views.open").filter((c) => c.error !== undefined).length,
     slowestUploadAckMs: Math.max(0, ...m.uploadAcks),
-    slowestAckMs: Math.max(0, ...m.acks),
+    slowestAckMs: Math.max(0, ...m.acks.map((a) => a.ms)),
+    slowestAckBeyondProbeMs: Math.max(0, ...m.acks.map((a) => a.beyondMs)),
     slowestViewsOpenMs: Math.max(0, ...m.opens),
     staleness: { ...percentiles(delays), changes: delays.length },
     drainMinutes: m.drainMs / 60_000,

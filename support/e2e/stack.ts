@@ -105,6 +105,8 @@ export interface StackOptions {
   runner?: { statusThrottleMs?: number; queueCheckMs?: number };
   /** Told of every job's stage change. */
   onStageChange?: AppDeps["onStageChange"];
+  /** The bot's Slack transport, under its rate budget (a test watches what it sends). */
+  slackFetch?: NonNullable<AppDeps["slackBudget"]>["fetch"];
   /**
    * Puts a fault proxy between the app and the fake Slack (`stack.slackProxy`): Web API
    * calls, downloads and uploads all pass it, and a test switches its faults on and off.
@@ -213,6 +215,7 @@ export async function startStack(env: Record<string, string> = {}, options: Stac
     ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
     socketBackoff: { baseMs: 20, maxMs: 200 },
     ...(options.onStageChange === undefined ? {} : { onStageChange: options.onStageChange }),
+    ...(options.slackFetch === undefined ? {} : { slackBudget: { fetch: options.slackFetch } }),
     ...(options.openDownloadFile === undefined
       ? {}
       : { openDownloadFile: options.openDownloadFile }),

@@ -111,6 +111,8 @@ interface Answer {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** A 429's Retry-After, announced once the answer is written. */
+  window?: { store: FakeSlackStore; key: string; seconds: number };
 }
 
 /**
@@ -127,9 +129,10 @@ export async function handleApiRequest(
   knobs: FakeSlackKnobs,
 ): Promise<void> {
   const call: FakeCall = { method, args: {}, headers: req.headers, at: Date.now(), status: 200 };
+  const arrivedAt = store.now();
   store.calls.push(call);
   if (knobs.outage !== undefined) return answerOutage(req, res, knobs.outage, call);
-  const reply = await answerCall(req, method, store, auth, knobs, call);
+  const reply = await answerCall(req, method, store, auth, knobs, { call, arrivedAt });
   await knobs.hold?.(call, "answered");
   call.status = reply.status;
   if (reply.body.ok === false) {
@@ -153,6 +156,8 @@ export async function handleApiRequest(
     ...reply.headers,
   });
   res.end(text);
+  const window = reply.window;
+  window?.store.rates.announce(window.key, window.store.now(), window.seconds);
 }
 
 /** The `outage` knob: an HTML error page, or no answer at all. */
@@ -181,7 +186,7 @@ async function answerCall(
   home: FakeSlackStore,
   auth: ApiAuth,
   knobs: FakeSlackKnobs,
-  call: FakeCall,
+  { call, arrivedAt }: { call: FakeCall; arrivedAt: number },
 ): Promise<Answer> {
   let request: ApiRequest;
   try {
@@ -210,7 +215,7 @@ async function answerCall(
       placement = error;
     }
   }
-  const limited = rateLimited(method, request.args, store, knobs, "knob");
+  const limited = rateLimited(method, request.args, store, knobs, { stage: "knob", arrivedAt });
   if (limited !== undefined) return limited;
   if (clientMethod !== undefined) return answer(() => clientMethod(request.args, req.headers));
 
@@ -219,7 +224,7 @@ async function answerCall(
   const token = tokenRefusal(request.token, kind, auth, who) ?? knobs.refuseToken?.[kind];
   if (token !== undefined) return refusal(new SlackApiError(token));
   if (placement !== undefined) return refusal(placement);
-  const tiered = rateLimited(method, request.args, store, knobs, "tiers");
+  const tiered = rateLimited(method, request.args, store, knobs, { stage: "tiers", arrivedAt });
   if (tiered !== undefined) return tiered;
   const caller = typeof who === "object" ? who : undefined;
   // App-level tokens carry the app's own scopes (connections:write), not the bot's.
@@ -272,14 +277,17 @@ function answer(run: () => Record<string, unknown>): Answer {
 /**
  * HTTP 429 `ratelimited` with `Retry-After` (https://docs.slack.dev/apis/web-api/rate-limits)
  * from the `rateLimit` knob (`stage: "knob"`, which also records calls made inside a window
- * the fake announced) or from the method's rate tier (`stage: "tiers"`).
+ * the fake announced) or from the method's rate tier (`stage: "tiers"`). Slack's rule is on
+ * the caller, who waits Retry-After from receiving it: a call counts as inside a window when
+ * it arrived after the 429 was written (`arrivedAt`, the fake's clock), not when the fake
+ * got round to it.
  */
 function rateLimited(
   method: string,
   args: Record<string, unknown>,
   store: FakeSlackStore,
   knobs: FakeSlackKnobs,
-  stage: "knob" | "tiers",
+  { stage, arrivedAt }: { stage: "knob" | "tiers"; arrivedAt: number },
 ): Answer | undefined {
   const now = store.now();
   const methodKey = `${store.workspace.teamId}/${method}`;
@@ -289,31 +297,30 @@ function rateLimited(
   if (stage === "tiers") {
     const refused = store.rates.take(tiers, now, knobs.rateScale ?? 1);
     if (refused === undefined) return undefined;
-    store.rates.announce(refused.key, now, refused.retryAfter);
-    return ratelimited(refused.retryAfter);
+    return ratelimited(refused.retryAfter, { store, key: refused.key });
   }
   const keys = [...new Set([methodKey, ...tiers.map((t) => t.key)])];
-  for (const inside of store.rates.inWindow(keys, now)) {
+  for (const inside of store.rates.inWindow(keys, arrivedAt)) {
     store.violations.push({
       rule: "retry_after",
       method,
       detail: `${inside.key} called ${inside.leftMs} ms before its Retry-After window ended`,
-      at: now,
+      at: arrivedAt,
     });
   }
   const limit = knobs.rateLimit;
   if (limit === undefined || limit.method !== method || limit.count <= 0) return undefined;
   limit.count -= 1;
   if (limit.count === 0) knobs.rateLimit = undefined;
-  store.rates.announce(methodKey, now, limit.retryAfter);
-  return ratelimited(limit.retryAfter);
+  return ratelimited(limit.retryAfter, { store, key: methodKey });
 }
 
-function ratelimited(retryAfter: number): Answer {
+function ratelimited(seconds: number, window: { store: FakeSlackStore; key: string }): Answer {
   return {
     status: 429,
     body: { ok: false, error: "ratelimited" },
-    headers: { "retry-after": String(retryAfter) },
+    headers: { "retry-after": String(seconds) },
+    window: { ...window, seconds },
   };
 }
 

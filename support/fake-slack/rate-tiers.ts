@@ -149,7 +149,8 @@ export function methodOfKey(key: string): string {
  */
 export class RateLimiter {
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
-  readonly #windows = new Map<string, number>();
+  /** Per key: from when the caller could know of its wait (the 429 written) until it ends. */
+  readonly #windows = new Map<string, { from: number; until: number }>();
 
   /**
    * Takes one call from every bucket of `keys`, or none when one is empty: then the key
@@ -178,17 +179,25 @@ export class RateLimiter {
     return undefined;
   }
 
-  /** Remembers that the fake told the caller to wait `seconds` before calling `key` again. */
-  announce(key: string, now: number, seconds: number): void {
-    const until = now + seconds * 1000;
-    if (until > (this.#windows.get(key) ?? 0)) this.#windows.set(key, until);
+  /**
+   * Remembers that the fake told the caller to wait `seconds` before calling `key` again,
+   * in a 429 it wrote at `writtenAt`: a call already on its way then is not inside it.
+   */
+  announce(key: string, writtenAt: number, seconds: number): void {
+    const until = writtenAt + seconds * 1000;
+    const held = this.#windows.get(key);
+    if (held !== undefined && held.until >= writtenAt) {
+      this.#windows.set(key, { from: held.from, until: Math.max(held.until, until) });
+    } else this.#windows.set(key, { from: writtenAt, until });
   }
 
-  /** The announced windows `keys` fall in at `now`: key and milliseconds still to wait. */
-  inWindow(keys: string[], now: number): { key: string; leftMs: number }[] {
-    return keys
-      .map((key) => ({ key, leftMs: (this.#windows.get(key) ?? 0) - now }))
-      .filter((w) => w.leftMs > 0);
+  /** The announced windows a call of `keys` that arrived at `at` fell in: key and ms left. */
+  inWindow(keys: string[], at: number): { key: string; leftMs: number }[] {
+    return keys.flatMap((key) => {
+      const window = this.#windows.get(key);
+      if (window === undefined || at < window.from || at >= window.until) return [];
+      return [{ key, leftMs: window.until - at }];
+    });
   }
 
   reset(): void {

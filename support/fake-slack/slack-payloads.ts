@@ -5,10 +5,16 @@ import { mintTriggerId } from "./triggers.ts";
 /** Default team of the builders; matches `createFakeSlack`'s default. */
 export const DEFAULT_TEAM_ID = "T0FAKE";
 
-/** A Slack timestamp for "now", e.g. `1718000000.123456`. */
+let lastMicros = 0n;
+
+/**
+ * A Slack timestamp for "now", e.g. `1718000000.123456`, after every one given before:
+ * two in the same millisecond differ, as two messages of a channel do.
+ */
 export function nowTs(): string {
-  const micros = BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000));
-  const text = micros.toString();
+  const now = BigInt(Date.now()) * 1000n;
+  lastMicros = now > lastMicros ? now : lastMicros + 1n;
+  const text = lastMicros.toString();
   return `${text.slice(0, -6)}.${text.slice(-6)}`;
 }
 

@@ -15,6 +15,17 @@ const TTL_MS = 50;
 const PAST_TTL_MS = 150;
 
 /**
+ * What a store answered while a key written with `ttlMs` at `since` surely still lived
+ * (the answer came back before the TTL ran out, counted from before the write), else
+ * `"late"`: on a machine too loaded to ask in time there is no live key to look at, and the
+ * expiry checks that follow still run.
+ */
+async function whileLive<T>(since: number, ttlMs: number, ask: () => Promise<T>) {
+  const answer = await ask();
+  return performance.now() - since < ttlMs ? answer : "late";
+}
+
+/**
  * The behaviour every backend must share. Each backend's test file calls this once with
  * its harness, so memory, SQLite and Redis are held to the same rules.
  */
@@ -53,10 +64,12 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     });
 
     it("expires values after their TTL and keeps the others", async () => {
+      const since = performance.now();
       await store.set("jobs", "short", { a: 1 }, TTL_MS);
+      const young = await whileLive(since, TTL_MS, () => store.get("jobs", "short"));
       await store.set("jobs", "long", { b: 2 }, 60_000);
       await store.set("jobs", "forever", { c: 3 });
-      expect(await store.get("jobs", "short")).toEqual({ a: 1 });
+      expect(young).toEqual(expect.toBeOneOf([{ a: 1 }, "late"]));
       await sleep(PAST_TTL_MS);
       expect(await store.get("jobs", "short")).toBeUndefined();
       expect(await store.get("jobs", "long")).toEqual({ b: 2 });
@@ -111,8 +124,10 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     });
 
     it("frees a short-lived claim after its TTL", async () => {
+      const since = performance.now();
       expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(true);
-      expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(false);
+      const again = await whileLive(since, TTL_MS, () => store.claimBriefly("sig:ttl", TTL_MS));
+      expect(again).toBeOneOf([false, "late"]);
       await sleep(PAST_TTL_MS);
       expect(await store.claimBriefly("sig:ttl", TTL_MS)).toBe(true);
     });
@@ -153,8 +168,12 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
     it("keeps a renewed lease past its first TTL", async () => {
       // Renewed at once, then waited past the first TTL: no race between a timer and the
       // TTL on a loaded machine (it once renewed at 60 ms of a 100 ms TTL).
+      const since = performance.now();
       const token = (await store.acquireLease("job:renew", 2 * TTL_MS)) ?? "";
-      expect(await store.renewLease("job:renew", token, 60_000)).toBe(true);
+      const renewed = await store.renewLease("job:renew", token, 60_000);
+      // Refused only when the renewal came too late on a loaded machine: nothing to see then.
+      if (!renewed && performance.now() - since >= 2 * TTL_MS) return;
+      expect(renewed).toBe(true);
       await sleep(2 * TTL_MS + PAST_TTL_MS);
       expect(await store.acquireLease("job:renew", 60_000)).toBeUndefined();
     });

@@ -18,18 +18,19 @@ describe("a busy workspace within Slack's rate tiers", () => {
       duplicated: result.duplicated,
       insideRetryAfter: result.insideRetryAfter,
     }).toEqual({ done: 100, failed: 0, lost: 0, duplicated: 0, insideRetryAfter: 0 });
-    // Slack pushed back only where it was made to; the bot waited each Retry-After out.
+    // Slack pushed back only where it was made to; the bot waited each Retry-After out
+    // (judged on its own transport: a call already on its way when a 429 left is not one).
     expect(result.rateLimited).toBe(5);
-    // A person waiting is answered (Slack's 3 seconds are the benchmark's to measure, on a
-    // quiet machine: support/bench/RESULTS.md; beside another suite, this bound only tells an
-    // answer from none).
-    expect(result.slowestAckMs).toBeLessThan(10_000);
-    expect(result.slowestViewsOpenMs).toBeLessThan(10_000);
-    // A hundred upload events in the same instant, with the fake Slack and the emulator in
-    // this process: ~1 s on a quiet machine (support/bench/RESULTS.md), up to 3.6 s when other test files
-    // load both cores. Slack would send a late one again, and the claim makes it one job;
-    // the bound is the ceiling of a loaded machine.
-    expect(result.slowestUploadAckMs).toBeLessThan(10_000);
+    // Every modal opened: the fake refuses a trigger_id older than Slack's 3 s.
+    expect(result.viewsOpenRefused).toBe(0);
+    // Each person waiting (a click, a submission) was answered within Slack's 3 s, less what
+    // a /healthz sent beside the answer waited: on a loaded machine both wait their turn on
+    // the same cores, and what is left is the app's own work on it (the bare figures, from a
+    // quiet machine, are the benchmark's: support/bench/RESULTS.md).
+    expect(result.slowestAckBeyondProbeMs).toBeLessThan(3_000);
+    // The hundred upload events, sent in the same instant, were each acked (or the run
+    // throws): how soon is the app's CPU shared among them and whatever else runs, and Slack
+    // sends a late one again, which the claim makes one job (`lost` and `duplicated` above).
     // Each job's notes and DOCX reached Slack once.
     expect(result.calls["files.completeUploadExternal"]).toBeGreaterThanOrEqual(100);
   }, 300_000);

@@ -30,7 +30,8 @@ function outputOf(child: ChildProcess) {
       const match = await eventually(
         () => pattern.exec(out.slice(from)),
         (m) => m !== null,
-        { what: String(pattern), context: () => out.slice(from) },
+        // A ceiling for a child's start beside another suite (over 10 s seen), not a wait.
+        { what: String(pattern), context: () => out.slice(from), timeoutMs: 45_000 },
       );
       if (match === null) throw new Error("unreachable");
       from += match.index + match[0].length;
@@ -109,5 +110,5 @@ describe("npm run fake-slack", () => {
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
     // Two processes started (the fake with its emulator, then the bot): a loaded machine's ceiling.
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import {
   POST_MESSAGE_BUDGETS,
   TIER_BUDGETS,
 } from "../../support/fake-slack/rate-tiers.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
 
 let fake: FakeSlack;
 let clock: number;
@@ -30,6 +31,14 @@ async function call(method: string, args: Record<string, unknown> = {}) {
   const body = (await res.json()) as { ok: boolean; error?: string };
   return { status: res.status, retryAfter: res.headers.get("retry-after"), body };
 }
+
+/** Until the fake has seen `n` calls of `method` arrive. */
+const eventuallyCalled = (method: string, n: number) =>
+  eventually(
+    () => fake.callsTo(method).length,
+    (seen) => seen >= n,
+    { what: `${n} calls of ${method}` },
+  );
 
 const canvas = { title: "t", document_content: { type: "markdown", markdown: "x" } };
 
@@ -85,6 +94,32 @@ describe("rate tiers, per method and workspace", () => {
     expect((await call("users.info", { user: "U0NOBODY" })).status).toBe(429);
     clock += 1_999;
     expect((await call("users.info", { user: "U0NOBODY" })).body.error).toBe("user_not_found");
+    expect(fake.violations.map((v) => v.method)).toEqual(["users.info"]);
+  });
+
+  it("does not count a call already on its way when the 429 was written", async () => {
+    fake.knobs.rateLimit = { method: "users.info", count: 1, retryAfter: 1 };
+    // The 429 is decided but held before it is written; another call arrives meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    fake.knobs.hold = (c, phase) =>
+      phase === "answered" && c.status === 200 && fake.callsTo("users.info").length === 1
+        ? held
+        : undefined;
+    const limited = call("users.info", { user: "U0NOBODY" });
+    await eventuallyCalled("users.info", 1);
+    const inFlight = call("users.info", { user: "U0NOBODY" });
+    await eventuallyCalled("users.info", 2);
+    clock += 10;
+    release();
+    expect((await limited).status).toBe(429);
+    expect((await inFlight).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+    // Once written, a call inside its second is one.
+    clock += 10;
+    await call("users.info", { user: "U0NOBODY" });
     expect(fake.violations.map((v) => v.method)).toEqual(["users.info"]);
   });
 
