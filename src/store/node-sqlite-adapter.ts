@@ -2,8 +2,9 @@ import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
 import { entryHolds } from "./json-keyv.ts";
-import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 import {
+  type ActiveIndex,
+  type DueQueue,
   inTransaction,
   migrate,
   sqliteActiveIndex,
