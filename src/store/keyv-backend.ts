@@ -1,5 +1,14 @@
 import type { Logger } from "pino";
 import { StoreClosedError, StoreError, storeFailure } from "./store.ts";
+import type { ClockSources } from "./store-clock.ts";
+
+export interface KeyvStoreOptions {
+  keyPrefix: string;
+  logger?: Logger;
+  /** Default hourly; 0: never. */
+  sweepIntervalMs?: number;
+  clock?: ClockSources;
+}
 
 /** Runs `sweep` every `intervalMs` (0: never) on a timer that never keeps the process up. */
 export function startSweep(

@@ -1,8 +1,7 @@
 import type Keyv from "keyv";
-import type { Logger } from "pino";
 import { KeyedMutex } from "../util/keyed-mutex.ts";
 import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
-import { CallTracker, startSweep } from "./keyv-backend.ts";
+import { CallTracker, type KeyvStoreOptions, startSweep } from "./keyv-backend.ts";
 import { JsonLists } from "./keyv-lists.ts";
 import { LocalQueue } from "./local-queue.ts";
 import type { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
@@ -15,17 +14,8 @@ import {
   type StoreKeys,
   storeKeys,
 } from "./store.ts";
-import type { ClockSources } from "./store-clock.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
-
-export interface KeyvStoreOptions {
-  keyPrefix: string;
-  logger?: Logger;
-  /** Default hourly; 0: never. */
-  sweepIntervalMs?: number;
-  clock?: ClockSources;
-}
 
 /**
  * The one-process store on Keyv over SQLite (a file, or in memory for tests): its

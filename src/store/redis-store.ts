@@ -1,12 +1,8 @@
+import { randomUUID } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import type Keyv from "keyv";
 import { createJsonKeyv, entryHolds, entryOf } from "./json-keyv.ts";
-import {
-  DEFAULT_REDIS_TIMEOUT_MS,
-  RedisCalls,
-  type RedisClient,
-  RedisEpoch,
-} from "./redis-client.ts";
+import { DEFAULT_REDIS_TIMEOUT_MS, RedisCalls, type RedisClient } from "./redis-client.ts";
 import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
 import { RedisQueue } from "./redis-queue.ts";
 import { COMPARE_AND_SET, PUSH_INDEX } from "./redis-scripts.ts";
@@ -17,6 +13,7 @@ import {
   type Namespace,
   type Store,
   StoreClosedError,
+  StoreError,
   type StoreKeys,
   storeKeys,
 } from "./store.ts";
@@ -37,7 +34,8 @@ export class RedisStore extends RedisQueue implements Store {
   readonly #keyv: Keyv;
   readonly #keys: StoreKeys;
   readonly #blobTimeoutMs: number;
-  readonly #epoch: RedisEpoch;
+  /** The epoch this process last saw (see `checkEpoch`). */
+  #epoch: string | undefined;
 
   constructor(client: RedisClient, options: RedisStoreInit) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
@@ -48,7 +46,6 @@ export class RedisStore extends RedisQueue implements Store {
     this.#keys = storeKeys(options.keyPrefix);
     this.#blobTimeoutMs = 10 * timeoutMs;
     this.process.start();
-    this.#epoch = new RedisEpoch(calls, `${this.prefix}:epoch`);
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -167,8 +164,27 @@ export class RedisStore extends RedisQueue implements Store {
     }
   }
 
-  checkEpoch(): Promise<EpochCheck> {
-    return this.#epoch.check();
+  /**
+   * The epoch is a key without TTL (no `volatile-*` policy evicts it): a Redis that comes back
+   * empty has lost it, and this says `reset` once.
+   */
+  async checkEpoch(): Promise<EpochCheck> {
+    const key = `${this.prefix}:epoch`;
+    const seen = this.#epoch;
+    if (seen !== undefined) {
+      const current = await this.calls.run("GET epoch", () => this.#client.get(key));
+      if (current === seen) return "same";
+    }
+    // First check, or the data is gone: write a new epoch unless another replica just did.
+    const mine = randomUUID();
+    const set = await this.calls.run("SET NX epoch", () =>
+      this.#client.set(key, mine, { condition: "NX" }),
+    );
+    const adopted =
+      set === "OK" ? mine : await this.calls.run("GET epoch", () => this.#client.get(key));
+    if (typeof adopted !== "string") throw new StoreError("Redis epoch vanished as it was read");
+    this.#epoch = adopted;
+    return seen === undefined ? "same" : "reset";
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { StartupError } from "../startup-error.ts";
-import { KeyvStore, type KeyvStoreOptions } from "./keyv-store.ts";
+import type { KeyvStoreOptions } from "./keyv-backend.ts";
+import { KeyvStore } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
 /** Opens (creating it and its folder) the SQLite file at `filePath`; one process owns it. */
