@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
+import type { FormDataLike } from "form-data-encoder";
 import { pino } from "pino";
 import { getGlobalDispatcher } from "undici";
 import type { z } from "zod";
@@ -91,17 +92,8 @@ export class NoteTakerClient {
    * A recording still arriving (the relay of a download), in one attempt: on a failure the
    * caller sends the finished download with `submitAudio`.
    */
-  async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
-    const { headers, body } = encodeMultipart(relayForm(input));
-    const envelope = await this.#observed("POST audio2dialog", () =>
-      callApi(this.#api, "POST", "/audio2dialog", submitResponseSchema, {
-        headers,
-        body,
-        timeoutMs: this.#uploadTimeoutMs,
-        signal,
-      }),
-    );
-    return envelope.data.task_id;
+  relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
+    return this.#post("/audio2dialog", relayForm(input), this.#uploadTimeoutMs, signal);
   }
 
   /** `POST /dialog2meeting`; resolves to the task id. */
@@ -121,15 +113,10 @@ export class NoteTakerClient {
 
   /** Downloads and validates the dialog file of a completed transcription (`result.dialog_url`). */
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
-    const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
-      return this.#observed("GET dialog", () =>
-        readDialogLink(this.#links, url, {
-          timeoutMs: this.#timeoutMs,
-          maxBytes: this.#maxDialogBytes,
-          signal,
-        }),
-      );
-    });
+    const options = { timeoutMs: this.#timeoutMs, maxBytes: this.#maxDialogBytes, signal };
+    const text = await withRetries("fetch dialog", this.#retry, signal, () =>
+      this.#observed("GET dialog", () => readDialogLink(this.#links, url, options)),
+    );
     const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
       throw new NoteTakerProtocolError("The dialog file is not a valid dialog array.", {
@@ -142,16 +129,11 @@ export class NoteTakerClient {
   /** Streams the note's DOCX to `destPath`; resolves to its size. */
   async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     const partPath = `${destPath}.${randomUUID()}.part`;
+    const options = { timeoutMs: this.#timeoutMs, maxBytes: this.#maxDocxBytes, signal };
     try {
-      const bytes = await withRetries("download docx", this.#retry, signal, async () => {
-        return this.#observed("GET docx", () =>
-          saveDocxLink(this.#links, url, partPath, {
-            timeoutMs: this.#timeoutMs,
-            maxBytes: this.#maxDocxBytes,
-            signal,
-          }),
-        );
-      });
+      const bytes = await withRetries("download docx", this.#retry, signal, () =>
+        this.#observed("GET docx", () => saveDocxLink(this.#links, url, partPath, options)),
+      );
       await rename(partPath, destPath);
       return bytes;
     } finally {
@@ -159,23 +141,28 @@ export class NoteTakerClient {
     }
   }
 
-  async #submit(
+  #submit(
     path: string,
     makeForm: FormMaker,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<string> {
-    const envelope = await withRetries(`POST ${path}`, this.#retry, signal, async () => {
-      const { headers, body } = encodeMultipart(await makeForm());
-      return this.#observed(`POST ${path.slice(1)}`, () =>
-        callApi(this.#api, "POST", path, submitResponseSchema, {
-          headers,
-          body,
-          timeoutMs,
-          signal,
-        }),
-      );
-    });
+    return withRetries(`POST ${path}`, this.#retry, signal, async () =>
+      this.#post(path, await makeForm(), timeoutMs, signal),
+    );
+  }
+
+  /** One POST of a submission's form; resolves to the task id. */
+  async #post(
+    path: string,
+    form: FormDataLike,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const { headers, body } = encodeMultipart(form);
+    const envelope = await this.#observed(`POST ${path.slice(1)}`, () =>
+      callApi(this.#api, "POST", path, submitResponseSchema, { headers, body, timeoutMs, signal }),
+    );
     return envelope.data.task_id;
   }
 
