@@ -1,23 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
 import type { FormDataLike } from "form-data-encoder";
-import { pino } from "pino";
-import { getGlobalDispatcher } from "undici";
+import { type Logger, pino } from "pino";
+import { type Dispatcher, getGlobalDispatcher } from "undici";
 import type { z } from "zod";
 import { type ApiTarget, callApi, parseJsonOrUndefined } from "./api-call.ts";
-import type {
-  NoteTakerClientOptions,
-  RelayAudioInput,
-  SubmitAudioInput,
-  SubmitDialogInput,
-  Task,
-} from "./client-types.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
-import { audioForm, dialogForm, encodeMultipart, type FormMaker, relayForm } from "./multipart.ts";
-import { normalizeProgress } from "./progress.ts";
-import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
+import {
+  audioForm,
+  dialogForm,
+  encodeMultipart,
+  type FormMaker,
+  type RelayAudioInput,
+  relayForm,
+  type SubmitAudioInput,
+  type SubmitDialogInput,
+} from "./multipart.ts";
+import { normalizeProgress, type Progress } from "./progress.ts";
+import {
+  createResultLinkGuard,
+  type ResultLinkGuard,
+  type ResultLinkOptions,
+} from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
-import { defaultRetryPolicy, type RetryContext, realSleep, withRetries } from "./retry-policy.ts";
+import {
+  defaultRetryPolicy,
+  type RetryContext,
+  type RetryPolicy,
+  realSleep,
+  type Sleep,
+  withRetries,
+} from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,
@@ -34,6 +47,31 @@ const MIB = 1024 * 1024;
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
 // The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
+/** A remote task as a poll sees it: still running (with progress), done, or failed. */
+export type Task<Result> =
+  | { status: "running"; rawStatus: string; progress: Progress | null }
+  | { status: "completed"; result: Result }
+  | { status: "failed"; message: string };
+
+export interface NoteTakerClientOptions {
+  /** Including `/api/v1/third-party/note-taker`. */
+  baseUrl: string;
+  apiKey: string;
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  retryPolicy?: RetryPolicy;
+  /** Time allowed for an answer's headers and body on ordinary calls. */
+  requestTimeoutMs?: number;
+  /** Time allowed for the answer to an audio upload once it is sent. */
+  uploadTimeoutMs?: number;
+  resultLinks?: ResultLinkOptions;
+  maxDialogBytes?: number;
+  maxDocxBytes?: number;
+  sleep?: Sleep;
+  /** Told of every HTTP attempt and how it ended (metrics): "ok", "auth", "transient"… */
+  onRequest?: (operation: string, outcome: string) => void;
+}
+
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
 /** Typed client of the Note Service API (docs/note-service.md). Result links get no credential. */

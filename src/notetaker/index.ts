@@ -1,5 +1,4 @@
-export { NoteTakerClient } from "./client.ts";
-export type { NoteTakerClientOptions, Task } from "./client-types.ts";
+export { NoteTakerClient, type NoteTakerClientOptions, type Task } from "./client.ts";
 export * from "./errors.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./input-rules.ts";
 export {
