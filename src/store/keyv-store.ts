@@ -94,7 +94,7 @@ export class KeyvStore implements Store {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     const fullKey = this.#keys.claim(key);
-    // In the database, not in memory: Slack retries an event minutes later, maybe to a new process.
+    // In the database, not in a Map: Slack retries an event minutes later, maybe to a new process.
     return this.#calls.run(async () => {
       const now = Date.now();
       return this.#db.claim(fullKey, serializeEntry({ value: 1, expires: now + ttl }), ttl, now);
