@@ -18,14 +18,13 @@ export const ADDRESS_SPACE_BYTES = 768 * 1024 * 1024;
 /** What was found, by the paths asked for: each program is run once per process. */
 const found = new Map<string, Promise<MediaTools | undefined>>();
 
+type ToolPaths = { ffmpegPath?: string | undefined; ffprobePath?: string | undefined };
+
 /**
  * Finds FFmpeg and ffprobe (FFMPEG_PATH, FFPROBE_PATH, beside ffmpeg, or on PATH); undefined
  * when either does not run. Kept for the process: each check starts a process.
  */
-export function findMediaTools(o: {
-  ffmpegPath?: string | undefined;
-  ffprobePath?: string | undefined;
-}): Promise<MediaTools | undefined> {
+export function findMediaTools(o: ToolPaths): Promise<MediaTools | undefined> {
   const key = `${o.ffmpegPath ?? ""}\n${o.ffprobePath ?? ""}`;
   let tools = found.get(key);
   if (tools === undefined) {
@@ -35,10 +34,7 @@ export function findMediaTools(o: {
   return tools;
 }
 
-async function lookFor(o: {
-  ffmpegPath?: string | undefined;
-  ffprobePath?: string | undefined;
-}): Promise<MediaTools | undefined> {
+async function lookFor(o: ToolPaths): Promise<MediaTools | undefined> {
   const ffmpeg = o.ffmpegPath ?? "ffmpeg";
   const candidates =
     o.ffprobePath !== undefined

@@ -1,22 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm } from "node:fs/promises";
-import { pino } from "pino";
-import { getGlobalDispatcher } from "undici";
+import type { FormDataLike } from "form-data-encoder";
+import { type Logger, pino } from "pino";
+import { type Dispatcher, getGlobalDispatcher } from "undici";
 import type { z } from "zod";
 import { type ApiTarget, callApi, parseJsonOrUndefined } from "./api-call.ts";
-import type {
-  NoteTakerClientOptions,
-  RelayAudioInput,
-  SubmitAudioInput,
-  SubmitDialogInput,
-  Task,
-} from "./client-types.ts";
 import { NoteTakerProtocolError, outcomeOf } from "./errors.ts";
-import { audioForm, dialogForm, encodeMultipart, type FormMaker, relayForm } from "./multipart.ts";
-import { normalizeProgress } from "./progress.ts";
-import { createResultLinkGuard, type ResultLinkGuard } from "./result-link-guard.ts";
+import {
+  audioForm,
+  dialogForm,
+  encodeMultipart,
+  type FormMaker,
+  type RelayAudioInput,
+  relayForm,
+  type SubmitAudioInput,
+  type SubmitDialogInput,
+} from "./multipart.ts";
+import { normalizeProgress, type Progress } from "./progress.ts";
+import {
+  createResultLinkGuard,
+  type ResultLinkGuard,
+  type ResultLinkOptions,
+} from "./result-link-guard.ts";
 import { readDialogLink, saveDocxLink } from "./result-links.ts";
-import { defaultRetryPolicy, type RetryContext, realSleep, withRetries } from "./retry-policy.ts";
+import {
+  defaultRetryPolicy,
+  type RetryContext,
+  type RetryPolicy,
+  realSleep,
+  type Sleep,
+  withRetries,
+} from "./retry-policy.ts";
 import {
   type AudioResult,
   audioResultSchema,
@@ -33,6 +47,31 @@ const MIB = 1024 * 1024;
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
 // The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;
+/** A remote task as a poll sees it: still running (with progress), done, or failed. */
+export type Task<Result> =
+  | { status: "running"; rawStatus: string; progress: Progress | null }
+  | { status: "completed"; result: Result }
+  | { status: "failed"; message: string };
+
+export interface NoteTakerClientOptions {
+  /** Including `/api/v1/third-party/note-taker`. */
+  baseUrl: string;
+  apiKey: string;
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  retryPolicy?: RetryPolicy;
+  /** Time allowed for an answer's headers and body on ordinary calls. */
+  requestTimeoutMs?: number;
+  /** Time allowed for the answer to an audio upload once it is sent. */
+  uploadTimeoutMs?: number;
+  resultLinks?: ResultLinkOptions;
+  maxDialogBytes?: number;
+  maxDocxBytes?: number;
+  sleep?: Sleep;
+  /** Told of every HTTP attempt and how it ended (metrics): "ok", "auth", "transient"… */
+  onRequest?: (operation: string, outcome: string) => void;
+}
+
 const NO_REASON = "The Note Service reported a failure without giving a reason.";
 
 /** Typed client of the Note Service API (docs/note-service.md). Result links get no credential. */
@@ -91,17 +130,8 @@ export class NoteTakerClient {
    * A recording still arriving (the relay of a download), in one attempt: on a failure the
    * caller sends the finished download with `submitAudio`.
    */
-  async relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
-    const { headers, body } = encodeMultipart(relayForm(input));
-    const envelope = await this.#observed("POST audio2dialog", () =>
-      callApi(this.#api, "POST", "/audio2dialog", submitResponseSchema, {
-        headers,
-        body,
-        timeoutMs: this.#uploadTimeoutMs,
-        signal,
-      }),
-    );
-    return envelope.data.task_id;
+  relayAudio(input: RelayAudioInput, signal?: AbortSignal): Promise<string> {
+    return this.#post("/audio2dialog", relayForm(input), this.#uploadTimeoutMs, signal);
   }
 
   /** `POST /dialog2meeting`; resolves to the task id. */
@@ -121,15 +151,10 @@ export class NoteTakerClient {
 
   /** Downloads and validates the dialog file of a completed transcription (`result.dialog_url`). */
   async fetchDialog(url: string, signal?: AbortSignal): Promise<Dialog> {
-    const text = await withRetries("fetch dialog", this.#retry, signal, async () => {
-      return this.#observed("GET dialog", () =>
-        readDialogLink(this.#links, url, {
-          timeoutMs: this.#timeoutMs,
-          maxBytes: this.#maxDialogBytes,
-          signal,
-        }),
-      );
-    });
+    const options = { timeoutMs: this.#timeoutMs, maxBytes: this.#maxDialogBytes, signal };
+    const text = await withRetries("fetch dialog", this.#retry, signal, () =>
+      this.#observed("GET dialog", () => readDialogLink(this.#links, url, options)),
+    );
     const parsed = dialogSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
       throw new NoteTakerProtocolError("The dialog file is not a valid dialog array.", {
@@ -142,16 +167,11 @@ export class NoteTakerClient {
   /** Streams the note's DOCX to `destPath`; resolves to its size. */
   async downloadDocx(url: string, destPath: string, signal?: AbortSignal): Promise<number> {
     const partPath = `${destPath}.${randomUUID()}.part`;
+    const options = { timeoutMs: this.#timeoutMs, maxBytes: this.#maxDocxBytes, signal };
     try {
-      const bytes = await withRetries("download docx", this.#retry, signal, async () => {
-        return this.#observed("GET docx", () =>
-          saveDocxLink(this.#links, url, partPath, {
-            timeoutMs: this.#timeoutMs,
-            maxBytes: this.#maxDocxBytes,
-            signal,
-          }),
-        );
-      });
+      const bytes = await withRetries("download docx", this.#retry, signal, () =>
+        this.#observed("GET docx", () => saveDocxLink(this.#links, url, partPath, options)),
+      );
       await rename(partPath, destPath);
       return bytes;
     } finally {
@@ -159,23 +179,28 @@ export class NoteTakerClient {
     }
   }
 
-  async #submit(
+  #submit(
     path: string,
     makeForm: FormMaker,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<string> {
-    const envelope = await withRetries(`POST ${path}`, this.#retry, signal, async () => {
-      const { headers, body } = encodeMultipart(await makeForm());
-      return this.#observed(`POST ${path.slice(1)}`, () =>
-        callApi(this.#api, "POST", path, submitResponseSchema, {
-          headers,
-          body,
-          timeoutMs,
-          signal,
-        }),
-      );
-    });
+    return withRetries(`POST ${path}`, this.#retry, signal, async () =>
+      this.#post(path, await makeForm(), timeoutMs, signal),
+    );
+  }
+
+  /** One POST of a submission's form; resolves to the task id. */
+  async #post(
+    path: string,
+    form: FormDataLike,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const { headers, body } = encodeMultipart(form);
+    const envelope = await this.#observed(`POST ${path.slice(1)}`, () =>
+      callApi(this.#api, "POST", path, submitResponseSchema, { headers, body, timeoutMs, signal }),
+    );
     return envelope.data.task_id;
   }
 

@@ -1,11 +1,4 @@
-export { NoteTakerClient } from "./client.ts";
-export type {
-  NoteTakerClientOptions,
-  RelayAudioInput,
-  SubmitAudioInput,
-  SubmitDialogInput,
-  Task,
-} from "./client-types.ts";
+export { NoteTakerClient, type NoteTakerClientOptions, type Task } from "./client.ts";
 export * from "./errors.ts";
 export { checkTemplate, MAX_TEMPLATE_BYTES } from "./input-rules.ts";
 export {
@@ -15,37 +8,8 @@ export {
   type NoteServiceWatch,
   watchNoteService,
 } from "./note-service-watch.ts";
-export {
-  createPollSchedule,
-  type PollPlan,
-  type PollSchedule,
-  type PollScheduleOptions,
-  type RunningPoll,
-} from "./poll-schedule.ts";
-export {
-  normalizeProgress,
-  type Progress,
-  type ProgressTrail,
-  progressTrailSchema,
-} from "./progress.ts";
-export {
-  defaultRetryPolicy,
-  fastRetryPolicy,
-  type RetryPolicy,
-} from "./retry-policy.ts";
-export type {
-  AudioResult,
-  Dialog,
-  DialogEntry,
-  NoteResult,
-  SpeakerHint,
-  SpeakerMapEntry,
-  SpeakerMapInput,
-} from "./schemas.ts";
-export {
-  type Segment,
-  type SpeakerName,
-  segmentsOf,
-  speakerMapOf,
-  speakerNameSchema,
-} from "./wire.ts";
+export { createPollSchedule, type PollSchedule } from "./poll-schedule.ts";
+export { normalizeProgress, type Progress, type ProgressTrail } from "./progress.ts";
+export { defaultRetryPolicy, fastRetryPolicy, type RetryPolicy } from "./retry-policy.ts";
+export type { AudioResult, Dialog, NoteResult, SpeakerHint } from "./schemas.ts";
+export { type Segment, type SpeakerName, segmentsOf } from "./wire.ts";

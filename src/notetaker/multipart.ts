@@ -4,7 +4,6 @@ import { Readable } from "node:stream";
 import { FormDataEncoder, type FormDataLike } from "form-data-encoder";
 import { safeFileName } from "../text/index.ts";
 import { optional } from "../util/optional.ts";
-import type { RelayAudioInput, SubmitAudioInput, SubmitDialogInput } from "./client-types.ts";
 import {
   checkAudio,
   checkAudioFile,
@@ -14,6 +13,28 @@ import {
   checkTemplate,
   toSpeakerMapArray,
 } from "./input-rules.ts";
+import type { Dialog, SpeakerHint, SpeakerMapInput } from "./schemas.ts";
+
+export interface SubmitAudioInput {
+  path: string;
+  filename: string;
+  speakers?: readonly SpeakerHint[];
+  contextText?: string;
+  languageHint?: string;
+}
+
+/** A recording still arriving: `open` streams exactly `size` bytes, each time it is called. */
+export interface RelayAudioInput extends Omit<SubmitAudioInput, "path"> {
+  size: number;
+  open: () => AsyncIterable<Uint8Array>;
+}
+
+export interface SubmitDialogInput {
+  dialog: Dialog;
+  speakerMap?: SpeakerMapInput;
+  contextText?: string;
+  template?: { filename: string; data: Uint8Array };
+}
 
 export interface MultipartBody {
   headers: Record<string, string>;

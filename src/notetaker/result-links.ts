@@ -70,7 +70,7 @@ function errorOfStatus(status: number, retryAfterHeader: string | string[] | und
   if (isTransientStatus(status)) {
     return new NoteTakerTransientError(`The result link answered ${status}.`, {
       status,
-      ...retryAfter(retryAfterHeader),
+      ...optional("retryAfterMs", parseRetryAfter(retryAfterHeader)),
     });
   }
   return new NoteTakerProtocolError(`The result link answered ${status}.`, { status });
@@ -87,11 +87,6 @@ export async function checkDeclaredLength(
     await response.body.dump();
     throw tooLarge;
   }
-}
-
-function retryAfter(header: string | string[] | undefined): { retryAfterMs?: number } {
-  const ms = parseRetryAfter(header);
-  return optional("retryAfterMs", ms);
 }
 
 /** Streams a body to disk with a size cap, then checks it looks like a DOCX (a zip file). */

@@ -84,6 +84,8 @@ type Built = ReturnType<typeof buildMetrics>;
 function buildMetrics(prom: PromClient, sources: MetricsSources) {
   const { Counter, Gauge, Histogram, Registry } = prom;
   const registry = new Registry();
+  const counter = (name: string, help: string, labelNames: string[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
   // Process and Node.js figures (CPU, memory, event loop lag, handles, GC), on our registry.
   prom.collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -96,12 +98,11 @@ function buildMetrics(prom: PromClient, sources: MetricsSources) {
       for (const stage of ACTIVE_STAGES) this.set({ stage }, counts[stage] ?? 0);
     },
   });
-  const finished = new Counter({
-    name: "meeting_notes_jobs_finished_total",
-    help: "Jobs that ended in this process, by how they ended (done, failed, canceled).",
-    labelNames: ["stage"],
-    registers: [registry],
-  });
+  const finished = counter(
+    "meeting_notes_jobs_finished_total",
+    "Jobs that ended in this process, by how they ended (done, failed, canceled).",
+    ["stage"],
+  );
   const stageDuration = new Histogram({
     name: "meeting_notes_stage_duration_seconds",
     help: "Time a job spent in a stage, observed when it left the stage.",
@@ -109,24 +110,21 @@ function buildMetrics(prom: PromClient, sources: MetricsSources) {
     buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 10_800, 86_400],
     registers: [registry],
   });
-  const noteService = new Counter({
-    name: "meeting_notes_note_service_requests_total",
-    help: "Requests to the Note Service by operation and outcome.",
-    labelNames: ["operation", "outcome"],
-    registers: [registry],
-  });
-  const slackErrors = new Counter({
-    name: "meeting_notes_slack_api_errors_total",
-    help: "Slack Web API calls that failed, by what was being done and Slack's error code.",
-    labelNames: ["operation", "error"],
-    registers: [registry],
-  });
-  const rateLimited = new Counter({
-    name: "meeting_notes_slack_rate_limited_total",
-    help: "Slack Web API calls Slack answered with 429, by method and by who waited (interactive or background).",
-    labelNames: ["method", "caller"],
-    registers: [registry],
-  });
+  const noteService = counter(
+    "meeting_notes_note_service_requests_total",
+    "Requests to the Note Service by operation and outcome.",
+    ["operation", "outcome"],
+  );
+  const slackErrors = counter(
+    "meeting_notes_slack_api_errors_total",
+    "Slack Web API calls that failed, by what was being done and Slack's error code.",
+    ["operation", "error"],
+  );
+  const rateLimited = counter(
+    "meeting_notes_slack_rate_limited_total",
+    "Slack Web API calls Slack answered with 429, by method and by who waited (interactive or background).",
+    ["method", "caller"],
+  );
   new Gauge({
     name: "meeting_notes_runner_jobs",
     help: "Jobs this process has claimed (scheduled), of them stepping (running) and waiting for a slot (queued).",

@@ -1,7 +1,6 @@
 import { StartupError } from "../startup-error.ts";
 import { optional } from "../util/optional.ts";
-import { openMemoryStore } from "./memory-store.ts";
-import { openSqliteStore } from "./sqlite-store.ts";
+import { openMemoryStore, openSqliteStore } from "./sqlite-store.ts";
 import type { OpenStoreOptions, Store } from "./store.ts";
 
 export {

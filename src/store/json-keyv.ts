@@ -2,7 +2,7 @@ import { type DeserializedData, Keyv, type KeyvStoreAdapter } from "keyv";
 
 /**
  * Plain JSON instead of Keyv's slow recursive serializer. `expires` comes first, so an
- * entry's expiry can be read from its first bytes (`expiresOf`).
+ * entry's expiry can be read from its first bytes (the SQLite migration does).
  */
 export function serializeEntry<Value>(data: DeserializedData<Value>): string {
   return JSON.stringify({ expires: data.expires, value: data.value });
@@ -14,12 +14,6 @@ export function deserializeEntry<Value>(text: string): DeserializedData<Value> |
 
 /** What every entry with a TTL starts with; entries without one start with `{"value":`. */
 export const EXPIRES_PREFIX = '{"expires":';
-
-export function expiresOf(text: string): number | undefined {
-  if (!text.startsWith(EXPIRES_PREFIX)) return undefined;
-  const match = /^\d+/.exec(text.slice(EXPIRES_PREFIX.length, EXPIRES_PREFIX.length + 24));
-  return match === null ? undefined : Number(match[0]);
-}
 
 /**
  * A Keyv that stores plain JSON under our own full keys and rejects on backend errors: an

@@ -1,25 +1,6 @@
-import type Keyv from "keyv";
 import type { Logger } from "pino";
-import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 import { StoreClosedError, StoreError, storeFailure } from "./store.ts";
 import type { ClockSources } from "./store-clock.ts";
-
-/** What the memory and SQLite backends bring; the rest of the behaviour is shared. */
-export interface KeyvBackend {
-  readonly kind: "sqlite" | "memory";
-  readonly keyv: Keyv;
-  ping(): Promise<boolean>;
-  sweepExpired(): Promise<number>;
-  /** An atomic "claim once"; without it a claim is a read, then a write under the mutex. */
-  claim?(key: string, ttlMs: number): Promise<boolean>;
-  /** See `Store.compareAndSet`; `expected` is JSON. */
-  compareAndSet(key: string, expected: string, next: unknown, ttlMs?: number): Promise<boolean>;
-  dueQueue(scope: string): DueQueue;
-  activeIndex(scope: string): ActiveIndex;
-  keys(prefix: string): Promise<string[]>;
-  scrub?(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export interface KeyvStoreOptions {
   keyPrefix: string;

@@ -1,13 +1,10 @@
 import type Keyv from "keyv";
 import { KeyedMutex } from "../util/keyed-mutex.ts";
-import {
-  CallTracker,
-  type KeyvBackend,
-  type KeyvStoreOptions,
-  startSweep,
-} from "./keyv-backend.ts";
+import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
+import { CallTracker, type KeyvStoreOptions, startSweep } from "./keyv-backend.ts";
 import { JsonLists } from "./keyv-lists.ts";
 import { LocalQueue } from "./local-queue.ts";
+import type { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 import {
   checkTtl,
   type EpochCheck,
@@ -21,12 +18,13 @@ import {
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * The one-process store (SQLite, memory) on Keyv: its read-modify-writes are atomic because
- * this process is the only writer (a mutex per key, leases in a Map).
+ * The one-process store on Keyv over SQLite (a file, or in memory for tests): its
+ * read-modify-writes are atomic because this process is the only writer (a mutex per key,
+ * leases in a Map).
  */
 export class KeyvStore implements Store {
   readonly kind: "sqlite" | "memory";
-  readonly #backend: KeyvBackend;
+  readonly #db: NodeSqliteAdapter;
   readonly #keyv: Keyv;
   readonly #keys: StoreKeys;
   readonly #mutex = new KeyedMutex();
@@ -35,18 +33,14 @@ export class KeyvStore implements Store {
   readonly #calls: CallTracker;
   readonly #sweepTimer: NodeJS.Timeout | undefined;
 
-  constructor(backend: KeyvBackend, options: KeyvStoreOptions) {
-    this.kind = backend.kind;
-    this.#calls = new CallTracker(backend.kind === "sqlite" ? "SQLite" : "The memory store");
-    this.#backend = backend;
-    this.#keyv = backend.keyv;
+  constructor(kind: "sqlite" | "memory", db: NodeSqliteAdapter, options: KeyvStoreOptions) {
+    this.kind = kind;
+    this.#calls = new CallTracker(kind === "sqlite" ? "SQLite" : "The memory store");
+    this.#db = db;
+    this.#keyv = createJsonKeyv(db);
     this.#keys = storeKeys(options.keyPrefix);
     const { keyPrefix, logger } = options;
-    this.#queue = new LocalQueue(
-      backend.dueQueue(keyPrefix),
-      backend.activeIndex(keyPrefix),
-      options.clock,
-    );
+    this.#queue = new LocalQueue(db.dueQueue(keyPrefix), db.activeIndex(keyPrefix), options.clock);
     this.#lists = new JsonLists(this.#keyv, this.#mutex, this.#keys);
     const resumed = this.#queue.resumeFromDisk();
     if (resumed > 0) logger?.info({ resumed }, "store: interrupted jobs due now");
@@ -72,9 +66,11 @@ export class KeyvStore implements Store {
   async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     const full = this.#keys.value(ns, key);
-    return this.#calls.run(() =>
-      this.#backend.compareAndSet(full, JSON.stringify(expected), next, ttl),
-    );
+    return this.#calls.run(async () => {
+      const now = Date.now();
+      const entry = entryOf(next, ttl, now);
+      return this.#db.compareAndSet(full, JSON.stringify(expected), entry.text, entry.expires, now);
+    });
   }
 
   /** Keyv has no expire: the value is written again with the new TTL. */
@@ -98,16 +94,11 @@ export class KeyvStore implements Store {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     const fullKey = this.#keys.claim(key);
-    // In Keyv, not in memory: Slack retries an event minutes later, maybe to a new process.
-    const { claim } = this.#backend;
-    if (claim !== undefined) return this.#calls.run(() => claim(fullKey, ttl));
-    return this.#calls.run(() =>
-      this.#mutex.run(fullKey, async () => {
-        if ((await this.#keyv.get(fullKey)) !== undefined) return false;
-        await this.#keyv.set(fullKey, 1, ttl);
-        return true;
-      }),
-    );
+    // In the database, not in a Map: Slack retries an event minutes later, maybe to a new process.
+    return this.#calls.run(async () => {
+      const now = Date.now();
+      return this.#db.claim(fullKey, serializeEntry({ value: 1, expires: now + ttl }), ttl, now);
+    });
   }
 
   async claimBriefly(key: string, ttlMs: number): Promise<boolean> {
@@ -202,17 +193,24 @@ export class KeyvStore implements Store {
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
     const start = this.#keys.value(ns, "").length;
     return this.#calls.run(async () =>
-      (await this.#backend.keys(this.#keys.value(ns, prefix))).map((key) => key.slice(start)),
+      this.#db.keys(this.#keys.value(ns, prefix)).map((key) => key.slice(start)),
     );
   }
 
   async ping(): Promise<boolean> {
     if (this.#calls.closed) return false;
-    return this.#backend.ping().catch(() => false);
+    try {
+      return this.#db.ping();
+    } catch {
+      return false;
+    }
   }
 
+  /** In memory, nothing outlives the process: nothing to wipe. */
   async scrub(): Promise<void> {
-    return this.#calls.run(async () => this.#backend.scrub?.());
+    return this.#calls.run(async () => {
+      if (this.kind === "sqlite") this.#db.scrub();
+    });
   }
 
   async checkEpoch(): Promise<EpochCheck> {
@@ -222,7 +220,20 @@ export class KeyvStore implements Store {
 
   /** Deletes expired entries now (also runs on a timer); resolves to how many went. */
   sweepExpired(): Promise<number> {
-    return this.#calls.run(() => this.#backend.sweepExpired());
+    return this.#calls.run(async () => this.#db.sweepExpired());
+  }
+
+  /** Moves an active index of an earlier version (a JSON value) into the table, once. */
+  async moveLegacyActiveIndex(): Promise<void> {
+    const keyv = this.#keyv;
+    const stagesKey = `${this.#keys.prefix}:active-stages`;
+    const idsKey = `${this.#keys.prefix}:active`;
+    const legacy = (await keyv.get<string[]>(idsKey)) ?? [];
+    const stages = (await keyv.get<Record<string, string>>(stagesKey)) ?? {};
+    for (const id of legacy) if (!Object.hasOwn(stages, id)) this.#queue.active.set(id, "");
+    for (const [id, stage] of Object.entries(stages)) this.#queue.active.set(id, stage);
+    if (legacy.length > 0) await keyv.delete(idsKey);
+    if (Object.keys(stages).length > 0) await keyv.delete(stagesKey);
   }
 
   async close(): Promise<void> {
@@ -230,6 +241,6 @@ export class KeyvStore implements Store {
     clearInterval(this.#sweepTimer);
     // Started writes land first: an acknowledged write must not be lost.
     await this.#calls.close();
-    await this.#backend.close();
+    await this.#db.disconnect();
   }
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
+import type { ActiveIndex, DueQueue } from "./sqlite-tables.ts";
 import type { DueClaim } from "./store.ts";
 import { type ClockSources, StoreClock } from "./store-clock.ts";
 
 /**
- * What a one-process store (SQLite, memory) keeps beside its values: leases and brief claims
- * in this process, the due queue and the active index in the backend. Every method is
- * synchronous, which is what makes it atomic.
+ * What a one-process store keeps beside its values: leases and brief claims in this process,
+ * the due queue and the active index in SQLite. Every method is synchronous, which is what
+ * makes it atomic.
  */
 export class LocalQueue {
   readonly clock: StoreClock;
@@ -53,16 +54,7 @@ export class LocalQueue {
 
   /** See `Store.spreadOverdue`: one process owns the queue, so no lease is needed. */
   spreadOverdue(now: number, windowMs: number, stages: readonly string[]): number {
-    const inOneStatement = this.#due.spreadOverdue;
-    if (inOneStatement !== undefined) {
-      return inOneStatement(now, windowMs, stages, this.clock.now());
-    }
-    const waiting = new Set(stages);
-    const overdue = this.#due
-      .due(now, Number.MAX_SAFE_INTEGER)
-      .filter((id) => waiting.has(this.active.stageOf(id) ?? ""));
-    this.#due.setMany(spreadTimes(overdue, now, windowMs), this.clock.now());
-    return overdue.length;
+    return this.#due.spreadOverdue(now, windowMs, stages, this.clock.now());
   }
 
   /**
@@ -71,50 +63,10 @@ export class LocalQueue {
    * leased mid-step (its leases died with it) are due now. Resolves to how many.
    */
   resumeFromDisk(): number {
-    const last = this.#due.lastChangedAt?.();
+    const last = this.#due.lastChangedAt();
     if (last !== undefined) this.clock.advanceTo(last);
-    return this.#due.resumeLeased?.(this.clock.now()) ?? 0;
+    return this.#due.resumeLeased(this.clock.now());
   }
-}
-
-function spreadTimes(
-  ids: readonly string[],
-  now: number,
-  windowMs: number,
-): [id: string, at: number][] {
-  const step = ids.length > 0 ? windowMs / ids.length : 0;
-  return ids.map((id, k) => [id, Math.floor(now + k * step)]);
-}
-
-/** When jobs are next due, in one process (memory and SQLite stores); synchronous. */
-export interface DueQueue {
-  /** `leased`: a claim moved the job past the lease it took. */
-  set(id: string, at: number, now: number, leased?: boolean): void;
-  delete(id: string): void;
-  due(now: number, limit: number): string[];
-  setMany(entries: readonly (readonly [id: string, at: number])[], now: number): void;
-  /** SQLite only: `Store.spreadOverdue` in one statement. */
-  spreadOverdue?(
-    now: number,
-    windowMs: number,
-    stages: readonly string[],
-    changedAt: number,
-  ): number;
-  next(): number | undefined;
-  /** On disk only: the latest change's time, from which a restarted store's clock resumes. */
-  lastChangedAt?(): number | undefined;
-  /** On disk only: makes every job a claim moved past its lease due at `now`. */
-  resumeLeased?(now: number): number;
-}
-
-/** The active-job index of a one-process store: id → stage, counted per stage. Synchronous. */
-export interface ActiveIndex {
-  /** Puts the id in the index under `stage` ("" for an id of unknown stage), or moves it. */
-  set(id: string, stage: string): void;
-  delete(id: string): void;
-  ids(): string[];
-  stageOf(id: string): string | undefined;
-  counts(): Record<string, number>;
 }
 
 interface Lease {

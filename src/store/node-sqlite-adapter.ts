@@ -2,8 +2,9 @@ import { EventEmitter } from "node:events";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
 import { entryHolds } from "./json-keyv.ts";
-import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 import {
+  type ActiveIndex,
+  type DueQueue,
   inTransaction,
   migrate,
   sqliteActiveIndex,
@@ -12,7 +13,8 @@ import {
 } from "./sqlite-tables.ts";
 
 /**
- * A Keyv adapter on Node's built-in `node:sqlite` (nothing to compile), with the job tables
+ * A Keyv adapter on Node's built-in `node:sqlite` (nothing to compile): the calls the store
+ * makes through Keyv (get, set, delete; Keyv's batch calls fall back on them), the job tables
  * beside (`sqlite-tables.ts`). WAL with `synchronous=NORMAL`: a crash of the process
  * loses nothing, a power cut may lose the last commits.
  */
@@ -87,10 +89,6 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
     return row?.value as StoredData<Value> | undefined;
   }
 
-  async getMany<Value>(keys: string[]): Promise<StoredData<Value | undefined>[]> {
-    return Promise.all(keys.map((key) => this.get<Value>(key)));
-  }
-
   async set(key: string, value: unknown, ttl?: number): Promise<void> {
     // Expiries stay on the wall clock, as Keyv's own: they must mean the same after a restart.
     const expires = ttl === undefined || ttl <= 0 ? null : Date.now() + ttl;
@@ -99,16 +97,6 @@ export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter 
 
   async delete(key: string): Promise<boolean> {
     return Number(this.#delete.run(key).changes) > 0;
-  }
-
-  async deleteMany(keys: string[]): Promise<boolean> {
-    let deleted = false;
-    for (const key of keys) deleted = (await this.delete(key)) || deleted;
-    return deleted;
-  }
-
-  async has(key: string): Promise<boolean> {
-    return (await this.get(key)) !== undefined;
   }
 
   async clear(): Promise<void> {

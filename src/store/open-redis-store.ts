@@ -1,22 +1,12 @@
 import { createClient } from "@keyv/redis";
-import type { Logger } from "pino";
 import { BACKOFFS, backoffDelayMs } from "../util/backoff.ts";
 import { withTimeout } from "../util/with-timeout.ts";
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisClient } from "./redis-client.ts";
 import { RedisStore } from "./redis-store.ts";
+import type { OpenStoreOptions } from "./store.ts";
 
-export interface RedisStoreOptions {
-  keyPrefix: string;
-  logger?: Logger;
-  /** Default 2 s, kept by the store's own timer (see `RunCall`). */
-  timeoutMs?: number;
-  /** A connection attempt gives up after this long (default 3 s). */
-  connectTimeoutMs?: number;
-}
-
-function reconnectDelay(retries: number): number {
-  return backoffDelayMs(BACKOFFS.redisReconnect, retries);
-}
+/** `connectTimeoutMs`: a connection attempt gives up after this long (default 3 s). */
+type RedisStoreOptions = OpenStoreOptions & { keyPrefix: string; connectTimeoutMs?: number };
 
 /** Resolves once connected or after a first failed attempt: a Redis down blocks no start. */
 export async function openRedisStore(url: string, options: RedisStoreOptions): Promise<RedisStore> {
@@ -30,7 +20,10 @@ export async function openRedisStore(url: string, options: RedisStoreOptions): P
       disableOfflineQueue: true,
       // Drops a command still waiting to be written; one written is the store's deadline's.
       commandOptions: { timeout: timeoutMs },
-      socket: { connectTimeout, reconnectStrategy: reconnectDelay },
+      socket: {
+        connectTimeout,
+        reconnectStrategy: (retries: number) => backoffDelayMs(BACKOFFS.redisReconnect, retries),
+      },
     });
   } catch {
     // Not the parser's message: it may quote the URL, password included.

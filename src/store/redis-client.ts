@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { createClient } from "@keyv/redis";
 import { withTimeout } from "../util/with-timeout.ts";
-import { type EpochCheck, StoreClosedError, StoreError, storeFailure } from "./store.ts";
+import { StoreClosedError, StoreError, storeFailure } from "./store.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -99,39 +98,5 @@ export class RedisCalls {
       this.#unanswered -= 1;
     };
     pending.then(answered, answered);
-  }
-}
-
-/**
- * The store's epoch, a key without TTL (no `volatile-*` policy evicts it): a Redis that comes
- * back empty has lost it, and `check` says `reset` once.
- */
-export class RedisEpoch {
-  readonly #calls: RedisCalls;
-  readonly #key: string;
-  #seen: string | undefined;
-
-  constructor(calls: RedisCalls, key: string) {
-    this.#calls = calls;
-    this.#key = key;
-  }
-
-  async check(): Promise<EpochCheck> {
-    const { client } = this.#calls;
-    const key = this.#key;
-    const seen = this.#seen;
-    if (seen !== undefined) {
-      const current = await this.#calls.run("GET epoch", () => client.get(key));
-      if (current === seen) return "same";
-    }
-    // First check, or the data is gone: write a new epoch unless another replica just did.
-    const mine = randomUUID();
-    const set = await this.#calls.run("SET NX epoch", () =>
-      client.set(key, mine, { condition: "NX" }),
-    );
-    const adopted = set === "OK" ? mine : await this.#calls.run("GET epoch", () => client.get(key));
-    if (typeof adopted !== "string") throw new StoreError("Redis epoch vanished as it was read");
-    this.#seen = adopted;
-    return seen === undefined ? "same" : "reset";
   }
 }

@@ -1,12 +1,8 @@
+import { randomUUID } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import type Keyv from "keyv";
 import { createJsonKeyv, entryHolds, entryOf } from "./json-keyv.ts";
-import {
-  DEFAULT_REDIS_TIMEOUT_MS,
-  RedisCalls,
-  type RedisClient,
-  RedisEpoch,
-} from "./redis-client.ts";
+import { DEFAULT_REDIS_TIMEOUT_MS, RedisCalls, type RedisClient } from "./redis-client.ts";
 import { RedisProcess, type RedisProcessOptions } from "./redis-process.ts";
 import { RedisQueue } from "./redis-queue.ts";
 import { COMPARE_AND_SET, PUSH_INDEX } from "./redis-scripts.ts";
@@ -17,6 +13,7 @@ import {
   type Namespace,
   type Store,
   StoreClosedError,
+  StoreError,
   type StoreKeys,
   storeKeys,
 } from "./store.ts";
@@ -31,30 +28,24 @@ const PING_TIMEOUT_MS = 1000;
  * The store shared by replicas: values through Keyv (@keyv/redis), the atomic parts (claims,
  * leases, indexes) as commands and scripts on the same node-redis client.
  */
-export class RedisStore implements Store {
+export class RedisStore extends RedisQueue implements Store {
   readonly kind = "redis";
-  readonly #calls: RedisCalls;
   readonly #client: RedisClient;
   readonly #keyv: Keyv;
-  readonly #prefix: string;
   readonly #keys: StoreKeys;
   readonly #blobTimeoutMs: number;
-  readonly #process: RedisProcess;
-  readonly #epoch: RedisEpoch;
-  readonly #queue: RedisQueue;
+  /** The epoch this process last saw (see `checkEpoch`). */
+  #epoch: string | undefined;
 
   constructor(client: RedisClient, options: RedisStoreInit) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
     // Before the process starts beating: its calls keep the deadline too.
-    this.#calls = new RedisCalls(client, timeoutMs);
+    const calls = new RedisCalls(client, timeoutMs);
+    super(calls, new RedisProcess(calls, options), options.keyPrefix);
     this.#client = client;
-    this.#prefix = options.keyPrefix;
     this.#keys = storeKeys(options.keyPrefix);
     this.#blobTimeoutMs = 10 * timeoutMs;
-    this.#process = new RedisProcess(this.#calls, options);
-    this.#process.start();
-    this.#epoch = new RedisEpoch(this.#calls, `${this.#prefix}:epoch`);
-    this.#queue = new RedisQueue(this.#calls, this.#process, this.#prefix);
+    this.process.start();
     // The adapter's own `throwOnErrors` too: by default it answers `undefined` on failure.
     this.#keyv = createJsonKeyv(
       new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true }),
@@ -62,29 +53,29 @@ export class RedisStore implements Store {
   }
 
   now(): number {
-    return this.#process.clock.now();
+    return this.process.clock.now();
   }
 
   async get<T>(ns: Namespace, key: string): Promise<T | undefined> {
     const full = this.#keys.value(ns, key);
-    return this.#calls.run("GET", () => this.#keyv.get<T>(full), this.#timeoutOf(ns));
+    return this.calls.run("GET", () => this.#keyv.get<T>(full), this.#timeoutOf(ns));
   }
 
   async set<T>(ns: Namespace, key: string, value: T, ttlMs?: number): Promise<void> {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     const full = this.#keys.value(ns, key);
-    await this.#calls.run("SET", () => this.#keyv.set(full, value, ttl), this.#timeoutOf(ns));
+    await this.calls.run("SET", () => this.#keyv.set(full, value, ttl), this.#timeoutOf(ns));
   }
 
   /** Compared here as JSON; a script writes only while the key still holds the entry read. */
   async compareAndSet<T>(ns: Namespace, key: string, expected: T, next: T, ttlMs?: number) {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     const full = this.#keys.value(ns, key);
-    const read = await this.#calls.run("GET", () => this.#client.get(full));
+    const read = await this.calls.run("GET", () => this.#client.get(full));
     if (read === null || !entryHolds(read, JSON.stringify(expected), Date.now())) return false;
     const entry = entryOf(next, ttl, Date.now()).text;
     const args = [read, entry, `${ttl ?? ""}`];
-    return (await this.#calls.eval("compare-and-set", COMPARE_AND_SET, [full], args)) === 1;
+    return (await this.calls.eval("compare-and-set", COMPARE_AND_SET, [full], args)) === 1;
   }
 
   /** Blobs (a transcript: megabytes) get ten deadlines; only the runner waits for them. */
@@ -94,17 +85,17 @@ export class RedisStore implements Store {
 
   async touch(ns: Namespace, key: string, ttlMs: number): Promise<void> {
     const ttl = checkTtl(ttlMs);
-    await this.#calls.run("PEXPIRE", () => this.#client.pExpire(this.#keys.value(ns, key), ttl));
+    await this.calls.run("PEXPIRE", () => this.#client.pExpire(this.#keys.value(ns, key), ttl));
   }
 
   async delete(ns: Namespace, key: string): Promise<void> {
-    await this.#calls.run("DEL", () => this.#keyv.delete(this.#keys.value(ns, key)));
+    await this.calls.run("DEL", () => this.#keyv.delete(this.#keys.value(ns, key)));
   }
 
   /** One SCAN over the key space, each step within its own deadline. */
   async listKeys(ns: Namespace, prefix: string): Promise<string[]> {
     const start = this.#keys.value(ns, "").length;
-    const keys = await this.#calls.scan(this.#keys.value(ns, prefix));
+    const keys = await this.calls.scan(this.#keys.value(ns, prefix));
     return keys.map((key) => key.slice(start));
   }
 
@@ -113,117 +104,92 @@ export class RedisStore implements Store {
   }
 
   claimBriefly(key: string, ttlMs: number): Promise<boolean> {
-    return this.#setOnce(`${this.#prefix}:brief:${key}`, ttlMs);
+    return this.#setOnce(`${this.prefix}:brief:${key}`, ttlMs);
   }
 
   async #setOnce(fullKey: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
-    const reply = await this.#calls.run("SET NX", () =>
+    const reply = await this.calls.run("SET NX", () =>
       this.#client.set(fullKey, "1", { condition: "NX", expiration: { type: "PX", value: ttl } }),
     );
     return reply === "OK";
   }
 
   async releaseClaim(key: string): Promise<void> {
-    await this.#calls.run("DEL", () => this.#client.del(this.#keys.claim(key)));
-  }
-
-  acquireLease(key: string, ttlMs: number): Promise<string | undefined> {
-    return this.#queue.acquireLease(key, ttlMs);
-  }
-
-  renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
-    return this.#queue.renewLease(key, token, ttlMs);
-  }
-
-  releaseLease(key: string, token: string): Promise<void> {
-    return this.#queue.releaseLease(key, token);
-  }
-
-  addActive(jobId: string, stage: string): Promise<void> {
-    return this.#queue.addActive(jobId, stage);
-  }
-
-  removeActive(jobId: string): Promise<void> {
-    return this.#queue.removeActive(jobId);
-  }
-
-  listActive(): Promise<string[]> {
-    return this.#queue.listActive();
-  }
-
-  countActive(): Promise<Record<string, number>> {
-    return this.#queue.countActive();
-  }
-
-  schedule(jobId: string, time: number): Promise<void> {
-    return this.#queue.schedule(jobId, time);
-  }
-
-  unschedule(jobId: string): Promise<void> {
-    return this.#queue.unschedule(jobId);
-  }
-
-  claimDue(time: number, limit: number, leasePrefix: string, leaseTtlMs: number) {
-    return this.#queue.claimDue(time, limit, leasePrefix, leaseTtlMs);
-  }
-
-  spreadOverdue(time: number, windowMs: number, stages: readonly string[]) {
-    return this.#queue.spreadOverdue(time, windowMs, stages);
+    await this.calls.run("DEL", () => this.#client.del(this.#keys.claim(key)));
   }
 
   async addMember(set: string, member: string): Promise<void> {
-    await this.#calls.run("SADD", () => this.#client.sAdd(this.#keys.set(set), member));
+    await this.calls.run("SADD", () => this.#client.sAdd(this.#keys.set(set), member));
   }
 
   async listMembers(set: string): Promise<string[]> {
-    return this.#calls.run("SMEMBERS", () => this.#client.sMembers(this.#keys.set(set)));
+    return this.calls.run("SMEMBERS", () => this.#client.sMembers(this.#keys.set(set)));
   }
 
   async removeMember(set: string, member: string): Promise<void> {
-    await this.#calls.run("SREM", () => this.#client.sRem(this.#keys.set(set), member));
+    await this.calls.run("SREM", () => this.#client.sRem(this.#keys.set(set), member));
   }
 
   async deleteSet(set: string): Promise<void> {
-    await this.#calls.run("DEL", () => this.#client.del(this.#keys.set(set)));
+    await this.calls.run("DEL", () => this.#client.del(this.#keys.set(set)));
   }
 
   async pushIndex(index: string, jobId: string): Promise<void> {
     const args = [jobId, String(INDEX_LIMIT)];
-    await this.#calls.eval("push", PUSH_INDEX, [this.#keys.index(index)], args);
+    await this.calls.eval("push", PUSH_INDEX, [this.#keys.index(index)], args);
   }
 
   async listIndex(index: string): Promise<string[]> {
-    return this.#calls.run("LRANGE", () => this.#client.lRange(this.#keys.index(index), 0, -1));
+    return this.calls.run("LRANGE", () => this.#client.lRange(this.#keys.index(index), 0, -1));
   }
 
   async deleteIndex(index: string): Promise<void> {
-    await this.#calls.run("DEL", () => this.#client.del(this.#keys.index(index)));
+    await this.calls.run("DEL", () => this.#client.del(this.#keys.index(index)));
   }
 
   /** Nothing to do: Redis's own persistence (RDB, AOF) is its operator's. */
   async scrub(): Promise<void> {
-    if (this.#calls.closed) throw new StoreClosedError();
+    if (this.calls.closed) throw new StoreClosedError();
   }
 
   async ping(): Promise<boolean> {
     // Offline: answer at once rather than wait for a PING that cannot be sent.
-    if (this.#calls.closed || !this.#client.isReady) return false;
+    if (this.calls.closed || !this.#client.isReady) return false;
     try {
-      const reply = await this.#calls.run("PING", () => this.#client.ping(), PING_TIMEOUT_MS);
+      const reply = await this.calls.run("PING", () => this.#client.ping(), PING_TIMEOUT_MS);
       return reply === "PONG";
     } catch {
       return false;
     }
   }
 
-  checkEpoch(): Promise<EpochCheck> {
-    return this.#epoch.check();
+  /**
+   * The epoch is a key without TTL (no `volatile-*` policy evicts it): a Redis that comes back
+   * empty has lost it, and this says `reset` once.
+   */
+  async checkEpoch(): Promise<EpochCheck> {
+    const key = `${this.prefix}:epoch`;
+    const seen = this.#epoch;
+    if (seen !== undefined) {
+      const current = await this.calls.run("GET epoch", () => this.#client.get(key));
+      if (current === seen) return "same";
+    }
+    // First check, or the data is gone: write a new epoch unless another replica just did.
+    const mine = randomUUID();
+    const set = await this.calls.run("SET NX epoch", () =>
+      this.#client.set(key, mine, { condition: "NX" }),
+    );
+    const adopted =
+      set === "OK" ? mine : await this.calls.run("GET epoch", () => this.#client.get(key));
+    if (typeof adopted !== "string") throw new StoreError("Redis epoch vanished as it was read");
+    this.#epoch = adopted;
+    return seen === undefined ? "same" : "reset";
   }
 
   async close(): Promise<void> {
-    if (this.#calls.closed) return;
-    this.#process.stop();
-    await this.#calls.close();
+    if (this.calls.closed) return;
+    this.process.stop();
+    await this.calls.close();
   }
 }

@@ -1,8 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { StartupError } from "../startup-error.ts";
-import { createJsonKeyv, entryOf, serializeEntry } from "./json-keyv.ts";
-import type { KeyvBackend, KeyvStoreOptions } from "./keyv-backend.ts";
+import type { KeyvStoreOptions } from "./keyv-backend.ts";
 import { KeyvStore } from "./keyv-store.ts";
 import { NodeSqliteAdapter } from "./node-sqlite-adapter.ts";
 
@@ -21,32 +20,16 @@ export async function openSqliteStore(
     throw unopenable(path, error);
   }
   await makePrivate(path);
-  const backend: KeyvBackend = {
-    kind: "sqlite",
-    keyv: createJsonKeyv(adapter),
-    ping: async () => adapter.ping(),
-    // Keyv drops an expired entry only when it is read: the sweep deletes the rest.
-    sweepExpired: async () => adapter.sweepExpired(),
-    claim: async (key, ttlMs) => {
-      const now = Date.now();
-      return adapter.claim(key, serializeEntry({ value: 1, expires: now + ttlMs }), ttlMs, now);
-    },
-    compareAndSet: async (key, expected, next, ttlMs) => {
-      const now = Date.now();
-      const entry = entryOf(next, ttlMs, now);
-      return adapter.compareAndSet(key, expected, entry.text, entry.expires, now);
-    },
-    dueQueue: (scope) => adapter.dueQueue(scope),
-    activeIndex: (scope) => adapter.activeIndex(scope),
-    keys: async (prefix) => adapter.keys(prefix),
-    scrub: async () => adapter.scrub(),
-    close: () => adapter.disconnect(),
-  };
-  const store = new KeyvStore(backend, options);
-  await moveLegacyActiveIndex(backend, options.keyPrefix);
+  const store = new KeyvStore("sqlite", adapter, options);
+  await store.moveLegacyActiveIndex();
   // Rows that expired while the process was down go now rather than an hour from now.
   await store.sweepExpired();
   return store;
+}
+
+/** The same store in an in-memory SQLite database, for tests: nothing outlives the process. */
+export function openMemoryStore(options: KeyvStoreOptions): KeyvStore {
+  return new KeyvStore("memory", new NodeSqliteAdapter(":memory:"), options);
 }
 
 function unopenable(path: string, error: unknown): StartupError {
@@ -56,20 +39,6 @@ function unopenable(path: string, error: unknown): StartupError {
   return new StartupError(
     `STORE_URL names a SQLite file the bot cannot open or create (${path}; ${reason}): give the bot's user a folder it may write to, or set STORE_URL to sqlite://PATH in one.`,
   );
-}
-
-/** Moves an active index of an earlier version (a JSON value) into the backend's, once. */
-async function moveLegacyActiveIndex(backend: KeyvBackend, prefix: string): Promise<void> {
-  const { keyv } = backend;
-  const active = backend.activeIndex(prefix);
-  const stagesKey = `${prefix}:active-stages`;
-  const idsKey = `${prefix}:active`;
-  const legacy = (await keyv.get<string[]>(idsKey)) ?? [];
-  const stages = (await keyv.get<Record<string, string>>(stagesKey)) ?? {};
-  for (const id of legacy) if (!Object.hasOwn(stages, id)) active.set(id, "");
-  for (const [id, stage] of Object.entries(stages)) active.set(id, stage);
-  if (legacy.length > 0) await keyv.delete(idsKey);
-  if (Object.keys(stages).length > 0) await keyv.delete(stagesKey);
 }
 
 /** Jobs, dialogs and notes are personal data: the database and its WAL files are 0600. */

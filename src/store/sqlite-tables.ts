@@ -1,6 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
 import { EXPIRES_PREFIX } from "./json-keyv.ts";
-import type { ActiveIndex, DueQueue } from "./local-queue.ts";
 
 /** The table of an earlier version (@keyv/sqlite) keeps its name, so its file opens as is. */
 export const TABLE = "keyv";
@@ -60,24 +59,25 @@ function hasColumn(db: DatabaseSync, table: string, name: string): boolean {
   return columns.some((column) => column.name === name);
 }
 
-/** One row per active job under `scope` (a store's key prefix). */
-export function sqliteActiveIndex(db: DatabaseSync, scope: string): ActiveIndex {
+export type ActiveIndex = ReturnType<typeof sqliteActiveIndex>;
+export type DueQueue = ReturnType<typeof sqliteDueQueue>;
+
+/** One row per active job under `scope` (a store's key prefix): id → stage ("" unknown). */
+export function sqliteActiveIndex(db: DatabaseSync, scope: string) {
   const set = db.prepare(
     `INSERT INTO ${ACTIVE} (scope, id, stage) VALUES (?, ?, ?)
      ON CONFLICT (scope, id) DO UPDATE SET stage = excluded.stage`,
   );
   const remove = db.prepare(`DELETE FROM ${ACTIVE} WHERE scope = ? AND id = ?`);
   const ids = db.prepare(`SELECT id FROM ${ACTIVE} WHERE scope = ?`);
-  const stageOf = db.prepare(`SELECT stage FROM ${ACTIVE} WHERE scope = ? AND id = ?`);
   const counts = db.prepare(
     `SELECT stage, COUNT(*) AS n FROM ${ACTIVE} WHERE scope = ? AND stage <> '' GROUP BY stage`,
   );
   return {
-    set: (id, stage) => void set.run(scope, id, stage),
-    delete: (id) => void remove.run(scope, id),
+    set: (id: string, stage: string) => void set.run(scope, id, stage),
+    delete: (id: string) => void remove.run(scope, id),
     ids: () => (ids.all(scope) as { id: string }[]).map((row) => row.id),
-    stageOf: (id) => (stageOf.get(scope, id) as { stage: string } | undefined)?.stage,
-    counts: () =>
+    counts: (): Record<string, number> =>
       Object.fromEntries(
         (counts.all(scope) as { stage: string; n: number }[]).map((r) => [r.stage, r.n]),
       ),
@@ -88,7 +88,7 @@ export function sqliteActiveIndex(db: DatabaseSync, scope: string): ActiveIndex 
  * One indexed row per job under `scope`; `changed_at` and `leased` let a restarted store
  * resume its clock and the steps its last process left unfinished.
  */
-export function sqliteDueQueue(db: DatabaseSync, scope: string): DueQueue {
+export function sqliteDueQueue(db: DatabaseSync, scope: string) {
   const set = db.prepare(
     `INSERT INTO ${DUE} (scope, id, at, changed_at, leased) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (scope, id) DO UPDATE
@@ -114,16 +114,14 @@ export function sqliteDueQueue(db: DatabaseSync, scope: string): DueQueue {
      WHERE scope = ? AND leased = 1 AND at > ?`,
   );
   return {
-    set: (id, at, now, leased = false) =>
+    /** `leased`: a claim moved the job past the lease it took. */
+    set: (id: string, at: number, now: number, leased = false) =>
       void set.run(scope, id, at, Math.floor(now), leased ? 1 : 0),
-    delete: (id) => void remove.run(scope, id),
-    due: (now, limit) => (by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
-    // One transaction: a restart's backlog in one commit.
-    setMany: (entries, now) =>
-      inTransaction(db, () => {
-        for (const [id, at] of entries) set.run(scope, id, at, Math.floor(now), 0);
-      }),
-    spreadOverdue: (now, windowMs, stages, changedAt) =>
+    delete: (id: string) => void remove.run(scope, id),
+    due: (now: number, limit: number) =>
+      (by.all(scope, now, limit) as { id: string }[]).map((row) => row.id),
+    /** `Store.spreadOverdue` in one statement. */
+    spreadOverdue: (now: number, windowMs: number, stages: readonly string[], changedAt: number) =>
       Number(
         spread.run({
           now,
@@ -134,9 +132,11 @@ export function sqliteDueQueue(db: DatabaseSync, scope: string): DueQueue {
         }).changes,
       ),
     next: () => (next.get(scope) as { at: number | null } | undefined)?.at ?? undefined,
+    /** The latest change's time, from which a restarted store's clock resumes. */
     lastChangedAt: () =>
       (lastChangedAt.get(scope) as { t: number | null } | undefined)?.t ?? undefined,
-    resumeLeased: (now) => {
+    /** Makes every job a claim moved past its lease due at `now`. */
+    resumeLeased: (now: number) => {
       const at = Math.floor(now);
       return Number(resumeLeased.run(at, at, scope, at).changes);
     },

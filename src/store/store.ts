@@ -137,6 +137,7 @@ export function checkTtl(ttlMs: number): number {
 /** The keys under a store's prefix, laid out alike on every backend. */
 export function storeKeys(prefix: string) {
   return {
+    prefix,
     value: (ns: Namespace, key: string) => `${prefix}:${ns}:${key}`,
     claim: (key: string) => `${prefix}:claim:${key}`,
     set: (name: string) => `${prefix}:set:${name}`,

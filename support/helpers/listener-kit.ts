@@ -19,7 +19,7 @@ import { Permissions } from "../../src/slack/permissions.ts";
 import type { Responder } from "../../src/slack/responder/response-url.ts";
 import { SlackResponder } from "../../src/slack/responder/slack-responder.ts";
 import type { Store } from "../../src/store/index.ts";
-import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openMemoryStore } from "../../src/store/sqlite-store.ts";
 import { DEFAULT_TEAM_ID } from "../fake-slack/slack-payloads.ts";
 import {
   createFakeWebClient,

@@ -10,7 +10,7 @@ import { basename, dirname } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { SlackPort } from "../../src/jobs/index.ts";
 import type { Store } from "../../src/store/index.ts";
-import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openMemoryStore } from "../../src/store/sqlite-store.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";

@@ -9,7 +9,7 @@ import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import { DuePump } from "../../src/jobs/engine/due-pump.ts";
 import type { DueClaim, Store } from "../../src/store/index.ts";
-import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openMemoryStore } from "../../src/store/sqlite-store.ts";
 import { eventually } from "../../support/helpers/eventually.ts";
 import { StoreFault } from "../../support/helpers/failing-store.ts";
 

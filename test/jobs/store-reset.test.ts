@@ -9,7 +9,7 @@ import {
 } from "../../src/jobs/index.ts";
 import { WorkspaceData } from "../../src/jobs/persistence/workspace-data.ts";
 import type { EpochCheck } from "../../src/store/index.ts";
-import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openMemoryStore } from "../../src/store/sqlite-store.ts";
 import { done, queued, T0 } from "../slack/views/fixtures.ts";
 
 const HOUR = 3_600_000;

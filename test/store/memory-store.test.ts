@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.ts";
-import { openMemoryStore } from "../../src/store/memory-store.ts";
+import { openMemoryStore } from "../../src/store/sqlite-store.ts";
 import { describeCompareAndSetContract } from "../../support/store/compare-and-set-contract.ts";
 import { describeForgetContract } from "../../support/store/forget-contract.ts";
 import { describeStoreContract } from "../../support/store/store-contract.ts";
