@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
+import { z } from "zod";
 import { withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
@@ -12,11 +13,12 @@ import type {
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
 /** What `oauth.v2.access` with `grant_type=refresh_token` answers (the parts used). */
-export interface RefreshAnswer {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-}
+export const refreshAnswerSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number(),
+});
+export type RefreshAnswer = z.infer<typeof refreshAnswerSchema>;
 
 export type Refresh = (refreshToken: string) => Promise<RefreshAnswer>;
 
