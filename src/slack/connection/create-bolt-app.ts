@@ -10,7 +10,6 @@ deferRequire(require, "@slack/bolt/dist/receivers/SocketModeReceiver.js", true);
 deferRequire(createRequire(require.resolve("@slack/bolt/dist/App.js")), "@slack/oauth", true);
 const { default: App } =
   require("@slack/bolt/dist/App.js") as typeof import("@slack/bolt/dist/App.js");
-type App = InstanceType<typeof App>;
 const { AuthorizationError } =
   require("@slack/bolt/dist/errors.js") as typeof import("@slack/bolt/dist/errors.js");
 const { default: HTTPReceiver } =
