@@ -30,37 +30,27 @@ export interface AppDeps {
   /** How long the Note Service may be unreachable before the log and readiness say so. */
   noteServiceUnreachableAfterMs?: number;
   jobs?: Pick<JobsOptions, "limits" | "failurePolicy" | "runner" | "admission">;
-  /** HTTP server timeouts; tests shorten them rather than wait seconds. */
+  /** HTTP server timeouts. */
   httpTimeouts?: Partial<HttpTimeouts>;
-  /**
-   * Waits between tries to reach Slack: at start-up while it cannot be reached, and Socket
-   * Mode's reconnections; tests shorten them.
-   */
+  /** Waits between tries to reach Slack: at start-up, and Socket Mode's reconnections. */
   socketBackoff?: Partial<ReconnectBackoff>;
   /** Told of every stage change after the metrics are (benchmarks time the status message). */
   onStageChange?: StageObserver;
-  /** Slack's rate budget: tests shorten its waits. */
+  /** Slack's rate budget's waits, and the fetch it sends through. */
   slackBudget?: Pick<SlackBudgetOptions, "maxRetryWaitMs" | "timeoutMs" | "resend" | "fetch">;
   /** Opens a download's temp file: tests put a full disk behind it. */
   openDownloadFile?: OpenFile;
   /** Wraps the store once opened (tests make it fail for a while). */
   wrapStore?: (store: Store) => Store;
-  /**
-   * The request journal (what the store could not record after Slack's ack): its file
-   * (default beside the store), the replay's waits, and how long a kept upload waits before
-   * its thread hears that it waits for the store. Tests shorten them.
-   */
+  /** The request journal: its file (default beside the store), its replay's waits. */
   journal?: Partial<Pick<PendingStartsOptions, "path" | "backoff" | "tellAfterMs">>;
-  /** Redis: the deadline of one store call (default 2 s); tests shorten it. */
+  /** Redis: the deadline of one store call (default 2 s). */
   storeTimeoutMs?: number;
-  /** The readiness checks' pace and the disk's floor; tests change them. */
+  /** The readiness checks' pace and the disk's floor. */
   readiness?: ReadinessTuning;
-  /** How a loss of the store's data is looked for and reported; tests shorten it. */
+  /** How a loss of the store's data is looked for and reported. */
   storeReset?: Partial<StoreResetTimings>;
-  /**
-   * Installs (several workspaces, an organisation) instead of the single-token mode: where
-   * every Slack call gets its install's bot token, and Bolt's `authorize` for requests.
-   */
+  /** Several installs instead of one token: each call's token, and Bolt's `authorize`. */
   installs?: { tokens: TokenSource; authorize: Authorize<boolean> };
 }
 
@@ -71,22 +61,14 @@ export interface MeetingNotesApp {
   /** The temp folder's disk as downloads found it: full since when, if it is. */
   readonly diskFull: DiskFullWatch;
   /**
-   * Serves /healthz and /readyz, connects to Slack (for as long as Slack cannot be reached;
-   * rejects with a StartupError when it refuses a token), then receives and resumes every
-   * active job; resolves with the HTTP port.
+   * Serves /healthz and /readyz, connects to Slack (rejects with a StartupError when it refuses
+   * a token), then resumes every active job; resolves with the HTTP port.
    */
   start(): Promise<number>;
   /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
   readonly metricsPort: number | undefined;
-  /**
-   * Resolves once no Slack request is being handled and no job step is under way or due:
-   * whatever the bot does next waits for a timer or a request. Tests wait on it rather than
-   * sleep to show that something did not happen.
-   */
+  /** Resolves once no Slack request is handled and no job step is under way or due. */
   idle(): Promise<void>;
-  /**
-   * Stops taking work, lets Slack requests in hand finish (up to 10 s) and running steps
-   * reach a checkpoint, closes the store.
-   */
+  /** Stops taking work, lets requests and steps reach a checkpoint, closes the store. */
   stop(): Promise<void>;
 }

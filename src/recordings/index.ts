@@ -1,4 +1,4 @@
-import { audioFormatOf } from "./formats.ts";
+import { audioFormatOf, declaredAudioFormat, describesMedia } from "./formats.ts";
 import type { Sniffed } from "./sniff.ts";
 
 export { MEDIA_DEMUXERS } from "./containers.ts";
@@ -63,6 +63,20 @@ export function asIsRefusal(source: {
   if (audioFormatOf(source.filename) === undefined) return "unsupported_format";
   if (source.size === 0) return "empty";
   return source.size > MAX_AUDIO_BYTES ? "too_large" : undefined;
+}
+
+/**
+ * How a file is taken by what Slack says of it: in its audio format, prepared by FFmpeg first,
+ * or refused (audio or video needs FFmpeg; anything else is not a recording).
+ */
+export function intakeOf(
+  described: Parameters<typeof declaredAudioFormat>[0] & Parameters<typeof describesMedia>[0],
+  canPrepare: boolean,
+): { format: string } | { prepare: true } | { refusal: "needs_ffmpeg" | "unsupported_format" } {
+  const format = declaredAudioFormat(described);
+  if (format !== undefined) return { format };
+  if (!describesMedia(described)) return { refusal: "unsupported_format" };
+  return canPrepare ? { prepare: true } : { refusal: "needs_ffmpeg" };
 }
 
 /** What the name and size Slack gives must meet before a job exists (see {@link StartRefusal}). */

@@ -2,15 +2,10 @@ import { ErrorCode, type Logger as SlackLogger, WebClient } from "@slack/web-api
 import type { Config } from "../../config.ts";
 import { type Logger, quiet, toSlackLogger } from "../../logger.ts";
 import { StartupError } from "../../startup-error.ts";
-import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { BACKOFFS, backoffDelayMs, retry } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import type { BoltApp } from "./create-bolt-app.ts";
-import {
-  appTokenRefusedAtStart,
-  botTokenRefusedAtStart,
-  type SlackTrouble,
-  troubleOf,
-} from "./slack-troubles.ts";
+import { appTokenRefusedAtStart, botTokenRefusedAtStart, troubleOf } from "./slack-troubles.ts";
 import type { ReconnectBackoff } from "./socket-connection.ts";
 
 /** What connecting to Slack at start-up runs, in order. */
@@ -33,28 +28,35 @@ export async function connectSlack(options: ConnectSlackOptions): Promise<boolea
   const { logger, signal } = options;
   const backoff: ReconnectBackoff = { ...BACKOFFS.slackReconnect, ...options.backoff };
   let warned = false;
-  const tryUntilAnswered = async (
+  const stopped = new Error("stopped");
+  const tryUntilAnswered = (
     attempt: () => Promise<unknown>,
     refused: (code: string) => string,
-  ): Promise<boolean> => {
-    for (let tries = 1; !signal.aborted; tries += 1) {
-      const trouble = await attempt().then(
-        () => undefined,
-        (error: unknown): SlackTrouble => troubleOf(error),
-      );
-      if (trouble === undefined) return true;
-      if (trouble.kind === "refused") throw new StartupError(refused(trouble.code));
-      if (!warned) {
-        warned = true;
-        logger.warn(
-          { reason: trouble.reason },
-          `Slack cannot be reached (${trouble.reason}): trying again, at least every ${Math.round(backoff.maxMs / 1000)} s; /readyz answers 503 meanwhile`,
-        );
-      }
-      await pause(backoffDelayMs(backoff, tries - 1), signal);
-    }
-    return false;
-  };
+  ): Promise<boolean> =>
+    retry(
+      async () => {
+        if (signal.aborted) throw stopped;
+        await attempt();
+        return true;
+      },
+      (error, failures) => {
+        if (error === stopped) return undefined;
+        const trouble = troubleOf(error);
+        if (trouble.kind === "refused") throw new StartupError(refused(trouble.code));
+        if (!warned) {
+          warned = true;
+          logger.warn(
+            { reason: trouble.reason },
+            `Slack cannot be reached (${trouble.reason}): trying again, at least every ${Math.round(backoff.maxMs / 1000)} s; /readyz answers 503 meanwhile`,
+          );
+        }
+        return backoffDelayMs(backoff, failures);
+      },
+      (ms) => pause(ms, signal),
+    ).catch((error: unknown) => {
+      if (error === stopped) return false;
+      throw error;
+    });
   const probeThenInit = async () => {
     await options.probe();
     await options.init();
@@ -69,6 +71,7 @@ export async function connectSlack(options: ConnectSlackOptions): Promise<boolea
   return true;
 }
 
+/** A wait that stopping ends early: the next try sees the signal. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -10,7 +10,6 @@ deferRequire(require, "@slack/bolt/dist/receivers/SocketModeReceiver.js", true);
 deferRequire(createRequire(require.resolve("@slack/bolt/dist/App.js")), "@slack/oauth", true);
 const { default: App } =
   require("@slack/bolt/dist/App.js") as typeof import("@slack/bolt/dist/App.js");
-type App = InstanceType<typeof App>;
 const { AuthorizationError } =
   require("@slack/bolt/dist/errors.js") as typeof import("@slack/bolt/dist/errors.js");
 const { default: HTTPReceiver } =
@@ -21,7 +20,7 @@ const socketModeReceiver = () =>
     require("@slack/bolt/dist/receivers/SocketModeReceiver.js") as typeof import("@slack/bolt/dist/receivers/SocketModeReceiver.js")
   ).default;
 
-import type { RetryOptions, WebClient } from "@slack/web-api";
+import type { RetryOptions } from "@slack/web-api";
 import type { Config } from "../../config.ts";
 import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
@@ -35,11 +34,7 @@ import type { TokenSource } from "../installs/token-source.ts";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
 import { guardRequests } from "../requests/guard-requests.ts";
 import { InFlight } from "../requests/in-flight.ts";
-import {
-  createSocketConnection,
-  type ReconnectBackoff,
-  type SocketConnection,
-} from "./socket-connection.ts";
+import { createSocketConnection, type ReconnectBackoff } from "./socket-connection.ts";
 
 /**
  * A payload Bolt cannot read (a TypeError) is the sender's fault: 400, not retried. Anything
@@ -93,23 +88,13 @@ export interface BoltAppOptions {
 /** How long a listener's call waits for a refused token's renewal: a `trigger_id` lives 3 s. */
 export const LISTENER_RENEW_MS = 1_000;
 
-export interface BoltApp {
-  app: App;
-  client: WebClient;
-  slackRoute: Route | undefined;
-  socket: Pick<SocketConnection, "connected"> | undefined;
-  handling: InFlight;
-  /** Bolt's auth.test; until it succeeds `slackRoute` answers 503. */
-  init(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type BoltApp = ReturnType<typeof createBoltApp>;
 
 /**
  * Bolt in Socket Mode when an app token is set, else HTTP. Bolt runs no HTTP server: the HTTP
  * receiver's listener is handed out behind {@link guardRequests}, the one signature check.
  */
-export function createBoltApp(options: BoltAppOptions): BoltApp {
+export function createBoltApp(options: BoltAppOptions) {
   const { config } = options;
   const logger = toSlackLogger(options.logger.child({ name: "bolt" }));
   // People wait on these clients: a rate-limited call fails at once rather than queueing.
@@ -183,37 +168,30 @@ export function createBoltApp(options: BoltAppOptions): BoltApp {
     await app.init();
     initialized = true;
   };
-  if (receiver instanceof HTTPReceiver) {
-    return {
-      app,
-      client,
-      handling,
-      slackRoute: slackRoute(receiver, options, () => initialized),
-      socket: undefined,
-      init,
-      // Never started, so never stopped: HTTPReceiver.stop() rejects when not started.
-      start: async () => {},
-      stop: async () => {},
-    };
-  }
-  const socket = createSocketConnection({
-    client: receiver.client,
-    logger: options.logger.child({ name: "socket-mode" }),
-    ...optional("backoff", options.socketBackoff),
-    ...(options.onSocketReconnected === undefined
-      ? {}
-      : { onReconnected: options.onSocketReconnected }),
-  });
+  // HTTPReceiver is never started (our server serves its listener), so never stopped.
+  const socket =
+    receiver instanceof HTTPReceiver
+      ? undefined
+      : createSocketConnection({
+          client: receiver.client,
+          logger: options.logger.child({ name: "socket-mode" }),
+          ...optional("backoff", options.socketBackoff),
+          ...optional("onReconnected", options.onSocketReconnected),
+        });
   return {
     app,
     client,
     handling,
-    slackRoute: undefined,
+    /** Until Bolt's auth.test succeeds (`init`) it answers 503. */
+    slackRoute:
+      receiver instanceof HTTPReceiver
+        ? slackRoute(receiver, options, () => initialized)
+        : undefined,
     socket,
-    // Bolt's stop() does not wait for the socket to close.
     init,
-    start: () => socket.start(),
-    stop: () => socket.stop(),
+    // Bolt's stop() does not wait for the socket to close.
+    start: async () => socket?.start(),
+    stop: async () => socket?.stop(),
   };
 }
 

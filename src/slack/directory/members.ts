@@ -1,6 +1,7 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { WebClient } from "@slack/web-api";
 import type { Logger } from "pino";
-import { backoffDelayMs } from "../../util/backoff.ts";
+import { backoffDelayMs, retry } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { platformErrorOf, toGatewayError } from "../gateway/slack-errors.ts";
 
@@ -125,16 +126,17 @@ export async function botIsMember(
 }
 
 /** Tried again while Slack fails for a passing reason, until `over`; a refusal is final. */
-async function retried<T>(call: () => Promise<T>, over: () => boolean): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
+function retried<T>(call: () => Promise<T>, over: () => boolean): Promise<T> {
+  let failed: unknown;
+  return retry(
+    // Over while it waited: the failure stands.
+    () => (failed !== undefined && over() ? Promise.reject(failed) : call()),
+    (error, attempt) => {
+      failed = error;
       const failure = toGatewayError(error, "look-up");
-      if (!failure.transient || over()) throw error;
-      const waitMs = Math.max(backoffDelayMs(LOOKUP_RETRY, attempt), failure.retryAfterMs ?? 0);
-      await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
-      if (over()) throw error;
-    }
-  }
+      if (!failure.transient || over()) return undefined;
+      return Math.max(backoffDelayMs(LOOKUP_RETRY, attempt), failure.retryAfterMs ?? 0);
+    },
+    (ms) => delay(ms, undefined, { ref: false }),
+  );
 }

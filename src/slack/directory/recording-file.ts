@@ -4,8 +4,8 @@ import type { SourceFile } from "../../jobs/index.ts";
 import {
   audioFormatOf,
   checkRecording,
-  declaredAudioFormat,
   describesMedia,
+  intakeOf,
   type StartRefusal,
 } from "../../recordings/index.ts";
 import { safeFileName } from "../../text/index.ts";
@@ -46,25 +46,27 @@ export function needsFileInfo(file: SlackFile): boolean {
   );
 }
 
-/**
- * The job's source, its name made safe (it reaches the Note Service, Slack and logs) and given
- * the format's extension; undefined when nothing says audio.
- */
-export function toSourceFile(file: SlackFile, canPrepare = false): SourceFile | undefined {
-  const name = safeFileName(file.name || file.title || file.id);
-  const format = declaredAudioFormat({
-    name,
+/** What `src/recordings` reads of a file, its name made safe (it reaches Slack and logs). */
+function describedOf(file: SlackFile) {
+  return {
+    name: safeFileName(file.name || file.title || file.id),
     filetype: file.filetype,
     mimetype: file.mimetype,
-  });
+    mediaDisplayType: file.media_display_type,
+  };
+}
+
+/** The job's source, named with its format's extension; undefined when it is not taken. */
+export function toSourceFile(file: SlackFile, canPrepare = false): SourceFile | undefined {
+  const described = describedOf(file);
+  const { name } = described;
+  const intake = intakeOf(described, canPrepare);
   const url = file.url_private_download ?? file.url_private;
-  if (url === undefined || !isHttpUrl(url)) return undefined;
-  const prepared = format === undefined && canPrepare && isMediaFile(file);
-  if (format === undefined && !prepared) return undefined;
+  if (url === undefined || !isHttpUrl(url) || "refusal" in intake) return undefined;
   const filename =
-    format === undefined || audioFormatOf(name) !== undefined
+    "prepare" in intake || audioFormatOf(name) !== undefined
       ? name
-      : safeFileName(`${stemOf(name)}.${format}`);
+      : safeFileName(`${stemOf(name)}.${intake.format}`);
   return {
     fileId: file.id,
     filename,
@@ -112,10 +114,11 @@ export function pickedRecording(
   file: SlackFile,
   canPrepare: boolean,
 ): { source: SourceFile; reason?: undefined } | { source?: undefined; reason: StartRefusal } {
+  const intake = intakeOf(describedOf(file), canPrepare);
+  if ("refusal" in intake) return { reason: intake.refusal };
+  // No link to download it from: not a file the bot can take.
   const source = toSourceFile(file, canPrepare);
-  if (source === undefined) {
-    return { reason: isMediaFile(file) ? "needs_ffmpeg" : "unsupported_format" };
-  }
+  if (source === undefined) return { reason: "unsupported_format" };
   const reason = checkRecording(source, canPrepare);
   return reason === undefined ? { source } : { reason };
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { MAX_TEMPLATE_BYTES } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 import { readSlackFile, type SlackHosts } from "../gateway/download-slack-file.ts";
 import { cleanName } from "../views/name-rules.ts";
 import { botIsMember, listMembers, type MemberLookups, MemberWalk } from "./members.ts";
@@ -80,7 +81,10 @@ export class SlackDirectory {
 
   /** Nothing cached: a role taken away a second ago counts. */
   userNow(userId: string): Promise<UserInfo> {
-    return withinBudget(this.#ask(userId), this.#lookups.budgetMs, unknownUser(userId));
+    // #ask never rejects: only the budget's end is caught here.
+    return withTimeout(this.#ask(userId), this.#lookups.budgetMs, "").catch(() =>
+      unknownUser(userId),
+    );
   }
 
   cachedUser(userId: string): UserInfo | undefined {
@@ -223,13 +227,4 @@ export class SlackDirectory {
 
 function unknownUser(userId: string): UserInfo {
   return { name: userId, locale: undefined, isAdmin: false, isGuest: false, known: false };
-}
-
-function withinBudget<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-    timer.unref();
-  });
-  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }

@@ -167,9 +167,7 @@ async function get(url: URL, options: SlackFileRequest) {
     throw new SlackDownloadError(
       "Slack could not be reached to download the file.",
       "unavailable",
-      {
-        cause,
-      },
+      { cause },
     );
   });
 }
@@ -226,14 +224,10 @@ function writeTrouble(error: unknown, diskFailed: boolean): SlackDownloadError {
     return new SlackDownloadError("The disk is full.", "disk_full", { cause: error });
   }
   if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
-    return new SlackDownloadError("The file being written vanished.", "vanished", {
-      cause: error,
-    });
+    return new SlackDownloadError("The file being written vanished.", "vanished", { cause: error });
   }
   if (diskFailed) {
-    return new SlackDownloadError("The download could not be written.", "failed", {
-      cause: error,
-    });
+    return new SlackDownloadError("The download could not be written.", "failed", { cause: error });
   }
   return new SlackDownloadError("The file download was cut off.", "cut_off", { cause: error });
 }

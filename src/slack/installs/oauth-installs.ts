@@ -11,7 +11,7 @@ import { type InstallRecords, installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
 import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
-import { OAuthTokenSource, type RefreshAnswer } from "./oauth-token-source.ts";
+import { OAuthTokenSource, type RefreshAnswer, refreshAnswerSchema } from "./oauth-token-source.ts";
 
 // CommonJS; loaded only in OAuth mode.
 const require = createRequire(import.meta.url);
@@ -40,24 +40,18 @@ export function createOAuthInstalls(o: {
     retryConfig: { retries: 0 },
   });
   const refresh = async (refreshToken: string): Promise<RefreshAnswer> => {
-    const answer = await client.oauth.v2.access({
-      client_id: o.oauth.clientId,
-      client_secret: o.oauth.clientSecret,
-      grant_type: "refresh_token",
-      refresh_token: refreshToken,
-    });
-    if (
-      typeof answer.access_token !== "string" ||
-      typeof answer.refresh_token !== "string" ||
-      typeof answer.expires_in !== "number"
-    ) {
+    const answer = refreshAnswerSchema.safeParse(
+      await client.oauth.v2.access({
+        client_id: o.oauth.clientId,
+        client_secret: o.oauth.clientSecret,
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+      }),
+    );
+    if (!answer.success) {
       throw new Error("oauth.v2.access answered a refresh without a token or its expiry");
     }
-    return {
-      access_token: answer.access_token,
-      refresh_token: answer.refresh_token,
-      expires_in: answer.expires_in,
-    };
+    return answer.data;
   };
   const tokens = new OAuthTokenSource({
     installs,

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { LRUCache } from "lru-cache";
+import { z } from "zod";
 import { withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
-import { InstallCache } from "./install-cache.ts";
 import type {
   EncryptedInstallationStore,
   InstallRecord,
@@ -12,11 +13,12 @@ import type {
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
 /** What `oauth.v2.access` with `grant_type=refresh_token` answers (the parts used). */
-export interface RefreshAnswer {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-}
+export const refreshAnswerSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number(),
+});
+export type RefreshAnswer = z.infer<typeof refreshAnswerSchema>;
 
 export type Refresh = (refreshToken: string) => Promise<RefreshAnswer>;
 
@@ -48,7 +50,8 @@ export class OAuthTokenSource implements TokenSource {
   readonly #o: OAuthTokenSourceOptions;
   readonly #now: () => number;
   readonly #marginMs: number;
-  readonly #cache: InstallCache;
+  /** Decrypted installs kept briefly. */
+  readonly #cache: LRUCache<string, InstallSnapshot>;
   readonly #refreshing = new Map<string, Promise<InstallRecord>>();
   refreshes = 0;
 
@@ -56,7 +59,12 @@ export class OAuthTokenSource implements TokenSource {
     this.#o = options;
     this.#now = options.now ?? Date.now;
     this.#marginMs = options.marginMs ?? 2 * 60 * 60_000;
-    this.#cache = new InstallCache(options.cacheMs ?? 30_000, this.#now);
+    this.#cache = new LRUCache({
+      max: 500,
+      ttl: options.cacheMs ?? 30_000,
+      ttlResolution: 0,
+      perf: { now: this.#now },
+    });
   }
 
   async botToken(install: string): Promise<string> {
@@ -89,7 +97,7 @@ export class OAuthTokenSource implements TokenSource {
   }
 
   forget(install: string): void {
-    this.#cache.drop(install);
+    this.#cache.delete(install);
   }
 
   #expiring(record: InstallRecord): boolean {
@@ -100,9 +108,14 @@ export class OAuthTokenSource implements TokenSource {
 
   async #read(install: string, cached: boolean): Promise<InstallSnapshot | undefined> {
     const hit = cached ? this.#cache.get(install) : undefined;
-    if (hit !== undefined) return hit;
-    const snapshot = await this.#o.installs.snapshot(install);
-    this.#cache.put(install, snapshot);
+    // Never revoked from here: another replica may have installed the app again.
+    if (hit !== undefined && hit.record.revokedAt === undefined) return hit;
+    return this.#keep(install, await this.#o.installs.snapshot(install));
+  }
+
+  #keep(install: string, snapshot: InstallSnapshot | undefined): InstallSnapshot | undefined {
+    if (snapshot === undefined) this.#cache.delete(install);
+    else this.#cache.set(install, snapshot);
     return snapshot;
   }
 
@@ -171,8 +184,7 @@ export class OAuthTokenSource implements TokenSource {
         },
       },
     };
-    const written = await this.#o.installs.replace(install, read, refreshed);
-    this.#cache.put(install, written);
+    const written = this.#keep(install, await this.#o.installs.replace(install, read, refreshed));
     if (written === undefined) {
       this.#o.logger.info({ install }, "installation changed while its token was refreshed");
       return this.#current(install);
@@ -183,7 +195,7 @@ export class OAuthTokenSource implements TokenSource {
 
   /** False when the record changed since `read` (installed again): left untouched. */
   async #markRevoked(install: string, code: string, read: InstallSnapshot): Promise<boolean> {
-    this.#cache.drop(install);
+    this.#cache.delete(install);
     const revoked = { ...read.record, revokedAt: this.#now() };
     if ((await this.#o.installs.replace(install, read, revoked)) === undefined) return false;
     this.#o.logger.error(

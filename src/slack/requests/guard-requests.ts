@@ -52,13 +52,17 @@ export function guardRequests(listener: RequestListener, options: GuardOptions):
   const admit = async (req: IncomingMessage): Promise<Verdict> => {
     const headers = readSignatureHeaders(req.headers);
     if (headers === undefined) return { status: 401, reason: "signature headers missing" };
-    if (!isFresh(headers, now())) return { status: 401, reason: "timestamp too far from now" };
+    if (Math.abs(now() - headers.timestampMs) > MAX_CLOCK_SKEW_MS) {
+      return { status: 401, reason: "timestamp too far from now" };
+    }
     const body = await read(req);
     if ("refused" in body) return UNREAD[body.refused];
     if (!isSignedBody(headers, body.body, options.signingSecret)) {
       return { status: 401, reason: "signature mismatch" };
     }
-    if (!(await options.claimSignature(headers.signature, replayWindowMs(headers, now())))) {
+    // Remembered until the timestamp is stale on every replica.
+    const ttlMs = headers.timestampMs + MAX_CLOCK_SKEW_MS + REPLICA_CLOCK_MARGIN_MS - now();
+    if (!(await options.claimSignature(headers.signature, ttlMs))) {
       return { status: 401, reason: "signature already used (replay)" };
     }
     if (isNotAnObject(req, body.body)) return { status: 400, reason: "payload is not an object" };
@@ -108,11 +112,6 @@ function bodyReader(maxBody: number, maxBuffered: number) {
 function declaredLength(req: IncomingMessage): number | undefined {
   if (req.headers["transfer-encoding"] !== undefined) return undefined;
   return Number(req.headers["content-length"] ?? 0);
-}
-
-/** Until the timestamp is stale on every replica. */
-function replayWindowMs(headers: SignatureHeaders, nowMs: number): number {
-  return headers.timestampMs + MAX_CLOCK_SKEW_MS + REPLICA_CLOCK_MARGIN_MS - nowMs;
 }
 
 function refuse(res: ServerResponse, status: number): void {
@@ -178,10 +177,6 @@ function readSignatureHeaders(headers: IncomingHttpHeaders): SignatureHeaders | 
   const hex = SIGNATURE.exec(signature)?.[1];
   if (hex === undefined || !TIMESTAMP.test(timestamp)) return undefined;
   return { signature: hex.toLowerCase(), timestamp, timestampMs: Number(timestamp) * 1000 };
-}
-
-function isFresh(headers: SignatureHeaders, nowMs: number): boolean {
-  return Math.abs(nowMs - headers.timestampMs) <= MAX_CLOCK_SKEW_MS;
 }
 
 function isSignedBody(headers: SignatureHeaders, body: Buffer, signingSecret: string): boolean {
