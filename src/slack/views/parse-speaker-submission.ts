@@ -48,12 +48,12 @@ export function parseSpeakerSubmission(
     return { ok: false, errors: { [block]: t(locale, "validation.unreadable") } };
   }
   const { entries, errors } = readSpeakers(state, speakerIds, locale);
-  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  const contextText = textOf(state, INPUTS.context);
   if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
     errors[INPUTS.context.block] = t(locale, "validation.control_chars");
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const templateFileId = fileOf(state, INPUTS.template.block, INPUTS.template.action);
+  const templateFileId = fileOf(state, INPUTS.template);
   return {
     ok: true,
     entries,
@@ -70,7 +70,7 @@ export function readSpeakerPage(
   const state = readStateValues(values);
   if (state === undefined) return { entries: [] };
   const { entries } = readSpeakers(state, speakerIds, "en");
-  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  const contextText = textOf(state, INPUTS.context);
   return contextText === undefined ? { entries } : { entries, contextText };
 }
 
@@ -89,12 +89,16 @@ function readSpeakers(state: StateValues, speakerIds: readonly string[], locale:
 }
 
 function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {
+  const ids = (field: keyof typeof SPEAKER_ACTIONS) => ({
+    block: speakerBlock[field](speakerId),
+    action: SPEAKER_ACTIONS[field],
+  });
   const entry: SpeakerEntry = { speakerId };
-  const userId = stateOf(state, speakerBlock.user(speakerId), SPEAKER_ACTIONS.user)?.selected_user;
+  const userId = stateOf(state, ids("user"))?.selected_user;
   if (typeof userId === "string" && userId !== "") entry.userId = userId;
-  const name = cleanName(textOf(state, speakerBlock.name(speakerId), SPEAKER_ACTIONS.name) ?? "");
+  const name = cleanName(textOf(state, ids("name")) ?? "");
   if (name !== "") entry.name = name;
-  const gender = optionOf(state, speakerBlock.gender(speakerId), SPEAKER_ACTIONS.gender);
+  const gender = optionOf(state, ids("gender"));
   if (gender === "male" || gender === "female") entry.gender = gender;
   return entry;
 }
