@@ -1,6 +1,6 @@
 import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { INPUTS, VIEWS } from "../../ids.ts";
+import { INPUTS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import {
@@ -18,8 +18,8 @@ import {
   type TemplateChoice,
   templateRefusal,
 } from "../save-template.ts";
-import type { Verdict } from "./answer-in-time.ts";
-import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
+import { answerInTime, type Verdict, type ViewArgs } from "./answer-in-time.ts";
+import { readSubmission } from "./modal-submission.ts";
 
 /**
  * Membership is checked again, as Slack has it now: the modal names its channel in
@@ -30,21 +30,17 @@ export function channelSettingsSubmitted(
   options: { decisionMs?: number } = {},
 ) {
   return async (args: ViewArgs) => {
-    const startedAt = Date.now();
     const read = await readSubmission(deps, args, {
       parse: parseSettingsSubmission,
       unreadableBlock: INPUTS.autoTranscribe.block,
+      title: "modal.settings.title",
+      decisionMs: options.decisionMs,
     });
     if (read === undefined) return;
     const { userId, locale } = read;
     const r = { channelId: read.metadata.channelId, userId, request: read.value, locale };
-    await answerModal(deps, args, {
-      callbackId: VIEWS.channelSettings,
-      title: t(locale, "modal.settings.title"),
-      channelId: r.channelId,
-      userId,
-      locale,
-      timing: { startedAt, ...options },
+    await answerInTime({
+      ...read.answer,
       check: () => checkSettings(deps, r),
       proceed: async (template, tell) => {
         await saveSettings(deps, { ...r, template }, tell);

@@ -8,7 +8,7 @@ import {
 } from "../../../jobs/index.ts";
 import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { INPUTS, VIEWS } from "../../ids.ts";
+import { INPUTS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
@@ -21,8 +21,8 @@ import {
 import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
-import type { Verdict } from "./answer-in-time.ts";
-import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
+import { answerInTime, type Verdict, type ViewArgs } from "./answer-in-time.ts";
+import { readSubmission } from "./modal-submission.ts";
 import { alreadyBeingMade, jobOptions, mentionChannel, openThread } from "./new-notes-job.ts";
 
 interface Checked {
@@ -38,10 +38,11 @@ interface Checked {
  */
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
-    const startedAt = Date.now();
     const read = await readSubmission(deps, args, {
       parse: parseNewNotesSubmission,
       unreadableBlock: INPUTS.recording.block,
+      title: "modal.new_notes.title",
+      decisionMs: options.decisionMs,
     });
     if (read === undefined) return;
     const { value: request, metadata, userId, locale } = read;
@@ -54,13 +55,8 @@ export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: nu
       metadata.threadTs !== undefined && request.destinationChannelId === metadata.channelId
         ? { threadTs: metadata.threadTs }
         : {};
-    await answerModal(deps, args, {
-      callbackId: VIEWS.newNotes,
-      title: t(locale, "modal.new_notes.title"),
-      channelId: metadata.channelId,
-      userId,
-      locale,
-      timing: { startedAt, ...options },
+    await answerInTime({
+      ...read.answer,
       check: () => checkRequest(deps, request, userId, locale),
       proceed: (checked, tell) =>
         startNotes(deps, { request, checked, userId, locale, ...thread }, tell),
