@@ -17,6 +17,7 @@ import type {
   SectionBlock,
 } from "@slack/types";
 import { optional } from "../../util/optional.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampMrkdwn, clampText } from "../text/clamp-text.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
@@ -76,17 +77,17 @@ export function button(
 /** A danger button that asks first: a slip of the finger must not throw work away. */
 export function confirmedButton(
   actionId: string,
-  label: string,
+  kind: "cancel" | "discard",
   value: string,
-  confirm: { title: string; text: string; yes: string; no: string },
+  locale: Locale,
 ): Button {
   return {
-    ...button(actionId, label, value, "danger"),
+    ...button(actionId, t(locale, `button.${kind}`), value, "danger"),
     confirm: {
-      title: { type: "plain_text", text: confirm.title },
-      text: { type: "plain_text", text: confirm.text },
-      confirm: { type: "plain_text", text: confirm.yes },
-      deny: { type: "plain_text", text: confirm.no },
+      title: { type: "plain_text", text: t(locale, `confirm.${kind}.title`) },
+      text: { type: "plain_text", text: t(locale, `confirm.${kind}.text`) },
+      confirm: { type: "plain_text", text: t(locale, `confirm.${kind}.yes`) },
+      deny: { type: "plain_text", text: t(locale, `confirm.${kind}.no`) },
       style: "danger",
     },
   };
