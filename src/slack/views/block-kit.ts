@@ -97,14 +97,15 @@ export function option(text: string, value: string): PlainTextOption {
   return { text: plain(text, SLACK_LIMITS.optionText), value };
 }
 
+/** Optional unless `required`: most of our inputs may be left empty. */
 export function input(
   blockId: string,
   label: string,
   element: InputBlockElement,
-  extra: { optional?: boolean; hint?: string } = {},
+  extra: { required?: boolean; hint?: string } = {},
 ): InputBlock {
   const block: InputBlock = { type: "input", block_id: blockId, label: plain(label), element };
-  if (extra.optional === true) block.optional = true;
+  if (extra.required !== true) block.optional = true;
   if (extra.hint !== undefined) block.hint = plain(extra.hint);
   return block;
 }
@@ -122,10 +123,7 @@ export function checkboxInput(
     options: [box],
     ...(ticked ? { initial_options: [box] } : {}),
   };
-  return input(ids.block, texts.label, element, {
-    optional: true,
-    ...optional("hint", texts.hint),
-  });
+  return input(ids.block, texts.label, element, optional("hint", texts.hint));
 }
 
 /** A multiline text box; `current` is shown only when it fits Slack's limit. */

@@ -58,7 +58,7 @@ export function buildSettingsModal(
 
 function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: string) {
   const channel = CHANNEL_ID.test(channelId) ? `<#${channelId}>` : "";
-  const hinted = (hint: PlainKey) => ({ optional: true, hint: t(locale, hint) });
+  const hinted = (hint: PlainKey) => ({ hint: t(locale, hint) });
   const { autoTranscribe, language, context: contextIds, template, delivery } = INPUTS;
   const templateHint = settings.templateId
     ? "settings.template_hint_set"
@@ -70,11 +70,14 @@ function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: st
   };
   const blocks = [
     context(t(locale, "settings.intro", { channel })),
-    input(autoTranscribe.block, t(locale, "settings.auto_label"), autoRadio(settings, locale)),
+    input(autoTranscribe.block, t(locale, "settings.auto_label"), autoRadio(settings, locale), {
+      required: true,
+    }),
     input(
       language.block,
       t(locale, "settings.language_label"),
       languageSelect(language.action, locale, settings.languageHint),
+      { required: true },
     ),
     input(
       contextIds.block,

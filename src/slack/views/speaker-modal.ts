@@ -180,14 +180,13 @@ function speakerBlocks(
   return [
     divider(),
     section(speakerSummaryText(speaker, quotes, locale)),
-    input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect, { optional: true }),
-    input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput, { optional: true }),
+    input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect),
+    input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput),
     input(
       speakerBlock.gender(id),
       t(locale, "speakers.gender_label"),
       genderSelect(prefill, locale),
       {
-        optional: true,
         hint: t(locale, "speakers.gender_hint"),
       },
     ),
@@ -234,11 +233,9 @@ function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): 
   const template = docxInput(INPUTS.template.action);
   return [
     input(INPUTS.context.block, t(locale, "regenerate.context_label"), contextInput, {
-      optional: true,
       hint: t(locale, "regenerate.context_hint"),
     }),
     input(INPUTS.template.block, t(locale, "regenerate.template_label"), template, {
-      optional: true,
       hint: t(locale, "regenerate.template_hint"),
     }),
   ];
