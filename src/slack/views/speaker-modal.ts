@@ -21,9 +21,7 @@ import {
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
 import type { ModalIdentity } from "./notice-modal.ts";
-import { prefillFor, type SpeakerPrefill } from "./speaker-prefill.ts";
-
-export type { Gender, SpeakerPrefill } from "./speaker-prefill.ts";
+import { prefillFor, type SpeakerPrefill, speakersOf } from "./speaker-form.ts";
 
 export interface SpeakerModalOptions {
   locale: Locale;
@@ -146,12 +144,6 @@ export function parseSpeakerModalMetadata(
   } catch {
     return undefined;
   }
-}
-
-export function speakersOf(job: Job): SpeakerSummary[] {
-  if (job.stage === "naming") return job.speakers;
-  if ("note" in job) return job.note.speakers;
-  return [];
 }
 
 /** A speaker heard for less than this is likely a split-off of another (diarization). */

@@ -4,8 +4,7 @@ import { type Locale, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal } from "../../views/command-replies.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
-import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
-import { type NamedSpeaker, speakerMapFor } from "../../views/speaker-map.ts";
+import { type NamedSpeaker, type SpeakerEntry, speakerMapFor } from "../../views/speaker-form.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 

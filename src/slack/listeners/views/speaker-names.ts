@@ -5,7 +5,7 @@ import { INPUTS, speakerBlock } from "../../ids.ts";
 import type { Locale } from "../../messages/catalog.ts";
 import { buildCommandRefusal, permissionSentence } from "../../views/command-replies.ts";
 import { buildNoticeModal, errorsReply, type ModalIdentity } from "../../views/notice-modal.ts";
-import { parseSpeakerSubmission } from "../../views/parse-speaker-submission.ts";
+import { parseSpeakerSubmission } from "../../views/speaker-form.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
