@@ -51,17 +51,12 @@ export async function applyNames(
 
 /** The only speakers a note may mention: a typed name wins over the member and never pings. */
 function membersOf(entries: SpeakerEntry[]): Record<string, string> {
-  const members: Record<string, string> = {};
-  for (const entry of entries) {
-    if (
-      entry.name === undefined &&
-      entry.userId !== undefined &&
-      SLACK_USER_ID.test(entry.userId)
-    ) {
-      members[entry.speakerId] = entry.userId;
-    }
-  }
-  return members;
+  const members = entries.flatMap(({ speakerId, name, userId }) =>
+    name === undefined && userId !== undefined && SLACK_USER_ID.test(userId)
+      ? [[speakerId, userId] as const]
+      : [],
+  );
+  return Object.fromEntries(members);
 }
 
 async function namedSpeakers(
