@@ -36,9 +36,7 @@ export function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): Mr
 }
 
 export function section(text: string, accessory?: Button): SectionBlock {
-  const block: SectionBlock = { type: "section", text: mrkdwn(text) };
-  if (accessory !== undefined) block.accessory = accessory;
-  return block;
+  return { type: "section", text: mrkdwn(text), ...optional("accessory", accessory) };
 }
 
 export function context(...texts: string[]): ContextBlock {
@@ -64,14 +62,13 @@ export function button(
   value: string,
   style?: "primary" | "danger",
 ): Button {
-  const element: Button = {
+  return {
     type: "button",
     action_id: actionId,
     text: plain(label, SLACK_LIMITS.buttonText),
     value,
+    ...optional("style", style),
   };
-  if (style !== undefined) element.style = style;
-  return element;
 }
 
 /** A danger button that asks first: a slip of the finger must not throw work away. */

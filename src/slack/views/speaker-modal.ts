@@ -1,6 +1,7 @@
-import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slack/types";
+import type { KnownBlock, ModalView, StaticSelect } from "@slack/types";
 import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/clamp-text.ts";
@@ -203,19 +204,20 @@ function speakerSummaryText(speaker: SpeakerSummary, quotes: Quote[], locale: Lo
 }
 
 function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
-  const options: PlainTextOption[] = [
+  const options = [
     option(t(locale, "gender.male"), "male"),
     option(t(locale, "gender.female"), "female"),
   ];
-  const select: StaticSelect = {
+  return {
     type: "static_select",
     action_id: SPEAKER_ACTIONS.gender,
     placeholder: plain(t(locale, "speakers.gender_placeholder"), SLACK_LIMITS.placeholder),
     options,
+    ...optional(
+      "initial_option",
+      options.find((o) => o.value === prefill.gender),
+    ),
   };
-  const initial = options.find((o) => o.value === prefill.gender);
-  if (initial !== undefined) select.initial_option = initial;
-  return select;
 }
 
 /** A context too long for Slack's input is not shown; left empty, the current one is kept. */
