@@ -61,16 +61,21 @@ export function speakerPages(job: Job): SpeakerSummary[][] {
   return pages.length === 0 ? [[]] : pages;
 }
 
+/** The page asked for (past the end: the last one) and whether it is the last. */
+export function speakerPage(job: Job, asked: number) {
+  const pages = speakerPages(job);
+  const index = Math.min(Math.max(0, asked), pages.length - 1);
+  return { pages, index, last: index === pages.length - 1, speakers: pages[index] ?? [] };
+}
+
 /** Names speakers or regenerates, a page at a time; the submission re-reads the job's stage. */
 export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
   const { locale, mode } = options;
-  const pages = speakerPages(job);
-  const page = Math.min(Math.max(0, options.page ?? 0), pages.length - 1);
-  const last = page === pages.length - 1;
+  const { pages, index: page, last, speakers } = speakerPage(job, options.page ?? 0);
   const intro = `${t(locale, "speakers.intro")} ${t(locale, "speakers.optional_hint")}`;
   const blocks: KnownBlock[] = [context(asMrkdwn(intro))];
   if (pages.length > 1) blocks.push(pageLine(pages, page, locale));
-  for (const speaker of pages[page] ?? []) {
+  for (const speaker of speakers) {
     const prefill = prefillFor(job, speaker.speakerId, options.prefill);
     const quotes = options.quotes?.[speaker.speakerId] ?? [];
     blocks.push(...speakerBlocks(speaker, quotes, prefill, locale));

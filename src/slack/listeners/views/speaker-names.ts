@@ -10,7 +10,7 @@ import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
   speakerModalIdentity,
-  speakerPages,
+  speakerPage,
 } from "../../views/speaker-modal.ts";
 import { inputBlocksOf } from "../../views/state-values.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
@@ -143,24 +143,16 @@ async function nextPage(
   return { response_action: "update", view: next };
 }
 
-/** Past the end: the last one. */
-function pageOf(job: Job, index: number, mode: Mode): Page {
-  const pages = speakerPages(job);
-  const at = Math.min(Math.max(0, index), pages.length - 1);
-  const speakerIds = (pages[at] ?? []).map((s) => s.speakerId);
-  const last = at === pages.length - 1;
-  const blocks = new Set(
-    speakerIds.flatMap((id) => [
-      speakerBlock.user(id),
-      speakerBlock.name(id),
-      speakerBlock.gender(id),
-    ]),
-  );
+function pageOf(job: Job, asked: number, mode: Mode): Page {
+  const { index, last, speakers } = speakerPage(job, asked);
+  const speakerIds = speakers.map((s) => s.speakerId);
+  const fields = [speakerBlock.user, speakerBlock.name, speakerBlock.gender];
+  const blocks = new Set(speakerIds.flatMap((id) => fields.map((block) => block(id))));
   if (last && mode === "regenerate") {
     blocks.add(INPUTS.context.block);
     blocks.add(INPUTS.template.block);
   }
-  return { job, index: at, last, speakerIds, blocks };
+  return { job, index, last, speakerIds, blocks };
 }
 
 function firstBlock(page: Page | undefined, blocks: Set<string>): string {
