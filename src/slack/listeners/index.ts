@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ACTIONS, SHORTCUTS, STEP_CALLBACK_ID, VIEWS } from "../ids.ts";
-import { speakerMapFor } from "../views/speaker-map.ts";
+import { speakerMapFor } from "../views/speaker-form.ts";
 import { jobCommandButton, reviewButton } from "./actions/job-action.ts";
 import { openSpeakerModal, speakerPagePrevious } from "./actions/open-speaker-modal.ts";
 import { meetingNotesCommand } from "./commands/meeting-notes.ts";

@@ -1,4 +1,4 @@
-import type { Button, HomeView, KnownBlock } from "@slack/types";
+import type { HomeView, KnownBlock } from "@slack/types";
 import type { Job } from "../../jobs/index.ts";
 import { ACTIONS } from "../ids.ts";
 import { type Locale, t, timeAgo } from "../messages/catalog.ts";
@@ -64,7 +64,5 @@ function jobBlocks({ job, permalink }: HomeItem, locale: Locale, now: number): K
 function threadButton(jobId: string, permalink: string | undefined, locale: Locale) {
   if (permalink === undefined || !/^https:\/\//.test(permalink)) return undefined;
   if (permalink.length > MAX_URL_CHARS) return undefined;
-  const link: Button = { ...button(ACTIONS.openThread, t(locale, "button.open_thread"), jobId) };
-  link.url = permalink;
-  return link;
+  return { ...button(ACTIONS.openThread, t(locale, "button.open_thread"), jobId), url: permalink };
 }

@@ -17,6 +17,7 @@ import type {
   SectionBlock,
 } from "@slack/types";
 import { optional } from "../../util/optional.ts";
+import { type Locale, t } from "../messages/catalog.ts";
 import { clampMrkdwn, clampText } from "../text/clamp-text.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 
@@ -35,9 +36,7 @@ export function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): Mr
 }
 
 export function section(text: string, accessory?: Button): SectionBlock {
-  const block: SectionBlock = { type: "section", text: mrkdwn(text) };
-  if (accessory !== undefined) block.accessory = accessory;
-  return block;
+  return { type: "section", text: mrkdwn(text), ...optional("accessory", accessory) };
 }
 
 export function context(...texts: string[]): ContextBlock {
@@ -63,30 +62,29 @@ export function button(
   value: string,
   style?: "primary" | "danger",
 ): Button {
-  const element: Button = {
+  return {
     type: "button",
     action_id: actionId,
     text: plain(label, SLACK_LIMITS.buttonText),
     value,
+    ...optional("style", style),
   };
-  if (style !== undefined) element.style = style;
-  return element;
 }
 
 /** A danger button that asks first: a slip of the finger must not throw work away. */
 export function confirmedButton(
   actionId: string,
-  label: string,
+  kind: "cancel" | "discard",
   value: string,
-  confirm: { title: string; text: string; yes: string; no: string },
+  locale: Locale,
 ): Button {
   return {
-    ...button(actionId, label, value, "danger"),
+    ...button(actionId, t(locale, `button.${kind}`), value, "danger"),
     confirm: {
-      title: { type: "plain_text", text: confirm.title },
-      text: { type: "plain_text", text: confirm.text },
-      confirm: { type: "plain_text", text: confirm.yes },
-      deny: { type: "plain_text", text: confirm.no },
+      title: { type: "plain_text", text: t(locale, `confirm.${kind}.title`) },
+      text: { type: "plain_text", text: t(locale, `confirm.${kind}.text`) },
+      confirm: { type: "plain_text", text: t(locale, `confirm.${kind}.yes`) },
+      deny: { type: "plain_text", text: t(locale, `confirm.${kind}.no`) },
       style: "danger",
     },
   };
@@ -96,14 +94,15 @@ export function option(text: string, value: string): PlainTextOption {
   return { text: plain(text, SLACK_LIMITS.optionText), value };
 }
 
+/** Optional unless `required`: most of our inputs may be left empty. */
 export function input(
   blockId: string,
   label: string,
   element: InputBlockElement,
-  extra: { optional?: boolean; hint?: string } = {},
+  extra: { required?: boolean; hint?: string } = {},
 ): InputBlock {
   const block: InputBlock = { type: "input", block_id: blockId, label: plain(label), element };
-  if (extra.optional === true) block.optional = true;
+  if (extra.required !== true) block.optional = true;
   if (extra.hint !== undefined) block.hint = plain(extra.hint);
   return block;
 }
@@ -121,10 +120,7 @@ export function checkboxInput(
     options: [box],
     ...(ticked ? { initial_options: [box] } : {}),
   };
-  return input(ids.block, texts.label, element, {
-    optional: true,
-    ...optional("hint", texts.hint),
-  });
+  return input(ids.block, texts.label, element, optional("hint", texts.hint));
 }
 
 /** A multiline text box; `current` is shown only when it fits Slack's limit. */

@@ -13,7 +13,7 @@ import { formatDuration } from "../text/format-duration.ts";
 import { context, section } from "./block-kit.ts";
 import { asMrkdwn, asPlain, stageShort } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";
-import { sentenceReply } from "./notice-modal.ts";
+import { safeReply, sentenceReply } from "./notice-modal.ts";
 
 const COMMAND = "/meeting-notes";
 const SUBCOMMANDS = ["help", "status", "settings", "cancel"] as const;
@@ -88,35 +88,16 @@ export function buildCommandRefusal(
   locale: Locale,
   retryInMs = 0,
 ): MessageContent {
-  const sentence = refusalSentence(reason, command, locale, retryInMs);
-  return sentenceReply(sentence);
-}
-
-function refusalSentence(
-  reason: CommandRefusal,
-  command: JobCommand,
-  locale: Locale,
-  retryInMs: number,
-): string {
-  switch (reason) {
-    case "wrong_stage":
-      return t(locale, `command.wrong_stage.${command}`);
-    case "cooldown":
-      return t(locale, "command.cooldown", { time: formatDuration(Math.ceil(retryInMs / 1000)) });
-    default:
-      return t(locale, "command.not_found");
-  }
+  if (reason === "wrong_stage") return sentenceReply(t(locale, `command.wrong_stage.${command}`));
+  if (reason !== "cooldown") return sentenceReply(t(locale, "command.not_found"));
+  const time = formatDuration(Math.ceil(retryInMs / 1000));
+  return sentenceReply(t(locale, "command.cooldown", { time }));
 }
 
 export function buildCancelReply(job: Job | undefined, locale: Locale): MessageContent {
-  if (job === undefined) {
-    return sentenceReply(t(locale, "command.cancel.none"));
-  }
+  if (job === undefined) return sentenceReply(t(locale, "command.cancel.none"));
   const file = clampText(job.source.filename, MAX_FILENAME_CHARS);
-  return plainReply(
-    t(locale, "command.cancel.done", { file: asPlain(file) }),
-    t(locale, "command.cancel.done", { file: asMrkdwn(file) }),
-  );
+  return safeReply((safe) => t(locale, "command.cancel.done", { file: safe(file) }));
 }
 
 export function buildPermissionRefusal(
@@ -124,8 +105,7 @@ export function buildPermissionRefusal(
   action: JobAction | "settings",
   locale: Locale,
 ): MessageContent {
-  const sentence = permissionSentence(reason, action, locale);
-  return sentenceReply(sentence);
+  return sentenceReply(permissionSentence(reason, action, locale));
 }
 
 /** For a modal's field error. */
@@ -161,9 +141,7 @@ export function buildSettingsAnnouncement(
     }
   }
   if (before.autoTranscribe !== after.autoTranscribe) {
-    changes.push(
-      t(locale, after.autoTranscribe ? "settings.change.auto_on" : "settings.change.auto_off"),
-    );
+    changes.push(t(locale, `settings.change.auto_${after.autoTranscribe ? "on" : "off"}`));
   }
   if (before.languageHint !== after.languageHint) {
     changes.push(
@@ -174,32 +152,21 @@ export function buildSettingsAnnouncement(
           }),
     );
   }
-  if (before.contextText !== after.contextText) {
-    changes.push(
-      t(
-        locale,
-        after.contextText ? "settings.change.context_set" : "settings.change.context_cleared",
-      ),
-    );
-  }
-  if (before.templateId !== after.templateId) {
-    changes.push(
-      t(
-        locale,
-        after.templateId ? "settings.change.template_set" : "settings.change.template_cleared",
-      ),
-    );
+  const texts = [
+    ["context", "contextText"],
+    ["template", "templateId"],
+  ] as const;
+  for (const [key, field] of texts) {
+    if (before[field] !== after[field]) {
+      changes.push(t(locale, `settings.change.${key}_${after[field] ? "set" : "cleared"}`));
+    }
   }
   if (changes.length === 0) return undefined;
-  const sentence = (safe: (s: string) => string) =>
-    t(locale, "settings.announced", { user: `<@${userId}>`, changes: safe(changes.join(", ")) });
-  return plainReply(sentence(asPlain), sentence(asMrkdwn));
+  return safeReply((safe) =>
+    t(locale, "settings.announced", { user: `<@${userId}>`, changes: safe(changes.join(", ")) }),
+  );
 }
 
 export function buildSettingsSaved(locale: Locale): MessageContent {
   return sentenceReply(t(locale, "settings.saved"));
-}
-
-function plainReply(text: string, mrkdwnText: string): MessageContent {
-  return { text, blocks: [section(mrkdwnText)] };
 }

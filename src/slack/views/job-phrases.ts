@@ -27,18 +27,13 @@ export function stageSentence(job: Job, locale: Locale, safe: Safe, speakerCount
         ? t(locale, "status.queued_waiting.one", { file })
         : t(locale, "status.queued_waiting.other", { file, count: job.ahead });
     case "downloading":
-      return t(locale, `status.${job.stage}`, { file });
-    case "preparing": {
-      const percent = percentOf(job.fraction);
-      return percent === undefined
-        ? t(locale, "status.preparing", { file })
-        : t(locale, "status.preparing_percent", { file, percent });
-    }
+      return t(locale, "status.downloading", { file });
+    case "preparing":
     case "transcribing": {
-      const percent = percentOf(job.audio.progress?.fraction);
+      const percent = progressPercent(job);
       return percent === undefined
-        ? t(locale, "status.transcribing", { file })
-        : t(locale, "status.transcribing_percent", { file, percent });
+        ? t(locale, `status.${job.stage}`, { file })
+        : t(locale, `status.${job.stage}_percent`, { file, percent });
     }
     case "naming": {
       const count = speakerCount ?? job.speakers.length;
@@ -80,17 +75,12 @@ export function stageShort(job: Job, locale: Locale, safe: Safe): string {
       return job.ahead === undefined
         ? t(locale, "stage.queued")
         : t(locale, "stage.queued_waiting", { count: job.ahead });
+    case "preparing":
     case "transcribing": {
-      const percent = percentOf(job.audio.progress?.fraction);
+      const percent = progressPercent(job);
       return percent === undefined
-        ? t(locale, "stage.transcribing")
-        : t(locale, "stage.transcribing_percent", { percent });
-    }
-    case "preparing": {
-      const percent = percentOf(job.fraction);
-      return percent === undefined
-        ? t(locale, "stage.preparing")
-        : t(locale, "stage.preparing_percent", { percent });
+        ? t(locale, `stage.${job.stage}`)
+        : t(locale, `stage.${job.stage}_percent`, { percent });
     }
     case "failed":
       return t(locale, "stage.failed", {
@@ -174,6 +164,12 @@ export function progressBar(fraction: number): string {
   const clamped = Math.min(1, Math.max(0, fraction));
   const filled = Math.round(clamped * BAR_CELLS);
   return `${"▓".repeat(filled)}${"░".repeat(BAR_CELLS - filled)} ${Math.round(clamped * 100)}%`;
+}
+
+/** How far the stages that report progress have come, in percent. */
+function progressPercent(job: Job): number | undefined {
+  if (job.stage === "preparing") return percentOf(job.fraction);
+  return job.stage === "transcribing" ? percentOf(job.audio.progress?.fraction) : undefined;
 }
 
 export function percentOf(fraction: number | null | undefined): number | undefined {

@@ -72,45 +72,20 @@ export function buildNewNotesModal(options: NewNotesModalOptions): ModalView {
 }
 
 function detailInputs(locale: Locale, channelId: string, inThread: boolean): KnownBlock[] {
-  const optional = (hint: PlainKey) => ({ optional: true, hint: t(locale, hint) });
   const { participants, extraNames, context, language, template, destination } = INPUTS;
-  return [
-    input(
-      participants.block,
-      t(locale, "new_notes.participants_label"),
-      participantsSelect(locale),
-      optional("new_notes.participants_hint"),
-    ),
-    input(
-      extraNames.block,
-      t(locale, "new_notes.extra_names_label"),
-      textArea(extraNames.action),
-      optional("new_notes.extra_names_hint"),
-    ),
-    input(
-      context.block,
-      t(locale, "new_notes.context_label"),
-      textArea(context.action),
-      optional("new_notes.context_hint"),
-    ),
-    input(
-      language.block,
-      t(locale, "new_notes.language_label"),
-      languageSelect(language.action, locale),
-    ),
-    input(
-      template.block,
-      t(locale, "new_notes.template_label"),
-      docxInput(template.action),
-      optional("new_notes.template_hint"),
-    ),
-    input(
-      destination.block,
-      t(locale, "new_notes.destination_label"),
-      destinationSelect(channelId),
-      inThread ? { hint: t(locale, "new_notes.destination_thread_hint") } : {},
-    ),
-  ];
+  const hinted = (hint: PlainKey) => ({ hint: t(locale, hint) });
+  const destinationHint = inThread ? hinted("new_notes.destination_thread_hint") : {};
+  const inputs = [
+    [participants, participantsSelect(locale), hinted("new_notes.participants_hint")],
+    [extraNames, textArea(extraNames.action), hinted("new_notes.extra_names_hint")],
+    [context, textArea(context.action), hinted("new_notes.context_hint")],
+    [language, languageSelect(language.action, locale), { required: true }],
+    [template, docxInput(template.action), hinted("new_notes.template_hint")],
+    [destination, destinationSelect(channelId), { required: true, ...destinationHint }],
+  ] as const;
+  return inputs.map(([ids, element, extra]) =>
+    input(ids.block, t(locale, `new_notes.${ids.block}_label`), element, extra),
+  );
 }
 
 /** A destination whose settings ask for review has it whatever is ticked here. */
@@ -150,7 +125,6 @@ function recordingInput(locale: Locale, recentBusy: boolean): KnownBlock {
     max_files: 1,
   };
   return input(INPUTS.recording.block, t(locale, "new_notes.recording_label"), element, {
-    optional: true,
     hint: t(locale, recentBusy ? "new_notes.recent_busy" : "new_notes.recording_hint"),
   });
 }

@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView } from "@slack/types";
 import { type Locale, t } from "../messages/catalog.ts";
 import { context, modal, section } from "./block-kit.ts";
-import { asMrkdwn } from "./job-phrases.ts";
+import { asMrkdwn, asPlain, type Safe } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { MessageContent } from "./message-content.ts";
 
@@ -34,6 +34,11 @@ export function buildNoticeModal(
 
 export function sentenceReply(sentence: string): MessageContent {
   return { text: sentence, blocks: [section(asMrkdwn(sentence))] };
+}
+
+/** The fallback text with mentions neutralised, the block's escaped for mrkdwn. */
+export function safeReply(sentence: (safe: Safe) => string): MessageContent {
+  return { text: sentence(asPlain), blocks: [section(sentence(asMrkdwn))] };
 }
 
 /** Errors that can no longer be shown under their inputs, under "I could not do that:". */

@@ -1,3 +1,4 @@
+import { optional } from "../../util/optional.ts";
 import { INPUTS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/neutralize-mentions.ts";
@@ -9,9 +10,9 @@ import {
   optionOf,
   type Parsed,
   readStateValues,
-  type StateValues,
   stateOf,
   textOf,
+  tickedOf,
 } from "./state-values.ts";
 
 export interface NewNotesSubmission {
@@ -39,65 +40,45 @@ export function parseNewNotesSubmission(
   if (state === undefined) {
     return { ok: false, errors: { [INPUTS.recording.block]: t(locale, "validation.unreadable") } };
   }
-  const form = readForm(state);
-  const errors = checkForm(form, locale);
-  const language = readLanguage(form.language);
-  if (language === "invalid") errors[INPUTS.language.block] = t(locale, "validation.language");
-  const { destinationChannelId } = form;
-  if (Object.keys(errors).length > 0 || language === "invalid" || !destinationChannelId) {
-    return { ok: false, errors };
-  }
-  const value: NewNotesSubmission = {
-    participantIds: form.participantIds,
-    extraNames: form.extraNames,
-    destinationChannelId,
-  };
-  if (form.recordingFileId !== undefined) value.recordingFileId = form.recordingFileId;
-  if (form.recentFileId !== undefined) value.recentFileId = form.recentFileId;
-  if (form.contextText !== undefined) value.contextText = form.contextText;
-  if (language.code !== undefined) value.languageHint = language.code;
-  if (form.templateFileId !== undefined) value.templateFileId = form.templateFileId;
-  if (form.review) value.review = true;
-  return { ok: true, value };
-}
-
-function readForm(state: StateValues) {
-  const participants = stateOf(state, INPUTS.participants.block, INPUTS.participants.action);
-  const destination = stateOf(state, INPUTS.destination.block, INPUTS.destination.action);
-  return {
-    recordingFileId: fileOf(state, INPUTS.recording.block, INPUTS.recording.action),
-    recentFileId: optionOf(state, INPUTS.recentRecording.block, INPUTS.recentRecording.action),
-    participantIds: [...new Set(participants?.selected_users ?? [])],
-    extraNames: parseExtraNames(textOf(state, INPUTS.extraNames.block, INPUTS.extraNames.action)),
-    contextText: textOf(state, INPUTS.context.block, INPUTS.context.action),
-    language: optionOf(state, INPUTS.language.block, INPUTS.language.action),
-    templateFileId: fileOf(state, INPUTS.template.block, INPUTS.template.action),
-    destinationChannelId: destination?.selected_conversation ?? undefined,
-    review: (
-      stateOf(state, INPUTS.review.block, INPUTS.review.action)?.selected_options ?? []
-    ).some((o) => o.value === INPUTS.review.action),
-  };
-}
-
-function checkForm(form: ReturnType<typeof readForm>, locale: Locale): Record<string, string> {
   const errors: Record<string, string> = {};
-  const { recordingFileId, recentFileId, contextText } = form;
+  const recordingFileId = fileOf(state, INPUTS.recording);
+  const recentFileId = optionOf(state, INPUTS.recentRecording);
   if (recordingFileId === undefined && recentFileId === undefined) {
     errors[INPUTS.recording.block] = t(locale, "validation.recording_required");
   } else if (recordingFileId !== undefined && recentFileId !== undefined) {
     errors[INPUTS.recording.block] = t(locale, "validation.recording_both");
   }
-  const nameError = form.extraNames
+  const extraNames = parseExtraNames(textOf(state, INPUTS.extraNames));
+  const nameError = extraNames
     .map((name) => checkExtraName(name, locale))
     .find((error) => error !== undefined);
   if (nameError !== undefined) errors[INPUTS.extraNames.block] = nameError;
+  const contextText = textOf(state, INPUTS.context);
   if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
     errors[INPUTS.context.block] = t(locale, "validation.control_chars");
   }
-  if (!form.destinationChannelId) {
-    errors[INPUTS.destination.block] = t(locale, "validation.unreadable");
+  const destinationChannelId = stateOf(state, INPUTS.destination)?.selected_conversation;
+  if (!destinationChannelId) errors[INPUTS.destination.block] = t(locale, "validation.unreadable");
+  const language = readLanguage(optionOf(state, INPUTS.language));
+  if (language === "invalid") errors[INPUTS.language.block] = t(locale, "validation.language");
+  if (Object.keys(errors).length > 0 || language === "invalid" || !destinationChannelId) {
+    return { ok: false, errors };
   }
-  return errors;
+  const participants = stateOf(state, INPUTS.participants)?.selected_users ?? [];
+  return {
+    ok: true,
+    value: {
+      participantIds: [...new Set(participants)],
+      extraNames,
+      destinationChannelId,
+      ...optional("recordingFileId", recordingFileId),
+      ...optional("recentFileId", recentFileId),
+      ...optional("contextText", contextText),
+      ...optional("languageHint", language.code),
+      ...optional("templateFileId", fileOf(state, INPUTS.template)),
+      ...(tickedOf(state, INPUTS.review) === true ? { review: true } : {}),
+    },
+  };
 }
 
 /** Names typed one per line or separated by commas (or semicolons), without duplicates. */

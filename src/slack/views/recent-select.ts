@@ -36,5 +36,5 @@ export function recentSelect(
   };
   const label =
     chosen === undefined ? "new_notes.recent_label" : "new_notes.message_recording_label";
-  return input(INPUTS.recentRecording.block, t(locale, label), element, { optional: true });
+  return input(INPUTS.recentRecording.block, t(locale, label), element);
 }

@@ -7,6 +7,7 @@ import { actions, button, confirmedButton, context, section } from "./block-kit.
 import { asMrkdwn, asPlain, type Safe, userRef } from "./job-phrases.ts";
 import { SLACK_LIMITS } from "./limits.ts";
 import type { MessageContent, TaggedMessageContent } from "./message-content.ts";
+import { safeReply } from "./notice-modal.ts";
 
 /** Where a review stands, as its first message in the reviewer's DM says it. */
 export type ReviewMessageState =
@@ -40,13 +41,11 @@ export function buildReviewMessage(
 }
 
 export function buildReviewReminder(job: Job, locale: Locale): TaggedMessageContent {
-  const sentence = (safe: Safe) =>
-    t(locale, "review.reminder", { file: fileOf(job, safe), channel: channelOf(job, locale) });
-  return {
-    text: sentence(asPlain),
-    blocks: [section(sentence(asMrkdwn))],
-    metadata: reviewMetadata(job, "review_reminder"),
-  };
+  const channel = channelOf(job, locale);
+  const reply = safeReply((safe) =>
+    t(locale, "review.reminder", { file: fileOf(job, safe), channel }),
+  );
+  return { ...reply, metadata: reviewMetadata(job, "review_reminder") };
 }
 
 export function reviewMetadata(job: Job, kind: "review" | "review_reminder"): MessageMetadata {
@@ -77,16 +76,10 @@ function reviewSentence(job: Job, at: ReviewMessageState, locale: Locale, safe: 
 }
 
 function reviewButtons(jobId: string, locale: Locale): Button[] {
-  const discard = confirmedButton(ACTIONS.discardReview, t(locale, "button.discard"), jobId, {
-    title: t(locale, "confirm.discard.title"),
-    text: t(locale, "confirm.discard.text"),
-    yes: t(locale, "confirm.discard.yes"),
-    no: t(locale, "confirm.discard.no"),
-  });
   return [
     button(ACTIONS.postReview, t(locale, "button.post_to_thread"), jobId, "primary"),
     button(ACTIONS.regenerate, t(locale, "button.change_names"), jobId),
-    discard,
+    confirmedButton(ACTIONS.discardReview, "discard", jobId, locale),
   ];
 }
 

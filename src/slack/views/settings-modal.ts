@@ -1,10 +1,4 @@
-import type {
-  Checkboxes,
-  KnownBlock,
-  ModalView,
-  PlainTextOption,
-  RadioButtons,
-} from "@slack/types";
+import type { Checkboxes, ModalView, RadioButtons } from "@slack/types";
 import {
   type ChannelSettings,
   type ChannelSettingsInput,
@@ -12,17 +6,26 @@ import {
 } from "../../jobs/index.ts";
 import { optional } from "../../util/optional.ts";
 import { INPUTS, VIEWS } from "../ids.ts";
-import { type Locale, t } from "../messages/catalog.ts";
+import { type Locale, type PlainKey, t } from "../messages/catalog.ts";
 import { hasControlChars } from "../text/neutralize-mentions.ts";
 import { checkboxInput, context, docxInput, input, modal, option, textArea } from "./block-kit.ts";
 import { languageSelect, readLanguage } from "./language-select.ts";
-import { optionOf, type Parsed, readStateValues, stateOf, textOf } from "./state-values.ts";
+import {
+  fileOf,
+  optionOf,
+  type Parsed,
+  readStateValues,
+  stateOf,
+  textOf,
+  tickedOf,
+} from "./state-values.ts";
 
 export const CLEAR_TEMPLATE = INPUTS.clearTemplate;
 
 const AUTO_ON = "on";
 const AUTO_OFF = "off";
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
 export interface SettingsSubmission {
   autoTranscribe: boolean;
@@ -32,12 +35,10 @@ export interface SettingsSubmission {
   templateFileId?: string;
   clearTemplate: boolean;
   /** Absent when the submitted modal predates the block: kept as they are. */
-  delivery?: { canvas: boolean; transcript: boolean; mentions: boolean };
+  delivery?: Record<(typeof DELIVERY_OPTIONS)[number], boolean>;
   /** Absent when the submitted modal predates the block: kept as it is. */
   review?: boolean;
 }
-
-const DELIVERY_OPTIONS = ["canvas", "transcript", "mentions"] as const;
 
 /** `/meeting-notes settings`: the channel's defaults for new jobs. */
 export function buildSettingsModal(
@@ -57,49 +58,46 @@ export function buildSettingsModal(
 
 function settingsBlocks(settings: ChannelSettings, locale: Locale, channelId: string) {
   const channel = CHANNEL_ID.test(channelId) ? `<#${channelId}>` : "";
-  const { autoTranscribe, language, context: contextIds, template } = INPUTS;
+  const hinted = (hint: PlainKey) => ({ hint: t(locale, hint) });
+  const { autoTranscribe, language, context: contextIds, template, delivery } = INPUTS;
   const templateHint = settings.templateId
     ? "settings.template_hint_set"
     : "settings.template_hint_none";
-  const blocks: KnownBlock[] = [
+  const reviewTexts = {
+    label: t(locale, "settings.review_label"),
+    option: t(locale, "settings.review_option"),
+    hint: t(locale, "settings.review_hint"),
+  };
+  const blocks = [
     context(t(locale, "settings.intro", { channel })),
-    input(autoTranscribe.block, t(locale, "settings.auto_label"), autoRadio(settings, locale)),
+    input(autoTranscribe.block, t(locale, "settings.auto_label"), autoRadio(settings, locale), {
+      required: true,
+    }),
     input(
       language.block,
       t(locale, "settings.language_label"),
       languageSelect(language.action, locale, settings.languageHint),
+      { required: true },
     ),
     input(
       contextIds.block,
       t(locale, "settings.context_label"),
       textArea(contextIds.action, settings.contextText),
-      {
-        optional: true,
-        hint: t(locale, "settings.context_hint"),
-      },
+      hinted("settings.context_hint"),
     ),
-    input(template.block, t(locale, "settings.template_label"), docxInput(template.action), {
-      optional: true,
-      hint: t(locale, templateHint),
-    }),
     input(
-      INPUTS.delivery.block,
+      template.block,
+      t(locale, "settings.template_label"),
+      docxInput(template.action),
+      hinted(templateHint),
+    ),
+    input(
+      delivery.block,
       t(locale, "settings.delivery_label"),
       deliveryBoxes(settings, locale),
-      {
-        optional: true,
-        hint: t(locale, "settings.delivery_hint"),
-      },
+      hinted("settings.delivery_hint"),
     ),
-    checkboxInput(
-      INPUTS.review,
-      {
-        label: t(locale, "settings.review_label"),
-        option: t(locale, "settings.review_option"),
-        hint: t(locale, "settings.review_hint"),
-      },
-      settings.review,
-    ),
+    checkboxInput(INPUTS.review, reviewTexts, settings.review),
   ];
   if (settings.templateId !== undefined) {
     const texts = {
@@ -115,66 +113,54 @@ export function parseSettingsSubmission(
   values: unknown,
   locale: Locale = "en",
 ): Parsed<SettingsSubmission> {
+  const refuse = (block: string, sentence: PlainKey) => ({
+    ok: false as const,
+    errors: { [block]: t(locale, sentence) },
+  });
   const state = readStateValues(values);
-  const auto = state && optionOf(state, INPUTS.autoTranscribe.block, INPUTS.autoTranscribe.action);
+  const auto = state && optionOf(state, INPUTS.autoTranscribe);
   if (state === undefined || (auto !== AUTO_ON && auto !== AUTO_OFF)) {
-    const error = t(locale, "validation.unreadable");
-    return { ok: false, errors: { [INPUTS.autoTranscribe.block]: error } };
+    return refuse(INPUTS.autoTranscribe.block, "validation.unreadable");
   }
-  const language = readLanguage(optionOf(state, INPUTS.language.block, INPUTS.language.action));
-  if (language === "invalid") {
-    return { ok: false, errors: { [INPUTS.language.block]: t(locale, "validation.language") } };
-  }
-  const contextText = textOf(state, INPUTS.context.block, INPUTS.context.action);
+  const language = readLanguage(optionOf(state, INPUTS.language));
+  if (language === "invalid") return refuse(INPUTS.language.block, "validation.language");
+  const contextText = textOf(state, INPUTS.context);
   if (contextText !== undefined && hasControlChars(contextText, { multiline: true })) {
-    return { ok: false, errors: { [INPUTS.context.block]: t(locale, "validation.control_chars") } };
+    return refuse(INPUTS.context.block, "validation.control_chars");
   }
-  const templateFileId = stateOf(state, INPUTS.template.block, INPUTS.template.action)?.files?.[0]
-    ?.id;
-  const clear = stateOf(state, CLEAR_TEMPLATE.block, CLEAR_TEMPLATE.action)?.selected_options;
-  const boxes = stateOf(state, INPUTS.delivery.block, INPUTS.delivery.action);
+  const boxes = stateOf(state, INPUTS.delivery);
   const ticked = new Set((boxes?.selected_options ?? []).map((o) => o.value));
+  const delivery = {
+    canvas: ticked.has("canvas"),
+    transcript: ticked.has("transcript"),
+    mentions: ticked.has("mentions"),
+  };
   const value: SettingsSubmission = {
     autoTranscribe: auto === AUTO_ON,
-    clearTemplate: (clear ?? []).some((o) => o.value === CLEAR_TEMPLATE.action),
+    clearTemplate: tickedOf(state, CLEAR_TEMPLATE) === true,
+    ...optional("delivery", boxes && delivery),
+    ...optional("review", tickedOf(state, INPUTS.review)),
+    ...optional("languageHint", language.code),
+    ...optional("contextText", contextText),
+    ...optional("templateFileId", fileOf(state, INPUTS.template)),
   };
-  if (boxes !== undefined) {
-    value.delivery = {
-      canvas: ticked.has("canvas"),
-      transcript: ticked.has("transcript"),
-      mentions: ticked.has("mentions"),
-    };
-  }
-  const review = stateOf(state, INPUTS.review.block, INPUTS.review.action);
-  if (review !== undefined) {
-    value.review = (review.selected_options ?? []).some((o) => o.value === INPUTS.review.action);
-  }
-  if (language.code !== undefined) value.languageHint = language.code;
-  if (contextText !== undefined) value.contextText = contextText;
-  if (templateFileId !== undefined) value.templateFileId = templateFileId;
   return { ok: true, value };
 }
 
 function autoRadio(settings: ChannelSettings, locale: Locale): RadioButtons {
-  const options: PlainTextOption[] = [
-    option(t(locale, "settings.auto_on"), AUTO_ON),
-    option(t(locale, "settings.auto_off"), AUTO_OFF),
-  ];
-  const initial = settings.autoTranscribe ? options[0] : options[1];
+  const on = option(t(locale, "settings.auto_on"), AUTO_ON);
+  const off = option(t(locale, "settings.auto_off"), AUTO_OFF);
   return {
     type: "radio_buttons",
     action_id: INPUTS.autoTranscribe.action,
-    options,
-    ...optional("initial_option", initial),
+    options: [on, off],
+    initial_option: settings.autoTranscribe ? on : off,
   };
 }
 
 function deliveryBoxes(settings: ChannelSettings, locale: Locale): Checkboxes {
   const options = DELIVERY_OPTIONS.map((key) => option(t(locale, `settings.delivery_${key}`), key));
-  const ticked = options.filter((_, index) => {
-    const key = DELIVERY_OPTIONS[index];
-    return key !== undefined && settings[key];
-  });
+  const ticked = options.filter((o) => DELIVERY_OPTIONS.some((k) => k === o.value && settings[k]));
   return {
     type: "checkboxes",
     action_id: INPUTS.delivery.action,

@@ -1,6 +1,7 @@
-import type { KnownBlock, ModalView, PlainTextOption, StaticSelect } from "@slack/types";
+import type { KnownBlock, ModalView, StaticSelect } from "@slack/types";
 import { z } from "zod";
 import type { Job, Quote, SpeakerQuotes, SpeakerSummary } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { ACTIONS, INPUTS, MODAL_BLOCKS, SPEAKER_ACTIONS, speakerBlock, VIEWS } from "../ids.ts";
 import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/clamp-text.ts";
@@ -21,9 +22,7 @@ import {
 import { asMrkdwn, speakerLabel } from "./job-phrases.ts";
 import { MAX_NAME_CHARS, SLACK_LIMITS } from "./limits.ts";
 import type { ModalIdentity } from "./notice-modal.ts";
-import { prefillFor, type SpeakerPrefill } from "./speaker-prefill.ts";
-
-export type { Gender, SpeakerPrefill } from "./speaker-prefill.ts";
+import { prefillFor, type SpeakerPrefill, speakersOf } from "./speaker-form.ts";
 
 export interface SpeakerModalOptions {
   locale: Locale;
@@ -62,16 +61,21 @@ export function speakerPages(job: Job): SpeakerSummary[][] {
   return pages.length === 0 ? [[]] : pages;
 }
 
+/** The page asked for (past the end: the last one) and whether it is the last. */
+export function speakerPage(job: Job, asked: number) {
+  const pages = speakerPages(job);
+  const index = Math.min(Math.max(0, asked), pages.length - 1);
+  return { pages, index, last: index === pages.length - 1, speakers: pages[index] ?? [] };
+}
+
 /** Names speakers or regenerates, a page at a time; the submission re-reads the job's stage. */
 export function buildSpeakerModal(job: Job, options: SpeakerModalOptions): ModalView {
   const { locale, mode } = options;
-  const pages = speakerPages(job);
-  const page = Math.min(Math.max(0, options.page ?? 0), pages.length - 1);
-  const last = page === pages.length - 1;
+  const { pages, index: page, last, speakers } = speakerPage(job, options.page ?? 0);
   const intro = `${t(locale, "speakers.intro")} ${t(locale, "speakers.optional_hint")}`;
   const blocks: KnownBlock[] = [context(asMrkdwn(intro))];
   if (pages.length > 1) blocks.push(pageLine(pages, page, locale));
-  for (const speaker of pages[page] ?? []) {
+  for (const speaker of speakers) {
     const prefill = prefillFor(job, speaker.speakerId, options.prefill);
     const quotes = options.quotes?.[speaker.speakerId] ?? [];
     blocks.push(...speakerBlocks(speaker, quotes, prefill, locale));
@@ -148,12 +152,6 @@ export function parseSpeakerModalMetadata(
   }
 }
 
-export function speakersOf(job: Job): SpeakerSummary[] {
-  if (job.stage === "naming") return job.speakers;
-  if ("note" in job) return job.note.speakers;
-  return [];
-}
-
 /** A speaker heard for less than this is likely a split-off of another (diarization). */
 const BRIEF_SPEAKER_SECONDS = 10;
 
@@ -180,14 +178,13 @@ function speakerBlocks(
   return [
     divider(),
     section(speakerSummaryText(speaker, quotes, locale)),
-    input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect, { optional: true }),
-    input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput, { optional: true }),
+    input(speakerBlock.user(id), t(locale, "speakers.user_label"), userSelect),
+    input(speakerBlock.name(id), t(locale, "speakers.name_label"), nameInput),
     input(
       speakerBlock.gender(id),
       t(locale, "speakers.gender_label"),
       genderSelect(prefill, locale),
       {
-        optional: true,
         hint: t(locale, "speakers.gender_hint"),
       },
     ),
@@ -212,19 +209,20 @@ function speakerSummaryText(speaker: SpeakerSummary, quotes: Quote[], locale: Lo
 }
 
 function genderSelect(prefill: SpeakerPrefill, locale: Locale): StaticSelect {
-  const options: PlainTextOption[] = [
+  const options = [
     option(t(locale, "gender.male"), "male"),
     option(t(locale, "gender.female"), "female"),
   ];
-  const select: StaticSelect = {
+  return {
     type: "static_select",
     action_id: SPEAKER_ACTIONS.gender,
     placeholder: plain(t(locale, "speakers.gender_placeholder"), SLACK_LIMITS.placeholder),
     options,
+    ...optional(
+      "initial_option",
+      options.find((o) => o.value === prefill.gender),
+    ),
   };
-  const initial = options.find((o) => o.value === prefill.gender);
-  if (initial !== undefined) select.initial_option = initial;
-  return select;
 }
 
 /** A context too long for Slack's input is not shown; left empty, the current one is kept. */
@@ -234,11 +232,9 @@ function regenerateInputs(job: Job, locale: Locale, typed: string | undefined): 
   const template = docxInput(INPUTS.template.action);
   return [
     input(INPUTS.context.block, t(locale, "regenerate.context_label"), contextInput, {
-      optional: true,
       hint: t(locale, "regenerate.context_hint"),
     }),
     input(INPUTS.template.block, t(locale, "regenerate.template_label"), template, {
-      optional: true,
       hint: t(locale, "regenerate.template_hint"),
     }),
   ];

@@ -11,32 +11,44 @@ const actionStateSchema = z.looseObject({
   selected_options: z.array(z.looseObject({ value: z.string() })).nullish(),
   files: z.array(z.looseObject({ id: z.string() })).nullish(),
 });
-export type ActionState = z.infer<typeof actionStateSchema>;
 
 /** block id → action id → state; a boundary, so validated. */
-export const stateValuesSchema = z.record(z.string(), z.record(z.string(), actionStateSchema));
+const stateValuesSchema = z.record(z.string(), z.record(z.string(), actionStateSchema));
 export type StateValues = z.infer<typeof stateValuesSchema>;
+
+/** An input's block and the one action it holds. */
+export interface InputIds {
+  block: string;
+  action: string;
+}
 
 export function readStateValues(values: unknown): StateValues | undefined {
   const parsed = stateValuesSchema.safeParse(values);
   return parsed.success ? parsed.data : undefined;
 }
 
-export function stateOf(values: StateValues, blockId: string, actionId: string) {
-  return values[blockId]?.[actionId];
+export function stateOf(values: StateValues, ids: InputIds) {
+  return values[ids.block]?.[ids.action];
 }
 
-export function textOf(values: StateValues, blockId: string, actionId: string) {
-  const value = stateOf(values, blockId, actionId)?.value?.trim();
+export function textOf(values: StateValues, ids: InputIds) {
+  const value = stateOf(values, ids)?.value?.trim();
   return value === undefined || value === "" ? undefined : value;
 }
 
-export function optionOf(values: StateValues, blockId: string, actionId: string) {
-  return stateOf(values, blockId, actionId)?.selected_option?.value ?? undefined;
+export function optionOf(values: StateValues, ids: InputIds) {
+  return stateOf(values, ids)?.selected_option?.value ?? undefined;
 }
 
-export function fileOf(values: StateValues, blockId: string, actionId: string) {
-  return stateOf(values, blockId, actionId)?.files?.[0]?.id ?? undefined;
+export function fileOf(values: StateValues, ids: InputIds) {
+  return stateOf(values, ids)?.files?.[0]?.id ?? undefined;
+}
+
+/** A one-box checkbox input (its value the action id); undefined when the form has no such input. */
+export function tickedOf(values: StateValues, ids: InputIds): boolean | undefined {
+  const state = stateOf(values, ids);
+  if (state === undefined) return undefined;
+  return (state.selected_options ?? []).some((o) => o.value === ids.action);
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };

@@ -121,8 +121,8 @@ function statusButtons(job: Job, locale: Locale): Button[] {
   if (job.stage === "naming") {
     buttons.push(
       button(ACTIONS.nameSpeakers, t(locale, "button.name_speakers"), job.id, "primary"),
+      button(ACTIONS.skipNaming, t(locale, "button.skip"), job.id),
     );
-    buttons.push(button(ACTIONS.skipNaming, t(locale, "button.skip"), job.id));
   }
   if (job.stage === "failed" && job.retryable) {
     buttons.push(button(ACTIONS.retry, t(locale, "button.retry"), job.id, "primary"));
@@ -131,14 +131,8 @@ function statusButtons(job: Job, locale: Locale): Button[] {
     buttons.push(button(ACTIONS.regenerate, t(locale, "button.regenerate"), job.id));
   }
   // A note waiting for its review is its reviewer's to post or discard, in their DM.
-  if (isActive(job) && job.stage !== "reviewing")
-    buttons.push(
-      confirmedButton(ACTIONS.cancel, t(locale, "button.cancel"), job.id, {
-        title: t(locale, "confirm.cancel.title"),
-        text: t(locale, "confirm.cancel.text"),
-        yes: t(locale, "confirm.cancel.yes"),
-        no: t(locale, "confirm.cancel.no"),
-      }),
-    );
+  if (isActive(job) && job.stage !== "reviewing") {
+    buttons.push(confirmedButton(ACTIONS.cancel, "cancel", job.id, locale));
+  }
   return buttons;
 }

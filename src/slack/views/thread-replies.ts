@@ -2,8 +2,9 @@ import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../recordings/ind
 import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/clamp-text.ts";
 import { section } from "./block-kit.ts";
-import { asMrkdwn, asPlain } from "./job-phrases.ts";
+import { asMrkdwn, type Safe } from "./job-phrases.ts";
 import type { MessageContent } from "./message-content.ts";
+import { safeReply } from "./notice-modal.ts";
 
 const MAX_FILENAME_CHARS = 200;
 /** The rest are counted. */
@@ -23,16 +24,21 @@ export interface FileNotice {
 export function buildFileNotices(notices: readonly FileNotice[], locale: Locale): MessageContent {
   const listed = notices.slice(0, MAX_NOTICES);
   const more = notices.length - listed.length;
-  const lines = (safe: (s: string) => string) => [
-    ...listed.map((notice) => noticeSentence(notice, locale, safe)),
-    ...(more > 0 ? [t(locale, "refusal.more", { count: more })] : []),
-  ];
-  return { text: lines(asPlain).join("\n"), blocks: [section(lines(asMrkdwn).join("\n"))] };
+  return safeReply((safe) =>
+    [
+      ...listed.map((notice) => noticeSentence(notice, locale, safe)),
+      ...(more > 0 ? [t(locale, "refusal.more", { count: more })] : []),
+    ].join("\n"),
+  );
 }
 
-function noticeSentence(notice: FileNotice, locale: Locale, safe: (s: string) => string) {
-  const name = notice.name === undefined ? undefined : clampText(notice.name, MAX_FILENAME_CHARS);
-  const file = name === undefined ? t(locale, "refusal.unnamed") : safe(name);
+function fileName(name: string | undefined, locale: Locale, safe: Safe): string {
+  if (name === undefined) return t(locale, "refusal.unnamed");
+  return safe(clampText(name, MAX_FILENAME_CHARS));
+}
+
+function noticeSentence(notice: FileNotice, locale: Locale, safe: Safe) {
+  const file = fileName(notice.name, locale, safe);
   if (notice.reason === "unsupported_format" || notice.reason === "needs_ffmpeg") {
     return t(locale, `refusal.${notice.reason}`, {
       file,
@@ -48,12 +54,7 @@ export function buildStoreNotice(
   name: string | undefined,
   locale: Locale,
 ): MessageContent {
-  const file = (safe: (s: string) => string) =>
-    name === undefined ? t(locale, "refusal.unnamed") : safe(clampText(name, MAX_FILENAME_CHARS));
-  return {
-    text: t(locale, `store.${kind}`, { file: file(asPlain) }),
-    blocks: [section(t(locale, `store.${kind}`, { file: file(asMrkdwn) }))],
-  };
+  return safeReply((safe) => t(locale, `store.${kind}`, { file: fileName(name, locale, safe) }));
 }
 
 /** The four ways in, said to someone who mentions the bot where there is no recording. */

@@ -7,7 +7,7 @@ import { VIEWS } from "../../ids.ts";
 import { localeOf, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
 import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
-import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
+import { readSpeakerPage } from "../../views/speaker-form.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,

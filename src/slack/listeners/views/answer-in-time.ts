@@ -1,13 +1,25 @@
 import { createHash } from "node:crypto";
-import type { AckFn, ViewResponseAction } from "@slack/bolt";
+import type {
+  AllMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import { z } from "zod";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
-import { errorsReply, sentenceReply } from "../../views/notice-modal.ts";
+import {
+  buildNoticeModal,
+  errorsReply,
+  type ModalIdentity,
+  sentenceReply,
+} from "../../views/notice-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
+
+export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
  * Slack shows an error when a submission is not answered within 3 seconds
@@ -18,26 +30,28 @@ export const SUBMISSION_DECISION_MS = 2_000;
 /** Errors keyed by block id. */
 export type Verdict<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
 
+type View = { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
+
 export interface TimelySubmission<T> {
   deps: ListenerDeps;
-  ack: AckFn<ViewResponseAction>;
-  view: { id?: unknown; callback_id?: unknown; private_metadata?: unknown; state?: unknown };
+  ack: ViewArgs["ack"];
+  view: View;
   locale: Locale;
+  /** Of the notices the modal turns into. */
+  identity: ModalIdentity;
+  /** Who is told, and where, once the modal is closed. */
+  replyTo: { channel: string; user: string };
   /** `Date.now()` at the listener's start; the look-ups get the rest of the budget. */
-  startedAt: number;
-  budgetMs?: number;
+  timing: { startedAt: number; decisionMs?: number | undefined };
   /** Must not throw. */
   check: () => Promise<Verdict<T>>;
-  /** On blocks of the submitted view only, else a notice. */
-  refuse: (errors: Record<string, string>) => ViewResponseAction;
+  /** On blocks of the submitted view only, else a notice; by default errors under the inputs. */
+  refuse?: (errors: Record<string, string>) => ViewResponseAction;
   /** After the ack; returns the success sentence. */
   proceed: (
     value: T,
     tell: (reply: MessageContent) => Promise<void>,
   ) => Promise<MessageContent | undefined>;
-  /** Once the modal is closed. */
-  tellAlone: (reply: MessageContent) => Promise<void>;
-  notice: (replies: MessageContent[]) => ModalView;
 }
 
 /** Kept so that a second delivery answers the same. */
@@ -62,36 +76,42 @@ export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   const key = submissionKey(s.view);
   const memory = s.deps.modals;
   const earlier = await keptAnswer(s.deps, key);
-  if (earlier !== undefined) return ackWith(s, earlier);
+  if (earlier !== undefined) return ackWith(s.ack, earlier);
   const checking = s.check().catch((error: unknown): Verdict<T> => {
     s.deps.logger.error({ err: error }, "a submission's look-ups failed");
     return { ok: false, errors: {} };
   });
-  const budget = (s.budgetMs ?? SUBMISSION_DECISION_MS) - (Date.now() - s.startedAt);
+  const budget =
+    (s.timing.decisionMs ?? SUBMISSION_DECISION_MS) - (Date.now() - s.timing.startedAt);
   const verdict = await within(checking, budget);
   if (verdict?.ok === false) return s.ack(refusal(s, verdict.errors));
   if (!(await memory.claim(key))) {
     // Another delivery won the claim; its answer is kept right after.
     const first = await firstAnswer(s.deps, key);
-    return ackWith(s, first ?? { update: working(s) });
+    return ackWith(s.ack, first ?? { update: working(s) });
   }
   if (verdict === undefined) return answerLate(s, key, checking);
   await memory.keep(requestTenant(), key, { closed: true } satisfies KeptAnswer);
   await s.ack();
-  await carryOut(s, verdict.value, s.tellAlone);
+  await carryOut(s, verdict.value, (reply) => tellAlone(s, reply));
 }
 
-/** Before anything that may have changed since (the job moved on once named) is looked at. */
-export async function answeredBefore(
+/**
+ * The submitter, or undefined once acked: a payload without a user is dropped, and one Slack
+ * delivers again gets the first answer, before anything that may have changed since (the job
+ * moved on once named) is looked at.
+ */
+export async function freshSubmitter(
   deps: ListenerDeps,
-  ack: AckFn<ViewResponseAction>,
-  view: TimelySubmission<unknown>["view"],
-): Promise<boolean> {
+  { ack, view, body }: ViewArgs,
+): Promise<string | undefined> {
+  const userId = body.user?.id;
+  if (typeof userId !== "string") return void (await ack());
   const earlier = await keptAnswer(deps, submissionKey(view));
-  if (earlier === undefined) return false;
+  if (earlier === undefined) return userId;
   deps.logger.info({ viewId: String(view.id ?? "") }, "a submission delivered again");
-  await ("closed" in earlier ? ack() : ack({ response_action: "update", view: earlier.update }));
-  return true;
+  await ackWith(ack, earlier);
+  return undefined;
 }
 
 async function answerLate<T>(
@@ -102,13 +122,13 @@ async function answerLate<T>(
   const memory = s.deps.modals;
   const first: KeptAnswer = { update: working(s) };
   await memory.keep(requestTenant(), key, first);
-  await ackWith(s, first);
+  await ackWith(s.ack, first);
   const verdict = await checking;
   const said: MessageContent[] = [];
   const replies = verdict.ok
     ? [...(await carryOut(s, verdict.value, async (reply) => void said.push(reply))), ...said]
     : problems(s, verdict.errors);
-  const last = s.notice(replies);
+  const last = buildNoticeModal(s.identity, s.locale, replies);
   // Shown even when the store cannot keep it for a second delivery.
   await memory
     .keep(requestTenant(), key, { update: last } satisfies KeptAnswer)
@@ -117,7 +137,7 @@ async function answerLate<T>(
   const viewId = typeof s.view.id === "string" ? s.view.id : "";
   await s.deps.responder.updateModal(viewId, last).catch(async (error: unknown) => {
     s.deps.logger.info({ err: error, viewId }, "modal gone: the outcome is told alone");
-    for (const reply of replies) await s.tellAlone(reply);
+    for (const reply of replies) await tellAlone(s, reply);
   });
 }
 
@@ -140,8 +160,17 @@ async function carryOut<T>(
 
 /** None (the look-ups failed) is said in the modal. */
 function refusal<T>(s: TimelySubmission<T>, errors: Record<string, string>): ViewResponseAction {
-  if (Object.keys(errors).length > 0) return s.refuse(errors);
-  return { response_action: "update", view: s.notice(problems(s, errors)) };
+  if (Object.keys(errors).length === 0) {
+    return {
+      response_action: "update",
+      view: buildNoticeModal(s.identity, s.locale, problems(s, errors)),
+    };
+  }
+  return s.refuse?.(errors) ?? { response_action: "errors", errors };
+}
+
+function tellAlone<T>(s: TimelySubmission<T>, reply: MessageContent): Promise<void> {
+  return s.deps.responder.tellUser(s.replyTo, reply);
 }
 
 function problems<T>(s: TimelySubmission<T>, errors: Record<string, string>): MessageContent[] {
@@ -150,11 +179,11 @@ function problems<T>(s: TimelySubmission<T>, errors: Record<string, string>): Me
 }
 
 function working<T>(s: TimelySubmission<T>): ModalView {
-  return s.notice([sentenceReply(t(s.locale, "notice.working"))]);
+  return buildNoticeModal(s.identity, s.locale, [sentenceReply(t(s.locale, "notice.working"))]);
 }
 
-function ackWith<T>(s: TimelySubmission<T>, answer: KeptAnswer): Promise<void> {
-  return "closed" in answer ? s.ack() : s.ack({ response_action: "update", view: answer.update });
+function ackWith(ack: ViewArgs["ack"], answer: KeptAnswer): Promise<void> {
+  return "closed" in answer ? ack() : ack({ response_action: "update", view: answer.update });
 }
 
 /** A delivery that lost the claim waits this long for the first one's answer. */
@@ -175,7 +204,7 @@ async function keptAnswer(deps: ListenerDeps, key: string): Promise<KeptAnswer |
 }
 
 /** One key for a redelivery and a second Submit; another once anything in the form changed. */
-export function submissionKey(view: TimelySubmission<unknown>["view"]): string {
+export function submissionKey(view: View): string {
   const digest = createHash("sha256")
     .update(JSON.stringify([view.callback_id, view.private_metadata, view.state ?? null]))
     .digest("hex")

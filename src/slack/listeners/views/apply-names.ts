@@ -4,8 +4,7 @@ import { type Locale, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal } from "../../views/command-replies.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
-import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
-import { type NamedSpeaker, speakerMapFor } from "../../views/speaker-map.ts";
+import { type NamedSpeaker, type SpeakerEntry, speakerMapFor } from "../../views/speaker-form.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { saveTemplate, type TemplateChoice } from "../save-template.ts";
 
@@ -52,17 +51,12 @@ export async function applyNames(
 
 /** The only speakers a note may mention: a typed name wins over the member and never pings. */
 function membersOf(entries: SpeakerEntry[]): Record<string, string> {
-  const members: Record<string, string> = {};
-  for (const entry of entries) {
-    if (
-      entry.name === undefined &&
-      entry.userId !== undefined &&
-      SLACK_USER_ID.test(entry.userId)
-    ) {
-      members[entry.speakerId] = entry.userId;
-    }
-  }
-  return members;
+  const members = entries.flatMap(({ speakerId, name, userId }) =>
+    name === undefined && userId !== undefined && SLACK_USER_ID.test(userId)
+      ? [[speakerId, userId] as const]
+      : [],
+  );
+  return Object.fromEntries(members);
 }
 
 async function namedSpeakers(

@@ -1,8 +1,8 @@
 import type { ChannelSettings } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import { INPUTS, VIEWS } from "../../ids.ts";
+import { INPUTS } from "../../ids.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
-import { type Locale, t } from "../../messages/catalog.ts";
+import { t } from "../../messages/catalog.ts";
 import {
   buildSettingsAnnouncement,
   buildSettingsSaved,
@@ -18,8 +18,8 @@ import {
   type TemplateChoice,
   templateRefusal,
 } from "../save-template.ts";
-import type { Verdict } from "./answer-in-time.ts";
-import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
+import { answerInTime, type Verdict, type ViewArgs } from "./answer-in-time.ts";
+import { type ReadSubmission, readSubmission } from "./modal-submission.ts";
 
 /**
  * Membership is checked again, as Slack has it now: the modal names its channel in
@@ -30,38 +30,31 @@ export function channelSettingsSubmitted(
   options: { decisionMs?: number } = {},
 ) {
   return async (args: ViewArgs) => {
-    const startedAt = Date.now();
     const read = await readSubmission(deps, args, {
       parse: parseSettingsSubmission,
       unreadableBlock: INPUTS.autoTranscribe.block,
+      title: "modal.settings.title",
+      decisionMs: options.decisionMs,
     });
     if (read === undefined) return;
-    const { userId, locale } = read;
-    const r = { channelId: read.metadata.channelId, userId, request: read.value, locale };
-    await answerModal(deps, args, {
-      callbackId: VIEWS.channelSettings,
-      title: t(locale, "modal.settings.title"),
-      channelId: r.channelId,
-      userId,
-      locale,
-      timing: { startedAt, ...options },
-      check: () => checkSettings(deps, r),
+    await answerInTime({
+      ...read.answer,
+      check: () => checkSettings(deps, read),
       proceed: async (template, tell) => {
-        await saveSettings(deps, { ...r, template }, tell);
+        await saveSettings(deps, read, template, tell);
         return undefined;
       },
     });
   };
 }
 
-async function checkSettings(
-  deps: ListenerDeps,
-  s: { channelId: string; userId: string; request: SettingsSubmission; locale: Locale },
-): Promise<Verdict<TemplateChoice>> {
+type Settings = ReadSubmission<SettingsSubmission>;
+
+async function checkSettings(deps: ListenerDeps, s: Settings): Promise<Verdict<TemplateChoice>> {
   // Both must answer within Slack's 3 seconds to show under the inputs.
   const [allowed, template] = await Promise.all([
-    deps.permissions.channelSettings(s.channelId, s.userId),
-    chooseTemplate(deps, s.request.templateFileId, s.userId),
+    deps.permissions.channelSettings(s.metadata.channelId, s.userId),
+    chooseTemplate(deps, s.value.templateFileId, s.userId),
   ]);
   if (!allowed.ok) {
     const refusal = permissionSentence(allowed.reason, "settings", s.locale);
@@ -74,27 +67,21 @@ async function checkSettings(
 /** After the ack; says so to the person and the channel. */
 async function saveSettings(
   deps: ListenerDeps,
-  s: {
-    channelId: string;
-    userId: string;
-    request: SettingsSubmission;
-    template: TemplateChoice;
-    locale: Locale;
-  },
+  { metadata: { channelId }, value: request, userId, locale }: Settings,
+  template: TemplateChoice,
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<void> {
-  const { channelId, locale, template } = s;
   const tenant = requestTenant();
   const current = await deps.settings.get(tenant, channelId);
   const scope = { teamId: tenant, channelId };
   const uploaded = await saveTemplate(deps, template, scope, { pinned: true });
-  const next = nextSettings(current, s.request, uploaded);
+  const next = nextSettings(current, request, uploaded);
   await deps.settings.set(tenant, channelId, next);
   await tell(buildSettingsSaved(locale));
   if (template.kind !== "none" && uploaded === undefined) {
     await tell(sentenceReply(t(locale, "template.unreadable")));
   }
-  const announcement = buildSettingsAnnouncement(s.userId, current, next, locale);
+  const announcement = buildSettingsAnnouncement(userId, current, next, locale);
   if (announcement === undefined) return;
   await deps.responder.announce(channelId, announcement);
 }

@@ -1,48 +1,44 @@
-import type {
-  AllMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewResponseAction,
-  ViewSubmitAction,
-} from "@slack/bolt";
+import type { ViewResponseAction } from "@slack/bolt";
 import { isStoreUnavailable } from "../../../jobs/index.ts";
-import { optional } from "../../../util/optional.ts";
-import { type Locale, t } from "../../messages/catalog.ts";
+import { type Locale, type PlainKey, t } from "../../messages/catalog.ts";
 import { type NewNotesMetadata, parseNewNotesMetadata } from "../../views/new-notes-modal.ts";
 import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
 import { inputBlocksOf, type Parsed } from "../../views/state-values.ts";
 import type { ListenerDeps } from "../deps.ts";
 import {
-  answeredBefore,
-  answerInTime,
+  freshSubmitter,
   submitterLocale,
   type TimelySubmission,
+  type ViewArgs,
 } from "./answer-in-time.ts";
-
-export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 export interface ReadSubmission<V> {
   userId: string;
   metadata: NewNotesMetadata;
   locale: Locale;
   value: V;
+  /** All {@link answerInTime} needs but the look-ups and the work. */
+  answer: Omit<TimelySubmission<V>, "check" | "proceed">;
 }
 
 /**
- * A payload without a user is dropped; one Slack delivers again gets the first answer
- * ({@link answeredBefore}); unreadable form or metadata is answered with errors. Undefined once
- * acked.
+ * For a modal whose metadata names its channel and language ({@link freshSubmitter}); an
+ * unreadable form or metadata is answered with errors. Undefined once acked.
  */
 export async function readSubmission<V>(
   deps: ListenerDeps,
-  { ack, view, body }: ViewArgs,
+  args: ViewArgs,
   form: {
     parse: (values: ViewArgs["view"]["state"]["values"] | undefined, locale: Locale) => Parsed<V>;
     unreadableBlock: string;
+    title: PlainKey;
+    decisionMs: number | undefined;
   },
 ): Promise<ReadSubmission<V> | undefined> {
-  const userId = body.user?.id;
-  if (typeof userId !== "string") return void (await ack());
-  if (await answeredBefore(deps, ack, view)) return undefined;
+  const startedAt = Date.now();
+  const userId = await freshSubmitter(deps, args);
+  if (userId === undefined) return undefined;
+  const { ack, view } = args;
   const metadata = parseNewNotesMetadata(String(view.private_metadata ?? ""));
   const locale = await submitterLocale(deps, userId, metadata?.locale);
   const parsed = form.parse(view.state?.values, locale);
@@ -51,45 +47,21 @@ export async function readSubmission<V>(
     const errors = { [form.unreadableBlock]: t(locale, "validation.unreadable") };
     return void (await ack({ response_action: "errors", errors }));
   }
-  return { userId, metadata, locale, value: parsed.value };
-}
-
-/** Errors under the inputs or notices in the modal; once it is closed, replies to the person. */
-export function answerModal<T>(
-  deps: ListenerDeps,
-  { ack, view }: ViewArgs,
-  a: {
-    callbackId: string;
-    /** In the person's language. */
-    title: string;
-    channelId: string;
-    userId: string;
-    locale: Locale;
-    timing: { startedAt: number; decisionMs?: number };
-    check: TimelySubmission<T>["check"];
-    proceed: TimelySubmission<T>["proceed"];
-  },
-): Promise<void> {
-  const { locale } = a;
   const identity = {
-    callbackId: a.callbackId,
+    callbackId: view.callback_id,
     privateMetadata: String(view.private_metadata ?? ""),
-    title: a.title,
+    title: t(locale, form.title),
   };
-  const target = { channel: a.channelId, user: a.userId };
-  return answerInTime({
+  const answer = {
     deps,
     ack,
     view,
     locale,
-    startedAt: a.timing.startedAt,
-    ...optional("budgetMs", a.timing.decisionMs),
-    check: a.check,
-    refuse: (errors) => ({ response_action: "errors", errors }),
-    proceed: a.proceed,
-    tellAlone: (reply) => deps.responder.tellUser(target, reply),
-    notice: (replies) => buildNoticeModal(identity, locale, replies),
-  });
+    identity,
+    replyTo: { channel: metadata.channelId, user: userId },
+    timing: { startedAt, decisionMs: form.decisionMs },
+  };
+  return { userId, metadata, locale, value: parsed.value, answer };
 }
 
 /**

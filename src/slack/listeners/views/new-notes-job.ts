@@ -48,11 +48,8 @@ export function mentionChannel(
   key: "new_notes.started" | "new_notes.already" | "new_notes.pending",
   channelId: string,
 ): MessageContent {
-  const linked = channelLink(channelId);
-  return {
-    text: t(locale, key, { channel: linked }),
-    blocks: [section(t(locale, key, { channel: linked }))],
-  };
+  const text = t(locale, key, { channel: channelLink(channelId) });
+  return { text, blocks: [section(text)] };
 }
 
 /** How long a request that found the recording claimed waits for the claimant's job. */

@@ -8,11 +8,10 @@ import {
 } from "../../../jobs/index.ts";
 import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
-import { INPUTS, VIEWS } from "../../ids.ts";
+import { INPUTS } from "../../ids.ts";
 import { requestOrigin } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
-import type { NewNotesMetadata } from "../../views/new-notes-modal.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
 import {
   type NewNotesSubmission,
@@ -21,9 +20,11 @@ import {
 import { buildRefusal } from "../../views/thread-replies.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
-import type { Verdict } from "./answer-in-time.ts";
-import { answerModal, readSubmission, type ViewArgs } from "./modal-submission.ts";
+import { answerInTime, type Verdict, type ViewArgs } from "./answer-in-time.ts";
+import { type ReadSubmission, readSubmission } from "./modal-submission.ts";
 import { alreadyBeingMade, jobOptions, mentionChannel, openThread } from "./new-notes-job.ts";
+
+type Request = ReadSubmission<NewNotesSubmission>;
 
 interface Checked {
   source: SourceFile;
@@ -38,55 +39,36 @@ interface Checked {
  */
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
-    const startedAt = Date.now();
     const read = await readSubmission(deps, args, {
       parse: parseNewNotesSubmission,
       unreadableBlock: INPUTS.recording.block,
+      title: "modal.new_notes.title",
+      decisionMs: options.decisionMs,
     });
     if (read === undefined) return;
-    const { value: request, metadata, userId, locale } = read;
-    const notOffered = checkOffered(request, metadata, locale);
+    const notOffered = checkOffered(read);
     if (notOffered !== undefined) {
       return void (await args.ack({ response_action: "errors", errors: notOffered }));
     }
-    // The message shortcut's thread, while the destination is still that message's channel.
-    const thread =
-      metadata.threadTs !== undefined && request.destinationChannelId === metadata.channelId
-        ? { threadTs: metadata.threadTs }
-        : {};
-    await answerModal(deps, args, {
-      callbackId: VIEWS.newNotes,
-      title: t(locale, "modal.new_notes.title"),
-      channelId: metadata.channelId,
-      userId,
-      locale,
-      timing: { startedAt, ...options },
-      check: () => checkRequest(deps, request, userId, locale),
-      proceed: (checked, tell) =>
-        startNotes(deps, { request, checked, userId, locale, ...thread }, tell),
+    await answerInTime({
+      ...read.answer,
+      check: () => checkRequest(deps, read),
+      proceed: (checked, tell) => startNotes(deps, read, checked, tell),
     });
   };
 }
 
 /** Said on the select if the modal had one, else on the upload input: errors name shown blocks. */
-function checkOffered(
-  request: NewNotesSubmission,
-  metadata: NewNotesMetadata,
-  locale: Locale,
-): Record<string, string> | undefined {
-  const fileId = request.recentFileId;
+function checkOffered({ value, metadata, locale }: Request): Record<string, string> | undefined {
+  const fileId = value.recentFileId;
   const offered = metadata.recent ?? [];
   if (fileId === undefined || offered.includes(fileId)) return undefined;
   const block = offered.length > 0 ? INPUTS.recentRecording.block : INPUTS.recording.block;
   return { [block]: t(locale, "permission.recent") };
 }
 
-async function checkRequest(
-  deps: ListenerDeps,
-  request: NewNotesSubmission,
-  userId: string,
-  locale: Locale,
-): Promise<Verdict<Checked>> {
+async function checkRequest(deps: ListenerDeps, read: Request): Promise<Verdict<Checked>> {
+  const { value: request, userId, locale } = read;
   const recent = request.recentFileId !== undefined;
   const fileBlock = recent ? INPUTS.recentRecording.block : INPUTS.recording.block;
   const fileId = request.recordingFileId ?? request.recentFileId ?? "";
@@ -129,18 +111,14 @@ async function readRecording(
  */
 async function startNotes(
   deps: ListenerDeps,
-  req: {
-    request: NewNotesSubmission;
-    checked: Checked;
-    userId: string;
-    locale: Locale;
-    /** The message shortcut's; else the bot opens one. */
-    threadTs?: string;
-  },
+  { value: request, metadata, userId, locale }: Request,
+  checked: Checked,
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<MessageContent | undefined> {
-  const { request, checked, userId, locale } = req;
   const destination = request.destinationChannelId;
+  // The message shortcut's thread, while the destination is still that message's channel; else
+  // the bot opens one.
+  const shortcutThread = destination === metadata.channelId ? metadata.threadTs : undefined;
   const slackLocale = (await deps.directory.user(userId)).locale;
   const options = await jobOptions(deps, request, checked.template);
   const origin = {
@@ -154,7 +132,7 @@ async function startNotes(
   const result = await deps.jobs
     .startInThread(start, async () => {
       threadTs =
-        req.threadTs ?? (await openThread(deps, destination, checked.source, userId, locale));
+        shortcutThread ?? (await openThread(deps, destination, checked.source, userId, locale));
       return threadTs;
     })
     .catch(async (error: unknown) => {

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { type Job, tenantOfOrigin } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
-import type { SpeakerEntry } from "../../views/parse-speaker-submission.ts";
-import type { SpeakerPrefill } from "../../views/speaker-modal.ts";
+import {
+  type SpeakerEntry,
+  type SpeakerPrefill,
+  speakerEntrySchema,
+} from "../../views/speaker-form.ts";
 import type { ListenerDeps } from "../deps.ts";
 
 /**
@@ -11,23 +14,11 @@ import type { ListenerDeps } from "../deps.ts";
  */
 const draftSchema = z.object({
   jobId: z.string(),
-  entries: z.array(
-    z.object({
-      speakerId: z.string(),
-      userId: z.string().optional(),
-      name: z.string().optional(),
-      gender: z.enum(["male", "female"]).optional(),
-    }),
-  ),
+  entries: z.array(speakerEntrySchema),
   /** Regenerate's context typed on the last page, kept when the person goes back. */
   contextText: z.string().optional(),
 });
-
-export interface SpeakerDraft {
-  jobId: string;
-  entries: SpeakerEntry[];
-  contextText?: string;
-}
+type SpeakerDraft = z.infer<typeof draftSchema>;
 
 const draftKey = (viewId: string) => `speakers:${viewId}`;
 
@@ -41,12 +32,7 @@ export async function readDraft(
   if (viewId === "") return empty;
   const parsed = draftSchema.safeParse(await deps.modals.read(draftKey(viewId)));
   if (!parsed.success || parsed.data.jobId !== jobId) return empty;
-  const { entries, contextText } = parsed.data;
-  return {
-    jobId,
-    entries: entries.map(toEntry),
-    ...optional("contextText", contextText),
-  };
+  return parsed.data;
 }
 
 /** A speaker left empty is kept empty, so the page shows it empty again, not the job's old name. */
@@ -94,12 +80,4 @@ export function prefillOf(draft: SpeakerDraft): Record<string, SpeakerPrefill> {
 
 export function forgetDraft(deps: ListenerDeps, viewId: string): Promise<void> {
   return viewId === "" ? Promise.resolve() : deps.modals.forget(draftKey(viewId));
-}
-
-function toEntry(raw: z.infer<typeof draftSchema>["entries"][number]): SpeakerEntry {
-  const entry: SpeakerEntry = { speakerId: raw.speakerId };
-  if (raw.userId !== undefined) entry.userId = raw.userId;
-  if (raw.name !== undefined) entry.name = raw.name;
-  if (raw.gender !== undefined) entry.gender = raw.gender;
-  return entry;
 }

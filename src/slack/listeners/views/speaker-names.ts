@@ -5,21 +5,26 @@ import { INPUTS, speakerBlock } from "../../ids.ts";
 import type { Locale } from "../../messages/catalog.ts";
 import { buildCommandRefusal, permissionSentence } from "../../views/command-replies.ts";
 import { buildNoticeModal, errorsReply, type ModalIdentity } from "../../views/notice-modal.ts";
-import { parseSpeakerSubmission } from "../../views/parse-speaker-submission.ts";
+import { parseSpeakerSubmission } from "../../views/speaker-form.ts";
 import {
   buildSpeakerModal,
   parseSpeakerModalMetadata,
   speakerModalIdentity,
-  speakerPages,
+  speakerPage,
 } from "../../views/speaker-modal.ts";
 import { inputBlocksOf } from "../../views/state-values.ts";
 import { canRegenerate } from "../actions/open-speaker-modal.ts";
 import type { ListenerDeps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { chooseTemplate, type TemplateChoice, templateRefusal } from "../save-template.ts";
-import { answeredBefore, answerInTime, submitterLocale, type Verdict } from "./answer-in-time.ts";
+import {
+  answerInTime,
+  freshSubmitter,
+  submitterLocale,
+  type Verdict,
+  type ViewArgs,
+} from "./answer-in-time.ts";
 import { applyNames } from "./apply-names.ts";
-import type { ViewArgs } from "./modal-submission.ts";
 import { forgetDraft, keepPage, prefillOf, readDraft, withPage } from "./speaker-drafts.ts";
 
 type Mode = "names" | "regenerate";
@@ -38,7 +43,6 @@ interface Submission {
   userId: string;
   locale: Locale;
   identity: ModalIdentity;
-  page: Page | undefined;
   viewId: string;
   /** Errors under inputs of the view answered, else the modal turned into their sentences. */
   refuse: (errors: Record<string, string>) => ViewResponseAction;
@@ -59,14 +63,17 @@ export function speakerNamesSubmitted(
 ) {
   return async (args: ViewArgs) => {
     const startedAt = Date.now();
+    const userId = await freshSubmitter(deps, args);
+    if (userId === undefined) return;
     const { ack, view } = args;
-    const userId = args.body.user?.id;
-    if (typeof userId !== "string") return void (await ack());
-    if (await answeredBefore(deps, ack, view)) return;
-    const s = await readSubmission(deps, view, mode, userId);
-    const { page } = s;
-    const fits = (job: Job) => (mode === "names" ? job.stage === "naming" : canRegenerate(job));
-    if (page === undefined || !fits(page.job)) {
+    const meta = parseSpeakerModalMetadata(view.private_metadata);
+    const job = meta === undefined ? undefined : await requestJob(deps, meta.jobId);
+    const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
+    const s = await submission(deps, view, { mode, userId, page });
+    if (
+      page === undefined ||
+      !(mode === "names" ? page.job.stage === "naming" : canRegenerate(page.job))
+    ) {
       const reason = page === undefined ? "not_found" : "wrong_stage";
       const refusal = buildCommandRefusal(reason, mode, s.locale).text;
       return void (await ack(s.refuse({ [s.firstBlock]: refusal })));
@@ -74,21 +81,35 @@ export function speakerNamesSubmitted(
     const parsed = parseSpeakerSubmission(view.state?.values, page.speakerIds, s.locale);
     if (!parsed.ok) return void (await ack(s.refuse(parsed.errors)));
     if (!page.last) return void (await ack(await nextPage(deps, s, page, parsed)));
-    await nameEveryone(deps, args, { ...s, page }, parsed, { startedAt, ...options });
+    const draft = await readDraft(deps, s.viewId, page.job.id);
+    const entries = withPage(draft, page.speakerIds, parsed.entries);
+    await answerInTime({
+      deps,
+      ack,
+      view,
+      locale: s.locale,
+      identity: s.identity,
+      replyTo: { channel: page.job.origin.channelId, user: userId },
+      timing: { startedAt, decisionMs: options.decisionMs },
+      check: () => checkSubmitter(deps, s, page.job, parsed.templateFileId),
+      refuse: s.refuse,
+      proceed: async (template, tell) => {
+        const changes = { entries, template, contextText: parsed.contextText };
+        const done = await applyNames(deps, page.job, mode, changes, { locale: s.locale, tell });
+        await forgetDraft(deps, s.viewId);
+        return done;
+      },
+    });
   };
 }
 
-async function readSubmission(
+async function submission(
   deps: ListenerDeps,
   view: ViewArgs["view"],
-  mode: Mode,
-  userId: string,
+  { mode, userId, page }: { mode: Mode; userId: string; page: Page | undefined },
 ): Promise<Submission> {
-  const meta = parseSpeakerModalMetadata(view.private_metadata);
-  const job = meta === undefined ? undefined : await requestJob(deps, meta.jobId);
   const locale = await submitterLocale(deps, userId, undefined);
   const identity = speakerModalIdentity(mode, String(view.private_metadata ?? ""), locale);
-  const page = job === undefined ? undefined : pageOf(job, meta?.page ?? 0, mode);
   const shown = inputBlocksOf(view);
   const blocks = shown.length > 0 ? new Set(shown) : (page?.blocks ?? new Set<string>());
   return {
@@ -96,7 +117,6 @@ async function readSubmission(
     userId,
     locale,
     identity,
-    page,
     viewId: typeof view.id === "string" ? view.id : "",
     refuse: (errors) => errorsOrNotice(errors, blocks, identity, locale),
     firstBlock: firstBlock(page, blocks),
@@ -123,62 +143,23 @@ async function nextPage(
   return { response_action: "update", view: next };
 }
 
-async function nameEveryone(
-  deps: ListenerDeps,
-  args: ViewArgs,
-  s: Submission & { page: Page },
-  parsed: Parsed,
-  timing: { startedAt: number; decisionMs?: number },
-): Promise<void> {
-  const { job } = s.page;
-  const draft = await readDraft(deps, s.viewId, job.id);
-  const entries = withPage(draft, s.page.speakerIds, parsed.entries);
-  const target = { channel: job.origin.channelId, user: s.userId };
-  await answerInTime({
-    deps,
-    ack: args.ack,
-    view: args.view,
-    locale: s.locale,
-    startedAt: timing.startedAt,
-    ...optional("budgetMs", timing.decisionMs),
-    check: () => checkSubmitter(deps, s, parsed.templateFileId),
-    refuse: s.refuse,
-    proceed: async (template, tell) => {
-      const changes = { entries, template, contextText: parsed.contextText };
-      const done = await applyNames(deps, job, s.mode, changes, { locale: s.locale, tell });
-      await forgetDraft(deps, s.viewId);
-      return done;
-    },
-    tellAlone: (reply) => deps.responder.tellUser(target, reply),
-    notice: (replies) => buildNoticeModal(s.identity, s.locale, replies),
-  });
-}
-
-/** Past the end: the last one. */
-function pageOf(job: Job, index: number, mode: Mode): Page {
-  const pages = speakerPages(job);
-  const at = Math.min(Math.max(0, index), pages.length - 1);
-  const speakerIds = (pages[at] ?? []).map((s) => s.speakerId);
-  const last = at === pages.length - 1;
-  const blocks = new Set(
-    speakerIds.flatMap((id) => [
-      speakerBlock.user(id),
-      speakerBlock.name(id),
-      speakerBlock.gender(id),
-    ]),
-  );
+function pageOf(job: Job, asked: number, mode: Mode): Page {
+  const { index, last, speakers } = speakerPage(job, asked);
+  const speakerIds = speakers.map((s) => s.speakerId);
+  const fields = [speakerBlock.user, speakerBlock.name, speakerBlock.gender];
+  const blocks = new Set(speakerIds.flatMap((id) => fields.map((block) => block(id))));
   if (last && mode === "regenerate") {
     blocks.add(INPUTS.context.block);
     blocks.add(INPUTS.template.block);
   }
-  return { job, index: at, last, speakerIds, blocks };
+  return { job, index, last, speakerIds, blocks };
 }
 
-function firstBlock(page: Page | undefined, blocks?: Set<string>): string {
+function firstBlock(page: Page | undefined, blocks: Set<string>): string {
   const first = page?.speakerIds[0];
   if (first !== undefined) return speakerBlock.name(first);
   // A job gone: the first name input the view shows, if any.
-  const shown = [...(blocks ?? [])].find((id) => speakerBlock.parse(id)?.field === "name");
+  const shown = [...blocks].find((id) => speakerBlock.parse(id)?.field === "name");
   return shown ?? INPUTS.context.block;
 }
 
@@ -203,11 +184,12 @@ function errorsOrNotice(
 /** The modal may have been opened before a role or a membership changed. */
 async function checkSubmitter(
   deps: ListenerDeps,
-  s: Submission & { page: Page },
+  s: Submission,
+  job: Job,
   templateFileId: string | undefined,
 ): Promise<Verdict<TemplateChoice>> {
   const [decision, template] = await Promise.all([
-    deps.permissions.jobAction(s.mode, s.page.job, s.userId),
+    deps.permissions.jobAction(s.mode, job, s.userId),
     chooseTemplate(deps, templateFileId, s.userId),
   ]);
   if (!decision.ok) {

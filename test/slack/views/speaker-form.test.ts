@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { INPUTS, SPEAKER_ACTIONS, speakerBlock } from "../../../src/slack/ids.ts";
-import { parseSpeakerSubmission } from "../../../src/slack/views/parse-speaker-submission.ts";
+import { parseSpeakerSubmission } from "../../../src/slack/views/speaker-form.ts";
 
 /** `view.state.values` as Slack sends it for the speaker modal. */
 function values(
