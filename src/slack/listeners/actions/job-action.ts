@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type CommandResult, isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import type { JobAction } from "../../permissions.ts";
+import type { Decision, JobAction } from "../../permissions.ts";
 import {
   buildCommandRefusal,
   buildPermissionRefusal,
@@ -88,32 +88,32 @@ export async function permittedJob(
   command: JobCommand,
 ): Promise<Job | undefined> {
   const job = await requestJob(deps, click.jobId);
-  const decision =
-    job === undefined
-      ? undefined
-      : await deps.permissions.jobAction(action, job, click.userId, {
-          channelId: click.channelId,
-          messageTs: click.messageTs,
-          threadTs: click.threadTs,
-        });
-  if (job !== undefined && decision?.ok === true) return job;
-  await tellClicker(
-    deps,
-    click,
-    decision === undefined || decision.ok
-      ? buildCommandRefusal("not_found", command, click.locale)
-      : buildPermissionRefusal(decision.reason, action, click.locale),
-  );
-  deps.logger.info(
-    {
-      jobId: click.jobId,
-      userId: click.userId,
-      action,
-      refused: decision?.ok === false ? decision.reason : "not_found",
-    },
-    "job action refused",
-  );
+  if (job === undefined) {
+    logRefusal(deps, click, action, "not_found");
+    await tellClicker(deps, click, buildCommandRefusal("not_found", command, click.locale));
+    return undefined;
+  }
+  const decision = await mayClick(deps, action, job, click);
+  if (decision.ok) return job;
+  await tellClicker(deps, click, buildPermissionRefusal(decision.reason, action, click.locale));
   return undefined;
+}
+
+/** permissions.ts decides, from where the click came; a refusal is logged. */
+export async function mayClick(
+  deps: ListenerDeps,
+  action: JobAction,
+  job: Job,
+  click: Click,
+): Promise<Decision> {
+  const decision = await deps.permissions.jobAction(action, job, click.userId, click);
+  if (!decision.ok) logRefusal(deps, click, action, decision.reason);
+  return decision;
+}
+
+function logRefusal(deps: ListenerDeps, click: Click, action: JobAction, refused: string): void {
+  const { jobId, userId } = click;
+  deps.logger.info({ jobId, userId, action, refused }, "job action refused");
 }
 
 /**

@@ -4,9 +4,8 @@ import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
-import { localeOf, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
-import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { buildNoticeModal } from "../../views/notice-modal.ts";
 import { readSpeakerPage } from "../../views/parse-speaker-submission.ts";
 import {
   buildSpeakerModal,
@@ -23,6 +22,7 @@ import {
   type ButtonArgs,
   type Click,
   clickerLocale,
+  mayClick,
   readClick,
   tellClicker,
   unlessStoreDown,
@@ -43,17 +43,13 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
     if (read === undefined) return;
     const job = read.value;
     if (!(await fits(deps, click, job, mode)) || job === undefined) return;
-    const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
-    const opened = await openThenFill(deps, {
+    await openThenFill(deps, {
       triggerId: click.triggerId,
-      identity: speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-      locale: early,
+      userId: click.userId,
+      identity: (locale) => speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
       fill: () => speakerModal(deps, job, click, mode),
+      tell: (content) => tellClicker(deps, click, content),
     });
-    if (!opened) {
-      const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
-      await tellClicker(deps, click, said);
-    }
   };
 }
 
@@ -89,23 +85,13 @@ async function speakerModal(
 ): Promise<ModalView> {
   const [locale, decision] = await Promise.all([
     clickerLocale(deps, click.userId),
-    deps.permissions.jobAction(mode, job, click.userId, {
-      channelId: click.channelId,
-      messageTs: click.messageTs,
-      threadTs: click.threadTs,
-    }),
+    mayClick(deps, mode, job, click),
   ]);
   if (!decision.ok) {
-    deps.logger.info(
-      { jobId: job.id, userId: click.userId, action: mode, refused: decision.reason },
-      "job action refused",
-    );
-    const refusal = buildPermissionRefusal(decision.reason, mode, locale);
-    return buildNoticeModal(
-      speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
-      locale,
-      [refusal],
-    );
+    const identity = speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale);
+    return buildNoticeModal(identity, locale, [
+      buildPermissionRefusal(decision.reason, mode, locale),
+    ]);
   }
   const quotes = await deps.jobs.quotesOf(job);
   return buildSpeakerModal(job, { locale, mode, quotes });

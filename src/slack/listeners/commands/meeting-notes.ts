@@ -90,18 +90,13 @@ async function answer(
 }
 
 /** When Slack would not open the modal (a trigger past its 3 seconds), the person hears so. */
-async function openModal(
-  deps: ListenerDeps,
-  command: Command,
-  sub: "" | "settings",
-): Promise<void> {
+function openModal(deps: ListenerDeps, command: Command, sub: "" | "settings"): Promise<void> {
   const userId = command.user_id;
-  const early = localeOf(deps.directory.cachedUser(userId)?.locale);
   const identity = (locale: Locale) => modalIdentity(command.channel_id, sub, locale);
-  const opened = await openThenFill(deps, {
+  return openThenFill(deps, {
     triggerId: command.trigger_id,
-    identity: identity(early),
-    locale: early,
+    userId,
+    identity,
     fill: () => {
       // The language and what the modal needs from Slack, asked together.
       const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
@@ -109,9 +104,8 @@ async function openModal(
         ? newNotesModal(deps, command, locale)
         : settingsModal(deps, command, locale, identity);
     },
+    tell: (content) => deps.respond(command.response_url, content),
   });
-  if (opened) return;
-  await deps.respond(command.response_url, sentenceReply(t(early, "notice.open_failed")));
 }
 
 /** The same from its loading view on. */

@@ -14,7 +14,7 @@ import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
 import { buildFileNotices, buildUsage, type FileNotice } from "../../views/thread-replies.ts";
-import type { ListenerDeps } from "../deps.ts";
+import { type ListenerDeps, orWhenStoreDown } from "../deps.ts";
 import { type MessageRecording, readMessageRecordings } from "../message-recordings.ts";
 import { threadParent } from "../thread-recordings.ts";
 import { alreadyBeingMade } from "../views/new-notes-job.ts";
@@ -84,20 +84,12 @@ export function threadMention(deps: ListenerDeps) {
     if (bot === undefined) return;
     const mention = readMention(event, bot);
     if (mention === undefined) return;
-    if (!(await firstTime(deps, `mention:${mention.channelId}:${mention.ts}`))) return;
+    // When the store cannot say, the job's own claim still makes one job of it; a sentence may
+    // be said twice.
+    const first = deps.jobs.claimOnce(`mention:${mention.channelId}:${mention.ts}`);
+    if (!(await orWhenStoreDown(first, true))) return;
     await answerMention(deps, mention);
   };
-}
-
-/** When the store cannot say, true. */
-async function firstTime(deps: ListenerDeps, key: string): Promise<boolean> {
-  try {
-    return await deps.jobs.claimOnce(key);
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    // The job's own claim still makes one job of it; a sentence may be said twice.
-    return true;
-  }
 }
 
 async function answerMention(deps: ListenerDeps, mention: Mention) {

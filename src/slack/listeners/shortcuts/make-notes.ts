@@ -131,25 +131,23 @@ async function answer(
   }
 }
 
-async function answerLate(
+function answerLate(
   deps: ListenerDeps,
   request: ShortcutRequest,
   lookUps: Promise<[Verdict, Locale]>,
 ): Promise<void> {
-  const early = localeOf(deps.directory.cachedUser(request.userId)?.locale);
   const identity = (locale: Locale) => newNotesIdentity(request.channelId, locale);
-  const opened = await openThenFill(deps, {
+  return openThenFill(deps, {
     triggerId: request.triggerId,
-    identity: identity(early),
-    locale: early,
+    userId: request.userId,
+    identity,
     fill: async () => {
       const [verdict, locale] = await lookUps;
       if (verdict.kind === "open") return notesModal(request, verdict, locale);
       return buildNoticeModal(identity(locale), locale, [verdict.reply(locale)]);
     },
+    tell: (content) => deps.respond(request.responseUrl, content),
   });
-  if (opened) return;
-  await deps.respond(request.responseUrl, sentenceReply(t(early, "notice.open_failed")));
 }
 
 function notesModal(
