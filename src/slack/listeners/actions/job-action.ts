@@ -30,23 +30,12 @@ const buttonSchema = z.object({
     .optional(),
 });
 
-export interface ButtonClick {
-  jobId: string;
-  userId: string;
-  triggerId: string | undefined;
-  channelId: string | undefined;
-  /** The job's status message, if the click is genuine. */
-  messageTs: string | undefined;
-  threadTs: string | undefined;
-  /** Reaches the clicker alone even when they are not in the channel. */
-  responseUrl: string | undefined;
-  locale: Locale;
-}
-
-export type Click = Omit<ButtonClick, "locale">;
-
-/** Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours. */
-export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<Click | undefined> {
+/**
+ * Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours.
+ * `messageTs` is the job's status message if the click is genuine; `responseUrl` reaches the
+ * clicker alone even when they are not in the channel.
+ */
+export async function readClick(deps: ListenerDeps, args: ButtonArgs) {
   await args.ack();
   const parsed = buttonSchema.safeParse(args.body);
   if (!parsed.success) {
@@ -65,6 +54,9 @@ export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<C
     responseUrl: response_url,
   };
 }
+
+export type Click = NonNullable<Awaited<ReturnType<typeof readClick>>>;
+export type ButtonClick = Click & { locale: Locale };
 
 /** {@link readClick}, plus the clicker's language (a `users.info` the first time). */
 export async function readButton(
@@ -190,25 +182,16 @@ export function reviewButton(deps: ListenerDeps, decision: "post" | "discard") {
       decision === "post"
         ? await deps.jobs.postReviewed(job.id, click.userId)
         : await deps.jobs.discardReview(job.id, click.userId);
-    if (result.ok) await showOutcome(deps, job, click, decision);
-    return result satisfies CommandResult;
+    const { review } = job;
+    if (!result.ok || review === undefined) return result satisfies CommandResult;
+    const state = decision === "post" ? "posted" : "discarded";
+    // In the reviewer's DM: their language, whoever clicked.
+    const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
+    await deps.responder
+      .updateMessage({ channel: review.channelId, ts: review.ts }, content)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, jobId: job.id }, "could not edit the review"),
+      );
+    return result;
   });
-}
-
-async function showOutcome(
-  deps: ListenerDeps,
-  job: Job,
-  click: ButtonClick,
-  decision: "post" | "discard",
-): Promise<void> {
-  const { review } = job;
-  if (review === undefined) return;
-  const state = decision === "post" ? "posted" : "discarded";
-  // In the reviewer's DM: their language, whoever clicked.
-  const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
-  await deps.responder
-    .updateMessage({ channel: review.channelId, ts: review.ts }, content)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, jobId: job.id }, "could not edit the review"),
-    );
 }
