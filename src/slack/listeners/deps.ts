@@ -56,6 +56,9 @@ export async function orWhenStoreDown<T>(work: Promise<T>, fallback: T): Promise
 }
 
 /** The attempt a failed start got (to make that same job again), else `known`. */
-export function attemptOf(error: unknown, known?: StartAttempt): StartAttempt | undefined {
-  return error instanceof StartNotRecorded ? error.attempt : known;
+export function attemptOf<T extends StartAttempt | undefined = undefined>(
+  error: unknown,
+  known?: T,
+): StartAttempt | T {
+  return error instanceof StartNotRecorded ? error.attempt : (known as T);
 }

@@ -6,12 +6,11 @@ import {
   type ReplayOutcome,
   RequestJournal,
   SINGLE_INSTALL,
-  StartNotRecorded,
 } from "../../jobs/index.ts";
 import type { Backoff } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { runAsInstall } from "../installs/request-tenant.ts";
-import type { ListenerDeps } from "./deps.ts";
+import { attemptOf, type ListenerDeps, orWhenStoreDown } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { carryOutRemoval, mergeRemovals } from "./forget-removed.ts";
 import {
@@ -48,18 +47,14 @@ async function forgetKept(
   entry: KeptForget,
 ): Promise<ReplayOutcome<PendingStart>> {
   const { kind: _kind, id: _id, at: _at, ...removal } = entry;
-  try {
-    if (await carryOutRemoval(deps, removal)) {
-      deps.logger.warn(
-        { teamIds: entry.teamIds },
-        "the removed workspace's data is deleted (kept request)",
-      );
-    }
-    return { done: true };
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    return { done: false };
+  const done = await orWhenStoreDown(carryOutRemoval(deps, removal), undefined);
+  if (done) {
+    deps.logger.warn(
+      { teamIds: entry.teamIds },
+      "the removed workspace's data is deleted (kept request)",
+    );
   }
+  return { done: done !== undefined };
 }
 
 /** A `/meeting-notes` request was told so in its modal already. */
@@ -98,9 +93,11 @@ async function startKeptThread(
     await deps.jobs.start({ origin, source, options }, entry.attempt);
     return { done: true };
   } catch (error) {
-    if (!(error instanceof StartNotRecorded) && !isStoreUnavailable(error)) throw error;
-    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
-    return { done: false, entry: { ...entry, attempt } };
+    if (!isStoreUnavailable(error)) throw error;
+    return {
+      done: false,
+      entry: { ...entry, attempt: attemptOf(error, entry.attempt) },
+    };
   }
 }
 

@@ -61,7 +61,12 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
     try {
-      return reply(await answer(deps, command, { word, arg: rest[0] }, locale));
+      if (sub === "status") {
+        const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
+        return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
+      }
+      if (sub === "cancel") return reply(await cancel(deps, command, rest[0], locale));
+      return reply(instantReply(word, locale, deps));
     } catch (error) {
       // Slack sends a command once: the person hears why nothing happened.
       if (!isStoreUnavailable(error)) throw error;
@@ -69,24 +74,6 @@ export function meetingNotesCommand(deps: ListenerDeps) {
       return reply(sentenceReply(t(locale, "store.unavailable")));
     }
   };
-}
-
-async function answer(
-  deps: ListenerDeps,
-  command: Command,
-  typed: { word: string; arg: string | undefined },
-  locale: Locale,
-): Promise<MessageContent> {
-  switch (typed.word.toLowerCase()) {
-    case "status": {
-      const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
-      return buildChannelStatus(jobs, { locale, now: deps.now() });
-    }
-    case "cancel":
-      return cancel(deps, command, typed.arg, locale);
-    default:
-      return instantReply(typed.word, locale, deps);
-  }
 }
 
 /** When Slack would not open the modal (a trigger past its 3 seconds), the person hears so. */

@@ -32,44 +32,36 @@ const messageSchema = z.looseObject({
   files: z.array(z.unknown()).optional(),
 });
 
-export interface Mention {
-  channelId: string;
-  userId: string;
-  ts: string;
-  /** Undefined for a message of the channel itself. */
-  threadTs: string | undefined;
-}
-
 /**
  * Read from the `message` events the bot already gets, so no `app_mention` subscription. Not
  * an edit, an upload (the upload listener's), a message with files, or any bot's message (it
  * never answers itself). A reply's `thread_ts` differs from its `ts`.
  */
-export function readMention(event: unknown, botUserId: string): Mention | undefined {
+export function readMention(event: unknown, botUserId: string) {
   if (!isPlainMessage(event)) return undefined;
   const parsed = messageSchema.safeParse(event);
   if (!parsed.success) return undefined;
   const message = parsed.data;
   if (typeof message.bot_id === "string" || message.user === botUserId) return undefined;
   if ((message.files ?? []).length > 0) return undefined;
-  if (!mentions(message.text, botUserId)) return undefined;
+  const { text } = message;
+  if (!text.includes(`<@${botUserId}>`) && !text.includes(`<@${botUserId}|`)) return undefined;
   const inThread = message.thread_ts !== undefined && message.thread_ts !== message.ts;
   return {
     channelId: message.channel,
     userId: message.user,
     ts: message.ts,
+    /** Undefined for a message of the channel itself. */
     threadTs: inThread ? message.thread_ts : undefined,
   };
 }
+
+type Mention = NonNullable<ReturnType<typeof readMention>>;
 
 /** Or `thread_broadcast`: a reply also sent to the channel. */
 function isPlainMessage(event: unknown): boolean {
   const subtype = (event as { subtype?: unknown } | null)?.subtype;
   return subtype === undefined || subtype === "thread_broadcast";
-}
-
-function mentions(text: string, userId: string): boolean {
-  return text.includes(`<@${userId}>`) || text.includes(`<@${userId}|`);
 }
 
 /**
