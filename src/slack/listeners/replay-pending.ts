@@ -57,16 +57,6 @@ async function forgetKept(
   return { done: done !== undefined };
 }
 
-/** A `/meeting-notes` request was told so in its modal already. */
-export function tellPendingWaits(
-  deps: ListenerDeps,
-  options: { tellAfterMs?: number } = {},
-): (entry: PendingStart) => Promise<PendingStart> {
-  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
-  return async (entry) =>
-    entry.kind === "upload" ? tellKeptUploadWaits(deps, entry, tellAfterMs) : entry;
-}
-
 /** A redelivered event is the same upload. */
 function keyOf(entry: PendingStart): string {
   if (entry.kind === "upload") return `upload:${entry.origin.channelId}:${entry.file.id}`;
@@ -112,22 +102,23 @@ export interface PendingStartsOptions {
 
 /** `bind` gives it the listeners' deps once they exist, before anything is replayed. */
 export function createPendingStarts(options: PendingStartsOptions) {
-  let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
-    done: false,
-  });
-  let waiting: (entry: PendingStart) => Promise<PendingStart> = async (entry) => entry;
-  const { path, logger, backoff, tellAfterMs } = options;
+  let deps: ListenerDeps | undefined;
+  const { path, logger, backoff, tellAfterMs = TELL_WAITING_AFTER_MS } = options;
   const pending = new JournalReplay({
     journal: new RequestJournal({ path, schema: pendingStartSchema, logger, keyOf, merge }),
-    replay: (entry) => replay(entry),
-    waiting: (entry) => waiting(entry),
+    replay: async (entry) =>
+      deps === undefined ? { done: false } : replayPendingStart(deps)(entry),
+    // A `/meeting-notes` request was told so in its modal already.
+    waiting: async (entry) =>
+      deps !== undefined && entry.kind === "upload"
+        ? tellKeptUploadWaits(deps, entry, tellAfterMs)
+        : entry,
     logger,
     ...optional("backoff", backoff),
   });
   return Object.assign(pending, {
-    bind(deps: ListenerDeps): void {
-      replay = replayPendingStart(deps);
-      waiting = tellPendingWaits(deps, optional("tellAfterMs", tellAfterMs));
+    bind(listenerDeps: ListenerDeps): void {
+      deps = listenerDeps;
     },
   });
 }

@@ -58,6 +58,10 @@ export function canRegenerate(job: Job): boolean {
   return job.stage === "done" || (job.stage === "reviewing" && job.ready === true);
 }
 
+function inStageFor(mode: Mode, job: Job): boolean {
+  return mode === "names" ? job.stage === "naming" : canRegenerate(job);
+}
+
 /** Otherwise, or when the job is gone, the clicker alone hears why. */
 async function fits(
   deps: ListenerDeps,
@@ -65,8 +69,7 @@ async function fits(
   job: Job | undefined,
   mode: Mode,
 ): Promise<boolean> {
-  const stageFits =
-    job !== undefined && (mode === "names" ? job.stage === "naming" : canRegenerate(job));
+  const stageFits = job !== undefined && inStageFor(mode, job);
   const waitMs = job !== undefined && mode === "regenerate" ? deps.jobs.regenerateWaitMs(job) : 0;
   if (job !== undefined && stageFits && waitMs === 0) return true;
   const reason = job === undefined ? "not_found" : stageFits ? "cooldown" : "wrong_stage";
@@ -126,9 +129,7 @@ export function speakerPagePrevious(deps: ListenerDeps) {
     const meta = parseSpeakerModalMetadata(view.private_metadata);
     if (mode === undefined || meta === undefined || meta.page === 0) return;
     const job = await requestJob(deps, meta.jobId);
-    if (job === undefined || !(mode === "names" ? job.stage === "naming" : canRegenerate(job))) {
-      return;
-    }
+    if (job === undefined || !inStageFor(mode, job)) return;
     const speakerIds = (speakerPages(job)[meta.page] ?? []).map((s) => s.speakerId);
     const entered = readSpeakerPage(view.state?.values, speakerIds);
     const draft = await keepPage(deps, job, view.id, { speakerIds, ...entered });
@@ -152,7 +153,7 @@ export function speakerPagePrevious(deps: ListenerDeps) {
   };
 }
 
-function modeOf(callbackId: string): "names" | "regenerate" | undefined {
+function modeOf(callbackId: string): Mode | undefined {
   if (callbackId === VIEWS.speakerNames) return "names";
   return callbackId === VIEWS.regenerate ? "regenerate" : undefined;
 }
