@@ -87,15 +87,11 @@ export function threadMention(deps: ListenerDeps) {
 async function answerMention(deps: ListenerDeps, mention: Mention) {
   const { locale: slackLocale } = await deps.directory.user(mention.userId);
   const locale = localeOf(slackLocale);
-  const target = {
-    channel: mention.channelId,
-    user: mention.userId,
-    ...optional("threadTs", mention.threadTs),
-  };
+  const { channelId, userId, threadTs } = mention;
+  const target = { channel: channelId, user: userId, ...optional("threadTs", threadTs) };
   const tell = (reply: MessageContent) => deps.responder.tellUser(target, reply);
-  const { threadTs } = mention;
   if (threadTs === undefined) return tell(buildUsage(locale));
-  const parent = await threadParent(deps, mention.channelId, threadTs);
+  const parent = await threadParent(deps, channelId, threadTs);
   if (parent.kind === "busy") return tell(sentenceReply(t(locale, "mention.history_busy")));
   if (parent.kind === "none") return tell(buildUsage(locale));
   const found = await readMessageRecordings(deps, parent.files);
@@ -103,9 +99,9 @@ async function answerMention(deps: ListenerDeps, mention: Mention) {
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));
   const origin: Origin = {
     ...requestOrigin(),
-    channelId: mention.channelId,
+    channelId,
     threadTs,
-    userId: mention.userId,
+    userId,
     ...optional("locale", slackLocale),
   };
   try {
