@@ -1,12 +1,15 @@
 import type { Logger } from "pino";
-import type {
-  ChannelSettingsStore,
-  ChannelUploads,
-  Installs,
-  JobService,
-  ModalMemory,
-  ResetNotice,
-  Templates,
+import {
+  type ChannelSettingsStore,
+  type ChannelUploads,
+  type Installs,
+  isStoreUnavailable,
+  type JobService,
+  type ModalMemory,
+  type ResetNotice,
+  type StartAttempt,
+  StartNotRecorded,
+  type Templates,
 } from "../../jobs/index.ts";
 import type { SlackDirectory } from "../directory/slack-directory.ts";
 import type { InstallRecords } from "../installs/install-records.ts";
@@ -40,4 +43,22 @@ export interface ListenerDeps {
   pending: PendingStarts;
   /** Uploads said lost, by channel and file. */
   saidLost: SaidOnce;
+}
+
+/** `fallback` when the store cannot answer now; any other failure is thrown. */
+export async function orWhenStoreDown<T>(work: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    return fallback;
+  }
+}
+
+/** The attempt a failed start got (to make that same job again), else `known`. */
+export function attemptOf<T extends StartAttempt | undefined = undefined>(
+  error: unknown,
+  known?: T,
+): StartAttempt | T {
+  return error instanceof StartNotRecorded ? error.attempt : (known as T);
 }

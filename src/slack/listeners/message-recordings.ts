@@ -2,6 +2,7 @@ import type { SourceFile } from "../../jobs/index.ts";
 import { checkRecording } from "../../recordings/index.ts";
 import {
   classifyFile,
+  type FileKind,
   type SlackFile,
   shownNameOf,
   slackFileSchema,
@@ -74,16 +75,23 @@ export function judgeRecordings(
     const name = (file === undefined ? undefined : shownNameOf(file)) ?? shownNameOf(shown);
     const kind =
       file === undefined ? ({ kind: "unreadable" } as const) : classifyFile(file, canPrepare);
-    if (kind.kind === "recording" && file !== undefined) {
-      const refusal = checkRecording(kind.source, canPrepare);
-      if (refusal !== undefined) notices.push({ name, reason: refusal });
-      else if (!recordings.some((r) => r.source.fileId === kind.source.fileId)) {
-        recordings.push({ source: kind.source, file });
-      }
-    } else if (kind.kind === "unreadable") notices.push({ name, reason: "unreadable" });
-    else if (kind.kind === "media") notices.push({ name, reason: "needs_ffmpeg" });
+    if (kind.kind === "media" || kind.kind === "unreadable") {
+      notices.push({ name, reason: noticeOf(kind.kind) });
+    }
+    if (kind.kind !== "recording" || file === undefined) continue;
+    const refusal = checkRecording(kind.source, canPrepare);
+    if (refusal !== undefined) notices.push({ name, reason: refusal });
+    else if (!recordings.some((r) => r.source.fileId === kind.source.fileId)) {
+      recordings.push({ source: kind.source, file });
+    }
   }
   if (recordings.length > 0) return { kind: "recordings", recordings };
   const [notice] = notices;
   return notice === undefined ? { kind: "none" } : { kind: "refused", notice };
+}
+
+/** Why a file that is no recording we take was not taken. */
+export function noticeOf(kind: Exclude<FileKind["kind"], "recording">): FileNotice["reason"] {
+  if (kind === "unreadable") return "unreadable";
+  return kind === "media" ? "needs_ffmpeg" : "unsupported_format";
 }

@@ -9,20 +9,7 @@ const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() 
  * No more than a kept upload needs to be taken again: not where else it was shared, nor who saw it.
  */
 const keptFileSchema = z.object(
-  slackFileSchema.pick({
-    id: true,
-    name: true,
-    title: true,
-    filetype: true,
-    mimetype: true,
-    size: true,
-    url_private_download: true,
-    url_private: true,
-    file_access: true,
-    mode: true,
-    media_display_type: true,
-    user: true,
-  }).shape,
+  slackFileSchema.omit({ channels: true, groups: true, ims: true, shares: true }).shape,
 );
 
 /** An upload the store could not take after the ack; `told`: its thread heard that it waits. */

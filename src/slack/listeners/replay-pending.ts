@@ -6,12 +6,11 @@ import {
   type ReplayOutcome,
   RequestJournal,
   SINGLE_INSTALL,
-  StartNotRecorded,
 } from "../../jobs/index.ts";
 import type { Backoff } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { runAsInstall } from "../installs/request-tenant.ts";
-import type { ListenerDeps } from "./deps.ts";
+import { attemptOf, type ListenerDeps, orWhenStoreDown } from "./deps.ts";
 import { takeKeptUpload, tellKeptUploadWaits } from "./events/start-recordings.ts";
 import { carryOutRemoval, mergeRemovals } from "./forget-removed.ts";
 import {
@@ -48,28 +47,14 @@ async function forgetKept(
   entry: KeptForget,
 ): Promise<ReplayOutcome<PendingStart>> {
   const { kind: _kind, id: _id, at: _at, ...removal } = entry;
-  try {
-    if (await carryOutRemoval(deps, removal)) {
-      deps.logger.warn(
-        { teamIds: entry.teamIds },
-        "the removed workspace's data is deleted (kept request)",
-      );
-    }
-    return { done: true };
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    return { done: false };
+  const done = await orWhenStoreDown(carryOutRemoval(deps, removal), undefined);
+  if (done) {
+    deps.logger.warn(
+      { teamIds: entry.teamIds },
+      "the removed workspace's data is deleted (kept request)",
+    );
   }
-}
-
-/** A `/meeting-notes` request was told so in its modal already. */
-export function tellPendingWaits(
-  deps: ListenerDeps,
-  options: { tellAfterMs?: number } = {},
-): (entry: PendingStart) => Promise<PendingStart> {
-  const tellAfterMs = options.tellAfterMs ?? TELL_WAITING_AFTER_MS;
-  return async (entry) =>
-    entry.kind === "upload" ? tellKeptUploadWaits(deps, entry, tellAfterMs) : entry;
+  return { done: done !== undefined };
 }
 
 /** A redelivered event is the same upload. */
@@ -98,9 +83,11 @@ async function startKeptThread(
     await deps.jobs.start({ origin, source, options }, entry.attempt);
     return { done: true };
   } catch (error) {
-    if (!(error instanceof StartNotRecorded) && !isStoreUnavailable(error)) throw error;
-    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
-    return { done: false, entry: { ...entry, attempt } };
+    if (!isStoreUnavailable(error)) throw error;
+    return {
+      done: false,
+      entry: { ...entry, attempt: attemptOf(error, entry.attempt) },
+    };
   }
 }
 
@@ -115,22 +102,23 @@ export interface PendingStartsOptions {
 
 /** `bind` gives it the listeners' deps once they exist, before anything is replayed. */
 export function createPendingStarts(options: PendingStartsOptions) {
-  let replay: (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> = async () => ({
-    done: false,
-  });
-  let waiting: (entry: PendingStart) => Promise<PendingStart> = async (entry) => entry;
-  const { path, logger, backoff, tellAfterMs } = options;
+  let deps: ListenerDeps | undefined;
+  const { path, logger, backoff, tellAfterMs = TELL_WAITING_AFTER_MS } = options;
   const pending = new JournalReplay({
     journal: new RequestJournal({ path, schema: pendingStartSchema, logger, keyOf, merge }),
-    replay: (entry) => replay(entry),
-    waiting: (entry) => waiting(entry),
+    replay: async (entry) =>
+      deps === undefined ? { done: false } : replayPendingStart(deps)(entry),
+    // A `/meeting-notes` request was told so in its modal already.
+    waiting: async (entry) =>
+      deps !== undefined && entry.kind === "upload"
+        ? tellKeptUploadWaits(deps, entry, tellAfterMs)
+        : entry,
     logger,
     ...optional("backoff", backoff),
   });
   return Object.assign(pending, {
-    bind(deps: ListenerDeps): void {
-      replay = replayPendingStart(deps);
-      waiting = tellPendingWaits(deps, optional("tellAfterMs", tellAfterMs));
+    bind(listenerDeps: ListenerDeps): void {
+      deps = listenerDeps;
     },
   });
 }

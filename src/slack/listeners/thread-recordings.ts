@@ -1,6 +1,6 @@
-import { isStoreUnavailable, type SeenUpload } from "../../jobs/index.ts";
+import type { SeenUpload } from "../../jobs/index.ts";
 import { requestTenant } from "../installs/request-tenant.ts";
-import type { ListenerDeps } from "./deps.ts";
+import { type ListenerDeps, orWhenStoreDown } from "./deps.ts";
 
 export type ThreadParent =
   | { kind: "found"; files: readonly unknown[]; text: string | undefined }
@@ -18,11 +18,8 @@ export async function threadParent(
   channelId: string,
   threadTs: string,
 ): Promise<ThreadParent> {
-  const known = await knownParent(deps, channelId, threadTs).catch((error: unknown) => {
-    // The store cannot say now: the thread's first message can.
-    if (!isStoreUnavailable(error)) throw error;
-    return undefined;
-  });
+  // When the store cannot say, the thread's first message can.
+  const known = await orWhenStoreDown(knownParent(deps, channelId, threadTs), undefined);
   if (known !== undefined) return known;
   const read = await deps.directory.message(channelId, threadTs);
   if (read.kind === "busy") return { kind: "busy" };

@@ -1,9 +1,9 @@
 import type { Root } from "mdast";
 import type { Options } from "mdast-util-to-markdown";
-import { SLACK_USER_ID } from "../../jobs/index.ts";
 import { toCanvasTree } from "./canvas-tree.ts";
+import { FULLWIDTH_EXCLAMATION } from "./defuse-image-marks.ts";
 import { markdownLib } from "./markdown-lib.ts";
-import type { Person } from "./mention-people.ts";
+import { mentionableIds, type Person } from "./mention-people.ts";
 import { neutralizeMentions } from "./neutralize-mentions.ts";
 import { type NotePiece, parseNote } from "./parse-note.ts";
 import { showLinkTargets } from "./show-link-targets.ts";
@@ -29,7 +29,6 @@ function writeOptions(): Options {
 }
 
 const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
-const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
 
 /**
  * A note as a canvas takes it (docs.slack.dev canvases.create), nothing dropped and nothing a
@@ -76,9 +75,7 @@ function plainTree(source: string): Root {
 /** The last word on images: a `![` that is not the mention of one of `people` loses its `!`. */
 function onlyMentionsOf(markdown: string, people: readonly Person[]): string {
   if (!markdown.includes("![")) return markdown;
-  const allowed = new Set(
-    people.map((person) => person.userId).filter((id) => SLACK_USER_ID.test(id)),
-  );
+  const allowed = mentionableIds(people);
   return markdown.replace(
     IMAGE_MARK,
     (mark, tail: string | undefined, userId: string | undefined) =>

@@ -8,6 +8,7 @@ import type {
   TableRow,
 } from "mdast";
 import { defuseImageMarks } from "./defuse-image-marks.ts";
+import { definitionsOf } from "./markdown-lib.ts";
 import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
 import { neutralizeMentions } from "./neutralize-mentions.ts";
 import { showLink } from "./show-link.ts";
@@ -28,7 +29,7 @@ const LANGUAGE = /^[\w.+#-]{1,40}$/;
  * is made inert. The names of `people` become the only images: `![](@U…)` mentions.
  */
 export function toCanvasTree(root: Root, people: readonly Person[]): Root {
-  const context: Context = { definitions: definitionsOf(root), findNames: nameFinder(people) };
+  const context: Context = { definitions: definitionsOf([root]), findNames: nameFinder(people) };
   return { type: "root", children: flow(root.children, context) };
 }
 
@@ -190,22 +191,6 @@ function withMentions(value: string, context: Context): PhrasingContent[] {
   }
   if (position < value.length) nodes.push(text(value.slice(position)));
   return nodes;
-}
-
-function definitionsOf(root: Root): Map<string, string> {
-  const definitions = new Map<string, string>();
-  const stack: Nodes[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.type === "definition" && !definitions.has(node.identifier)) {
-      definitions.set(node.identifier, node.url);
-    }
-    if (!("children" in node)) continue;
-    for (let index = node.children.length - 1; index >= 0; index--) {
-      const child = node.children[index];
-      if (child !== undefined) stack.push(child);
-    }
-  }
-  return definitions;
 }
 
 function plainText(node: Nodes): string {

@@ -2,7 +2,7 @@ import { isInvisibleChar } from "../../text/index.ts";
 import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 
 /** A look-alike of `!` that no Markdown reader takes for the start of an image. */
-const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
+export const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
 
 /**
  * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so no `![` may survive, whatever

@@ -1,6 +1,6 @@
-import type { Nodes } from "mdast";
+import { nodesOf } from "./markdown-lib.ts";
 import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
-import { type NoteChunk, nodesOf, readNote } from "./read-note.ts";
+import { type NoteChunk, readNote } from "./read-note.ts";
 
 /** Nodes whose text is not prose a mention belongs in: code, links, images, raw HTML. */
 const NOT_PROSE = new Set([
@@ -65,20 +65,14 @@ export function findMentionableNames(markdown: string, people: readonly Person[]
 /** The source spans of the GFM tree's text nodes that are prose. */
 function proseSpans({ text, start: offset, gfmTree }: NoteChunk): Span[] {
   const spans: Span[] = [];
-  // Walked without recursion (trees of untrusted notes can be deep).
-  const stack: Nodes[] = gfmTree === undefined ? [] : [gfmTree];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (NOT_PROSE.has(node.type)) continue;
-    if (node.type === "text") {
-      const start = node.position?.start.offset;
-      const end = node.position?.end.offset;
-      // Past the chunk's text are the definitions appended to it (read-note.ts).
-      if (start !== undefined && end !== undefined && end <= text.length) {
-        spans.push({ start: offset + start, end: offset + end });
-      }
-      continue;
+  for (const node of gfmTree === undefined ? [] : nodesOf(gfmTree, NOT_PROSE)) {
+    if (node.type !== "text") continue;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    // Past the chunk's text are the definitions appended to it (read-note.ts).
+    if (start !== undefined && end !== undefined && end <= text.length) {
+      spans.push({ start: offset + start, end: offset + end });
     }
-    if ("children" in node) for (const child of node.children) stack.push(child);
   }
   return spans;
 }

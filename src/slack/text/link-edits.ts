@@ -1,5 +1,6 @@
 import type { Link, LinkReference, Nodes } from "mdast";
-import { identifierOf, LABEL, type NoteChunk, nodesOf } from "./read-note.ts";
+import { nodesOf } from "./markdown-lib.ts";
+import { identifierOf, LABEL, type NoteChunk } from "./read-note.ts";
 import { formatShownLink, showLink } from "./show-link.ts";
 
 /** One replacement in the source: [start, end) becomes `text`. */

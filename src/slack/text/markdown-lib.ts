@@ -1,34 +1,59 @@
 import { createRequire } from "node:module";
+import type { Nodes, Root } from "mdast";
+
+type MarkdownLib = typeof import("mdast-util-from-markdown") &
+  typeof import("mdast-util-to-markdown") &
+  typeof import("micromark-extension-gfm") &
+  typeof import("mdast-util-gfm");
+
+const require = createRequire(import.meta.url);
+let lib: MarkdownLib | undefined;
+let gfmOptions: Parameters<MarkdownLib["fromMarkdown"]>[1];
 
 /**
  * Loaded on first use, not at start: a bot that has delivered no note need not hold the parser.
  * `require` of these ES modules is synchronous (no top-level await), so callers stay synchronous.
  */
-export interface MarkdownLib {
-  fromMarkdown: typeof import("mdast-util-from-markdown").fromMarkdown;
-  toMarkdown: typeof import("mdast-util-to-markdown").toMarkdown;
-  gfm: typeof import("micromark-extension-gfm").gfm;
-  gfmFromMarkdown: typeof import("mdast-util-gfm").gfmFromMarkdown;
-  gfmToMarkdown: typeof import("mdast-util-gfm").gfmToMarkdown;
+export function markdownLib(): MarkdownLib {
+  lib ??= {
+    ...require("mdast-util-from-markdown"),
+    ...require("mdast-util-to-markdown"),
+    ...require("micromark-extension-gfm"),
+    ...require("mdast-util-gfm"),
+  } as MarkdownLib;
+  return lib;
 }
 
-const require = createRequire(import.meta.url);
-let lib: MarkdownLib | undefined;
+/** CommonMark + GFM; the options are made once, as combining them costs more than a short parse. */
+export function parseGfm(text: string): Root {
+  const { fromMarkdown, gfm, gfmFromMarkdown } = markdownLib();
+  gfmOptions ??= { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+  return fromMarkdown(text, gfmOptions);
+}
 
-export function markdownLib(): MarkdownLib {
-  if (lib === undefined) {
-    const from = require("mdast-util-from-markdown") as typeof import("mdast-util-from-markdown");
-    const to = require("mdast-util-to-markdown") as typeof import("mdast-util-to-markdown");
-    const micromarkGfm =
-      require("micromark-extension-gfm") as typeof import("micromark-extension-gfm");
-    const mdastGfm = require("mdast-util-gfm") as typeof import("mdast-util-gfm");
-    lib = {
-      fromMarkdown: from.fromMarkdown,
-      toMarkdown: to.toMarkdown,
-      gfm: micromarkGfm.gfm,
-      gfmFromMarkdown: mdastGfm.gfmFromMarkdown,
-      gfmToMarkdown: mdastGfm.gfmToMarkdown,
-    };
+/**
+ * Every node of a tree in document order, walked without recursion (trees can be deep); nodes of
+ * a `skip` type are left out with all they hold.
+ */
+export function* nodesOf(root: Nodes, skip?: ReadonlySet<string>): Generator<Nodes> {
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (skip?.has(node.type)) continue;
+    yield node;
+    if (!("children" in node)) continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
   }
-  return lib;
+}
+
+/** Link reference definitions, identifier → destination, the first of a label winning. */
+export function definitionsOf(trees: Iterable<Root | undefined>): Map<string, string> {
+  const definitions = new Map<string, string>();
+  for (const tree of trees) {
+    for (const node of tree === undefined ? [] : nodesOf(tree)) {
+      if (node.type === "definition" && !definitions.has(node.identifier)) {
+        definitions.set(node.identifier, node.url);
+      }
+    }
+  }
+  return definitions;
 }

@@ -64,9 +64,7 @@ const USER_MENTION = /<@([UW][A-Z0-9]{2,})>/g;
 
 /** Everything but the plain `<@U…>` of `people` is made inert; never makes the text longer. */
 export function neutralizeOtherMentions(text: string, people: readonly Person[]): string {
-  const allowed = new Set(
-    people.map((person) => person.userId).filter((id) => SLACK_USER_ID.test(id)),
-  );
+  const allowed = mentionableIds(people);
   if (allowed.size === 0) return neutralizeMentions(text);
   let out = "";
   let position = 0;
@@ -76,6 +74,10 @@ export function neutralizeOtherMentions(text: string, people: readonly Person[])
     position = match.index + match[0].length;
   }
   return out + neutralizeMentions(text.slice(position));
+}
+
+export function mentionableIds(people: readonly Person[]): Set<string> {
+  return new Set(people.map((person) => person.userId).filter((id) => SLACK_USER_ID.test(id)));
 }
 
 function escapeRegExp(text: string): string {

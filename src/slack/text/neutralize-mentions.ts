@@ -1,4 +1,4 @@
-import { isBidiControl, isInvisibleChar, stripBidiControls } from "../../text/index.ts";
+import { isInvisibleChar, stripBidiControls } from "../../text/index.ts";
 import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 
 /*
@@ -56,7 +56,7 @@ function rewriteGlyphs(text: string, options: { sequences: boolean }): string {
     if (options.sequences && glyph.char === "<") markSequence(glyphs, index, replacements);
     else if (glyph.char === "@" && isBroadcastAt(glyphs, index)) {
       replacements.set(index, FULLWIDTH_AT);
-    } else if (glyph.encoded && isUnsafe(glyph.char)) {
+    } else if (glyph.encoded && stripUnsafeChars(glyph.char) !== glyph.char) {
       // Removing it could join its neighbours into a new reference (`&&#7;#60;`).
       replacements.set(index, `${FULLWIDTH_AMPERSAND}${text.slice(glyph.start + 1, glyph.end)}`);
     }
@@ -101,8 +101,4 @@ function nextVisible(glyphs: Glyph[], from: number): number | undefined {
     if (glyph !== undefined && !isInvisibleChar(glyph.char)) return index;
   }
   return undefined;
-}
-
-function isUnsafe(char: string): boolean {
-  return (/\p{Cc}/u.test(char) && char !== "\t" && char !== "\n") || isBidiControl(char);
 }

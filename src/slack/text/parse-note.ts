@@ -1,5 +1,5 @@
 import type { Nodes, Root } from "mdast";
-import { type MarkdownLib, markdownLib } from "./markdown-lib.ts";
+import { parseGfm } from "./markdown-lib.ts";
 
 /*
  * micromark is exact but not linear on hostile input (a run of `[a](b\)`, thousands of lists
@@ -27,9 +27,6 @@ const MAX_NESTING = 32;
 /** The serialiser's cost grows with depth times length. */
 const MAX_TREE_DEPTH = 48;
 const OPENED_BLOCK_WEIGHT = 1 / 16;
-
-/** Combining them costs more than parsing a short chunk. */
-let PARSE_OPTIONS: Parameters<MarkdownLib["fromMarkdown"]>[1];
 
 /** A line that always starts a new block. */
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|1[.)][ \t]+\S|```|~~~)/;
@@ -77,9 +74,7 @@ export function parseNote(markdown: string): NotePiece[] {
 }
 
 function parsed(text: string): NotePiece {
-  const { fromMarkdown, gfm, gfmFromMarkdown } = markdownLib();
-  PARSE_OPTIONS ??= { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
-  const tree = fromMarkdown(text, PARSE_OPTIONS);
+  const tree = parseGfm(text);
   return { text, tree: treeDepth(tree) > MAX_TREE_DEPTH ? undefined : tree };
 }
 

@@ -68,25 +68,24 @@ export function readGlyphs(text: string): Glyph[] {
   return glyphs;
 }
 
+const named = (name: string | undefined) => NAMED[(name ?? "").toLowerCase()];
+
+/** Numeric first, then a name this file knows, then a legacy one without its `;`. */
+const REFERENCES = [
+  [HEX_REFERENCE, (digits: string | undefined) => fromCode(Number.parseInt(digits ?? "", 16))],
+  [DECIMAL_REFERENCE, (digits: string | undefined) => fromCode(Number.parseInt(digits ?? "", 10))],
+  [NAMED_REFERENCE, named],
+  [LEGACY, named],
+] as const;
+
 function readReference(text: string, at: number): { char: string; end: number } | undefined {
-  for (const [pattern, base] of [
-    [HEX_REFERENCE, 16],
-    [DECIMAL_REFERENCE, 10],
-  ] as const) {
+  for (const [pattern, read] of REFERENCES) {
     pattern.lastIndex = at;
     const match = pattern.exec(text);
-    if (match !== null) {
-      return { char: fromCode(Number.parseInt(match[1] ?? "", base)), end: pattern.lastIndex };
-    }
+    const char = match === null ? undefined : read(match[1]);
+    if (char !== undefined) return { char, end: pattern.lastIndex };
   }
-  NAMED_REFERENCE.lastIndex = at;
-  const named = NAMED_REFERENCE.exec(text);
-  const char = named === null ? undefined : NAMED[(named[1] ?? "").toLowerCase()];
-  if (char !== undefined) return { char, end: NAMED_REFERENCE.lastIndex };
-  LEGACY.lastIndex = at;
-  const legacy = LEGACY.exec(text);
-  const legacyChar = legacy === null ? undefined : NAMED[(legacy[1] ?? "").toLowerCase()];
-  return legacyChar === undefined ? undefined : { char: legacyChar, end: LEGACY.lastIndex };
+  return undefined;
 }
 
 function fromCode(code: number): string {

@@ -1,5 +1,5 @@
-import type { Nodes, Root } from "mdast";
-import { type MarkdownLib, markdownLib } from "./markdown-lib.ts";
+import type { Root } from "mdast";
+import { definitionsOf, markdownLib, nodesOf, parseGfm } from "./markdown-lib.ts";
 import { parseNote } from "./parse-note.ts";
 
 /** A chunk of the note (parse-note.ts): its text, where it starts, and its trees if parsed. */
@@ -24,8 +24,6 @@ export interface NoteReading {
  */
 export const LABEL = /\\[\s\S]|\[((?:\\[\s\S]|[^\\[\]]){1,999})\]/g;
 
-let GFM: Parameters<MarkdownLib["fromMarkdown"]>[1];
-
 /**
  * The note read for its links, both ways a reader of Slack's `markdown` block may read it:
  * as CommonMark + GFM (parse-note.ts), and as CommonMark alone, where GFM's bare URLs and
@@ -43,18 +41,10 @@ export function readNote(markdown: string, given?: Map<string, string>): NoteRea
     start += text.length + 1;
     return chunk;
   });
-  const definitions = given ?? definitionsOf(chunks);
+  // In document order: CommonMark's, then those only GFM reads (in the text of a footnote).
+  const definitions =
+    given ?? definitionsOf([...chunks.map((c) => c.tree), ...chunks.map((c) => c.gfmTree)]);
   return { chunks: chunks.map((chunk) => withDefinitions(chunk, definitions)), definitions };
-}
-
-/** Every node of a tree in document order, walked without recursion (trees can be deep). */
-export function* nodesOf(root: Nodes): Generator<Nodes> {
-  const stack: Nodes[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    yield node;
-    if (!("children" in node)) continue;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes);
-  }
 }
 
 /**
@@ -96,24 +86,6 @@ export function identifierOf(label: string): string {
 }
 
 /**
- * The definitions in document order, the first of a label winning: CommonMark's, then
- * those only GFM reads (in the text of a footnote).
- */
-function definitionsOf(chunks: NoteChunk[]): Map<string, string> {
-  const definitions = new Map<string, string>();
-  for (const trees of [chunks.map((chunk) => chunk.tree), chunks.map((chunk) => chunk.gfmTree)]) {
-    for (const tree of trees) {
-      for (const node of tree === undefined ? [] : nodesOf(tree)) {
-        if (node.type === "definition" && !definitions.has(node.identifier)) {
-          definitions.set(node.identifier, node.url);
-        }
-      }
-    }
-  }
-  return definitions;
-}
-
-/**
  * The chunk parsed again with the definitions of the labels it may use appended (after a
  * blank line, where they start blocks of their own), or as it was if it uses none. The
  * appended text is at most the chunk's length, so the parse stays as cheap as the first.
@@ -128,7 +100,5 @@ function withDefinitions(chunk: NoteChunk, definitions: Map<string, string>): No
   }
   if (labels.size === 0) return chunk;
   const text = chunk.text + [...labels.values()].map((label) => `\n\n[${label}]: x`).join("");
-  const { fromMarkdown, gfm, gfmFromMarkdown } = markdownLib();
-  GFM ??= { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
-  return { ...chunk, tree: fromMarkdown(text), gfmTree: fromMarkdown(text, GFM) };
+  return { ...chunk, tree: markdownLib().fromMarkdown(text), gfmTree: parseGfm(text) };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type CommandResult, isStoreUnavailable, type Job } from "../../../jobs/index.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { type Locale, localeOf, t } from "../../messages/catalog.ts";
-import type { JobAction } from "../../permissions.ts";
+import type { Decision, JobAction } from "../../permissions.ts";
 import {
   buildCommandRefusal,
   buildPermissionRefusal,
@@ -30,23 +30,12 @@ const buttonSchema = z.object({
     .optional(),
 });
 
-export interface ButtonClick {
-  jobId: string;
-  userId: string;
-  triggerId: string | undefined;
-  channelId: string | undefined;
-  /** The job's status message, if the click is genuine. */
-  messageTs: string | undefined;
-  threadTs: string | undefined;
-  /** Reaches the clicker alone even when they are not in the channel. */
-  responseUrl: string | undefined;
-  locale: Locale;
-}
-
-export type Click = Omit<ButtonClick, "locale">;
-
-/** Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours. */
-export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<Click | undefined> {
+/**
+ * Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours.
+ * `messageTs` is the job's status message if the click is genuine; `responseUrl` reaches the
+ * clicker alone even when they are not in the channel.
+ */
+export async function readClick(deps: ListenerDeps, args: ButtonArgs) {
   await args.ack();
   const parsed = buttonSchema.safeParse(args.body);
   if (!parsed.success) {
@@ -65,6 +54,9 @@ export async function readClick(deps: ListenerDeps, args: ButtonArgs): Promise<C
     responseUrl: response_url,
   };
 }
+
+export type Click = NonNullable<Awaited<ReturnType<typeof readClick>>>;
+export type ButtonClick = Click & { locale: Locale };
 
 /** {@link readClick}, plus the clicker's language (a `users.info` the first time). */
 export async function readButton(
@@ -88,32 +80,32 @@ export async function permittedJob(
   command: JobCommand,
 ): Promise<Job | undefined> {
   const job = await requestJob(deps, click.jobId);
-  const decision =
-    job === undefined
-      ? undefined
-      : await deps.permissions.jobAction(action, job, click.userId, {
-          channelId: click.channelId,
-          messageTs: click.messageTs,
-          threadTs: click.threadTs,
-        });
-  if (job !== undefined && decision?.ok === true) return job;
-  await tellClicker(
-    deps,
-    click,
-    decision === undefined || decision.ok
-      ? buildCommandRefusal("not_found", command, click.locale)
-      : buildPermissionRefusal(decision.reason, action, click.locale),
-  );
-  deps.logger.info(
-    {
-      jobId: click.jobId,
-      userId: click.userId,
-      action,
-      refused: decision?.ok === false ? decision.reason : "not_found",
-    },
-    "job action refused",
-  );
+  if (job === undefined) {
+    logRefusal(deps, click, action, "not_found");
+    await tellClicker(deps, click, buildCommandRefusal("not_found", command, click.locale));
+    return undefined;
+  }
+  const decision = await mayClick(deps, action, job, click);
+  if (decision.ok) return job;
+  await tellClicker(deps, click, buildPermissionRefusal(decision.reason, action, click.locale));
   return undefined;
+}
+
+/** permissions.ts decides, from where the click came; a refusal is logged. */
+export async function mayClick(
+  deps: ListenerDeps,
+  action: JobAction,
+  job: Job,
+  click: Click,
+): Promise<Decision> {
+  const decision = await deps.permissions.jobAction(action, job, click.userId, click);
+  if (!decision.ok) logRefusal(deps, click, action, decision.reason);
+  return decision;
+}
+
+function logRefusal(deps: ListenerDeps, click: Click, action: JobAction, refused: string): void {
+  const { jobId, userId } = click;
+  deps.logger.info({ jobId, userId, action, refused }, "job action refused");
 }
 
 /**
@@ -190,25 +182,16 @@ export function reviewButton(deps: ListenerDeps, decision: "post" | "discard") {
       decision === "post"
         ? await deps.jobs.postReviewed(job.id, click.userId)
         : await deps.jobs.discardReview(job.id, click.userId);
-    if (result.ok) await showOutcome(deps, job, click, decision);
-    return result satisfies CommandResult;
+    const { review } = job;
+    if (!result.ok || review === undefined) return result satisfies CommandResult;
+    const state = decision === "post" ? "posted" : "discarded";
+    // In the reviewer's DM: their language, whoever clicked.
+    const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
+    await deps.responder
+      .updateMessage({ channel: review.channelId, ts: review.ts }, content)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, jobId: job.id }, "could not edit the review"),
+      );
+    return result;
   });
-}
-
-async function showOutcome(
-  deps: ListenerDeps,
-  job: Job,
-  click: ButtonClick,
-  decision: "post" | "discard",
-): Promise<void> {
-  const { review } = job;
-  if (review === undefined) return;
-  const state = decision === "post" ? "posted" : "discarded";
-  // In the reviewer's DM: their language, whoever clicked.
-  const content = reviewOutcome(job, { state, by: click.userId }, localeOf(job.origin.locale));
-  await deps.responder
-    .updateMessage({ channel: review.channelId, ts: review.ts }, content)
-    .catch((error: unknown) =>
-      deps.logger.warn({ err: error, jobId: job.id }, "could not edit the review"),
-    );
 }

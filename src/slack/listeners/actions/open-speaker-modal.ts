@@ -4,9 +4,8 @@ import type { Job } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { platformErrorOf } from "../../gateway/slack-errors.ts";
 import { VIEWS } from "../../ids.ts";
-import { localeOf, t } from "../../messages/catalog.ts";
 import { buildCommandRefusal, buildPermissionRefusal } from "../../views/command-replies.ts";
-import { buildNoticeModal, sentenceReply } from "../../views/notice-modal.ts";
+import { buildNoticeModal } from "../../views/notice-modal.ts";
 import { readSpeakerPage } from "../../views/speaker-form.ts";
 import {
   buildSpeakerModal,
@@ -23,6 +22,7 @@ import {
   type ButtonArgs,
   type Click,
   clickerLocale,
+  mayClick,
   readClick,
   tellClicker,
   unlessStoreDown,
@@ -43,23 +43,23 @@ export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
     if (read === undefined) return;
     const job = read.value;
     if (!(await fits(deps, click, job, mode)) || job === undefined) return;
-    const early = localeOf(deps.directory.cachedUser(click.userId)?.locale);
-    const opened = await openThenFill(deps, {
+    await openThenFill(deps, {
       triggerId: click.triggerId,
-      identity: speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), early),
-      locale: early,
+      userId: click.userId,
+      identity: (locale) => speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
       fill: () => speakerModal(deps, job, click, mode),
+      tell: (content) => tellClicker(deps, click, content),
     });
-    if (!opened) {
-      const said = sentenceReply(t(await clickerLocale(deps, click.userId), "notice.open_failed"));
-      await tellClicker(deps, click, said);
-    }
   };
 }
 
 /** Ready notes, in the thread or in full for their review, may be rewritten. */
 export function canRegenerate(job: Job): boolean {
   return job.stage === "done" || (job.stage === "reviewing" && job.ready === true);
+}
+
+function inStageFor(mode: Mode, job: Job): boolean {
+  return mode === "names" ? job.stage === "naming" : canRegenerate(job);
 }
 
 /** Otherwise, or when the job is gone, the clicker alone hears why. */
@@ -69,8 +69,7 @@ async function fits(
   job: Job | undefined,
   mode: Mode,
 ): Promise<boolean> {
-  const stageFits =
-    job !== undefined && (mode === "names" ? job.stage === "naming" : canRegenerate(job));
+  const stageFits = job !== undefined && inStageFor(mode, job);
   const waitMs = job !== undefined && mode === "regenerate" ? deps.jobs.regenerateWaitMs(job) : 0;
   if (job !== undefined && stageFits && waitMs === 0) return true;
   const reason = job === undefined ? "not_found" : stageFits ? "cooldown" : "wrong_stage";
@@ -89,23 +88,13 @@ async function speakerModal(
 ): Promise<ModalView> {
   const [locale, decision] = await Promise.all([
     clickerLocale(deps, click.userId),
-    deps.permissions.jobAction(mode, job, click.userId, {
-      channelId: click.channelId,
-      messageTs: click.messageTs,
-      threadTs: click.threadTs,
-    }),
+    mayClick(deps, mode, job, click),
   ]);
   if (!decision.ok) {
-    deps.logger.info(
-      { jobId: job.id, userId: click.userId, action: mode, refused: decision.reason },
-      "job action refused",
-    );
-    const refusal = buildPermissionRefusal(decision.reason, mode, locale);
-    return buildNoticeModal(
-      speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale),
-      locale,
-      [refusal],
-    );
+    const identity = speakerModalIdentity(mode, speakerModalMetadata(job.id, 0), locale);
+    return buildNoticeModal(identity, locale, [
+      buildPermissionRefusal(decision.reason, mode, locale),
+    ]);
   }
   const quotes = await deps.jobs.quotesOf(job);
   return buildSpeakerModal(job, { locale, mode, quotes });
@@ -140,9 +129,7 @@ export function speakerPagePrevious(deps: ListenerDeps) {
     const meta = parseSpeakerModalMetadata(view.private_metadata);
     if (mode === undefined || meta === undefined || meta.page === 0) return;
     const job = await requestJob(deps, meta.jobId);
-    if (job === undefined || !(mode === "names" ? job.stage === "naming" : canRegenerate(job))) {
-      return;
-    }
+    if (job === undefined || !inStageFor(mode, job)) return;
     const speakerIds = (speakerPages(job)[meta.page] ?? []).map((s) => s.speakerId);
     const entered = readSpeakerPage(view.state?.values, speakerIds);
     const draft = await keepPage(deps, job, view.id, { speakerIds, ...entered });
@@ -166,7 +153,7 @@ export function speakerPagePrevious(deps: ListenerDeps) {
   };
 }
 
-function modeOf(callbackId: string): "names" | "regenerate" | undefined {
+function modeOf(callbackId: string): Mode | undefined {
   if (callbackId === VIEWS.speakerNames) return "names";
   return callbackId === VIEWS.regenerate ? "regenerate" : undefined;
 }

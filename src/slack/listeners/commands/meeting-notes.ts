@@ -61,7 +61,12 @@ export function meetingNotesCommand(deps: ListenerDeps) {
     const locale = localeOf((await deps.directory.user(command.user_id)).locale);
     const reply = (content: MessageContent) => deps.respond(command.response_url, content);
     try {
-      return reply(await answer(deps, command, { word, arg: rest[0] }, locale));
+      if (sub === "status") {
+        const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
+        return reply(buildChannelStatus(jobs, { locale, now: deps.now() }));
+      }
+      if (sub === "cancel") return reply(await cancel(deps, command, rest[0], locale));
+      return reply(instantReply(word, locale, deps));
     } catch (error) {
       // Slack sends a command once: the person hears why nothing happened.
       if (!isStoreUnavailable(error)) throw error;
@@ -71,37 +76,14 @@ export function meetingNotesCommand(deps: ListenerDeps) {
   };
 }
 
-async function answer(
-  deps: ListenerDeps,
-  command: Command,
-  typed: { word: string; arg: string | undefined },
-  locale: Locale,
-): Promise<MessageContent> {
-  switch (typed.word.toLowerCase()) {
-    case "status": {
-      const jobs = await deps.jobs.listByChannel(requestTenant(), command.channel_id);
-      return buildChannelStatus(jobs, { locale, now: deps.now() });
-    }
-    case "cancel":
-      return cancel(deps, command, typed.arg, locale);
-    default:
-      return instantReply(typed.word, locale, deps);
-  }
-}
-
 /** When Slack would not open the modal (a trigger past its 3 seconds), the person hears so. */
-async function openModal(
-  deps: ListenerDeps,
-  command: Command,
-  sub: "" | "settings",
-): Promise<void> {
+function openModal(deps: ListenerDeps, command: Command, sub: "" | "settings"): Promise<void> {
   const userId = command.user_id;
-  const early = localeOf(deps.directory.cachedUser(userId)?.locale);
   const identity = (locale: Locale) => modalIdentity(command.channel_id, sub, locale);
-  const opened = await openThenFill(deps, {
+  return openThenFill(deps, {
     triggerId: command.trigger_id,
-    identity: identity(early),
-    locale: early,
+    userId,
+    identity,
     fill: () => {
       // The language and what the modal needs from Slack, asked together.
       const locale = deps.directory.user(userId).then((user) => localeOf(user.locale));
@@ -109,9 +91,8 @@ async function openModal(
         ? newNotesModal(deps, command, locale)
         : settingsModal(deps, command, locale, identity);
     },
+    tell: (content) => deps.respond(command.response_url, content),
   });
-  if (opened) return;
-  await deps.respond(command.response_url, sentenceReply(t(early, "notice.open_failed")));
 }
 
 /** The same from its loading view on. */

@@ -1,8 +1,7 @@
-import { isStoreUnavailable } from "../../../jobs/index.ts";
 import { toSourceFile } from "../../directory/recording-file.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import type { RecentRecording } from "../../views/recent-select.ts";
-import type { ListenerDeps } from "../deps.ts";
+import { type ListenerDeps, orWhenStoreDown } from "../deps.ts";
 
 const RECENT_LIMIT = 10;
 
@@ -15,12 +14,10 @@ export async function recentRecordings(
   deps: ListenerDeps,
   channel: string,
 ): Promise<{ recordings: RecentRecording[]; busy: boolean }> {
-  const seen = await deps.uploads
-    .recent(requestTenant(), channel, RECENT_LIMIT)
-    .catch((error: unknown) => {
-      if (!isStoreUnavailable(error)) throw error;
-      return [];
-    });
+  const seen = await orWhenStoreDown(
+    deps.uploads.recent(requestTenant(), channel, RECENT_LIMIT),
+    [],
+  );
   const recordings: RecentRecording[] = [];
   const offer = (recording: RecentRecording) => {
     if (!recordings.some((r) => r.fileId === recording.fileId)) recordings.push(recording);

@@ -3,7 +3,6 @@ import {
   isStoreUnavailable,
   type Origin,
   type StartAttempt,
-  StartNotRecorded,
   tenantOfOrigin,
 } from "../../../jobs/index.ts";
 import { optional } from "../../../util/optional.ts";
@@ -15,8 +14,10 @@ import {
 } from "../../directory/recording-file.ts";
 import { requestOrigin, requestTenant } from "../../installs/request-tenant.ts";
 import { localeOf } from "../../messages/catalog.ts";
+import type { MessageContent } from "../../views/message-content.ts";
 import { buildFileNotices, buildStoreNotice, type FileNotice } from "../../views/thread-replies.ts";
-import type { ListenerDeps } from "../deps.ts";
+import { attemptOf, type ListenerDeps, orWhenStoreDown } from "../deps.ts";
+import { noticeOf } from "../message-recordings.ts";
 import { type KeptUpload, keptFile } from "../pending-starts.ts";
 
 /** Whose upload it is, is the request's tenant. */
@@ -44,16 +45,17 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
   if (bot !== undefined && shared.userId === bot) return;
   const mentioned =
     shared.direct === true || (bot !== undefined && (shared.text ?? "").includes(`<@${bot}>`));
-  if (!mentioned && !(await takesUploads(deps, shared))) return;
-  const { locale: slackLocale } = await deps.directory.user(shared.userId);
-  const locale = localeOf(slackLocale);
+  // When the store cannot say, each file is kept instead.
+  const takes = deps.jobs.takesUploads(requestTenant(), shared.channelId);
+  if (!mentioned && !(await orWhenStoreDown(takes, true))) return;
+  const { locale } = await deps.directory.user(shared.userId);
   const start: Start = {
     origin: {
       ...requestOrigin(),
       channelId: shared.channelId,
       threadTs: shared.threadTs,
       userId: shared.userId,
-      ...optional("locale", slackLocale),
+      ...optional("locale", locale),
     },
     // The mention asks the bot; it is no context for the notes.
     text: bot === undefined ? shared.text : shared.text?.replaceAll(`<@${bot}>`, "").trim(),
@@ -72,18 +74,7 @@ export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): 
     }
   }
   if (notices.length === 0) return;
-  const thread = { channel: shared.channelId, threadTs: shared.threadTs };
-  await deps.responder.replyInThread(thread, buildFileNotices(notices, locale));
-}
-
-/** When the store cannot say, each file is kept instead. */
-async function takesUploads(deps: ListenerDeps, shared: SharedFiles): Promise<boolean> {
-  try {
-    return await deps.jobs.takesUploads(requestTenant(), shared.channelId);
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    return true;
-  }
+  await sayInThread(deps, start.origin, buildFileNotices(notices, localeOf(locale)));
 }
 
 interface Start {
@@ -110,7 +101,6 @@ async function takeOrKeep(
     return await takeFile(deps, shared, start);
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
-    const attempt = error instanceof StartNotRecorded ? error.attempt : undefined;
     const { file, shownName } = shared;
     deps.logger.warn({ err: error, fileId: file.id }, "store failed: the upload is kept");
     const kept = await deps.pending.keep({
@@ -122,51 +112,49 @@ async function takeOrKeep(
       mentioned: start.mentioned,
       file: keptFile(file),
       ...optional("shownName", shownName),
-      ...optional("attempt", attempt),
+      ...optional("attempt", attemptOf(error)),
     });
-    if (kept || classifyFile(file, deps.jobs.canPrepare).kind !== "recording") return undefined;
+    if (kept || !isRecording(deps, file)) return undefined;
     // Once, whichever of the upload's events (or their retries) came first.
     if (!deps.saidLost.first(`${start.origin.channelId}:${file.id}`)) return undefined;
-    const locale = localeOf(start.origin.locale);
-    const name = shownNameOf(file) ?? shownName;
-    const thread = { channel: start.origin.channelId, threadTs: start.origin.threadTs };
-    await deps.responder.replyInThread(thread, buildStoreNotice("upload_lost", name, locale));
+    const lost = buildStoreNotice(
+      "upload_lost",
+      shownNameOf(file) ?? shownName,
+      localeOf(start.origin.locale),
+    );
+    await sayInThread(deps, start.origin, lost);
     return undefined;
   }
 }
 
 /** Kept: as the entry now is, for the next pass. */
-export type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
+type KeptOutcome = { done: true } | { done: false; entry: KeptUpload };
 
 /** With the channel's settings as they are now, and the first attempt's job id if it got one. */
 export async function takeKeptUpload(deps: ListenerDeps, entry: KeptUpload): Promise<KeptOutcome> {
-  const { origin } = entry;
+  const { origin, mentioned } = entry;
   const start: Start = {
     origin,
     text: entry.text,
     bot: await deps.directory.botUserId(),
-    mentioned: entry.mentioned,
+    mentioned,
   };
   try {
-    const asked = entry.mentioned;
-    if (!asked && !(await deps.jobs.takesUploads(tenantOfOrigin(origin), origin.channelId))) {
+    if (!mentioned && !(await deps.jobs.takesUploads(tenantOfOrigin(origin), origin.channelId))) {
       return { done: true };
     }
     const shared = { file: entry.file, shownName: entry.shownName };
     const notice = await takeFile(deps, shared, start, entry.attempt);
     if (notice !== undefined) {
-      const thread = { channel: origin.channelId, threadTs: origin.threadTs };
-      const said = buildFileNotices([notice], localeOf(origin.locale));
-      await deps.responder
-        .replyInThread(thread, said)
-        .catch((error: unknown) =>
+      await sayInThread(deps, origin, buildFileNotices([notice], localeOf(origin.locale))).catch(
+        (error: unknown) =>
           deps.logger.warn({ err: error }, "could not say why a kept file was not taken"),
-        );
+      );
     }
     return { done: true };
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
-    const attempt = error instanceof StartNotRecorded ? error.attempt : entry.attempt;
+    const attempt = attemptOf(error, entry.attempt);
     return { done: false, entry: { ...entry, ...optional("attempt", attempt) } };
   }
 }
@@ -178,19 +166,19 @@ export async function tellKeptUploadWaits(
   tellAfterMs: number,
 ): Promise<KeptUpload> {
   if (entry.told === true || deps.now() - entry.at < tellAfterMs) return entry;
-  if (classifyFile(entry.file, deps.jobs.canPrepare).kind !== "recording") return entry;
+  if (!isRecording(deps, entry.file)) return entry;
   const { origin } = entry;
-  const thread = { channel: origin.channelId, threadTs: origin.threadTs };
   const name = shownNameOf(entry.file) ?? entry.shownName;
-  await deps.responder.replyInThread(
-    thread,
+  await sayInThread(
+    deps,
+    origin,
     buildStoreNotice("upload_waiting", name, localeOf(origin.locale)),
   );
   return { ...entry, told: true };
 }
 
 /** `resume`: the attempt a store failure gave, to make that same job. */
-export async function takeFile(
+async function takeFile(
   deps: ListenerDeps,
   shared: Shared,
   start: Start,
@@ -203,20 +191,30 @@ export async function takeFile(
   const kind = classifyFile(file, deps.jobs.canPrepare);
   if (kind.kind === "other" && !start.mentioned) return undefined;
   if (kind.kind === "recording") {
-    const { origin, text } = start;
-    const asked = start.mentioned;
-    const upload = { origin, source: kind.source, text, asked };
-    const result = await deps.jobs.startFromUpload(upload, resume);
+    const { origin, text, mentioned: asked } = start;
+    const result = await deps.jobs.startFromUpload(
+      { origin, source: kind.source, text, asked },
+      resume,
+    );
     return result.status === "refused" ? { name, reason: result.reason } : undefined;
   }
   if (!(await deps.jobs.claimOnce(`notice:${start.origin.channelId}:${file.id}`))) {
     return undefined;
   }
-  const reason =
-    kind.kind === "unreadable"
-      ? "unreadable"
-      : kind.kind === "media"
-        ? "needs_ffmpeg"
-        : "unsupported_format";
-  return { name, reason };
+  return { name, reason: noticeOf(kind.kind) };
+}
+
+function isRecording(deps: ListenerDeps, file: SlackFile): boolean {
+  return classifyFile(file, deps.jobs.canPrepare).kind === "recording";
+}
+
+function sayInThread(
+  deps: ListenerDeps,
+  origin: Origin,
+  content: MessageContent,
+): Promise<unknown> {
+  return deps.responder.replyInThread(
+    { channel: origin.channelId, threadTs: origin.threadTs },
+    content,
+  );
 }

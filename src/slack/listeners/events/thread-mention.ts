@@ -14,7 +14,7 @@ import { type Locale, localeOf, t } from "../../messages/catalog.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import { sentenceReply } from "../../views/notice-modal.ts";
 import { buildFileNotices, buildUsage, type FileNotice } from "../../views/thread-replies.ts";
-import type { ListenerDeps } from "../deps.ts";
+import { type ListenerDeps, orWhenStoreDown } from "../deps.ts";
 import { type MessageRecording, readMessageRecordings } from "../message-recordings.ts";
 import { threadParent } from "../thread-recordings.ts";
 import { alreadyBeingMade } from "../views/new-notes-job.ts";
@@ -32,44 +32,36 @@ const messageSchema = z.looseObject({
   files: z.array(z.unknown()).optional(),
 });
 
-export interface Mention {
-  channelId: string;
-  userId: string;
-  ts: string;
-  /** Undefined for a message of the channel itself. */
-  threadTs: string | undefined;
-}
-
 /**
  * Read from the `message` events the bot already gets, so no `app_mention` subscription. Not
  * an edit, an upload (the upload listener's), a message with files, or any bot's message (it
  * never answers itself). A reply's `thread_ts` differs from its `ts`.
  */
-export function readMention(event: unknown, botUserId: string): Mention | undefined {
+export function readMention(event: unknown, botUserId: string) {
   if (!isPlainMessage(event)) return undefined;
   const parsed = messageSchema.safeParse(event);
   if (!parsed.success) return undefined;
   const message = parsed.data;
   if (typeof message.bot_id === "string" || message.user === botUserId) return undefined;
   if ((message.files ?? []).length > 0) return undefined;
-  if (!mentions(message.text, botUserId)) return undefined;
+  const { text } = message;
+  if (!text.includes(`<@${botUserId}>`) && !text.includes(`<@${botUserId}|`)) return undefined;
   const inThread = message.thread_ts !== undefined && message.thread_ts !== message.ts;
   return {
     channelId: message.channel,
     userId: message.user,
     ts: message.ts,
+    /** Undefined for a message of the channel itself. */
     threadTs: inThread ? message.thread_ts : undefined,
   };
 }
+
+type Mention = NonNullable<ReturnType<typeof readMention>>;
 
 /** Or `thread_broadcast`: a reply also sent to the channel. */
 function isPlainMessage(event: unknown): boolean {
   const subtype = (event as { subtype?: unknown } | null)?.subtype;
   return subtype === undefined || subtype === "thread_broadcast";
-}
-
-function mentions(text: string, userId: string): boolean {
-  return text.includes(`<@${userId}>`) || text.includes(`<@${userId}|`);
 }
 
 /**
@@ -84,34 +76,22 @@ export function threadMention(deps: ListenerDeps) {
     if (bot === undefined) return;
     const mention = readMention(event, bot);
     if (mention === undefined) return;
-    if (!(await firstTime(deps, `mention:${mention.channelId}:${mention.ts}`))) return;
+    // When the store cannot say, the job's own claim still makes one job of it; a sentence may
+    // be said twice.
+    const first = deps.jobs.claimOnce(`mention:${mention.channelId}:${mention.ts}`);
+    if (!(await orWhenStoreDown(first, true))) return;
     await answerMention(deps, mention);
   };
-}
-
-/** When the store cannot say, true. */
-async function firstTime(deps: ListenerDeps, key: string): Promise<boolean> {
-  try {
-    return await deps.jobs.claimOnce(key);
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    // The job's own claim still makes one job of it; a sentence may be said twice.
-    return true;
-  }
 }
 
 async function answerMention(deps: ListenerDeps, mention: Mention) {
   const { locale: slackLocale } = await deps.directory.user(mention.userId);
   const locale = localeOf(slackLocale);
-  const target = {
-    channel: mention.channelId,
-    user: mention.userId,
-    ...optional("threadTs", mention.threadTs),
-  };
+  const { channelId, userId, threadTs } = mention;
+  const target = { channel: channelId, user: userId, ...optional("threadTs", threadTs) };
   const tell = (reply: MessageContent) => deps.responder.tellUser(target, reply);
-  const { threadTs } = mention;
   if (threadTs === undefined) return tell(buildUsage(locale));
-  const parent = await threadParent(deps, mention.channelId, threadTs);
+  const parent = await threadParent(deps, channelId, threadTs);
   if (parent.kind === "busy") return tell(sentenceReply(t(locale, "mention.history_busy")));
   if (parent.kind === "none") return tell(buildUsage(locale));
   const found = await readMessageRecordings(deps, parent.files);
@@ -119,9 +99,9 @@ async function answerMention(deps: ListenerDeps, mention: Mention) {
   if (found.kind === "refused") return tell(buildFileNotices([found.notice], locale));
   const origin: Origin = {
     ...requestOrigin(),
-    channelId: mention.channelId,
+    channelId,
     threadTs,
-    userId: mention.userId,
+    userId,
     ...optional("locale", slackLocale),
   };
   try {

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -11,7 +10,7 @@ import {
 } from "../../../jobs/index.ts";
 import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { type StartRefusal, SUPPORTED_AUDIO_FORMATS } from "../../../recordings/index.ts";
-import { BACKOFFS, backoffDelayMs } from "../../../util/backoff.ts";
+import { BACKOFFS, backoffDelayMs, retry } from "../../../util/backoff.ts";
 import { pickedRecording } from "../../directory/recording-file.ts";
 import { platformErrorOf, toGatewayError } from "../../gateway/slack-errors.ts";
 import { requestOrigin, requestTenant, requestWorkspace } from "../../installs/request-tenant.ts";
@@ -113,22 +112,20 @@ const COMPLETE_TRIES = 3;
  * earlier try was taken.
  */
 async function completeStep(send: () => Promise<unknown>, logger: Logger): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await send();
-      return;
-    } catch (error) {
-      const code = platformErrorOf(error);
-      if (code === "execution_not_in_running_state") return;
-      const again = toGatewayError(error, "functions.completeSuccess").transient;
-      if (!again || attempt + 1 >= COMPLETE_TRIES) {
-        logger.warn({ err: error, code }, "could not complete the workflow step");
-        return;
-      }
-      await sleep(backoffDelayMs(BACKOFFS.slackResend, attempt));
-    }
-  }
+  const again = (error: unknown, failures: number) =>
+    platformErrorOf(error) !== NOT_RUNNING &&
+    toGatewayError(error, "functions.completeSuccess").transient &&
+    failures + 1 < COMPLETE_TRIES
+      ? backoffDelayMs(BACKOFFS.slackResend, failures)
+      : undefined;
+  await retry(send, again).catch((error: unknown) => {
+    const code = platformErrorOf(error);
+    if (code !== NOT_RUNNING)
+      logger.warn({ err: error, code }, "could not complete the workflow step");
+  });
 }
+
+const NOT_RUNNING = "execution_not_in_running_state";
 
 /** An upload's words, but for a format, which an upload's reply says in two sentences. */
 function refusalSentence(reason: StartRefusal, filename: string, locale: Locale): string {
@@ -159,16 +156,16 @@ async function check(deps: ListenerDeps, request: StepInputs, locale: Locale): P
     return { ok: false, sentence: refusalSentence(reason, name, locale), why: reason };
   }
   if (destination !== undefined) {
-    const key =
-      destination === "bot_not_in"
-        ? "step.bot_not_in"
-        : destination === "user_not_in"
-          ? "step.user_not_in"
-          : "step.channel_unknown";
-    return { ok: false, sentence: t(locale, key), why: destination };
+    return { ok: false, sentence: t(locale, DESTINATION_KEYS[destination]), why: destination };
   }
   return { ok: true, source };
 }
+
+const DESTINATION_KEYS = {
+  bot_not_in: "step.bot_not_in",
+  user_not_in: "step.user_not_in",
+  unknown: "step.channel_unknown",
+} as const;
 
 /** As an upload to the channel would have, plus the step's context and participants as hints. */
 async function stepOptions(deps: ListenerDeps, request: StepInputs): Promise<JobOptions> {

@@ -32,18 +32,8 @@ const shortcutSchema = z.looseObject({
   }),
 });
 
-export interface ShortcutRequest {
-  userId: string;
-  channelId: string;
-  /** The message's own thread, or the one it is a reply in. */
-  threadTs: string;
-  triggerId: string;
-  responseUrl: string;
-  /** Unvalidated: each is read alone. */
-  files: unknown[];
-}
-
-export function readShortcut(body: unknown): ShortcutRequest | undefined {
+/** `threadTs`: the message's own thread, or the one it is a reply in. */
+export function readShortcut(body: unknown) {
   const parsed = shortcutSchema.safeParse(body);
   if (!parsed.success) return undefined;
   const { user, channel, message } = parsed.data;
@@ -56,6 +46,8 @@ export function readShortcut(body: unknown): ShortcutRequest | undefined {
     files: message.files ?? [],
   };
 }
+
+type ShortcutRequest = NonNullable<ReturnType<typeof readShortcut>>;
 
 /** Then the modal opens anyway: a `trigger_id` lasts 3 seconds and `views.open` needs its share. */
 export const LOOK_UP_BEFORE_OPEN_MS = 1_200;
@@ -131,25 +123,23 @@ async function answer(
   }
 }
 
-async function answerLate(
+function answerLate(
   deps: ListenerDeps,
   request: ShortcutRequest,
   lookUps: Promise<[Verdict, Locale]>,
 ): Promise<void> {
-  const early = localeOf(deps.directory.cachedUser(request.userId)?.locale);
   const identity = (locale: Locale) => newNotesIdentity(request.channelId, locale);
-  const opened = await openThenFill(deps, {
+  return openThenFill(deps, {
     triggerId: request.triggerId,
-    identity: identity(early),
-    locale: early,
+    userId: request.userId,
+    identity,
     fill: async () => {
       const [verdict, locale] = await lookUps;
       if (verdict.kind === "open") return notesModal(request, verdict, locale);
       return buildNoticeModal(identity(locale), locale, [verdict.reply(locale)]);
     },
+    tell: (content) => deps.respond(request.responseUrl, content),
   });
-  if (opened) return;
-  await deps.respond(request.responseUrl, sentenceReply(t(early, "notice.open_failed")));
 }
 
 function notesModal(
