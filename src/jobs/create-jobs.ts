@@ -20,7 +20,8 @@ import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
 import { markStoreFailures } from "./recovery/store-unavailable.ts";
 import { Installs } from "./services/installs.ts";
-import { JobService, type JobServiceOptions } from "./services/job-service.ts";
+import { JobService } from "./services/job-service.ts";
+import type { JobServiceOptions } from "./services/start-jobs.ts";
 
 export type JobsOptions = Pick<
   RunnerOptions,

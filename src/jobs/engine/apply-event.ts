@@ -13,7 +13,7 @@ export interface ApplyEventDeps {
   admission: Admission;
   now: () => number;
   logger: Logger;
-  onStageChange: StageObserver | undefined;
+  onStageChange?: StageObserver | undefined;
   kick: (jobId: string) => void;
 }
 

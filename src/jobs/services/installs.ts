@@ -125,9 +125,11 @@ export class Installs {
   async #fail(id: string, install: string, stop: FailEvent): Promise<Job | undefined> {
     const job = await this.#d.repo.get(id);
     if (job === undefined || !isActive(job) || installOf(job.origin) !== install) return undefined;
-    const kick = (next: string) => this.#d.runner.kick(next);
-    const deps = { ...this.#d, onStageChange: this.#d.onStageChange, kick };
-    const ended = await applyEvent(deps, job, stop);
+    const ended = await applyEvent(
+      { ...this.#d, kick: (next) => this.#d.runner.kick(next) },
+      job,
+      stop,
+    );
     this.#d.logger.warn({ jobId: id, failure: stop.failure }, "job failed");
     return ended;
   }
