@@ -21,7 +21,7 @@ export interface RunnerOptions extends JobPorts {
   concurrency?: { transfers: number; calls: number };
   /** Default: the store's clock, which a wall-clock jump does not move and replicas share. */
   now?: () => number;
-  onStageChange?: StageObserver;
+  onStageChange?: StageObserver | undefined;
 }
 
 /**
