@@ -57,7 +57,7 @@ export interface JobServiceOptions {
   now?: () => number;
   newId?: () => string;
   canPrepare?: boolean;
-  onStageChange?: StageObserver;
+  onStageChange?: StageObserver | undefined;
   /**
    * An upload started before the store lost its data (and its claims):
    * `StoreResetWatch.alreadyStarted`.
