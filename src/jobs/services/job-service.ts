@@ -1,11 +1,12 @@
 import type { SpeakerName } from "../../notetaker/index.ts";
 import { applyRequests, jobAfter } from "../engine/apply-event.ts";
+import type { JobRequest } from "../model/events.ts";
 import { isActive, type Job } from "../model/job.ts";
 import { type SpeakerQuotes, speakerQuotesSchema } from "../model/job-parts.ts";
 import { canTransition } from "../model/transitions.ts";
 import { loadStored } from "../persistence/blobs.ts";
 import { channelIndex, jobLeaseKey, userIndex } from "../persistence/job-repository.ts";
-import { type JobRequest, RequestsLocked } from "../persistence/job-requests.ts";
+import { RequestsLocked } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
 import { JobStarts } from "./start-jobs.ts";
