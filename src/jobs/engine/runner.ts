@@ -4,11 +4,16 @@ import { TempFiles } from "../files/temp-files.ts";
 import { isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import type { MediaPort } from "../ports.ts";
 import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy } from "./failure-policy.ts";
 import { PersonDraws } from "./person-draws.ts";
-import { catchUpPace, prepareRunner, type RunnerOptions, spreadOverdue } from "./runner-start.ts";
+import {
+  catchUpPace,
+  prepareRunner,
+  type RunnerOptions,
+  type RunnerSettings,
+  spreadOverdue,
+} from "./runner-start.ts";
 import { defaultStageLimits, RequestWaiting } from "./step-context.ts";
 import { StepLoop } from "./step-loop.ts";
 import { StepScheduler } from "./step-scheduler.ts";
@@ -20,8 +25,7 @@ import { isTransfer } from "./steps.ts";
  * one works on a job at a time and any picks up where another stopped.
  */
 export class JobRunner {
-  readonly #o: Required<Omit<RunnerOptions, "onStageChange" | "media">> &
-    Pick<RunnerOptions, "onStageChange"> & { media: MediaPort | undefined };
+  readonly #o: RunnerSettings;
   readonly #scheduler: StepScheduler;
   readonly #pump: DuePump;
   readonly #running = new Set<string>();
