@@ -131,8 +131,7 @@ export class JobRepository {
       if ("blob" in stored) await this.#store.delete("blobs", stored.blob);
     }
     await this.#store.delete("jobs", id);
-    await this.#store.unschedule(id);
-    await this.#store.removeActive(id);
+    await this.forgetActive(id);
   }
 
   async forgetActive(id: string): Promise<void> {
@@ -148,8 +147,7 @@ export class JobRepository {
     const result = await withLease(this.#store, jobLeaseKey(id), { ttlMs: 10_000 }, async () => {
       const job = await this.get(id);
       if (job !== undefined && isActive(job)) return false;
-      await this.#store.unschedule(id);
-      await this.#store.removeActive(id);
+      await this.forgetActive(id);
       return true;
     });
     return result.held && result.value;
