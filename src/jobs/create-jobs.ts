@@ -5,7 +5,6 @@ import {
   defaultAdmissionLimits,
   holdsSlot,
 } from "./engine/admission.ts";
-import type { StageObserver } from "./engine/apply-event.ts";
 import { JobRunner } from "./engine/runner.ts";
 import type { RunnerOptions } from "./engine/runner-start.ts";
 import { defaultStageLimits } from "./engine/step-context.ts";
@@ -20,37 +19,25 @@ import type { StoreResetPort } from "./ports.ts";
 import { type StoreResetTimings, StoreResetWatch } from "./recovery/store-reset.ts";
 import { markStoreFailures } from "./recovery/store-unavailable.ts";
 import { Installs } from "./services/installs.ts";
-import { JobService, type JobServiceOptions } from "./services/job-service.ts";
+import { JobService } from "./services/job-service.ts";
+import type { JobServiceOptions } from "./services/start-jobs.ts";
 
-export type JobsOptions = Pick<
-  RunnerOptions,
-  | "store"
-  | "client"
-  | "gateway"
-  | "schedule"
-  | "logger"
-  | "tempDir"
-  | "limits"
-  | "failurePolicy"
-  | "onStageChange"
-  | "media"
-> & {
+/** The runner's pace and clock, which tests and benchmarks change. */
+type RunnerTuning =
+  | "leaseTtlMs"
+  | "queueCheckMs"
+  | "claimGapMs"
+  | "restartSpreadMs"
+  | "statusThrottleMs"
+  | "concurrency"
+  | "now";
+
+export type JobsOptions = Omit<RunnerOptions, "repo" | "admission" | RunnerTuning> & {
   retentionMs: number;
   admission?: AdmissionLimits;
   regenerateCooldownMs?: number;
   storeReset?: { port?: StoreResetPort; timings?: Partial<StoreResetTimings> };
-  runner?: Partial<
-    Pick<
-      RunnerOptions,
-      | "leaseTtlMs"
-      | "queueCheckMs"
-      | "claimGapMs"
-      | "restartSpreadMs"
-      | "statusThrottleMs"
-      | "concurrency"
-      | "now"
-    >
-  >;
+  runner?: Partial<Pick<RunnerOptions, RunnerTuning>>;
 };
 
 /**
@@ -63,14 +50,13 @@ export function createJobs(options: JobsOptions) {
   const now = options.runner?.now ?? (() => store.now());
   // All that is left if the store loses its data.
   const recent = new RecentJobs({ now });
-  const repo = new JobRepository(options.store, {
+  const repo = new JobRepository(store, {
     retentionMs: options.retentionMs,
     logger,
     onSeen: (job) => recent.note(job),
   });
-  const onStageChange: StageObserver = (job, from, ms) => options.onStageChange?.(job, from, ms);
   const admission = new Admission({
-    store: options.store,
+    store,
     limits: options.admission ?? defaultAdmissionLimits,
     logger,
     stillHolds: async (id) => {
@@ -80,29 +66,22 @@ export function createJobs(options: JobsOptions) {
     now,
   });
   const runner = new JobRunner({
+    ...options,
     repo,
-    store: options.store,
     admission,
-    client: options.client,
-    gateway: options.gateway,
-    schedule: options.schedule,
     logger,
-    tempDir: options.tempDir,
-    media: options.media,
     // A note waiting for its review expires with the job's retention.
     limits: { ...defaultStageLimits, reviewMs: options.retentionMs, ...options.limits },
-    ...optional("failurePolicy", options.failurePolicy),
     // A poll up to a cap late is what the schedule allows anyway.
     ...optional("restartSpreadMs", options.schedule.capMs),
     ...options.runner,
-    onStageChange,
   });
   const reset = new StoreResetWatch({
-    store: options.store,
+    store,
     repo,
     recent,
     runner,
-    workspaces: new WorkspaceData(options.store, logger),
+    workspaces: new WorkspaceData(store, logger),
     port: options.storeReset?.port,
     logger,
     now,
@@ -110,7 +89,7 @@ export function createJobs(options: JobsOptions) {
   });
   const services = createServices({
     repo,
-    store: options.store,
+    store,
     admission,
     runner,
     logger,
@@ -119,7 +98,7 @@ export function createJobs(options: JobsOptions) {
     alreadyStarted: (origin, source) => reset.alreadyStarted(origin, source),
     ...optional("regenerateCooldownMs", options.regenerateCooldownMs),
     now,
-    onStageChange,
+    onStageChange: options.onStageChange,
   });
   return { repo, runner, reset, ...services };
 }

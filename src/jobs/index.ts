@@ -65,6 +65,5 @@ export {
 } from "./recovery/store-reset.ts";
 export { isStoreUnavailable, StoreUnavailableError } from "./recovery/store-unavailable.ts";
 export type { Installs } from "./services/installs.ts";
-export type { JobService } from "./services/job-service.ts";
-export type { CommandRefusal, CommandResult } from "./services/person-commands.ts";
+export type { CommandRefusal, CommandResult, JobService } from "./services/job-service.ts";
 export { type StartAttempt, StartNotRecorded, type StartResult } from "./services/start-jobs.ts";

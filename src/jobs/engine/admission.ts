@@ -172,29 +172,24 @@ export class Admission {
     return { places };
   }
 
-  async #locked<T>(
-    change: (record: AdmissionRecord) => Promise<{ place: T; next?: AdmissionRecord }>,
-  ): Promise<T> {
-    // Only the head of this process's line polls the
-    // store's lease: a burst of releases otherwise starves.
-    return this.#inProcess.run(LEASE_KEY, () => this.#underLease(change));
-  }
-
-  async #underLease<T>(
+  /** One caller here at a time polls the store's lease: a burst of releases otherwise starves. */
+  #locked<T>(
     change: (record: AdmissionRecord) => Promise<{ place: T; next?: AdmissionRecord }>,
   ): Promise<T> {
     const { store } = this.#o;
-    const result = await withLease(store, LEASE_KEY, ADMISSION_LEASE, async () => {
-      let record = await this.#read();
-      // Saved even when unchanged, else every call of the next minute would check again.
-      const check = this.#o.now() - record.checkedAt > VERIFY_EVERY_MS;
-      if (check) record = await this.#verify(record);
-      const { place, next } = await change(record);
-      if (next !== undefined || check) await store.set("meta", KEY, next ?? record);
-      return place;
+    return this.#inProcess.run(LEASE_KEY, async () => {
+      const result = await withLease(store, LEASE_KEY, ADMISSION_LEASE, async () => {
+        let record = await this.#read();
+        // Saved even when unchanged, else every call of the next minute would check again.
+        const check = this.#o.now() - record.checkedAt > VERIFY_EVERY_MS;
+        if (check) record = await this.#verify(record);
+        const { place, next } = await change(record);
+        if (next !== undefined || check) await store.set("meta", KEY, next ?? record);
+        return place;
+      });
+      if (!result.held) throw new Error("The admission lease stayed busy.");
+      return result.value;
     });
-    if (!result.held) throw new Error("The admission lease stayed busy.");
-    return result.value;
   }
 
   async #read(): Promise<AdmissionRecord> {

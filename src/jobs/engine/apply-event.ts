@@ -1,9 +1,8 @@
 import type { Logger } from "pino";
-import type { JobEvent } from "../model/events.ts";
+import type { JobEvent, JobRequest } from "../model/events.ts";
 import type { Job } from "../model/job.ts";
 import { canTransition, transition } from "../model/transitions.ts";
 import type { JobRepository } from "../persistence/job-repository.ts";
-import type { JobRequest } from "../persistence/job-requests.ts";
 import { type Admission, holdsSlot } from "./admission.ts";
 
 export type StageObserver = (job: Job, from: Job["stage"], ms: number) => void;
@@ -13,7 +12,7 @@ export interface ApplyEventDeps {
   admission: Admission;
   now: () => number;
   logger: Logger;
-  onStageChange: StageObserver | undefined;
+  onStageChange?: StageObserver | undefined;
   kick: (jobId: string) => void;
 }
 

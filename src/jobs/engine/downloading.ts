@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isRetryable, NoteTakerError } from "../../notetaker/index.ts";
 import {
-  audioFormatOf,
+  asIsRefusal,
   MAX_AUDIO_BYTES,
   type ReadAt,
   sniffRecording,
@@ -31,7 +31,7 @@ export async function downloadingStep(ctx: StepContext, job: Downloading): Promi
   // Each attempt's file is named in the record before a byte is
   // written, with the relay's intent: the API has no idempotency key.
   const tempPath = sourceAttemptPath(ctx, job);
-  const relay = mayRelay(job);
+  const relay = asIsRefusal(job.source) === undefined;
   const current = await ctx.update(job, { type: "download_attempt", tempPath, relay });
   await TempFiles.makeFolderFor(tempPath);
   await removeEarlierAttempts(ctx, current, [tempPath]);
@@ -101,11 +101,6 @@ interface Relay {
    */
   readonly taskId: Promise<string | undefined>;
   stop(reason: unknown): void;
-}
-
-function mayRelay(job: Downloading): boolean {
-  const { size, filename } = job.source;
-  return size > 0 && size <= MAX_AUDIO_BYTES && audioFormatOf(filename) !== undefined;
 }
 
 function startRelay(ctx: StepContext, job: Downloading): Relay {

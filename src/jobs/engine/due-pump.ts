@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { DueClaim, Store } from "../../store/index.ts";
-import { GiveBack } from "./give-back.ts";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 
 export interface DuePumpOptions {
   store: Store;
@@ -35,18 +35,18 @@ export class DuePump {
   #pace:
     | { perSecond: number; until: number; atLatest: number; allowance: number; at: number }
     | undefined;
-  readonly #giveBack: GiveBack;
   readonly #onDrained: (() => void)[] = [];
+  /**
+   * Jobs whose step crashed because the store failed (lease held, next due time unwritten), by
+   * their lease's token: given back once the store answers, else they would hide until the
+   * lease lapses, and a person's click would wait as long.
+   */
+  readonly #givingBack = new Map<string, string>();
+  #giveBackTimer: NodeJS.Timeout | undefined;
+  #giveBackFailures = 0;
 
   constructor(options: DuePumpOptions) {
     this.#o = options;
-    this.#giveBack = new GiveBack({
-      store: options.store,
-      logger: options.logger,
-      now: options.now,
-      leaseKey: (jobId) => options.leasePrefix + jobId,
-      onGivenBack: () => this.wake(true),
-    });
   }
 
   start(): void {
@@ -56,9 +56,10 @@ export class DuePump {
 
   stop(): void {
     this.#stopped = true;
-    this.#giveBack.stop();
     clearTimeout(this.#timer);
+    clearTimeout(this.#giveBackTimer);
     this.#timer = undefined;
+    this.#giveBackTimer = undefined;
   }
 
   /**
@@ -90,7 +91,7 @@ export class DuePump {
   }
 
   quiet(now: number): boolean {
-    if (this.#claiming || this.#wanted || this.#driving > 0 || this.#giveBack.size > 0) {
+    if (this.#claiming || this.#wanted || this.#driving > 0 || this.#givingBack.size > 0) {
       return false;
     }
     return this.#next === undefined || this.#next > now;
@@ -179,9 +180,10 @@ export class DuePump {
       .drive(claim)
       .catch((error: unknown) => {
         this.#o.logger.error({ err: error, jobId: claim.jobId }, "job step crashed");
-        // Mostly the store failing under the step: given back
-        // once it answers, not hidden until the lease lapses.
-        this.#giveBack.add(claim.jobId, claim.token);
+        // Mostly the store failing under the step.
+        if (this.#stopped) return;
+        this.#givingBack.set(claim.jobId, claim.token);
+        this.#armGiveBack();
       })
       .finally(() => {
         this.#driving -= 1;
@@ -190,5 +192,38 @@ export class DuePump {
         const room = this.#o.capacity - this.#driving;
         this.wake(this.#backlog && room >= Math.ceil(this.#o.capacity / 2));
       });
+  }
+
+  #armGiveBack(): void {
+    if (this.#giveBackTimer !== undefined || this.#stopped) return;
+    const waitMs = backoffDelayMs(BACKOFFS.giveBack, this.#giveBackFailures);
+    this.#giveBackTimer = setTimeout(() => {
+      this.#giveBackTimer = undefined;
+      void this.#giveBack();
+    }, waitMs);
+    this.#giveBackTimer.unref();
+  }
+
+  async #giveBack(): Promise<void> {
+    const { store, logger, now, leasePrefix } = this.#o;
+    let given = 0;
+    for (const [jobId, token] of [...this.#givingBack]) {
+      try {
+        await store.releaseLease(leasePrefix + jobId, token);
+        await store.schedule(jobId, now());
+      } catch {
+        break;
+      }
+      this.#givingBack.delete(jobId);
+      given += 1;
+      logger.info({ jobId }, "job given back to the due queue after a store failure");
+    }
+    if (given > 0) this.wake(true);
+    if (this.#givingBack.size === 0) {
+      this.#giveBackFailures = 0;
+      return;
+    }
+    this.#giveBackFailures += 1;
+    this.#armGiveBack();
   }
 }

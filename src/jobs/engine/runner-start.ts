@@ -1,9 +1,7 @@
 import { chmod, mkdir } from "node:fs/promises";
-import type { Logger } from "pino";
-import type { Store } from "../../store/index.ts";
 import { partTimer } from "../../util/part-timer.ts";
 import type { TempFiles } from "../files/temp-files.ts";
-import type { JobRepository } from "../persistence/job-repository.ts";
+import type { MediaPort } from "../ports.ts";
 import type { StageObserver } from "./apply-event.ts";
 import type { FailurePolicyOptions } from "./failure-policy.ts";
 import type { JobPorts, StageLimits } from "./step-context.ts";
@@ -21,8 +19,12 @@ export interface RunnerOptions extends JobPorts {
   concurrency?: { transfers: number; calls: number };
   /** Default: the store's clock, which a wall-clock jump does not move and replicas share. */
   now?: () => number;
-  onStageChange?: StageObserver;
+  onStageChange?: StageObserver | undefined;
 }
+
+/** The options with their defaults, as the runner and its parts read them. */
+export type RunnerSettings = Required<Omit<RunnerOptions, "onStageChange" | "media">> &
+  Pick<RunnerOptions, "onStageChange"> & { media: MediaPort | undefined };
 
 /**
  * Overdue steps a restart spreads out: Note Service polls (thousands
@@ -32,10 +34,7 @@ export interface RunnerOptions extends JobPorts {
 export const STAGES_THAT_MAY_WAIT = ["transcribing", "naming", "writing", "reviewing"] as const;
 
 /** The temp folder, orphan files, the due queue filled once. */
-export async function prepareRunner(
-  o: { tempDir: string; repo: JobRepository; logger: Logger },
-  files: TempFiles,
-): Promise<void> {
+export async function prepareRunner(o: RunnerSettings, files: TempFiles): Promise<void> {
   const timer = partTimer();
   await mkdir(o.tempDir, { recursive: true, mode: 0o700 });
   await chmod(o.tempDir, 0o700);
@@ -49,12 +48,7 @@ export async function prepareRunner(
 }
 
 /** Failing, it leaves every overdue job due at once. */
-export async function spreadOverdue(o: {
-  store: Store;
-  restartSpreadMs: number;
-  logger: Logger;
-  now: () => number;
-}): Promise<number> {
+export async function spreadOverdue(o: RunnerSettings): Promise<number> {
   const { store, restartSpreadMs, logger } = o;
   if (restartSpreadMs <= 0) return 0;
   try {
@@ -71,15 +65,7 @@ export async function spreadOverdue(o: {
  * Behind the spread, the backlog is caught up a quarter faster than one poll of each job per
  * window, never slower than a full room a second, for two windows at most.
  */
-export function catchUpPace(
-  o: {
-    restartSpreadMs: number;
-    now: () => number;
-    concurrency: { calls: number; transfers: number };
-  },
-  spread: number,
-  active: number,
-): { perSecond: number; until: number; atLatest: number } | undefined {
+export function catchUpPace(o: RunnerSettings, spread: number, active: number) {
   if (spread <= 0) return undefined;
   const { restartSpreadMs, concurrency } = o;
   const perSecond = (1.25 * Math.max(spread, active) * 1000) / restartSpreadMs;

@@ -4,14 +4,18 @@ import { TempFiles } from "../files/temp-files.ts";
 import { isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import type { MediaPort } from "../ports.ts";
-import type { StageObserver } from "./apply-event.ts";
 import { DuePump } from "./due-pump.ts";
-import { defaultFailurePolicy, type FailurePolicyOptions } from "./failure-policy.ts";
+import { defaultFailurePolicy } from "./failure-policy.ts";
 import { PersonDraws } from "./person-draws.ts";
-import { catchUpPace, prepareRunner, type RunnerOptions, spreadOverdue } from "./runner-start.ts";
-import { defaultStageLimits, type StageLimits } from "./step-context.ts";
-import { RequestWaiting, StepLoop } from "./step-loop.ts";
+import {
+  catchUpPace,
+  prepareRunner,
+  type RunnerOptions,
+  type RunnerSettings,
+  spreadOverdue,
+} from "./runner-start.ts";
+import { defaultStageLimits, RequestWaiting } from "./step-context.ts";
+import { StepLoop } from "./step-loop.ts";
 import { StepScheduler } from "./step-scheduler.ts";
 import { isTransfer } from "./steps.ts";
 
@@ -21,14 +25,7 @@ import { isTransfer } from "./steps.ts";
  * one works on a job at a time and any picks up where another stopped.
  */
 export class JobRunner {
-  readonly #o: Required<
-    Omit<RunnerOptions, "limits" | "failurePolicy" | "onStageChange" | "media">
-  > & {
-    onStageChange: StageObserver | undefined;
-    media: MediaPort | undefined;
-    limits: StageLimits;
-    failurePolicy: FailurePolicyOptions;
-  };
+  readonly #o: RunnerSettings;
   readonly #scheduler: StepScheduler;
   readonly #pump: DuePump;
   readonly #running = new Set<string>();
@@ -51,7 +48,6 @@ export class JobRunner {
       statusThrottleMs: 5_000,
       concurrency: { transfers: 2, calls: 16 },
       now: () => options.store.now(),
-      onStageChange: undefined,
       media: undefined,
       ...options,
     };

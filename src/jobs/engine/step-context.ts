@@ -63,43 +63,46 @@ export function checkLimit(ctx: StepContext, job: ActiveJob, limitMs: number): v
   }
 }
 
-export interface StepContextOptions extends JobPorts {
+/** Thrown to give the job up when something was asked of it; the runner applies it next. */
+export class RequestWaiting extends Error {
+  constructor() {
+    super("A request is waiting for the job.");
+    this.name = this.constructor.name;
+  }
+}
+
+/** What the runner gives every step's context. */
+export interface StepDeps extends JobPorts {
+  media: MediaPort | undefined;
   limits: StageLimits;
   tempDir: string;
   now: () => number;
   statusThrottleMs: number;
-  onStageChange: StageObserver | undefined;
-  signal: AbortSignal;
-  holdLease: () => Promise<void>;
+  onStageChange?: StageObserver | undefined;
   lastStatusAt: Map<string, number>;
-  requestWaiting: (jobId: string) => Promise<boolean>;
-  onRequest: () => Error;
   kick: (jobId: string) => void;
-  stopping: () => boolean;
+  stopped: () => boolean;
 }
 
-export function createStepContext(o: StepContextOptions): StepContext {
-  const { now, logger } = o;
+/** One step's context: its logger, its signal, and the lease it must still hold to save. */
+export function createStepContext(
+  o: StepDeps,
+  run: { logger: Logger; signal: AbortSignal; holdLease: () => Promise<void> },
+): StepContext {
+  const { now } = o;
+  const { logger, signal } = run;
+  const requestWaiting = async (jobId: string) => (await o.repo.requests.list(jobId)).length > 0;
   const ctx: StepContext = {
-    client: o.client,
-    gateway: o.gateway,
-    media: o.media,
-    store: o.store,
-    admission: o.admission,
-    schedule: o.schedule,
-    limits: o.limits,
-    tempDir: o.tempDir,
-    now,
-    signal: o.signal,
-    stopping: o.stopping,
+    ...o,
+    signal,
+    stopping: o.stopped,
     logger,
     commit: async (job: Job, event: JobEvent) => {
       // A replica that stalled past its lease must not overwrite the new holder's progress.
-      await o.holdLease();
+      await run.holdLease();
       const terminal = event.type === "canceled" || event.type === "failed";
-      if (!terminal && (await o.requestWaiting(job.id))) throw o.onRequest();
-      const next = await applyEvent({ ...o, logger }, job, event);
-      return next;
+      if (!terminal && (await requestWaiting(job.id))) throw new RequestWaiting();
+      return applyEvent({ ...o, logger }, job, event);
     },
     update: async <J extends Job>(job: J, event: JobEvent): Promise<J> => {
       const next = await ctx.commit(job, event);
@@ -120,7 +123,7 @@ export function createStepContext(o: StepContextOptions): StepContext {
           ? await ctx.commit(shown, { type: "status_posting", at: now() })
           : shown;
       const drawing = o.gateway.showStatus(job, mode, () => o.repo.get(job.id), mayExist);
-      const drawn = await untilGivenUp(drawing, o, job.id);
+      const drawn = await untilGivenUp(drawing, signal, () => requestWaiting(job.id));
       // Given up: a prompt's step stops here; any other stops at its next commit.
       if ("gaveUp" in drawn) {
         if (mode === "required") throw drawn.gaveUp;
@@ -149,10 +152,9 @@ const REQUEST_CHECK_MS = 250;
  */
 async function untilGivenUp(
   drawing: Promise<string>,
-  o: Pick<StepContextOptions, "signal" | "requestWaiting" | "onRequest">,
-  jobId: string,
+  signal: AbortSignal,
+  requestWaiting: () => Promise<boolean>,
 ): Promise<{ ts: string } | { failed: unknown } | { gaveUp: unknown }> {
-  const { signal } = o;
   let timer: NodeJS.Timeout | undefined;
   let over = false;
   let onAbort: (() => void) | undefined;
@@ -162,9 +164,9 @@ async function untilGivenUp(
     signal.addEventListener("abort", onAbort, { once: true });
     const look = () => {
       timer = setTimeout(async () => {
-        const asked = await o.requestWaiting(jobId).catch(() => false);
+        const asked = await requestWaiting().catch(() => false);
         if (over) return;
-        if (asked) resolve({ gaveUp: o.onRequest() });
+        if (asked) resolve({ gaveUp: new RequestWaiting() });
         else look();
       }, REQUEST_CHECK_MS);
     };

@@ -1,41 +1,22 @@
-import type { Logger } from "pino";
 import { optional } from "../../util/optional.ts";
 import type { TempFiles } from "../files/temp-files.ts";
 import { type ActiveJob, isActive, type Job } from "../model/job.ts";
 import { type HeldLease, LeaseLost } from "../persistence/with-lease.ts";
-import type { MediaPort } from "../ports.ts";
-import { applyRequests, type StageObserver } from "./apply-event.ts";
+import { applyRequests } from "./apply-event.ts";
 import { decideFailure, type FailurePolicyOptions, lostInstall } from "./failure-policy.ts";
 import {
   createStepContext,
-  type JobPorts,
-  type StageLimits,
+  RequestWaiting,
   type StepContext,
+  type StepDeps,
 } from "./step-context.ts";
 import { isTransfer, runStep } from "./steps.ts";
 
-/** Thrown to give the job up when something was asked of it; the runner applies it next. */
-export class RequestWaiting extends Error {
-  constructor() {
-    super("A request is waiting for the job.");
-    this.name = this.constructor.name;
-  }
-}
-
-export interface StepLoopDeps extends JobPorts {
-  media: MediaPort | undefined;
-  limits: StageLimits;
+export interface StepLoopDeps extends StepDeps {
   failurePolicy: FailurePolicyOptions;
-  tempDir: string;
-  now: () => number;
-  statusThrottleMs: number;
-  onStageChange: StageObserver | undefined;
   files: TempFiles;
-  lastStatusAt: Map<string, number>;
   /** Aborted when something is asked of the job. */
   controllers: Map<string, AbortController>;
-  stopped: () => boolean;
-  kick: (jobId: string) => void;
   show: (job: Job) => void;
 }
 
@@ -55,7 +36,7 @@ export class StepLoop {
     for (let round = 0; round < 50 && !this.#d.stopped(); round++) {
       const read = round === 0 ? first : await repo.get(id);
       // Asked while no step here held the job: first.
-      const asked = await applyRequests({ ...this.#d, kick: this.#d.kick }, id, read);
+      const asked = await applyRequests(this.#d, id, read);
       const job = asked.job;
       if (asked.applied > 0 && job !== undefined) this.#afterRequests(job);
       if (job === undefined || !isActive(job)) {
@@ -97,25 +78,13 @@ export class StepLoop {
 
   async #stepSafely(job: ActiveJob, signal: AbortSignal, holdLease: () => Promise<void>) {
     const logger = this.#d.logger.child({ jobId: job.id, stage: job.stage });
-    const ctx = this.#context(logger, signal, holdLease);
+    const ctx = createStepContext(this.#d, { logger, signal, holdLease });
     try {
       return await runStep(ctx, job);
     } catch (error) {
       const deps = { ...this.#d, stopped: this.#d.stopped() };
       return afterFailedStep(deps, { ctx, job, error, signal });
     }
-  }
-
-  #context(logger: Logger, signal: AbortSignal, holdLease: () => Promise<void>): StepContext {
-    return createStepContext({
-      ...this.#d,
-      logger,
-      signal,
-      holdLease,
-      requestWaiting: async (id) => (await this.#d.repo.requests.list(id)).length > 0,
-      onRequest: () => new RequestWaiting(),
-      stopping: this.#d.stopped,
-    });
   }
 }
 

@@ -1,9 +1,5 @@
 import PQueue from "p-queue";
 
-export interface StepSchedulerOptions {
-  concurrency: { transfers: number; calls: number };
-}
-
 /**
  * A claimed job's step waits its turn here: a few heavy transfers at once, more of everything else.
  */
@@ -13,7 +9,7 @@ export class StepScheduler {
   readonly #waiting = new Set<() => void>();
   #stopped = false;
 
-  constructor(options: StepSchedulerOptions) {
+  constructor(options: { concurrency: { transfers: number; calls: number } }) {
     this.#calls = new PQueue({ concurrency: options.concurrency.calls });
     this.#transfers = new PQueue({ concurrency: options.concurrency.transfers });
   }

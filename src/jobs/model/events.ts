@@ -1,9 +1,43 @@
-import type { Dialog, Progress, ProgressTrail, SpeakerName } from "../../notetaker/index.ts";
-import type { Failure } from "./job.ts";
+import { z } from "zod";
+import type { Dialog, Progress, ProgressTrail } from "../../notetaker/index.ts";
+import { speakerNameSchema } from "../../notetaker/wire.ts";
+import { failureSchema } from "./job.ts";
 import type { CanvasRefusal, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job-parts.ts";
+
+/** Speaker id → Slack user id, for speakers named by picking a member. */
+const members = z.record(z.string(), z.string()).optional();
+
+/**
+ * What is asked of a job from outside its steps, kept in the store until applied: a person's
+ * command, or a stop because its install lost its tokens.
+ */
+export const jobRequestSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("names_given"),
+    speakerMap: z.array(speakerNameSchema),
+    members,
+    contextText: z.string().optional(),
+    templateId: z.string().optional(),
+  }),
+  z.object({ type: z.literal("naming_skipped") }),
+  z.object({ type: z.literal("retried") }),
+  z.object({
+    type: z.literal("regenerate"),
+    speakerMap: z.array(speakerNameSchema).optional(),
+    members,
+    contextText: z.string().optional(),
+    templateId: z.string().optional(),
+  }),
+  z.object({ type: z.literal("review_posted"), by: z.string() }),
+  z.object({ type: z.literal("review_discarded"), by: z.string() }),
+  z.object({ type: z.literal("canceled"), by: z.string() }),
+  z.object({ type: z.literal("failed"), failure: failureSchema, retryable: z.boolean() }),
+]);
+export type JobRequest = z.infer<typeof jobRequestSchema>;
 
 /** Everything that can happen to a job; `transition` applies one, purely. */
 export type JobEvent =
+  | JobRequest
   | { type: "status_posting"; at: number }
   | { type: "status_posted"; ts: string }
   | { type: "admission_waiting"; ahead: number; wakeAt: number }
@@ -19,15 +53,6 @@ export type JobEvent =
   | { type: "audio_polled"; progress: Progress | null; wakeAt: number; trail?: ProgressTrail }
   | { type: "transcribed"; dialog: Dialog; speakers: SpeakerSummary[]; quotes: SpeakerQuotes }
   | { type: "awaiting_names" }
-  | {
-      type: "names_given";
-      speakerMap: SpeakerName[];
-      /** Speaker id → Slack user id, for speakers named by picking a member. */
-      members?: Record<string, string>;
-      contextText?: string;
-      templateId?: string;
-    }
-  | { type: "naming_skipped" }
   | { type: "note_submitting" }
   | { type: "note_submitted"; taskId: string; wakeAt: number }
   | { type: "note_polled"; wakeAt: number; trail?: ProgressTrail }
@@ -64,20 +89,8 @@ export type JobEvent =
   | { type: "review_ready"; wakeAt: number }
   | { type: "review_reminding"; at: number }
   | { type: "review_reminded"; wakeAt: number }
-  | { type: "review_posted"; by: string }
-  | { type: "review_discarded"; by: string }
   | { type: "review_expired" }
-  | { type: "retry_later"; wakeAt: number; waiting?: WaitReason }
-  | { type: "failed"; failure: Failure; retryable: boolean }
-  | { type: "canceled"; by: string }
-  | { type: "retried" }
-  | {
-      type: "regenerate";
-      speakerMap?: SpeakerName[];
-      members?: Record<string, string>;
-      contextText?: string;
-      templateId?: string;
-    };
+  | { type: "retry_later"; wakeAt: number; waiting?: WaitReason };
 
 export type JobEventType = JobEvent["type"];
 

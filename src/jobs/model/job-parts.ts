@@ -129,12 +129,11 @@ export const reviewPlaceSchema = z.object({
 });
 export type ReviewPlace = z.infer<typeof reviewPlaceSchema>;
 
-/** Each review post's intent is saved before it and its result after, as in delivery. */
-export const reviewDeliveryShape = {
+/** Each post's intent is saved before it and its result after: after a crash the thread is read. */
+export const postingShape = {
   postedParts: z.number().int().nonnegative(),
   postingPart: z.number().int().nonnegative().optional(),
   uploadingDocx: z.boolean().optional(),
   docxFileId: z.string().optional(),
   uploadingTranscript: z.boolean().optional(),
-  transcriptFileIds: z.array(z.string()).optional(),
 };

@@ -9,7 +9,7 @@ import {
   noteToDeliverShape,
   originSchema,
   pollingSchema,
-  reviewDeliveryShape,
+  postingShape,
   reviewPlaceSchema,
   type Stage,
   sourceFileSchema,
@@ -106,12 +106,7 @@ const writingSchema = commonSchema.extend({
 const deliveringSchema = commonSchema.extend({
   stage: z.literal("delivering"),
   ...noteToDeliverShape,
-  postedParts: z.number().int().nonnegative(),
-  /** Set before a post of unknown outcome: after a crash, the thread is read. */
-  postingPart: z.number().int().nonnegative().optional(),
-  uploadingDocx: z.boolean().optional(),
-  docxFileId: z.string().optional(),
-  uploadingTranscript: z.boolean().optional(),
+  ...postingShape,
   /** Set before `canvases.create`: after a crash, the canvas is looked for. */
   creatingCanvasAt: z.number().optional(),
 });
@@ -122,7 +117,8 @@ const reviewingSchema = commonSchema.extend({
   /** Set before the review's first message is posted, until `review` holds it. */
   openingAt: z.number().optional(),
   opened: z.boolean().optional(),
-  ...reviewDeliveryShape,
+  ...postingShape,
+  transcriptFileIds: z.array(z.string()).optional(),
   /** Everything is in the DM: waiting for the person. */
   ready: z.boolean().optional(),
   /** Set before the reminder that the note expires in a day; then `reminded`. */

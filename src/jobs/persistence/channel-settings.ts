@@ -31,18 +31,14 @@ const DEFAULT_SETTINGS: ChannelSettings = {
 
 /** Configuration, not a meeting's personal data: they do not expire. */
 export class ChannelSettingsStore {
-  readonly #store: Store;
-  readonly #workspaces: WorkspaceData;
-  readonly #templates: Templates;
+  readonly #o: { store: Store; workspaces: WorkspaceData; templates: Templates };
 
   constructor(options: { store: Store; workspaces: WorkspaceData; templates: Templates }) {
-    this.#store = options.store;
-    this.#workspaces = options.workspaces;
-    this.#templates = options.templates;
+    this.#o = options;
   }
 
   get(teamId: string, channelId: string): Promise<ChannelSettings> {
-    return readChannelSettings(this.#store, teamId, channelId);
+    return readChannelSettings(this.#o.store, teamId, channelId);
   }
 
   /** A template they stop naming then lives as long as jobs may need it. */
@@ -50,10 +46,10 @@ export class ChannelSettingsStore {
     const valid = channelSettingsSchema.parse(settings);
     const key = `${teamId}:${channelId}`;
     const before = await this.get(teamId, channelId);
-    await this.#workspaces.note(teamId, "settings", key);
-    await this.#store.set("settings", key, valid);
+    await this.#o.workspaces.note(teamId, "settings", key);
+    await this.#o.store.set("settings", key, valid);
     if (before.templateId !== undefined && before.templateId !== valid.templateId) {
-      await this.#templates.unpin(before.templateId);
+      await this.#o.templates.unpin(before.templateId);
     }
   }
 }

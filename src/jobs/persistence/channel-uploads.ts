@@ -27,14 +27,10 @@ const channelIndex = (tenant: string, channelId: string) => `uploads:${tenant}:$
  * allow once a minute). Noted under the tenant so an uninstall forgets them.
  */
 export class ChannelUploads {
-  readonly #store: Store;
-  readonly #workspaces: WorkspaceData;
-  readonly #ttlMs: number;
+  readonly #o: { store: Store; workspaces: WorkspaceData; retentionMs: number };
 
   constructor(options: { store: Store; workspaces: WorkspaceData; retentionMs: number }) {
-    this.#store = options.store;
-    this.#workspaces = options.workspaces;
-    this.#ttlMs = options.retentionMs;
+    this.#o = options;
   }
 
   async saw(tenant: string, channelId: string, upload: SeenUpload): Promise<void> {
@@ -42,20 +38,20 @@ export class ChannelUploads {
     const key = uploadKey(tenant, channelId, valid.ts);
     const index = channelIndex(tenant, channelId);
     // Noted first: a crash between the writes never leaves a value an uninstall would miss.
-    await this.#workspaces.note(tenant, "meta", key);
-    await this.#workspaces.noteIndex(tenant, index);
-    await this.#store.set("meta", key, valid, this.#ttlMs);
-    await this.#store.pushIndex(index, valid.ts);
+    await this.#o.workspaces.note(tenant, "meta", key);
+    await this.#o.workspaces.noteIndex(tenant, index);
+    await this.#o.store.set("meta", key, valid, this.#o.retentionMs);
+    await this.#o.store.pushIndex(index, valid.ts);
   }
 
   async at(tenant: string, channelId: string, ts: string): Promise<SeenUpload | undefined> {
-    const raw = await this.#store.get<unknown>("meta", uploadKey(tenant, channelId, ts));
+    const raw = await this.#o.store.get<unknown>("meta", uploadKey(tenant, channelId, ts));
     const parsed = seenUploadSchema.safeParse(raw);
     return parsed.success ? parsed.data : undefined;
   }
 
   async recent(tenant: string, channelId: string, count: number): Promise<SeenUpload[]> {
-    const listed = await this.#store.listIndex(channelIndex(tenant, channelId));
+    const listed = await this.#o.store.listIndex(channelIndex(tenant, channelId));
     const found = await Promise.all(
       listed.slice(0, count).map((ts) => this.at(tenant, channelId, ts)),
     );

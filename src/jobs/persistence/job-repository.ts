@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import type { Store } from "../../store/index.ts";
-import { optional } from "../../util/optional.ts";
 import { isActive, type Job, storedJobSchema } from "../model/job.ts";
 import type { Stored } from "../model/stored.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
@@ -17,35 +16,25 @@ export const jobLeaseKey = (jobId: string) => `job:${jobId}`;
 /** See `save`. */
 const NEW_JOB_WAIT_MS = 60_000;
 
+type RepositoryOptions = { retentionMs: number; logger: Logger; onSeen?: (job: Job) => void };
+
 /**
  * A record that fails validation (damaged, or of an
  * incompatible version) is logged and treated as gone.
  */
 export class JobRepository {
   readonly #store: Store;
-  readonly #retentionMs: number;
-  readonly #logger: Logger;
-  readonly #onSeen: ((job: Job) => void) | undefined;
+  readonly #o: RepositoryOptions;
   readonly requests: JobRequests;
 
-  constructor(
-    store: Store,
-    options: { retentionMs: number; logger: Logger; onSeen?: (job: Job) => void },
-  ) {
+  constructor(store: Store, options: RepositoryOptions) {
     this.#store = store;
-    this.#retentionMs = options.retentionMs;
-    this.#logger = options.logger;
-    this.#onSeen = options.onSeen;
+    this.#o = options;
     this.requests = new JobRequests(store, { logger: options.logger, ttlMs: options.retentionMs });
   }
 
   over(store: Store): JobRepository {
-    const onSeen = optional("onSeen", this.#onSeen);
-    return new JobRepository(store, {
-      retentionMs: this.#retentionMs,
-      logger: this.#logger,
-      ...onSeen,
-    });
+    return new JobRepository(store, this.#o);
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -53,13 +42,13 @@ export class JobRepository {
     if (raw === undefined) return undefined;
     const parsed = storedJobSchema.safeParse(raw);
     if (!parsed.success) {
-      this.#logger.error(
+      this.#o.logger.error(
         { jobId: id, issues: parsed.error.issues.slice(0, 3) },
         "unreadable job record",
       );
       return undefined;
     }
-    this.#onSeen?.(parsed.data);
+    this.#o.onSeen?.(parsed.data);
     return parsed.data;
   }
 
@@ -81,12 +70,12 @@ export class JobRepository {
     const due = active ? job.wakeAt : undefined;
     const isNew = previous === undefined;
     if (due !== undefined) await this.#store.schedule(job.id, isNew ? due + NEW_JOB_WAIT_MS : due);
-    await this.#store.set("jobs", job.id, job, this.#retentionMs);
+    await this.#store.set("jobs", job.id, job, this.#o.retentionMs);
     if (due !== undefined && isNew) await this.#store.schedule(job.id, due);
     const wasDue = previous === undefined || (wasActive && previous.wakeAt !== undefined);
     if (due === undefined && wasDue) await this.#store.unschedule(job.id);
     if (!active && (previous === undefined || wasActive)) await this.#store.removeActive(job.id);
-    this.#onSeen?.(job);
+    this.#o.onSeen?.(job);
   }
 
   /** For stores written before the due queue existed; later starts read nothing. */
@@ -104,7 +93,7 @@ export class JobRepository {
       queued += 1;
     }
     await this.#store.set("meta", DUE_QUEUE_MARK, 1);
-    if (queued > 0) this.#logger.info({ queued }, "active jobs put in the due queue");
+    if (queued > 0) this.#o.logger.info({ queued }, "active jobs put in the due queue");
     return queued;
   }
 
@@ -113,7 +102,7 @@ export class JobRepository {
    * the record's lifetime again (a day more while the job runs).
    */
   async #keepBlobs(job: Job, previous: Job | undefined): Promise<void> {
-    const ttlMs = isActive(job) ? this.#retentionMs + DAY_MS : this.#retentionMs;
+    const ttlMs = isActive(job) ? this.#o.retentionMs + DAY_MS : this.#o.retentionMs;
     const stageChanged = previous === undefined || previous.stage !== job.stage;
     for (const stored of storedFieldsOf(job)) {
       const { key, written } = await moveOut(this.#store, job.id, stored, ttlMs);
@@ -142,8 +131,7 @@ export class JobRepository {
       if ("blob" in stored) await this.#store.delete("blobs", stored.blob);
     }
     await this.#store.delete("jobs", id);
-    await this.#store.unschedule(id);
-    await this.#store.removeActive(id);
+    await this.forgetActive(id);
   }
 
   async forgetActive(id: string): Promise<void> {
@@ -159,8 +147,7 @@ export class JobRepository {
     const result = await withLease(this.#store, jobLeaseKey(id), { ttlMs: 10_000 }, async () => {
       const job = await this.get(id);
       if (job !== undefined && isActive(job)) return false;
-      await this.#store.unschedule(id);
-      await this.#store.removeActive(id);
+      await this.forgetActive(id);
       return true;
     });
     return result.held && result.value;

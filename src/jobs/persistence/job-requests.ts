@@ -1,55 +1,16 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { speakerNameSchema } from "../../notetaker/wire.ts";
 import type { Store } from "../../store/index.ts";
-import type { EventOf } from "../model/events.ts";
-import { failureSchema } from "../model/job.ts";
+import { type EventOf, type JobRequest, jobRequestSchema } from "../model/events.ts";
 import { withLease } from "./with-lease.ts";
 
-/**
- * What is asked of a job from outside its steps: a person's
- * command, or a stop because its install lost its tokens.
- */
-export type JobRequest = EventOf<
-  | "names_given"
-  | "naming_skipped"
-  | "retried"
-  | "regenerate"
-  | "review_posted"
-  | "review_discarded"
-  | "canceled"
-  | "failed"
->;
 export type StopEvent = EventOf<"canceled" | "failed">;
 
-const members = z.record(z.string(), z.string()).optional();
-const requestSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("names_given"),
-    speakerMap: z.array(speakerNameSchema),
-    members,
-    contextText: z.string().optional(),
-    templateId: z.string().optional(),
-  }),
-  z.object({ type: z.literal("naming_skipped") }),
-  z.object({ type: z.literal("retried") }),
-  z.object({
-    type: z.literal("regenerate"),
-    speakerMap: z.array(speakerNameSchema).optional(),
-    members,
-    contextText: z.string().optional(),
-    templateId: z.string().optional(),
-  }),
-  z.object({ type: z.literal("review_posted"), by: z.string() }),
-  z.object({ type: z.literal("review_discarded"), by: z.string() }),
-  z.object({ type: z.literal("canceled"), by: z.string() }),
-  z.object({ type: z.literal("failed"), failure: failureSchema, retryable: z.boolean() }),
-]);
 /** An earlier version kept one stop here (a cancel as a bare name). */
 const storedSchema = z.union([
-  z.array(requestSchema),
+  z.array(jobRequestSchema),
   z.string().transform((by) => [{ type: "canceled" as const, by }]),
-  requestSchema.transform((request) => [request]),
+  jobRequestSchema.transform((request) => [request]),
 ]);
 
 /** The old stop request's key, so a cancel recorded by an earlier version is read. */
@@ -85,8 +46,7 @@ export class JobRequests {
     const value = await this.#store.get<unknown>("meta", requestsKey(jobId));
     if (value === undefined) return [];
     const parsed = storedSchema.safeParse(value);
-    // Read from JSON, so no optional field holds `undefined`.
-    if (parsed.success) return parsed.data as JobRequest[];
+    if (parsed.success) return parsed.data;
     this.#logger.warn({ jobId }, "unreadable job requests: the job is canceled");
     return [{ type: "canceled", by: "unknown" }];
   }

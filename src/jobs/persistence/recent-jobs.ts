@@ -25,14 +25,10 @@ const DAY_MS = 24 * 60 * 60_000;
  */
 export class RecentJobs {
   readonly #jobs = new Map<string, KnownJob>();
-  readonly #capacity: number;
-  readonly #maxAgeMs: number;
-  readonly #now: () => number;
+  readonly #o: Required<RecentJobsOptions>;
 
   constructor(options: RecentJobsOptions = {}) {
-    this.#capacity = options.capacity ?? 5_000;
-    this.#maxAgeMs = options.maxAgeMs ?? 7 * DAY_MS;
-    this.#now = options.now ?? Date.now;
+    this.#o = { capacity: 5_000, maxAgeMs: 7 * DAY_MS, now: Date.now, ...options };
   }
 
   note(job: Job): void {
@@ -44,10 +40,10 @@ export class RecentJobs {
       ...optional("statusTs", job.statusTs),
       fileId: job.source.fileId,
       filename: job.source.filename,
-      seenAt: this.#now(),
+      seenAt: this.#o.now(),
     });
     // A Map keeps insertion order: the first key is the least recently seen.
-    if (this.#jobs.size > this.#capacity) {
+    if (this.#jobs.size > this.#o.capacity) {
       const oldest = this.#jobs.keys().next().value;
       if (oldest !== undefined) this.#jobs.delete(oldest);
     }
@@ -58,7 +54,7 @@ export class RecentJobs {
   }
 
   list(): KnownJob[] {
-    const since = this.#now() - this.#maxAgeMs;
+    const since = this.#o.now() - this.#o.maxAgeMs;
     return [...this.#jobs.values()].filter((job) => job.seenAt >= since);
   }
 }

@@ -24,26 +24,17 @@ type TemplateMeta = z.infer<typeof metaSchema>;
 
 const metaKey = (id: string) => `template:${id}`;
 
+type Deps = { store: Store; retentionMs: number; now: () => number; workspaces: WorkspaceData };
+
 /**
  * DOCX templates, stored once per channel and content (the id holds the SHA-256). One a channel's
  * settings name lives as long as they do; one given for a job lives `retentionMs`.
  */
 export class Templates {
-  readonly #store: Store;
-  readonly #retentionMs: number;
-  readonly #now: () => number;
-  readonly #workspaces: WorkspaceData;
+  readonly #o: Deps;
 
-  constructor(options: {
-    store: Store;
-    retentionMs: number;
-    now: () => number;
-    workspaces: WorkspaceData;
-  }) {
-    this.#store = options.store;
-    this.#retentionMs = options.retentionMs;
-    this.#now = options.now;
-    this.#workspaces = options.workspaces;
+  constructor(options: Deps) {
+    this.#o = options;
   }
 
   /** @throws {RangeError|NoteTakerInputError} for an empty, oversized or non-DOCX file. */
@@ -65,10 +56,10 @@ export class Templates {
     const pinned = options.pinned === true;
     if (meta?.pinned) return id;
     // Kept long enough for a job starting now: nothing to write.
-    const halfLife = this.#now() + this.#retentionMs / 2;
+    const halfLife = this.#o.now() + this.#o.retentionMs / 2;
     if (!pinned && meta?.expiresAt !== undefined && meta.expiresAt > halfLife) return id;
-    await this.#workspaces.note(scope.teamId, "templates", id);
-    await this.#workspaces.note(scope.teamId, "meta", metaKey(id));
+    await this.#o.workspaces.note(scope.teamId, "templates", id);
+    await this.#o.workspaces.note(scope.teamId, "meta", metaKey(id));
     const value: StoredTemplate = { filename, base64: Buffer.from(data).toString("base64") };
     await this.#write(id, value, pinned);
     return id;
@@ -77,23 +68,23 @@ export class Templates {
   async unpin(id: string): Promise<void> {
     const meta = await this.#meta(id);
     if (meta?.pinned !== true) return;
-    const value = await this.#store.get<StoredTemplate>("templates", id);
-    if (value === undefined) return void (await this.#store.delete("meta", metaKey(id)));
+    const value = await this.#o.store.get<StoredTemplate>("templates", id);
+    if (value === undefined) return void (await this.#o.store.delete("meta", metaKey(id)));
     await this.#write(id, value, false);
   }
 
   async #write(id: string, value: StoredTemplate, pinned: boolean): Promise<void> {
-    const ttl = pinned ? undefined : this.#retentionMs;
+    const ttl = pinned ? undefined : this.#o.retentionMs;
     const meta: TemplateMeta = pinned
       ? { pinned: true }
-      : { pinned: false, expiresAt: this.#now() + this.#retentionMs };
-    await this.#store.set("templates", id, value, ttl);
+      : { pinned: false, expiresAt: this.#o.now() + this.#o.retentionMs };
+    await this.#o.store.set("templates", id, value, ttl);
     // Written after the value: a crash in between only makes the next save write again.
-    await this.#store.set("meta", metaKey(id), meta, ttl);
+    await this.#o.store.set("meta", metaKey(id), meta, ttl);
   }
 
   async #meta(id: string): Promise<TemplateMeta | undefined> {
-    const parsed = metaSchema.safeParse(await this.#store.get<unknown>("meta", metaKey(id)));
+    const parsed = metaSchema.safeParse(await this.#o.store.get<unknown>("meta", metaKey(id)));
     return parsed.success ? parsed.data : undefined;
   }
 }

@@ -29,10 +29,8 @@ const DAY_MS = 24 * 60 * 60_000;
  * at the first entry the store refuses.
  */
 export class JournalReplay<T extends JournalEntry> {
-  readonly #o: Required<Omit<JournalReplayOptions<T>, "backoff" | "waiting">> &
-    Pick<JournalReplayOptions<T>, "waiting"> & {
-      backoff: Backoff;
-    };
+  readonly #o: Required<Omit<JournalReplayOptions<T>, "waiting">> &
+    Pick<JournalReplayOptions<T>, "waiting">;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #failures = 0;

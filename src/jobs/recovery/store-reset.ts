@@ -15,24 +15,15 @@ export const resetNoticeSchema = z.object({
 });
 export type ResetNotice = z.infer<typeof resetNoticeSchema>;
 
-export interface StoreResetTimings {
-  checkEveryMs: number;
-  reportForMs: number;
-  /**
-   * Slack retries an event for minutes: an upload whose
-   * claim the loss took looks in its thread first.
-   */
-  guardForMs: number;
-  noticeForMs: number;
-}
-
 const MINUTE_MS = 60_000;
-export const DEFAULT_STORE_RESET_TIMINGS: StoreResetTimings = {
+const DEFAULT_TIMINGS = {
   checkEveryMs: 5_000,
   reportForMs: 15 * MINUTE_MS,
+  /** Slack retries an event for minutes: an upload whose claim was lost looks in its thread. */
   guardForMs: 60 * MINUTE_MS,
   noticeForMs: 3 * 24 * 60 * MINUTE_MS,
 };
+export type StoreResetTimings = typeof DEFAULT_TIMINGS;
 
 const NOTICE_FILES = 10;
 
@@ -70,7 +61,7 @@ export class StoreResetWatch {
 
   constructor(options: StoreResetWatchOptions) {
     this.#o = options;
-    this.#t = { ...DEFAULT_STORE_RESET_TIMINGS, ...options.timings };
+    this.#t = { ...DEFAULT_TIMINGS, ...options.timings };
     this.#now = options.now ?? Date.now;
   }
 

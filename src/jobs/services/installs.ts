@@ -1,30 +1,21 @@
-import type { Logger } from "pino";
-import type { Store } from "../../store/index.ts";
-import type { Admission } from "../engine/admission.ts";
-import { applyEvent, type StageObserver } from "../engine/apply-event.ts";
-import type { JobRunner } from "../engine/runner.ts";
+import { applyEvent } from "../engine/apply-event.ts";
 import { type Failure, isActive, type Job } from "../model/job.ts";
 import { installOf, isTenantOf, SINGLE_INSTALL, tenantOf } from "../model/tenant.ts";
-import { type JobRepository, jobLeaseKey } from "../persistence/job-repository.ts";
+import { jobLeaseKey } from "../persistence/job-repository.ts";
 import type { StopEvent } from "../persistence/job-requests.ts";
 import { withLease } from "../persistence/with-lease.ts";
-import type { WorkspaceData, WorkspaceKeys } from "../persistence/workspace-data.ts";
+import type { WorkspaceKeys } from "../persistence/workspace-data.ts";
+import type { JobServiceOptions } from "./start-jobs.ts";
 
 /** Deleting a job waits up to 10 s for a step to stop at a checkpoint. */
 const FORGET_LEASE = { ttlMs: 10_000, retry: { tries: 200, delayMs: 50 } };
 /** Data noted while a pass runs (an upload at that moment) lists its team again for the next. */
 const MAX_PASSES = 3;
 
-export interface InstallsDeps {
-  repo: JobRepository;
-  store: Store;
-  admission: Admission;
-  runner: Pick<JobRunner, "abort" | "discard" | "kick" | "settle">;
-  workspaces: WorkspaceData;
-  logger: Logger;
-  now: () => number;
-  onStageChange?: StageObserver | undefined;
-}
+type InstallsDeps = Pick<
+  JobServiceOptions,
+  "repo" | "store" | "admission" | "runner" | "workspaces" | "logger" | "onStageChange"
+> & { now: () => number };
 
 export interface Forgotten {
   jobs: number;
@@ -125,9 +116,11 @@ export class Installs {
   async #fail(id: string, install: string, stop: FailEvent): Promise<Job | undefined> {
     const job = await this.#d.repo.get(id);
     if (job === undefined || !isActive(job) || installOf(job.origin) !== install) return undefined;
-    const kick = (next: string) => this.#d.runner.kick(next);
-    const deps = { ...this.#d, onStageChange: this.#d.onStageChange, kick };
-    const ended = await applyEvent(deps, job, stop);
+    const ended = await applyEvent(
+      { ...this.#d, kick: (next) => this.#d.runner.kick(next) },
+      job,
+      stop,
+    );
     this.#d.logger.warn({ jobId: id, failure: stop.failure }, "job failed");
     return ended;
   }

@@ -1,10 +1,14 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { checkRecording, type StartRefusal } from "../../recordings/index.ts";
 import type { Store } from "../../store/index.ts";
+import type { Admission } from "../engine/admission.ts";
+import type { StageObserver } from "../engine/apply-event.ts";
 import type { JobRunner } from "../engine/runner.ts";
 import type { Job } from "../model/job.ts";
 import type { JobOptions, Origin, SourceFile } from "../model/job-parts.ts";
 import { tenantOfOrigin } from "../model/tenant.ts";
+import { type ChannelSettingsStore, uploadOptions } from "../persistence/channel-settings.ts";
 import { channelIndex, type JobRepository, userIndex } from "../persistence/job-repository.ts";
 import type { WorkspaceData } from "../persistence/workspace-data.ts";
 import { StoreUnavailableError } from "../recovery/store-unavailable.ts";
@@ -37,60 +41,115 @@ export class StartNotRecorded extends StoreUnavailableError {
   }
 }
 
-export interface JobStartsOptions {
+export interface JobServiceOptions {
   repo: JobRepository;
   store: Store;
-  workspaces: WorkspaceData;
-  runner: Pick<JobRunner, "kick">;
+  admission: Admission;
+  runner: Pick<JobRunner, "kick" | "abort" | "settle" | "discard">;
   logger: Logger;
-  dedupeTtlMs: number;
-  canPrepare: boolean;
-  now: () => number;
-  newId: () => string;
-  alreadyStarted?: ((origin: Origin, source: SourceFile) => Promise<boolean>) | undefined;
+  settings: ChannelSettingsStore;
+  /** Noted as jobs start, for an uninstall. */
+  workspaces: WorkspaceData;
+  retentionMs: number;
+  /** Slack retries events for minutes; a day is safe. */
+  dedupeTtlMs?: number;
+  regenerateCooldownMs?: number;
+  now?: () => number;
+  newId?: () => string;
+  canPrepare?: boolean;
+  onStageChange?: StageObserver | undefined;
+  /**
+   * An upload started before the store lost its data (and its claims):
+   * `StoreResetWatch.alreadyStarted`.
+   */
+  alreadyStarted?: (origin: Origin, source: SourceFile) => Promise<boolean>;
 }
 
 type StartInput = { origin: Origin; source: SourceFile; options: JobOptions };
 
+/** How jobs start, once per upload; `JobService` adds what a person asks of them. */
 export class JobStarts {
-  readonly #o: JobStartsOptions;
+  protected readonly o: Required<Omit<JobServiceOptions, "onStageChange" | "alreadyStarted">> &
+    Pick<JobServiceOptions, "onStageChange" | "alreadyStarted">;
 
-  constructor(options: JobStartsOptions) {
-    this.#o = options;
+  constructor(options: JobServiceOptions) {
+    this.o = {
+      dedupeTtlMs: 36 * 60 * 60_000,
+      regenerateCooldownMs: 60_000,
+      now: Date.now,
+      newId: randomUUID,
+      canPrepare: false,
+      ...options,
+    };
   }
 
+  get canPrepare(): boolean {
+    return this.o.canPrepare;
+  }
+
+  /**
+   * Starts a job for an upload with its channel's settings and typed text; nothing where the
+   * channel turned automatic notes off, unless the person `asked`. Throws {@link StartNotRecorded}
+   * when the store fails: its `attempt` as `resume` makes that job, once.
+   */
+  async startFromUpload(
+    input: { origin: Origin; source: SourceFile; text: string | undefined; asked?: boolean },
+    resume?: StartAttempt,
+  ): Promise<StartResult | { status: "off" }> {
+    const { origin, source, text } = input;
+    const settings = await this.o.settings
+      .get(tenantOfOrigin(origin), origin.channelId)
+      .catch((error) => {
+        throw new StartNotRecorded(resume ?? { jobId: this.o.newId(), claimed: false }, error);
+      });
+    if (!settings.autoTranscribe && input.asked !== true) return { status: "off" };
+    return this.start({ origin, source, options: uploadOptions(settings, text) }, resume);
+  }
+
+  /** `tenant`: `tenantOf(install, teamId)`, as for every key a request reads. */
+  async takesUploads(tenant: string, channelId: string): Promise<boolean> {
+    return (await this.o.settings.get(tenant, channelId)).autoTranscribe;
+  }
+
+  /** For anything that must happen once per Slack event however often it is delivered. */
   claimOnce(key: string): Promise<boolean> {
-    return this.#o.store.claim(key, this.#o.dedupeTtlMs);
+    return this.o.store.claim(key, this.o.dedupeTtlMs);
   }
 
+  /** Once per upload (`channel:file`), however often and through however many installs. */
   async start(input: StartInput, resume?: StartAttempt): Promise<StartResult> {
     const { origin, source } = input;
     const key = uploadKey(origin.channelId, source.fileId);
-    const jobId = resume?.jobId ?? this.#o.newId();
+    const jobId = resume?.jobId ?? this.o.newId();
     // Claimed before the checks, so a refusal too is said once; a refused file stays refused.
     const claimed = await this.claimOnce(key).catch((error: unknown) => {
       throw new StartNotRecorded({ jobId, claimed: resume?.claimed ?? false }, error);
     });
     // Held already by the attempt this one resumes: go on under it.
     if (!claimed && resume?.claimed !== true) return { status: "duplicate" };
-    const refusal = checkRecording(source, this.#o.canPrepare);
+    const refusal = checkRecording(source, this.o.canPrepare);
     if (refusal !== undefined) return { status: "refused", reason: refusal };
     // The claim is new, but the store may have lost it with everything else: the thread says.
-    if (claimed && (await this.#o.alreadyStarted?.(origin, source))) return { status: "duplicate" };
+    if (claimed && (await this.o.alreadyStarted?.(origin, source))) return { status: "duplicate" };
     if (resume !== undefined && (await this.#recorded(jobId, resume))) {
       return { status: "duplicate" };
     }
     return this.#create(input, key, jobId);
   }
 
+  /**
+   * Starts a job in a thread opened only once the recording is claimed, so a redelivered
+   * submission or a second modal makes one thread and one job. A refusal or a thread that cannot
+   * be opened gives the claim back.
+   */
   async startInThread(
     input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
     openThread: () => Promise<string>,
   ): Promise<StartResult> {
     const key = uploadKey(input.origin.channelId, input.source.fileId);
     if (!(await this.claimOnce(key))) return { status: "duplicate" };
-    const release = () => this.#o.store.releaseClaim(key).catch(() => undefined);
-    const refusal = checkRecording(input.source, this.#o.canPrepare);
+    const release = () => this.o.store.releaseClaim(key).catch(() => undefined);
+    const refusal = checkRecording(input.source, this.o.canPrepare);
     if (refusal !== undefined) {
       await release();
       return { status: "refused", reason: refusal };
@@ -99,14 +158,14 @@ export class JobStarts {
       await release();
       throw error;
     });
-    const jobId = this.#o.newId();
+    const jobId = this.o.newId();
     return this.#create({ ...input, origin: { ...input.origin, threadTs } }, key, jobId);
   }
 
   /** The store may have failed after the record was written: then it is not made again. */
   async #recorded(jobId: string, resume: StartAttempt): Promise<boolean> {
     try {
-      return (await this.#o.repo.get(jobId)) !== undefined;
+      return (await this.o.repo.get(jobId)) !== undefined;
     } catch (error) {
       throw new StartNotRecorded(resume, error);
     }
@@ -118,7 +177,7 @@ export class JobStarts {
    */
   async #create(input: StartInput, key: string, jobId: string): Promise<StartResult> {
     const { origin, source } = input;
-    const now = this.#o.now();
+    const now = this.o.now();
     const job: Job = {
       id: jobId,
       stage: "queued",
@@ -133,21 +192,21 @@ export class JobStarts {
     };
     try {
       // Noted first: a crash between the writes never leaves a job an uninstall would miss.
-      const workspaces = this.#o.workspaces;
+      const { workspaces } = this.o;
       const tenant = tenantOfOrigin(origin);
       await workspaces.note(tenant, "jobs", job.id);
       await workspaces.noteIndex(tenant, channelIndex(tenant, origin.channelId));
       await workspaces.noteIndex(tenant, userIndex(tenant, origin.userId));
-      await this.#o.repo.create(job);
+      await this.o.repo.create(job);
     } catch (error) {
-      const released = await this.#o.store.releaseClaim(key).then(
+      const released = await this.o.store.releaseClaim(key).then(
         () => true,
         () => false,
       );
       throw new StartNotRecorded({ jobId, claimed: !released }, error);
     }
-    this.#o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
-    this.#o.runner.kick(job.id);
+    this.o.logger.info({ jobId: job.id, file: source.fileId, bytes: source.size }, "job created");
+    this.o.runner.kick(job.id);
     return { status: "created", job };
   }
 }
