@@ -68,11 +68,14 @@ async function newLeafFolders(roots: string[], before: Set<string>[]): Promise<s
   return found;
 }
 
-/** The file under `roots` holding a whole journal line naming `name`. */
+/**
+ * The journal under `roots` holding a whole line naming `name`. Only journals are read: the
+ * job's record in a SQLite file names the upload too, and its bytes may follow it with a newline.
+ */
 async function keptIn(roots: string[], name: string): Promise<string | undefined> {
   for (const root of roots) {
     for (const path of await tree(root)) {
-      if (path.endsWith("/")) continue;
+      if (!path.endsWith("pending.jsonl")) continue;
       const text = await readFile(join(root, path), "utf8").catch(() => "");
       if (text.split("\n").some((line) => line.endsWith("}") && line.includes(name))) {
         return join(root, path);
