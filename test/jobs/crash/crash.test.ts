@@ -269,7 +269,10 @@ async function runScenario(
     // In this process: it starts from what the dead one left (store, journal, files), as a new
     // process would, and nothing kills it (a child process each was 18 Node starts of CPU).
     applyKnobsPatch(emulator.knobs, BASE_KNOBS);
-    second = await startInProcessWorker(env);
+    // Its own leases are long: a restart that stalls past its own lease (a loaded machine)
+    // claims its job again and runs a second attempt beside the first, which can submit a
+    // second task; that is not what a kill tests. The dead worker's short lease still lapses.
+    second = await startInProcessWorker({ ...env, LEASE_TTL_MS: "30000" });
     const worker = second;
     // Names are given to the restarted worker once: if they were given before the kill and
     // did not land, the job asks again and they are given again, once. (Giving them on every
