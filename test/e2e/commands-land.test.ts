@@ -108,7 +108,9 @@ async function promptIn(threadTs: string): Promise<JobButton> {
   const status = await eventually(
     () => statusMessage(stack.thread(threadTs)),
     (m) => buttonValue(m, ACTIONS.nameSpeakers) !== undefined,
-    { timeoutMs: WINDOW_MS, intervalMs: 20, what: "the naming prompt" },
+    // Beyond the window: on a starved machine the redraw's backoff (2 s, 4 s, 8 s) can outlast
+    // it; the faults stay on until every click's effect is seen.
+    { timeoutMs: 60_000, intervalMs: 20, what: "the naming prompt" },
   );
   const jobId = buttonValue(status, ACTIONS.nameSpeakers) ?? "";
   return { jobId, statusTs: status?.ts ?? "", threadTs };
@@ -145,8 +147,7 @@ describe("Slack loses its answers around the naming prompt", () => {
       click(ACTIONS.skipNaming, skipped),
       click(ACTIONS.cancel, canceled),
     ]);
-    // Every click inside the window, and its effect on screen within 3 s of it.
-    expect(Math.max(...clicks) - lostFrom).toBeLessThan(WINDOW_MS - EFFECT_MS);
+    // Every click's effect on screen within 3 s of it, while Slack still loses its answers.
     const expected = [WRITING, WRITING, WRITING, CANCELED];
     const jobs = [first, second, skipped, canceled];
     const effects = await Promise.all(
@@ -158,6 +159,9 @@ describe("Slack loses its answers around the naming prompt", () => {
         ),
       ),
     );
+    // The effects went out while Slack lost their answers: the clicks landed inside the window.
+    const lastClick = Math.max(...clicks);
+    expect(proxy().requests.some((r) => r.fault !== undefined && r.at >= lastClick)).toBe(true);
     // Nobody was asked to do it again: no click was refused for the bot's own reasons.
     expect(everythingSaid()).not.toMatch(BUSY);
     const delays = effects.map((call, i) => (call?.at ?? Infinity) - (clicks[i] ?? 0));
@@ -166,7 +170,7 @@ describe("Slack loses its answers around the naming prompt", () => {
       `ms from click to effect: ${delays}`,
     ).toBe(true);
 
-    // Slack answers again after its 20 s; every job ends as its person asked.
+    // Slack answers again after at least its 20 s; every job ends as its person asked.
     await eventually(
       () => Date.now() - lostFrom,
       (ms) => ms >= WINDOW_MS,
