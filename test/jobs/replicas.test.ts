@@ -238,14 +238,16 @@ async function twentyJobsOnTwoReplicas(
   const log: CallRecord[] = [];
   const replicas = await Promise.all(
     ["A", "B"].map(async (name) => {
-      const store = await openStore(redisUrl(), { keyPrefix });
+      // Redis's 2 s answer bound is the product's; a starved test process misses it.
+      const store = await openStore(redisUrl(), { keyPrefix, timeoutMs: 10_000 });
       w.defer(() => store.close());
       const jobs = testJobs({
         store: options.leases ? store : withoutLeases(store),
         client: instrumentPort(client(w.emulator), name, log, w.emulator),
         gateway: instrumentGateway(slack, name, log),
         tempDir: join(temp.dir, keyPrefix),
-        overrides: { runner: { leaseTtlMs: 3000, queueCheckMs: 50, statusThrottleMs: 0 } },
+        // Leases long enough that a loaded machine's stalls do not lapse them mid-step.
+        overrides: { runner: { leaseTtlMs: 10_000, queueCheckMs: 50, statusThrottleMs: 0 } },
       });
       await jobs.runner.start();
       w.defer(() => jobs.runner.stop(2000));
@@ -297,7 +299,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     const { emulator } = w;
     const { finals, log, slack, markers } = await twentyJobsOnTwoReplicas(w, {
       leases: true,
-      waitMs: 30_000, // a ceiling for a loaded machine (≈3.5 s when quiet)
+      waitMs: 90_000, // a ceiling for a loaded machine (≈3.5 s when quiet)
     });
     expect(finals.map((job) => job?.stage)).toEqual(markers.map(() => "done"));
     for (const job of finals) if (job) expectOneDelivery(slack, job);
@@ -319,7 +321,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
     );
     expect(handedOver.length).toBeGreaterThan(0);
     // Its wait for the jobs allows 30 s on a loaded machine: the test must allow it too.
-  }, 60_000);
+  }, 120_000);
 
   it("(control) the overlap check does catch replicas that ignore leases", async ({
     onTestFinished,
@@ -337,7 +339,8 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
   // Side by side, each on its own emulator and key prefix: their time goes to waiting out
   // leases, a stall and a slow download (the twenty-job tests above keep the CPU busy, and
   // run alone).
-  describe("takeover of a dead replica's job", { concurrent: true }, () => {
+  // Ceilings for a loaded machine: every wait ends on an event.
+  describe("takeover of a dead replica's job", { concurrent: true, timeout: 90_000 }, () => {
     /** Replica B, in this process, on the same Redis and journal (and temp folder) as A. */
     async function replicaB(
       w: World,
@@ -346,7 +349,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       tempDir = env.TEMP_DIR,
       watch?: { claimsOf: string; seen: { first?: number; last?: number; given: boolean } },
     ) {
-      const store = await openStore(redisUrl(), { keyPrefix: env.KEY_PREFIX });
+      const store = await openStore(redisUrl(), { keyPrefix: env.KEY_PREFIX, timeoutMs: 10_000 });
       w.defer(() => store.close());
       if (watch !== undefined) watchClaims(store, watch.claimsOf, watch.seen);
       const recording = new RecordingGateway({ sourcePath, journalPath: env.JOURNAL });
@@ -359,7 +362,9 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
         client: instrumentPort(client(w.emulator), "B", log, w.emulator),
         gateway,
         tempDir,
-        overrides: { runner: { leaseTtlMs: 1000, queueCheckMs: 100, statusThrottleMs: 0 } },
+        // B's own leases are long (a stall past them would run a second attempt beside the
+        // first); A's are 1 s (workerEnv), so B takes over soon after A dies.
+        overrides: { runner: { leaseTtlMs: 30_000, queueCheckMs: 100, statusThrottleMs: 0 } },
       });
       await jobs.runner.start();
       w.defer(() => jobs.runner.stop(2000));
@@ -430,14 +435,14 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       const naming = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "naming" && job.wakeAt === undefined,
-        { what: "B to take the job to naming", timeoutMs: 10_000 },
+        { what: "B to take the job to naming", timeoutMs: 30_000 },
       );
       expect(naming?.stage).toBe("naming");
       expect((await b.service.skipNaming(id)).ok).toBe(true);
       const done = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        { what: "B to finish", timeoutMs: 10_000 },
+        { what: "B to finish", timeoutMs: 30_000 },
       );
       expect(done?.stage).toBe("done");
 
@@ -488,7 +493,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       const done = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        { what: "B to finish", timeoutMs: 10_000 },
+        { what: "B to finish", timeoutMs: 30_000 },
       );
       expect(done?.stage).toBe("done");
       // A wakes up (3 s after it froze) and carries on where it was; let it run out, watching
