@@ -1,10 +1,9 @@
 import type { Root } from "mdast";
 import type { Options } from "mdast-util-to-markdown";
 import { toCanvasTree } from "./canvas-tree.ts";
-import { FULLWIDTH_EXCLAMATION } from "./defuse-image-marks.ts";
 import { markdownLib } from "./markdown-lib.ts";
 import { mentionableIds, type Person } from "./mention-people.ts";
-import { neutralizeMentions } from "./neutralize-mentions.ts";
+import { FULLWIDTH_EXCLAMATION, neutralizeMentions } from "./neutralize-mentions.ts";
 import { type NotePiece, parseNote } from "./parse-note.ts";
 import { showLinkTargets } from "./show-link-targets.ts";
 
