@@ -10,22 +10,8 @@ import { showLinkTargets } from "./show-link-targets.ts";
 /** "The markdown content is limited to 1 MiB (1,048,576 characters)" (canvases.create docs). */
 export const CANVAS_MAX_CHARS = 1_048_576;
 
-/**
- * `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the writer
- * escapes markup so text reads back the same.
- */
-let WRITE_OPTIONS: Options | undefined;
-function writeOptions(): Options {
-  WRITE_OPTIONS ??= {
-    extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
-    bullet: "-",
-    rule: "-",
-    fences: true,
-    listItemIndent: "one",
-    resourceLink: true,
-  };
-  return WRITE_OPTIONS;
-}
+/** Made on first use, as the writer's GFM extension loads the Markdown library. */
+let writeOptions: Options | undefined;
 
 const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
 
@@ -55,9 +41,18 @@ function writePiece(piece: NotePiece, people: readonly Person[]): string {
 }
 
 function write(tree: Root): string {
-  return tree.children.length === 0
-    ? ""
-    : markdownLib().toMarkdown(tree, writeOptions()).replace(/\n+$/, "");
+  if (tree.children.length === 0) return "";
+  // `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the
+  // writer escapes markup so text reads back the same.
+  writeOptions ??= {
+    extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
+    bullet: "-",
+    rule: "-",
+    fences: true,
+    listItemIndent: "one",
+    resourceLink: true,
+  };
+  return markdownLib().toMarkdown(tree, writeOptions).replace(/\n+$/, "");
 }
 
 function plainTree(source: string): Root {
