@@ -1,32 +1,17 @@
 import type { Root } from "mdast";
 import type { Options } from "mdast-util-to-markdown";
 import { toCanvasTree } from "./canvas-tree.ts";
-import { FULLWIDTH_EXCLAMATION } from "./defuse-image-marks.ts";
 import { markdownLib } from "./markdown-lib.ts";
 import { mentionableIds, type Person } from "./mention-people.ts";
-import { neutralizeMentions } from "./neutralize-mentions.ts";
+import { FULLWIDTH_EXCLAMATION, neutralizeMentions } from "./neutralize-mentions.ts";
 import { type NotePiece, parseNote } from "./parse-note.ts";
 import { showLinkTargets } from "./show-link-targets.ts";
 
 /** "The markdown content is limited to 1 MiB (1,048,576 characters)" (canvases.create docs). */
 export const CANVAS_MAX_CHARS = 1_048_576;
 
-/**
- * `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the writer
- * escapes markup so text reads back the same.
- */
-let WRITE_OPTIONS: Options | undefined;
-function writeOptions(): Options {
-  WRITE_OPTIONS ??= {
-    extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
-    bullet: "-",
-    rule: "-",
-    fences: true,
-    listItemIndent: "one",
-    resourceLink: true,
-  };
-  return WRITE_OPTIONS;
-}
+/** Made on first use, as the writer's GFM extension loads the Markdown library. */
+let writeOptions: Options | undefined;
 
 const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
 
@@ -56,9 +41,18 @@ function writePiece(piece: NotePiece, people: readonly Person[]): string {
 }
 
 function write(tree: Root): string {
-  return tree.children.length === 0
-    ? ""
-    : markdownLib().toMarkdown(tree, writeOptions()).replace(/\n+$/, "");
+  if (tree.children.length === 0) return "";
+  // `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the
+  // writer escapes markup so text reads back the same.
+  writeOptions ??= {
+    extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
+    bullet: "-",
+    rule: "-",
+    fences: true,
+    listItemIndent: "one",
+    resourceLink: true,
+  };
+  return markdownLib().toMarkdown(tree, writeOptions).replace(/\n+$/, "");
 }
 
 function plainTree(source: string): Root {

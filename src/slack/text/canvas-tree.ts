@@ -7,10 +7,9 @@ import type {
   RootContent,
   TableRow,
 } from "mdast";
-import { defuseImageMarks } from "./defuse-image-marks.ts";
 import { definitionsOf } from "./markdown-lib.ts";
 import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
-import { neutralizeMentions } from "./neutralize-mentions.ts";
+import { defuseImageMarks, neutralizeMentions } from "./neutralize-mentions.ts";
 import { showLink } from "./show-link.ts";
 
 interface Context {

@@ -1,6 +1,5 @@
-import { nodesOf } from "./markdown-lib.ts";
 import { type NameFound, nameFinder, type Person } from "./mention-people.ts";
-import { type NoteChunk, readNote } from "./read-note.ts";
+import { type NoteChunk, nodesIn, readNote } from "./read-note.ts";
 
 /** Nodes whose text is not prose a mention belongs in: code, links, images, raw HTML. */
 const NOT_PROSE = new Set([
@@ -64,28 +63,14 @@ export function findMentionableNames(markdown: string, people: readonly Person[]
 
 /** The source spans of the GFM tree's text nodes that are prose. */
 function proseSpans({ text, start: offset, gfmTree }: NoteChunk): Span[] {
-  const spans: Span[] = [];
-  for (const node of gfmTree === undefined ? [] : nodesOf(gfmTree, NOT_PROSE)) {
-    if (node.type !== "text") continue;
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    // Past the chunk's text are the definitions appended to it (read-note.ts).
-    if (start !== undefined && end !== undefined && end <= text.length) {
-      spans.push({ start: offset + start, end: offset + end });
-    }
-  }
-  return spans;
+  return [...nodesIn(text, gfmTree, NOT_PROSE)]
+    .filter(({ node }) => node.type === "text")
+    .map(({ start, end }) => ({ start: offset + start, end: offset + end }));
 }
 
 /** The source spans of the links and images of the CommonMark tree. */
 function linkSpans({ text, start: offset, tree }: NoteChunk): Span[] {
-  const spans: Span[] = [];
-  for (const node of tree === undefined ? [] : nodesOf(tree)) {
-    if (!["link", "linkReference", "image", "imageReference"].includes(node.type)) continue;
-    const start = node.position?.start.offset ?? text.length;
-    // Past the chunk's text are the definitions appended to it (read-note.ts).
-    const end = Math.min(node.position?.end.offset ?? start, text.length);
-    if (start < text.length) spans.push({ start: offset + start, end: offset + end });
-  }
-  return spans;
+  return [...nodesIn(text, tree)]
+    .filter(({ node }) => ["link", "linkReference", "image", "imageReference"].includes(node.type))
+    .map(({ start, end }) => ({ start: offset + start, end: offset + end }));
 }

@@ -1,6 +1,5 @@
 import type { Link, LinkReference, Nodes } from "mdast";
-import { nodesOf } from "./markdown-lib.ts";
-import { identifierOf, LABEL, type NoteChunk } from "./read-note.ts";
+import { identifierOf, LABEL, type NoteChunk, nodesIn } from "./read-note.ts";
 import { formatShownLink, showLink } from "./show-link.ts";
 
 /** One replacement in the source: [start, end) becomes `text`. */
@@ -55,11 +54,7 @@ function editGroups(
   definitions: Map<string, string>,
 ): EditGroup[] {
   const groups: EditGroup[] = [];
-  for (const node of tree === undefined ? [] : nodesOf(tree)) {
-    const start = node.position?.start.offset ?? text.length;
-    // Nodes past the chunk's text read the definitions appended to it (read-note.ts).
-    const end = Math.min(node.position?.end.offset ?? start, text.length);
-    if (start >= text.length) continue;
+  for (const { node, start, end } of nodesIn(text, tree)) {
     const link = (edits: Edit[]) => groups.push({ edits, link: true });
     switch (node.type) {
       case "link":

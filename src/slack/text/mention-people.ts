@@ -14,26 +14,9 @@ export interface NameFound {
 }
 
 /**
- * Whole words only, longest names first ("Anna Lee" before "Anna"). The text's own `<@…>` were
- * neutralised before, so only `people` can be mentioned.
+ * Where the names of `people` stand: whole words only, longest names first ("Anna Lee" before
+ * "Anna"), never right after an `@`. Undefined when no one can be mentioned.
  */
-export function mentionPeople(
-  text: string,
-  people: readonly Person[],
-  mention: (userId: string) => string,
-): string {
-  const find = nameFinder(people);
-  if (find === undefined) return text;
-  let out = "";
-  let position = 0;
-  for (const found of find(text)) {
-    out += text.slice(position, found.start) + mention(found.userId);
-    position = found.end;
-  }
-  return out + text.slice(position);
-}
-
-/** For a caller building mentions itself (the canvas); undefined when no one can be mentioned. */
 export function nameFinder(people: readonly Person[]): ((text: string) => NameFound[]) | undefined {
   const byName = new Map<string, string>();
   for (const person of people) {

@@ -14,6 +14,8 @@ const SINGLE_ANGLE_LEFT = "\u2039"; // ‹
 const SINGLE_ANGLE_RIGHT = "\u203A"; // ›
 const FULLWIDTH_AT = "\uFF20"; // ＠
 const FULLWIDTH_AMPERSAND = "\uFF06"; // ＆
+/** A look-alike of `!` that no Markdown reader takes for the start of an image. */
+export const FULLWIDTH_EXCLAMATION = "\uFF01"; // ！
 
 const BROADCASTS = ["channel", "here", "everyone"] as const;
 const SEQUENCE_STARTS = new Set(["!", "@", "#"]);
@@ -31,8 +33,18 @@ export function neutralizeMentions(text: string): string {
   return rewriteGlyphs(stripUnsafeChars(text), { sequences: true });
 }
 
-export function defuseBareBroadcasts(text: string): string {
-  return rewriteGlyphs(text, { sequences: false });
+/** For mrkdwn: after this, no `<…>` in the text can become a link, a mention or a broadcast. */
+export function escapeMrkdwn(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * Also defuses bare `@here`-style broadcasts, which Slack links when `link_names` is on. Mrkdwn
+ * decodes only `&amp;`, `&lt;` and `&gt;`, so once every `&` is escaped `&#60;!here&#62;` stays
+ * inert.
+ */
+export function safeMrkdwn(text: string): string {
+  return rewriteGlyphs(escapeMrkdwn(stripUnsafeChars(text)), { sequences: false });
 }
 
 export function stripControlChars(text: string): string {
@@ -61,6 +73,26 @@ function rewriteGlyphs(text: string, options: { sequences: boolean }): string {
       replacements.set(index, `${FULLWIDTH_AMPERSAND}${text.slice(glyph.start + 1, glyph.end)}`);
     }
   });
+  return replaceGlyphs(text, glyphs, replacements);
+}
+
+/**
+ * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so no `![` may survive, whatever
+ * the reader makes of escapes, character references or invisible characters between the two.
+ */
+export function defuseImageMarks(text: string): string {
+  if (!/[!&]/.test(text) || !/[[&]/.test(text)) return text;
+  const glyphs = readGlyphs(text);
+  const replacements = new Map<number, string>();
+  glyphs.forEach((glyph, index) => {
+    if (glyph.char !== "!") return;
+    const next = glyphs[nextVisible(glyphs, index + 1) ?? glyphs.length];
+    if (next?.char === "[") replacements.set(index, FULLWIDTH_EXCLAMATION);
+  });
+  return replaceGlyphs(text, glyphs, replacements);
+}
+
+function replaceGlyphs(text: string, glyphs: Glyph[], replacements: Map<number, string>): string {
   if (replacements.size === 0) return text;
   return glyphs
     .map((glyph, index) => replacements.get(index) ?? text.slice(glyph.start, glyph.end))

@@ -1,4 +1,4 @@
-import type { Root } from "mdast";
+import type { Nodes, Root } from "mdast";
 import { definitionsOf, markdownLib, nodesOf, parseGfm } from "./markdown-lib.ts";
 import { parseNote } from "./parse-note.ts";
 
@@ -73,6 +73,22 @@ function readsAsGfmOnly(text: string, tree: Root, defines: boolean): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The nodes of a chunk's tree that stand in its own text, with their spans in it: past the text
+ * are the definitions appended to it (`withDefinitions`). `skip` as in `nodesOf`.
+ */
+export function* nodesIn(
+  text: string,
+  tree: Nodes | undefined,
+  skip?: ReadonlySet<string>,
+): Generator<{ node: Nodes; start: number; end: number }> {
+  for (const node of tree === undefined ? [] : nodesOf(tree, skip)) {
+    const start = node.position?.start.offset ?? text.length;
+    const end = Math.min(node.position?.end.offset ?? start, text.length);
+    if (start < text.length) yield { node, start, end };
+  }
 }
 
 /** A label as mdast identifies it: white space collapsed, case folded. */

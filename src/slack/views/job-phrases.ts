@@ -2,8 +2,7 @@ import type { Failure, Job } from "../../jobs/index.ts";
 import { CONTENT_REFUSALS, SUPPORTED_AUDIO_FORMATS } from "../../recordings/index.ts";
 import { type Locale, t } from "../messages/catalog.ts";
 import { clampText } from "../text/clamp-text.ts";
-import { safeMrkdwn } from "../text/escape-mrkdwn.ts";
-import { neutralizeMentions } from "../text/neutralize-mentions.ts";
+import { neutralizeMentions, safeMrkdwn } from "../text/neutralize-mentions.ts";
 
 /**
  * `asMrkdwn` escapes for mrkdwn; `asPlain` only neutralises mentions, for fields where an escape

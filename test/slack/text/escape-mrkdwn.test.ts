@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeMrkdwn, safeMrkdwn } from "../../../src/slack/text/escape-mrkdwn.ts";
+import { escapeMrkdwn, safeMrkdwn } from "../../../src/slack/text/neutralize-mentions.ts";
 
 describe("escapeMrkdwn", () => {
   it("escapes &, < and >, ampersands first so nothing is escaped twice", () => {

@@ -1,34 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { mentionPeople, neutralizeOtherMentions } from "../../../src/slack/text/mention-people.ts";
+import { neutralizeOtherMentions } from "../../../src/slack/text/mention-people.ts";
+import { noteText } from "../../../src/slack/text/split-note.ts";
 
-const at = (id: string) => `<@${id}>`;
-
-describe("mentionPeople", () => {
+describe("names as mentions", () => {
   it("turns whole-word names into mentions, the longest name first", () => {
     const people = [
       { name: "Anna", userId: "U0ANNA001" },
       { name: "Anna Lee", userId: "U0ANNALEE" },
     ];
-    expect(mentionPeople("- **Anna Lee**: ask Anna; Annabel stays", people, at)).toBe(
+    expect(noteText("- **Anna Lee**: ask Anna; Annabel stays", people)).toBe(
       "- **<@U0ANNALEE>**: ask <@U0ANNA001>; Annabel stays",
     );
   });
 
   it("mentions no one for an id that is not a Slack user's, or a one-letter name", () => {
     const text = "Bob and B met.";
-    expect(mentionPeople(text, [{ name: "Bob", userId: "<!channel>" }], at)).toBe(text);
-    expect(mentionPeople(text, [{ name: "B", userId: "U0B000001" }], at)).toBe(text);
+    expect(noteText(text, [{ name: "Bob", userId: "<!channel>" }])).toBe(text);
+    expect(noteText(text, [{ name: "B", userId: "U0B000001" }])).toBe(text);
   });
 
   it("takes names with characters a regular expression would read as its own", () => {
     const people = [{ name: "J. (Jay) Doe+", userId: "W0JAY0001" }];
-    expect(mentionPeople("Owner: J. (Jay) Doe+.", people, at)).toBe("Owner: <@W0JAY0001>.");
+    expect(noteText("Owner: J. (Jay) Doe+.", people)).toBe("Owner: <@W0JAY0001>.");
   });
 
   it("leaves a name that is part of an e-mail handle alone", () => {
-    expect(mentionPeople("write to @Bob", [{ name: "Bob", userId: "U0BOB0001" }], at)).toBe(
-      "write to @Bob",
-    );
+    expect(noteText("write to @Bob", [{ name: "Bob", userId: "U0BOB0001" }])).toBe("write to @Bob");
   });
 });
 

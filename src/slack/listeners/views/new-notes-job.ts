@@ -3,7 +3,7 @@ import type { SpeakerHint } from "../../../notetaker/index.ts";
 import { optional } from "../../../util/optional.ts";
 import { requestTenant } from "../../installs/request-tenant.ts";
 import { type Locale, t } from "../../messages/catalog.ts";
-import { safeMrkdwn } from "../../text/escape-mrkdwn.ts";
+import { safeMrkdwn } from "../../text/neutralize-mentions.ts";
 import { section } from "../../views/block-kit.ts";
 import type { MessageContent } from "../../views/message-content.ts";
 import type { NewNotesSubmission } from "../../views/parse-new-notes-submission.ts";
