@@ -1,10 +1,9 @@
 import type { Ops } from "./app-ops.ts";
 import type { SlackSide } from "./app-slack.ts";
-import type { MeetingNotesApp } from "./app-types.ts";
 import type { Config } from "./config.ts";
 import { type DeploymentPaths, releaseDeploymentPaths } from "./deployment-paths.ts";
 import type { HttpSurface } from "./http/http-surface.ts";
-import type { DiskFullWatch, Jobs } from "./jobs/index.ts";
+import type { Jobs } from "./jobs/index.ts";
 import type { Logger } from "./logger.ts";
 import type { slackStartUp } from "./slack/connection/connect-slack.ts";
 import type { createPendingStarts } from "./slack/listeners/replay-pending.ts";
@@ -15,26 +14,25 @@ import { withTimeout } from "./util/with-timeout.ts";
 /** How long a stop waits for listeners still handling requests. */
 const LISTENERS_STOP_MS = 10_000;
 
+export type MeetingNotesApp = ReturnType<typeof appLifecycle>;
+
 /** The built app's start, idle and stop: the order its parts start and stop in. */
 export function appLifecycle(o: {
   config: Config;
   logger: Logger;
   store: Store;
   jobs: Jobs;
-  diskFull: DiskFullWatch;
   ops: Ops;
   bolt: SlackSide["bolt"];
   http: HttpSurface;
   metricsHttp: HttpSurface | undefined;
   pending: ReturnType<typeof createPendingStarts>;
   connectToSlack: ReturnType<typeof slackStartUp>;
-  /** Installs by OAuth: a refused token is that install's, not the deployment's. */
-  oauth: boolean;
   paths: DeploymentPaths;
   startup: ReturnType<typeof partTimer>;
   importedAt: number;
   onStopping: () => void;
-}): MeetingNotesApp {
+}) {
   const { config, logger, store, jobs: built, bolt, http, metricsHttp, pending, startup } = o;
   const { readiness, tokens } = o.ops;
   let metricsPort: number | undefined;
@@ -46,11 +44,17 @@ export function appLifecycle(o: {
     logger,
     store,
     jobs: built,
-    diskFull: o.diskFull,
+    /** The temp folder's disk as downloads found it: full since when, if it is. */
+    diskFull: o.ops.diskFull,
+    /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
     get metricsPort() {
       return metricsPort;
     },
-    async start() {
+    /**
+     * Serves /healthz and /readyz, connects to Slack (rejects with a StartupError when it refuses
+     * a token), then resumes every active job; resolves with the HTTP port.
+     */
+    async start(): Promise<number> {
       // Known before a probe arrives: the first round of the checks.
       const firstChecks = readiness.start();
       // /healthz and /readyz answer while Slack cannot be reached; Slack's requests wait
@@ -72,7 +76,7 @@ export function appLifecycle(o: {
       }
       // Installs by OAuth: an install's refused token is that install's (its tokens source
       // says so), not the deployment's SLACK_BOT_TOKEN.
-      if (!o.oauth) tokens.arm();
+      if (config.slack.oauth === undefined) tokens.arm();
       // /readyz says so now, not at the next check, unless the first check already passed;
       // no step waits for it (Bolt has just had the token checked).
       const slackChecked = readiness.report().slack ? Promise.resolve() : readiness.checkSlackNow();
@@ -98,6 +102,7 @@ export function appLifecycle(o: {
       logger.info({ port, metricsPort, mode, resumed, startupMs }, "meeting-notes started");
       return port;
     },
+    /** Resolves once no Slack request is handled and no job step is under way or due. */
     async idle() {
       for (;;) {
         await bolt.handling.idle();
@@ -107,6 +112,7 @@ export function appLifecycle(o: {
         if (bolt.handling.size === 0) return;
       }
     },
+    /** Stops taking work, lets requests and steps reach a checkpoint, closes the store. */
     async stop() {
       o.onStopping();
       starting.abort();

@@ -29,7 +29,11 @@ export function wireOps(o: {
   alive: () => boolean;
 }) {
   const { config, deps, logger, late } = o;
-  const socketMode = config.slack.appToken === undefined ? {} : socketConnected(late.socket);
+  // Socket Mode: readiness and metrics read the connection, bound once Bolt is built.
+  const socketMode =
+    config.slack.appToken === undefined
+      ? {}
+      : { socketConnected: () => late.socket()?.connected ?? false };
   const metrics = createMetrics({
     repo: {
       countActiveByStage: () => late.jobs()?.repo.countActiveByStage() ?? Promise.resolve({}),
@@ -86,9 +90,4 @@ export function serveHttp(o: {
   const http = serve([...health, ...(separateMetrics ? [] : [metrics]), ...o.routes]);
   const metricsHttp = separateMetrics ? serve([metrics]) : undefined;
   return { http, metricsHttp };
-}
-
-/** Socket Mode's readiness and metrics source: the connection, bound once Bolt is built. */
-function socketConnected(socket: () => { connected: boolean } | undefined) {
-  return { socketConnected: () => socket()?.connected ?? false };
 }

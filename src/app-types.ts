@@ -2,14 +2,7 @@ import type { Authorize } from "@slack/bolt";
 import type { DestinationStream } from "pino";
 import type { Dispatcher } from "undici";
 import type { HttpTimeouts } from "./http/http-timeouts.ts";
-import type {
-  DiskFullWatch,
-  Jobs,
-  JobsOptions,
-  StageObserver,
-  StoreResetTimings,
-} from "./jobs/index.ts";
-import type { Logger } from "./logger.ts";
+import type { JobsOptions, StageObserver, StoreResetTimings } from "./jobs/index.ts";
 import type { RetryPolicy } from "./notetaker/index.ts";
 import type { ReadinessTuning } from "./observability/app-readiness.ts";
 import type { ReconnectBackoff } from "./slack/connection/socket-connection.ts";
@@ -52,23 +45,4 @@ export interface AppDeps {
   storeReset?: Partial<StoreResetTimings>;
   /** Several installs instead of one token: each call's token, and Bolt's `authorize`. */
   installs?: { tokens: TokenSource; authorize: Authorize<boolean> };
-}
-
-export interface MeetingNotesApp {
-  readonly logger: Logger;
-  readonly store: Store;
-  readonly jobs: Jobs;
-  /** The temp folder's disk as downloads found it: full since when, if it is. */
-  readonly diskFull: DiskFullWatch;
-  /**
-   * Serves /healthz and /readyz, connects to Slack (rejects with a StartupError when it refuses
-   * a token), then resumes every active job; resolves with the HTTP port.
-   */
-  start(): Promise<number>;
-  /** Once started with METRICS_PORT set: the port serving `/metrics` alone. */
-  readonly metricsPort: number | undefined;
-  /** Resolves once no Slack request is handled and no job step is under way or due. */
-  idle(): Promise<void>;
-  /** Stops taking work, lets requests and steps reach a checkpoint, closes the store. */
-  stop(): Promise<void>;
 }

@@ -1,8 +1,8 @@
-import { appLifecycle } from "./app-lifecycle.ts";
+import { appLifecycle, type MeetingNotesApp } from "./app-lifecycle.ts";
 import { openMedia } from "./app-media.ts";
 import { serveHttp, wireOps } from "./app-ops.ts";
 import { wireListeners, wireSlack } from "./app-slack.ts";
-import type { AppDeps, MeetingNotesApp } from "./app-types.ts";
+import type { AppDeps } from "./app-types.ts";
 import type { Config } from "./config.ts";
 import { claimDeploymentPaths, deploymentPaths } from "./deployment-paths.ts";
 import { createJobs, type Jobs } from "./jobs/index.ts";
@@ -174,14 +174,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Mee
     logger,
     store,
     jobs,
-    diskFull: ops.diskFull,
     ops,
     bolt,
     http,
     metricsHttp,
     pending,
     connectToSlack,
-    oauth: oauth !== undefined,
     paths,
     startup,
     importedAt,

@@ -34,15 +34,11 @@ export interface DeploymentPathOptions {
  */
 export function deploymentPaths(storeUrl: string, o: DeploymentPathOptions = {}): DeploymentPaths {
   const ephemeral = /^memory:/i.test(storeUrl);
-  const sqlite = sqlitePathOf(storeUrl);
-  if (sqlite !== undefined) {
-    const file = resolve(sqlite);
+  const beside = sqlitePathOf(storeUrl) ?? o.tempDir;
+  if (beside !== undefined) {
+    const file = resolve(beside);
     const journalPath = `${file}.pending.jsonl`;
     return { tempDir: o.tempDir ?? `${file}.tmp`, journalPath, home: undefined, ephemeral };
-  }
-  if (o.tempDir !== undefined) {
-    const journalPath = `${resolve(o.tempDir)}.pending.jsonl`;
-    return { tempDir: o.tempDir, journalPath, home: undefined, ephemeral };
   }
   const id = storeIdentity(storeUrl, o.keyPrefix ?? DEFAULT_KEY_PREFIX, o.pid ?? process.pid);
   const home = join(o.tempRoot ?? tmpdir(), `meeting-notes-${id}`);
@@ -112,19 +108,18 @@ function refuseUnlessPrivate(
   kind: "folder" | "file",
   uid: number | undefined,
 ): void {
-  const role = kind === "folder" ? "where the bot keeps this deployment's files" : "";
-  const named = (noun: string) =>
-    kind === "folder" ? `The ${noun} ${path}, ${role},` : `The request journal ${path}`;
-  const refuse = (problem: string, fix: string) => {
-    throw new StartupError(`${named("folder")} ${problem}: ${fix} and start the bot again.`);
+  const refuse = (problem: string, fix: string, noun = "folder") => {
+    const named =
+      kind === "folder"
+        ? `The ${noun} ${path}, where the bot keeps this deployment's files,`
+        : `The request journal ${path}`;
+    throw new StartupError(`${named} ${problem}: ${fix} and start the bot again.`);
   };
   if (found.isSymbolicLink()) {
     refuse("is a symbolic link", `remove the link (the bot makes a private ${kind} there)`);
   }
   if (kind === "folder" ? !found.isDirectory() : !found.isFile()) {
-    throw new StartupError(
-      `${named("path")} is not a ${kind}: move it away (the bot makes its ${kind} there) and start the bot again.`,
-    );
+    refuse(`is not a ${kind}`, `move it away (the bot makes its ${kind} there)`, "path");
   }
   if (uid !== undefined && found.uid !== uid) {
     refuse(

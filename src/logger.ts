@@ -82,13 +82,9 @@ export function toSlackLogger(logger: Logger): SlackLogger {
       // Bolt logs at debug several times per request: build nothing that pino would drop.
       if (!current.isLevelEnabled(level)) return;
       const [first, ...rest] = msg;
-      if (first instanceof Error) current[level]({ err: first }, rest.map(String).join(" "));
-      else
-        current[level](
-          withoutPayload(
-            msg.map((part) => (typeof part === "string" ? part : safeJson(part))).join(" "),
-          ),
-        );
+      if (first instanceof Error) return current[level]({ err: first }, rest.map(String).join(" "));
+      const text = msg.map((part) => (typeof part === "string" ? part : safeJson(part))).join(" ");
+      current[level](withoutPayload(text));
     };
   return {
     debug: write("debug"),

@@ -4,8 +4,12 @@ import { speakerNameSchema } from "../../notetaker/wire.ts";
 import { failureSchema } from "./job.ts";
 import type { CanvasRefusal, SpeakerQuotes, SpeakerSummary, WaitReason } from "./job-parts.ts";
 
-/** Speaker id → Slack user id, for speakers named by picking a member. */
-const members = z.record(z.string(), z.string()).optional();
+/** What names and a Regenerate may change of the note; `members`: speaker id → Slack user id. */
+const noteChanges = {
+  members: z.record(z.string(), z.string()).optional(),
+  contextText: z.string().optional(),
+  templateId: z.string().optional(),
+};
 
 /**
  * What is asked of a job from outside its steps, kept in the store until applied: a person's
@@ -15,18 +19,14 @@ export const jobRequestSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("names_given"),
     speakerMap: z.array(speakerNameSchema),
-    members,
-    contextText: z.string().optional(),
-    templateId: z.string().optional(),
+    ...noteChanges,
   }),
   z.object({ type: z.literal("naming_skipped") }),
   z.object({ type: z.literal("retried") }),
   z.object({
     type: z.literal("regenerate"),
     speakerMap: z.array(speakerNameSchema).optional(),
-    members,
-    contextText: z.string().optional(),
-    templateId: z.string().optional(),
+    ...noteChanges,
   }),
   z.object({ type: z.literal("review_posted"), by: z.string() }),
   z.object({ type: z.literal("review_discarded"), by: z.string() }),

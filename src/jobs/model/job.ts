@@ -21,15 +21,11 @@ import { migrateStoredJob } from "./migrate-job.ts";
 import { storedSchema } from "./stored.ts";
 
 /**
- * A union tagged by `stage`, each holding what a restart
- * needs to resume it; parsed at the store's boundary.
+ * A union tagged by `stage`, each holding what a restart needs to resume it; parsed at the
+ * store's boundary. Every time is the store's clock (`Store.now`): due times and limits survive
+ * a wall-clock jump and replicas agree on them.
  */
-
-/*
- * Every time is the store's clock (`Store.now`): due times and
- * limits survive a wall-clock jump and replicas agree on them.
- */
-const commonSchema = z.object({
+export const commonSchema = z.object({
   id: z.string().min(1),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -1,7 +1,8 @@
+import type { z } from "zod";
 import type { SpeakerName } from "../../notetaker/index.ts";
 import { optional } from "../../util/optional.ts";
 import type { EventOf, JobEventType } from "./events.ts";
-import type { Job, JobIn } from "./job.ts";
+import { commonSchema, type Job, type JobIn } from "./job.ts";
 import type { NoteInputs, Stage } from "./job-parts.ts";
 import { inline } from "./stored.ts";
 
@@ -14,34 +15,16 @@ export const NEW_POLL = { pollAttempt: 0, progress: null } as const;
 
 export const MAX_RELINKS = 3;
 
-export function commonOf(job: Job) {
-  const { id, createdAt, updatedAt, stageStartedAt, origin, source, options, statusTs } = job;
-  const { attempts, regeneratedAt, transcript, canvas, canvasRefused, statusPostingAt, review } =
-    job;
-  return {
-    id,
-    createdAt,
-    updatedAt,
-    stageStartedAt,
-    origin,
-    source,
-    options,
-    attempts,
-    ...optional("statusTs", statusTs),
-    // A first status post of unknown outcome is looked for in every later stage.
-    ...optional("statusPostingAt", statusPostingAt),
-    ...optional("regeneratedAt", regeneratedAt),
-    ...optional("transcript", transcript),
-    ...optional("canvas", canvas),
-    ...optional("canvasRefused", canvasRefused),
-    ...optional("review", review),
-  };
+/** What every stage keeps of a job: all but its due time (a finished job has none) and its wait. */
+type Common = Omit<z.infer<typeof commonSchema>, "wakeAt" | "waiting">;
+const COMMON_KEYS = commonSchema.keyof().options.filter((k) => k !== "wakeAt" && k !== "waiting");
+
+export function commonOf(job: Job): Common {
+  const kept = COMMON_KEYS.filter((key) => job[key] !== undefined).map((key) => [key, job[key]]);
+  return Object.fromEntries(kept) as Common;
 }
 
-type StageFields<S extends Stage> = Omit<
-  JobIn<S>,
-  keyof ReturnType<typeof commonOf> | "stage" | "wakeAt"
->;
+type StageFields<S extends Stage> = Omit<JobIn<S>, keyof Common | "stage" | "wakeAt">;
 
 export function enter<S extends Stage>(job: Job, stage: S, now: number, fields: StageFields<S>) {
   return {

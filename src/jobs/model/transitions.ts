@@ -131,8 +131,9 @@ function retry(job: JobIn<"failed">, now: number): Job {
 }
 
 function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, now: number) {
-  const note = noteOf(job);
-  if (note === undefined) return undefined;
+  const last = lastNoteOf(job);
+  if (last === undefined) return undefined;
+  const { note } = last;
   // New names bring their own members; without new names the earlier ones stand.
   const members = event.speakerMap === undefined ? note.members : event.members;
   const inputs = noteInputs(
@@ -142,21 +143,17 @@ function regenerate(job: Job, event: Extract<JobEvent, { type: "regenerate" }>, 
     event.contextText ?? note.contextText,
     event.templateId ?? note.templateId,
   );
-  const delivery = (lastDeliveryOf(job) ?? 0) + 1;
   // A refused canvas is asked for again: the admin may have allowed canvases since.
-  const { canvasRefused: _, ...writing } = startWriting(job, inputs, 0, delivery, now);
+  const { canvasRefused: _, ...writing } = startWriting(job, inputs, 0, last.delivery + 1, now);
   return { ...writing, regeneratedAt: now };
 }
 
-function lastDeliveryOf(job: Job): number | undefined {
-  if (job.stage === "done" || job.stage === "reviewing") return job.delivery;
-  if (job.stage === "failed" && "delivery" in job.resume) return job.resume.delivery;
-  return undefined;
-}
-
-/** When it got as far as naming the speakers, or a note waiting in full for its review. */
-export function noteOf(job: Job): NoteInputs | undefined {
-  if (job.stage === "done" || (job.stage === "reviewing" && job.ready === true)) return job.note;
-  if (job.stage === "failed" && "note" in job.resume) return job.resume.note;
+/**
+ * The note a Regenerate rewrites, and its delivery: when the job got as far as naming the
+ * speakers, or its note waits in full for its review.
+ */
+function lastNoteOf(job: Job): { note: NoteInputs; delivery: number } | undefined {
+  if (job.stage === "done" || (job.stage === "reviewing" && job.ready === true)) return job;
+  if (job.stage === "failed" && "note" in job.resume) return job.resume;
   return undefined;
 }
