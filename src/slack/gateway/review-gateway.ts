@@ -37,18 +37,11 @@ export class ReviewGateway implements ReviewPort {
   async open(job: Job, since?: number): Promise<ReviewPlace> {
     const channelId = await this.#directMessage(job);
     try {
-      const earlier =
-        since === undefined
-          ? undefined
-          : await this.#find(channelId, job, "review", since, job.review?.ts);
+      const earlier = await this.#find(channelId, job, "review", since, job.review?.ts);
       if (earlier !== undefined) return { channelId, ts: earlier };
-      const content = buildReviewMessage(
-        job,
-        { state: "coming" },
-        { locale: localeOf(job.origin.locale) },
-      );
-      const ts = await this.#post(job, channelId, content);
-      return { channelId, ts };
+      const locale = localeOf(job.origin.locale);
+      const content = buildReviewMessage(job, { state: "coming" }, { locale });
+      return { channelId, ts: await this.#post(job, channelId, content) };
     } catch (error) {
       throw this.#fail(error, "review post");
     }
@@ -76,10 +69,8 @@ export class ReviewGateway implements ReviewPort {
     const { review } = job;
     if (review === undefined) return;
     try {
-      if (since !== undefined) {
-        const earlier = await this.#find(review.channelId, job, "review_reminder", since);
-        if (earlier !== undefined) return;
-      }
+      const earlier = await this.#find(review.channelId, job, "review_reminder", since);
+      if (earlier !== undefined) return;
       const reminder = buildReviewReminder(job, localeOf(job.origin.locale));
       await this.#post(job, review.channelId, reminder);
     } catch (error) {
@@ -122,15 +113,16 @@ export class ReviewGateway implements ReviewPort {
 
   /**
    * The bot's message of `kind` for this delivery since `since`, other than `known`; read only when
-   * a post's outcome is unknown.
+   * a post's outcome is unknown (`since` given).
    */
   async #find(
     channel: string,
     job: Job,
     kind: string,
-    since: number,
+    since: number | undefined,
     known?: string,
   ): Promise<string | undefined> {
+    if (since === undefined) return undefined;
     const delivery = deliveryOf(job);
     const oldest = String(Math.max(0, since - CLOCK_MARGIN_MS) / 1000);
     for await (const page of this.#clientOf(job).paginate("conversations.history", {
