@@ -36,10 +36,10 @@ export class InstallClientCache {
   readonly #make: MakeInstallClient;
   readonly #cache: LRUCache<string, InstallClients>;
 
-  constructor(options: { tokens: TokenSource; makeClient: MakeInstallClient; max?: number }) {
+  constructor(options: { tokens: TokenSource; makeClient: MakeInstallClient }) {
     this.#tokens = options.tokens;
     this.#make = options.makeClient;
-    this.#cache = new LRUCache({ max: options.max ?? MAX_INSTALLS });
+    this.#cache = new LRUCache({ max: MAX_INSTALLS });
   }
 
   clientsFor(install: string, teamId: string): InstallClients {

@@ -74,11 +74,9 @@ export class InstallationUnreadable extends Error {
 
 const AAD_PREFIX = "meeting-notes/installs/";
 
-export function installKeyOfInstallation(installation: {
-  team?: { id: string } | undefined;
-  enterprise?: { id: string } | undefined;
-  isEnterpriseInstall?: boolean | undefined;
-}): string {
+export function installKeyOfInstallation(
+  installation: Pick<InstallRecord["installation"], "team" | "enterprise" | "isEnterpriseInstall">,
+): string {
   return installKeyOf({
     teamId: installation.team?.id,
     enterpriseId: installation.enterprise?.id,
