@@ -24,13 +24,12 @@ export class ReviewGateway implements ReviewPort {
   readonly #clientOf: (job: Job) => WebClient;
   readonly #fail: (error: unknown, operation: string) => SlackPortError;
 
-  /** `client`: one install's, or the job's install's. */
+  /** `client`: the job's install's. */
   constructor(options: {
-    client: WebClient | ((job: Job) => WebClient);
+    client: (job: Job) => WebClient;
     fail: (error: unknown, operation: string) => SlackPortError;
   }) {
-    const { client } = options;
-    this.#clientOf = typeof client === "function" ? client : () => client;
+    this.#clientOf = options.client;
     this.#fail = options.fail;
   }
 
