@@ -88,6 +88,12 @@ function keyOfQuery(query: InstallationQuery<boolean> | InstallRef | string): st
   return typeof query === "string" ? query : installKeyOf(query);
 }
 
+export function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
+  if (read === undefined) throw new InstallUnavailable(install, "not_installed");
+  if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+  return read;
+}
+
 export class EncryptedInstallationStore implements InstallationStore {
   readonly #store: Store;
   readonly #key: Buffer;
@@ -109,9 +115,7 @@ export class EncryptedInstallationStore implements InstallationStore {
     query: InstallationQuery<boolean>,
   ): Promise<Installation<"v1" | "v2", boolean>> {
     const install = keyOfQuery(query);
-    const record = await this.read(install);
-    if (record === undefined) throw new InstallUnavailable(install, "not_installed");
-    if (record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+    const { record } = usable(install, await this.snapshot(install));
     return record.installation as Installation<"v1" | "v2", boolean>;
   }
 

@@ -4,10 +4,11 @@ import { type LeaseOptions, withLease } from "../../jobs/persistence/with-lease.
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
-import type {
-  EncryptedInstallationStore,
-  InstallRecord,
-  InstallSnapshot,
+import {
+  type EncryptedInstallationStore,
+  type InstallRecord,
+  type InstallSnapshot,
+  usable,
 } from "./installation-store.ts";
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
@@ -196,12 +197,6 @@ export class OAuthTokenSource implements TokenSource {
     this.#o.onRevoked?.(install);
     return true;
   }
-}
-
-function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
-  if (read === undefined) throw new InstallUnavailable(install, "not_installed");
-  if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
-  return read;
 }
 
 function botOf(install: string, record: InstallRecord) {
