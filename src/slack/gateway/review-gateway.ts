@@ -6,6 +6,7 @@ import {
   type ReviewState,
   SlackPortError,
 } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/catalog.ts";
 import type { TaggedMessageContent } from "../views/message-content.ts";
 import { buildReviewMessage, buildReviewReminder } from "../views/review-message.ts";
@@ -50,12 +51,8 @@ export class ReviewGateway implements ReviewPort {
     const { review } = job;
     if (review === undefined) return;
     const expiresAt = job.stage === "reviewing" ? job.expiresAt : undefined;
-    const locale = localeOf(job.origin.locale);
-    const { text, blocks } = buildReviewMessage(
-      job,
-      { state },
-      { locale, ...(expiresAt === undefined ? {} : { expiresAt }) },
-    );
+    const options = { locale: localeOf(job.origin.locale), ...optional("expiresAt", expiresAt) };
+    const { text, blocks } = buildReviewMessage(job, { state }, options);
     try {
       const channel = review.channelId;
       await this.#clientOf(job).chat.update({ channel, ts: review.ts, text, blocks });
