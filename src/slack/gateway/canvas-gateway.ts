@@ -25,10 +25,6 @@ export function canvasAudience(job: Job): { channel_ids: [string] } | { user_ids
   return isDirectMessage(channelId) ? { user_ids: [userId] } : { channel_ids: [channelId] };
 }
 
-export function canvasRefusalOf(error: unknown): CanvasRefusal | undefined {
-  return REFUSALS[platformErrorOf(error) ?? ""];
-}
-
 /** "standup.mov · Nov 23, 2026": the recording and the meeting's date, in the person's language. */
 export function canvasTitle(job: Job): string {
   const date = titleDates()[localeOf(job.origin.locale) === "vi" ? "vi" : "en"].format(
@@ -50,62 +46,54 @@ function titleDates(): Record<"en" | "vi", Intl.DateTimeFormat> {
   return TITLE_DATES;
 }
 
-export function canvasContent(
+/** Writes the note as a canvas's content: a refusal is an outcome, not an error. */
+async function writeCanvas<T>(
   markdown: string,
   people: readonly NotePerson[],
-): { markdown: string } | { refused: "too_large" } {
+  write: (content: { type: "markdown"; markdown: string }) => Promise<T>,
+): Promise<T | { ok: false; refused: CanvasRefusal }> {
   const content = toCanvasMarkdown(markdown, people);
-  return content.length > CANVAS_MAX_CHARS ? { refused: "too_large" } : { markdown: content };
+  if (content.length > CANVAS_MAX_CHARS) return { ok: false, refused: "too_large" };
+  try {
+    return await write({ type: "markdown", markdown: content });
+  } catch (error) {
+    const refused = REFUSALS[platformErrorOf(error) ?? ""];
+    if (refused === undefined) throw error;
+    return { ok: false, refused };
+  }
 }
 
-/** A refusal is an outcome, not an error. */
-export async function createCanvas(
+export function createCanvas(
   client: WebClient,
   job: Job,
   markdown: string,
   people: readonly NotePerson[],
 ): Promise<CanvasOutcome> {
-  const content = canvasContent(markdown, people);
-  if ("refused" in content) return { ok: false, refused: content.refused };
-  try {
-    const made = await client.canvases.create({
-      title: canvasTitle(job),
-      document_content: { type: "markdown", markdown: content.markdown },
-    });
+  return writeCanvas(markdown, people, async (document_content) => {
+    const made = await client.canvases.create({ title: canvasTitle(job), document_content });
     if (typeof made.canvas_id !== "string") throw new Error("canvases.create returned no id");
     return { ok: true, canvasId: made.canvas_id };
-  } catch (error) {
-    const refused = canvasRefusalOf(error);
-    if (refused === undefined) throw error;
-    return { ok: false, refused };
-  }
+  });
 }
 
-export async function editCanvas(
+export function editCanvas(
   client: WebClient,
   canvasId: string,
   markdown: string,
   people: readonly NotePerson[],
 ): Promise<CanvasOutcome | { ok: false; gone: true }> {
-  const content = canvasContent(markdown, people);
-  if ("refused" in content) return { ok: false, refused: content.refused };
-  try {
-    await client.canvases.edit({
-      canvas_id: canvasId,
-      changes: [
-        {
-          operation: "replace",
-          document_content: { type: "markdown", markdown: content.markdown },
-        },
-      ],
-    });
+  return writeCanvas(markdown, people, async (document_content) => {
+    try {
+      await client.canvases.edit({
+        canvas_id: canvasId,
+        changes: [{ operation: "replace", document_content }],
+      });
+    } catch (error) {
+      if (platformErrorOf(error) === "canvas_not_found") return { ok: false, gone: true };
+      throw error;
+    }
     return { ok: true, canvasId };
-  } catch (error) {
-    if (platformErrorOf(error) === "canvas_not_found") return { ok: false, gone: true };
-    const refused = canvasRefusalOf(error);
-    if (refused === undefined) throw error;
-    return { ok: false, refused };
-  }
+  });
 }
 
 /** Read access for the job's audience, then the canvas's permalink. */

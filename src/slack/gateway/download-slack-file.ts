@@ -7,21 +7,16 @@ import { isTransientStatus } from "../../util/backoff.ts";
 import { optional } from "../../util/optional.ts";
 import { fileSink, type OpenFile, openForWrite, WRITE_BUFFER_BYTES } from "./file-sink.ts";
 
-/** What went wrong, by what a person can do about it; the first four pass by themselves. */
-export type DownloadTrouble =
-  | "unavailable"
-  | "cut_off"
-  | "disk_full"
-  | "vanished"
-  | "refused"
-  | "failed";
-
-const TRANSIENT_TROUBLE = new Set<DownloadTrouble>([
-  "unavailable",
-  "cut_off",
-  "disk_full",
-  "vanished",
-]);
+/** What went wrong, by what a person can do about it, and whether it passes by itself. */
+const PASSES = {
+  unavailable: true,
+  cut_off: true,
+  disk_full: true,
+  vanished: true,
+  refused: false,
+  failed: false,
+} as const;
+export type DownloadTrouble = keyof typeof PASSES;
 
 export class SlackDownloadError extends Error {
   readonly code = "slack_download_failed";
@@ -32,7 +27,7 @@ export class SlackDownloadError extends Error {
     super(message, options);
     this.name = this.constructor.name;
     this.trouble = trouble;
-    this.transient = TRANSIENT_TROUBLE.has(trouble);
+    this.transient = PASSES[trouble];
   }
 }
 

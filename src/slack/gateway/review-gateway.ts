@@ -6,6 +6,7 @@ import {
   type ReviewState,
   SlackPortError,
 } from "../../jobs/index.ts";
+import { optional } from "../../util/optional.ts";
 import { localeOf } from "../messages/catalog.ts";
 import type { TaggedMessageContent } from "../views/message-content.ts";
 import { buildReviewMessage, buildReviewReminder } from "../views/review-message.ts";
@@ -24,31 +25,23 @@ export class ReviewGateway implements ReviewPort {
   readonly #clientOf: (job: Job) => WebClient;
   readonly #fail: (error: unknown, operation: string) => SlackPortError;
 
-  /** `client`: one install's, or the job's install's. */
+  /** `client`: the job's install's. */
   constructor(options: {
-    client: WebClient | ((job: Job) => WebClient);
+    client: (job: Job) => WebClient;
     fail: (error: unknown, operation: string) => SlackPortError;
   }) {
-    const { client } = options;
-    this.#clientOf = typeof client === "function" ? client : () => client;
+    this.#clientOf = options.client;
     this.#fail = options.fail;
   }
 
   async open(job: Job, since?: number): Promise<ReviewPlace> {
     const channelId = await this.#directMessage(job);
     try {
-      const earlier =
-        since === undefined
-          ? undefined
-          : await this.#find(channelId, job, "review", since, job.review?.ts);
+      const earlier = await this.#find(channelId, job, "review", since, job.review?.ts);
       if (earlier !== undefined) return { channelId, ts: earlier };
-      const content = buildReviewMessage(
-        job,
-        { state: "coming" },
-        { locale: localeOf(job.origin.locale) },
-      );
-      const ts = await this.#post(job, channelId, content);
-      return { channelId, ts };
+      const locale = localeOf(job.origin.locale);
+      const content = buildReviewMessage(job, { state: "coming" }, { locale });
+      return { channelId, ts: await this.#post(job, channelId, content) };
     } catch (error) {
       throw this.#fail(error, "review post");
     }
@@ -58,12 +51,8 @@ export class ReviewGateway implements ReviewPort {
     const { review } = job;
     if (review === undefined) return;
     const expiresAt = job.stage === "reviewing" ? job.expiresAt : undefined;
-    const locale = localeOf(job.origin.locale);
-    const { text, blocks } = buildReviewMessage(
-      job,
-      { state },
-      { locale, ...(expiresAt === undefined ? {} : { expiresAt }) },
-    );
+    const options = { locale: localeOf(job.origin.locale), ...optional("expiresAt", expiresAt) };
+    const { text, blocks } = buildReviewMessage(job, { state }, options);
     try {
       const channel = review.channelId;
       await this.#clientOf(job).chat.update({ channel, ts: review.ts, text, blocks });
@@ -76,10 +65,8 @@ export class ReviewGateway implements ReviewPort {
     const { review } = job;
     if (review === undefined) return;
     try {
-      if (since !== undefined) {
-        const earlier = await this.#find(review.channelId, job, "review_reminder", since);
-        if (earlier !== undefined) return;
-      }
+      const earlier = await this.#find(review.channelId, job, "review_reminder", since);
+      if (earlier !== undefined) return;
       const reminder = buildReviewReminder(job, localeOf(job.origin.locale));
       await this.#post(job, review.channelId, reminder);
     } catch (error) {
@@ -122,15 +109,16 @@ export class ReviewGateway implements ReviewPort {
 
   /**
    * The bot's message of `kind` for this delivery since `since`, other than `known`; read only when
-   * a post's outcome is unknown.
+   * a post's outcome is unknown (`since` given).
    */
   async #find(
     channel: string,
     job: Job,
     kind: string,
-    since: number,
+    since: number | undefined,
     known?: string,
   ): Promise<string | undefined> {
+    if (since === undefined) return undefined;
     const delivery = deliveryOf(job);
     const oldest = String(Math.max(0, since - CLOCK_MARGIN_MS) / 1000);
     for await (const page of this.#clientOf(job).paginate("conversations.history", {

@@ -33,11 +33,9 @@ export interface GatewayClients {
   botToken: string | (() => Promise<string>);
 }
 
-/** One install's clients, or `clientsOf` the job's install (the caller keeps them). */
-export type SlackGatewayOptions = (
-  | GatewayClients
-  | { clientsOf: (install: string, teamId: string) => GatewayClients }
-) & {
+export interface SlackGatewayOptions {
+  /** The clients of a job's install (the caller keeps them). */
+  clientsOf: (install: string, teamId: string) => GatewayClients;
   slackHosts: SlackHosts;
   logger: Logger;
   now?: () => number;
@@ -45,7 +43,7 @@ export type SlackGatewayOptions = (
   onError?: (operation: string, error: string) => void;
   diskFull?: DiskFullWatch;
   openDownloadFile?: OpenFile;
-};
+}
 
 /**
  * What the job layer needs from Slack, each call with the job's install's clients. Every
@@ -61,10 +59,7 @@ export class SlackGateway implements SlackPort {
 
   constructor(options: SlackGatewayOptions) {
     this.#o = options;
-    this.#clientsOf =
-      "clientsOf" in options
-        ? (job) => options.clientsOf(installOf(job.origin), job.origin.teamId)
-        : () => options;
+    this.#clientsOf = (job) => options.clientsOf(installOf(job.origin), job.origin.teamId);
     this.#drawer = new StatusDrawer({
       clientsOf: this.#clientsOf,
       botUserId: (job) => this.#botUser(job),

@@ -83,8 +83,7 @@ export class StatusDrawer {
     let painter = this.#painters.get(client);
     if (painter === undefined) {
       painter = new StatusPainter<Drawn>(
-        ({ job, content }, ts, priority, yieldSignal) =>
-          this.#drawOne(job, content, ts, priority, yieldSignal),
+        (drawn, ts, priority, yieldSignal) => this.#drawOne(drawn, ts, priority, yieldSignal),
         ({ content }) => content,
       );
       this.#painters.set(client, painter);
@@ -99,17 +98,15 @@ export class StatusDrawer {
   }
 
   #drawOne(
-    job: Job,
-    content: MessageContent,
+    { job, content }: Drawn,
     ts: string | undefined,
     priority: Priority,
-    yieldSignal?: AbortSignal,
+    yieldSignal: AbortSignal,
   ): Promise<string> {
     const clients = this.#o.clientsOf(job);
     const client =
       priority === "progress" ? clients.client : (clients.urgentClient ?? clients.client);
-    const person = priority === "person";
-    return inCallScope({ person, ...(yieldSignal === undefined ? {} : { yieldSignal }) }, () =>
+    return inCallScope({ person: priority === "person", yieldSignal }, () =>
       this.#draw(client, job, content, ts),
     );
   }

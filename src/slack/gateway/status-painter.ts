@@ -20,11 +20,11 @@ export type Recheck<C> = (drawn: C) => Promise<C | undefined>;
 interface Canvas<C> {
   ts: string | undefined;
   /** Digest of what the message shows now. */
-  shown: string | undefined;
-  drawing: Promise<void> | undefined;
-  yielding: AbortController | undefined;
-  forgotten: boolean;
-  next: Pending<C> | undefined;
+  shown?: string | undefined;
+  drawing?: Promise<void> | undefined;
+  yielding?: AbortController | undefined;
+  forgotten?: boolean;
+  next?: Pending<C> | undefined;
 }
 
 interface Pending<C> {
@@ -117,14 +117,7 @@ export class StatusPainter<C> {
   #canvasOf(key: string, ts: string | undefined): Canvas<C> {
     let canvas = this.#canvases.get(key);
     if (canvas === undefined) {
-      canvas = {
-        ts,
-        shown: undefined,
-        drawing: undefined,
-        yielding: undefined,
-        forgotten: false,
-        next: undefined,
-      };
+      canvas = { ts };
       this.#canvases.set(key, canvas);
     }
     // A message the job record names that the painter has not drawn (another replica did).

@@ -11,7 +11,8 @@ export function oauthAuthorize(tokens: Pick<OAuthTokenSource, "installation">) {
   return async (source: AuthorizeSourceData<boolean>, body?: unknown): Promise<AuthorizeResult> => {
     // Like Bolt's `eventTypesToSkipAuthorize`: it comes after the token is gone, and its
     // listener, not a 401, says whether the install is ours.
-    if (eventTypeOf(body) === "team_access_revoked") return {};
+    const event = (body as { event?: { type?: unknown } } | undefined)?.event;
+    if (event?.type === "team_access_revoked") return {};
     const install = installKeyOf(source);
     const { installation } = await tokens.installation(install);
     const bot = installation.bot;
@@ -25,10 +26,4 @@ export function oauthAuthorize(tokens: Pick<OAuthTokenSource, "installation">) {
       ...optional("enterpriseId", source.enterpriseId ?? installation.enterprise?.id),
     };
   };
-}
-
-function eventTypeOf(body: unknown): unknown {
-  if (typeof body !== "object" || body === null || !("event" in body)) return undefined;
-  const { event } = body;
-  return typeof event === "object" && event !== null && "type" in event ? event.type : undefined;
 }

@@ -1,7 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { LRUCache } from "lru-cache";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
-import { callScopeOf, callTeamOf, rateWorkspaceOf } from "./install-key.ts";
+import { callTeamOf, rateWorkspaceOf } from "./install-key.ts";
 import { installToken, renewRefusedToken, withBearer } from "./renew-refused-token.ts";
 import type { TokenSource } from "./token-source.ts";
 
@@ -36,18 +36,19 @@ export class InstallClientCache {
   readonly #make: MakeInstallClient;
   readonly #cache: LRUCache<string, InstallClients>;
 
-  constructor(options: { tokens: TokenSource; makeClient: MakeInstallClient; max?: number }) {
+  constructor(options: { tokens: TokenSource; makeClient: MakeInstallClient }) {
     this.#tokens = options.tokens;
     this.#make = options.makeClient;
-    this.#cache = new LRUCache({ max: options.max ?? MAX_INSTALLS });
+    this.#cache = new LRUCache({ max: MAX_INSTALLS });
   }
 
   clientsFor(install: string, teamId: string): InstallClients {
-    const key = callScopeOf(install, teamId);
+    const team = callTeamOf(install, teamId);
+    // One per install, and per workspace of an org-wide one: its calls differ by `team_id`.
+    const key = team === undefined ? install : `${install}/${team}`;
     const kept = this.#cache.get(key);
     if (kept !== undefined) return kept;
     const wrap = (fetch: FetchFunction) => withInstallToken(fetch, this.#tokens, () => install);
-    const team = callTeamOf(install, teamId);
     const rateWorkspace = rateWorkspaceOf(install, teamId);
     const made = {
       client: this.#make(false, wrap, team, rateWorkspace),

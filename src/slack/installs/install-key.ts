@@ -28,12 +28,6 @@ export function callTeamOf(install: string, teamId: string): string | undefined 
   return install.startsWith("E") ? teamId : undefined;
 }
 
-/** What the job runner keeps one client per: an org-wide install's calls differ by `team_id`. */
-export function callScopeOf(install: string, teamId: string): string {
-  const team = callTeamOf(install, teamId);
-  return team === undefined ? install : `${install}/${team}`;
-}
-
 /**
  * Limits apply "per API method per workspace/team per app"
  * (https://docs.slack.dev/apis/web-api/rate-limits).

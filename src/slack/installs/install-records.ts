@@ -1,17 +1,13 @@
 import { isStoreUnavailable, StoreUnavailableError } from "../../jobs/index.ts";
 import { type EncryptedInstallationStore, InstallationUnreadable } from "./installation-store.ts";
 
-export interface InstallFound {
-  /** Undefined when the record names no bot or cannot be decrypted (another key). */
-  botUserId: string | undefined;
-}
-
 /**
  * What forgetting an install needs of its record; store failures are `StoreUnavailableError`, so
  * the journal keeps the removal.
  */
 export interface InstallRecords {
-  find(install: string): Promise<InstallFound | undefined>;
+  /** `botUserId` undefined: the record names no bot or cannot be decrypted (another key). */
+  find(install: string): Promise<{ botUserId: string | undefined } | undefined>;
   delete(install: string): Promise<void>;
 }
 

@@ -74,11 +74,9 @@ export class InstallationUnreadable extends Error {
 
 const AAD_PREFIX = "meeting-notes/installs/";
 
-export function installKeyOfInstallation(installation: {
-  team?: { id: string } | undefined;
-  enterprise?: { id: string } | undefined;
-  isEnterpriseInstall?: boolean | undefined;
-}): string {
+export function installKeyOfInstallation(
+  installation: Pick<InstallRecord["installation"], "team" | "enterprise" | "isEnterpriseInstall">,
+): string {
   return installKeyOf({
     teamId: installation.team?.id,
     enterpriseId: installation.enterprise?.id,
@@ -88,6 +86,12 @@ export function installKeyOfInstallation(installation: {
 
 function keyOfQuery(query: InstallationQuery<boolean> | InstallRef | string): string {
   return typeof query === "string" ? query : installKeyOf(query);
+}
+
+export function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
+  if (read === undefined) throw new InstallUnavailable(install, "not_installed");
+  if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+  return read;
 }
 
 export class EncryptedInstallationStore implements InstallationStore {
@@ -111,9 +115,7 @@ export class EncryptedInstallationStore implements InstallationStore {
     query: InstallationQuery<boolean>,
   ): Promise<Installation<"v1" | "v2", boolean>> {
     const install = keyOfQuery(query);
-    const record = await this.read(install);
-    if (record === undefined) throw new InstallUnavailable(install, "not_installed");
-    if (record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
+    const { record } = usable(install, await this.snapshot(install));
     return record.installation as Installation<"v1" | "v2", boolean>;
   }
 

@@ -1,13 +1,12 @@
 import { createRequire } from "node:module";
 import { WebClient } from "@slack/web-api";
 import type { OAuthConfig } from "../../config.ts";
-import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
 import { optional } from "../../util/optional.ts";
 import { oauthAuthorize } from "./bolt-authorize.ts";
 import { BOT_SCOPES } from "./bot-scopes.ts";
-import { type InstallRecords, installRecords } from "./install-records.ts";
+import { installRecords } from "./install-records.ts";
 import { installRoutes } from "./install-routes.ts";
 import { EncryptedInstallationStore } from "./installation-store.ts";
 import { onceStateStore, STATE_COOKIE, STATE_LIFETIME_S } from "./oauth-state.ts";
@@ -17,21 +16,13 @@ import { OAuthTokenSource, type RefreshAnswer, refreshAnswerSchema } from "./oau
 const require = createRequire(import.meta.url);
 
 /** Everything installs by OAuth add to the app. */
-export interface OAuthInstalls {
-  installs: EncryptedInstallationStore;
-  tokens: OAuthTokenSource;
-  authorize: ReturnType<typeof oauthAuthorize>;
-  routes: Route[];
-  records: InstallRecords;
-}
-
 export function createOAuthInstalls(o: {
   oauth: OAuthConfig;
   apiUrl: string;
   store: Store;
   logger: Logger;
   onRevoked?: (install: string) => void;
-}): OAuthInstalls {
+}) {
   const logger = o.logger.child({ name: "installs" });
   const installs = new EncryptedInstallationStore({ store: o.store, key: o.oauth.tokenKey });
   const client = new WebClient(undefined, {

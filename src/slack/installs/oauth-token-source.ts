@@ -1,14 +1,14 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { withLease } from "../../jobs/persistence/with-lease.ts";
+import { type LeaseOptions, withLease } from "../../jobs/persistence/with-lease.ts";
 import type { Logger } from "../../logger.ts";
 import type { Store } from "../../store/index.ts";
 import { platformErrorOf } from "../gateway/slack-errors.ts";
-import type {
-  EncryptedInstallationStore,
-  InstallRecord,
-  InstallSnapshot,
+import {
+  type EncryptedInstallationStore,
+  type InstallRecord,
+  type InstallSnapshot,
+  usable,
 } from "./installation-store.ts";
 import { InstallUnavailable, type TokenSource } from "./token-source.ts";
 
@@ -29,10 +29,7 @@ export interface OAuthTokenSourceOptions {
   logger: Logger;
   /** The wall clock: Slack's `expires_in` and `@slack/oauth`'s `expiresAt` are on it. */
   now?: () => number;
-  /** Default 2 hours, as `@slack/oauth`. */
-  marginMs?: number;
-  cacheMs?: number;
-  leaseWait?: { tries: number; delayMs: number };
+  leaseWait?: LeaseOptions["retry"];
   /** Not awaited: the step that found the revocation may hold one of the install's jobs. */
   onRevoked?: (install: string) => void;
 }
@@ -40,6 +37,8 @@ export interface OAuthTokenSourceOptions {
 /** Slack's refusals of a refresh token that no retry will change. */
 const REFRESH_REVOKED = new Set(["invalid_refresh_token", "token_revoked", "invalid_grant"]);
 const LEASE_TTL_MS = 30_000;
+/** A token this close to its expiry is refreshed first: 2 hours, as `@slack/oauth`. */
+const REFRESH_MARGIN_MS = 2 * 60 * 60_000;
 
 /**
  * Bot tokens of the installs by OAuth. A rotating token is refreshed under the lease
@@ -49,7 +48,6 @@ const LEASE_TTL_MS = 30_000;
 export class OAuthTokenSource implements TokenSource {
   readonly #o: OAuthTokenSourceOptions;
   readonly #now: () => number;
-  readonly #marginMs: number;
   /** Decrypted installs kept briefly. */
   readonly #cache: LRUCache<string, InstallSnapshot>;
   readonly #refreshing = new Map<string, Promise<InstallRecord>>();
@@ -58,10 +56,9 @@ export class OAuthTokenSource implements TokenSource {
   constructor(options: OAuthTokenSourceOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
-    this.#marginMs = options.marginMs ?? 2 * 60 * 60_000;
     this.#cache = new LRUCache({
       max: 500,
-      ttl: options.cacheMs ?? 30_000,
+      ttl: 30_000,
       ttlResolution: 0,
       perf: { now: this.#now },
     });
@@ -103,7 +100,7 @@ export class OAuthTokenSource implements TokenSource {
   #expiring(record: InstallRecord): boolean {
     const bot = record.installation.bot;
     if (bot?.refreshToken === undefined || bot.expiresAt === undefined) return false;
-    return bot.expiresAt * 1000 - this.#now() < this.#marginMs;
+    return bot.expiresAt * 1000 - this.#now() < REFRESH_MARGIN_MS;
   }
 
   async #read(install: string, cached: boolean): Promise<InstallSnapshot | undefined> {
@@ -134,25 +131,20 @@ export class OAuthTokenSource implements TokenSource {
   }
 
   async #refreshUnderLease(install: string, stale: string): Promise<InstallRecord> {
-    const wait = this.#o.leaseWait ?? { tries: 100, delayMs: 100 };
-    for (let attempt = 0; attempt < wait.tries; attempt++) {
-      const done = await withLease(
-        this.#o.store,
-        `install-refresh:${install}`,
-        { ttlMs: LEASE_TTL_MS },
-        async () => {
-          // Read again under the lease: the replica that held it before may have refreshed.
-          const read = usable(install, await this.#read(install, false));
-          const { record } = read;
-          if (botOf(install, record).token !== stale && !this.#expiring(record)) return record;
-          return this.#refresh(install, read);
-        },
-      );
-      if (done.held) return done.value;
-      await sleep(wait.delayMs);
-    }
+    const done = await withLease(
+      this.#o.store,
+      `install-refresh:${install}`,
+      { ttlMs: LEASE_TTL_MS, retry: this.#o.leaseWait ?? { tries: 100, delayMs: 100 } },
+      async () => {
+        // Read again under the lease: the replica that held it before may have refreshed.
+        const read = usable(install, await this.#read(install, false));
+        const { record } = read;
+        if (botOf(install, record).token !== stale && !this.#expiring(record)) return record;
+        return this.#refresh(install, read);
+      },
+    );
     // The holder took longer: the stored token, old or not, serves until it expires.
-    return this.#current(install);
+    return done.held ? done.value : this.#current(install);
   }
 
   async #refresh(install: string, read: InstallSnapshot): Promise<InstallRecord> {
@@ -205,12 +197,6 @@ export class OAuthTokenSource implements TokenSource {
     this.#o.onRevoked?.(install);
     return true;
   }
-}
-
-function usable(install: string, read: InstallSnapshot | undefined): InstallSnapshot {
-  if (read === undefined) throw new InstallUnavailable(install, "not_installed");
-  if (read.record.revokedAt !== undefined) throw new InstallUnavailable(install, "revoked");
-  return read;
 }
 
 function botOf(install: string, record: InstallRecord) {

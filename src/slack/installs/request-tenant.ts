@@ -26,11 +26,6 @@ export class NoWorkspaceError extends Error {
   }
 }
 
-export function tenantOfContext(context: InstallRef, installs: boolean): RequestTenant {
-  const install = installs ? installKeyOf(context) : SINGLE_INSTALL;
-  return { install, teamId: workspaceOfContext(context) };
-}
-
 export function workspaceOfContext(context: InstallRef): string | undefined {
   return context.teamId || undefined;
 }
@@ -79,8 +74,10 @@ export function runAsInstall<T>(install: string, fn: () => T, teamId?: string): 
 
 /** A global Bolt middleware: the rest of the request runs as its tenant. */
 export function scopeRequests(installs: boolean) {
-  return ({ context, next }: { context: InstallRef; next: () => Promise<void> }) =>
-    current.run(tenantOfContext(context, installs), next);
+  return ({ context, next }: { context: InstallRef; next: () => Promise<void> }) => {
+    const install = installs ? installKeyOf(context) : SINGLE_INSTALL;
+    return current.run({ install, teamId: workspaceOfContext(context) }, next);
+  };
 }
 
 const optionalId = z.string().min(1).nullish().catch(null);

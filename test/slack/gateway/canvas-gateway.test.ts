@@ -82,8 +82,7 @@ describe("who may read the canvas", () => {
 describe("a canvas Slack refuses", () => {
   const gateway = (web: WebClient) =>
     new SlackGateway({
-      client: web,
-      botToken: "xoxb-test",
+      clientsOf: () => ({ client: web, botToken: "xoxb-test" }),
       slackHosts: slackHostsOf("https://slack.com/api/"),
       logger: pino({ level: "silent" }),
     });

@@ -49,7 +49,7 @@ function reviewClient(history: unknown[] = [], openError?: string) {
     }),
   };
   const gateway = new ReviewGateway({
-    client: client as unknown as WebClient,
+    client: () => client as unknown as WebClient,
     fail: (error, operation) => toGatewayError(error, operation),
   });
   return { client, gateway };

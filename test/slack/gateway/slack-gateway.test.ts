@@ -10,9 +10,9 @@ import { buildNotePart } from "../../../src/slack/views/note-part.ts";
 import { origin, source } from "../../../support/helpers/jobs-kit.ts";
 import { liveMentions } from "../../../support/helpers/reader-view.ts";
 
+const client = new WebClient("xoxb-test");
 const gateway = new SlackGateway({
-  client: new WebClient("xoxb-test"),
-  botToken: "xoxb-test",
+  clientsOf: () => ({ client, botToken: "xoxb-test" }),
   slackHosts: slackHostsOf("https://slack.com/api/"),
   logger: pino({ level: "silent" }),
 });

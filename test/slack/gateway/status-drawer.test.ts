@@ -27,14 +27,14 @@ function newGateway(): SlackGateway {
     allowanceScale: 100,
     resend: { tries: 3, baseDelayMs: 1 },
   });
+  const client = new WebClient(fake.botToken, {
+    slackApiUrl: `${proxy.origin}/api/`,
+    retryConfig: defaultSlackRetry,
+    rejectRateLimitedCalls: true,
+    fetch: budget.fetchFor("background"),
+  });
   return new SlackGateway({
-    client: new WebClient(fake.botToken, {
-      slackApiUrl: `${proxy.origin}/api/`,
-      retryConfig: defaultSlackRetry,
-      rejectRateLimitedCalls: true,
-      fetch: budget.fetchFor("background"),
-    }),
-    botToken: fake.botToken,
+    clientsOf: () => ({ client, botToken: fake.botToken }),
     slackHosts: slackHostsOf(`${proxy.origin}/api/`),
     logger,
   });
