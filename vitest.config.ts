@@ -9,6 +9,9 @@ export default defineConfig({
     setupFiles: ["support/helpers/seeded-fast-check.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // `expect.poll` ends on the value it waits for; its 1 s default was a wall-clock bound a
+    // starved machine missed.
+    expect: { poll: { timeout: 10_000 } },
     // Test files share their worker's module cache instead of importing the app afresh each
     // (a third of the suite's time went to imports). Tests keep no state in modules: every
     // stack, store and fake is created per file and closed in its afterAll.
