@@ -1,4 +1,5 @@
 import type { DueClaim } from "../../store/index.ts";
+import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
 import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { isActive, type Job } from "../model/job.ts";
@@ -108,13 +109,18 @@ export class JobRunner {
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   }
 
-  kick(id: string): void {
+  /** Makes the job due now; tried again until the store takes it, as a person's command waits on it. */
+  kick(id: string, failures = 0): void {
     if (this.#stopped) return;
     if (this.#running.has(id)) return void this.#rerun.add(id);
     this.#o.store
       .schedule(id, this.#o.now())
       .then(() => this.#pump.wake(true))
-      .catch((error: unknown) => this.#o.logger.warn({ err: error, jobId: id }, "kick failed"));
+      .catch((error: unknown) => {
+        const delayMs = backoffDelayMs(BACKOFFS.giveBack, failures);
+        this.#o.logger.warn({ err: error, jobId: id, delayMs }, "kick failed; trying again");
+        setTimeout(() => this.kick(id, failures + 1), delayMs).unref();
+      });
   }
 
   /** A step driving the job here gives it up at once; the runner applies the requests first. */

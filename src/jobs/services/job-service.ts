@@ -111,7 +111,11 @@ export class JobService extends JobStarts {
     const { runner } = this.o;
     const applied = await withLease(this.o.store, jobLeaseKey(jobId), COMMAND_LEASE, () =>
       applyRequests({ ...this.o, kick: (id) => runner.kick(id) }, jobId),
-    );
+    ).catch((error: unknown) => {
+      // Recorded, so it lands: the step that claims the job next applies it.
+      this.o.logger.warn({ err: error, jobId }, "could not apply a command at once");
+      return { held: false } as const;
+    });
     if (!applied.held) {
       runner.abort(jobId);
       // Applied when the lease is given back, by whoever claims the job then.
