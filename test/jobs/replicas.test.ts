@@ -246,8 +246,9 @@ async function twentyJobsOnTwoReplicas(
         client: instrumentPort(client(w.emulator), name, log, w.emulator),
         gateway: instrumentGateway(slack, name, log),
         tempDir: join(temp.dir, keyPrefix),
-        // Leases long enough that a loaded machine's stalls do not lapse them mid-step.
-        overrides: { runner: { leaseTtlMs: 10_000, queueCheckMs: 50, statusThrottleMs: 0 } },
+        // Short enough that the control, whose replicas ignore leases, sees a claimed job due
+        // again (a claim moves it a lease later in the queue) within its wait.
+        overrides: { runner: { leaseTtlMs: 3000, queueCheckMs: 50, statusThrottleMs: 0 } },
       });
       await jobs.runner.start();
       w.defer(() => jobs.runner.stop(2000));
