@@ -82,7 +82,9 @@ describe("main", () => {
     onTestFinished(() => rm(empty, { recursive: true, force: true }));
     const cold = await startServeStop({ NODE_COMPILE_CACHE: empty }, nodeArgs);
     expect(cold.loaded.some((name) => /amaro/.test(name))).toBe(true);
-  }, 60_000);
+    // Three Node processes compile every module: beside a second copy of the suite they
+    // outlasted 60 s. Each wait ends when its process does.
+  }, 180_000);
 
   it("starts when the compile cache folder cannot be made", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mn-compile-cache-"));
