@@ -80,7 +80,8 @@ describe.skipIf(!HAS_REDIS_SERVER || !FFMPEG_AVAILABLE)(
       await eventually(
         () => world.fake.downloads.length,
         (n) => n > 0,
-        { what: "the first download under way" },
+        // A ceiling for a loaded machine (the job's checks come first); it ends on the download.
+        { what: "the first download under way", timeoutMs: 60_000 },
       );
       let other: AppProcess | undefined;
       for (let round = 0; round < 3; round++) {
