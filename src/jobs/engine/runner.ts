@@ -1,5 +1,6 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { DueClaim } from "../../store/index.ts";
-import { BACKOFFS, backoffDelayMs } from "../../util/backoff.ts";
+import { BACKOFFS, backoffDelayMs, retry } from "../../util/backoff.ts";
 import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { isActive, type Job } from "../model/job.ts";
@@ -110,17 +111,21 @@ export class JobRunner {
   }
 
   /** Makes the job due now; tried again until the store takes it, as a person's command waits on it. */
-  kick(id: string, failures = 0): void {
+  kick(id: string): void {
+    const schedule = async () => {
+      // Scheduled while it runs here, a claim would find the lease held and hide the job.
+      if (this.#running.has(id)) return void this.#rerun.add(id);
+      await this.#o.store.schedule(id, this.#o.now());
+      this.#pump.wake(true);
+    };
+    const again = (error: unknown, failures: number) => {
+      if (this.#stopped) return undefined;
+      const delayMs = backoffDelayMs(BACKOFFS.giveBack, failures);
+      this.#o.logger.warn({ err: error, jobId: id, delayMs }, "kick failed; trying again");
+      return delayMs;
+    };
     if (this.#stopped) return;
-    if (this.#running.has(id)) return void this.#rerun.add(id);
-    this.#o.store
-      .schedule(id, this.#o.now())
-      .then(() => this.#pump.wake(true))
-      .catch((error: unknown) => {
-        const delayMs = backoffDelayMs(BACKOFFS.giveBack, failures);
-        this.#o.logger.warn({ err: error, jobId: id, delayMs }, "kick failed; trying again");
-        setTimeout(() => this.kick(id, failures + 1), delayMs).unref();
-      });
+    retry(schedule, again, (ms) => delay(ms, undefined, { ref: false })).catch(() => undefined);
   }
 
   /** A step driving the job here gives it up at once; the runner applies the requests first. */
