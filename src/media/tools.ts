@@ -18,14 +18,19 @@ export const ADDRESS_SPACE_BYTES = 768 * 1024 * 1024;
 /** What was found, by the paths asked for: each program is run once per process. */
 const found = new Map<string, Promise<MediaTools | undefined>>();
 
-type ToolPaths = { ffmpegPath?: string | undefined; ffprobePath?: string | undefined };
+type ToolPaths = {
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+  /** How long each check may take to answer (tests shorten it). */
+  checkTimeoutMs?: number | undefined;
+};
 
 /**
  * Finds FFmpeg and ffprobe (FFMPEG_PATH, FFPROBE_PATH, beside ffmpeg, or on PATH); undefined
  * when either does not run. Kept for the process: each check starts a process.
  */
 export function findMediaTools(o: ToolPaths): Promise<MediaTools | undefined> {
-  const key = `${o.ffmpegPath ?? ""}\n${o.ffprobePath ?? ""}`;
+  const key = `${o.ffmpegPath ?? ""}\n${o.ffprobePath ?? ""}\n${o.checkTimeoutMs ?? ""}`;
   let tools = found.get(key);
   if (tools === undefined) {
     tools = lookFor(o);
@@ -42,40 +47,50 @@ async function lookFor(o: ToolPaths): Promise<MediaTools | undefined> {
       : ffmpeg.includes("/")
         ? [join(dirname(ffmpeg), "ffprobe"), "ffprobe"]
         : ["ffprobe"];
+  const timeoutMs = o.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
   // At once: each check is a process start, and the app's start waits for them.
   const [version, firstProbe, addressSpace] = await Promise.all([
-    versionOf(ffmpeg),
-    versionOf(candidates[0] ?? "ffprobe"),
-    addressSpaceLimit(),
+    versionOf(ffmpeg, timeoutMs),
+    versionOf(candidates[0] ?? "ffprobe", timeoutMs),
+    addressSpaceLimit(timeoutMs),
   ]);
   if (version === undefined) return undefined;
   for (const [k, ffprobe] of candidates.entries()) {
-    const found = k === 0 ? firstProbe : await versionOf(ffprobe);
+    const found = k === 0 ? firstProbe : await versionOf(ffprobe, timeoutMs);
     if (found !== undefined) return { ffmpeg, ffprobe, version, addressSpace };
   }
   return undefined;
 }
 
-/** `prlimit` when it runs and can limit a process's address space here; else undefined. */
-async function addressSpaceLimit(): Promise<MediaTools["addressSpace"]> {
-  const limit = { prlimit: "prlimit", bytes: ADDRESS_SPACE_BYTES };
+/**
+ * Runs a check: "ran" when it exited 0, "slow" when it started and did not answer in time,
+ * "absent" when it could not start or failed. A busy machine makes a present program slow, and
+ * a slow one is not a missing one: taking it for missing would refuse recordings, or drop
+ * FFmpeg's memory limit, for the rest of the process.
+ */
+async function check(command: string, args: string[], o: Omit<RunToolOptions, "onStart">) {
+  let started = false;
   try {
-    await runTool("true", [], { timeoutMs: CHECK_TIMEOUT_MS, addressSpace: limit });
-    return limit;
-  } catch {
-    return undefined;
+    const { stdout } = await runTool(command, args, { ...o, onStart: () => (started = true) });
+    return { outcome: "ran", stdout } as const;
+  } catch (e) {
+    const slow = started && e instanceof ToolError && e.reason === "timeout";
+    return { outcome: slow ? "slow" : "absent", stdout: "" } as const;
   }
 }
 
-async function versionOf(command: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await runTool(command, ["-hide_banner", "-version"], {
-      timeoutMs: CHECK_TIMEOUT_MS,
-    });
-    return stdout.split("\n")[0]?.trim() || command;
-  } catch {
-    return undefined;
-  }
+/** `prlimit` when it runs and can limit a process's address space here; else undefined. */
+async function addressSpaceLimit(timeoutMs: number): Promise<MediaTools["addressSpace"]> {
+  const limit = { prlimit: "prlimit", bytes: ADDRESS_SPACE_BYTES };
+  const { outcome } = await check("true", [], { timeoutMs, addressSpace: limit });
+  return outcome === "absent" ? undefined : limit;
+}
+
+async function versionOf(command: string, timeoutMs: number): Promise<string | undefined> {
+  const { outcome, stdout } = await check(command, ["-hide_banner", "-version"], { timeoutMs });
+  if (outcome === "absent") return undefined;
+  if (outcome === "slow") return `${command} (its version check took over ${timeoutMs} ms)`;
+  return stdout.split("\n")[0]?.trim() || command;
 }
 
 /** How an FFmpeg tool run ended when it did not succeed. */

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { copyFile, writeFile } from "node:fs/promises";
+import { chmod, copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,40 @@ import {
   processesMentioning,
 } from "../../support/helpers/media-files.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
+
+describe("findMediaTools with programs that answer slowly or not at all", () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeAll(async () => {
+    temp = await makeTempDir("mn-tools-");
+  });
+  afterAll(() => temp.cleanup());
+  const program = async (name: string, body: string) => {
+    const file = join(temp.dir, name);
+    await writeFile(file, `#!/bin/sh\n${body}\n`);
+    await chmod(file, 0o755);
+    return file;
+  };
+
+  it("takes a program that started and did not answer in time for a slow one, not a missing one", async () => {
+    // A loaded machine: the check's time runs out while the program is still starting.
+    const ffmpegPath = await program("ffmpeg", "exec sleep 29.0917");
+    await program("ffprobe", "exec sleep 29.0917");
+    const found = await findMediaTools({ ffmpegPath, checkTimeoutMs: 200 });
+    expect(found).toMatchObject({
+      ffmpeg: ffmpegPath,
+      version: expect.stringMatching(/over 200 ms/),
+    });
+    expect(await processesMentioning("29.0917")).toEqual([]);
+  });
+
+  it("finds nothing where the program fails its check", async () => {
+    const ffmpegPath = await program("failing-ffmpeg", "exit 1");
+    const ffprobePath = await program("failing-ffprobe", "exit 1");
+    expect(
+      await findMediaTools({ ffmpegPath, ffprobePath, checkTimeoutMs: 5_000 }),
+    ).toBeUndefined();
+  });
+});
 
 describe.skipIf(!FFMPEG_AVAILABLE)("FFmpeg (on PATH)", () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
