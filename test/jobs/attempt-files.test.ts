@@ -1,8 +1,9 @@
 /**
  * Each attempt of a step writes files of its own (issue 23): an attempt cut short by a lost
  * lease, still unwinding, deleted the recording its successor was downloading into the same
- * path. The lease is lost here as it would be after a long stall: the store's monotonic
- * clock is moved past it.
+ * path. And one attempt at a time runs in a process: a successor claimed while its predecessor
+ * unwinds starts once that one has ended, else a call both make would be made twice. The lease
+ * is lost here as it would be after a long stall: the store's monotonic clock is moved past it.
  */
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
@@ -39,38 +40,41 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-/** A promise and the function that resolves it. */
-function deferred() {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
+/** How many times the job was claimed from the due queue. */
+function countClaims(): () => number {
+  let claims = 0;
+  const claimDue = store.claimDue.bind(store);
+  store.claimDue = async (...args) => {
+    const found = await claimDue(...args);
+    claims += found.claimed.length;
+    return found;
+  };
+  return () => claims;
 }
 
 it("never lets an aborted download attempt delete the file its successor downloads", async () => {
   const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
   const recording = new RecordingGateway({ sourcePath });
   const destinations: string[] = [];
-  const successorWrote = deferred();
-  const predecessorCleanedUp = deferred();
+  const events: string[] = [];
+  const claims = countClaims();
   let successorFileSurvived: boolean | undefined;
   const gateway: SlackPort = Object.create(recording);
   gateway.downloadSource = async (job, destPath, signal, limits) => {
     destinations.push(destPath);
     if (destinations.length === 1) {
       // Half written, then the lease goes; the real download deletes its file on failure,
-      // late (the successor has written by then).
+      // late (the job is claimed again by then).
+      const claimed = claims();
       await writeFile(destPath, "the first half");
       await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-      await successorWrote.promise;
+      await eventually(claims, (n) => n > claimed, { what: "the next claim" });
       await rm(destPath, { force: true });
-      predecessorCleanedUp.resolve();
+      events.push("first cleaned up");
       throw signal.reason;
     }
+    events.push("second started");
     await recording.downloadSource(job, destPath, signal, limits);
-    successorWrote.resolve();
-    await predecessorCleanedUp.promise;
     successorFileSurvived = existsSync(destPath);
   };
   const client = new ScriptedNoteTaker();
@@ -111,7 +115,52 @@ it("never lets an aborted download attempt delete the file its successor downloa
   // Both in the job's own folder, each with its own name.
   expect(dirname(second)).toBe(dirname(first));
   expect(basename(first)).toMatch(/^source-[0-9a-f]{8}\.m4a$/);
+  expect(events).toEqual(["first cleaned up", "second started"]);
   expect(successorFileSurvived).toBe(true);
+  expect(client.calls.submitAudio).toBe(1);
+});
+
+it("stops an attempt claimed again while it still runs here, and starts the next once it ended", async () => {
+  // The stall hides the lease's loss from the attempt's own renewals (they come late, or
+  // answer late): only the new claim tells it.
+  store.renewLease = async () => true;
+  const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
+  const recording = new RecordingGateway({ sourcePath });
+  const events: string[] = [];
+  const gateway: SlackPort = Object.create(recording);
+  gateway.downloadSource = async (job, destPath, signal, limits) => {
+    if (events.length === 0) {
+      events.push("first started");
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      events.push(`first stopped: ${(signal.reason as Error).name}`);
+      throw signal.reason;
+    }
+    events.push("second started");
+    await recording.downloadSource(job, destPath, signal, limits);
+  };
+  const client = new ScriptedNoteTaker();
+  jobs = testJobs({
+    store,
+    client,
+    gateway,
+    tempDir: temp.dir,
+    overrides: {
+      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
+    },
+  });
+  await jobs.runner.start();
+  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(result.status);
+  await eventually(
+    () => events.length,
+    (n) => n === 1,
+    { what: "the first attempt" },
+  );
+  stalled += 10_000;
+  const service = jobs.service;
+  const job = await waitForStage(service.get.bind(service), result.job.id, "naming", "failed");
+  expect(job?.stage).toBe("naming");
+  expect(events).toEqual(["first started", "first stopped: LeaseLost", "second started"]);
   expect(client.calls.submitAudio).toBe(1);
 });
 
@@ -119,8 +168,8 @@ it("never lets an aborted DOCX download delete the file its successor downloads"
   const sourcePath = await temp.file("rec.m4a", recordingBytes("rec.m4a"));
   const gateway = new RecordingGateway({ sourcePath });
   const destinations: string[] = [];
-  const successorWrote = deferred();
-  const predecessorCleanedUp = deferred();
+  const events: string[] = [];
+  const claims = countClaims();
   let successorFileSurvived: boolean | undefined;
   const client = new ScriptedNoteTaker();
   const download = client.downloadDocx.bind(client);
@@ -128,16 +177,16 @@ it("never lets an aborted DOCX download delete the file its successor downloads"
     destinations.push(destPath);
     if (destinations.length === 1) {
       // As the audio above: half written, the lease lost, the file deleted late.
+      const claimed = claims();
       await writeFile(destPath, "PK half");
       await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
-      await successorWrote.promise;
+      await eventually(claims, (n) => n > claimed, { what: "the next claim" });
       await rm(destPath, { force: true });
-      predecessorCleanedUp.resolve();
+      events.push("first cleaned up");
       throw signal?.reason;
     }
+    events.push("second started");
     const bytes = await download(url, destPath);
-    successorWrote.resolve();
-    await predecessorCleanedUp.promise;
     successorFileSurvived = existsSync(destPath);
     return bytes;
   };
@@ -168,6 +217,7 @@ it("never lets an aborted DOCX download delete the file its successor downloads"
   expect(second).not.toBe(first);
   expect(dirname(second)).toBe(dirname(first));
   expect(basename(first)).toMatch(/^notes-[0-9a-f]{8}\.docx$/);
+  expect(events).toEqual(["first cleaned up", "second started"]);
   expect(successorFileSurvived).toBe(true);
   expect(gateway.records.filter((r) => r.op === "docx")).toHaveLength(1);
 });

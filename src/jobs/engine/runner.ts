@@ -5,7 +5,7 @@ import { partTimer } from "../../util/part-timer.ts";
 import { TempFiles } from "../files/temp-files.ts";
 import { isActive, type Job } from "../model/job.ts";
 import { jobLeaseKey } from "../persistence/job-repository.ts";
-import { withLease } from "../persistence/with-lease.ts";
+import { type HeldLease, LeaseLost, withLease } from "../persistence/with-lease.ts";
 import { DuePump } from "./due-pump.ts";
 import { defaultFailurePolicy } from "./failure-policy.ts";
 import { PersonDraws } from "./person-draws.ts";
@@ -30,7 +30,8 @@ export class JobRunner {
   readonly #o: RunnerSettings;
   readonly #scheduler: StepScheduler;
   readonly #pump: DuePump;
-  readonly #running = new Set<string>();
+  /** One attempt per job in this process: its end, and how a newer claim stops it. */
+  readonly #attempts = new Map<string, { ended: Promise<void>; supersede: AbortController }>();
   readonly #rerun = new Set<string>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #lastStatusAt = new Map<string, number>();
@@ -114,7 +115,7 @@ export class JobRunner {
   kick(id: string): void {
     const schedule = async () => {
       // Scheduled while it runs here, a claim would find the lease held and hide the job.
-      if (this.#running.has(id)) return void this.#rerun.add(id);
+      if (this.#attempts.has(id)) return void this.#rerun.add(id);
       await this.#o.store.schedule(id, this.#o.now());
       this.#pump.wake(true);
     };
@@ -160,7 +161,7 @@ export class JobRunner {
     for (;;) {
       await this.#scheduler.idle();
       await this.#draws.idle();
-      if (this.#running.size === 0 && this.#draws.size === 0 && this.#pump.quiet(this.#o.now())) {
+      if (this.#attempts.size === 0 && this.#draws.size === 0 && this.#pump.quiet(this.#o.now())) {
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -169,7 +170,7 @@ export class JobRunner {
 
   stats() {
     const { queued } = this.#scheduler.stats();
-    return { scheduled: this.#pump.driving, queued, running: this.#running.size - queued };
+    return { scheduled: this.#pump.driving, queued, running: this.#attempts.size - queued };
   }
 
   /** Running steps reach a checkpoint or are aborted when `timeoutMs` runs out. */
@@ -183,35 +184,64 @@ export class JobRunner {
     await this.#pump.drained();
   }
 
-  async #drive({ jobId: id, token }: DueClaim): Promise<void> {
-    const { store, leaseTtlMs, repo } = this.#o;
-    this.#running.add(id);
-    let giveBackAt: number | undefined;
-    try {
-      // A lease the store did not release is given back by the pump once the store answers.
-      const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
-      await withLease(store, jobLeaseKey(id), options, async (lease) => {
-        try {
-          const job = await repo.get(id);
-          const transfer = job !== undefined && isActive(job) && isTransfer(job);
-          const ran = await this.#scheduler.run(transfer, () => this.#loop.run(id, lease, job));
-          // Stopped: due at once for the next start, not a lease later.
-          const left =
-            ran === "dropped"
-              ? job
-              : this.#stopped
-                ? await repo.get(id).catch(() => job)
-                : undefined;
-          if (left !== undefined && isActive(left)) giveBackAt = left.wakeAt;
-        } finally {
-          this.#controllers.delete(id);
-        }
-      });
-      // After the release: a claim that found the lease still held would hide it again.
-      if (giveBackAt !== undefined) await store.schedule(id, giveBackAt).catch(() => undefined);
-    } finally {
-      this.#running.delete(id);
-      if (this.#rerun.delete(id)) this.kick(id);
+  /**
+   * A claim for a job whose attempt still runs here means this process stalled past its own
+   * lease and the store gave the job out again. That attempt can no longer save, but beside a
+   * second one a call it makes (a submission, an upload) would be made twice: it is stopped,
+   * and the new attempt starts, under its own lease, once it has ended.
+   */
+  #drive(claim: DueClaim): Promise<void> {
+    const id = claim.jobId;
+    const stale = this.#attempts.get(id);
+    if (stale !== undefined) {
+      this.#o.logger.warn(
+        { jobId: id },
+        "job claimed again while an attempt runs here; it stops first",
+      );
+      stale.supersede.abort(new LeaseLost(jobLeaseKey(id)));
     }
+    const supersede = new AbortController();
+    const attempt = this.#attempt(claim, supersede.signal, stale?.ended);
+    const entry = { ended: attempt.then(noop, noop), supersede };
+    this.#attempts.set(id, entry);
+    return attempt.finally(() => {
+      if (this.#attempts.get(id) !== entry) return;
+      this.#attempts.delete(id);
+      if (this.#rerun.delete(id)) this.kick(id);
+    });
+  }
+
+  async #attempt(
+    { jobId: id, token }: DueClaim,
+    superseded: AbortSignal,
+    stale: Promise<void> | undefined,
+  ): Promise<void> {
+    const { store, leaseTtlMs, repo } = this.#o;
+    let giveBackAt: number | undefined;
+    // A lease the store did not release is given back by the pump once the store answers.
+    const options = { ttlMs: leaseTtlMs, keepAlive: true, token, throwIfNotReleased: true };
+    await withLease(store, jobLeaseKey(id), options, async (held) => {
+      // The lease is kept alive while a stale attempt unwinds.
+      await stale;
+      const lease: HeldLease = {
+        signal: AbortSignal.any([held.signal, superseded]),
+        renew: () => (superseded.aborted ? Promise.reject(superseded.reason) : held.renew()),
+      };
+      try {
+        const job = await repo.get(id);
+        const transfer = job !== undefined && isActive(job) && isTransfer(job);
+        const ran = await this.#scheduler.run(transfer, () => this.#loop.run(id, lease, job));
+        // Stopped: due at once for the next start, not a lease later.
+        const left =
+          ran === "dropped" ? job : this.#stopped ? await repo.get(id).catch(() => job) : undefined;
+        if (left !== undefined && isActive(left) && !superseded.aborted) giveBackAt = left.wakeAt;
+      } finally {
+        this.#controllers.delete(id);
+      }
+    });
+    // After the release: a claim that found the lease still held would hide it again.
+    if (giveBackAt !== undefined) await store.schedule(id, giveBackAt).catch(() => undefined);
   }
 }
+
+const noop = () => undefined;

@@ -34,6 +34,7 @@ export class StepLoop {
   async run(id: string, lease: HeldLease, first: Job | undefined): Promise<void> {
     const { repo, store, controllers } = this.#d;
     for (let round = 0; round < 50 && !this.#d.stopped(); round++) {
+      if (lease.signal.aborted) return;
       const read = round === 0 ? first : await repo.get(id);
       // Asked while no step here held the job: first.
       const asked = await applyRequests(this.#d, id, read);
