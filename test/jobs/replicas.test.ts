@@ -556,7 +556,7 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
       const final = await eventually(
         () => b.service.get(id),
         (job) => job?.stage === "done" || job?.stage === "failed",
-        { what: "B to finish", timeoutMs: 4000 },
+        { what: "B to finish", timeoutMs: 30_000 },
       ).catch(() => b.service.get(id));
       expect({ stage: final?.stage, attempts: final?.attempts }).toEqual({
         stage: "done",
