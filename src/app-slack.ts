@@ -82,10 +82,9 @@ export function wireSlack(o: {
   // configuration holds the one token (it refuses to start without).
   const tokenSource = installs?.tokens ?? singleTokenSource(botToken ?? "");
   const slackHosts = slackHostsOf(config.slack.apiUrl);
-  // The job runner's own clients, per install: their calls are paced by the budget, those
-  // of the urgent one (status changes people wait for) before the others. They send
-  // nothing again themselves (the budget re-sends idempotent calls only); each call carries
-  // the install's token as it is now.
+  // The job runner's own clients, per install, paced by the budget with status changes people
+  // wait for first. They send nothing again themselves (the budget re-sends idempotent calls
+  // only), and each call carries the install's token as it is now.
   const installClients = new InstallClientCache({
     tokens: tokenSource,
     // An org-wide install's clients name their workspace (`team_id`) on every call.

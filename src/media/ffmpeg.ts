@@ -113,9 +113,8 @@ export interface ExtractSpeechOptions {
 }
 
 /**
- * The first audio stream as mono 16 kHz Opus at 32 kbit/s, speech-tuned (an hour is ~14 MB);
- * video and other streams are never decoded (`-map 0:a:0`). One thread: FFMPEG_CONCURRENCY
- * then bounds the cores FFmpeg takes.
+ * The first audio stream as speech-tuned mono Opus; video and other streams are never decoded.
+ * One thread, so FFMPEG_CONCURRENCY bounds the cores FFmpeg takes.
  */
 export const SPEECH_ARGS = (
   "-threads 1 -map 0:a:0 -vn -sn -dn -ac 1 -ar 16000 " +

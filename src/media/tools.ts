@@ -63,10 +63,9 @@ async function lookFor(o: ToolPaths): Promise<MediaTools | undefined> {
 }
 
 /**
- * Runs a check: "ran" when it exited 0, "slow" when it started and did not answer in time,
- * "absent" when it could not start or failed. A busy machine makes a present program slow, and
- * a slow one is not a missing one: taking it for missing would refuse recordings, or drop
- * FFmpeg's memory limit, for the rest of the process.
+ * Runs a check: "ran" when it exited 0, "slow" when it did not answer in time, "absent" when it
+ * could not start or failed. A slow program is not a missing one: taking it for missing would
+ * refuse recordings, or drop FFmpeg's memory limit, for the rest of the process.
  */
 async function check(command: string, args: string[], o: Omit<RunToolOptions, "onStart">) {
   let started = false;

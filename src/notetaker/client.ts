@@ -43,7 +43,7 @@ import {
 } from "./schemas.ts";
 
 const MIB = 1024 * 1024;
-// Parsed and held in memory: the cap bounds one job's memory (20 MiB is tens of hours).
+// Parsed and held in memory: the cap bounds one job's memory and still holds tens of hours.
 const DEFAULT_MAX_DIALOG_BYTES = 20 * MIB;
 // The template (at most 10 MB) plus the note's text: a runaway link must not fill the disk.
 const DEFAULT_MAX_DOCX_BYTES = 25 * MIB;

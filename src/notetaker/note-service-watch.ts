@@ -18,10 +18,9 @@ export interface NoteServiceWatch {
 }
 
 /**
- * Tells the log once per episode, naming the variable, when the Note Service refuses the
- * key, answers 404 to a submission, or cannot be reached for a minute. Nothing is asked at
- * start-up: the API has no call meant to check a key, and false alarms teach people to
- * ignore these lines.
+ * Tells the log once per episode, naming the variable, when the Note Service refuses the key,
+ * answers 404 to a submission, or cannot be reached for a minute. Nothing is asked at start-up:
+ * the API has no call meant to check a key.
  */
 export function watchNoteService(
   logger: Logger,

@@ -36,10 +36,9 @@ export function createPollSchedule(options: PollScheduleOptions): PollSchedule {
 }
 
 /**
- * The wait after a poll that found a task running, led by the task's progress: polls are
- * saved while the end is far and spent around the moment progress foretells. The guide bounds
- * it (never more polls by any moment, never a wait past its cap) and is followed whenever
- * progress says nothing usable. Pure.
+ * The wait after a poll that found a task running: polls are saved while the end is far and spent
+ * around the moment progress foretells. The guide's schedule bounds it and is followed whenever
+ * progress says nothing usable.
  */
 
 export interface RunningPoll {

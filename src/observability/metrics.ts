@@ -18,12 +18,8 @@ export interface MetricsSources {
 }
 
 /**
- * The bot's Prometheus metrics (`GET /metrics`): jobs by stage, stage durations, Note
- * Service requests by outcome, Slack API errors, queue sizes, in Socket Mode the socket's
- * state and reconnections, and prom-client's default process metrics (`process_*`,
- * `nodejs_*`). Counters count what this process saw; the jobs-by-stage gauge reads the
- * shared store's stage index (one read per stage at most, never a job record), so every
- * replica reports the same numbers for it.
+ * The bot's Prometheus metrics (`GET /metrics`). Counters count what this process saw; the
+ * jobs-by-stage gauge reads the shared store's stage index, so every replica reports the same.
  */
 export function createMetrics(sources: MetricsSources) {
   // prom-client and its default collectors load at the first scrape or the first thing

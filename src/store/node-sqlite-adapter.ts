@@ -13,10 +13,9 @@ import {
 } from "./sqlite-tables.ts";
 
 /**
- * A Keyv adapter on Node's built-in `node:sqlite` (nothing to compile): the calls the store
- * makes through Keyv (get, set, delete; Keyv's batch calls fall back on them), the job tables
- * beside (`sqlite-tables.ts`). WAL with `synchronous=NORMAL`: a crash of the process
- * loses nothing, a power cut may lose the last commits.
+ * A Keyv adapter on Node's built-in `node:sqlite` (nothing to compile), the job tables beside it
+ * (`sqlite-tables.ts`). WAL with `synchronous=NORMAL`: a process crash loses nothing, a power cut
+ * may lose the last commits.
  */
 export class NodeSqliteAdapter extends EventEmitter implements KeyvStoreAdapter {
   opts: Record<string, unknown> = {};

@@ -8,9 +8,8 @@ export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
 
 /**
  * Every call of a Redis store, each within its deadline on a timer of its own: node-redis's
- * timeout stops counting once a command is written, so a Redis that accepts connections but
- * never answers would otherwise hold every caller. Until a late call is answered, new calls
- * are refused unsent: callers fail fast, and fewer writes land late (a late one still may).
+ * timeout stops counting once a command is written, so a Redis that never answers would hold
+ * every caller. Until a late call is answered, new calls are refused unsent, so callers fail fast.
  */
 export class RedisCalls {
   readonly client: RedisClient;

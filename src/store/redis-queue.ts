@@ -12,10 +12,8 @@ import {
 import { checkTtl } from "./store.ts";
 
 /**
- * The job queue on Redis, the half of `RedisStore` that schedules work: leases (`SET NX PX`, renewed and released by holder-checked
- * scripts), the due queue (a sorted set of due times) and the active index (a set of ids,
- * and one set per stage). Key names built in a script stay under the store's prefix: one
- * Redis node only.
+ * The job queue on Redis: leases, the due queue (a sorted set of due times) and the active index.
+ * Key names built in a script stay under the store's prefix: one Redis node only.
  */
 export class RedisQueue {
   protected readonly calls: RedisCalls;

@@ -138,9 +138,8 @@ export async function uploadTranscript<J extends Carrying>(
 }
 
 /**
- * The note as a canvas, made once (a Regenerate edits it); `canvases.create` is checkpointed, so a
- * crashed run looks for its canvas before making another. A canvas is extra: a refusal is kept on
- * the job and said once, and the job ends done; transient trouble is thrown, to be tried again.
+ * The note as a canvas, made once (a Regenerate edits it); a crashed run looks for its canvas
+ * before making another. A canvas is extra: a refusal is said once and the job still ends done.
  */
 async function deliverCanvas(
   ctx: StepContext,

@@ -67,9 +67,9 @@ export async function downloadingStep(ctx: StepContext, job: Downloading): Promi
 }
 
 /**
- * A failure here deletes the copy before any other Note Service call. A file that is not audio
- * or video (`notes.mp3` of text, a playlist behind an ID3 tag), or one the service refuses with
- * no FFmpeg to prepare it, fails the job at once: Retry would bring the same bytes.
+ * A failure here deletes the copy before any other Note Service call. A file that is not audio or
+ * video, or one the service refuses with no FFmpeg to prepare it, fails at once: Retry brings the
+ * same bytes.
  */
 async function check(ctx: StepContext, job: Downloading): Promise<"as_is" | "prepare"> {
   const size = await stat(job.tempPath).then(

@@ -37,9 +37,8 @@ export class DuePump {
     | undefined;
   readonly #onDrained: (() => void)[] = [];
   /**
-   * Jobs whose step crashed because the store failed (lease held, next due time unwritten), by
-   * their lease's token: given back once the store answers, else they would hide until the
-   * lease lapses, and a person's click would wait as long.
+   * Jobs whose step crashed because the store failed, by lease token: given back once the store
+   * answers, else they would hide (and a person's click wait) until the lease lapses.
    */
   readonly #givingBack = new Map<string, string>();
   #giveBackTimer: NodeJS.Timeout | undefined;

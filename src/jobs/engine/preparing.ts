@@ -15,9 +15,8 @@ import { JobStepError } from "./failure-policy.ts";
 import type { StepContext } from "./step-context.ts";
 
 /**
- * FFmpeg reads the download with the demuxer its bytes are (sniffed again: the disk is the truth)
- * into a `.part` file renamed once complete; a run cut short starts over from the download. Each
- * attempt's files have their own names, so one unwinding never deletes the next's.
+ * FFmpeg reads the download with the demuxer its bytes are (sniffed again: the disk is the truth).
+ * Each attempt's files have their own names, so one unwinding never deletes the next's.
  */
 export async function preparingStep(ctx: StepContext, job: JobIn<"preparing">): Promise<Job> {
   const { media } = ctx;

@@ -9,10 +9,8 @@ type Reviewing = JobIn<"reviewing">;
 export const REMIND_BEFORE_MS = 24 * 60 * 60_000;
 
 /**
- * Review before posting: the note goes first to its starter's DM (a first message with the
- * buttons, the parts, DOCX and transcript in its thread, checkpointed as in delivery), then
- * waits for Post, Discard or Change names. It wakes only to remind a day before it expires,
- * and to expire.
+ * Review before posting: the note goes first to its starter's DM, then waits for Post, Discard or
+ * Change names, waking only to remind a day before it expires and to expire.
  */
 export async function reviewingStep(ctx: StepContext, start: Reviewing): Promise<Job> {
   if (ctx.now() >= start.expiresAt) return expire(ctx, start);

@@ -22,9 +22,8 @@ import { StepScheduler } from "./step-scheduler.ts";
 import { isTransfer } from "./steps.ts";
 
 /**
- * Drives every active job to its end. A job's next step time is in its record
- * and the store's due queue; replicas claim due jobs with their leases, so
- * one works on a job at a time and any picks up where another stopped.
+ * Drives every active job to its end. Replicas claim due jobs under their leases, so one works on
+ * a job at a time and any picks up where another stopped.
  */
 export class JobRunner {
   readonly #o: RunnerSettings;
@@ -185,10 +184,9 @@ export class JobRunner {
   }
 
   /**
-   * A claim for a job whose attempt still runs here means this process stalled past its own
-   * lease and the store gave the job out again. That attempt can no longer save, but beside a
-   * second one a call it makes (a submission, an upload) would be made twice: it is stopped,
-   * and the new attempt starts, under its own lease, once it has ended.
+   * A claim for a job whose attempt still runs here means this process stalled past its lease.
+   * The old attempt is stopped first: beside a second one, a submission or upload would be made
+   * twice.
    */
   #drive(claim: DueClaim): Promise<void> {
     const id = claim.jobId;

@@ -10,8 +10,7 @@ export const ORPHAN_MIN_AGE_MS = 25 * 60 * 60_000;
 
 /**
  * Each job's files live in a folder named after it, 0700: FFmpeg reads a recording there, and
- * whatever a hostile file names beside itself is that job's own. (Earlier versions wrote
- * `<jobId>.<ext>` into the temp folder itself.)
+ * whatever a hostile file names beside itself is that job's own.
  */
 export class TempFiles {
   readonly dir: string;

@@ -21,9 +21,8 @@ import { migrateStoredJob } from "./migrate-job.ts";
 import { storedSchema } from "./stored.ts";
 
 /**
- * A union tagged by `stage`, each holding what a restart needs to resume it; parsed at the
- * store's boundary. Every time is the store's clock (`Store.now`): due times and limits survive
- * a wall-clock jump and replicas agree on them.
+ * A union tagged by `stage`, each holding what a restart needs to resume it. Every time is the
+ * store's clock (`Store.now`), so times survive a wall-clock jump and replicas agree on them.
  */
 export const commonSchema = z.object({
   id: z.string().min(1),

@@ -53,9 +53,8 @@ export class JobRepository {
   }
 
   /**
-   * Every save restarts the job's retention. The active index is
-   * joined before the record says active and left after, so a crash in
-   * between leaves an extra id, never an active job no one resumes.
+   * Every save restarts the job's retention. The active index is joined before the record says
+   * active and left after, so a crash leaves an extra id, never a job no one resumes.
    */
   async save(job: Job, previous?: Job): Promise<void> {
     await this.#keepBlobs(job, previous);

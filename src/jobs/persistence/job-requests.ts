@@ -27,9 +27,8 @@ export class RequestsLocked extends Error {
 }
 
 /**
- * Each job's waiting requests, oldest first, recorded the moment they arrive and applied in order
- * by whoever holds the job's lease. Writers take the list's own short lock, never the job's: no
- * step can keep a command from being recorded.
+ * Each job's waiting requests, applied in order by whoever holds the job's lease. Writers take the
+ * list's own short lock, never the job's, so no step can keep a command from being recorded.
  */
 export class JobRequests {
   readonly #store: Store;

@@ -15,7 +15,7 @@ export interface TemplateScope {
   channelId: string;
 }
 
-/** Read without the value, which may be 13 MB. */
+/** Read without the value, which holds the whole DOCX. */
 const metaSchema = z.object({
   pinned: z.boolean(),
   expiresAt: z.number().optional(),

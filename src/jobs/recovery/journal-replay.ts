@@ -24,9 +24,8 @@ export interface JournalReplayOptions<T extends JournalEntry> {
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * Replays a {@link RequestJournal} until it is empty: at start (a process killed while the store
- * was down) and after each `keep`, with waits that double while the store still fails. A pass stops
- * at the first entry the store refuses.
+ * Replays a {@link RequestJournal} until it is empty, at start and after each `keep`, with waits
+ * that double while the store still fails; a pass stops at the first entry the store refuses.
  */
 export class JournalReplay<T extends JournalEntry> {
   readonly #o: Required<Omit<JournalReplayOptions<T>, "waiting">> &

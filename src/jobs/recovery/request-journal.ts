@@ -23,9 +23,8 @@ export interface RequestJournalOptions<T extends JournalEntry> {
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 /**
- * Requests Slack was told were taken but the store could not record, one JSON line each, fsynced
- * before `keep` resolves so a killed process finds them on its next start. They hold personal data:
- * 0600, and `settle` rewrites the file without what was replayed.
+ * Requests Slack was told were taken but the store could not record, fsynced before `keep`
+ * resolves so a killed process finds them. They hold personal data: 0600, pruned by `settle`.
  */
 export class RequestJournal<T extends JournalEntry> {
   readonly #o: Required<Omit<RequestJournalOptions<T>, "keyOf">> &

@@ -44,10 +44,8 @@ export interface StoreResetWatchOptions {
 const noticeKey = (teamId: string, userId: string) => `store-reset:${teamId}:${userId}`;
 
 /**
- * Detects a store that lost its data (a Redis restarted empty or flushed) by its epoch,
- * which would otherwise strand every running job silently. On a loss: logged once,
- * reported by readiness, the lost jobs stopped and their people told, and for a while
- * each upload looks in its thread before starting (the loss took the claims too).
+ * Detects by its epoch a store that lost its data (a Redis restarted empty or flushed), which would
+ * otherwise strand every running job silently; the claims went too, so uploads check their thread.
  */
 export class StoreResetWatch {
   readonly #o: StoreResetWatchOptions;

@@ -36,9 +36,8 @@ export class Installs {
   }
 
   /**
-   * Fails every active job of `install` (retryably: Retry works once it is back), those waiting
-   * for a person or the Note Service too. A job no step holds ends here under its lease; one a
-   * step holds is asked to stop, like a Cancel. Resolves to how many.
+   * Fails every active job of `install` retryably (Retry works once it is back); resolves to how
+   * many. A job a step holds is asked to stop, like a Cancel.
    */
   async failJobs(install: string, failure: Failure["code"]): Promise<number> {
     const { store, repo, runner } = this.#d;
@@ -65,9 +64,8 @@ export class Installs {
   }
 
   /**
-   * Deletes everything the install left: every tenant it was noted under (its team, Slack Connect
-   * hosts, an enterprise) and the ids the uninstall names, then scrubs the store's files so the
-   * text cannot be read back. Another install's tenants stay, even of the same team.
+   * Deletes everything the install left under every tenant it was noted under, then scrubs the
+   * store's files so the text cannot be read back. Another install's tenants stay.
    */
   async forget(
     namedIds: readonly string[],

@@ -20,10 +20,8 @@ export type CommandResult =
   | { ok: false; reason: CommandRefusal; retryInMs?: number };
 
 /**
- * What the Slack layer asks of the job layer: starts (`start-jobs.ts`), a person's commands and
- * what a view reads. A command is recorded the moment it arrives and applied as soon as the job
- * can take it, under the job's lease: never refused because a step holds the job, nor waiting
- * for one.
+ * What the Slack layer asks of the job layer. A command is recorded the moment it arrives and
+ * applied under the job's lease once the job can take it: a step never refuses or delays it.
  */
 export class JobService extends JobStarts {
   get(jobId: string): Promise<Job | undefined> {

@@ -88,9 +88,9 @@ export class JobStarts {
   }
 
   /**
-   * Starts a job for an upload with its channel's settings and typed text; nothing where the
-   * channel turned automatic notes off, unless the person `asked`. Throws {@link StartNotRecorded}
-   * when the store fails: its `attempt` as `resume` makes that job, once.
+   * Starts a job for an upload unless its channel turned automatic notes off and nobody `asked`.
+   * Throws {@link StartNotRecorded} when the store fails: its `attempt` as `resume` makes that
+   * job, once.
    */
   async startFromUpload(
     input: { origin: Origin; source: SourceFile; text: string | undefined; asked?: boolean },
@@ -138,9 +138,8 @@ export class JobStarts {
   }
 
   /**
-   * Starts a job in a thread opened only once the recording is claimed, so a redelivered
-   * submission or a second modal makes one thread and one job. A refusal or a thread that cannot
-   * be opened gives the claim back.
+   * The thread is opened only once the recording is claimed, so a redelivered submission or a
+   * second modal makes one thread and one job.
    */
   async startInThread(
     input: { origin: Omit<Origin, "threadTs">; source: SourceFile; options: JobOptions },
