@@ -8,9 +8,8 @@ import type { KeptForget } from "./pending-starts.ts";
 export type Removal = Omit<KeptForget, "kind" | "id" | "at">;
 
 /**
- * The same whether a listener runs it or the journal replays it: the install's record is
- * checked first and deleted last, so a repeat after a store failure halfway still finds the
- * install its own. False when it named nothing of this deployment.
+ * The install's record is checked first and deleted last, so a replay after a store failure
+ * halfway still finds the install its own. False when it named nothing of this deployment.
  * @throws StoreUnavailableError while the store fails.
  */
 export async function carryOutRemoval(

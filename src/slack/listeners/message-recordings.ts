@@ -19,10 +19,7 @@ export interface MessageRecording {
   file: SlackFile;
 }
 
-/**
- * `refused`: none usable, with why for the first that looked like one; `none`: nothing like a
- * recording.
- */
+/** `refused`: none usable, with why for the first that looked like one; `none`: none alike. */
 export type MessageRecordings =
   | { kind: "recordings"; recordings: MessageRecording[] }
   | { kind: "refused"; notice: FileNotice }
@@ -48,9 +45,7 @@ export function mayBeRecordings(files: readonly SlackFile[], canPrepare: boolean
   return files.filter((file) => classifyFile(file, canPrepare).kind !== "other");
 }
 
-/**
- * A payload's or history's copy may be a stub: only `files.info` says the bot may read the file.
- */
+/** A payload's or history's copy may be a stub: only `files.info` says the bot may read it. */
 export async function readMessageRecordings(
   deps: ListenerDeps,
   files: readonly unknown[],

@@ -5,9 +5,7 @@ import { slackFileSchema } from "../directory/recording-file.ts";
 /** The same job, once, when started again. */
 const attemptSchema = z.object({ jobId: z.string().min(1), claimed: z.boolean() });
 
-/**
- * No more than a kept upload needs to be taken again: not where else it was shared, nor who saw it.
- */
+/** Only what a kept upload needs to be taken again, not where else it was shared or who saw it. */
 const keptFileSchema = z.object(
   slackFileSchema.omit({ channels: true, groups: true, ims: true, shares: true }).shape,
 );

@@ -23,15 +23,12 @@ import {
 /** Before a kept upload's thread hears that it waits for the store. */
 export const TELL_WAITING_AFTER_MS = 30_000;
 
-/**
- * As its listener would have done it, in the thread it already opened for a `/meeting-notes` job.
- */
+/** As its listener would have, in the thread it already opened for a `/meeting-notes` job. */
 export function replayPendingStart(
   deps: ListenerDeps,
 ): (entry: PendingStart) => Promise<ReplayOutcome<PendingStart>> {
   return async (entry) => {
-    // Outside Slack's request: run as the install that sent it, for its token and its tenant's
-    // keys.
+    // Outside Slack's request: run as the install that sent it, for its token and tenant keys.
     if (entry.kind === "forget") {
       return runAsInstall(entry.install ?? SINGLE_INSTALL, () => forgetKept(deps, entry));
     }

@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 
 /**
- * An upload neither the store nor the journal could keep is said lost once, however many of
- * its events arrive (two per upload, each retried); Slack's retries end within minutes.
+ * An upload neither the store nor the journal could keep is said lost once, however many of its
+ * events arrive; Slack's retries end within minutes.
  */
 export class SaidOnce {
   readonly #said: LRUCache<string, true>;
@@ -12,7 +12,7 @@ export class SaidOnce {
     this.#said = new LRUCache<string, true>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 60 * 60_000,
-      // Each read asks the clock (the default caches a reading for 1 ms, with a timer).
+      // Each read asks the clock: the default caches a reading and keeps a timer.
       ttlResolution: 0,
       ...(now === undefined ? {} : { perf: { now } }),
     });

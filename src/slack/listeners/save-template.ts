@@ -14,9 +14,8 @@ export type TemplateChoice =
   | { kind: "refused" };
 
 /**
- * Their own upload or a file shared where they are a member (`Permissions.file`). Only the id is
- * taken from the payload: uploader and shares come from `files.info`, as a payload can name any
- * file.
+ * Their own upload or a file shared where they are a member (`Permissions.file`), judged from
+ * `files.info`: a payload can name any file.
  */
 export async function chooseTemplate(
   deps: ListenerDeps,

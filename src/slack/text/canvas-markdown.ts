@@ -17,8 +17,7 @@ const IMAGE_MARK = /!\[(\]\(@([A-Z0-9]+)\))?/g;
 
 /**
  * A note as a canvas takes it (docs.slack.dev canvases.create), nothing dropped and nothing a
- * reader could not see: links show their targets, no image, reference definition or raw HTML is
- * left, and only `people` are mentioned. A chunk the parser could not read safely is plain text.
+ * reader could not see; a chunk the parser could not read safely is plain text.
  */
 export function toCanvasMarkdown(markdown: string, people: readonly Person[]): string {
   const source = neutralizeMentions(showLinkTargets(markdown));
@@ -42,8 +41,7 @@ function writePiece(piece: NotePiece, people: readonly Person[]): string {
 
 function write(tree: Root): string {
   if (tree.children.length === 0) return "";
-  // `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`; the
-  // writer escapes markup so text reads back the same.
+  // `[text](url)` links, as canvases document; `-` bullets, as checklists are `- [ ]`.
   writeOptions ??= {
     extensions: [markdownLib().gfmToMarkdown({ tablePipeAlign: false })],
     bullet: "-",

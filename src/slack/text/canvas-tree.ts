@@ -22,10 +22,8 @@ const LINK_SCHEME = /^(?:https?|mailto):/i;
 const LANGUAGE = /^[\w.+#-]{1,40}$/;
 
 /**
- * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so links and images become
- * text by `showLink`'s rule (a link that is its own http(s)/mailto target may stay), references
- * lose their definitions, h4+ become bold, raw HTML and footnotes become text, and every text
- * is made inert. The names of `people` become the only images: `![](@U…)` mentions.
+ * In a canvas an image is a mention (`![](@U…)`) or an unfurl, so links and images become text by
+ * `showLink`'s rule and every text is made inert; only `people` become `![](@U…)` mentions.
  */
 export function toCanvasTree(root: Root, people: readonly Person[]): Root {
   const context: Context = { definitions: definitionsOf([root]), findNames: nameFinder(people) };

@@ -23,14 +23,8 @@ interface Span {
 }
 
 /**
- * Where the names of `people` stand in a Markdown note as prose: in the text a reader reads,
- * never in code (fenced, indented or inline), in a link's text or target (inline,
- * reference, autolink or bare URL), in an image, in raw HTML, or between `<` and `>`.
- * Prose is read from the CommonMark + GFM tree; the links are also taken as
- * `showLinkTargets` reads them (read-note.ts), so that a name is never mentioned in what that
- * rewrite shows as a link's text. A chunk of the note the parser was not trusted with gets
- * no mention at all: no mention is better than one inside code. Positions are in
- * `markdown`, in order.
+ * Where the names of `people` stand as prose, never in code, links (as `showLinkTargets` reads
+ * them), images, raw HTML or `<…>`; an unparsed chunk gets none, as no mention beats one in code.
  */
 export function findMentionableNames(markdown: string, people: readonly Person[]): NameFound[] {
   const found = nameFinder(people)?.(markdown) ?? [];
@@ -43,9 +37,7 @@ export function findMentionableNames(markdown: string, people: readonly Person[]
     end: match.index + match[0].length,
   }));
   const excluded = [...chunks.flatMap(linkSpans), ...angles].sort((a, b) => a.start - b.start);
-  // Names come in order, so both lists are walked once: prose spans do not overlap, and
-  // a name overlaps an excluded span when one that starts before its end ends after its
-  // start.
+  // Names come in order and prose spans do not overlap, so both lists are walked once.
   let proseIndex = 0;
   let excludedIndex = 0;
   let excludedEnd = -1;

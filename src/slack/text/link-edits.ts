@@ -16,10 +16,8 @@ export interface Edit {
 const JOIN = /\\[\s\S]|\](?=[([:])/g;
 
 /**
- * The edits of both readings of a chunk: CommonMark's, and GFM's where they repeat
- * CommonMark's or touch none of its edits (GFM reads the indented lines after a footnote
- * as its text, where CommonMark reads code). A GFM edit left out is taken up by the next
- * round, which reads the chunk as edited.
+ * The edits of both readings of a chunk: CommonMark's, and GFM's that do not clash with them (GFM
+ * reads a footnote's indented lines as text, CommonMark as code); the next round takes up the rest.
  */
 export function linkEditsOf(chunk: NoteChunk, definitions: Map<string, string>) {
   const groups = editGroups(chunk.text, chunk.tree, definitions);
@@ -90,9 +88,8 @@ function editGroups(
 const keyOf = (edit: Edit) => `${edit.start}:${edit.end}:${edit.text}`;
 
 /**
- * `[text](url)` as `text (url)`: the `[` goes, the `](url "title")` becomes ` (url)`, and
- * what the text holds (emphasis, code, images) keeps edits of its own. A link with no text,
- * or whose text is its target, becomes the target alone.
+ * `[text](url)` as `text (url)`, or the target alone when the text is empty or the target; what
+ * the text holds (emphasis, code, images) keeps edits of its own.
  */
 function linkEdits(
   text: string,
@@ -114,9 +111,8 @@ function linkEdits(
 }
 
 /**
- * Link syntax no tree vouches for, made to show its target to any reader: a `]` that joins
- * a link or starts a definition gets a space after it, and a label the note defines gets
- * ` (url)` after it. Escapes are left alone.
+ * Link syntax no tree vouches for, made to show its target to any reader: a `]` that joins a link
+ * gets a space after it, and a label the note defines gets ` (url)` after it.
  */
 export function defuseLinks(text: string, definitions: Map<string, string>): string {
   // A hostile chunk can repeat one label thousands of times: each is looked up once.

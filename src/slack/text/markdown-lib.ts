@@ -11,8 +11,8 @@ let lib: MarkdownLib | undefined;
 let gfmOptions: Parameters<MarkdownLib["fromMarkdown"]>[1];
 
 /**
- * Loaded on first use, not at start: a bot that has delivered no note need not hold the parser.
- * `require` of these ES modules is synchronous (no top-level await), so callers stay synchronous.
+ * Loaded on first use: a bot that has delivered no note need not hold the parser. `require` of
+ * these ES modules (no top-level await) keeps callers synchronous.
  */
 export function markdownLib(): MarkdownLib {
   lib ??= {

@@ -3,10 +3,8 @@ import { type Glyph, readGlyphs } from "./read-glyphs.ts";
 
 /*
  * `&`, `<` and `>` are Slack's control characters
- * (https://docs.slack.dev/messaging/formatting-message-text/).
- * A `markdown` block shows every character reference as its character and Slack does not say
- * whether it then acts on them, so text is matched on its glyphs (read-glyphs.ts); each edit
- * replaces one glyph's source with one character.
+ * (https://docs.slack.dev/messaging/formatting-message-text/). Slack does not say whether a
+ * `markdown` block acts on character references, so text is matched on glyphs (read-glyphs.ts).
  */
 
 /** Single UTF-16 units, so neutralising never makes text longer. */

@@ -2,10 +2,9 @@ import type { Nodes, Root } from "mdast";
 import { parseGfm } from "./markdown-lib.ts";
 
 /*
- * micromark is exact but not linear on hostile input (a run of `[a](b\)`, thousands of lists
- * opened one after another) and deep nesting overflows the stack; a note is untrusted. So the
- * note is cut where CommonMark closes every block anyway, and a chunk is parsed only while a
- * linear estimate of the parser's work stays small; the rest stays text.
+ * micromark is not linear on hostile input and deep nesting overflows the stack, so an untrusted
+ * note is cut where CommonMark closes every block and a chunk is parsed only while its estimated
+ * work stays small; the rest stays text.
  */
 
 export interface NotePiece {
@@ -131,9 +130,7 @@ function addCosts(a: Cost, b: Cost): Cost {
   };
 }
 
-/**
- * Undefined when nesting is too deep; inline work is counted on runs no smaller than a paragraph.
- */
+/** Undefined when nesting is too deep; inline work is counted on runs of a paragraph or more. */
 function estimateCost(lines: readonly string[]): Cost | undefined {
   const cost: Cost = { inline: 0, opened: 0, length: 0, lines: 0 };
   let chars = 0;

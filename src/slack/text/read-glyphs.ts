@@ -7,9 +7,8 @@ export interface Glyph {
 }
 
 /**
- * Only the references that matter here: Slack's control characters and invisible ones. Any
- * other name reads as plain text, which errs safe; case is ignored, which only makes more text
- * inert.
+ * Only Slack's control characters and invisible ones: any other name reads as plain text, and
+ * case is ignored, both of which only make more text inert.
  */
 const NAMED: Record<string, string> = {
   lt: "<",

@@ -25,12 +25,9 @@ export interface NoteReading {
 export const LABEL = /\\[\s\S]|\[((?:\\[\s\S]|[^\\[\]]){1,999})\]/g;
 
 /**
- * The note read for its links, both ways a reader of Slack's `markdown` block may read it:
- * as CommonMark + GFM (parse-note.ts), and as CommonMark alone, where GFM's bare URLs and
- * table cells no longer swallow the brackets of a link. Each chunk is parsed alone, so a
- * chunk that uses a label defined in another is parsed again with that definition
- * appended. The definitions are the note's own unless given (a rewrite of the note keeps
- * them).
+ * The note read both ways Slack's `markdown` block may read it: CommonMark + GFM, and CommonMark
+ * alone, where GFM's bare URLs and tables no longer swallow a link's brackets. `given`
+ * definitions let a rewrite of the note keep the original's.
  */
 export function readNote(markdown: string, given?: Map<string, string>): NoteReading {
   let start = 0;
@@ -102,9 +99,8 @@ export function identifierOf(label: string): string {
 }
 
 /**
- * The chunk parsed again with the definitions of the labels it may use appended (after a
- * blank line, where they start blocks of their own), or as it was if it uses none. The
- * appended text is at most the chunk's length, so the parse stays as cheap as the first.
+ * Each chunk is parsed alone, so one using a label defined elsewhere is parsed again with the
+ * definition appended; that is at most the chunk's length, so the parse stays as cheap.
  */
 function withDefinitions(chunk: NoteChunk, definitions: Map<string, string>): NoteChunk {
   if (chunk.tree === undefined || definitions.size === 0) return chunk;

@@ -13,22 +13,9 @@ const SLACK_LINK = /<([^\s<>|!@#][^\s<>|]*)\|([^<>\n]*)>/g;
 const MAX_ROUNDS = 4;
 
 /**
- * Rewrites the links of an untrusted Markdown note so that every reader sees where each
- * one goes: `[Quarterly report](https://evil.example/x)` becomes
- * `Quarterly report (https://evil.example/x)`, and so do images, reference links
- * (`[text][ref]` with `[ref]: url`) and Slack's own `<https://evil.example|label>`
- * (whose brackets and bar may be written as character references, which a Markdown reader
- * sees as the characters). A link whose text is its target becomes the bare target;
- * autolinks and bare URLs stay as they are, as Slack shows them as themselves. How a link
- * is shown is `showLink`'s rule, which the canvas follows too (canvas-markdown.ts).
- *
- * Links are read from the note's trees, as CommonMark and as GFM read it (read-note.ts).
- * Slack's reader may end code or HTML elsewhere, so link syntax in code, in HTML and in a
- * chunk too costly to parse is defused instead: `[c](url)` there becomes `[c] (url)`, which
- * shows its target whoever reads it (link-edits.ts).
- *
- * The result can be longer than the note (a reference link's target may be long), so it is
- * applied before the note is split into messages.
+ * Shows where every link of an untrusted note goes, by `showLink`'s rule as the canvas does; link
+ * syntax in code, HTML or an unparsed chunk is defused, as Slack's reader may end those elsewhere.
+ * The result can be longer than the note, so it runs before the note is split into messages.
  */
 export function showLinkTargets(markdown: string): string {
   // Every Markdown link, image and definition has a `](` or a `]:`; the parse can wait.

@@ -16,9 +16,8 @@ type Level = (typeof CUT_LEVELS)[number];
 type Cuts = Record<Level, number[]>;
 
 /**
- * A part ends where a heading starts, else at a paragraph break, else a line break (never
- * inside fenced code), else at a space. Only whitespace at a cut is dropped, so the parts,
- * joined with blank lines, read as the original.
+ * A part ends before a heading, else at a paragraph break, a line break outside fenced code, or a
+ * space; only whitespace at a cut is dropped, so the parts read as the original.
  */
 export function splitMarkdown(markdown: string, options: { maxChars?: number } = {}): string[] {
   const maxChars = options.maxChars ?? DEFAULT_PART_CHARS;
@@ -84,8 +83,7 @@ function furthestFitting(
   start: number,
   maxChars: number,
 ): number | undefined {
-  // The text before a cut loses its trailing whitespace, so a cut a little past the limit
-  // can still fit; the slack covers a line break and some trailing spaces.
+  // The text before a cut loses its trailing whitespace, so a cut a little past the limit fits.
   const limit = start + maxChars + 16;
   let index = lastIndexAtMost(positions, limit);
   for (; index >= 0; index--) {

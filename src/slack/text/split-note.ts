@@ -6,8 +6,7 @@ import { DEFAULT_PART_CHARS, splitMarkdown } from "./split-markdown.ts";
 
 /**
  * All `markdown` blocks of a message together
- * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block); a note part is its message's
- * only one.
+ * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block); a note part is the only one.
  */
 export const MESSAGE_MARKDOWN_MAX_CHARS = 12_000;
 
@@ -41,9 +40,7 @@ export function noteText(markdown: string, people: readonly Person[] = []): stri
     .replace(MARKS, "");
 }
 
-/**
- * Everything that lengthens the note is done before the split, so each part is measured as posted.
- */
+/** All that lengthens the note comes before the split, so each part is measured as posted. */
 export function splitNote(
   markdown: string,
   people: readonly Person[] = [],

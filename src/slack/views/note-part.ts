@@ -18,9 +18,8 @@ export interface NotePartOptions {
 }
 
 /**
- * One message of the note, with metadata naming the job and the part so a resumed runner
- * sees which parts are already posted. A part over Slack's 12,000 characters is refused
- * rather than cut silently by Slack.
+ * One message of the note, its metadata naming the job and part so a resumed runner sees what is
+ * posted. A part over Slack's 12,000 characters is refused rather than cut silently by Slack.
  */
 export function buildNotePart(text: string, options: NotePartOptions): TaggedMessageContent {
   const { index, total, jobId, delivery, locale, people = [] } = options;

@@ -162,9 +162,8 @@ function readSpeaker(state: StateValues, speakerId: string): SpeakerEntry {
 }
 
 /**
- * Every speaker of the job, in order; one left unnamed gets a neutral label in the person's
- * language ("Speaker 3"), never the bare label nor someone else's name. Two may share a name:
- * diarization over-splits.
+ * Every speaker of the job, in order; an unnamed one gets a neutral label in the person's language
+ * ("Speaker 3"). Two may share a name, as diarization over-splits.
  */
 export function speakerMapFor(
   job: Job,

@@ -32,7 +32,7 @@ const buttonSchema = z.object({
 
 /**
  * Acks at once and looks nothing up (a trigger_id is short-lived); undefined if not ours.
- * `messageTs` is the job's status message if the click is genuine; `responseUrl` reaches the
+ * `messageTs` is the status message only if the click is genuine; `responseUrl` reaches the
  * clicker alone even when they are not in the channel.
  */
 export async function readClick(deps: ListenerDeps, args: ButtonArgs) {

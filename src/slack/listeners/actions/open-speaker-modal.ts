@@ -31,9 +31,8 @@ import {
 type Mode = "names" | "regenerate";
 
 /**
- * The modal opens with a loading view before any Slack look-up (the `trigger_id` lasts 3 s).
- * Only the job is read first, so a job gone or in another stage is said without a modal;
- * permission, live from Slack, is asked once it is open, and a refusal shows in it.
+ * A `trigger_id` lasts 3 seconds, so only the job is read (a job gone is said without a modal)
+ * before a loading view opens; permission, live from Slack, is asked in the open modal.
  */
 export function openSpeakerModal(deps: ListenerDeps, mode: Mode) {
   return async (args: ButtonArgs) => {
@@ -112,9 +111,8 @@ const pageClickSchema = z.object({
 });
 
 /**
- * Keeps what the page holds and shows the page before, with the clicked view's `hash`, so Slack
- * refuses a stale page rather than replace what is on screen. A job no longer in its stage
- * changes nothing here: the submission says why.
+ * Keeps what the page holds and shows the page before with the clicked view's `hash`, so Slack
+ * refuses a stale page rather than replace what is on screen.
  */
 export function speakerPagePrevious(deps: ListenerDeps) {
   return async (args: ButtonArgs) => {

@@ -6,9 +6,8 @@ import { type ListenerDeps, orWhenStoreDown } from "../deps.ts";
 const RECENT_LIMIT = 10;
 
 /**
- * The uploads the bot saw there first (no read), then, when fewer than the modal offers, the
- * channel's latest messages if Slack allows the read. `busy`: Slack held the read and nothing
- * could be offered.
+ * The uploads the bot saw there first (no read), then the channel's latest messages if Slack
+ * allows the read. `busy`: Slack held the read and nothing could be offered.
  */
 export async function recentRecordings(
   deps: ListenerDeps,

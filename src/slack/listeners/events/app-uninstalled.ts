@@ -12,12 +12,9 @@ const revokedSchema = z.looseObject({
 const teamAccessSchema = z.looseObject({ team_ids: z.array(z.string().min(1)).min(1) });
 
 /**
- * `app_uninstalled` and `tokens_revoked` naming a bot token delete all the install's data
- * (docs/data.md), the record last; Slack sends both, the second finds nothing. User tokens
- * are not ours: this app asks for none. `team_access_revoked` deletes those workspaces' data
- * only. In the single-token mode everything goes, whatever team the event names: one token
- * means one install wrote the whole store, and leaving personal data after a signed uninstall
- * is worse than losing open jobs.
+ * An uninstall or a revoked bot token deletes all the install's data (docs/data.md), a revoked
+ * team only its own. In the single-token mode everything goes, whatever team the event names: one
+ * install wrote the whole store, and personal data left after an uninstall is worse than lost jobs.
  */
 export function workspaceLeft(deps: ListenerDeps) {
   return async ({

@@ -34,11 +34,9 @@ export interface SharedFiles {
 }
 
 /**
- * Each supported recording becomes one job, however often Slack delivers the event. The bot is
- * quiet: it speaks of other files only when @mentioned, and of nothing in a channel that turned
- * automatic notes off unless @mentioned. Bolt acked the event before this runs and Slack never
- * resends an acked event (https://docs.slack.dev/apis/events-api/, "Retries"), so a file the
- * store cannot take is kept in the request journal until it can: never lost.
+ * Each supported recording becomes one job however often the event comes; unless @mentioned, the
+ * bot says nothing of other files. Slack never resends an acked event
+ * (https://docs.slack.dev/apis/events-api/, "Retries"), so what the store cannot take is journaled.
  */
 export async function startRecordings(deps: ListenerDeps, shared: SharedFiles): Promise<void> {
   const bot = await deps.directory.botUserId();

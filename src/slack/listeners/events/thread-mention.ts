@@ -33,9 +33,8 @@ const messageSchema = z.looseObject({
 });
 
 /**
- * Read from the `message` events the bot already gets, so no `app_mention` subscription. Not
- * an edit, an upload (the upload listener's), a message with files, or any bot's message (it
- * never answers itself). A reply's `thread_ts` differs from its `ts`.
+ * Read from the `message` events the bot already gets, so no `app_mention` subscription; never
+ * an edit, a message with files, or a bot's message, so the bot never answers itself.
  */
 export function readMention(event: unknown, botUserId: string) {
   if (!isPlainMessage(event)) return undefined;
@@ -65,9 +64,8 @@ function isPlainMessage(event: unknown): boolean {
 }
 
 /**
- * The thread parent's recording becomes a job answering there, once: the message is claimed
- * in the store first and the job claims the recording as an upload's does. Every answer is
- * ephemeral, so a busy channel does not see it repeated for every mention.
+ * The thread parent's recording becomes one job answering there, however often it is mentioned.
+ * Every answer is ephemeral, so a busy channel does not see it repeated for every mention.
  */
 export function threadMention(deps: ListenerDeps) {
   return async ({ event }: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs) => {
@@ -76,8 +74,7 @@ export function threadMention(deps: ListenerDeps) {
     if (bot === undefined) return;
     const mention = readMention(event, bot);
     if (mention === undefined) return;
-    // When the store cannot say, the job's own claim still makes one job of it; a sentence may
-    // be said twice.
+    // When the store cannot say, the job's own claim still makes one job; a sentence may repeat.
     const first = deps.jobs.claimOnce(`mention:${mention.channelId}:${mention.ts}`);
     if (!(await orWhenStoreDown(first, true))) return;
     await answerMention(deps, mention);

@@ -43,10 +43,9 @@ type StepInputs = z.infer<typeof inputsSchema>;
 type Args = SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs;
 
 /**
- * Once per step run, with the /meeting-notes modal's checks, then an ordinary job in a thread
- * the bot opens. The step ends here on its own token (`bot_access_token`), which lives 15
- * minutes (https://github.com/slackapi/bolt-python/issues/1075): it does not wait for the notes,
- * which follow in the thread with any later failure.
+ * An ordinary job in a thread the bot opens, with the modal's checks. The step ends here, as its
+ * token lives 15 minutes (https://github.com/slackapi/bolt-python/issues/1075); notes follow
+ * in the thread.
  */
 export function makeMeetingNotes(deps: ListenerDeps) {
   return async ({ event, inputs, complete, fail }: Args) => {
@@ -107,10 +106,7 @@ export function makeMeetingNotes(deps: ListenerDeps) {
 
 const COMPLETE_TRIES = 3;
 
-/**
- * A few tries now, never a sweep later: the step's token lives minutes. "Not running" means an
- * earlier try was taken.
- */
+/** A few tries now, never later: the step's token lives minutes. "Not running": one was taken. */
 async function completeStep(send: () => Promise<unknown>, logger: Logger): Promise<void> {
   const again = (error: unknown, failures: number) =>
     platformErrorOf(error) !== NOT_RUNNING &&

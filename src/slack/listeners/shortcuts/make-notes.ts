@@ -57,10 +57,8 @@ type Verdict =
   | { kind: "say"; reply: (locale: Locale) => MessageContent };
 
 /**
- * The `/meeting-notes` modal with the message's recording chosen and its thread as destination;
- * permissions are checked on submission, as for the command. The look-ups run before the modal
- * opens, so a message without a usable recording gets one sentence (to the person alone) and no
- * modal; should they be slow, the modal opens with a loading view and says their outcome in it.
+ * The `/meeting-notes` modal with the message's recording and thread chosen. Look-ups run first,
+ * so a message without a usable recording gets one sentence and no modal, unless they are slow.
  */
 export function makeNotesShortcut(deps: ListenerDeps, options: { lookUpMs?: number } = {}) {
   const lookUpMs = options.lookUpMs ?? LOOK_UP_BEFORE_OPEN_MS;

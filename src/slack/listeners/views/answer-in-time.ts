@@ -66,11 +66,9 @@ const keptAnswerSchema = z.union([
 type KeptAnswer = z.infer<typeof keptAnswerSchema>;
 
 /**
- * Look-ups in time show errors under the inputs, or the ack closes the modal and the work
- * follows; too slow, the modal says "working on it" and `views.update` later shows the outcome.
- * Slack documents no redelivery header for interactions, so the submission is claimed in the
- * store before the work: a second delivery or Submit pressed twice gets the first answer.
- * Errors claim nothing: the same form, once the person fixed what was outside it, is checked anew.
+ * Look-ups in time show errors under the inputs or close the modal; too slow, it says "working on
+ * it" until `views.update` shows the outcome. Slack documents no redelivery header for
+ * interactions, so a valid submission is claimed in the store: a second delivery gets its answer.
  */
 export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
   const key = submissionKey(s.view);
@@ -97,9 +95,8 @@ export async function answerInTime<T>(s: TimelySubmission<T>): Promise<void> {
 }
 
 /**
- * The submitter, or undefined once acked: a payload without a user is dropped, and one Slack
- * delivers again gets the first answer, before anything that may have changed since (the job
- * moved on once named) is looked at.
+ * The submitter, or undefined once acked; a redelivery gets the first answer before anything that
+ * may have changed since (the job moved on once named) is looked at.
  */
 export async function freshSubmitter(
   deps: ListenerDeps,
@@ -222,9 +219,7 @@ export function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined
 
 const LOCALE_WAIT_MS = 500;
 
-/**
- * The modal's language (its metadata), else the cached one, else `users.info` for half a second.
- */
+/** The modal's language (its metadata), else the cached one, else a short `users.info`. */
 export async function submitterLocale(
   deps: ListenerDeps,
   userId: string,

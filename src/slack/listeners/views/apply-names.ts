@@ -14,9 +14,7 @@ export interface NameChanges {
   contextText: string | undefined;
 }
 
-/**
- * After the ack; what went wrong is told, and the success sentence is for a modal still on screen.
- */
+/** After the ack: failures are told; the success sentence is for a modal still on screen. */
 export async function applyNames(
   deps: ListenerDeps,
   job: Job,

@@ -22,8 +22,8 @@ import { answerInTime, type Verdict, type ViewArgs } from "./answer-in-time.ts";
 import { type ReadSubmission, readSubmission } from "./modal-submission.ts";
 
 /**
- * Membership is checked again, as Slack has it now: the modal names its channel in
- * `private_metadata` and membership may have changed. Every change is said in the channel.
+ * Membership is checked again as Slack has it now, as it may have changed since the modal opened.
+ * Every change is said in the channel.
  */
 export function channelSettingsSubmitted(
   deps: ListenerDeps,

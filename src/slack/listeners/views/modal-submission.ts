@@ -64,10 +64,7 @@ export async function readSubmission<V>(
   return { userId, metadata, locale, value: parsed.value, answer };
 }
 
-/**
- * The form stays on screen as filled, to be submitted again later: Slack sends a submission
- * once. A failure after the ack is the submission's own to say (`answerInTime`).
- */
+/** The form stays on screen as filled, to be submitted again: Slack sends a submission once. */
 export function sayingStoreDown(
   deps: ListenerDeps,
   handler: (args: ViewArgs) => Promise<void>,

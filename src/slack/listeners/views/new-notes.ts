@@ -32,10 +32,8 @@ interface Checked {
 }
 
 /**
- * The form is checked at once; then, within the ack's 3 seconds ({@link answerInTime}) and with
- * membership as Slack has it now, the destination must hold the requester and the bot, and
- * the recording and template must be theirs to use. One thread and job per recording and
- * destination, however often the request comes.
+ * Within the ack's 3 seconds ({@link answerInTime}), membership is checked as Slack has it now:
+ * the modal may be old. One thread and job per recording and destination, however often asked.
  */
 export function newNotesSubmitted(deps: ListenerDeps, options: { decisionMs?: number } = {}) {
   return async (args: ViewArgs) => {
@@ -106,9 +104,7 @@ async function readRecording(
   return { ok: true, source: picked.source };
 }
 
-/**
- * After the ack; what went wrong is told, and the success sentence is for a modal still on screen.
- */
+/** After the ack: failures are told; the success sentence is for a modal still on screen. */
 async function startNotes(
   deps: ListenerDeps,
   { value: request, metadata, userId, locale }: Request,
@@ -116,8 +112,7 @@ async function startNotes(
   tell: (reply: MessageContent) => Promise<void>,
 ): Promise<MessageContent | undefined> {
   const destination = request.destinationChannelId;
-  // The message shortcut's thread, while the destination is still that message's channel; else
-  // the bot opens one.
+  // The message shortcut's thread while the destination is still its channel; else a new one.
   const shortcutThread = destination === metadata.channelId ? metadata.threadTs : undefined;
   const slackLocale = (await deps.directory.user(userId)).locale;
   const options = await jobOptions(deps, request, checked.template);

@@ -9,8 +9,8 @@ import {
 import type { ListenerDeps } from "../deps.ts";
 
 /**
- * Other pages' input, kept in the store by view id (stable through updates) until the last
- * page is submitted: `private_metadata` holds only 3,000 characters, outgrown by page two.
+ * Other pages' input, kept in the store by view id (stable through updates): `private_metadata`
+ * holds only 3,000 characters, outgrown by page two.
  */
 const draftSchema = z.object({
   jobId: z.string(),

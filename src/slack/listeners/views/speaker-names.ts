@@ -52,9 +52,8 @@ interface Submission {
 type Parsed = Extract<ReturnType<typeof parseSpeakerSubmission>, { ok: true }>;
 
 /**
- * One page at a time: a page before the last is checked, kept by view id and the next shown.
- * The last names every speaker of every page, once the submitter is found still allowed (as
- * Slack has it now) and the template theirs, within the ack's 3 seconds ({@link answerInTime}).
+ * One page at a time: pages before the last are kept by view id; the last names every speaker once
+ * the submitter is still allowed, as Slack has it now, within 3 seconds ({@link answerInTime}).
  */
 export function speakerNamesSubmitted(
   deps: ListenerDeps,
