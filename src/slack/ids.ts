@@ -26,10 +26,7 @@ export const SHORTCUTS = {
   makeNotes: "make_meeting_notes",
 } as const;
 
-/**
- * The Workflow step's `callback_id`: a function's id space is not the shortcuts', so they may share
- * it.
- */
+/** The Workflow step's `callback_id`, free to equal a shortcut's: their id spaces are apart. */
 export const STEP_CALLBACK_ID = "make_meeting_notes";
 
 export const VIEWS = {

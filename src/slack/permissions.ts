@@ -4,9 +4,8 @@ import type { UserInfo } from "./directory/slack-directory.ts";
 import { isDirectMessage } from "./text/direct-message.ts";
 
 /**
- * Who may do what, decided from {@link PERMISSION_TABLE} (SECURITY.md holds the same table; a
- * test compares them). Roles and membership are asked of Slack at the moment of the decision,
- * never a payload's claim or a cache; when Slack cannot tell, the answer is no.
+ * Who may do what, from {@link PERMISSION_TABLE} (a test keeps SECURITY.md's copy equal). Roles and
+ * membership are asked of Slack at the moment, never a payload or a cache; unknown means no.
  */
 
 export type Role = "starter" | "admin" | "non_guest" | "anyone";

@@ -118,9 +118,8 @@ export interface SlackAuthProbeOptions {
 }
 
 /**
- * Asks `auth.test` whether Slack takes the bot token: one try, outside the rate budget; a 429
- * is an answer (Slack is up). With installs by OAuth it asks `api.test`, which needs no token:
- * one install's revoked token must not make the whole bot unready.
+ * Asks `auth.test` once, outside the rate budget, whether Slack takes the bot token (a 429 says it
+ * is up); with installs by OAuth `api.test`, so one revoked token cannot make the bot unready.
  */
 export function slackAuthProbe(options: SlackAuthProbeOptions): () => Promise<void> {
   const client = new WebClient(options.botToken, {

@@ -53,10 +53,7 @@ function answerProcessingError(logger: Logger) {
   };
 }
 
-/**
- * The same over the socket: unreadable or unauthorizable is acked, anything else left for
- * redelivery.
- */
+/** The same over the socket: unreadable or unauthorizable is acked, anything else redelivered. */
 function ackUnprocessable(logger: Logger) {
   return async (args: SocketModeReceiverProcessEventErrorHandlerArgs): Promise<boolean> => {
     logger.warn({ err: args.error }, "a Slack envelope could not be processed");

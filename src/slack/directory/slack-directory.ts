@@ -20,7 +20,7 @@ export interface UserInfo {
   known: boolean;
 }
 
-/** Names and locales decide nothing: kept ten minutes. No decision reads this cache. */
+/** Names and locales decide nothing, so they may be stale: no decision reads this cache. */
 export const USER_CACHE_TTL_MS = 10 * 60_000;
 export const MAX_CACHED_USERS = 5_000;
 /**
@@ -29,10 +29,7 @@ export const MAX_CACHED_USERS = 5_000;
  */
 export const DECISION_BUDGET_MS = 120_000;
 
-/**
- * Slack look-ups for listeners: names and locales cached; roles and membership, for decisions,
- * never.
- */
+/** Slack look-ups for listeners; roles and membership, which decide, are never cached. */
 export class SlackDirectory {
   readonly #client: WebClient;
   readonly #token: string | (() => Promise<string>);
@@ -133,10 +130,7 @@ export class SlackDirectory {
     }
   }
 
-  /**
-   * Nothing cached; undefined when Slack cannot tell. The listing stops once everyone asked is
-   * found.
-   */
+  /** Nothing cached; undefined when Slack cannot tell. */
   isMemberNow(channelId: string, userId: string): Promise<boolean | undefined> {
     const key = this.#keyOf(channelId);
     const running = this.#walks.get(key);

@@ -33,10 +33,7 @@ export function canvasTitle(job: Job): string {
   return `${job.source.filename} · ${date}`.slice(0, 250);
 }
 
-/**
- * Built once, at the first canvas: building reads ICU's locale data, which an idle bot need not
- * hold.
- */
+/** Built at the first canvas: building reads ICU's locale data, which an idle bot need not hold. */
 let TITLE_DATES: Record<"en" | "vi", Intl.DateTimeFormat> | undefined;
 function titleDates(): Record<"en" | "vi", Intl.DateTimeFormat> {
   TITLE_DATES ??= {

@@ -95,9 +95,8 @@ export async function readSlackFile(options: SlackFileRequest): Promise<Uint8Arr
 
 /**
  * File URLs need `Authorization: Bearer` with `files:read` (https://api.slack.com/types/file#auth).
- * Enterprise Grid redirects to other Slack hosts, so redirects are followed with the token while
- * they stay on Slack's hosts over https, and refused when they leave: a file comes from Slack or
- * not at all.
+ * Enterprise Grid redirects to other Slack hosts, so redirects are followed with the token only
+ * while they stay on Slack's hosts over https.
  */
 async function openSlackFile(options: SlackFileRequest): Promise<Dispatcher.ResponseData["body"]> {
   let url = parseUrl(options.url);
@@ -180,7 +179,7 @@ function tooLarge(): SlackDownloadError {
 
 async function writeCapped(body: AsyncIterable<Uint8Array>, options: DownloadOptions) {
   let total = 0;
-  // 1 MiB buffers, not 16 KiB: fewer writes, and reading does not pause between them.
+  // Large buffers: fewer writes, and reading does not pause between them.
   const counter = new Transform({
     highWaterMark: WRITE_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, callback) {

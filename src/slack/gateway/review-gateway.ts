@@ -74,9 +74,7 @@ export class ReviewGateway implements ReviewPort {
     }
   }
 
-  /**
-   * A final refusal (an install without `im:write`, a deactivated person) fails the job saying so.
-   */
+  /** A final refusal (no `im:write`, a deactivated person) fails the job saying so. */
   async #directMessage(job: Job): Promise<string> {
     try {
       const opened = await this.#clientOf(job).conversations.open({ users: job.origin.userId });

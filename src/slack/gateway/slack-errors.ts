@@ -26,9 +26,7 @@ const DOWNLOAD_OUTCOMES: Record<DownloadTrouble, { failure: Failure["code"]; wai
     failed: { failure: "download_failed" },
   };
 
-/**
- * A Web API or download error as a {@link SlackPortError} that says whether trying again can help.
- */
+/** A Web API or download error as a {@link SlackPortError} that says whether a retry can help. */
 export function toGatewayError(error: unknown, what: string): SlackPortError {
   if (error instanceof SlackPortError) return error;
   // No token until the app is installed again: final for the job.

@@ -26,9 +26,8 @@ export interface StatusDrawerOptions {
 }
 
 /**
- * Draws a job's status message through the painter of its install, and posts it exactly
- * once: Slack has no idempotency key, so after a post whose answer was lost the next draw
- * reads the thread and adopts it (only then: `conversations.replies` is rationed).
+ * Posts a job's status message exactly once: Slack has no idempotency key, so after a lost answer
+ * the next draw reads the thread (rationed, so only then) and adopts the message it finds.
  */
 export class StatusDrawer {
   readonly #o: StatusDrawerOptions;

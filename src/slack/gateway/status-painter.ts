@@ -41,9 +41,8 @@ interface Deferred {
 }
 
 /**
- * Draws status messages at Slack's pace, only on change, the newest state always last: states
- * that arrive during a draw replace each other and only the newest follows. Slack has no
- * conditional edit, so a caller another process may outrun passes `recheck`.
+ * Draws status messages at Slack's pace, only on change; states arriving mid-draw give way to the
+ * newest. Slack has no conditional edit, so a caller another process may outrun passes `recheck`.
  */
 export class StatusPainter<C> {
   readonly #canvases = new Map<string, Canvas<C>>();

@@ -41,9 +41,8 @@ const LEASE_TTL_MS = 30_000;
 const REFRESH_MARGIN_MS = 2 * 60 * 60_000;
 
 /**
- * Bot tokens of the installs by OAuth. A rotating token is refreshed under the lease
- * `install-refresh:<install>`, since Slack's refresh token is single-use across replicas. Writes
- * are compare-and-sets on the record read, so a reinstall meanwhile is never overwritten.
+ * Bot tokens of the installs by OAuth, refreshed under the lease `install-refresh:<install>` since
+ * Slack's refresh token is single-use; writes compare-and-set, so a reinstall is never overwritten.
  */
 export class OAuthTokenSource implements TokenSource {
   readonly #o: OAuthTokenSourceOptions;

@@ -4,9 +4,8 @@ import { installOf, type Job, SINGLE_INSTALL, tenantOf, tenantOfOrigin } from ".
 import { type InstallRef, installKeyOf, rateWorkspaceOf } from "./install-key.ts";
 
 /**
- * The request's tenant (install and workspace), decided here only, from Bolt's context: its
- * `teamId` is where the app is installed (an event's `authorizations`), never the envelope's
- * `team_id`, which in a Slack Connect channel is the host's
+ * The request's tenant, decided here only from Bolt's `teamId` (where the app is installed), never
+ * the envelope's `team_id`, which in a Slack Connect channel is the host's
  * (test/fixtures/slack/slack-connect.json).
  */
 const current = new AsyncLocalStorage<RequestTenant>();
@@ -96,10 +95,7 @@ const envelopeSchema = z.looseObject({
     .catch(undefined),
 });
 
-/**
- * Every team and enterprise id an envelope names: not a tenant, but what an uninstall forgets
- * besides.
- */
+/** Every team and enterprise id an envelope names: not a tenant, but an uninstall forgets them. */
 export function envelopeTeamIds(body: unknown): string[] | undefined {
   const parsed = envelopeSchema.safeParse(body);
   if (!parsed.success) return undefined;

@@ -49,10 +49,9 @@ const DEFAULT_RESEND = { tries: 3, baseDelayMs: BACKOFFS.slackResend.baseMs };
 const MAX_WORKSPACES = 1_000;
 
 /**
- * Every Web API call passes here (the client's `fetch`), per workspace as Slack applies limits
- * (https://docs.slack.dev/apis/web-api/rate-limits): nothing is sent inside a `Retry-After`;
- * background calls queue for their tier's share; people's calls are never paced; only
- * idempotent calls are re-sent after a lost answer.
+ * Every Web API call (the client's `fetch`) passes here, per workspace as Slack applies limits
+ * (https://docs.slack.dev/apis/web-api/rate-limits): nothing goes inside a `Retry-After`, and
+ * background calls queue for their tier's share while people's calls are never paced.
  */
 export class SlackBudget {
   readonly #o: SlackBudgetOptions;

@@ -13,7 +13,7 @@ export interface WorkspaceLimitsOptions {
   now: () => number;
 }
 
-/** What Slack counts per workspace: each method's allowance and `Retry-After`, one call in flight. */
+/** Slack's limits per workspace: each method's allowance and `Retry-After`, one call in flight. */
 export class WorkspaceLimits {
   readonly #o: WorkspaceLimitsOptions;
   readonly #buckets = new Map<string, TokenBucket>();
@@ -72,10 +72,7 @@ export class WorkspaceLimits {
     return this.#bucket(method, false).waitMs;
   }
 
-  /**
-   * One background call of a method in flight at a time: none can land inside a 429's
-   * Retry-After.
-   */
+  /** One background call of a method in flight at a time: none lands inside a 429's Retry-After. */
   inLane<T>(method: string, run: () => Promise<T>): Promise<T> {
     const lanes = this.#lanes;
     const previous = lanes.get(method) ?? Promise.resolve();
