@@ -107,6 +107,7 @@ export function appLifecycle(o: {
       for (;;) {
         await bolt.handling.idle();
         await pending.settled();
+        await built.installs.settled();
         await built.runner.settled();
         // A step may have started no listener, but a listener may have kicked a step.
         if (bolt.handling.size === 0) return;
@@ -127,6 +128,7 @@ export function appLifecycle(o: {
         () => logger.warn("stopping with Slack requests still in hand"),
       );
       await pending.stop();
+      await built.installs.settled();
       await built.runner.stop();
       await built.reset.stop();
       await preparing;

@@ -4,6 +4,7 @@ import { openStore, type Store } from "../../src/store/index.ts";
 import { recordingBytes } from "../../support/fakes/recording-bytes.ts";
 import { RecordingGateway } from "../../support/fakes/recording-gateway.ts";
 import { ScriptedNoteTaker } from "../../support/fakes/scripted-note-taker.ts";
+import { eventually } from "../../support/helpers/eventually.ts";
 import { origin, source, testJobs, waitForStage } from "../../support/helpers/jobs-kit.ts";
 import { makeTempDir } from "../../support/helpers/temp-files.ts";
 
@@ -86,5 +87,40 @@ describe("Installs.failJobs", () => {
     expect(failed).toMatchObject({ failure: { code: "install_unavailable" }, retryable: true });
     await jobs.runner.settled();
     expect(statusStages(naming)).not.toContain("failed");
+  });
+
+  it("is waited for by `settled`: a stop started in the background has failed every job by then", async () => {
+    const first = await start(REVOKED, "first.m4a");
+    const second = await start(REVOKED, "second.m4a");
+    for (const id of [first, second]) await waitForStage(get, id, "naming");
+    // The stop is held at the second job's lease, as a slow store would hold it.
+    let reached = false;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const acquireLease = store.acquireLease.bind(store);
+    store.acquireLease = async (key, ttlMs) => {
+      if (key === jobLeaseKey(second)) {
+        reached = true;
+        await gate;
+      }
+      return acquireLease(key, ttlMs);
+    };
+    // As the app calls it when a token turns out revoked: not awaited.
+    void jobs.installs.failJobs(REVOKED, "install_unavailable");
+    let settled = false;
+    const settling = jobs.installs.settled().then(() => {
+      settled = true;
+    });
+    await eventually(
+      () => reached,
+      (r) => r,
+      { what: "the stop to reach the second job" },
+    );
+    expect(settled).toBe(false);
+    open();
+    await settling;
+    for (const id of [first, second]) expect((await get(id))?.stage).toBe("failed");
   });
 });

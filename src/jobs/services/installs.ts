@@ -30,6 +30,8 @@ type FailEvent = Extract<StopEvent, { type: "failed" }>;
 /** An install's jobs and data: forgotten when uninstalled, failed when it lost its tokens. */
 export class Installs {
   readonly #d: InstallsDeps;
+  /** Stops under way: a revoked token is met in a request or a step, and stops run on their own. */
+  readonly #stopping = new Set<Promise<number>>();
 
   constructor(deps: InstallsDeps) {
     this.#d = deps;
@@ -39,7 +41,20 @@ export class Installs {
    * Fails every active job of `install` retryably (Retry works once it is back); resolves to how
    * many. A job a step holds is asked to stop, like a Cancel.
    */
-  async failJobs(install: string, failure: Failure["code"]): Promise<number> {
+  failJobs(install: string, failure: Failure["code"]): Promise<number> {
+    const stopping = this.#failJobs(install, failure);
+    this.#stopping.add(stopping);
+    const forget = () => void this.#stopping.delete(stopping);
+    stopping.then(forget, forget);
+    return stopping;
+  }
+
+  /** Resolves once no install's jobs are being stopped (the app's `idle` and `stop` wait). */
+  async settled(): Promise<void> {
+    while (this.#stopping.size > 0) await Promise.allSettled([...this.#stopping]);
+  }
+
+  async #failJobs(install: string, failure: Failure["code"]): Promise<number> {
     const { store, repo, runner } = this.#d;
     const stop: FailEvent = { type: "failed", failure: { code: failure }, retryable: true };
     const ids = await this.#activeJobsOf(install);
