@@ -3,9 +3,11 @@
  * job's lease, so exactly one replica drives a job at a time, and a dead replica's jobs are
  * picked up once its lease lapses.
  */
+
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Job, NoteTakerPort, SlackPort } from "../../src/jobs/index.ts";
 import { fastRetryPolicy, NoteTakerClient } from "../../src/notetaker/index.ts";
@@ -66,6 +68,8 @@ afterAll(async () => {
 interface World {
   emulator: Emulator;
   defer(stop: () => Promise<void>): void;
+  /** Replica B's log lines, for failure messages. */
+  logs: string[];
 }
 
 async function worldFor(
@@ -78,7 +82,7 @@ async function worldFor(
     for (const stop of stops.splice(0).reverse()) await stop();
     await emulator.close();
   });
-  return { emulator, defer: (stop) => void stops.push(stop) };
+  return { emulator, defer: (stop) => void stops.push(stop), logs: [] };
 }
 
 const client = (emulator: Emulator) =>
@@ -365,7 +369,10 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
         tempDir,
         // B's own leases are long (a stall past them would run a second attempt beside the
         // first); A's are 1 s (workerEnv), so B takes over soon after A dies.
-        overrides: { runner: { leaseTtlMs: 30_000, queueCheckMs: 100, statusThrottleMs: 0 } },
+        overrides: {
+          logger: pino({ level: "debug" }, { write: (line: string) => void w.logs.push(line) }),
+          runner: { leaseTtlMs: 30_000, queueCheckMs: 100, statusThrottleMs: 0 },
+        },
       });
       await jobs.runner.start();
       w.defer(() => jobs.runner.stop(2000));
@@ -558,7 +565,8 @@ describe.skipIf(!HAS_REDIS)("two replicas on one Redis", () => {
         (job) => job?.stage === "done" || job?.stage === "failed",
         { what: "B to finish", timeoutMs: 30_000 },
       ).catch(() => b.service.get(id));
-      expect({ stage: final?.stage, attempts: final?.attempts }).toEqual({
+      const told = `A:\n${replicaA.output()}\nB:\n${w.logs.join("")}`;
+      expect({ stage: final?.stage, attempts: final?.attempts }, told).toEqual({
         stage: "done",
         attempts: 0,
       });
