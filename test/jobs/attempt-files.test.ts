@@ -40,6 +40,24 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
+/** The jobs layer on short leases (a stall soon outlasts them), and one job started on it. */
+async function startJob(gateway: SlackPort, client: ScriptedNoteTaker) {
+  const built = testJobs({
+    store,
+    client,
+    gateway,
+    tempDir: temp.dir,
+    overrides: {
+      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
+    },
+  });
+  jobs = built;
+  await built.runner.start();
+  const result = await built.service.start({ origin: origin(), source: source(), options: {} });
+  if (result.status !== "created") throw new Error(result.status);
+  return { id: result.job.id, service: built.service };
+}
+
 /** How many times the job was claimed from the due queue. */
 function countClaims(): () => number {
   let claims = 0;
@@ -78,18 +96,7 @@ it("never lets an aborted download attempt delete the file its successor downloa
     successorFileSurvived = existsSync(destPath);
   };
   const client = new ScriptedNoteTaker();
-  jobs = testJobs({
-    store,
-    client,
-    gateway,
-    tempDir: temp.dir,
-    overrides: {
-      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
-    },
-  });
-  await jobs.runner.start();
-  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
-  if (result.status !== "created") throw new Error(result.status);
+  const { id, service } = await startJob(gateway, client);
   await eventually(
     () => destinations.length,
     (n) => n === 1,
@@ -103,12 +110,7 @@ it("never lets an aborted download attempt delete the file its successor downloa
     (n) => n === 2,
     { what: "the second attempt" },
   );
-  const job = await waitForStage(
-    jobs.service.get.bind(jobs.service),
-    result.job.id,
-    "naming",
-    "failed",
-  );
+  const job = await waitForStage(service.get.bind(service), id, "naming", "failed");
   expect(job?.stage).toBe("naming");
   const [first = "", second = ""] = destinations;
   expect(second).not.toBe(first);
@@ -139,26 +141,14 @@ it("stops an attempt claimed again while it still runs here, and starts the next
     await recording.downloadSource(job, destPath, signal, limits);
   };
   const client = new ScriptedNoteTaker();
-  jobs = testJobs({
-    store,
-    client,
-    gateway,
-    tempDir: temp.dir,
-    overrides: {
-      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
-    },
-  });
-  await jobs.runner.start();
-  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
-  if (result.status !== "created") throw new Error(result.status);
+  const { id, service } = await startJob(gateway, client);
   await eventually(
     () => events.length,
     (n) => n === 1,
     { what: "the first attempt" },
   );
   stalled += 10_000;
-  const service = jobs.service;
-  const job = await waitForStage(service.get.bind(service), result.job.id, "naming", "failed");
+  const job = await waitForStage(service.get.bind(service), id, "naming", "failed");
   expect(job?.stage).toBe("naming");
   expect(events).toEqual(["first started", "first stopped: LeaseLost", "second started"]);
   expect(client.calls.submitAudio).toBe(1);
@@ -190,28 +180,16 @@ it("never lets an aborted DOCX download delete the file its successor downloads"
     successorFileSurvived = existsSync(destPath);
     return bytes;
   };
-  jobs = testJobs({
-    store,
-    client,
-    gateway,
-    tempDir: temp.dir,
-    overrides: {
-      runner: { leaseTtlMs: 300, queueCheckMs: 50, claimGapMs: 5, statusThrottleMs: 0 },
-    },
-  });
-  await jobs.runner.start();
-  const result = await jobs.service.start({ origin: origin(), source: source(), options: {} });
-  if (result.status !== "created") throw new Error(result.status);
-  const service = jobs.service;
-  await waitForStage(service.get.bind(service), result.job.id, "naming");
-  await service.skipNaming(result.job.id);
+  const { id, service } = await startJob(gateway, client);
+  await waitForStage(service.get.bind(service), id, "naming");
+  await service.skipNaming(id);
   await eventually(
     () => destinations.length,
     (n) => n === 1,
     { what: "the first DOCX download" },
   );
   stalled += 10_000;
-  const job = await waitForStage(service.get.bind(service), result.job.id, "done", "failed");
+  const job = await waitForStage(service.get.bind(service), id, "done", "failed");
   expect(job?.stage).toBe("done");
   const [first = "", second = ""] = destinations;
   expect(second).not.toBe(first);

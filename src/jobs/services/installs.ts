@@ -1,3 +1,4 @@
+import { InFlight } from "../../util/in-flight.ts";
 import { applyEvent } from "../engine/apply-event.ts";
 import { type Failure, isActive, type Job } from "../model/job.ts";
 import { installOf, isTenantOf, SINGLE_INSTALL, tenantOf } from "../model/tenant.ts";
@@ -31,7 +32,7 @@ type FailEvent = Extract<StopEvent, { type: "failed" }>;
 export class Installs {
   readonly #d: InstallsDeps;
   /** Stops under way: a revoked token is met in a request or a step, and stops run on their own. */
-  readonly #stopping = new Set<Promise<number>>();
+  readonly #stopping = new InFlight();
 
   constructor(deps: InstallsDeps) {
     this.#d = deps;
@@ -42,16 +43,12 @@ export class Installs {
    * many. A job a step holds is asked to stop, like a Cancel.
    */
   failJobs(install: string, failure: Failure["code"]): Promise<number> {
-    const stopping = this.#failJobs(install, failure);
-    this.#stopping.add(stopping);
-    const forget = () => void this.#stopping.delete(stopping);
-    stopping.then(forget, forget);
-    return stopping;
+    return this.#stopping.run(() => this.#failJobs(install, failure));
   }
 
   /** Resolves once no install's jobs are being stopped (the app's `idle` and `stop` wait). */
-  async settled(): Promise<void> {
-    while (this.#stopping.size > 0) await Promise.allSettled([...this.#stopping]);
+  settled(): Promise<void> {
+    return this.#stopping.idle();
   }
 
   async #failJobs(install: string, failure: Failure["code"]): Promise<number> {

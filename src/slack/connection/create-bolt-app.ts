@@ -25,6 +25,7 @@ import type { Config } from "../../config.ts";
 import type { Route } from "../../http/http-surface.ts";
 import { type Logger, toSlackLogger } from "../../logger.ts";
 import { deferRequire } from "../../util/defer-require.ts";
+import { InFlight } from "../../util/in-flight.ts";
 import { optional } from "../../util/optional.ts";
 import { installUnavailableIn } from "../gateway/slack-errors.ts";
 import { renewRefusedToken } from "../installs/renew-refused-token.ts";
@@ -33,7 +34,6 @@ import { requestInstall, workspaceOfContext } from "../installs/request-tenant.t
 import type { TokenSource } from "../installs/token-source.ts";
 import type { FetchFunction } from "../rate-budget/slack-budget.ts";
 import { guardRequests } from "../requests/guard-requests.ts";
-import { InFlight } from "../requests/in-flight.ts";
 import { createSocketConnection, type ReconnectBackoff } from "./socket-connection.ts";
 
 /**

@@ -1,4 +1,4 @@
-/** Slack requests being handled: the shutdown waits for none before closing the store. */
+/** Work under way (Slack requests, an install's stops): shutdown and `idle` wait for none to be left. */
 export class InFlight {
   #count = 0;
   #waiters: (() => void)[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InFlight } from "../../src/slack/requests/in-flight.ts";
+import { InFlight } from "../../src/util/in-flight.ts";
 
 describe("InFlight", () => {
   it("is idle at once when nothing runs, and only after the last of several finishes", async () => {
